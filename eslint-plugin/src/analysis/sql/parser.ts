@@ -1,0 +1,1 @@
+export function whenSqlParserReady(): Promise<void> { return Promise.resolve(); }

@@ -1,0 +1,107 @@
+import type { TSESLint } from '@typescript-eslint/utils';
+
+import { lessonLinks, type RuleName } from './lesson-links.js';
+
+const repository = 'https://github.com/idempotency-toolkit/idempotency-toolkit';
+
+export function ruleDocsUrl(name: string): string {
+  return `${repository}/blob/main/eslint-plugin/docs/rules/${name}.md`;
+}
+
+export interface IdempotencyRuleDocs {
+  description: string;
+  recommended: boolean;
+  url: string;
+  /** `<lesson>#<anchor>` of the lesson place that teaches this rule. */
+  lesson: string;
+}
+
+export type IdempotencyRule<MessageIds extends string, Options extends readonly unknown[]> =
+  TSESLint.RuleModule<MessageIds, Options, IdempotencyRuleDocs> & { name: RuleName };
+
+interface RuleDefinition<MessageIds extends string, Options extends readonly unknown[]> {
+  name: RuleName;
+  meta: Omit<TSESLint.RuleMetaData<MessageIds, IdempotencyRuleDocs, Options>, 'docs'> & {
+    docs: { description: string };
+  };
+  defaultOptions: Options;
+  create: (
+    context: Readonly<TSESLint.RuleContext<MessageIds, Options>>,
+    options: Options,
+  ) => TSESLint.RuleListener;
+}
+
+/**
+ * Counts analysis failures that were contained instead of thrown. The plugin's promise is that
+ * no source file ever makes ESLint crash; the robustness script sets
+ * IDEMPOTENCY_LINT_STRICT=1 so that such failures surface there with the file that caused them.
+ */
+export const containedFailures = { count: 0, last: undefined as unknown };
+
+function strict(): boolean {
+  return typeof process !== 'undefined' && process.env?.IDEMPOTENCY_LINT_STRICT === '1';
+}
+
+function guarded(listener: (...args: never[]) => void): (...args: never[]) => void {
+  return (...args) => {
+    try {
+      listener(...args);
+    } catch (error) {
+      if (strict()) throw error;
+      containedFailures.count += 1;
+      containedFailures.last = error;
+    }
+  };
+}
+
+function mergeOptions<Options extends readonly unknown[]>(defaults: Options, given: readonly unknown[]): Options {
+  return defaults.map((value, index) => {
+    const override = given[index];
+    if (isPlainObject(value) && isPlainObject(override)) return { ...value, ...override };
+    return override === undefined ? value : override;
+  }) as unknown as Options;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Builds a rule the way every rule here is built: docs URL and lesson from the rule's name,
+ * options merged over their defaults, and listeners that never let an analysis error escape.
+ */
+export function createRule<MessageIds extends string, Options extends readonly unknown[]>(
+  definition: RuleDefinition<MessageIds, Options>,
+): IdempotencyRule<MessageIds, Options> {
+  const { name, meta, defaultOptions, create } = definition;
+  const link = lessonLinks[name];
+  return {
+    name,
+    defaultOptions,
+    meta: {
+      ...meta,
+      docs: {
+        ...meta.docs,
+        recommended: true,
+        url: ruleDocsUrl(name),
+        lesson: `${link.lesson}#${link.anchor}`,
+      },
+    },
+    create(context) {
+      let listeners: TSESLint.RuleListener;
+      try {
+        listeners = create(context, mergeOptions(defaultOptions, context.options));
+      } catch (error) {
+        if (strict()) throw error;
+        containedFailures.count += 1;
+        containedFailures.last = error;
+        return {};
+      }
+      const safe: Record<string, unknown> = {};
+      for (const [selector, listener] of Object.entries(listeners)) {
+        if (typeof listener === 'function') safe[selector] = guarded(listener as (...args: never[]) => void);
+      }
+      return safe as TSESLint.RuleListener;
+    },
+  };
+}
