@@ -1,0 +1,64 @@
+// Bundles the extension: the host code, the lint engine (loaded lazily by the host) and the
+// lesson panel's page, each on its own, plus the WebAssembly and data files they load at run time.
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import * as esbuild from 'esbuild';
+
+import { copyLessonAssets } from './lesson-assets.mjs';
+
+const extensionRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(extensionRoot, 'dist');
+const require = createRequire(path.join(extensionRoot, 'package.json'));
+const production = process.env.NODE_ENV !== 'development';
+
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(path.join(dist, 'webview'), { recursive: true });
+
+const shared = {
+  bundle: true,
+  minify: production,
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  legalComments: 'linked',
+};
+
+await Promise.all([
+  esbuild.build({
+    ...shared,
+    entryPoints: { extension: path.join(extensionRoot, 'src/extension.ts') },
+    outdir: dist,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+  }),
+  esbuild.build({
+    ...shared,
+    entryPoints: { 'lint-engine': path.join(extensionRoot, 'src/lint/bundled-lint-engine.ts') },
+    outdir: dist,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // Optional peers of the parser stack that the extension never uses.
+    external: ['jiti'],
+    logOverride: { 'empty-import-meta': 'silent' },
+  }),
+  esbuild.build({
+    ...shared,
+    entryPoints: { lesson: path.join(extensionRoot, 'webview/lesson.ts') },
+    outdir: path.join(dist, 'webview'),
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    loader: { '.css': 'css' },
+  }),
+]);
+
+// The plugin's SQL parser looks for its WebAssembly beside the bundle that contains it.
+copyFileSync(require.resolve('libpg-query/wasm/libpg-query.wasm'), path.join(dist, 'libpg-query.wasm'));
+copyFileSync(path.join(extensionRoot, 'webview/lesson.css'), path.join(dist, 'webview/lesson.css'));
+copyFileSync(path.join(extensionRoot, 'webview/lesson-icon.svg'), path.join(dist, 'webview/lesson-icon.svg'));
+copyLessonAssets(path.join(dist, 'webview'));

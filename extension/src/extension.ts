@@ -1,0 +1,106 @@
+import * as path from 'node:path';
+
+import * as vscode from 'vscode';
+
+import { IdempotencyCodeActions, openLessonCommand } from './code-actions/idempotency-code-actions';
+import { LessonPanel, lessonViewType } from './lesson/lesson-panel';
+import { parseLessonTarget, type LessonTarget } from './lesson/lesson-target';
+import { DocumentFindings } from './lint/document-findings';
+import { DocumentLinter } from './lint/document-linter';
+import { lazyLintEngine } from './lint/lint-engine-loader';
+import { isRuleName } from './rules';
+import { readSettings, type Settings } from './settings';
+import { LintStatusItem, lintedLanguages } from './status/lint-status-item';
+
+/**
+ * Activation only wires things together; the lint engine (ESLint, the plugin, TypeScript's
+ * parser) loads on first use, so opening a JavaScript file never waits for it.
+ */
+export function activate(context: vscode.ExtensionContext): void {
+  const log = vscode.window.createOutputChannel('Idempotency Lens', { log: true });
+  const status = new LintStatusItem();
+  const findings = new DocumentFindings();
+  const diagnostics = vscode.languages.createDiagnosticCollection('idempotency');
+  let settings: Settings = readSettings(vscode.workspace.getConfiguration('idempotency'));
+
+  const engine = lazyLintEngine(
+    path.join(context.extensionPath, 'dist', 'lint-engine.js'),
+    ({ loadMs }) => log.info(`Checker ready in ${Math.round(loadMs)} ms`),
+    (reason) => {
+      log.error(`The checker could not start: ${reason}`);
+      status.setExtensionState('engine-unavailable');
+      void vscode.window.showErrorMessage('Idempotency Lens could not start its checker. Details are in its log.', 'Show Log').then(
+        (choice) => choice && log.show(),
+      );
+    },
+  );
+  const linter = new DocumentLinter({ diagnostics, findings, status, engine, settings: () => settings, log: (line) => log.warn(line) });
+  const lessonPanel = new LessonPanel(context.extensionUri, log);
+
+  const shouldLint = (document: vscode.TextDocument) =>
+    settings.enable && !settings.deferToProjectEslint && DocumentLinter.isLintable(document);
+
+  const lintOpenDocuments = () => {
+    status.setExtensionState(!settings.enable ? 'disabled' : settings.deferToProjectEslint ? 'deferred' : 'active');
+    if (!settings.enable || settings.deferToProjectEslint) {
+      linter.clearAll();
+      return;
+    }
+    for (const document of vscode.workspace.textDocuments) if (shouldLint(document)) void linter.lintNow(document);
+  };
+
+  const openLesson = async (argument?: unknown) => {
+    lessonPanel.show(await lessonTargetOf(argument, engine));
+  };
+
+  context.subscriptions.push(
+    log,
+    status,
+    diagnostics,
+    linter,
+    lessonPanel,
+    vscode.workspace.onDidOpenTextDocument((document) => shouldLint(document) && void linter.lintNow(document)),
+    vscode.workspace.onDidChangeTextDocument(({ document, contentChanges }) => {
+      if (contentChanges.length > 0 && settings.run === 'onType' && shouldLint(document)) linter.lintSoon(document);
+    }),
+    vscode.workspace.onDidSaveTextDocument((document) => shouldLint(document) && void linter.lintNow(document)),
+    vscode.workspace.onDidCloseTextDocument((document) => linter.forget(document.uri)),
+    vscode.workspace.onDidChangeConfiguration((change) => {
+      if (!change.affectsConfiguration('idempotency')) return;
+      settings = readSettings(vscode.workspace.getConfiguration('idempotency'));
+      lintOpenDocuments();
+    }),
+    vscode.languages.registerCodeActionsProvider(
+      lintedLanguages.map((language) => ({ language })),
+      new IdempotencyCodeActions(findings),
+      { providedCodeActionKinds: IdempotencyCodeActions.providedCodeActionKinds },
+    ),
+    vscode.commands.registerCommand(openLessonCommand, openLesson),
+    vscode.commands.registerCommand('idempotency.showLog', () => log.show()),
+    vscode.window.registerWebviewPanelSerializer(lessonViewType, lessonPanel.serializer()),
+  );
+
+  lintOpenDocuments();
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}
+
+/**
+ * The command takes a rule (from "Learn why"), a `lesson#anchor` string (from other tools), or
+ * nothing (the command palette: the lesson from its start).
+ */
+async function lessonTargetOf(argument: unknown, engine: ReturnType<typeof lazyLintEngine>): Promise<LessonTarget | undefined> {
+  if (typeof argument === 'string') return parseLessonTarget(argument);
+  const rule = (argument as { rule?: unknown } | undefined)?.rule;
+  if (typeof rule === 'string' && isRuleName(rule)) {
+    try {
+      const lesson = (await engine()).docsOf(rule).lesson;
+      return lesson ? parseLessonTarget(lesson) : undefined;
+    } catch {
+      return undefined; // Without the checker the lesson still opens, at its start.
+    }
+  }
+  return undefined;
+}

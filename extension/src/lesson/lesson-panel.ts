@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+
+import * as vscode from 'vscode';
+
+import { loadLessonPage } from './lesson-content';
+import { createNonce, lessonPageHtml } from './lesson-html';
+import type { LessonTarget } from './lesson-target';
+import { isMessageFromLesson, type MessageToLesson } from './lesson-messages';
+
+export const lessonViewType = 'idempotency.lesson';
+const defaultLesson = 'idempotent-consumers';
+
+/**
+ * The one lesson panel. "Learn why" on any finding reveals it and moves it to the finding's
+ * question instead of opening another panel; VS Code restores it after a reload through the
+ * serializer, and the page restores its own answers from its saved state.
+ */
+export class LessonPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private lesson = defaultLesson;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  show(target?: LessonTarget): void {
+    const lesson = target?.lesson ?? this.lesson;
+    if (this.panel && lesson === this.lesson) {
+      this.panel.reveal(undefined, false);
+      this.post({ type: 'go-to', anchor: target?.anchor });
+      return;
+    }
+    const panel =
+      this.panel ??
+      vscode.window.createWebviewPanel(lessonViewType, 'Lesson', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, this.options());
+    this.adopt(panel, lesson, target?.anchor);
+  }
+
+  serializer(): vscode.WebviewPanelSerializer<unknown> {
+    return {
+      deserializeWebviewPanel: async (panel, state) => {
+        const saved = state as { lesson?: unknown } | undefined;
+        this.adopt(panel, typeof saved?.lesson === 'string' ? saved.lesson : defaultLesson, undefined);
+      },
+    };
+  }
+
+  private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+    return {
+      enableScripts: true,
+      enableFindWidget: true,
+      // The page keeps its answers with setState, so it need not stay alive while hidden.
+      retainContextWhenHidden: false,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')],
+    };
+  }
+
+  private adopt(panel: vscode.WebviewPanel, lesson: string, anchor: string | undefined): void {
+    if (this.panel !== panel) {
+      this.panel = panel;
+      panel.onDidDispose(() => {
+        if (this.panel === panel) this.panel = undefined;
+      });
+      panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message));
+    }
+    this.lesson = lesson;
+    panel.webview.options = this.options();
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'lesson-icon.svg');
+    const webviewRoot = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    const asset = (name: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, name)).toString();
+    const page = loadLessonPage(webviewRoot.fsPath, lesson);
+    panel.title = page.title;
+    panel.webview.html = lessonPageHtml({
+      cspSource: panel.webview.cspSource,
+      nonce: createNonce(randomBytes),
+      scriptUri: asset('lesson.js'),
+      styleUri: asset('lesson.css'),
+      title: page.title,
+      lessonHtml: page.html,
+      bootstrap: { lesson, anchor, assets: Object.fromEntries(page.assets.map((name) => [name, asset(name)])), available: page.available },
+    });
+  }
+
+  private receive(message: unknown): void {
+    if (!isMessageFromLesson(message)) return;
+    switch (message.type) {
+      case 'database-ready':
+        this.log.info(`Lesson database ready in ${Math.round(message.milliseconds)} ms`);
+        return;
+      case 'database-failed':
+        this.log.warn(`The lesson database could not start: ${message.reason}`);
+        return;
+    }
+  }
+
+  private post(message: MessageToLesson): void {
+    void this.panel?.webview.postMessage(message);
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+  }
+}

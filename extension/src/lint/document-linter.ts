@@ -1,0 +1,158 @@
+import * as path from 'node:path';
+
+import * as vscode from 'vscode';
+
+import { enabledRules, type Settings } from '../settings';
+import type { DocumentLintState } from '../status/lint-state';
+import { lintedLanguages } from '../status/lint-status-item';
+import type { DocumentFindings, Finding } from './document-findings';
+import type { LintEngine } from './lint-engine';
+import { offsetEditToTextEdit, problemToDiagnostic } from './problem-to-diagnostic';
+
+export interface DocumentLinterParts {
+  diagnostics: vscode.DiagnosticCollection;
+  findings: DocumentFindings;
+  status: { setDocumentState(uri: vscode.Uri, state: DocumentLintState): void; forget(uri: vscode.Uri): void };
+  engine: () => Promise<LintEngine>;
+  settings: () => Settings;
+  log: (message: string) => void;
+}
+
+/** Schemes of read-only views of other content (diffs, logs): findings there could not be acted on. */
+const ignoredSchemes = new Set(['git', 'output', 'vscode-scm', 'review', 'pr']);
+
+const extensionOfLanguage: Record<string, string> = {
+  javascript: '.js',
+  javascriptreact: '.jsx',
+  typescript: '.ts',
+  typescriptreact: '.tsx',
+};
+
+/**
+ * Lints documents and publishes their diagnostics: right away on open and save, and after a
+ * pause in typing. Everything runs on the extension host, so the lint itself is bounded by the
+ * size limit, and only the latest text of a document is ever linted.
+ */
+export class DocumentLinter implements vscode.Disposable {
+  private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
+
+  constructor(private readonly parts: DocumentLinterParts) {}
+
+  static isLintable(document: vscode.TextDocument): boolean {
+    return (lintedLanguages as readonly string[]).includes(document.languageId) && !ignoredSchemes.has(document.uri.scheme);
+  }
+
+  /** Lints after the typing delay; a newer change restarts the wait. */
+  lintSoon(document: vscode.TextDocument): void {
+    const key = document.uri.toString();
+    clearTimeout(this.pending.get(key));
+    this.pending.set(
+      key,
+      setTimeout(() => {
+        this.pending.delete(key);
+        void this.lintNow(document);
+      }, this.parts.settings().typingDelayMs),
+    );
+  }
+
+  async lintNow(document: vscode.TextDocument): Promise<void> {
+    const { diagnostics, findings, status, settings, log } = this.parts;
+    const key = document.uri.toString();
+    clearTimeout(this.pending.get(key));
+    this.pending.delete(key);
+
+    const current = settings();
+    const rules = enabledRules(current);
+    const text = document.getText();
+    const sizeBytes = Buffer.byteLength(text, 'utf8');
+    if (sizeBytes > current.maxFileSizeBytes) {
+      this.clearDocument(document.uri);
+      status.setDocumentState(document.uri, { kind: 'too-large', sizeBytes, limitBytes: current.maxFileSizeBytes });
+      return;
+    }
+
+    let engine: LintEngine;
+    try {
+      engine = await this.parts.engine();
+    } catch {
+      return; // The engine loader has already told the user and the log.
+    }
+    // The wait for the engine may have outlived the document or its text.
+    if (document.isClosed) return;
+    const version = document.version;
+    const report = engine.lint({ text: document.getText(), fileName: virtualFileName(document), rules });
+
+    switch (report.kind) {
+      case 'unparseable':
+        // Keep the last findings: while a line is half typed they are still the best answer.
+        status.setDocumentState(document.uri, { kind: 'unparseable', reason: report.reason, line: report.line });
+        return;
+      case 'failed':
+        log(`Checking ${document.uri.toString(true)} failed: ${report.reason}`);
+        this.clearDocument(document.uri);
+        status.setDocumentState(document.uri, { kind: 'failed', reason: report.reason });
+        return;
+      case 'linted': {
+        const documentFindings: Finding[] = report.problems.map((problem) => {
+          const level = current.rules[problem.rule];
+          return {
+            diagnostic: problemToDiagnostic(problem, document, engine.docsOf(problem.rule), level === 'off' ? 'warning' : level),
+            rule: problem.rule,
+            fix: problem.fix && offsetEditToTextEdit(problem.fix, document),
+            suggestions: problem.suggestions.map((suggestion) => ({
+              description: suggestion.description,
+              edit: offsetEditToTextEdit(suggestion.edit, document),
+            })),
+          };
+        });
+        findings.set(document.uri, version, documentFindings);
+        diagnostics.set(
+          document.uri,
+          documentFindings.map((finding) => finding.diagnostic),
+        );
+        status.setDocumentState(document.uri, {
+          kind: 'linted',
+          findings: documentFindings.length,
+          durationMs: report.durationMs,
+          at: new Date(),
+        });
+        return;
+      }
+    }
+  }
+
+  /** A closed document keeps no diagnostics, timers or state. */
+  forget(uri: vscode.Uri): void {
+    const key = uri.toString();
+    clearTimeout(this.pending.get(key));
+    this.pending.delete(key);
+    this.clearDocument(uri);
+    this.parts.status.forget(uri);
+  }
+
+  clearAll(): void {
+    for (const timer of this.pending.values()) clearTimeout(timer);
+    this.pending.clear();
+    this.parts.diagnostics.clear();
+    this.parts.findings.clear();
+  }
+
+  private clearDocument(uri: vscode.Uri): void {
+    this.parts.diagnostics.delete(uri);
+    this.parts.findings.delete(uri);
+  }
+
+  dispose(): void {
+    this.clearAll();
+  }
+}
+
+/**
+ * The file name ESLint sees. Only its extension matters (it picks the parser); untitled
+ * documents and files without a usual extension get one from their language.
+ */
+export function virtualFileName(document: Pick<vscode.TextDocument, 'fileName' | 'languageId'>): string {
+  const base = path.basename(document.fileName);
+  if (/\.(?:[cm]?[jt]s|[jt]sx)$/.test(base)) return base;
+  return `${base || 'untitled'}${extensionOfLanguage[document.languageId] ?? '.js'}`;
+}

@@ -1,0 +1,139 @@
+import type { Linter } from 'eslint';
+
+import { pluginPrefix, qualifiedRuleId, ruleNameOf, type RuleName } from '../rules';
+
+/** One text edit in ESLint's terms: replace the UTF-16 offsets `range` of the text by `text`. */
+export interface OffsetEdit {
+  range: readonly [number, number];
+  text: string;
+}
+
+export interface LintProblem {
+  rule: RuleName;
+  message: string;
+  /** 1-based, as ESLint reports them. */
+  line: number;
+  column: number;
+  endLine?: number;
+  endColumn?: number;
+  fix?: OffsetEdit;
+  suggestions: { description: string; edit: OffsetEdit }[];
+}
+
+export type LintReport =
+  | { kind: 'linted'; problems: LintProblem[]; durationMs: number }
+  /** The file does not parse; the language server already says so, so this is no finding of ours. */
+  | { kind: 'unparseable'; reason: string; line: number; durationMs: number }
+  /** Linting itself failed. The plugin promises never to throw; this is the net under that promise. */
+  | { kind: 'failed'; reason: string; durationMs: number };
+
+export interface LintRequest {
+  text: string;
+  /** A file name whose extension tells the parser what the text is (`.ts`, `.jsx`, …). */
+  fileName: string;
+  rules: readonly RuleName[];
+}
+
+export interface RuleDocs {
+  /** The rule's documentation page. */
+  url?: string;
+  /** `<lesson>#<anchor>`: where the lesson that teaches the rule opens. */
+  lesson?: string;
+}
+
+export interface LintEngine {
+  lint(request: LintRequest): LintReport;
+  docsOf(rule: RuleName): RuleDocs;
+}
+
+/** The parts of the ESLint plugin the engine uses; structural so tests can pass a small fake. */
+export interface IdempotencyPlugin {
+  rules: Record<string, { meta?: { docs?: { url?: string; lesson?: string } } }>;
+}
+
+export interface LintEngineParts {
+  linter: Linter;
+  plugin: IdempotencyPlugin;
+  typeScriptParser: Linter.Parser;
+  now?: () => number;
+}
+
+const allSourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
+const typeScriptFiles = ['**/*.{ts,mts,cts,tsx}'];
+const jsxFiles = ['**/*.jsx'];
+
+/**
+ * Runs the plugin on one text, in-process, with ESLint's `Linter` and a flat config the
+ * engine builds itself: the editor must never load configuration or code from the workspace
+ * (untrusted folders are supported), and the team's own ESLint setup is not ours to run.
+ */
+export function createLintEngine(parts: LintEngineParts): LintEngine {
+  const { linter, plugin, typeScriptParser } = parts;
+  const now = parts.now ?? (() => performance.now());
+  // Building a config array is cheap, but ESLint caches its normalised form per array
+  // instance, so the same rule selection reuses the same array.
+  const configs = new Map<string, Linter.Config[]>();
+
+  function configFor(rules: readonly RuleName[]): Linter.Config[] {
+    const key = [...rules].sort().join(',');
+    let config = configs.get(key);
+    if (!config) {
+      config = [
+        {
+          files: allSourceFiles,
+          plugins: { [pluginPrefix]: plugin as unknown as NonNullable<Linter.Config['plugins']>[string] },
+          // Comments that disable rules of other plugins are normal in real code; they are not ours to judge.
+          linterOptions: { reportUnusedDisableDirectives: 'off', reportUnusedInlineConfigs: 'off' },
+          rules: Object.fromEntries(rules.map((rule) => [qualifiedRuleId(rule), 'error'])),
+        },
+        { files: typeScriptFiles, languageOptions: { parser: typeScriptParser } },
+        { files: jsxFiles, languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } },
+      ];
+      configs.set(key, config);
+    }
+    return config;
+  }
+
+  return {
+    lint({ text, fileName, rules }) {
+      const started = now();
+      const elapsed = () => now() - started;
+      let messages: Linter.LintMessage[];
+      try {
+        messages = linter.verify(text, configFor(rules), fileName);
+      } catch (error) {
+        return { kind: 'failed', reason: error instanceof Error ? error.message : String(error), durationMs: elapsed() };
+      }
+      const fatal = messages.find((message) => message.fatal);
+      if (fatal) return { kind: 'unparseable', reason: fatal.message, line: fatal.line, durationMs: elapsed() };
+      const problems: LintProblem[] = [];
+      for (const message of messages) {
+        // Inline `/* eslint other-rule: … */` comments name rules this engine does not load;
+        // ESLint reports those against the unknown rule, and they are not findings of ours.
+        const rule = ruleNameOf(message.ruleId);
+        if (rule) problems.push(toProblem(rule, message));
+      }
+      return { kind: 'linted', problems, durationMs: elapsed() };
+    },
+    docsOf(rule) {
+      const docs = plugin.rules[rule]?.meta?.docs;
+      return { url: docs?.url, lesson: docs?.lesson };
+    },
+  };
+}
+
+function toProblem(rule: RuleName, message: Linter.LintMessage): LintProblem {
+  return {
+    rule,
+    message: message.message,
+    line: message.line,
+    column: message.column,
+    endLine: message.endLine,
+    endColumn: message.endColumn,
+    fix: message.fix ? { range: message.fix.range, text: message.fix.text } : undefined,
+    suggestions: (message.suggestions ?? []).map((suggestion) => ({
+      description: suggestion.desc,
+      edit: { range: suggestion.fix.range, text: suggestion.fix.text },
+    })),
+  };
+}

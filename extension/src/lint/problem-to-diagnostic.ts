@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+
+import { diagnosticSource } from '../rules';
+import type { RuleLevel } from '../settings';
+import type { LintProblem, OffsetEdit, RuleDocs } from './lint-engine';
+
+/** The parts of `vscode.TextDocument` the mapping needs. */
+export type PositionSource = Pick<vscode.TextDocument, 'positionAt' | 'lineAt' | 'validateRange' | 'lineCount'>;
+
+const severityOf: Record<Exclude<RuleLevel, 'off'>, vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  information: vscode.DiagnosticSeverity.Information,
+  hint: vscode.DiagnosticSeverity.Hint,
+};
+
+/**
+ * An ESLint finding as a diagnostic. ESLint counts lines and columns from 1 and VS Code from 0;
+ * a finding without an end covers the rest of its line, so it is never an invisible point.
+ */
+export function problemToDiagnostic(
+  problem: LintProblem,
+  document: PositionSource,
+  docs: RuleDocs,
+  level: Exclude<RuleLevel, 'off'>,
+): vscode.Diagnostic {
+  const startLine = clamp(problem.line - 1, 0, document.lineCount - 1);
+  const start = new vscode.Position(startLine, Math.max(problem.column - 1, 0));
+  const end =
+    problem.endLine !== undefined && problem.endColumn !== undefined
+      ? new vscode.Position(Math.max(problem.endLine - 1, 0), Math.max(problem.endColumn - 1, 0))
+      : document.lineAt(startLine).range.end;
+  const diagnostic = new vscode.Diagnostic(
+    document.validateRange(new vscode.Range(start, end)),
+    problem.message,
+    severityOf[level],
+  );
+  diagnostic.source = diagnosticSource;
+  diagnostic.code = docs.url ? { value: problem.rule, target: vscode.Uri.parse(docs.url) } : problem.rule;
+  return diagnostic;
+}
+
+export function offsetEditToTextEdit(edit: OffsetEdit, document: PositionSource): vscode.TextEdit {
+  return new vscode.TextEdit(
+    new vscode.Range(document.positionAt(edit.range[0]), document.positionAt(edit.range[1])),
+    edit.text,
+  );
+}
+
+function clamp(value: number, low: number, high: number): number {
+  return Math.min(Math.max(value, low), Math.max(high, low));
+}

@@ -1,0 +1,52 @@
+import { ruleNames, type RuleName } from './rules';
+
+export type RuleLevel = 'error' | 'warning' | 'information' | 'hint' | 'off';
+export type RunMode = 'onType' | 'onSave';
+
+export interface Settings {
+  enable: boolean;
+  run: RunMode;
+  typingDelayMs: number;
+  rules: Record<RuleName, RuleLevel>;
+  deferToProjectEslint: boolean;
+  maxFileSizeBytes: number;
+}
+
+/** The subset of `vscode.WorkspaceConfiguration` that settings are read through. */
+export interface ConfigurationReader {
+  get<T>(section: string): T | undefined;
+}
+
+const ruleLevels: readonly RuleLevel[] = ['error', 'warning', 'information', 'hint', 'off'];
+const defaultRuleLevel: RuleLevel = 'warning';
+
+/**
+ * Reads the `idempotency.*` settings, replacing anything malformed (hand-edited JSON can
+ * hold any value) by its default, so a typo in settings.json never stops linting.
+ */
+export function readSettings(config: ConfigurationReader): Settings {
+  const configuredRules = config.get<Record<string, unknown>>('rules') ?? {};
+  const rules = Object.fromEntries(
+    ruleNames.map((rule) => {
+      const level = configuredRules[rule];
+      return [rule, ruleLevels.includes(level as RuleLevel) ? (level as RuleLevel) : defaultRuleLevel];
+    }),
+  ) as Record<RuleName, RuleLevel>;
+
+  return {
+    enable: config.get<boolean>('enable') !== false,
+    run: config.get<string>('run') === 'onSave' ? 'onSave' : 'onType',
+    typingDelayMs: nonNegativeNumber(config.get<number>('typingDelay'), 300),
+    rules,
+    deferToProjectEslint: config.get<boolean>('deferToProjectEslint') === true,
+    maxFileSizeBytes: nonNegativeNumber(config.get<number>('maxFileSizeKB'), 512) * 1024,
+  };
+}
+
+function nonNegativeNumber(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
+}
+
+export function enabledRules(settings: Settings): RuleName[] {
+  return ruleNames.filter((rule) => settings.rules[rule] !== 'off');
+}

@@ -1,0 +1,73 @@
+/** What the extension last did with one document, as the status item tells it. */
+export type DocumentLintState =
+  | { kind: 'waiting' }
+  | { kind: 'linted'; findings: number; durationMs: number; at: Date }
+  | { kind: 'too-large'; sizeBytes: number; limitBytes: number }
+  | { kind: 'unparseable'; reason: string; line: number }
+  | { kind: 'failed'; reason: string };
+
+/** What holds for every document at once. */
+export type ExtensionState = 'active' | 'disabled' | 'deferred' | 'engine-unavailable';
+
+export interface StatusText {
+  text: string;
+  detail: string;
+  /** A problem the user should notice: shown with a warning marker. */
+  attention: boolean;
+  busy: boolean;
+}
+
+/** The status item's words for a state; kept apart from VS Code so it reads (and tests) plainly. */
+export function describeState(extension: ExtensionState, document: DocumentLintState | undefined): StatusText {
+  switch (extension) {
+    case 'disabled':
+      return { text: 'Idempotency: off', detail: 'Turned off by the idempotency.enable setting', attention: false, busy: false };
+    case 'deferred':
+      return {
+        text: 'Idempotency: via ESLint',
+        detail: "Your project's ESLint setup reports these findings (idempotency.deferToProjectEslint)",
+        attention: false,
+        busy: false,
+      };
+    case 'engine-unavailable':
+      return { text: 'Idempotency: unavailable', detail: 'The checker could not start; see Idempotency: Show Log', attention: true, busy: false };
+    case 'active':
+      break;
+  }
+  if (!document || document.kind === 'waiting') {
+    return { text: 'Idempotency: checking…', detail: '', attention: false, busy: true };
+  }
+  switch (document.kind) {
+    case 'linted':
+      return {
+        text: `Idempotency: ${plural(document.findings, 'finding')}`,
+        detail: `Last checked ${document.at.toLocaleTimeString()} in ${Math.round(document.durationMs)} ms`,
+        attention: false,
+        busy: false,
+      };
+    case 'too-large':
+      return {
+        text: 'Idempotency: file not checked',
+        detail: `This file is ${kilobytes(document.sizeBytes)}, over the ${kilobytes(document.limitBytes)} limit (idempotency.maxFileSizeKB)`,
+        attention: true,
+        busy: false,
+      };
+    case 'unparseable':
+      return {
+        text: 'Idempotency: waiting for valid syntax',
+        detail: `Line ${document.line}: ${document.reason}`,
+        attention: false,
+        busy: false,
+      };
+    case 'failed':
+      return { text: 'Idempotency: check failed', detail: document.reason, attention: true, busy: false };
+  }
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function kilobytes(bytes: number): string {
+  return `${Math.round(bytes / 1024)} KB`;
+}

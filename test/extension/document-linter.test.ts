@@ -1,0 +1,94 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+vi.mock('vscode', async () => await import('./support/fake-vscode'));
+
+import { DocumentFindings } from '../../extension/src/lint/document-findings';
+import { DocumentLinter, virtualFileName } from '../../extension/src/lint/document-linter';
+import type { LintEngine, LintRequest } from '../../extension/src/lint/lint-engine';
+import { readSettings } from '../../extension/src/settings';
+import type { DocumentLintState } from '../../extension/src/status/lint-state';
+import { FakeDiagnosticCollection, FakeTextDocument, Uri } from './support/fake-vscode';
+
+function setup(configuration: Record<string, unknown> = {}) {
+  const requests: LintRequest[] = [];
+  const engine: LintEngine = {
+    lint(request) {
+      requests.push(request);
+      return {
+        kind: 'linted',
+        durationMs: 1,
+        problems: [{ rule: 'no-amount-effect-key', message: 'amount key', line: 1, column: 1, endLine: 1, endColumn: 4, suggestions: [] }],
+      };
+    },
+    docsOf: () => ({ url: 'https://docs.test/no-amount-effect-key' }),
+  };
+  const diagnostics = new FakeDiagnosticCollection();
+  const states = new Map<string, DocumentLintState>();
+  const linter = new DocumentLinter({
+    diagnostics: diagnostics as never,
+    findings: new DocumentFindings(),
+    status: { setDocumentState: (uri, state) => states.set(uri.toString(), state), forget: (uri) => states.delete(uri.toString()) },
+    engine: async () => engine,
+    settings: () => readSettings({ get: <T>(key: string) => configuration[key] as T }),
+    log: () => {},
+  });
+  const document = new FakeTextDocument(Uri.file('/work/consumer.ts'), 'typescript', 'key = amount;\n');
+  return { linter, diagnostics, states, requests, document };
+}
+
+describe('the document linter', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('publishes diagnostics and records when it checked', async () => {
+    const { linter, diagnostics, states, document } = setup();
+    await linter.lintNow(document as never);
+    expect(diagnostics.byUri.get(document.uri.toString())?.map((diagnostic) => diagnostic.message)).toEqual(['amount key']);
+    expect(states.get(document.uri.toString())).toMatchObject({ kind: 'linted', findings: 1 });
+  });
+
+  it('lints once after typing stops, with the latest text', async () => {
+    const { linter, requests, document } = setup({ typingDelay: 200 });
+    linter.lintSoon(document as never);
+    await vi.advanceTimersByTimeAsync(150);
+    document.setText('key = amount + 1;\n');
+    linter.lintSoon(document as never);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(requests).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(60);
+    expect(requests.map((request) => request.text)).toEqual(['key = amount + 1;\n']);
+  });
+
+  it('passes only the rules that are not off', async () => {
+    const { linter, requests, document } = setup({ rules: { 'no-amount-effect-key': 'off', 'no-check-then-insert': 'hint' } });
+    await linter.lintNow(document as never);
+    expect(requests[0]?.rules).toEqual(['no-delivery-id-effect-key', 'no-check-then-insert']);
+  });
+
+  it('skips a file over the size limit, says so, and drops its old diagnostics', async () => {
+    const { linter, diagnostics, states, requests, document } = setup({ maxFileSizeKB: 1 });
+    await linter.lintNow(document as never);
+    document.setText('x'.repeat(2048));
+    await linter.lintNow(document as never);
+    expect(requests).toHaveLength(1);
+    expect(diagnostics.byUri.has(document.uri.toString())).toBe(false);
+    expect(states.get(document.uri.toString())).toEqual({ kind: 'too-large', sizeBytes: 2048, limitBytes: 1024 });
+  });
+
+  it('clears diagnostics, state and pending work when a document closes', async () => {
+    const { linter, diagnostics, states, requests, document } = setup();
+    await linter.lintNow(document as never);
+    linter.lintSoon(document as never);
+    linter.forget(document.uri as never);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(requests).toHaveLength(1);
+    expect(diagnostics.byUri.size).toBe(0);
+    expect(states.size).toBe(0);
+  });
+
+  it('gives ESLint a file name whose extension matches the language', () => {
+    expect(virtualFileName({ fileName: '/w/src/consumer.mts', languageId: 'typescript' })).toBe('consumer.mts');
+    expect(virtualFileName({ fileName: 'Untitled-1', languageId: 'typescriptreact' })).toBe('Untitled-1.tsx');
+    expect(virtualFileName({ fileName: '/w/bin/worker', languageId: 'javascript' })).toBe('worker.js');
+  });
+});

@@ -1,0 +1,82 @@
+import * as typeScriptParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+import { createLintEngine } from '../../extension/src/lint/lint-engine';
+import { ruleNames } from '../../extension/src/rules';
+import { fakePlugin } from './support/fake-plugin';
+
+const engine = createLintEngine({
+  linter: new Linter({ configType: 'flat' }),
+  plugin: fakePlugin,
+  typeScriptParser: typeScriptParser as unknown as Linter.Parser,
+});
+
+const allRules = [...ruleNames];
+
+describe('the lint engine', () => {
+  it('reports findings with the rule, 1-based positions and suggestions as offset edits', () => {
+    const text = 'const a = 1;\nconst deliveryKey: string = "x";\n';
+    const report = engine.lint({ text, fileName: 'consumer.ts', rules: allRules });
+    expect(report.kind).toBe('linted');
+    if (report.kind !== 'linted') return;
+    expect(report.problems).toHaveLength(1);
+    const [problem] = report.problems;
+    expect(problem).toMatchObject({ rule: 'no-delivery-id-effect-key', message: 'Found deliveryKey', line: 2, column: 7, endLine: 2, endColumn: 26 });
+    expect(problem!.suggestions).toEqual([
+      { description: 'Rename deliveryKey to businessKey', edit: { range: [19, 38], text: 'businessKey' } },
+    ]);
+  });
+
+  it('parses TypeScript with typescript-eslint and JSX in .jsx files', () => {
+    expect(engine.lint({ text: 'type A = { n: number }; let amountKey: A;', fileName: 'a.ts', rules: allRules })).toMatchObject({
+      kind: 'linted',
+      problems: [{ rule: 'no-amount-effect-key', line: 1, column: 29 }],
+    });
+    expect(engine.lint({ text: 'const amountKey = <div />;', fileName: 'a.jsx', rules: allRules })).toMatchObject({
+      kind: 'linted',
+      problems: [{ rule: 'no-amount-effect-key' }],
+    });
+  });
+
+  it('honours eslint-disable comments for its own rules and ignores those for other plugins', () => {
+    const text = [
+      '// eslint-disable-next-line idempotency/no-delivery-id-effect-key',
+      'const deliveryKey = 1;',
+      '// eslint-disable-next-line no-console -- not ours',
+      'const amountKey = 2; /* eslint no-console: "error" */',
+    ].join('\n');
+    const report = engine.lint({ text, fileName: 'a.js', rules: allRules });
+    expect(report).toMatchObject({ kind: 'linted', problems: [{ rule: 'no-amount-effect-key', line: 4 }] });
+    expect(report.kind === 'linted' && report.problems).toHaveLength(1);
+  });
+
+  it('runs only the rules it is given', () => {
+    const text = 'const deliveryKey = 1, amountKey = 2, checkThenInsert = 3;';
+    const report = engine.lint({ text, fileName: 'a.js', rules: ['no-check-then-insert'] });
+    expect(report.kind === 'linted' && report.problems.map((problem) => problem.rule)).toEqual(['no-check-then-insert']);
+  });
+
+  it('tells a syntax error apart from findings, with its line', () => {
+    expect(engine.lint({ text: 'const ok = 1;\nconst = ;', fileName: 'a.ts', rules: allRules })).toMatchObject({
+      kind: 'unparseable',
+      line: 2,
+    });
+  });
+
+  it('turns an exception inside ESLint into a failed report instead of throwing', () => {
+    const throwing = createLintEngine({
+      linter: { verify: () => { throw new Error('boom'); } } as unknown as Linter,
+      plugin: fakePlugin,
+      typeScriptParser: typeScriptParser as unknown as Linter.Parser,
+    });
+    expect(throwing.lint({ text: '', fileName: 'a.js', rules: allRules })).toMatchObject({ kind: 'failed', reason: 'boom' });
+  });
+
+  it("reads each rule's page and lesson from the plugin's metadata", () => {
+    expect(engine.docsOf('no-amount-effect-key')).toEqual({
+      url: 'https://example.test/rules/amountKey',
+      lesson: 'idempotent-consumers#q1',
+    });
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+
+import { enabledRules, readSettings } from '../../extension/src/settings';
+import { describeState } from '../../extension/src/status/lint-state';
+
+const reader = (values: Record<string, unknown>) => ({ get: <T>(key: string) => values[key] as T });
+
+describe('settings', () => {
+  it('has working defaults', () => {
+    expect(readSettings(reader({}))).toEqual({
+      enable: true,
+      run: 'onType',
+      typingDelayMs: 300,
+      rules: { 'no-delivery-id-effect-key': 'warning', 'no-amount-effect-key': 'warning', 'no-check-then-insert': 'warning' },
+      deferToProjectEslint: false,
+      maxFileSizeBytes: 512 * 1024,
+    });
+  });
+
+  it('replaces malformed values by defaults instead of failing', () => {
+    const settings = readSettings(reader({ run: 'sometimes', typingDelay: -5, maxFileSizeKB: 'big', rules: { 'no-amount-effect-key': 'loud', 'no-check-then-insert': 'off' } }));
+    expect(settings.run).toBe('onType');
+    expect(settings.typingDelayMs).toBe(300);
+    expect(settings.maxFileSizeBytes).toBe(512 * 1024);
+    expect(settings.rules['no-amount-effect-key']).toBe('warning');
+    expect(enabledRules(settings)).toEqual(['no-delivery-id-effect-key', 'no-amount-effect-key']);
+  });
+});
+
+describe('status text', () => {
+  it('gives the count and the time of the last check', () => {
+    const at = new Date(2026, 0, 1, 14, 5, 9);
+    const status = describeState('active', { kind: 'linted', findings: 2, durationMs: 12.4, at });
+    expect(status.text).toBe('Idempotency: 2 findings');
+    expect(status.detail).toBe(`Last checked ${at.toLocaleTimeString()} in 12 ms`);
+    expect(status.attention).toBe(false);
+  });
+
+  it('calls attention to a skipped file, with its size and the limit', () => {
+    const status = describeState('active', { kind: 'too-large', sizeBytes: 700 * 1024, limitBytes: 512 * 1024 });
+    expect(status).toMatchObject({ text: 'Idempotency: file not checked', attention: true });
+    expect(status.detail).toContain('700 KB, over the 512 KB limit');
+  });
+
+  it('says when the project ESLint setup is trusted with the findings', () => {
+    expect(describeState('deferred', undefined).text).toBe('Idempotency: via ESLint');
+  });
+});

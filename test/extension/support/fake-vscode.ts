@@ -1,0 +1,284 @@
+/**
+ * A small stand-in for the `vscode` module: enough of its classes and namespaces for the
+ * extension's own code to run in Node, in unit tests and in the benchmark. It records what the
+ * extension publishes (diagnostics, status text) so tests can assert on it. Behaviour that
+ * matters to the code under test (ranges, positions, offsets) follows VS Code's semantics.
+ */
+
+export class Position {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+  isEqual(other: Position): boolean {
+    return this.line === other.line && this.character === other.character;
+  }
+  isBefore(other: Position): boolean {
+    return this.line < other.line || (this.line === other.line && this.character < other.character);
+  }
+}
+
+export class Range {
+  readonly start: Position;
+  readonly end: Position;
+  constructor(startOrLine: Position | number, endOrCharacter: Position | number, endLine?: number, endCharacter?: number) {
+    const start = typeof startOrLine === 'number' ? new Position(startOrLine, endOrCharacter as number) : startOrLine;
+    const end = typeof startOrLine === 'number' ? new Position(endLine!, endCharacter!) : (endOrCharacter as Position);
+    [this.start, this.end] = end.isBefore(start) ? [end, start] : [start, end];
+  }
+  isEqual(other: Range): boolean {
+    return this.start.isEqual(other.start) && this.end.isEqual(other.end);
+  }
+}
+
+export class Selection extends Range {}
+
+export enum DiagnosticSeverity {
+  Error = 0,
+  Warning = 1,
+  Information = 2,
+  Hint = 3,
+}
+
+export enum LanguageStatusSeverity {
+  Information = 0,
+  Warning = 1,
+  Error = 2,
+}
+
+export enum ViewColumn {
+  Active = -1,
+  Beside = -2,
+  One = 1,
+}
+
+export class Uri {
+  private constructor(private readonly text: string) {}
+  static parse(text: string): Uri {
+    return new Uri(text);
+  }
+  static file(path: string): Uri {
+    return new Uri(`file://${path}`);
+  }
+  static joinPath(base: Uri, ...parts: string[]): Uri {
+    return new Uri([base.text, ...parts].join('/'));
+  }
+  get scheme(): string {
+    return this.text.slice(0, this.text.indexOf(':'));
+  }
+  get fsPath(): string {
+    return this.text.replace(/^file:\/\//, '');
+  }
+  toString(): string {
+    return this.text;
+  }
+}
+
+export class Diagnostic {
+  source?: string;
+  code?: string | number | { value: string | number; target: Uri };
+  constructor(
+    public range: Range,
+    public message: string,
+    public severity: DiagnosticSeverity = DiagnosticSeverity.Error,
+  ) {}
+}
+
+export class TextEdit {
+  constructor(
+    public range: Range,
+    public newText: string,
+  ) {}
+}
+
+export class WorkspaceEdit {
+  readonly edits: { uri: Uri; edit: TextEdit }[] = [];
+  replace(uri: Uri, range: Range, newText: string): void {
+    this.edits.push({ uri, edit: new TextEdit(range, newText) });
+  }
+  insert(uri: Uri, position: Position, newText: string): void {
+    this.edits.push({ uri, edit: new TextEdit(new Range(position, position), newText) });
+  }
+}
+
+export class CodeActionKind {
+  static readonly QuickFix = new CodeActionKind('quickfix');
+  constructor(readonly value: string) {}
+}
+
+export class CodeAction {
+  diagnostics?: Diagnostic[];
+  isPreferred?: boolean;
+  edit?: WorkspaceEdit;
+  command?: { title: string; command: string; arguments?: unknown[] };
+  constructor(
+    public title: string,
+    public kind?: CodeActionKind,
+  ) {}
+}
+
+type Listener<T> = (value: T) => unknown;
+
+export class EventEmitter<T> {
+  private listeners: Listener<T>[] = [];
+  readonly event = (listener: Listener<T>) => {
+    this.listeners.push(listener);
+    return { dispose: () => (this.listeners = this.listeners.filter((each) => each !== listener)) };
+  };
+  fire(value: T): void {
+    for (const listener of this.listeners) listener(value);
+  }
+}
+
+/** A text document over a string, with VS Code's line and offset arithmetic. */
+export class FakeTextDocument {
+  version = 1;
+  isClosed = false;
+  private lineStarts: number[] = [];
+  constructor(
+    readonly uri: Uri,
+    readonly languageId: string,
+    private text: string,
+  ) {
+    this.index();
+  }
+  get fileName(): string {
+    return this.uri.fsPath;
+  }
+  get lineCount(): number {
+    return this.lineStarts.length;
+  }
+  getText(): string {
+    return this.text;
+  }
+  setText(text: string): void {
+    this.text = text;
+    this.version += 1;
+    this.index();
+  }
+  lineAt(line: number): { text: string; range: Range } {
+    const start = this.lineStarts[line] ?? this.text.length;
+    const next = this.lineStarts[line + 1];
+    const end = next === undefined ? this.text.length : next - (this.text[next - 2] === '\r' ? 2 : 1);
+    return { text: this.text.slice(start, end), range: new Range(line, 0, line, end - start) };
+  }
+  positionAt(offset: number): Position {
+    const clamped = Math.max(0, Math.min(offset, this.text.length));
+    let line = 0;
+    while (line + 1 < this.lineStarts.length && this.lineStarts[line + 1]! <= clamped) line += 1;
+    return new Position(line, clamped - this.lineStarts[line]!);
+  }
+  validateRange(range: Range): Range {
+    const clamp = (position: Position) => {
+      const line = Math.max(0, Math.min(position.line, this.lineCount - 1));
+      return new Position(line, Math.max(0, Math.min(position.character, this.lineAt(line).text.length)));
+    };
+    return new Range(clamp(range.start), clamp(range.end));
+  }
+  private index(): void {
+    this.lineStarts = [0];
+    for (let index = 0; index < this.text.length; index += 1) {
+      if (this.text[index] === '\n') this.lineStarts.push(index + 1);
+    }
+  }
+}
+
+export class FakeDiagnosticCollection {
+  readonly byUri = new Map<string, Diagnostic[]>();
+  readonly onSet = new EventEmitter<{ uri: Uri; diagnostics: Diagnostic[] }>();
+  set(uri: Uri, diagnostics: Diagnostic[]): void {
+    this.byUri.set(uri.toString(), diagnostics);
+    this.onSet.fire({ uri, diagnostics });
+  }
+  delete(uri: Uri): void {
+    this.byUri.delete(uri.toString());
+  }
+  clear(): void {
+    this.byUri.clear();
+  }
+  dispose(): void {
+    this.clear();
+  }
+}
+
+const disposable = { dispose() {} };
+
+/** What the fake editor holds; tests and the benchmark drive it through these. */
+export const fakeEditor = {
+  configuration: {} as Record<string, unknown>,
+  documents: [] as FakeTextDocument[],
+  collections: [] as FakeDiagnosticCollection[],
+  statusItems: [] as { text: string; detail?: string; severity: LanguageStatusSeverity; busy: boolean }[],
+  commands: new Map<string, (...args: unknown[]) => unknown>(),
+  codeActionProviders: [] as unknown[],
+  events: {
+    open: new EventEmitter<FakeTextDocument>(),
+    change: new EventEmitter<{ document: FakeTextDocument; contentChanges: unknown[] }>(),
+    save: new EventEmitter<FakeTextDocument>(),
+    close: new EventEmitter<FakeTextDocument>(),
+    configuration: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
+    activeEditor: new EventEmitter<unknown>(),
+  },
+  activeDocument: undefined as FakeTextDocument | undefined,
+  messages: [] as string[],
+};
+
+export const workspace = {
+  get textDocuments() {
+    return fakeEditor.documents;
+  },
+  getConfiguration: () => ({ get: <T>(key: string) => fakeEditor.configuration[key] as T | undefined }),
+  onDidOpenTextDocument: fakeEditor.events.open.event,
+  onDidChangeTextDocument: fakeEditor.events.change.event,
+  onDidSaveTextDocument: fakeEditor.events.save.event,
+  onDidCloseTextDocument: fakeEditor.events.close.event,
+  onDidChangeConfiguration: fakeEditor.events.configuration.event,
+};
+
+const logChannel = {
+  info: (line: string) => fakeEditor.messages.push(line),
+  warn: (line: string) => fakeEditor.messages.push(line),
+  error: (line: string) => fakeEditor.messages.push(line),
+  show() {},
+  dispose() {},
+};
+
+export const window = {
+  get activeTextEditor() {
+    return fakeEditor.activeDocument && { document: fakeEditor.activeDocument };
+  },
+  onDidChangeActiveTextEditor: fakeEditor.events.activeEditor.event,
+  createOutputChannel: () => logChannel,
+  showErrorMessage: async (message: string) => {
+    fakeEditor.messages.push(message);
+    return undefined;
+  },
+  registerWebviewPanelSerializer: () => disposable,
+  createWebviewPanel: () => {
+    throw new Error('The fake editor has no webviews');
+  },
+};
+
+export const languages = {
+  createDiagnosticCollection: () => {
+    const collection = new FakeDiagnosticCollection();
+    fakeEditor.collections.push(collection);
+    return collection;
+  },
+  createLanguageStatusItem: () => {
+    const item = { text: '', detail: '', severity: LanguageStatusSeverity.Information, busy: false, name: '', command: undefined, dispose() {} };
+    fakeEditor.statusItems.push(item);
+    return item;
+  },
+  registerCodeActionsProvider: (_selector: unknown, provider: unknown) => {
+    fakeEditor.codeActionProviders.push(provider);
+    return disposable;
+  },
+};
+
+export const commands = {
+  registerCommand: (name: string, run: (...args: unknown[]) => unknown) => {
+    fakeEditor.commands.set(name, run);
+    return disposable;
+  },
+};
