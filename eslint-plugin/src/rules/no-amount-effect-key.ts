@@ -1,19 +1,42 @@
+import { effectKeyListeners } from '../analysis/effect-key-listeners.js';
+import type { LeafKind } from '../analysis/facts.js';
+import { capitalised, describeFact, keyFacts, listed } from '../analysis/key-facts.js';
 import { createRule } from '../create-rule.js';
+
+/** Parts that narrow a key without naming an operation: who it is for, in what currency, when. */
+const narrowing = new Set<LeafKind>(['scope', 'currency', 'time', 'constant']);
 
 export const noAmountEffectKey = createRule({
   name: 'no-amount-effect-key',
   meta: {
     type: 'problem',
     docs: {
-      description: 'Disallow keying a business effect by the identity of a delivery (message id, offset, job id, random id, worker)',
+      description: 'Disallow an effect key whose identity is an amount, alone or with an account, currency or date',
     },
     messages: {
-      amountKey: 'x',
+      amountKey:
+        '{{key}} is built from {{amount}}{{others}}, so two different operations for the same amount share one key and the second is silently dropped. Key it on the operation (an invoice, payment or sale id).',
     },
     schema: [],
   },
   defaultOptions: [],
-  create() {
-    return {};
+  create(context) {
+    return effectKeyListeners(context, (key, tracer) => {
+      if (key.claim) return;
+      const facts = keyFacts(key, tracer);
+      const amount = facts.find((fact) => fact.kind === 'amount');
+      // Anything that could name the operation (or a delivery, which the other rule reports) clears the key.
+      if (!amount || !facts.every((fact) => fact.kind === 'amount' || narrowing.has(fact.kind))) return;
+      const others = [...new Set(facts.filter((fact) => fact.kind !== 'amount' && fact.kind !== 'constant').map(describeFact))];
+      context.report({
+        node: key.node,
+        messageId: 'amountKey',
+        data: {
+          key: capitalised(key.description),
+          amount: describeFact(amount),
+          others: others.length > 0 ? ` and ${listed(others)}` : '',
+        },
+      });
+    });
   },
 });

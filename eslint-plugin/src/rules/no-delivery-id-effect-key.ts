@@ -1,3 +1,5 @@
+import { effectKeyListeners } from '../analysis/effect-key-listeners.js';
+import { capitalised, describeFact, keyFacts, listed } from '../analysis/key-facts.js';
 import { createRule } from '../create-rule.js';
 
 export const noDeliveryIdEffectKey = createRule({
@@ -5,15 +7,34 @@ export const noDeliveryIdEffectKey = createRule({
   meta: {
     type: 'problem',
     docs: {
-      description: 'Disallow keying a business effect by the identity of a delivery (message id, offset, job id, random id, worker)',
+      description: 'Disallow keying a business effect by the identity of a delivery: a message id, an offset, a job id, a fresh random id or the worker',
     },
     messages: {
-      deliveryKey: 'x',
+      deliveryKey:
+        '{{key}} comes from {{source}}, which identifies the delivery, not the business operation: another message about the same operation gets another key and the effect runs twice. Key it on the operation (a refund, sale or payment id from the payload).',
+      mintedKey:
+        '{{key}} comes from {{source}}, new on every attempt, so a retry never matches the first try and the effect runs twice. Key it on the operation (a refund, sale or payment id from the payload).',
+      workerKey:
+        '{{key}} comes from {{source}}, which identifies the worker: the same message on another worker gets another key. Key it on the operation (a refund, sale or payment id from the payload).',
     },
     schema: [],
   },
   defaultOptions: [],
-  create() {
-    return {};
+  create(context) {
+    return effectKeyListeners(context, (key, tracer) => {
+      if (key.claim) return;
+      const facts = keyFacts(key, tracer);
+      // A fresh random id is an ordinary row id; it is wrong only where it is meant to catch repeats.
+      const kind = (['delivery', 'worker', 'minted'] as const).find(
+        (candidate) => (candidate !== 'minted' || key.strength === 'explicit') && facts.some((fact) => fact.kind === candidate),
+      );
+      if (!kind) return;
+      const sources = [...new Set(facts.filter((fact) => fact.kind === kind).map(describeFact))];
+      context.report({
+        node: key.node,
+        messageId: kind === 'delivery' ? 'deliveryKey' : kind === 'worker' ? 'workerKey' : 'mintedKey',
+        data: { key: capitalised(key.description), source: listed(sources) },
+      });
+    });
   },
 });

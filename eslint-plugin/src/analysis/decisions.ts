@@ -1,0 +1,260 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import type { OriginTracer } from './origin.js';
+import { variableOf } from './scope.js';
+
+/**
+ * Does the application decide, from a value it read, whether a write happens? That is the shape
+ * of a check-then-insert: `if (rows.length === 0) insert(…)`, `if (found) return; insert(…)`,
+ * `exists || insert(…)`. Polarity matters: the write must run on the "no row" side, so a
+ * find-then-update (`if (row) update(row)`) is not mistaken for one.
+ */
+
+/** Whether a condition holds when the row was found (`present`), when it was not (`absent`), or either. */
+type Polarity = 'present' | 'absent' | 'either';
+
+const flip = (polarity: Polarity): Polarity => (polarity === 'present' ? 'absent' : polarity === 'absent' ? 'present' : 'either');
+
+export interface ReadSite {
+  /** The expression whose value is the read's result here (a call of the read, or of a helper). */
+  node: TSESTree.Node;
+  /** What a truthy result means at this site. */
+  polarity: Polarity;
+}
+
+/** A condition that guards code, and whether it is true when the row is present. */
+interface Guard {
+  owner: TSESTree.IfStatement | TSESTree.ConditionalExpression | TSESTree.LogicalExpression;
+  whenTrue: Polarity;
+}
+
+const isFunctionNode = (node: TSESTree.Node): node is TSESTree.FunctionLike =>
+  node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression';
+
+function isZero(node: TSESTree.Node): boolean {
+  return node.type === 'Literal' && (node.value === 0 || node.value === '0' || node.value === false);
+}
+
+function isNothing(node: TSESTree.Node): boolean {
+  return (node.type === 'Literal' && node.value === null) || (node.type === 'Identifier' && node.name === 'undefined');
+}
+
+/**
+ * Climbs from an expression holding the read's result (polarity: truthy = found) to the guard
+ * it feeds, composing the polarity on the way: `!x`, `x.length === 0`, `x == null`, `x > 0`.
+ */
+function climbToGuard(start: TSESTree.Node, polarity: Polarity): { guard?: Guard; bound?: { id: TSESTree.Node; polarity: Polarity }; returned?: Polarity } {
+  let node = start;
+  let current = polarity;
+  for (let guard = 0; guard < 16; guard += 1) {
+    const parent = node.parent;
+    if (!parent) return {};
+    switch (parent.type) {
+      case 'AwaitExpression':
+      case 'ChainExpression':
+      case 'TSAsExpression':
+      case 'TSNonNullExpression':
+        break;
+      case 'MemberExpression':
+        // rows.length, result.rowCount, rows[0], count.count: still "found" when truthy.
+        if (parent.object !== node) return {};
+        break;
+      case 'CallExpression':
+        if (parent.callee.type === 'Identifier' && parent.callee.name === 'Boolean') break;
+        if (parent.callee === node) return {};
+        return {};
+      case 'UnaryExpression':
+        if (parent.operator !== '!') return {};
+        current = flip(current);
+        break;
+      case 'BinaryExpression': {
+        const other = parent.left === node ? parent.right : parent.left;
+        const { operator } = parent;
+        if (isZero(other) || isNothing(other)) {
+          if (operator === '===' || operator === '==' || operator === '<=' || operator === '<') current = flip(current);
+          else if (operator !== '!==' && operator !== '!=' && operator !== '>') return {};
+        } else if (other.type === 'Literal' && other.value === 1 && (operator === '<' || operator === '>=')) {
+          if (operator === '<') current = flip(current);
+        } else {
+          current = 'either';
+        }
+        break;
+      }
+      case 'LogicalExpression':
+        if (parent.left === node) return { guard: { owner: parent, whenTrue: current } };
+        break;
+      case 'IfStatement':
+      case 'ConditionalExpression':
+        if (parent.test === node) return { guard: { owner: parent, whenTrue: current } };
+        return {};
+      case 'VariableDeclarator':
+        if (parent.init === node) return { bound: { id: parent.id, polarity: current } };
+        return {};
+      case 'AssignmentExpression':
+        if (parent.right === node) return { bound: { id: parent.left, polarity: current } };
+        return {};
+      case 'ReturnStatement':
+        return { returned: current };
+      case 'ArrowFunctionExpression':
+        return parent.body === node ? { returned: current } : {};
+      default:
+        return {};
+    }
+    node = parent;
+  }
+  return {};
+}
+
+/** Statements that never fall through: `return`, `throw`, `continue`, `break`, or a block ending in one. */
+function exits(statement: TSESTree.Statement | null | undefined): boolean {
+  if (!statement) return false;
+  if (['ReturnStatement', 'ThrowStatement', 'ContinueStatement', 'BreakStatement'].includes(statement.type)) return true;
+  if (statement.type === 'BlockStatement') return exits(statement.body[statement.body.length - 1]);
+  if (statement.type === 'IfStatement') return exits(statement.consequent) && exits(statement.alternate);
+  return false;
+}
+
+function contains(outer: TSESTree.Node | null | undefined, inner: TSESTree.Node): boolean {
+  return Boolean(outer) && outer!.range[0] <= inner.range[0] && inner.range[1] <= outer!.range[1];
+}
+
+/** The statement list a guard sits in, so that "after the guard" can be read off it. */
+function enclosingStatementList(node: TSESTree.Node): { list: TSESTree.Node[]; statement: TSESTree.Node } | undefined {
+  let current: TSESTree.Node = node;
+  while (current.parent) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent.type === 'BlockStatement' || parent.type === 'Program' || parent.type === 'StaticBlock') return { list: parent.body, statement: current };
+    if (parent.type === 'SwitchCase') return { list: parent.consequent, statement: current };
+    if (isFunctionNode(parent)) return undefined;
+    current = parent;
+  }
+  return undefined;
+}
+
+/** Does `guard` make `write` run only on the side where the row was absent (or either side)? */
+function guards(guard: Guard, write: TSESTree.Node): boolean {
+  const { owner, whenTrue } = guard;
+  const allows = (whenTaken: Polarity) => whenTaken !== 'present';
+  if (owner.type === 'LogicalExpression') {
+    if (!contains(owner.right, write)) return false;
+    // a || write(): runs when a is false; a && write(): runs when a is true.
+    return allows(owner.operator === '&&' ? whenTrue : owner.operator === '||' ? flip(whenTrue) : 'either');
+  }
+  if (contains(owner.consequent, write)) return allows(whenTrue);
+  if (contains(owner.alternate, write)) return allows(flip(whenTrue));
+  if (owner.type === 'IfStatement' && exits(owner.consequent) && !owner.alternate) {
+    const place = enclosingStatementList(owner);
+    const after = place?.list.slice(place.list.indexOf(place.statement) + 1) ?? [];
+    if (after.some((statement) => contains(statement, write))) return allows(flip(whenTrue));
+  }
+  return false;
+}
+
+/**
+ * The guards a read result feeds, following it through variables (`const rows = …; const
+ * exists = rows.length > 0; if (exists) …`) and through helpers that return it
+ * (`async function seen(id) { … return rows.length > 0 }` … `if (await seen(id))`).
+ */
+export function guardsFedBy(read: TSESTree.Node, tracer: OriginTracer): Guard[] {
+  const found: Guard[] = [];
+  const seen = new Set<TSESTree.Node>();
+  const visit = (node: TSESTree.Node, polarity: Polarity, depth: number): void => {
+    if (depth > 4 || seen.has(node)) return;
+    seen.add(node);
+    const { guard, bound, returned } = climbToGuard(node, polarity);
+    if (guard) found.push(guard);
+    if (bound) {
+      for (const identifier of boundIdentifiers(bound.id)) {
+        const variable = variableOf(identifier, tracer.scopeOf(identifier));
+        for (const reference of variable?.references ?? []) {
+          if (reference.isRead()) visit(reference.identifier as TSESTree.Node, bound.polarity, depth + 1);
+        }
+      }
+    }
+    if (returned) {
+      const fn = enclosingFunction(node);
+      if (fn && fn.type !== 'TSDeclareFunction' && fn.type !== 'TSEmptyBodyFunctionExpression') {
+        for (const site of tracer.functionSites(fn)) {
+          const call = site.parent;
+          if (call?.type === 'CallExpression' && call.callee === site) visit(call, returned, depth + 1);
+        }
+      }
+    }
+  };
+  visit(read, 'present', 0);
+  return found;
+}
+
+function boundIdentifiers(pattern: TSESTree.Node): TSESTree.Identifier[] {
+  switch (pattern.type) {
+    case 'Identifier':
+      return [pattern];
+    case 'ObjectPattern':
+      return pattern.properties.flatMap((property) => boundIdentifiers(property.type === 'RestElement' ? property.argument : property.value));
+    case 'ArrayPattern':
+      return pattern.elements.flatMap((element) => (element ? boundIdentifiers(element) : []));
+    case 'AssignmentPattern':
+      return boundIdentifiers(pattern.left);
+    default:
+      return [];
+  }
+}
+
+export function enclosingFunction(node: TSESTree.Node): TSESTree.FunctionLike | undefined {
+  let current = node.parent;
+  while (current) {
+    if (isFunctionNode(current)) return current;
+    current = current.parent;
+  }
+  return undefined;
+}
+
+/** The places a write happens: the write itself, and calls of the helper it sits in. */
+export function writeSites(write: TSESTree.Node, tracer: OriginTracer): TSESTree.Node[] {
+  const sites = [write];
+  const fn = enclosingFunction(write);
+  if (fn && (fn.type === 'FunctionDeclaration' || fn.type === 'FunctionExpression' || fn.type === 'ArrowFunctionExpression')) {
+    for (const site of tracer.functionSites(fn)) {
+      if (site.parent?.type === 'CallExpression' && site.parent.callee === site) sites.push(site.parent);
+    }
+  }
+  return sites;
+}
+
+/** Whether `guard` lets `write` (or a call of the helper that performs it) run when no row was found. */
+export function isDecidedBy(guardsOfRead: readonly Guard[], write: TSESTree.Node, tracer: OriginTracer): boolean {
+  const sites = writeSites(write, tracer);
+  return guardsOfRead.some((guard) => sites.some((site) => site.range[0] > guard.owner.range[0] && guards(guard, site)));
+}
+
+const uniqueViolation = /23505|P2002|ER_DUP_ENTRY|E11000|\b11000\b|unique_violation|UniqueConstraint|duplicate key|SQLITE_CONSTRAINT/i;
+
+/** The write sits in a `try` whose `catch` treats a unique violation as the duplicate case. */
+export function handlesUniqueViolation(write: TSESTree.Node, text: (node: TSESTree.Node) => string): boolean {
+  let current: TSESTree.Node | undefined = write;
+  while (current?.parent && !isFunctionNode(current)) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent.type === 'TryStatement' && parent.block === current && parent.handler && uniqueViolation.test(text(parent.handler))) return true;
+    // write().catch((error) => { if (error.code === '23505') … })
+    if (parent.type === 'MemberExpression' && parent.object === current && parent.parent?.type === 'CallExpression') {
+      const call = parent.parent;
+      if (['catch', 'then'].includes(parent.property.type === 'Identifier' ? parent.property.name : '') && call.arguments.some((argument) => uniqueViolation.test(text(argument)))) {
+        return true;
+      }
+    }
+    current = parent;
+  }
+  return false;
+}
+
+/** An enclosing transaction started with SERIALIZABLE isolation, e.g. Prisma's `$transaction(fn, { isolationLevel })`. */
+export function inSerializableTransaction(write: TSESTree.Node, text: (node: TSESTree.Node) => string): boolean {
+  let current: TSESTree.Node | undefined = write.parent;
+  while (current) {
+    if (current.type === 'CallExpression' && current.arguments.some((argument) => argument.type === 'ObjectExpression' && /isolationLevel[^,}]*serializ/i.test(text(argument)))) {
+      return true;
+    }
+    current = current.parent;
+  }
+  return false;
+}

@@ -1,0 +1,144 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { leaf, type Leaf } from './facts.js';
+import { nameMeaning, soundsLikeClaimStore, words } from './names.js';
+import type { DataOperation, Field } from './operations/index.js';
+import type { OriginTracer } from './origin.js';
+import { calleeName, keyName, propertyName } from './scope.js';
+
+/**
+ * The keys that make an effect repeat-safe, wherever the code writes them: the key column of an
+ * INSERT or upsert, the unique `where` of an ORM upsert, an `idempotencyKey` option, an
+ * `Idempotency-Key` header, a Redis key set with NX. Writes that only record which deliveries
+ * were handled (inbox claims) are told apart: a delivery id is the right key there.
+ */
+
+export interface EffectKey {
+  /** Where a finding is reported: the expression that fills the key. */
+  node: TSESTree.Node;
+  /** The expressions the key is built from. */
+  values: TSESTree.Node[];
+  /** SQL functions that build the key (`gen_random_uuid()`). */
+  functions: string[];
+  /** "the key column `effect_id` of the INSERT into effects". */
+  description: string;
+  /**
+   * `explicit`: the code says this key decides duplicates (a conflict target, an idempotency key).
+   * `row`: the key of a row an effect writes (its id), which a repeat would duplicate.
+   */
+  strength: 'explicit' | 'row';
+  /** The write is an inbox claim: it records that a delivery was handled, nothing else. */
+  claim: boolean;
+}
+
+const mintingSqlFunctions = new Set(['gen_random_uuid', 'uuid_generate_v1', 'uuid_generate_v4', 'uuid_generate_v7', 'uuidv4', 'uuidv7', 'random', 'now', 'clock_timestamp', 'txid_current', 'nextval']);
+const bareKeyNames = new Set(['id', '_id', 'uuid', 'pk', 'key', '#1']);
+const effectNouns = new Set(['effect', 'operation', 'entry', 'ledger', 'record', 'row']);
+
+/** The SQL functions of a key as facts: `gen_random_uuid()` is new on every run. */
+export function sqlFunctionFacts(functions: readonly string[]): Leaf[] {
+  return functions.filter((name) => mintingSqlFunctions.has(name)).map((name) => leaf('minted', `${name}()`, name === 'now' || name === 'clock_timestamp' ? 'the current time' : 'a new value on every run'));
+}
+
+function singular(name: string): string {
+  return name.replace(/ies$/, 'y').replace(/(?<!s)s$/, '');
+}
+
+/** Does a field name say it identifies the write itself (rather than pointing elsewhere)? */
+function keyStrength(name: string, index: number, target: string): EffectKey['strength'] | undefined {
+  const parts = words(name);
+  if (parts.some((word) => /^(idempoten|dedup)/.test(word)) || (parts.length > 1 && parts[parts.length - 1] === 'key')) return 'explicit';
+  if (bareKeyNames.has(name.toLowerCase())) return 'row';
+  const meaning = nameMeaning(name);
+  // A column that names the delivery (message_id, job_id) records it for diagnosis.
+  if (meaning === 'delivery' || meaning === 'worker' || meaning === 'scope') return undefined;
+  if (meaning !== 'business') return undefined;
+  const nouns = parts.slice(0, -1);
+  if (nouns.join('_') === singular(target) || nouns.some((word) => effectNouns.has(word))) return 'row';
+  return index === 0 ? 'row' : undefined;
+}
+
+function keyFields(operation: DataOperation): { field: Field; strength: EffectKey['strength'] }[] {
+  const target = operation.targets[0] ?? '';
+  // A plain Redis SET stores state under a key; only SET … NX uses its key to refuse repeats.
+  if (operation.library === 'Redis' && !operation.arbitrated) return [];
+  if (operation.conflictTarget && operation.conflictTarget.length > 0) {
+    const names = new Set(operation.conflictTarget.map((name) => name.toLowerCase()));
+    return operation.fields.filter((field) => names.has(field.name.toLowerCase())).map((field) => ({ field, strength: 'explicit' as const }));
+  }
+  return operation.fields.flatMap((field, index) => {
+    const strength = keyStrength(field.name, index, target);
+    return strength ? [{ field, strength }] : [];
+  });
+}
+
+const claimFactKinds = new Set(['delivery', 'minted', 'worker', 'time', 'constant']);
+
+/** An inbox claim: a write to a processed-messages store, or a row holding nothing but the delivery. */
+function isClaim(operation: DataOperation, tracer: OriginTracer): boolean {
+  if (operation.targets.some(soundsLikeClaimStore)) return true;
+  const facts = operation.fields.flatMap((field) => [...field.values.flatMap((value) => tracer.scalars(value)), ...sqlFunctionFacts(field.functions)]);
+  return facts.some((fact) => fact.kind === 'delivery') && facts.every((fact) => claimFactKinds.has(fact.kind));
+}
+
+function describeField(operation: DataOperation, field: Field): string {
+  if (operation.library === 'Redis') return `the key of ${operation.label}`;
+  const name = field.name.startsWith('#') ? `column ${field.name.slice(1)}` : `\`${field.name}\``;
+  return `the key ${name} of ${operation.label}`;
+}
+
+export function effectKeysOfOperation(operation: DataOperation, tracer: OriginTracer): EffectKey[] {
+  if (operation.kind !== 'insert' && operation.kind !== 'upsert') return [];
+  const fields = keyFields(operation);
+  if (fields.length === 0) return [];
+  const claim = isClaim(operation, tracer);
+  return fields.flatMap(({ field, strength }) => {
+    if (field.values.length === 0 && field.functions.length === 0) return [];
+    return [
+      {
+        node: field.values[0] ?? operation.node,
+        values: field.values,
+        functions: field.functions,
+        description: describeField(operation, field),
+        strength,
+        claim,
+      },
+    ];
+  });
+}
+
+const idempotencyKeyName = /^(x-)?(idempotency|idempotent|dedupe?|deduplication)[-_ ]?(key|id|token)$/i;
+
+/** `{ idempotencyKey: … }` and `{ 'Idempotency-Key': … }`, in options and headers alike. */
+export function effectKeyOfProperty(property: TSESTree.Property): EffectKey | undefined {
+  const name = keyName(property);
+  if (!name || !idempotencyKeyName.test(name) || property.value.type === 'AssignmentPattern') return undefined;
+  if (property.parent?.type !== 'ObjectExpression') return undefined;
+  return {
+    node: property.value,
+    values: [property.value],
+    functions: [],
+    description: /-/.test(name) ? `the \`${name}\` header` : `the \`${name}\` option`,
+    strength: 'explicit',
+    claim: false,
+  };
+}
+
+const headerSetters = new Set(['set', 'append', 'setHeader', 'header']);
+
+/** `headers.set('Idempotency-Key', …)`, `request.setHeader(…)`, `headers['Idempotency-Key'] = …`. */
+export function effectKeyOfHeaderCall(node: TSESTree.CallExpression | TSESTree.AssignmentExpression): EffectKey | undefined {
+  let name: string | undefined;
+  let value: TSESTree.Node | undefined;
+  if (node.type === 'CallExpression') {
+    const [header, argument] = node.arguments;
+    if (!headerSetters.has(calleeName(node.callee) ?? '') || header?.type !== 'Literal' || typeof header.value !== 'string') return undefined;
+    name = header.value;
+    value = argument;
+  } else if (node.left.type === 'MemberExpression' && node.operator === '=') {
+    name = propertyName(node.left);
+    value = node.right;
+  }
+  if (!name || !value || value.type === 'SpreadElement' || !idempotencyKeyName.test(name)) return undefined;
+  return { node: value, values: [value], functions: [], description: `the \`${name}\` header`, strength: 'explicit', claim: false };
+}

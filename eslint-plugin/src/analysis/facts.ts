@@ -1,0 +1,66 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import type { Role } from './deliveries.js';
+
+/**
+ * What is known about where a value comes from. A key is judged by the facts of everything it
+ * is built from: `${refund.id}:${message.offset}` has a business fact and a delivery fact.
+ */
+
+export type LeafKind =
+  | 'delivery' // assigned to this delivery by the broker: a message id, an offset, a receipt handle
+  | 'minted' // new each time the code runs: a random id, the clock
+  | 'worker' // the worker handling it: a worker id, the host name, the pid
+  | 'amount'
+  | 'currency'
+  | 'time'
+  | 'scope' // who the operation belongs to: an account, a customer, a tenant
+  | 'business' // the business operation or record: a refund, a sale, an invoice
+  | 'constant'
+  | 'unknown';
+
+export interface Leaf {
+  kind: LeafKind;
+  /** The source text the value was read from, e.g. `message.offset`. */
+  code: string;
+  /** What it is, for messages: "the Kafka offset". */
+  what?: string;
+}
+
+/** A value whose shape is known: a Kafka message, a parsed payload, a Lambda event. */
+export interface Shaped {
+  kind: 'shaped';
+  role: Role;
+  code: string;
+}
+
+/** An object literal written in this file: its properties can be followed. */
+export interface LiteralObject {
+  kind: 'object';
+  object: TSESTree.ObjectExpression;
+  code: string;
+}
+
+/** A list whose elements are known (`batch.messages`, `event.Records`, `[a, b]`). */
+export interface ListOf {
+  kind: 'list';
+  elements: Fact[];
+  code: string;
+}
+
+export type Fact = Leaf | Shaped | LiteralObject | ListOf;
+
+export const identityKinds = ['delivery', 'minted', 'worker'] as const satisfies readonly LeafKind[];
+
+export function leaf(kind: LeafKind, code: string, what?: string): Leaf {
+  return what === undefined ? { kind, code } : { kind, code, what };
+}
+
+export function isLeaf(fact: Fact): fact is Leaf {
+  return fact.kind !== 'shaped' && fact.kind !== 'object' && fact.kind !== 'list';
+}
+
+/** The facts of a value used as a scalar (in a key): structured values say nothing certain. */
+export function asScalars(facts: readonly Fact[]): Leaf[] {
+  return facts.map((fact) => (isLeaf(fact) ? fact : leaf('unknown', fact.code)));
+}

@@ -1,0 +1,25 @@
+import type { EffectKey } from './effect-keys.js';
+import { sqlFunctionFacts } from './effect-keys.js';
+import type { Leaf } from './facts.js';
+import type { OriginTracer } from './origin.js';
+
+/** Everything an effect key is built from, as facts. */
+export function keyFacts(key: EffectKey, tracer: OriginTracer): Leaf[] {
+  return [...key.values.flatMap((value) => tracer.scalars(value)), ...sqlFunctionFacts(key.functions)];
+}
+
+/** "`message.offset` (the Kafka offset)" — how a fact is named in a message. */
+export function describeFact(fact: Leaf): string {
+  return fact.what && !fact.what.startsWith('named ') ? `\`${fact.code}\` (${fact.what})` : `\`${fact.code}\``;
+}
+
+/** Messages start with the key's description: "The key `effect_id` of …". */
+export function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** "a", "a and b", "a, b and c" (at most three, then "and others"). */
+export function listed(items: readonly string[]): string {
+  const shown = items.length > 3 ? [...items.slice(0, 3), 'others'] : items;
+  return shown.length <= 1 ? shown.join('') : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+}

@@ -1,0 +1,48 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { constantInitializer, keyName, unwrapExpression } from '../scope.js';
+import type { ScopeOf } from '../static-text.js';
+import type { Field } from './types.js';
+
+/** The object literal an argument is, or names through a constant (`const row = { … }`). */
+export function objectLiteral(node: TSESTree.Node | undefined, scopeOf: ScopeOf): TSESTree.ObjectExpression | undefined {
+  if (!node) return undefined;
+  let current = unwrapExpression(node);
+  if (current.type === 'Identifier') {
+    const init = constantInitializer(current, scopeOf(current));
+    if (init) current = unwrapExpression(init);
+  }
+  if (current.type === 'ArrayExpression') {
+    const first = current.elements[0];
+    return first && first.type !== 'SpreadElement' ? objectLiteral(first, scopeOf) : undefined;
+  }
+  return current.type === 'ObjectExpression' ? current : undefined;
+}
+
+/** The fields an object literal writes: `{ refundId: r.id, amount }` → refundId, amount. */
+export function fieldsOf(node: TSESTree.Node | undefined, scopeOf: ScopeOf): Field[] {
+  const object = objectLiteral(node, scopeOf);
+  if (!object) return [];
+  const fields: Field[] = [];
+  for (const property of object.properties) {
+    if (property.type !== 'Property') continue;
+    const name = keyName(property);
+    if (name === undefined || name.startsWith('$')) continue;
+    fields.push({ name, values: [property.value], functions: [] });
+  }
+  return fields;
+}
+
+/**
+ * The names a unique `where` or filter matches on: `{ refundId }`, or Prisma's compound
+ * `{ refundId_accountId: { refundId, accountId } }`.
+ */
+export function uniqueKeyFields(node: TSESTree.Node | undefined, scopeOf: ScopeOf): Field[] {
+  const fields: Field[] = [];
+  for (const field of fieldsOf(node, scopeOf)) {
+    const nested = field.values[0] && objectLiteral(field.values[0], scopeOf);
+    if (nested && field.name.includes('_')) fields.push(...fieldsOf(nested, scopeOf));
+    else fields.push(field);
+  }
+  return fields;
+}

@@ -1,0 +1,107 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { calleeName, memberPath, objectProperty, unwrapExpression } from '../scope.js';
+import type { ScopeOf } from '../static-text.js';
+import { fieldsOf, objectLiteral, uniqueKeyFields } from './fields.js';
+import { normaliseTarget, type DataOperation, type Field } from './types.js';
+
+/**
+ * Repository and model APIs: TypeORM (`repo.findOneBy`, `repo.save`, `manager.insert(Refund, …)`),
+ * Sequelize (`Refund.findOne`, `Refund.create`, `findOrCreate`), Mongoose and the MongoDB driver
+ * (`Refund.exists`, `new Refund(…).save()`, `updateOne(…, { upsert: true })`).
+ */
+
+const readMethods = new Set([
+  'findOne', 'findOneBy', 'findOneOrFail', 'findOneByOrFail', 'findByPk', 'findById', 'exists', 'exist', 'existsBy',
+  'countBy', 'countDocuments', 'findBy',
+]);
+/** Methods whose names are too common to mean a read unless they get a query object. */
+const readMethodsWithQuery = new Set(['find', 'count', 'findAll']);
+const insertMethods = new Set(['create', 'bulkCreate', 'insertMany', 'insertOne', 'insert', 'save']);
+const upsertOptionMethods = new Set(['updateOne', 'updateMany', 'findOneAndUpdate', 'replaceOne', 'update']);
+
+/** Entity-manager style calls name their entity first: `manager.save(Refund, row)`. */
+function entityArgument(call: TSESTree.CallExpression): string | undefined {
+  const first = call.arguments[0];
+  if (call.arguments.length < 2 || first?.type !== 'Identifier' || !/^[A-Z]/.test(first.name)) return undefined;
+  return first.name;
+}
+
+/** What a repository-like receiver stands for: `this.refunds`, `refundRepository`, `getRepository(Refund)`. */
+function receiverTarget(receiver: TSESTree.Node): string | undefined {
+  const node = unwrapExpression(receiver);
+  if (node.type === 'CallExpression' && /^get(Repository|MongoRepository|Collection)$|^collection$|^model$/.test(calleeName(node.callee) ?? '')) {
+    const [argument] = node.arguments;
+    if (argument?.type === 'Identifier') return argument.name;
+    if (argument?.type === 'Literal' && typeof argument.value === 'string') return argument.value;
+  }
+  if (node.type === 'NewExpression' && node.callee.type === 'Identifier') return node.callee.name;
+  const path = memberPath(node);
+  if (!path) return undefined;
+  const last = path[path.length - 1]!;
+  return /^(manager|entityManager|em|queryRunner|dataSource|connection|db|this)$/.test(last) ? undefined : last;
+}
+
+function isUpsertOption(node: TSESTree.Node | undefined, scopeOf: ScopeOf): boolean {
+  const options = objectLiteral(node, scopeOf);
+  const upsert = options && objectProperty(options, 'upsert')?.value;
+  return upsert?.type === 'Literal' && upsert.value === true;
+}
+
+/** Fields set by a MongoDB update document: `{ $set: { … }, $setOnInsert: { … } }` or a replacement. */
+function updatedFields(node: TSESTree.Node | undefined, scopeOf: ScopeOf): Field[] {
+  const update = objectLiteral(node, scopeOf);
+  if (!update) return [];
+  const operators = ['$set', '$setOnInsert'].map((name) => objectProperty(update, name)?.value).filter((value) => value !== undefined);
+  return operators.length > 0 ? operators.flatMap((value) => fieldsOf(value, scopeOf)) : fieldsOf(update, scopeOf);
+}
+
+export function ormOperation(call: TSESTree.CallExpression, scopeOf: ScopeOf): DataOperation | undefined {
+  const callee = unwrapExpression(call.callee);
+  if (callee.type !== 'MemberExpression') return undefined;
+  const method = calleeName(callee);
+  if (!method) return undefined;
+  const entity = entityArgument(call);
+  const target = entity ?? receiverTarget(callee.object);
+  if (!target) return undefined;
+  const args = entity ? call.arguments.slice(1) : call.arguments;
+  const base = { library: 'ORM', targets: [normaliseTarget(target)], node: call, label: `${memberPath(callee)?.join('.') ?? method}()`, fields: [], arbitrated: false };
+
+  if (readMethods.has(method) || (readMethodsWithQuery.has(method) && objectLiteral(args[0], scopeOf))) return { ...base, kind: 'read' };
+  if (insertMethods.has(method)) {
+    const skip = objectLiteral(args[1], scopeOf);
+    const ignoreDuplicates = skip && objectProperty(skip, 'ignoreDuplicates')?.value;
+    return {
+      ...base,
+      kind: 'insert',
+      fields: fieldsOf(args[0], scopeOf),
+      arbitrated: ignoreDuplicates?.type === 'Literal' && ignoreDuplicates.value === true,
+    };
+  }
+  if (method === 'upsert') {
+    // TypeORM: upsert(row, ['refundId']) or upsert(row, { conflictPaths: […] }); Sequelize: upsert(row).
+    const paths = unwrapExpression(args[1] ?? call);
+    const list = paths.type === 'ArrayExpression' ? paths : objectLiteral(paths, scopeOf) && objectProperty(objectLiteral(paths, scopeOf)!, 'conflictPaths')?.value;
+    const conflictTarget =
+      list && list.type === 'ArrayExpression'
+        ? list.elements.map((element) => (element?.type === 'Literal' ? String(element.value) : '')).filter(Boolean)
+        : undefined;
+    return { ...base, kind: 'upsert', fields: fieldsOf(args[0], scopeOf), conflictTarget, arbitrated: true };
+  }
+  if (method === 'findOrCreate') {
+    const options = objectLiteral(args[0], scopeOf);
+    const where = uniqueKeyFields(options && objectProperty(options, 'where')?.value, scopeOf);
+    return { ...base, kind: 'upsert', fields: where, conflictTarget: where.map((field) => field.name), arbitrated: true };
+  }
+  if (upsertOptionMethods.has(method) && isUpsertOption(args[2], scopeOf)) {
+    const filter = uniqueKeyFields(args[0], scopeOf);
+    return {
+      ...base,
+      kind: 'upsert',
+      fields: [...filter, ...updatedFields(args[1], scopeOf)],
+      conflictTarget: filter.map((field) => field.name),
+      arbitrated: true,
+    };
+  }
+  return undefined;
+}

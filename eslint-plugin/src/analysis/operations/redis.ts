@@ -1,0 +1,76 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { calleeName, memberPath, unwrapExpression } from '../scope.js';
+import { staticText, type ScopeOf } from '../static-text.js';
+import type { DataOperation } from './types.js';
+
+/** Redis (ioredis, node-redis, Upstash): `get`/`exists` reads, `set` writes, `SET … NX` claims. */
+
+const redisModules = /^(ioredis|redis|@redis\/client|@upstash\/redis|iovalkey|@valkey\/valkey-glide)$/;
+const reads = new Set(['get', 'exists', 'sismember', 'hget', 'hexists', 'getex', 'sIsMember', 'hGet', 'hExists']);
+const writes = new Set(['set', 'hset', 'setex', 'psetex', 'hSet', 'setEx', 'pSetEx']);
+const claims = new Set(['setnx', 'hsetnx', 'sadd', 'setNX', 'hSetNX', 'sAdd']);
+
+function looksLikeRedis(receiver: TSESTree.Node, imports: ReadonlySet<string>): boolean {
+  const path = memberPath(receiver)?.join('.') ?? '';
+  if (/redis|valkey|cache|kv\b|upstash/i.test(path)) return true;
+  return [...imports].some((source) => redisModules.test(source)) && !/map|set|cache?Map/i.test(path);
+}
+
+/** What a key looks like, so that a read and a write of the same key compare equal: `seen:${…}`. */
+export function keyShape(node: TSESTree.Node, scopeOf: ScopeOf, sourceText: (node: TSESTree.Node) => string): string {
+  const text = staticText(node, scopeOf, () => '*');
+  return text ? text.text : sourceText(node);
+}
+
+function hasNx(args: TSESTree.CallExpressionArgument[]): boolean {
+  return args.some((argument) => {
+    const node = unwrapExpression(argument);
+    if (node.type === 'Literal') return typeof node.value === 'string' && node.value.toUpperCase() === 'NX';
+    if (node.type === 'ObjectExpression') {
+      return node.properties.some(
+        (property) => property.type === 'Property' && property.key.type === 'Identifier' && /^nx$/i.test(property.key.name),
+      );
+    }
+    return false;
+  });
+}
+
+export function redisOperation(
+  call: TSESTree.CallExpression,
+  scopeOf: ScopeOf,
+  imports: ReadonlySet<string>,
+  sourceText: (node: TSESTree.Node) => string,
+): DataOperation | undefined {
+  const callee = unwrapExpression(call.callee);
+  const method = calleeName(callee);
+  const [key] = call.arguments;
+  if (callee.type !== 'MemberExpression' || !method || !key || key.type === 'SpreadElement') return undefined;
+  if (!reads.has(method) && !writes.has(method) && !claims.has(method)) return undefined;
+  if (!looksLikeRedis(callee.object, imports)) return undefined;
+  const shape = keyShape(key, scopeOf, sourceText);
+  const base = { library: 'Redis', targets: [shape], node: call, fields: [{ name: 'key', values: [key], functions: [] }] };
+  if (reads.has(method)) return { ...base, kind: 'read', label: `redis ${method}(${shape})`, fields: [], arbitrated: false };
+  const nx = claims.has(method) || hasNx(call.arguments.slice(2));
+  const objectOptions = [...imports].some((source) => /^(redis|@redis\/client|@upstash\/redis)$/.test(source));
+  const last = call.arguments[call.arguments.length - 1]!;
+  return {
+    ...base,
+    kind: nx ? 'upsert' : 'insert',
+    label: `redis ${method}(${shape})`,
+    conflictTarget: nx ? ['key'] : undefined,
+    arbitrated: nx,
+    fix:
+      nx || method !== 'set' || call.arguments.length < 2
+        ? undefined
+        : {
+            message: 'addNx',
+            // node-redis and Upstash take options as an object; ioredis takes the word NX.
+            apply: (fixer) => {
+              const options = unwrapExpression(last);
+              if (options.type === 'ObjectExpression' && options.properties[0]) return fixer.insertTextBefore(options.properties[0], 'NX: true, ');
+              return fixer.insertTextAfter(last, objectOptions ? ', { NX: true }' : ", 'NX'");
+            },
+          },
+  };
+}

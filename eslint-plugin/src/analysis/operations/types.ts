@@ -1,0 +1,51 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+
+/**
+ * One database operation found in the code, whatever library wrote it: the rules reason about
+ * reads, inserts and upserts of a target (a table, a model, a Redis key shape), not about APIs.
+ */
+
+export type OperationKind = 'read' | 'insert' | 'upsert' | 'update' | 'delete' | 'serialisation';
+
+export interface Field {
+  /** Column or property name as written. */
+  name: string;
+  /** The expressions whose values fill the field (a SQL column may combine several parameters). */
+  values: TSESTree.Node[];
+  /** SQL functions that build the value, such as `gen_random_uuid`. */
+  functions: string[];
+}
+
+export interface DataOperation {
+  kind: OperationKind;
+  /** The library or language the operation is written in, for messages: `SQL`, `Prisma`, `Redis`. */
+  library: string;
+  /** Tables, models or key shapes the operation touches, normalised (`Refund` → `refund`). */
+  targets: string[];
+  /** The call or tagged template that runs it. */
+  node: TSESTree.Node;
+  /** Inserted or upserted fields. */
+  fields: Field[];
+  /** The unique key the write settles duplicates on (ON CONFLICT target, upsert `where`), if named. */
+  conflictTarget?: string[];
+  /** The write settles duplicates itself: ON CONFLICT, upsert, SET NX, INSERT … WHERE NOT EXISTS. */
+  arbitrated: boolean;
+  /** A read that locks the rows it finds (FOR UPDATE). */
+  locksRows?: boolean;
+  /** How it reads in messages: "a SELECT", "prisma.refund.findFirst()". */
+  label: string;
+  /** An edit that lets the database settle duplicates, when a safe one exists. */
+  fix?: { message: 'addOnConflict' | 'addNx' | 'addOnConflictDoNothing'; apply: (fixer: TSESLint.RuleFixer) => TSESLint.RuleFix };
+}
+
+/** `RefundEntity`, `refunds`, `this.refundRepository` → `refund`-like names that compare equal. */
+export function normaliseTarget(name: string): string {
+  return name
+    .replace(/^this\./, '')
+    .replace(/(Repository|Repo|Model|Entity|Collection|Table|Schema)$/i, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/^.*\./, '')
+    .replace(/(ies)$/, 'y')
+    .replace(/(?<!s)s$/, '');
+}

@@ -1,0 +1,91 @@
+import { findVariable } from '@eslint-community/eslint-utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+
+/** Small questions about bindings, answered with ESLint's scope manager. */
+
+export function variableOf(identifier: TSESTree.Identifier, scope: TSESLint.Scope.Scope): TSESLint.Scope.Variable | null {
+  // eslint-utils walks up from the given scope to the scope that declares the name.
+  return findVariable(scope as never, identifier) as unknown as TSESLint.Scope.Variable | null;
+}
+
+/** The initializer of a binding that is assigned once, where it is declared (`const x = …`). */
+export function constantInitializer(identifier: TSESTree.Identifier, scope: TSESLint.Scope.Scope): TSESTree.Expression | undefined {
+  const variable = variableOf(identifier, scope);
+  if (!variable || variable.defs.length !== 1) return undefined;
+  const [definition] = variable.defs;
+  if (definition?.type !== 'Variable' || definition.node.id.type !== 'Identifier' || !definition.node.init) return undefined;
+  const writes = variable.references.filter((reference) => reference.isWrite());
+  if (writes.length > 1) return undefined;
+  return definition.node.init;
+}
+
+/** The name a callee is called by: `query` for `db.query(…)`, `sql` for `sql\`…\``. */
+export function calleeName(callee: TSESTree.Node): string | undefined {
+  if (callee.type === 'Identifier') return callee.name;
+  if (callee.type === 'MemberExpression') return propertyName(callee);
+  if (callee.type === 'ChainExpression') return calleeName(callee.expression);
+  return undefined;
+}
+
+/** `b` for `a.b` and `a['b']`; undefined for computed keys that are not literals. */
+export function propertyName(member: TSESTree.MemberExpression): string | undefined {
+  if (!member.computed && member.property.type === 'Identifier') return member.property.name;
+  if (member.property.type === 'Literal' && typeof member.property.value === 'string') return member.property.value;
+  if (member.property.type === 'PrivateIdentifier') return member.property.name;
+  return undefined;
+}
+
+/** The key of an object property as text, when it is static. */
+export function keyName(property: TSESTree.Property | TSESTree.PropertyDefinition | TSESTree.MethodDefinition): string | undefined {
+  if (!property.computed && property.key.type === 'Identifier') return property.key.name;
+  if (property.key.type === 'Literal') return String(property.key.value);
+  return undefined;
+}
+
+/** The property `name` of an object literal, if it is written there. */
+export function objectProperty(object: TSESTree.ObjectExpression, name: string): TSESTree.Property | undefined {
+  for (const property of object.properties) {
+    if (property.type === 'Property' && keyName(property) === name) return property;
+  }
+  return undefined;
+}
+
+/** Strips wrappers that do not change a value: `await`, `as`, `!`, `satisfies`, parentheses, `?.`. */
+export function unwrapExpression(node: TSESTree.Node): TSESTree.Node {
+  let current = node;
+  for (;;) {
+    switch (current.type) {
+      case 'AwaitExpression':
+        current = current.argument;
+        break;
+      case 'TSAsExpression':
+      case 'TSNonNullExpression':
+      case 'TSSatisfiesExpression':
+      case 'TSTypeAssertion':
+        current = current.expression;
+        break;
+      case 'ChainExpression':
+        current = current.expression;
+        break;
+      default:
+        return current;
+    }
+  }
+}
+
+/** The member chain from the root: `db.users.findFirst` → [db, users, findFirst]. */
+export function memberPath(node: TSESTree.Node): string[] | undefined {
+  const names: string[] = [];
+  let current: TSESTree.Node = node;
+  for (let guard = 0; guard < 32; guard += 1) {
+    current = unwrapExpression(current);
+    if (current.type === 'Identifier') return [current.name, ...names.reverse()];
+    if (current.type === 'ThisExpression') return ['this', ...names.reverse()];
+    if (current.type !== 'MemberExpression') return undefined;
+    const name = propertyName(current);
+    if (name === undefined) return undefined;
+    names.push(name);
+    current = current.object;
+  }
+  return undefined;
+}

@@ -1,0 +1,210 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { calleeName, constantInitializer, objectProperty, unwrapExpression } from '../scope.js';
+import { staticText, type ScopeOf, type StaticText } from '../static-text.js';
+import { scanSql } from './parser.js';
+import { summariseSql, type SqlSummary } from './statements.js';
+
+/**
+ * SQL written in JavaScript: found in the first argument of a query call or in a tagged
+ * template, parsed with PostgreSQL's grammar, with every `$n` traced back to the expression
+ * that fills it. Covers pg, postgres.js, pg-promise, knex.raw, Prisma's raw queries, Drizzle,
+ * Kysely and Slonik `sql` templates, mysql-style `?` and knex/Sequelize `:name` placeholders.
+ */
+
+export interface EmbeddedSql {
+  /** The call or tagged template that sends the SQL. */
+  node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
+  /** The SQL as PostgreSQL sees it, every placeholder written `$n`. */
+  text: string;
+  summary: SqlSummary;
+  /** The expression that fills `$n`, when the code shows it. */
+  param(number: number): TSESTree.Node | undefined;
+  /** Where a byte offset of `text` stands in the source file, when the SQL is written in place. */
+  sourceOffset(byteOffset: number): number | undefined;
+}
+
+/** Method names that take SQL text; a literal that looks like SQL is read whatever the method. */
+const sqlMethods = new Set([
+  'query', 'execute', 'exec', 'raw', 'unsafe', 'none', 'one', 'oneOrNone', 'many', 'manyOrNone', 'any',
+  'result', 'multi', 'run', 'all', 'get', 'prepare', 'sql', '$executeRawUnsafe', '$queryRawUnsafe',
+  'maybeOne', 'maybeOneFirst', 'oneFirst', 'many', 'queryArray', 'queryObject',
+]);
+const restParamMethods = new Set(['$executeRawUnsafe', '$queryRawUnsafe']);
+
+const sqlStart =
+  /^\s*\(?\s*(with\s|insert\s+into\b|select\s|update\s|delete\s+from\b|merge\s+into\b|lock\s+(table\s)?|set\s+(session\s+characteristics\s+as\s+)?transaction\b|begin\s+isolation\b|start\s+transaction\b)/i;
+
+/** A cheap test before any parsing: does this text start like a SQL statement? */
+export function looksLikeSql(text: string): boolean {
+  return sqlStart.test(text);
+}
+
+const untaggedHoleBase = 1000;
+
+const cache = new WeakMap<TSESTree.Node, EmbeddedSql | null>();
+
+export function embeddedSql(
+  node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
+  scopeOf: ScopeOf,
+): EmbeddedSql | null {
+  let found = cache.get(node);
+  if (found === undefined) {
+    found = node.type === 'TaggedTemplateExpression' ? fromTemplate(node, scopeOf) : fromCall(node, scopeOf);
+    cache.set(node, found);
+  }
+  return found;
+}
+
+function fromTemplate(node: TSESTree.TaggedTemplateExpression, scopeOf: ScopeOf): EmbeddedSql | null {
+  const text = staticText(node.quasi, scopeOf, (index) => `$${index + 1}`);
+  if (!text || !looksLikeSql(text.text)) return null;
+  const byHole = new Map(text.holes.map((hole, index) => [index + 1, hole.expression]));
+  return build(node, text, (number) => byHole.get(number), () => undefined);
+}
+
+function fromCall(node: TSESTree.CallExpression, scopeOf: ScopeOf): EmbeddedSql | null {
+  const [first, second] = node.arguments;
+  if (!first || first.type === 'SpreadElement') return null;
+  const method = calleeName(node.callee);
+  let textNode: TSESTree.Node = first;
+  let values: TSESTree.Node | undefined = second;
+  const config = unwrapExpression(first);
+  if (config.type === 'ObjectExpression') {
+    // pg and mysql2 accept { text | sql, values }.
+    const textProperty = objectProperty(config, 'text') ?? objectProperty(config, 'sql');
+    if (!textProperty) return null;
+    textNode = textProperty.value;
+    values = objectProperty(config, 'values')?.value;
+  } else if (first.type === 'Identifier' && !(method && sqlMethods.has(method))) {
+    return null;
+  }
+  const text = staticText(textNode, scopeOf, (index) => `$${untaggedHoleBase + index + 1}`);
+  if (!text || !looksLikeSql(text.text)) return null;
+
+  const interpolated = new Map(text.holes.map((hole, index) => [untaggedHoleBase + index + 1, hole.expression]));
+  const rest = method && restParamMethods.has(method) ? node.arguments.slice(1) : undefined;
+  const bindings = bindingsOf(values, scopeOf);
+  return build(
+    node,
+    text,
+    (number) => interpolated.get(number) ?? (rest ? rest[number - 1] : bindings.positional[number - 1]),
+    (name) => bindings.named(name),
+  );
+}
+
+interface Bindings {
+  positional: (TSESTree.Node | undefined)[];
+  named(name: string): TSESTree.Node | undefined;
+}
+
+/** The values that fill placeholders: an array (`[a, b]`), an object (`{ a }`), or Sequelize's options. */
+function bindingsOf(values: TSESTree.Node | undefined, scopeOf: ScopeOf): Bindings {
+  let node = values ? unwrapExpression(values) : undefined;
+  if (node?.type === 'Identifier') node = constantInitializer(node, scopeOf(node));
+  if (node?.type === 'ObjectExpression') {
+    const inner = objectProperty(node, 'replacements') ?? objectProperty(node, 'bind') ?? objectProperty(node, 'values');
+    if (inner) return bindingsOf(inner.value, scopeOf);
+    const object = node;
+    return { positional: [], named: (name) => objectProperty(object, name)?.value };
+  }
+  if (node?.type === 'ArrayExpression') {
+    const positional: (TSESTree.Node | undefined)[] = [];
+    for (const element of node.elements) {
+      if (!element || element.type === 'SpreadElement') break;
+      positional.push(element);
+    }
+    return { positional, named: () => undefined };
+  }
+  return { positional: [], named: () => undefined };
+}
+
+interface Rewrite {
+  text: string;
+  /** Original offset for an offset in the rewritten text. */
+  original(offset: number): number;
+  /** The `$n` given to each named placeholder. */
+  names: Map<number, string>;
+}
+
+/** Rewrites `?` and `:name` placeholders to `$n`, which is all PostgreSQL's grammar accepts. */
+function numberPlaceholders(text: string): Rewrite {
+  const identity: Rewrite = { text, original: (offset) => offset, names: new Map() };
+  if (!text.includes('?') && !/(^|[^:]):[A-Za-z_]/.test(text)) return identity;
+  const tokens = scanSql(text);
+  if (!tokens) return identity;
+  const characters = byteToChar(text);
+  const replacements: { start: number; end: number; value: string }[] = [];
+  const names = new Map<number, string>();
+  const numbersByName = new Map<string, number>();
+  const written = (text.match(/\$(\d+)/g) ?? []).map((match) => Number(match.slice(1)));
+  let next = Math.max(0, ...written.filter((number) => number < untaggedHoleBase)) + 1;
+  for (let index = 0; index < tokens.length; index += 1) {
+    const token = tokens[index]!;
+    if (token.text === '?') {
+      replacements.push({ start: characters(token.start), end: characters(token.end), value: `$${next}` });
+      next += 1;
+    } else if (token.text === ':' && tokens[index + 1]?.start === token.end && /^[A-Za-z_]/.test(tokens[index + 1]!.text)) {
+      const name = tokens[index + 1]!.text;
+      let number = numbersByName.get(name);
+      if (number === undefined) {
+        number = next;
+        next += 1;
+        numbersByName.set(name, number);
+        names.set(number, name);
+      }
+      replacements.push({ start: characters(token.start), end: characters(tokens[index + 1]!.end), value: `$${number}` });
+      index += 1;
+    }
+  }
+  if (replacements.length === 0) return identity;
+  let rewritten = '';
+  let cursor = 0;
+  const shifts: { at: number; delta: number }[] = [];
+  for (const replacement of replacements) {
+    rewritten += text.slice(cursor, replacement.start) + replacement.value;
+    cursor = replacement.end;
+    shifts.push({ at: rewritten.length, delta: replacement.end - replacement.start - replacement.value.length });
+  }
+  rewritten += text.slice(cursor);
+  return {
+    text: rewritten,
+    names,
+    original(offset) {
+      let result = offset;
+      for (const shift of shifts) if (offset >= shift.at) result += shift.delta;
+      return result;
+    },
+  };
+}
+
+/** PostgreSQL reports UTF-8 byte offsets; JavaScript strings count UTF-16 units. */
+function byteToChar(text: string): (byteOffset: number) => number {
+  if (/^[\x00-\x7f]*$/.test(text)) return (offset) => offset;
+  const bytes = Buffer.from(text);
+  return (offset) => bytes.subarray(0, offset).toString().length;
+}
+
+function build(
+  node: EmbeddedSql['node'],
+  source: StaticText,
+  byNumber: (number: number) => TSESTree.Node | undefined,
+  byName: (name: string) => TSESTree.Node | undefined,
+): EmbeddedSql | null {
+  const rewrite = numberPlaceholders(source.text);
+  const summary = summariseSql(rewrite.text);
+  if (!summary) return null;
+  const characters = byteToChar(rewrite.text);
+  return {
+    node,
+    text: rewrite.text,
+    summary,
+    param(number) {
+      const name = rewrite.names.get(number);
+      return name === undefined ? byNumber(number) : byName(name);
+    },
+    sourceOffset(byteOffset) {
+      return source.sourceOffset(rewrite.original(characters(byteOffset)));
+    },
+  };
+}

@@ -1,0 +1,217 @@
+import type { InsertStmt, Node as PgNode, SelectStmt } from '@pgsql/types';
+
+import { parseSql, scanSql } from './parser.js';
+
+/**
+ * What the rules need to know about a SQL text, read from PostgreSQL's parse tree: which
+ * tables it reads and writes, which `$n` parameter fills which inserted column, and whether the
+ * write itself settles duplicates (ON CONFLICT) or something else serialises the work.
+ */
+
+export interface InsertedColumn {
+  /** Column name, or `#1`, `#2`… when the INSERT names no columns. */
+  name: string;
+  /** The `$n` parameters the column's value is built from. */
+  params: number[];
+  /** SQL functions called in the value, such as `gen_random_uuid` or `now`. */
+  functions: string[];
+}
+
+export interface SqlInsert {
+  kind: 'insert';
+  table: string;
+  columns: InsertedColumn[];
+  onConflict?: { action: 'nothing' | 'update'; target: string[] };
+  /** INSERT … SELECT … WHERE: the statement decides for itself whether to write. */
+  filtered: boolean;
+  /** Where an ON CONFLICT clause would go (a byte offset): before RETURNING, or at the end. */
+  conflictClauseAt?: { offset: number; beforeReturning: boolean };
+}
+
+export interface SqlRead {
+  kind: 'read';
+  tables: string[];
+  /** FOR UPDATE / FOR SHARE: existing rows are locked (rows that do not exist yet are not). */
+  locksRows: boolean;
+}
+
+export interface SqlChange {
+  kind: 'update' | 'delete';
+  table: string;
+}
+
+/** Something that serialises competing workers: an advisory lock, LOCK TABLE, SERIALIZABLE. */
+export interface SqlSerialisation {
+  kind: 'serialisation';
+  how: string;
+}
+
+export type SqlStatement = SqlInsert | SqlRead | SqlChange | SqlSerialisation;
+
+type Tree = Record<string, unknown>;
+
+function unwrap(node: PgNode | undefined): [string, Tree] | undefined {
+  if (!node || typeof node !== 'object') return undefined;
+  const [entry] = Object.entries(node as Tree);
+  return entry ? [entry[0], entry[1] as Tree] : undefined;
+}
+
+/** Every value below `tree` (depth-first), with the node type that holds it. */
+function* descend(tree: unknown, depth = 0): Generator<[string, Tree]> {
+  if (depth > 200 || !tree || typeof tree !== 'object') return;
+  if (Array.isArray(tree)) {
+    for (const item of tree) yield* descend(item, depth + 1);
+    return;
+  }
+  for (const [key, value] of Object.entries(tree as Tree)) {
+    if (value && typeof value === 'object' && !Array.isArray(value) && /^[A-Z]/.test(key)) {
+      yield [key, value as Tree];
+    }
+    yield* descend(value, depth + 1);
+  }
+}
+
+function paramsIn(tree: unknown): number[] {
+  const params: number[] = [];
+  for (const [type, value] of descend({ root: tree })) {
+    if (type === 'ParamRef' && typeof value.number === 'number') params.push(value.number);
+  }
+  return params;
+}
+
+function functionsIn(tree: unknown): string[] {
+  const names: string[] = [];
+  for (const [type, value] of descend({ root: tree })) {
+    if (type !== 'FuncCall') continue;
+    const parts = (value.funcname as PgNode[] | undefined) ?? [];
+    const last = unwrap(parts[parts.length - 1]);
+    if (last && typeof last[1].sval === 'string') names.push(last[1].sval.toLowerCase());
+  }
+  return names;
+}
+
+function tablesIn(tree: unknown): string[] {
+  const tables = new Set<string>();
+  for (const [type, value] of descend({ root: tree })) {
+    if (type === 'RangeVar' && typeof value.relname === 'string') tables.add(value.relname.toLowerCase());
+  }
+  return [...tables];
+}
+
+function insertColumns(insert: InsertStmt): InsertedColumn[] {
+  const names = (insert.cols ?? []).map((col) => (unwrap(col)?.[1].name as string | undefined) ?? '');
+  const source = unwrap(insert.selectStmt)?.[1] as SelectStmt | undefined;
+  // VALUES (…), (…): a column is built from whatever fills it in any row.
+  const rows: PgNode[][] = (source?.valuesLists ?? []).map((row) => ((unwrap(row)?.[1].items as PgNode[]) ?? []));
+  // INSERT … SELECT a, b: the select list fills the columns in order.
+  if (rows.length === 0 && source?.targetList) {
+    rows.push(source.targetList.map((target) => (unwrap(target)?.[1].val as PgNode) ?? ({} as PgNode)));
+  }
+  const width = Math.max(names.length, ...rows.map((row) => row.length));
+  const columns: InsertedColumn[] = [];
+  for (let index = 0; index < width; index += 1) {
+    const values = rows.map((row) => row[index]).filter(Boolean);
+    columns.push({
+      name: names[index] ? names[index].toLowerCase() : `#${index + 1}`,
+      params: [...new Set(values.flatMap((value) => paramsIn(value)))],
+      functions: [...new Set(values.flatMap((value) => functionsIn(value)))],
+    });
+  }
+  return columns;
+}
+
+function conflictClause(insert: InsertStmt): SqlInsert['onConflict'] {
+  const clause = insert.onConflictClause;
+  if (!clause) return undefined;
+  const target = (clause.infer?.indexElems ?? [])
+    .map((element) => unwrap(element)?.[1].name)
+    .filter((name): name is string => typeof name === 'string')
+    .map((name) => name.toLowerCase());
+  return { action: clause.action === 'ONCONFLICT_UPDATE' ? 'update' : 'nothing', target };
+}
+
+function summariseInsert(insert: InsertStmt, conflictClauseAt: SqlInsert['conflictClauseAt']): SqlInsert {
+  const source = unwrap(insert.selectStmt)?.[1] as SelectStmt | undefined;
+  return {
+    kind: 'insert',
+    table: (insert.relation?.relname ?? '').toLowerCase(),
+    columns: insertColumns(insert),
+    onConflict: conflictClause(insert),
+    filtered: Boolean(source?.whereClause),
+    conflictClauseAt,
+  };
+}
+
+/** The end of the statement in [start, end) without trailing blanks and semicolons (bytes). */
+function contentEnd(bytes: Buffer, start: number, end: number): number {
+  let at = Math.min(end, bytes.length);
+  while (at > start && /[\s;]/.test(String.fromCharCode(bytes[at - 1]!))) at -= 1;
+  return at;
+}
+
+const advisoryLock = /^pg_(try_)?advisory_(xact_)?lock(_shared)?$/;
+
+function summariseSelect(select: SelectStmt): SqlStatement {
+  const lock = functionsIn(select.targetList).find((name) => advisoryLock.test(name));
+  if (lock) return { kind: 'serialisation', how: `${lock}()` };
+  return { kind: 'read', tables: tablesIn(select), locksRows: (select.lockingClause ?? []).length > 0 };
+}
+
+function isSerializable(tree: unknown): boolean {
+  const json = JSON.stringify(tree).toLowerCase();
+  return json.includes('transaction_isolation') && json.includes('serializable');
+}
+
+export interface SqlSummary {
+  statements: SqlStatement[];
+}
+
+/** The byte offset of the RETURNING keyword at the top level of the statement in [start, end). */
+function returningKeyword(text: string, start: number, end: number): number | undefined {
+  let depth = 0;
+  let found: number | undefined;
+  for (const token of scanSql(text) ?? []) {
+    if (token.start < start || token.start >= end) continue;
+    if (token.text === '(') depth += 1;
+    else if (token.text === ')') depth -= 1;
+    else if (depth === 0 && token.text.toLowerCase() === 'returning') found = token.start;
+  }
+  return found;
+}
+
+/** The statements of `text` in order, including data-modifying CTEs; null if it is not SQL. */
+export function summariseSql(text: string): SqlSummary | null {
+  const tree = parseSql(text);
+  if (!tree) return null;
+  const bytes = Buffer.from(text);
+  const statements: SqlStatement[] = [];
+  for (const raw of tree.stmts ?? []) {
+    const entry = unwrap(raw.stmt);
+    if (!entry) continue;
+    const [type, body] = entry;
+    const start = raw.stmt_location ?? 0;
+    const end = contentEnd(bytes, start, raw.stmt_len ? start + raw.stmt_len : bytes.length);
+    const ctes = ((body.withClause as Tree | undefined)?.ctes as PgNode[] | undefined) ?? [];
+    for (const cte of ctes) {
+      const query = unwrap((unwrap(cte)?.[1].ctequery as PgNode | undefined) ?? undefined);
+      if (query?.[0] === 'InsertStmt') {
+        // No ON CONFLICT position is offered inside a CTE: its end is not the statement's end.
+        statements.push(summariseInsert(query[1] as InsertStmt, undefined));
+      } else if (query?.[0] === 'SelectStmt') statements.push(summariseSelect(query[1] as SelectStmt));
+    }
+    if (type === 'InsertStmt') {
+      const returningAt = (body as InsertStmt).returningClause ? returningKeyword(text, start, end) : undefined;
+      statements.push(summariseInsert(body as InsertStmt, { offset: returningAt ?? end, beforeReturning: returningAt !== undefined }));
+    } else if (type === 'SelectStmt') {
+      statements.push(summariseSelect(body as SelectStmt));
+    } else if (type === 'UpdateStmt' || type === 'DeleteStmt') {
+      const relation = body.relation as { relname?: string } | undefined;
+      statements.push({ kind: type === 'UpdateStmt' ? 'update' : 'delete', table: (relation?.relname ?? '').toLowerCase() });
+    } else if (type === 'LockStmt') {
+      statements.push({ kind: 'serialisation', how: 'LOCK TABLE' });
+    } else if ((type === 'TransactionStmt' || type === 'VariableSetStmt') && isSerializable(body)) {
+      statements.push({ kind: 'serialisation', how: 'SERIALIZABLE isolation' });
+    }
+  }
+  return { statements };
+}
