@@ -53,7 +53,8 @@ await Promise.all([
     platform: 'browser',
     format: 'esm',
     target: 'es2022',
-    loader: { '.css': 'css' },
+    // PGlite imports Node's modules only on its Node code path, which never runs in a webview.
+    external: ['node:*'],
   }),
 ]);
 

@@ -78,7 +78,7 @@ export class LessonPanel implements vscode.Disposable {
       styleUri: asset('lesson.css'),
       title: page.title,
       lessonHtml: page.html,
-      bootstrap: { lesson, anchor, assets: Object.fromEntries(page.assets.map((name) => [name, asset(name)])), available: page.available },
+      bootstrap: { lesson, anchor, assets: Object.fromEntries(Object.entries(page.assets).map(([role, file]) => [role, asset(file)])), available: page.available },
     });
   }
 
