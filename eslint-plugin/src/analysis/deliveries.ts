@@ -27,19 +27,10 @@ export type Role =
   | { type: 'kafka-batch' }
   /** A Lambda event with `Records`. */
   | { type: 'lambda-event' }
+  /** The output of an SQS receive: `Messages`. */
+  | { type: 'sqs-receive' }
   /** NestJS `@Ctx()` context: KafkaContext, RmqContext, … */
   | { type: 'nest-context'; broker: Broker };
-
-const brokerNames: Record<Broker, string> = {
-  kafka: 'Kafka',
-  amqp: 'AMQP',
-  bullmq: 'BullMQ',
-  sqs: 'SQS',
-  lambda: 'SQS',
-  'pg-boss': 'pg-boss',
-  pubsub: 'Pub/Sub',
-  generic: 'message',
-};
 
 type Member = (code: string) => Fact;
 
@@ -78,7 +69,7 @@ const deliveryMembers: Record<Broker, Record<string, Member>> = {
   },
   sqs: {
     MessageId: delivery('the SQS message id'),
-    ReceiptHandle: delivery('the SQS receipt handle, new on every receive'),
+    ReceiptHandle: delivery('the SQS receipt handle'),
     Body: shaped({ type: 'body' }),
     Attributes: shaped({ type: 'envelope', broker: 'sqs', part: 'Attributes' }),
     MessageAttributes: shaped({ type: 'headers' }),
@@ -86,7 +77,7 @@ const deliveryMembers: Record<Broker, Record<string, Member>> = {
   },
   lambda: {
     messageId: delivery('the SQS message id'),
-    receiptHandle: delivery('the SQS receipt handle, new on every receive'),
+    receiptHandle: delivery('the SQS receipt handle'),
     eventID: delivery('the stream event id'),
     body: shaped({ type: 'body' }),
     attributes: shaped({ type: 'envelope', broker: 'sqs', part: 'attributes' }),
@@ -239,6 +230,9 @@ export function memberOfRole(role: Role, name: string, code: string, ownerCode: 
       if (name === 'topic' || name === 'partition') return [delivery(`the Kafka ${name}`)(code)];
       if (name === 'firstOffset' || name === 'lastOffset' || name === 'highWatermark') return [delivery('a Kafka offset')(code)];
       return [leaf('unknown', code)];
+    case 'sqs-receive':
+      if (name === 'Messages') return [{ kind: 'list', elements: [shaped({ type: 'delivery', broker: 'sqs' })(`${code}[]`)], code }];
+      return [leaf('unknown', code)];
     case 'lambda-event':
       if (name === 'Records') return [{ kind: 'list', elements: [shaped({ type: 'delivery', broker: 'lambda' })(`${code}[]`)], code }];
       return [leaf('unknown', code)];
@@ -250,14 +244,12 @@ export function memberOfRole(role: Role, name: string, code: string, ownerCode: 
 /** `role.method(…)`: parsing a body yields the payload; a Nest context yields the delivery. */
 export function callOnRole(role: Role, method: string, code: string): Fact[] | undefined {
   if (role.type === 'body' && ['toString', 'toJSON'].includes(method)) return [{ kind: 'shaped', role, code }];
+  // AWS SDK v2: sqs.receiveMessage(params).promise()
+  if (role.type === 'sqs-receive' && method === 'promise') return [{ kind: 'shaped', role, code }];
   if (role.type === 'nest-context') {
     if (method === 'getMessage') return [{ kind: 'shaped', role: { type: 'delivery', broker: role.broker }, code }];
     if (method === 'getPartition' || method === 'getTopic') return [leaf('delivery', code, `the Kafka ${method.slice(3).toLowerCase()}`)];
     if (method === 'getPattern' || method === 'getSubject' || method === 'getChannelRef') return [leaf('unknown', code)];
   }
   return undefined;
-}
-
-export function brokerName(broker: Broker): string {
-  return brokerNames[broker];
 }

@@ -63,8 +63,9 @@ function keyFields(operation: DataOperation): { field: Field; strength: EffectKe
   // A plain Redis SET stores state under a key; only SET … NX uses its key to refuse repeats.
   if (operation.library === 'Redis' && !operation.arbitrated) return [];
   if (operation.conflictTarget && operation.conflictTarget.length > 0) {
+    // Each named key once: an upsert repeats its key in `where` and in `create`.
     const names = new Set(operation.conflictTarget.map((name) => name.toLowerCase()));
-    return operation.fields.filter((field) => names.has(field.name.toLowerCase())).map((field) => ({ field, strength: 'explicit' as const }));
+    return operation.fields.flatMap((field) => (names.delete(field.name.toLowerCase()) ? [{ field, strength: 'explicit' as const }] : []));
   }
   return operation.fields.flatMap((field, index) => {
     const strength = keyStrength(field.name, index, target);

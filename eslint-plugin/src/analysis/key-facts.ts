@@ -8,9 +8,9 @@ export function keyFacts(key: EffectKey, tracer: OriginTracer): Leaf[] {
   return [...key.values.flatMap((value) => tracer.scalars(value)), ...sqlFunctionFacts(key.functions)];
 }
 
-/** "`message.offset` (the Kafka offset)" — how a fact is named in a message. */
+/** "the Kafka offset `message.offset`": how a fact is named in a message. */
 export function describeFact(fact: Leaf): string {
-  return fact.what && !fact.what.startsWith('named ') ? `\`${fact.code}\` (${fact.what})` : `\`${fact.code}\``;
+  return fact.what && !fact.what.startsWith('named ') ? `${fact.what} \`${fact.code}\`` : `\`${fact.code}\``;
 }
 
 /** Messages start with the key's description: "The key `effect_id` of …". */

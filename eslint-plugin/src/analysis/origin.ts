@@ -438,6 +438,10 @@ export class OriginTracer {
     if (path === 'JSON.parse') {
       return [{ kind: 'shaped', role: { type: 'payload' }, code }];
     }
+    const [first] = node.arguments;
+    if (name === 'receiveMessage' || (name === 'send' && first?.type === 'NewExpression' && calleeName(first.callee) === 'ReceiveMessageCommand')) {
+      return [{ kind: 'shaped', role: { type: 'sqs-receive' }, code }];
+    }
 
     if (callee.type === 'MemberExpression' && name) {
       const receiver = this.visit(callee.object, depth);

@@ -15,7 +15,7 @@ export const noAmountEffectKey = createRule({
     },
     messages: {
       amountKey:
-        '{{key}} is built from {{amount}}{{others}}, so two different operations for the same amount share one key and the second is silently dropped. Key it on the operation (an invoice, payment or sale id).',
+        '{{key}} is derived from an amount ({{amount}}){{others}}: two different operations for the same amount share the key, and the second is silently dropped. Key it on the operation instead (an invoice, payment or sale id).',
     },
     schema: [],
   },
@@ -34,7 +34,7 @@ export const noAmountEffectKey = createRule({
         data: {
           key: capitalised(key.description),
           amount: describeFact(amount),
-          others: others.length > 0 ? ` and ${listed(others)}` : '',
+          others: others.length > 0 ? `, narrowed only by ${listed(others)}` : '',
         },
       });
     });

@@ -52,7 +52,7 @@ export const noCheckThenInsert = createRule({
     hasSuggestions: true,
     messages: {
       checkThenInsert:
-        '{{write}} runs after {{read}} (line {{line}}) looked for the row in application code: two workers can both find nothing and both insert. Let a unique key decide instead: {{remedy}}.',
+        '{{write}} runs after {{read}} (line {{line}}) checked in application code whether it already exists: two workers can both see nothing and both write. Let a unique key decide instead: {{remedy}}.',
       addOnConflict: 'Add ON CONFLICT DO NOTHING to the INSERT (then treat a row count of 0 as the duplicate).',
       addNx: 'Add NX so that Redis sets the key only if it is absent (then treat a null reply as the duplicate).',
       addOnConflictDoNothing: 'Add .onConflictDoNothing() (then treat an empty result as the duplicate).',

@@ -11,11 +11,11 @@ export const noDeliveryIdEffectKey = createRule({
     },
     messages: {
       deliveryKey:
-        '{{key}} comes from {{source}}, which identifies the delivery, not the business operation: another message about the same operation gets another key and the effect runs twice. Key it on the operation (a refund, sale or payment id from the payload).',
+        '{{key}} is derived from the delivery ({{source}}), not from the business operation: another message about the same operation gets another key, and the effect runs twice. Key it on the operation instead (a refund, sale or payment id from the payload).',
       mintedKey:
-        '{{key}} comes from {{source}}, new on every attempt, so a retry never matches the first try and the effect runs twice. Key it on the operation (a refund, sale or payment id from the payload).',
+        '{{key}} is derived from a value made fresh on every attempt ({{source}}): a retry never matches the first try, and the effect runs twice. Key it on the operation instead (a refund, sale or payment id from the payload).',
       workerKey:
-        '{{key}} comes from {{source}}, which identifies the worker: the same message on another worker gets another key. Key it on the operation (a refund, sale or payment id from the payload).',
+        '{{key}} is derived from the worker ({{source}}): the same message handled by another worker gets another key, and the effect runs twice. Key it on the operation instead (a refund, sale or payment id from the payload).',
     },
     schema: [],
   },

@@ -50,14 +50,15 @@ export function redisOperation(
   if (!looksLikeRedis(callee.object, imports)) return undefined;
   const shape = keyShape(key, scopeOf, sourceText);
   const base = { library: 'Redis', targets: [shape], node: call, fields: [{ name: 'key', values: [key], functions: [] }] };
-  if (reads.has(method)) return { ...base, kind: 'read', label: `redis ${method}(${shape})`, fields: [], arbitrated: false };
+  const label = `the Redis ${method.toUpperCase()} of \`${shape}\``;
+  if (reads.has(method)) return { ...base, kind: 'read', label, fields: [], arbitrated: false };
   const nx = claims.has(method) || hasNx(call.arguments.slice(2));
   const objectOptions = [...imports].some((source) => /^(redis|@redis\/client|@upstash\/redis)$/.test(source));
   const last = call.arguments[call.arguments.length - 1]!;
   return {
     ...base,
     kind: nx ? 'upsert' : 'insert',
-    label: `redis ${method}(${shape})`,
+    label,
     conflictTarget: nx ? ['key'] : undefined,
     arbitrated: nx,
     fix:
