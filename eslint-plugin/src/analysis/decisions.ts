@@ -60,8 +60,8 @@ function climbToGuard(start: TSESTree.Node, polarity: Polarity): { guard?: Guard
         if (parent.object !== node) return {};
         break;
       case 'CallExpression':
-        if (parent.callee.type === 'Identifier' && parent.callee.name === 'Boolean') break;
-        if (parent.callee === node) return {};
+        // Boolean(x), Number(x.count): truthy exactly when x says a row was found.
+        if (parent.callee.type === 'Identifier' && ['Boolean', 'Number', 'parseInt', 'BigInt'].includes(parent.callee.name)) break;
         return {};
       case 'UnaryExpression':
         if (parent.operator !== '!') return {};

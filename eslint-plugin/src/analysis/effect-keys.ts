@@ -73,13 +73,24 @@ function keyFields(operation: DataOperation): { field: Field; strength: EffectKe
   });
 }
 
-const claimFactKinds = new Set(['delivery', 'minted', 'worker', 'time', 'constant']);
+const deliveryRecordKinds = new Set(['delivery', 'minted', 'worker', 'time']);
+const contentMeanings = new Set(['amount', 'business', 'scope', 'currency']);
 
-/** An inbox claim: a write to a processed-messages store, or a row holding nothing but the delivery. */
+/**
+ * An inbox claim: a write to a processed-messages store, or a row that records nothing but the
+ * delivery (its id, when it arrived, who took it, a constant status).
+ */
 function isClaim(operation: DataOperation, tracer: OriginTracer): boolean {
   if (operation.targets.some(soundsLikeClaimStore)) return true;
-  const facts = operation.fields.flatMap((field) => [...field.values.flatMap((value) => tracer.scalars(value)), ...sqlFunctionFacts(field.functions)]);
-  return facts.some((fact) => fact.kind === 'delivery') && facts.every((fact) => claimFactKinds.has(fact.kind));
+  let sawDelivery = false;
+  for (const field of operation.fields) {
+    const facts = [...field.values.flatMap((value) => tracer.scalars(value)), ...sqlFunctionFacts(field.functions)];
+    sawDelivery ||= facts.some((fact) => fact.kind === 'delivery');
+    const recordsDelivery = facts.every((fact) => deliveryRecordKinds.has(fact.kind));
+    const constantStatus = facts.every((fact) => fact.kind === 'constant') && !contentMeanings.has(nameMeaning(field.name));
+    if (!recordsDelivery && !constantStatus) return false;
+  }
+  return sawDelivery;
 }
 
 function describeField(operation: DataOperation, field: Field): string {

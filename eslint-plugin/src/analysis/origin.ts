@@ -56,7 +56,8 @@ const sameValueMethods = new Set([
 ]);
 
 /** Functions whose result is built from their arguments: conversions, hashes, key builders. */
-const derivingFunction = /^(String|Number|BigInt|encodeURIComponent|encodeURI|escape|format|from|stringify)$|hash|digest|sha\d*|md5|crc|fnv|murmur|xxh|fingerprint|^v5$|^v3$|uuidv5|uuidv3|key/i;
+const derivingFunction =
+  /^(String|Number|BigInt|encodeURIComponent|encodeURI|escape|format|from|stringify)$|hash|digest|sha\d*|md5|crc|fnv|murmur|xxh|fingerprint|^v5$|^v3$|uuidv5|uuidv3|^(make|build|compose|derive|format|to)\w*key$|^key(For|Of)$/i;
 
 const arrayCallbacks = new Set(['forEach', 'map', 'flatMap', 'filter', 'find', 'findLast', 'some', 'every']);
 

@@ -1,0 +1,108 @@
+import { noAmountEffectKey } from '../../../eslint-plugin/src/rules/no-amount-effect-key.js';
+import { ruleTester } from '../rule-tester.js';
+
+ruleTester.run('no-amount-effect-key', noAmountEffectKey, {
+  valid: [
+    {
+      name: 'the lesson question 4 repair: the sale id',
+      code: `
+        async function handle(db, message) {
+          const effectId = 'sale-' + message.saleId;
+          await db.query('INSERT INTO effects(effect_id, amount) VALUES($1, $2) ON CONFLICT DO NOTHING', [effectId, message.cents]);
+        }`,
+    },
+    {
+      name: 'an amount beside an invoice id',
+      code: `
+        new Worker('billing', async (job) => {
+          await stripe.charges.create({ amount: job.data.amount }, { idempotencyKey: \`\${job.data.invoiceId}:\${job.data.amount}\` });
+        });`,
+    },
+    {
+      name: 'an amount beside a payment id read from an object',
+      code: `
+        export async function record(db, payment) {
+          await db.query('INSERT INTO ledger (entry_key, cents) VALUES ($1, $2) ON CONFLICT (entry_key) DO NOTHING', [\`\${payment.id}-\${payment.cents}\`, payment.cents]);
+        }`,
+    },
+    {
+      name: 'the amount in a plain column',
+      code: `
+        await db.query('INSERT INTO refunds (refund_id, cents) VALUES ($1, $2) ON CONFLICT (refund_id) DO NOTHING', [refund.refundId, refund.cents]);`,
+    },
+    {
+      name: 'a key from a function this file cannot see into',
+      code: `
+        import * as keys from './keys';
+        await stripe.refunds.create({ amount }, { idempotencyKey: await keys.lookup(amount) });`,
+    },
+    {
+      name: 'a key that comes from the delivery is reported by no-delivery-id-effect-key instead',
+      code: `
+        new Worker('q', async (job) => {
+          await stripe.refunds.create({ amount: job.data.cents }, { idempotencyKey: \`\${job.id}-\${job.data.cents}\` });
+        });`,
+    },
+    {
+      name: 'an account balance upserted by account is a state assignment',
+      code: `
+        await db.query('INSERT INTO balances (account_id, cents) VALUES ($1, $2) ON CONFLICT (account_id) DO UPDATE SET cents = excluded.cents', [snapshot.accountId, snapshot.cents]);`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'the lesson question 4 handler: an amount-only key',
+      code: `
+        async function handle(db, message) {
+          const effectId = "amount-" + message.cents;
+          await db.query('INSERT INTO effects(effect_id, amount) VALUES($1, $2) ON CONFLICT DO NOTHING', [effectId, message.cents]);
+        }`,
+      errors: [{ messageId: 'amountKey', line: 4, data: { key: 'The key `effect_id` of the INSERT into effects', amount: '`message.cents`', others: '' } }],
+    },
+    {
+      name: 'an account and an amount as a provider key',
+      code: `
+        new Worker('payouts', async (job) => {
+          const { accountId, amount } = job.data;
+          await stripe.transfers.create({ amount }, { idempotencyKey: \`\${accountId}:\${amount}\` });
+        });`,
+      errors: [{ messageId: 'amountKey', line: 4, data: { key: 'The `idempotencyKey` option', amount: '`amount`', others: ', narrowed only by `accountId`' } }],
+    },
+    {
+      name: 'amount, currency and day in a Redis NX key',
+      code: `
+        import Redis from 'ioredis';
+        channel.consume('q', async (msg) => {
+          const charge = JSON.parse(msg.content.toString());
+          const key = \`charge:\${charge.customerId}:\${charge.total}:\${charge.currency}:\${charge.date}\`;
+          if (await redis.set(key, '1', 'NX')) await bill(charge);
+        });`,
+      errors: [{ messageId: 'amountKey', line: 6 }],
+    },
+    {
+      name: 'a Prisma upsert whose unique key is built from an amount',
+      code: `
+        new Worker('payouts', async (job) => {
+          const payoutKey = [job.data.sellerId, job.data.cents].join('-');
+          await prisma.payout.upsert({ where: { payoutKey }, create: { payoutKey, cents: job.data.cents }, update: {} });
+        });`,
+      errors: [{ messageId: 'amountKey', line: 4 }],
+    },
+    {
+      name: 'a key builder fed only an amount and a customer',
+      code: `
+        new Worker('q', async (job) => {
+          await stripe.charges.create({ amount: job.data.cents }, { idempotencyKey: makeIdempotencyKey(job.data.customerId, job.data.cents) });
+        });`,
+      errors: [{ messageId: 'amountKey', line: 3 }],
+    },
+    {
+      name: 'a knex conflict target on price and user',
+      code: `
+        export async function buy(order) {
+          await knex('purchases').insert({ purchase_key: order.userId + '/' + order.price, price: order.price }).onConflict('purchase_key').ignore();
+        }`,
+      errors: [{ messageId: 'amountKey', line: 3 }],
+    },
+  ],
+});

@@ -1,0 +1,344 @@
+import { noDeliveryIdEffectKey } from '../../../eslint-plugin/src/rules/no-delivery-id-effect-key.js';
+import { ruleTester } from '../rule-tester.js';
+
+ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
+  valid: [
+    {
+      name: 'the lesson predict handler: inbox claimed by job id, effect keyed by the business id',
+      code: `
+        async function run(tx) {
+          const job = { id: 'job-77', effectId: 'ledger-77', cents: 500 };
+          const inboxId = job.id;
+          const insertInbox = (id) => tx.query('INSERT INTO inbox(message_id) VALUES($1) ON CONFLICT DO NOTHING RETURNING message_id', [id]).then((r) => r.rowCount === 1);
+          const insertEffect = (id, cents) => tx.query('INSERT INTO effects(effect_id, amount) VALUES($1,$2)', [id, cents]);
+          await tx.begin();
+          const claim = await insertInbox(inboxId);
+          if (!claim) { await tx.rollback(); return; }
+          await insertEffect(job.effectId, job.cents);
+          await tx.commit();
+        }`,
+    },
+    {
+      name: 'the lesson snapshot handler: a state assignment keyed by account',
+      code: `
+        async function apply(db, snapshot, insertInbox) {
+          const inboxId = snapshot.id;
+          const nextBalance = snapshot.cents;
+          if (await insertInbox(inboxId)) {
+            await db.query("INSERT INTO balances(account_id, cents) VALUES ('acct-9', $1) ON CONFLICT (account_id) DO UPDATE SET cents = excluded.cents", [nextBalance]);
+          }
+        }`,
+    },
+    {
+      name: 'an AMQP message id claimed in a processed-messages table',
+      code: `
+        import amqp from 'amqplib';
+        channel.consume('q', async (msg) => {
+          await pool.query('INSERT INTO processed_messages (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [msg.properties.messageId]);
+        });`,
+    },
+    {
+      name: 'a row that holds nothing but the delivery is a claim, whatever the table is called',
+      code: `
+        new Worker('q', async (job) => {
+          await db.query('INSERT INTO consumer_log (job_id, seen_at) VALUES ($1, now()) ON CONFLICT DO NOTHING', [job.id]);
+        });`,
+    },
+    {
+      name: 'the delivery id kept in a diagnosis column beside a business key',
+      code: `
+        await consumer.run({ eachMessage: async ({ message }) => {
+          const refund = JSON.parse(message.value.toString());
+          await pool.query(
+            'INSERT INTO refunds (refund_id, amount, source_message_id, source_offset) VALUES ($1, $2, $3, $4) ON CONFLICT (refund_id) DO NOTHING',
+            [refund.refundId, refund.cents, message.headers.messageId, message.offset],
+          );
+        }});`,
+    },
+    {
+      name: 'a provider idempotency key from the payload',
+      code: `
+        await consumer.run({ eachMessage: async ({ message }) => {
+          const refund = JSON.parse(message.value.toString());
+          await stripe.refunds.create({ charge: refund.chargeId }, { idempotencyKey: \`refund-\${refund.refundId}\` });
+        }});`,
+    },
+    {
+      name: 'a random row id beside a unique business key',
+      code: `
+        import { randomUUID } from 'node:crypto';
+        new Worker('sales', async (job) => {
+          await db.query('INSERT INTO sales (id, sale_id, cents) VALUES ($1, $2, $3) ON CONFLICT (sale_id) DO NOTHING', [randomUUID(), job.data.saleId, job.data.cents]);
+        });`,
+    },
+    {
+      name: 'a random surrogate id where nothing claims to catch repeats',
+      code: `
+        new Worker('audit', async (job) => {
+          await db.query('INSERT INTO audit_events (id, kind) VALUES ($1, $2)', [crypto.randomUUID(), job.name]);
+        });`,
+    },
+    {
+      name: 'Redis SET NX on a processed marker is a claim',
+      code: `
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        new Worker('q', async (job) => {
+          if (!(await redis.set(\`processed:\${job.id}\`, '1', 'NX', 'EX', 3600))) return;
+        });`,
+    },
+    {
+      name: 'a Redis lock keyed by the job keeps two workers off one delivery',
+      code: `
+        new Worker('q', async (job) => {
+          await redis.set(\`lock:\${job.id}\`, workerId, 'PX', 30000, 'NX');
+        });`,
+    },
+    {
+      name: 'logging a delivery id is not a key',
+      code: `
+        channel.consume('q', (msg) => { logger.info({ messageId: msg.properties.messageId, tag: msg.fields.deliveryTag }); });`,
+    },
+    {
+      name: 'pg-boss job data carries the business id',
+      code: `
+        import PgBoss from 'pg-boss';
+        await boss.work('invoice', async ([job]) => {
+          await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.data.invoiceId } });
+        });`,
+    },
+    {
+      name: 'SQL the parser rejects is skipped',
+      code: `
+        new Worker('q', async (job) => { await db.query('INSRT INTO effects VALUES ($1)', [job.id]); });`,
+    },
+    {
+      name: 'Prisma upsert keyed by the refund id from the payload',
+      code: `
+        new Worker('refunds', async (job) => {
+          await prisma.refund.upsert({ where: { refundId: job.data.refundId }, create: { refundId: job.data.refundId, cents: job.data.cents }, update: {} });
+        });`,
+    },
+    {
+      name: 'a Kafka producer key is chosen by the producer, not the broker',
+      code: `
+        await consumer.run({ eachMessage: async ({ message }) => {
+          await pool.query('INSERT INTO accounts (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING', [message.key.toString()]);
+        }});`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'the lesson question 1 handler: the effect keyed by the message id',
+      code: `
+        async function handle(db, message, insertInbox) {
+          const inboxId = message.id;
+          const effectId = message.id;
+          if (await insertInbox(inboxId)) {
+            await db.query('INSERT INTO effects(effect_id, amount) VALUES($1,$2)', [effectId, message.cents]);
+          }
+        }`,
+      errors: [{ messageId: 'deliveryKey', line: 6, data: { key: 'The key `effect_id` of the INSERT into effects', source: "the message's delivery id `message.id`" } }],
+    },
+    {
+      name: 'kafkajs topic, partition and offset as a provider idempotency key',
+      code: `
+        import { Kafka } from 'kafkajs';
+        await consumer.run({ eachMessage: async ({ topic, partition, message }) => {
+          const key = \`\${topic}-\${partition}-\${message.offset}\`;
+          await stripe.refunds.create({ amount: 100 }, { idempotencyKey: key });
+        }});`,
+      errors: [{ messageId: 'deliveryKey', line: 5 }],
+    },
+    {
+      name: 'the AMQP message id as the conflict target of an effect',
+      code: `
+        const amqp = require('amqplib');
+        channel.consume('ledger', async (msg) => {
+          const entry = JSON.parse(msg.content.toString());
+          await pool.query('INSERT INTO ledger (entry_id, cents) VALUES ($1, $2) ON CONFLICT (entry_id) DO NOTHING', [msg.properties.messageId, entry.cents]);
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: 'The key `entry_id` of the INSERT into ledger', source: 'the AMQP message id `msg.properties.messageId`' } }],
+    },
+    {
+      name: 'the AMQP delivery tag through a function in the same file',
+      code: `
+        async function book(db, key, cents) {
+          await db.query('INSERT INTO ledger (entry_id, cents) VALUES ($1, $2)', [key, cents]);
+        }
+        channel.consume('ledger', (msg) => book(pool, String(msg.fields.deliveryTag), 10));`,
+      errors: [{ messageId: 'deliveryKey', line: 3 }],
+    },
+    {
+      name: 'the BullMQ job id as the unique where of a Prisma upsert',
+      code: `
+        import { Worker } from 'bullmq';
+        new Worker('refunds', async (job) => {
+          await prisma.refund.upsert({ where: { id: job.id }, create: { id: job.id, cents: job.data.cents }, update: {} });
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 4 }],
+    },
+    {
+      name: 'the BullMQ attempt count mixed into a key',
+      code: `
+        const worker = new Worker('mail', async (job) => {
+          await sendgrid.send({ to: job.data.to }, { headers: { 'Idempotency-Key': \`\${job.data.mailId}-\${job.attemptsMade}\` } });
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 3 }],
+    },
+    {
+      name: 'the SQS message id from ReceiveMessageCommand, in a loop',
+      code: `
+        import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+        const output = await sqs.send(new ReceiveMessageCommand({ QueueUrl }));
+        for (const m of output.Messages ?? []) {
+          await db.query('INSERT INTO payouts (payout_id, cents) VALUES ($1, $2) ON CONFLICT (payout_id) DO NOTHING', [m.MessageId, JSON.parse(m.Body).cents]);
+        }`,
+      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: 'The key `payout_id` of the INSERT into payouts', source: 'the SQS message id `m.MessageId`' } }],
+    },
+    {
+      name: 'a Lambda SQS handler keying a refund by the record id',
+      code: `
+        import type { SQSHandler } from 'aws-lambda';
+        export const handler: SQSHandler = async (event) => {
+          for (const record of event.Records) {
+            const body = JSON.parse(record.body);
+            await stripe.refunds.create({ charge: body.chargeId }, { idempotencyKey: record.messageId });
+          }
+        };`,
+      errors: [{ messageId: 'deliveryKey', line: 6 }],
+    },
+    {
+      name: 'pg-boss job id in an Idempotency-Key header',
+      code: `
+        import PgBoss from 'pg-boss';
+        await boss.work('charge', async ([job]) => {
+          await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id } });
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: 'The `Idempotency-Key` header', source: 'the pg-boss job id `job.id`' } }],
+    },
+    {
+      name: 'a random UUID as a provider idempotency key',
+      code: `
+        import { randomUUID } from 'node:crypto';
+        export async function charge(order) {
+          return stripe.paymentIntents.create({ amount: order.cents }, { idempotencyKey: randomUUID() });
+        }`,
+      errors: [{ messageId: 'mintedKey', line: 4, data: { key: 'The `idempotencyKey` option', source: 'a random UUID `randomUUID()`' } }],
+    },
+    {
+      name: 'the clock in a conflict target',
+      code: `
+        new Worker('q', async (job) => {
+          await db.query('INSERT INTO shipments (shipment_key) VALUES ($1) ON CONFLICT (shipment_key) DO NOTHING', [\`\${job.data.orderId}-\${Date.now()}\`]);
+        });`,
+      errors: [{ messageId: 'mintedKey', line: 3 }],
+    },
+    {
+      name: 'gen_random_uuid() in SQL as the conflict target',
+      code: `
+        await db.query('INSERT INTO charges (charge_key, cents) VALUES (gen_random_uuid(), $1) ON CONFLICT (charge_key) DO NOTHING', [cents]);`,
+      errors: [{ messageId: 'mintedKey', line: 2 }],
+    },
+    {
+      name: 'the worker host name in a key',
+      code: `
+        import os from 'node:os';
+        new Worker('q', async (job) => {
+          await stripe.transfers.create({ amount: 5 }, { idempotencyKey: \`\${os.hostname()}:\${job.data.transferId}\` });
+        });`,
+      errors: [{ messageId: 'workerKey', line: 4 }],
+    },
+    {
+      name: 'a hash of the message id is still the message id',
+      code: `
+        import { createHash } from 'node:crypto';
+        channel.consume('q', async (msg) => {
+          const effectId = createHash('sha256').update(msg.properties.messageId).digest('hex');
+          await pool.query('INSERT INTO effects (effect_id, cents) VALUES ($1, $2)', [effectId, 5]);
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 5 }],
+    },
+    {
+      name: 'a postgres.js tagged template keyed by the Kafka offset',
+      code: `
+        await consumer.run({ eachMessage: async ({ message }) => {
+          const { cents } = JSON.parse(message.value.toString());
+          await sql\`INSERT INTO effects (effect_id, amount) VALUES (\${message.offset}, \${cents}) ON CONFLICT (effect_id) DO NOTHING\`;
+        }});`,
+      errors: [{ messageId: 'deliveryKey', line: 4 }],
+    },
+    {
+      name: 'knex insert keyed by the job id',
+      code: `
+        new Worker('q', async (job) => {
+          await knex('effects').insert({ effect_id: job.id, amount: job.data.cents }).onConflict('effect_id').ignore();
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 3 }],
+    },
+    {
+      name: 'Drizzle insert keyed by the job id',
+      code: `
+        new Worker('q', async (job) => {
+          await db.insert(effects).values({ effectId: job.id, amount: job.data.cents }).onConflictDoNothing({ target: effects.effectId });
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 3 }],
+    },
+    {
+      name: 'a Redis NX key guarding an effect, keyed by the job id',
+      code: `
+        import Redis from 'ioredis';
+        new Worker('refunds', async (job) => {
+          if (await redis.set(\`refund:\${job.id}\`, '1', 'NX')) await issueRefund(job.data);
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 4 }],
+    },
+    {
+      name: 'a NestJS Kafka handler keying a TypeORM upsert by the offset',
+      code: `
+        import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
+        class RefundsController {
+          @EventPattern('refunds')
+          async onRefund(@Payload() data: { cents: number }, @Ctx() context: KafkaContext) {
+            await this.refunds.upsert({ refundKey: context.getMessage().offset, cents: data.cents }, ['refundKey']);
+          }
+        }`,
+      errors: [{ messageId: 'deliveryKey', line: 6 }],
+    },
+    {
+      name: 'a Mongoose upsert filtered by the AMQP message id',
+      code: `
+        channel.consume('q', async (msg) => {
+          await Refund.updateOne({ _id: msg.properties.messageId }, { $set: { cents: 5 } }, { upsert: true });
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 3 }],
+    },
+    {
+      name: 'an Idempotency-Key header set on a Headers object',
+      code: `
+        new Worker('q', async (job) => {
+          const headers = new Headers();
+          headers.set('Idempotency-Key', job.id);
+          await fetch(url, { headers });
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 4 }],
+    },
+    {
+      name: 'Sequelize replacements with ? placeholders',
+      code: `
+        new Worker('q', async (job) => {
+          await sequelize.query('INSERT INTO effects (effect_id, amount) VALUES (?, ?) ON CONFLICT DO NOTHING', { replacements: [job.id, job.data.cents] });
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 3 }],
+    },
+    {
+      name: 'SQL text held in a constant, values in a pg config object',
+      code: `
+        const insertEffect = 'INSERT INTO effects (effect_id, amount) VALUES ($1, $2)';
+        channel.consume('q', async (msg) => {
+          await client.query({ text: insertEffect, values: [msg.properties.messageId, 10] });
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 4 }],
+    },
+  ],
+});
