@@ -1,0 +1,101 @@
+import { handlerModule, shown, type ExampleScenario } from '../src/scenario.js';
+import * as example41 from './handlers/example-4-1.js';
+import * as example42 from './handlers/example-4-2.js';
+import * as example43 from './handlers/example-4-3.js';
+import * as example44 from './handlers/example-4-4.js';
+import { balanceOf, countRows, inboxIds } from './readouts.js';
+import { balancesTable, inboxTable, keyedEffectsTable } from './tables.js';
+
+/** `true` from a claim means this worker's insert created the inbox row. */
+const claimWord = (fresh: boolean) => (fresh ? 'fresh' : 'conflict');
+
+export const inboxClaims: ExampleScenario = {
+  anchor: 'example-4-1',
+  number: '4.1',
+  shown: [
+    shown(handlerModule('example-4-1', example41), 'claimNotice', []),
+    shown(handlerModule('example-4-1', example41), 'claimNoticeByChecking', ['no-check-then-insert']),
+  ],
+  async run(session) {
+    await session.fresh(inboxTable);
+    const claims: string[] = [];
+    for (const delivery of [
+      { worker: 'A', message: { id: 'notice-amber' } },
+      { worker: 'B', message: { id: 'notice-birch' } },
+      { worker: 'A', message: { id: 'notice-amber' } },
+    ] as const) {
+      const result = await session.deliver(delivery, example41.claimNotice);
+      claims.push(`${delivery.message.id}=${result.committed ? claimWord(result.value) : result.reason}`);
+    }
+    return `4.1 inbox claims: ${claims.join(', ')}`;
+  },
+};
+
+export const snapshotIdentity: ExampleScenario = {
+  anchor: 'example-4-2',
+  number: '4.2',
+  shown: [shown(handlerModule('example-4-2', example42), 'applyBalanceSnapshot', [])],
+  async run(session) {
+    await session.fresh(inboxTable + balancesTable);
+    const claims: string[] = [];
+    for (const delivery of [
+      { worker: 'A', message: { id: 'snapshot-elm-01', accountId: 'acct-elm', cents: 860 } },
+      { worker: 'B', message: { id: 'snapshot-elm-02', accountId: 'acct-elm', cents: 930 } },
+    ] as const) {
+      const result = await session.deliver(delivery, example42.applyBalanceSnapshot);
+      claims.push(result.committed ? claimWord(result.value) : result.reason);
+    }
+    const ids = await session.readCommitted('the inbox', inboxIds);
+    const balance = await session.readCommitted('the balance', (db) => balanceOf(db, 'acct-elm'));
+    return `4.2 snapshots: ids=${ids.join(',')} claims=${claims.join(',')} balance=${balance}`;
+  },
+};
+
+export const rollbackKeepsClaimRetryable: ExampleScenario = {
+  anchor: 'example-4-3',
+  number: '4.3',
+  shown: [shown(handlerModule('example-4-3', example43), 'recordPayout', [])],
+  async run(session) {
+    await session.fresh(inboxTable + keyedEffectsTable);
+    const message = { id: 'payout-cedar-1', payoutId: 'payout-cedar', cents: 250 };
+    await session.deliver({ worker: 'A', message }, example43.recordPayout, { interruptBeforeCommit: true });
+    const before = await session.readAsFreshWorker('B', 'the inbox and effects', async (db) => ({
+      inbox: await countRows(db, 'inbox'),
+      effects: await countRows(db, 'effects'),
+    }));
+    const retry = await session.deliver({ worker: 'B', message }, example43.recordPayout);
+    const after = {
+      inbox: await session.readCommitted('the inbox', (db) => countRows(db, 'inbox')),
+      effects: await session.readCommitted('the effects', (db) => countRows(db, 'effects')),
+    };
+    return (
+      `4.3 rollback: fresh-worker-before inbox=${before.inbox} effects=${before.effects}; ` +
+      `retry=${retry.committed ? retry.value : retry.reason}; after inbox=${after.inbox} effects=${after.effects}`
+    );
+  },
+};
+
+export const effectIdentity: ExampleScenario = {
+  anchor: 'example-4-4',
+  number: '4.4',
+  shown: [
+    shown(handlerModule('example-4-4', example44), 'recordRefund', []),
+    shown(handlerModule('example-4-4', example44), 'recordRefundPerMessage', ['no-delivery-id-effect-key']),
+  ],
+  async run(session) {
+    await session.fresh(inboxTable + keyedEffectsTable);
+    const handled: string[] = [];
+    for (const delivery of [
+      { worker: 'A', message: { id: 'source-maple-a', refundId: 'refund-maple-7', cents: 1200 } },
+      { worker: 'B', message: { id: 'source-maple-b', refundId: 'refund-maple-7', cents: 1200 } },
+    ] as const) {
+      const result = await session.deliver(delivery, example44.recordRefund);
+      handled.push(`${delivery.message.id}=${result.committed ? `${result.value.claim}/${result.value.effect}` : result.reason}`);
+    }
+    const inbox = await session.readCommitted('the inbox', (db) => countRows(db, 'inbox'));
+    const effects = await session.readCommitted('the effects', (db) => countRows(db, 'effects'));
+    return `4.4 effect identity: ${handled.join(', ')}; inbox=${inbox} effects=${effects}`;
+  },
+};
+
+export const examples: readonly ExampleScenario[] = [inboxClaims, snapshotIdentity, rollbackKeepsClaimRetryable, effectIdentity];

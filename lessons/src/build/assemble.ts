@@ -1,0 +1,209 @@
+import { join } from 'node:path';
+
+import { LessonFileError } from '../json-reader.js';
+import {
+  builtLessonFormat,
+  type BuiltExample,
+  type BuiltLesson,
+  type BuiltOption,
+  type BuiltQuestion,
+  type CodeSnippet,
+  type DeliveryView,
+  type Place,
+} from '../model.js';
+import { describeFailure, type HandlerRun } from '../runner.js';
+import { formatOutcome, type QuestionScenario, type RuleId, type RunnableLesson, type ShownHandler } from '../scenario.js';
+import type { HandlerSourceReader } from './extract-code.js';
+import type { LessonText, QuestionText } from './lesson-text.js';
+import { renderMarkdown } from './render-markdown.js';
+
+export interface LessonFiles {
+  /** The lesson's folder, e.g. `lessons/idempotent-consumers`. */
+  readonly folder: string;
+  /** How `lesson.json` is named in messages. */
+  readonly textFile: string;
+}
+
+export interface RuleLink {
+  readonly lesson: string;
+  readonly anchor: string;
+  readonly seeAlso: readonly string[];
+}
+
+export interface AssemblyInputs {
+  readonly text: LessonText;
+  readonly runnable: RunnableLesson;
+  readonly files: LessonFiles;
+  readonly code: HandlerSourceReader;
+  /** Runs one handler of a question on PGlite; used to label options with the state they produce. */
+  readonly runHandler: (anchor: string, which: string) => Promise<HandlerRun>;
+  /** The plugin's rule-to-lesson table, so the lesson can say which rules point at each place. */
+  readonly ruleLinks: Readonly<Record<string, RuleLink>>;
+}
+
+/** Joins a lesson's text with what it runs, checks that they agree, and renders it for hosts. */
+export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesson> {
+  const { text, runnable, files } = inputs;
+  if (text.id !== runnable.id) {
+    throw new LessonFileError(files.textFile, 'id', `is "${text.id}" but the lesson's code is "${runnable.id}"`);
+  }
+  const questionTexts = [text.predict, ...text.questions];
+  matchAnchors(questionTexts.map((question) => question.anchor), runnable.questions.map((question) => question.anchor), files.textFile, 'question', 'questions.ts');
+  matchAnchors(text.examples.map((example) => example.anchor), runnable.examples.map((example) => example.anchor), files.textFile, 'example', 'examples.ts');
+
+  const questions: BuiltQuestion[] = [];
+  for (const [index, questionText] of questionTexts.entries()) {
+    const scenario = runnable.questions.find((candidate) => candidate.anchor === questionText.anchor)!;
+    const field = index === 0 ? 'predict' : `questions[${index - 1}]`;
+    questions.push(await buildQuestion(inputs, questionText, scenario, field, index === 0 ? null : index));
+  }
+
+  const examples: BuiltExample[] = text.examples.map((exampleText) => {
+    const scenario = runnable.examples.find((candidate) => candidate.anchor === exampleText.anchor)!;
+    return {
+      anchor: scenario.anchor,
+      number: scenario.number,
+      title: exampleText.title,
+      html: renderMarkdown(exampleText.body),
+      code: scenario.shown.map((handler) => snippet(inputs, handler)),
+    };
+  });
+
+  const [predict, ...quiz] = questions as [BuiltQuestion, ...BuiltQuestion[]];
+  const lesson: Omit<BuiltLesson, 'places'> = {
+    format: builtLessonFormat,
+    id: text.id,
+    title: text.title,
+    thesisHtml: renderMarkdown(text.thesis),
+    checkedOn: text.checkedOn,
+    predict,
+    thirtySeconds: { anchor: 'thirty-seconds', title: text.thirtySeconds.title, html: renderMarkdown(text.thirtySeconds.body) },
+    steps: text.steps.map((step, index) => ({ anchor: `step-${index + 1}`, number: index + 1, html: renderMarkdown(step) })),
+    analogy: {
+      anchor: 'analogy',
+      title: text.analogy.title,
+      storyHtml: renderMarkdown(text.analogy.story),
+      mapping: text.analogy.mapping.map(([analogy, consumer]) => ({ analogy, consumer })),
+      limitsHtml: renderMarkdown(text.analogy.limits),
+    },
+    examples,
+    questions: quiz,
+    tips: text.tips.map((tip, index) => ({
+      anchor: `tip-${index + 1}`,
+      number: index + 1,
+      adviceHtml: renderMarkdown(tip.advice),
+      whenHtml: renderMarkdown(tip.when),
+      verifyHtml: renderMarkdown(tip.verify),
+    })),
+    sources: text.sources.map((source) => ({
+      id: source.id,
+      title: source.title,
+      publisher: source.publisher,
+      url: source.url,
+      fetched: source.fetched,
+      sha256: source.sha256,
+      noteHtml: renderMarkdown(source.note),
+    })),
+  };
+  return { ...lesson, places: places(lesson, inputs.ruleLinks, files.textFile) };
+}
+
+async function buildQuestion(
+  inputs: AssemblyInputs,
+  questionText: QuestionText,
+  scenario: QuestionScenario,
+  field: string,
+  number: number | null,
+): Promise<BuiltQuestion> {
+  const textIds = Object.keys(questionText.options);
+  const codeIds = Object.keys(scenario.options);
+  if (textIds.join() !== codeIds.join()) {
+    throw new LessonFileError(inputs.files.textFile, `${field}.options`, `has options ${textIds.join(', ')} but questions.ts runs ${codeIds.join(', ')}`);
+  }
+  const options: BuiltOption[] = [];
+  for (const optionId of codeIds) {
+    const handler = scenario.options[optionId]!;
+    const code = snippet(inputs, handler);
+    let label: string;
+    if (scenario.labelledBy) {
+      label = inputs.code.extract(handlerFile(inputs, handler), handler.name, scenario.labelledBy).label!;
+    } else {
+      label = labelFromRun(await inputs.runHandler(scenario.anchor, optionId), `${scenario.anchor} option ${optionId}`);
+    }
+    options.push({
+      id: optionId,
+      label,
+      labelKind: scenario.labelledBy ? 'code' : 'outcome',
+      code,
+      explanationHtml: renderMarkdown(questionText.options[optionId]!),
+    });
+  }
+  const rule = scenario.answer;
+  return {
+    anchor: scenario.anchor,
+    number,
+    title: questionText.title ?? `Question ${number}`,
+    scenarioHtml: renderMarkdown(questionText.scenario),
+    observed: rule.kind === 'reproduces' ? formatOutcome(rule.trace) : null,
+    promptHtml: renderMarkdown(questionText.prompt),
+    deliveries: scenario.deliveries.map((delivery): DeliveryView => ({ worker: delivery.worker, message: { ...delivery.message } as DeliveryView['message'] })),
+    code: scenario.shipped ? snippet(inputs, scenario.shipped) : null,
+    options,
+    answer: questionText.answer,
+    criterion:
+      rule.kind === 'same-as-shipped'
+        ? 'the option that matches the state the shown handler produces'
+        : rule.kind === 'reproduces'
+          ? `the option that reproduces ${formatOutcome(rule.trace)}`
+          : `the option that ${rule.requirement}`,
+  };
+}
+
+function labelFromRun(run: HandlerRun, what: string): string {
+  if (!run.ok) throw new Error(`${what} could not be run to label it: ${describeFailure(run.failure)}`);
+  return run.text;
+}
+
+function snippet(inputs: AssemblyInputs, handler: ShownHandler): CodeSnippet {
+  return {
+    handler: `${handler.moduleId}#${handler.name}`,
+    language: 'typescript',
+    source: inputs.code.extract(handlerFile(inputs, handler), handler.name).source,
+    flaggedBy: handler.flaggedBy,
+    ...(handler.unflaggedBecause ? { unflaggedBecause: handler.unflaggedBecause } : {}),
+  };
+}
+
+function handlerFile(inputs: AssemblyInputs, handler: ShownHandler): string {
+  return join(inputs.files.folder, 'handlers', `${handler.moduleId}.ts`);
+}
+
+function matchAnchors(inText: readonly string[], inCode: readonly string[], textFile: string, kind: string, codeFile: string): void {
+  const missingCode = inText.filter((anchor) => !inCode.includes(anchor));
+  if (missingCode.length > 0) throw new LessonFileError(textFile, `${kind} ${missingCode.join(', ')}`, `has no runnable ${kind} in ${codeFile}`);
+  const missingText = inCode.filter((anchor) => !inText.includes(anchor));
+  if (missingText.length > 0) throw new LessonFileError(textFile, `${kind} ${missingText.join(', ')}`, `is missing: ${codeFile} runs it but the text does not describe it`);
+}
+
+function places(lesson: Omit<BuiltLesson, 'places'>, ruleLinks: AssemblyInputs['ruleLinks'], textFile: string): Place[] {
+  const ordered: { anchor: string; title: string }[] = [
+    { anchor: lesson.predict.anchor, title: lesson.predict.title },
+    { anchor: lesson.thirtySeconds.anchor, title: lesson.thirtySeconds.title },
+    ...lesson.steps.map((step) => ({ anchor: step.anchor, title: `Step ${step.number}` })),
+    { anchor: lesson.analogy.anchor, title: lesson.analogy.title },
+    ...lesson.examples.map((example) => ({ anchor: example.anchor, title: `${example.number} ${example.title}` })),
+    ...lesson.questions.map((question) => ({ anchor: question.anchor, title: question.title })),
+    ...lesson.tips.map((tip) => ({ anchor: tip.anchor, title: `Pro tip ${tip.number}` })),
+    { anchor: 'sources', title: 'Sources' },
+  ];
+  const result = ordered.map((place) => ({ ...place, rules: [] as RuleId[] }));
+  for (const [rule, link] of Object.entries(ruleLinks)) {
+    if (link.lesson !== lesson.id) continue;
+    for (const anchor of [link.anchor, ...link.seeAlso]) {
+      const place = result.find((candidate) => candidate.anchor === anchor);
+      if (!place) throw new LessonFileError(textFile, anchor, `eslint-plugin-idempotency links rule ${rule} here, but the lesson has no such place`);
+      place.rules.push(rule as RuleId);
+    }
+  }
+  return result;
+}

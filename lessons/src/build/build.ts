@@ -1,0 +1,94 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+
+import { PGlite } from '@electric-sql/pglite';
+
+import { idempotentConsumers } from '../../idempotent-consumers/index.js';
+import { LessonFileError } from '../json-reader.js';
+import { PgliteLessonDatabase } from '../pglite-database.js';
+import { LessonRunner } from '../runner.js';
+import type { RunnableLesson } from '../scenario.js';
+import { builtLessonFile, lessonFolder, packageRoot, pgliteImageFile } from '../node/paths.js';
+import { assembleLesson, type RuleLink } from './assemble.js';
+import { HandlerSourceReader } from './extract-code.js';
+import { readLessonText } from './lesson-text.js';
+
+/**
+ * `npm run build -w lessons`, first half (tsc is the second): prepares the PGlite image, renders
+ * each lesson, and labels options with the states PGlite computes for them.
+ */
+
+const lessons: readonly RunnableLesson[] = [idempotentConsumers];
+
+async function loadRuleLinks(): Promise<Record<string, RuleLink>> {
+  try {
+    const plugin = await import('eslint-plugin-idempotency');
+    return plugin.lessonLinks;
+  } catch (error) {
+    throw new Error(
+      `eslint-plugin-idempotency could not be loaded (${error instanceof Error ? error.message : String(error)}); ` +
+        'build it first with `npm run build -w eslint-plugin`',
+    );
+  }
+}
+
+async function readJson(file: string): Promise<unknown> {
+  const shortName = relative(dirname(packageRoot), file);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new LessonFileError(shortName, '', 'is missing');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new LessonFileError(shortName, '', `is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function prepareImage(pglite: PGlite): Promise<void> {
+  const image = await pglite.dumpDataDir('gzip');
+  await mkdir(dirname(pgliteImageFile), { recursive: true });
+  await writeFile(pgliteImageFile, new Uint8Array(await image.arrayBuffer()));
+}
+
+async function build(): Promise<void> {
+  const started = performance.now();
+  const ruleLinks = await loadRuleLinks();
+  // One initdb for the whole build; its untouched data directory becomes the image hosts start from.
+  const pglite = await PGlite.create();
+  await prepareImage(pglite);
+  const database = new PgliteLessonDatabase(pglite);
+  try {
+    for (const runnable of lessons) {
+      const folder = lessonFolder(runnable.id);
+      const textFile = join(folder, 'lesson.json');
+      const shortTextFile = relative(dirname(packageRoot), textFile);
+      const runner = await LessonRunner.open(runnable, async () => database);
+      const lesson = await assembleLesson({
+        text: readLessonText(await readJson(textFile), shortTextFile),
+        runnable,
+        files: { folder, textFile: shortTextFile },
+        code: new HandlerSourceReader(dirname(packageRoot)),
+        runHandler: (anchor, which) => runner.runHandler(anchor, which),
+        ruleLinks,
+      });
+      const output = builtLessonFile(runnable.id);
+      await mkdir(dirname(output), { recursive: true });
+      await writeFile(output, `${JSON.stringify(lesson, null, 2)}\n`);
+      console.log(`lessons: built ${relative(packageRoot, output)}`);
+    }
+  } finally {
+    await database.close();
+  }
+  console.log(`lessons: prepared ${relative(packageRoot, pgliteImageFile)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+try {
+  await build();
+} catch (error) {
+  // A broken lesson file is the author's to fix: say which file and field, without a stack trace.
+  console.error(error instanceof LessonFileError ? `lesson error: ${error.message}` : `lessons build failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}

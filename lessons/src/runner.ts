@@ -1,0 +1,160 @@
+import type { DatabaseOpener, LessonDatabase } from './database.js';
+import {
+  formatOutcome,
+  type ExampleScenario,
+  type Outcome,
+  type QuestionScenario,
+  type RunnableLesson,
+  type ShownHandler,
+} from './scenario.js';
+import { ItemSession, StepFailure } from './session.js';
+
+export interface ItemFailure {
+  readonly step: number;
+  readonly stepLabel: string;
+  readonly reason: string;
+}
+
+export type ExampleResult =
+  | { readonly anchor: string; readonly number: string; readonly ok: true; readonly line: string }
+  | { readonly anchor: string; readonly number: string; readonly ok: false; readonly failure: ItemFailure };
+
+/** The durable state one handler leaves after all of a question's deliveries. */
+export type HandlerRun =
+  | { readonly ok: true; readonly outcome: Outcome; readonly text: string }
+  | { readonly ok: false; readonly failure: ItemFailure };
+
+export interface QuestionCheck {
+  readonly anchor: string;
+  /** What the question's own handler produced, when the question shows one. */
+  readonly shipped?: HandlerRun;
+  /** Every option's run, in the lesson's order. */
+  readonly options: Readonly<Record<string, HandlerRun>>;
+  /** The options the database proves right: normally exactly one. */
+  readonly provenRight: readonly string[];
+  /** What "right" meant for this question, e.g. `reproduces inbox=3 effects=1 sum=400`. */
+  readonly criterion: string;
+}
+
+export function describeFailure(failure: ItemFailure): string {
+  return `failed at step ${failure.step} (${failure.stepLabel}): ${failure.reason}`;
+}
+
+/**
+ * Runs a lesson's examples and quiz checks on one database, each on a private, freshly reset
+ * state. Calls may overlap (a panel's buttons); they are queued, because each run owns the database
+ * while it resets and fills it.
+ */
+export class LessonRunner {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly lesson: RunnableLesson,
+    private readonly db: LessonDatabase,
+  ) {}
+
+  static async open(lesson: RunnableLesson, openDatabase: DatabaseOpener): Promise<LessonRunner> {
+    return new LessonRunner(lesson, await openDatabase());
+  }
+
+  get engine(): string {
+    return this.db.engine;
+  }
+
+  runExample(anchor: string): Promise<ExampleResult> {
+    const example = this.example(anchor);
+    return this.exclusive(async () => {
+      try {
+        const line = await example.run(new ItemSession(this.db));
+        return { anchor, number: example.number, ok: true, line };
+      } catch (error) {
+        return { anchor, number: example.number, ok: false, failure: asItemFailure(error) };
+      }
+    });
+  }
+
+  /** Runs the question's own handler (`shipped`) or one option's handler over the question's deliveries. */
+  runHandler(anchor: string, which: 'shipped' | string): Promise<HandlerRun> {
+    const question = this.question(anchor);
+    const handler = which === 'shipped' ? question.shipped : question.options[which];
+    if (!handler) throw new Error(`Question "${anchor}" has no ${which === 'shipped' ? 'shown handler' : `option "${which}"`}`);
+    return this.exclusive(() => runQuestionHandler(this.db, question, handler));
+  }
+
+  async checkQuestion(anchor: string): Promise<QuestionCheck> {
+    const question = this.question(anchor);
+    const shipped = question.shipped ? await this.runHandler(anchor, 'shipped') : undefined;
+    const options: Record<string, HandlerRun> = {};
+    for (const optionId of Object.keys(question.options)) options[optionId] = await this.runHandler(anchor, optionId);
+    return judge(question, shipped, options);
+  }
+
+  close(): Promise<void> {
+    return this.exclusive(() => this.db.close());
+  }
+
+  private example(anchor: string): ExampleScenario {
+    const example = this.lesson.examples.find((candidate) => candidate.anchor === anchor);
+    if (!example) throw new Error(`Lesson "${this.lesson.id}" has no example "${anchor}"`);
+    return example;
+  }
+
+  private question(anchor: string): QuestionScenario {
+    const question = this.lesson.questions.find((candidate) => candidate.anchor === anchor);
+    if (!question) throw new Error(`Lesson "${this.lesson.id}" has no question "${anchor}"`);
+    return question;
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work, work);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+}
+
+async function runQuestionHandler(db: LessonDatabase, question: QuestionScenario, handler: ShownHandler): Promise<HandlerRun> {
+  const session = new ItemSession(db);
+  try {
+    await session.fresh(question.schemaSql);
+    for (const delivery of question.deliveries) await session.deliver(delivery, handler.run);
+    const outcome = await session.readCommitted('the durable state', question.readOutcome);
+    return { ok: true, outcome, text: formatOutcome(outcome) };
+  } catch (error) {
+    return { ok: false, failure: asItemFailure(error) };
+  }
+}
+
+function judge(question: QuestionScenario, shipped: HandlerRun | undefined, options: Record<string, HandlerRun>): QuestionCheck {
+  const rule = question.answer;
+  let criterion: string;
+  let isRight: (outcome: Outcome) => boolean;
+  switch (rule.kind) {
+    case 'same-as-shipped': {
+      if (!shipped?.ok) {
+        const why = shipped ? describeFailure(shipped.failure) : 'the question shows no handler';
+        return { anchor: question.anchor, shipped, options, provenRight: [], criterion: `the shown handler's state, which is unknown: ${why}` };
+      }
+      const expected = shipped.text;
+      criterion = `the state the shown handler produces: ${expected}`;
+      isRight = (outcome) => formatOutcome(outcome) === expected;
+      break;
+    }
+    case 'reproduces':
+      criterion = `reproduces ${formatOutcome(rule.trace)}`;
+      isRight = (outcome) => Object.entries(rule.trace).every(([field, value]) => outcome[field] === value);
+      break;
+    case 'satisfies':
+      criterion = rule.requirement;
+      isRight = (outcome) => rule.holds(outcome);
+      break;
+  }
+  const provenRight = Object.entries(options)
+    .filter(([, run]) => run.ok && isRight(run.outcome))
+    .map(([optionId]) => optionId);
+  return { anchor: question.anchor, ...(shipped ? { shipped } : {}), options, provenRight, criterion };
+}
+
+function asItemFailure(error: unknown): ItemFailure {
+  if (error instanceof StepFailure) return { step: error.step, stepLabel: error.stepLabel, reason: error.reason };
+  return { step: 0, stepLabel: 'before the first step', reason: error instanceof Error ? error.message : String(error) };
+}

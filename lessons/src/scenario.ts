@@ -1,0 +1,128 @@
+import type { RuleName } from 'eslint-plugin-idempotency';
+
+import type { Queryable } from './database.js';
+import type { ItemSession } from './session.js';
+
+/**
+ * The executable half of a lesson: what each example and question runs. The text half lives in the
+ * lesson's `lesson.json`; the build joins the two by anchor and checks that they agree.
+ */
+
+export type WorkerName = 'A' | 'B';
+
+/** Every lesson message carries the identity its transport gave it, plus its own business fields. */
+export interface LessonMessage {
+  readonly id: string;
+}
+
+export interface Delivery<Message extends LessonMessage> {
+  readonly worker: WorkerName;
+  readonly message: Message;
+}
+
+/** A consumer handler as the lessons write it: the connection of one worker, one message. */
+export type Handler<Message, Result = unknown> = (db: Queryable, message: Message, workerId: string) => Promise<Result>;
+
+/** A rule of eslint-plugin-idempotency, by id. Only the type is imported: the browser never loads the plugin. */
+export type RuleId = RuleName;
+
+/**
+ * A handler that the lesson both shows and runs. `moduleId` names the file it lives in
+ * (`<lesson>/handlers/<moduleId>.ts`); the build reads the displayed text from there, by `name`.
+ */
+export interface ShownHandler {
+  readonly moduleId: string;
+  readonly name: string;
+  /**
+   * The message type is erased here so that options with different handlers can sit in one list;
+   * `defineQuestion` is where a scenario's deliveries and its handlers meet, under one message type.
+   */
+  readonly run: Handler<LessonMessage>;
+  /** The rules that must report this code; empty for code that no rule should report. */
+  readonly flaggedBy: readonly RuleId[];
+  /** Why no rule reports it, for faulty code that lies outside every rule's reach. */
+  readonly unflaggedBecause?: string;
+}
+
+export interface HandlerModule<Exports> {
+  readonly id: string;
+  readonly exports: Exports;
+}
+
+export function handlerModule<Exports extends object>(id: string, exports: Exports): HandlerModule<Exports> {
+  return { id, exports };
+}
+
+/** Picks a handler out of its module by name; the name is checked by the compiler and again here. */
+export function shown<Exports extends object>(
+  module: HandlerModule<Exports>,
+  name: keyof Exports & string,
+  flaggedBy: readonly RuleId[],
+  unflaggedBecause?: string,
+): ShownHandler {
+  const run = module.exports[name];
+  if (typeof run !== 'function') {
+    throw new Error(`handlers/${module.id}.ts: export "${name}" is not a function`);
+  }
+  return { moduleId: module.id, name, run: run as Handler<LessonMessage>, flaggedBy, ...(unflaggedBecause ? { unflaggedBecause } : {}) };
+}
+
+/** Durable state read back after the last commit, in display order: `inbox=2 effects=2 sum=800`. */
+export type Outcome = Readonly<Record<string, string | number>>;
+
+export function formatOutcome(outcome: Outcome): string {
+  return Object.entries(outcome)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ');
+}
+
+/** How the database decides which option of a question is right. */
+export type AnswerRule =
+  /** The option whose state equals the state the shipped handler produces. */
+  | { readonly kind: 'same-as-shipped' }
+  /** The option whose state shows every field of an observed trace. */
+  | { readonly kind: 'reproduces'; readonly trace: Outcome }
+  /** The option whose state meets a stated business requirement. */
+  | { readonly kind: 'satisfies'; readonly requirement: string; holds(outcome: Outcome): boolean };
+
+export interface QuestionScenario {
+  /** `predict`, `q1` … */
+  readonly anchor: string;
+  readonly schemaSql: string;
+  readonly deliveries: readonly Delivery<LessonMessage>[];
+  /** The handler the question shows and asks about, when it shows one. */
+  readonly shipped?: ShownHandler;
+  readonly options: Readonly<Record<string, ShownHandler>>;
+  /**
+   * When options differ only in how one variable is computed, each option is labelled with that
+   * variable's declaration from its handler. Otherwise options are labelled with the state they produce.
+   */
+  readonly labelledBy?: string;
+  readOutcome(db: Queryable): Promise<Outcome>;
+  readonly answer: AnswerRule;
+}
+
+export interface ExampleScenario {
+  /** `example-4-1` … */
+  readonly anchor: string;
+  /** `4.1` … */
+  readonly number: string;
+  /** The handlers shown with the example, the one it runs first. */
+  readonly shown: readonly ShownHandler[];
+  /** Runs the example on a fresh database and returns its result line, composed from rows read back. */
+  run(session: ItemSession): Promise<string>;
+}
+
+export interface RunnableLesson {
+  readonly id: string;
+  readonly examples: readonly ExampleScenario[];
+  /** The prediction first, then the quiz questions in order. */
+  readonly questions: readonly QuestionScenario[];
+}
+
+/** Lets a scenario be written with its own message type and stored beside the others. */
+export function defineQuestion<Message extends LessonMessage>(
+  scenario: Omit<QuestionScenario, 'deliveries'> & { deliveries: readonly Delivery<Message>[] },
+): QuestionScenario {
+  return scenario;
+}
