@@ -1,10 +1,12 @@
 import type { RunnableLesson } from '../src/scenario.js';
 import { examples } from './examples.js';
 import { questions } from './questions.js';
+import { races } from './races.js';
 
 /** What the idempotent-consumers lesson runs; its text is in `lesson.json` beside this file. */
 export const idempotentConsumers: RunnableLesson = {
   id: 'idempotent-consumers',
   examples,
   questions,
+  races,
 };

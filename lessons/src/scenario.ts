@@ -113,11 +113,28 @@ export interface ExampleScenario {
   run(session: ItemSession): Promise<string>;
 }
 
+/**
+ * Two workers on two real connections handling the same message at the same moment. PGlite has a
+ * single connection and cannot run this; it needs a PostgreSQL server.
+ */
+export interface RaceScenario {
+  /** Starts the result line, e.g. `4.1 race, unique claim`. */
+  readonly label: string;
+  readonly schemaSql: string;
+  readonly message: LessonMessage;
+  /** Resolves to `true` when this worker took the message. */
+  readonly handler: Handler<LessonMessage, boolean>;
+  /** How a worker's result reads in the line: `fresh`/`conflict`, `inserted`/`skipped`. */
+  readonly words: { readonly took: string; readonly declined: string };
+}
+
 export interface RunnableLesson {
   readonly id: string;
   readonly examples: readonly ExampleScenario[];
   /** The prediction first, then the quiz questions in order. */
   readonly questions: readonly QuestionScenario[];
+  /** What only a real server can show; run when one is available. */
+  readonly races: readonly RaceScenario[];
 }
 
 /** Lets a scenario be written with its own message type and stored beside the others. */

@@ -1,0 +1,14 @@
+/**
+ * The built lesson holds HTML for hosts that render it; a terminal gets the same text without
+ * markup. The HTML comes from our own Markdown renderer, so tags and the few entities it emits
+ * are all there is to undo.
+ */
+const entities: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&amp;': '&' };
+
+export function plainText(html: string): string {
+  return html
+    .replace(/<\/p>\s*<p>/g, '\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&(lt|gt|quot|#39|amp);/g, (entity) => entities[entity] ?? entity)
+    .trim();
+}

@@ -1,0 +1,166 @@
+import { setTimeout as delay } from 'node:timers/promises';
+
+import pg from 'pg';
+
+import type { Queryable } from '../database.js';
+import type { RaceScenario, WorkerName } from '../scenario.js';
+import { workerId } from '../session.js';
+import { queryableOf } from './postgres-database.js';
+
+/**
+ * Races two workers on two connections of a real server, with an interleaving that is forced, not
+ * hoped for: each worker's n-th statement waits until the worker before it has finished its n-th,
+ * and the one after it its (n-1)-th. So for check-then-insert both SELECTs run before either
+ * INSERT. A worker commits only once the other has finished or is seen (in pg_blocking_pids) to
+ * wait for it, so "B waited" in a result is an observation, never an assumption.
+ */
+
+export type RaceResult =
+  | { readonly label: string; readonly ok: true; readonly line: string; readonly rows: number; readonly workers: Readonly<Record<WorkerName, WorkerRaceResult>> }
+  | { readonly label: string; readonly ok: false; readonly failure: string };
+
+export interface WorkerRaceResult {
+  readonly took: boolean;
+  readonly waited: boolean;
+}
+
+const workers: readonly WorkerName[] = ['A', 'B'];
+const patience = 10_000;
+
+export async function runRaces(races: readonly RaceScenario[], connectionString: string, schema = 'idempotency_race'): Promise<RaceResult[]> {
+  const results: RaceResult[] = [];
+  for (const race of races) results.push(await runRace(race, connectionString, schema));
+  return results;
+}
+
+async function runRace(race: RaceScenario, connectionString: string, schema: string): Promise<RaceResult> {
+  const connect = async () => {
+    const client = new pg.Client({ connectionString, options: `-c search_path=${schema}` });
+    client.on('error', () => undefined); // reported by the query that meets it
+    await client.connect();
+    return client;
+  };
+  const clients: pg.Client[] = [];
+  let step = 'connect three sessions (workers A and B, and an observer)';
+  try {
+    const observer = await connect();
+    clients.push(observer);
+    const sessions = {} as Record<WorkerName, { client: pg.Client; pid: number }>;
+    for (const name of workers) {
+      const client = await connect();
+      clients.push(client);
+      const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      sessions[name] = { client, pid };
+    }
+    step = 'create a fresh schema';
+    await observer.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema};\n${race.schemaSql}`);
+
+    step = `workers A and B both handle ${race.message.id}`;
+    const lockstep = new Lockstep();
+    const waited: Record<WorkerName, boolean> = { A: false, B: false };
+    const commitWhenOthersSettled = async (me: WorkerName) => {
+      const deadline = Date.now() + patience;
+      for (;;) {
+        let settled = true;
+        for (const other of workers) {
+          if (other === me || lockstep.isFinished(other)) continue;
+          const blocked = await observer.query<{ blocked: boolean }>('SELECT $2::int = ANY (pg_blocking_pids($1)) AS blocked', [
+            sessions[other].pid,
+            sessions[me].pid,
+          ]);
+          if (blocked.rows[0]?.blocked) waited[other] = true;
+          else settled = false;
+        }
+        if (settled) return;
+        if (Date.now() > deadline) throw new Error(`worker ${me} waited ${patience} ms for the other worker to finish or block`);
+        await delay(5);
+      }
+    };
+    const took = await Promise.all(
+      workers.map(async (name) => {
+        const { client } = sessions[name];
+        await client.query('BEGIN');
+        try {
+          const result = await race.handler(lockstep.wrap(name, queryableOf(client)), race.message, workerId(name));
+          lockstep.finish(name);
+          await commitWhenOthersSettled(name);
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          lockstep.finish(name);
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      }),
+    );
+
+    step = 'count the inbox rows after both commits';
+    const counted = await observer.query<{ rows: number }>('SELECT count(*)::int AS rows FROM inbox WHERE message_id = $1', [race.message.id]);
+    const rows = counted.rows[0]?.rows ?? 0;
+    const results = Object.fromEntries(workers.map((name, index) => [name, { took: took[index]!, waited: waited[name] }])) as Record<
+      WorkerName,
+      WorkerRaceResult
+    >;
+    const describeWorker = (name: WorkerName) => {
+      const word = results[name].took ? race.words.took : race.words.declined;
+      return `${name}=${results[name].waited ? `waited/${word}` : word}`;
+    };
+    step = `drop schema ${schema}`;
+    await observer.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    return { label: race.label, ok: true, line: `${race.label}: ${workers.map(describeWorker).join(', ')}; inbox=${rows}`, rows, workers: results };
+  } catch (error) {
+    return { label: race.label, ok: false, failure: `failed at "${step}": ${error instanceof Error ? error.message : String(error)}` };
+  } finally {
+    await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
+  }
+}
+
+/** Orders the statements of concurrent workers; see the comment at the top of this file. */
+class Lockstep {
+  private readonly completed = new Map<WorkerName, number>();
+  private readonly finished = new Set<WorkerName>();
+  private waiting: (() => void)[] = [];
+
+  wrap(me: WorkerName, db: Queryable): Queryable {
+    let issued = 0;
+    return {
+      query: async <Row>(sql: string, params?: unknown[]) => {
+        const statement = ++issued;
+        await this.until(() =>
+          workers.every((other, index) => {
+            if (other === me || this.finished.has(other)) return true;
+            const needed = index < workers.indexOf(me) ? statement : statement - 1;
+            return (this.completed.get(other) ?? 0) >= needed;
+          }),
+        );
+        const result = await db.query<Row>(sql, params);
+        this.completed.set(me, statement);
+        this.wake();
+        return result;
+      },
+    };
+  }
+
+  finish(worker: WorkerName): void {
+    this.finished.add(worker);
+    this.wake();
+  }
+
+  isFinished(worker: WorkerName): boolean {
+    return this.finished.has(worker);
+  }
+
+  private until(condition: () => boolean): Promise<void> {
+    if (condition()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => (condition() ? resolve() : this.waiting.push(check));
+      this.waiting.push(check);
+    });
+  }
+
+  private wake(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const check of waiting) check();
+  }
+}
