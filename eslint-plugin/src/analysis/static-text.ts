@@ -38,15 +38,31 @@ export interface StaticText {
 
 const maxDepth = 8;
 const maxLength = 200_000;
+/** Deeper `+` chains than this are not read (they would exhaust the stack, and are not SQL). */
+const maxNesting = 300;
+
+interface Budget {
+  length: number;
+  nesting: number;
+}
 
 function textPart(value: string, raw: string, sourceStart: number): Part {
   // Escapes make the value differ from the source; such a part cannot be edited in place.
   return { kind: 'text', value, sourceStart: raw === value ? sourceStart : undefined };
 }
 
-function collect(parts: Part[], node: TSESTree.Node, scopeOf: ScopeOf, depth: number, budget: { length: number }): void {
+function collect(parts: Part[], node: TSESTree.Node, scopeOf: ScopeOf, depth: number, budget: Budget): void {
   const hole = () => parts.push({ kind: 'hole', expression: node });
-  if (budget.length > maxLength) return void hole();
+  if (budget.length > maxLength || budget.nesting > maxNesting) return void hole();
+  budget.nesting += 1;
+  try {
+    collectNode(parts, node, scopeOf, depth, budget, hole);
+  } finally {
+    budget.nesting -= 1;
+  }
+}
+
+function collectNode(parts: Part[], node: TSESTree.Node, scopeOf: ScopeOf, depth: number, budget: Budget, hole: () => void): void {
   switch (node.type) {
     case 'Literal':
       if (typeof node.value === 'string') {
@@ -98,7 +114,7 @@ function isTextLike(node: TSESTree.Node): boolean {
 }
 
 /** An interpolated part: inlined when it is itself static text, a hole otherwise. */
-function collectPart(parts: Part[], node: TSESTree.Node, scopeOf: ScopeOf, depth: number, budget: { length: number }): void {
+function collectPart(parts: Part[], node: TSESTree.Node, scopeOf: ScopeOf, depth: number, budget: Budget): void {
   if (isTextLike(node) || node.type === 'Identifier') collect(parts, node, scopeOf, depth, budget);
   else parts.push({ kind: 'hole', expression: node });
 }
@@ -122,7 +138,7 @@ export function staticText(
   }
   if (!isTextLike(root)) return undefined;
   const parts: Part[] = [];
-  collect(parts, root, scopeOf, 0, { length: 0 });
+  collect(parts, root, scopeOf, 0, { length: 0, nesting: 0 });
   return render(parts, root, holeText);
 }
 

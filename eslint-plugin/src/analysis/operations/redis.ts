@@ -11,10 +11,15 @@ const reads = new Set(['get', 'exists', 'sismember', 'hget', 'hexists', 'getex',
 const writes = new Set(['set', 'hset', 'setex', 'psetex', 'hSet', 'setEx', 'pSetEx']);
 const claims = new Set(['setnx', 'hsetnx', 'sadd', 'setNX', 'hSetNX', 'sAdd']);
 
+/**
+ * A Redis client: named so (`redis`, `valkey`, `kv`), or, in a file that imports a Redis
+ * library, a client-like name. A `cache.get`/`cache.set` elsewhere is usually a Map in memory.
+ */
 function looksLikeRedis(receiver: TSESTree.Node, imports: ReadonlySet<string>): boolean {
   const path = memberPath(receiver)?.join('.') ?? '';
-  if (/redis|valkey|cache|kv\b|upstash/i.test(path)) return true;
-  return [...imports].some((source) => redisModules.test(source)) && !/map|set|cache?Map/i.test(path);
+  if (/redis|valkey|upstash|(^|\.)kv$/i.test(path)) return true;
+  const importsRedis = [...imports].some((source) => redisModules.test(source));
+  return importsRedis && /(client|cache|store|connection|conn|pub|sub)$/i.test(path) && !/map$/i.test(path);
 }
 
 /** What a key looks like, so that a read and a write of the same key compare equal: `seen:${…}`. */

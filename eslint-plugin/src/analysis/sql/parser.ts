@@ -44,6 +44,8 @@ interface WebAssemblyApi {
 const webAssembly = (globalThis as unknown as { WebAssembly: WebAssemblyApi }).WebAssembly;
 
 let pgQuery: PgQueryModule | undefined;
+let settled = false;
+let warnedEarly = false;
 
 function wasmPath(): string {
   try {
@@ -64,10 +66,14 @@ function startParser(): Promise<void> {
     return (createPgQueryModule as (options: object) => Promise<PgQueryModule>)({ instantiateWasm }).then(
       (module) => {
         pgQuery = module;
+        settled = true;
       },
-      () => undefined,
+      () => {
+        settled = true;
+      },
     );
   } catch {
+    settled = true;
     return Promise.resolve();
   }
 }
@@ -101,7 +107,11 @@ export function parseSql(text: string): ParseResult | null {
   const cached = parseCache.get(text);
   if (cached !== undefined) return cached;
   const module = pgQuery;
-  if (!module || text.trim() === '') return null;
+  if (!module) {
+    warnIfEarly();
+    return null;
+  }
+  if (text.trim() === '') return null;
   let result: ParseResult | null = null;
   try {
     const json = callWithText(text, (pointer) => module._wasm_parse_query(pointer), module);
@@ -112,6 +122,15 @@ export function parseSql(text: string): ParseResult | null {
   if (parseCache.size >= cacheLimit) parseCache.clear();
   parseCache.set(text, result);
   return result;
+}
+
+/** Linting in the same tick as the import: say so once, rather than skip SQL in silence. */
+function warnIfEarly(): void {
+  if (settled || warnedEarly) return;
+  warnedEarly = true;
+  process.emitWarning(
+    'eslint-plugin-idempotency: SQL was linted before its parser finished loading, so it was skipped. Await whenSqlParserReady() before calling Linter#verify in the same tick as the import.',
+  );
 }
 
 /** PostgreSQL's tokens for `text` (strings and comments stay whole), or null. */
