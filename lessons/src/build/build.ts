@@ -1,5 +1,5 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, relative } from 'node:path';
 
 import { PGlite } from '@electric-sql/pglite';
 
@@ -11,7 +11,7 @@ import type { RunnableLesson } from '../scenario.js';
 import { builtLessonFile, lessonFolder, packageRoot, pgliteImageFile } from '../node/paths.js';
 import { assembleLesson, type RuleLink } from './assemble.js';
 import { HandlerSourceReader } from './extract-code.js';
-import { readLessonText } from './lesson-text.js';
+import { loadLessonText } from './load-lesson-text.js';
 
 /**
  * `npm run build -w lessons`, first half (tsc is the second): prepares the PGlite image, renders
@@ -32,21 +32,6 @@ async function loadRuleLinks(): Promise<Record<string, RuleLink>> {
   }
 }
 
-async function readJson(file: string): Promise<unknown> {
-  const shortName = relative(dirname(packageRoot), file);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new LessonFileError(shortName, '', 'is missing');
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new LessonFileError(shortName, '', `is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
 async function prepareImage(pglite: PGlite): Promise<void> {
   const image = await pglite.dumpDataDir('gzip');
   await mkdir(dirname(pgliteImageFile), { recursive: true });
@@ -63,13 +48,12 @@ async function build(): Promise<void> {
   try {
     for (const runnable of lessons) {
       const folder = lessonFolder(runnable.id);
-      const textFile = join(folder, 'lesson.json');
-      const shortTextFile = relative(dirname(packageRoot), textFile);
+      const { text, file } = await loadLessonText(folder, dirname(packageRoot));
       const runner = await LessonRunner.open(runnable, async () => database);
       const lesson = await assembleLesson({
-        text: readLessonText(await readJson(textFile), shortTextFile),
+        text,
         runnable,
-        files: { folder, textFile: shortTextFile },
+        files: { folder, textFile: file },
         code: new HandlerSourceReader(dirname(packageRoot)),
         runHandler: (anchor, which) => runner.runHandler(anchor, which),
         ruleLinks,

@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+import { lessonLinks } from 'eslint-plugin-idempotency';
+import { describe, expect, it } from 'vitest';
+
+import { idempotentConsumers } from '../../lessons/idempotent-consumers/index.js';
+import { assembleLesson } from '../../lessons/src/build/assemble.js';
+import { HandlerSourceReader } from '../../lessons/src/build/extract-code.js';
+import { loadLessonText } from '../../lessons/src/build/load-lesson-text.js';
+import { renderMarkdown } from '../../lessons/src/build/render-markdown.js';
+import { allQuestions, lessonAnchors, parseBuiltLesson } from '../../lessons/src/built-lesson.js';
+import { idempotentConsumersLesson as lesson } from '../../lessons/src/lesson-data.js';
+import type { CodeSnippet } from '../../lessons/src/model.js';
+import { builtLessonFile, lessonFolder, packageRoot } from '../../lessons/src/node/paths.js';
+import { pgliteFromImage } from '../../lessons/src/node/pglite-node.js';
+import { LessonRunner } from '../../lessons/src/runner.js';
+
+const repositoryRoot = dirname(packageRoot);
+
+function everySnippet(): CodeSnippet[] {
+  return [
+    ...lesson.examples.flatMap((example) => example.code),
+    ...allQuestions(lesson).flatMap((question) => [...(question.code ? [question.code] : []), ...question.options.map((option) => option.code)]),
+  ];
+}
+
+describe('the places other tools link to', () => {
+  it('are exactly the agreed anchors, in reading order', () => {
+    expect(lesson.id).toBe('idempotent-consumers');
+    expect(lessonAnchors(lesson)).toEqual([
+      'predict',
+      'thirty-seconds',
+      ...Array.from({ length: 10 }, (_, index) => `step-${index + 1}`),
+      'analogy',
+      'example-4-1',
+      'example-4-2',
+      'example-4-3',
+      'example-4-4',
+      'q1',
+      'q2',
+      'q3',
+      'q4',
+      'tip-1',
+      'tip-2',
+      'sources',
+    ]);
+  });
+
+  it("include every anchor eslint-plugin-idempotency's rules point at, each naming its rules", () => {
+    const expected = new Map<string, string[]>();
+    for (const [rule, link] of Object.entries(lessonLinks)) {
+      expect(link.lesson).toBe(lesson.id);
+      for (const anchor of [link.anchor, ...link.seeAlso]) expected.set(anchor, [...(expected.get(anchor) ?? []), rule]);
+    }
+    const actual = new Map(lesson.places.filter((place) => place.rules.length > 0).map((place) => [place.anchor, [...place.rules]]));
+    expect(actual).toEqual(expected);
+    expect(actual.get('q1')).toEqual(['no-delivery-id-effect-key']);
+    expect(actual.get('example-4-1')).toEqual(['no-check-then-insert']);
+  });
+});
+
+describe('the built lesson', () => {
+  it('is what building the lesson from its files gives today (no stale build)', async () => {
+    const runner = await LessonRunner.open(idempotentConsumers, pgliteFromImage());
+    try {
+      const folder = lessonFolder(lesson.id);
+      const { text, file } = await loadLessonText(folder, repositoryRoot);
+      const rebuilt = await assembleLesson({
+        text,
+        runnable: idempotentConsumers,
+        files: { folder, textFile: file },
+        code: new HandlerSourceReader(repositoryRoot),
+        runHandler: (anchor, which) => runner.runHandler(anchor, which),
+        ruleLinks: lessonLinks,
+      });
+      expect(JSON.parse(readFileSync(builtLessonFile(lesson.id), 'utf8'))).toEqual(JSON.parse(JSON.stringify(rebuilt)));
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it('shows each handler as its module has it, helpers first', () => {
+    const reader = new HandlerSourceReader(repositoryRoot);
+    for (const snippet of everySnippet()) {
+      const [moduleId, name] = snippet.handler.split('#') as [string, string];
+      const file = join(lessonFolder(lesson.id), 'handlers', `${moduleId}.ts`);
+      const moduleText = readFileSync(file, 'utf8');
+      expect(snippet.source).toBe(reader.extract(file, name).source);
+      // The handler itself comes last and stands verbatim in the module that runs it.
+      const handlerText = snippet.source.slice(snippet.source.lastIndexOf(`async function ${name}(`));
+      expect(handlerText).toMatch(/^async function/);
+      expect(moduleText).toContain(`export ${handlerText}\n`);
+    }
+  });
+
+  it('shows the code the issue quotes: a delivery-id key in question 1 and an amount key in question 4', () => {
+    const q1 = lesson.questions.find((question) => question.anchor === 'q1')!;
+    const q4 = lesson.questions.find((question) => question.anchor === 'q4')!;
+    expect(q1.code?.source).toContain('const effectId = message.id;');
+    expect(q1.code?.source).toContain("db.query('INSERT INTO effects(effect_id, amount) VALUES ($1, $2)', [effectId, message.cents])");
+    expect(q4.code?.source).toContain("const effectId = 'amount-' + message.cents;");
+  });
+
+  it("labels code options with the declaration from that option's own handler", () => {
+    for (const question of allQuestions(lesson)) {
+      for (const option of question.options.filter((candidate) => candidate.labelKind === 'code')) {
+        expect(option.label).toMatch(/^const effectId = /);
+        expect(option.code.source).toContain(option.label);
+      }
+      const labels = question.options.map((option) => option.label);
+      expect(new Set(labels).size, `${question.anchor} has two options with the same label`).toBe(labels.length);
+    }
+  });
+
+  it('cites the sources with the dates and hashes they were checked with', () => {
+    expect(lesson.checkedOn).toBe('2026-09-30');
+    expect(lesson.sources.map((source) => [source.id, source.fetched, source.sha256])).toEqual([
+      ['S1', '2026-09-30', '68FD1EE90EEBE03553C77D7E19337B4796995F70E5CB96CEF910DB48AD1D1E20'],
+      ['S2', '2026-09-30', '989EE9AD8CCF53DF52D36CDFFF64EFFD770D6A3082A3E364E717BD6F2903AA8D'],
+      ['S3', '2026-09-30', 'A96A0FFE954F97531F810144A08D2037AC8A40E03DD91BA17F02B5E6F994C87F'],
+      ['BullMQ', '2026-09-30', null],
+    ]);
+    expect(lesson.steps).toHaveLength(10);
+    expect(lesson.analogy.mapping).toHaveLength(4);
+  });
+});
+
+describe('lesson text rendering', () => {
+  it('escapes raw HTML and refuses script links', () => {
+    const html = renderMarkdown('Hi <script>alert(1)</script> [x](javascript:alert(1)) [S1](#sources)');
+    expect(html).not.toContain('<script');
+    expect(html).toContain('&lt;script&gt;');
+    expect(html).not.toContain('href="javascript:');
+    expect(html).toContain('<a href="#sources">S1</a>');
+  });
+
+  it('left no raw markup in the built lesson', () => {
+    const text = readFileSync(builtLessonFile(lesson.id), 'utf8');
+    expect(text).not.toMatch(/<script|<iframe|javascript:|onerror=/i);
+  });
+});
+
+describe('parseBuiltLesson', () => {
+  const built = JSON.parse(readFileSync(builtLessonFile(lesson.id), 'utf8')) as Record<string, unknown>;
+
+  it('accepts the built file', () => {
+    expect(parseBuiltLesson(built, 'lesson.json').id).toBe('idempotent-consumers');
+  });
+
+  it('names the field that is wrong', () => {
+    expect(() => parseBuiltLesson({ ...built, format: 2 }, 'x.json')).toThrow('x.json: format: is 2; this package reads format 1, so rebuild the lesson');
+    const questions = structuredClone(built['questions']) as { answer: string }[];
+    questions[1]!.answer = 'z';
+    expect(() => parseBuiltLesson({ ...built, questions }, 'x.json')).toThrow('x.json: questions[1].answer: expected one of a, b, c, d, found "z"');
+    const { steps: _steps, ...withoutSteps } = built;
+    expect(() => parseBuiltLesson(withoutSteps, 'x.json')).toThrow('x.json: steps: is missing');
+  });
+});

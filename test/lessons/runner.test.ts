@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { idempotentConsumers } from '../../lessons/idempotent-consumers/index.js';
+import { inboxTable } from '../../lessons/idempotent-consumers/tables.js';
+import type { LessonDatabase } from '../../lessons/src/database.js';
+import { idempotentConsumersLesson } from '../../lessons/src/lesson-data.js';
+import { allQuestions } from '../../lessons/src/built-lesson.js';
+import { pgliteFromImage } from '../../lessons/src/node/pglite-node.js';
+import { LessonRunner } from '../../lessons/src/runner.js';
+import { defineQuestion, type RunnableLesson, type ShownHandler } from '../../lessons/src/scenario.js';
+
+// One PGlite instance for the whole file: starting one costs half a second and 700 MB.
+let database: LessonDatabase;
+let runner: LessonRunner;
+const sharedDatabase = async (): Promise<LessonDatabase> => ({
+  engine: database.engine,
+  read: database.read,
+  reset: (sql) => database.reset(sql),
+  asWorker: (work) => database.asWorker(work),
+  close: async () => undefined, // the file closes it once, in afterAll
+});
+
+beforeAll(async () => {
+  database = await pgliteFromImage()();
+  runner = await LessonRunner.open(idempotentConsumers, sharedDatabase);
+});
+
+afterAll(async () => {
+  await database?.close();
+});
+
+describe('the examples, run on PGlite', () => {
+  it('print exactly the four lines the lesson promises', async () => {
+    const lines: string[] = [];
+    for (const example of idempotentConsumers.examples) {
+      const result = await runner.runExample(example.anchor);
+      expect(result.ok, JSON.stringify(result)).toBe(true);
+      if (result.ok) lines.push(result.line);
+    }
+    expect(lines).toEqual([
+      '4.1 inbox claims: notice-amber=fresh, notice-birch=fresh, notice-amber=conflict',
+      '4.2 snapshots: ids=snapshot-elm-01,snapshot-elm-02 claims=fresh,fresh balance=930',
+      '4.3 rollback: fresh-worker-before inbox=0 effects=0; retry=applied; after inbox=1 effects=1',
+      '4.4 effect identity: source-maple-a=fresh/new, source-maple-b=fresh/already-recorded; inbox=2 effects=1',
+    ]);
+  });
+
+  it('give the same line when run again, because every run starts from a fresh database', async () => {
+    const first = await runner.runExample('example-4-4');
+    const second = await runner.runExample('example-4-4');
+    expect(second).toEqual(first);
+  });
+
+  it('queue overlapping runs instead of mixing their rows', async () => {
+    const results = await Promise.all(idempotentConsumers.examples.map((example) => runner.runExample(example.anchor)));
+    const sequential = [];
+    for (const example of idempotentConsumers.examples) sequential.push(await runner.runExample(example.anchor));
+    expect(results).toEqual(sequential);
+  });
+});
+
+describe('the quiz, decided by the database', () => {
+  for (const question of allQuestions(idempotentConsumersLesson)) {
+    it(`${question.anchor}: the declared answer is the one option the database proves right`, async () => {
+      const check = await runner.checkQuestion(question.anchor);
+      expect(check.provenRight).toEqual([question.answer]);
+    });
+
+    it(`${question.anchor}: each option label is what its handler produces now`, async () => {
+      const check = await runner.checkQuestion(question.anchor);
+      for (const option of question.options) {
+        const run = check.options[option.id];
+        expect(run?.ok, `${question.anchor} option ${option.id}`).toBe(true);
+        if (option.labelKind === 'outcome' && run?.ok) expect(run.text).toBe(option.label);
+      }
+    });
+  }
+
+  it('question 1 asks about a handler whose state is inbox=2 effects=2 sum=800', async () => {
+    const run = await runner.runHandler('q1', 'shipped');
+    expect(run.ok && run.text).toBe('inbox=2 effects=2 sum=800');
+  });
+
+  it('question 2 asks about a handler whose state is inbox=2 balance=900', async () => {
+    const run = await runner.runHandler('q2', 'shipped');
+    expect(run.ok && run.text).toBe('inbox=2 balance=900');
+  });
+
+  it('question 3 is decided by reproducing inbox=3 effects=1 sum=400', async () => {
+    const check = await runner.checkQuestion('q3');
+    const proven = check.options[check.provenRight[0]!];
+    expect(proven?.ok && proven.outcome).toEqual({ inbox: 3, effects: 1, sum: 400 });
+  });
+
+  it('question 4: only the proven key keeps the replay out and the second sale in', async () => {
+    const check = await runner.checkQuestion('q4');
+    const states = Object.fromEntries(Object.entries(check.options).map(([id, run]) => [id, run.ok ? run.outcome['sales'] : 'failed']));
+    expect(states[check.provenRight[0]!]).toBe('sale-301,sale-302');
+    expect(Object.values(states).filter((sales) => sales === 'sale-301,sale-302')).toHaveLength(1);
+  });
+});
+
+describe('a failing item', () => {
+  // A lesson written for this test: one handler refers to a table its item never creates.
+  const healthy: ShownHandler = {
+    moduleId: 'test',
+    name: 'claim',
+    flaggedBy: [],
+    run: async (db, message) => {
+      await db.query('INSERT INTO inbox(message_id) VALUES ($1) ON CONFLICT DO NOTHING', [message.id]);
+    },
+  };
+  const broken: ShownHandler = {
+    ...healthy,
+    name: 'writeToMissingTable',
+    run: async (db, message) => {
+      await db.query('INSERT INTO inbox(message_id) VALUES ($1)', [message.id]);
+      await db.query('INSERT INTO missing_table(id) VALUES ($1)', [message.id]);
+    },
+  };
+  const countInbox = async (db: LessonDatabase['read']) => ({
+    inbox: (await db.query<{ count: number }>('SELECT count(*)::int AS count FROM inbox')).rows[0]!.count,
+  });
+  const fragileLesson: RunnableLesson = {
+    id: 'fragile',
+    examples: [
+      {
+        anchor: 'example-1-1',
+        number: '1.1',
+        shown: [broken],
+        async run(session) {
+          await session.fresh(inboxTable);
+          await session.deliver({ worker: 'A', message: { id: 'm-1' } }, healthy.run);
+          await session.deliver({ worker: 'B', message: { id: 'm-2' } }, broken.run);
+          return 'unreachable';
+        },
+      },
+      {
+        anchor: 'example-1-2',
+        number: '1.2',
+        shown: [healthy],
+        async run(session) {
+          await session.fresh(inboxTable);
+          await session.deliver({ worker: 'A', message: { id: 'm-1' } }, healthy.run);
+          const state = await session.readCommitted('the inbox', countInbox);
+          return `1.2 inbox=${state.inbox}`;
+        },
+      },
+    ],
+    questions: [
+      defineQuestion({
+        anchor: 'q1',
+        schemaSql: inboxTable,
+        deliveries: [
+          { worker: 'A', message: { id: 'm-1' } },
+          { worker: 'B', message: { id: 'm-2' } },
+        ],
+        options: { a: broken, b: healthy },
+        readOutcome: countInbox,
+        answer: { kind: 'reproduces', trace: { inbox: 2 } },
+      }),
+    ],
+    races: [],
+  };
+
+  it('reports the step that failed, and the next item runs as if nothing happened', async () => {
+    const fragile = await LessonRunner.open(fragileLesson, sharedDatabase);
+    const failed = await fragile.runExample('example-1-1');
+    expect(failed.ok).toBe(false);
+    if (!failed.ok) {
+      expect(failed.failure.step).toBe(3);
+      expect(failed.failure.stepLabel).toBe('worker B handles m-2');
+      expect(failed.failure.reason).toMatch(/missing_table/);
+    }
+    expect(await fragile.runExample('example-1-2')).toEqual({ anchor: 'example-1-2', number: '1.2', ok: true, line: '1.2 inbox=1' });
+  });
+
+  it('fails one option of a question while the others still run and are judged', async () => {
+    const fragile = await LessonRunner.open(fragileLesson, sharedDatabase);
+    const check = await fragile.checkQuestion('q1');
+    expect(check.options['a']?.ok).toBe(false);
+    expect(check.options['b']).toEqual({ ok: true, outcome: { inbox: 2 }, text: 'inbox=2' });
+    expect(check.provenRight).toEqual(['b']);
+  });
+
+  it('rolls back the failed worker transaction, so its first insert is not left behind', async () => {
+    const fragile = await LessonRunner.open(fragileLesson, sharedDatabase);
+    const run = await fragile.runHandler('q1', 'a');
+    // The very first delivery fails after its inbox insert; had that insert survived, inbox would be 1.
+    expect(!run.ok && run.failure.stepLabel).toBe('worker A handles m-1');
+    const state = await countInbox(database.read);
+    expect(state.inbox).toBe(0);
+  });
+});
