@@ -120,7 +120,8 @@ export const q4 = defineQuestion<q4Handlers.SaleMessage>({
     a: shown(q4Module, 'recordSaleByDelivery', ['no-delivery-id-effect-key']),
     b: shown(q4Module, 'recordSaleByAmountAndCurrency', ['no-amount-effect-key']),
     c: shown(q4Module, 'recordSaleBySale', []),
-    d: shown(q4Module, 'recordSaleByWorkerAndAmount', ['no-delivery-id-effect-key', 'no-amount-effect-key']),
+    // Worker identity makes this a delivery-derived key; the amount rule leaves such keys to that rule.
+    d: shown(q4Module, 'recordSaleByWorkerAndAmount', ['no-delivery-id-effect-key']),
   },
   labelledBy: 'effectId',
   readOutcome: async (db) => ({

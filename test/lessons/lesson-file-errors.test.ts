@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -128,14 +126,5 @@ describe('text and code that disagree', () => {
     expect(() => reader.extract(join(lessonFolder('idempotent-consumers'), 'handlers', 'q1.ts'), 'handleNothing')).toThrow(
       'lessons/idempotent-consumers/handlers/q1.ts: handleNothing: no top-level function with this name',
     );
-  });
-});
-
-describe('the CLI', () => {
-  it('rejects an unknown command with its usage and status 2, without a stack trace', async () => {
-    const run = promisify(execFile)(process.execPath, [join(packageRoot, 'dist', 'src', 'node', 'cli.js'), 'lecture']);
-    const failure = (await run.then(() => undefined, (error: unknown) => error)) as { code: number; stderr: string } | undefined;
-    expect(failure?.code).toBe(2);
-    expect(failure?.stderr.trim()).toBe('usage: npm run lesson -- examples | quiz');
   });
 });

@@ -1,0 +1,93 @@
+import { createServer } from 'node:net';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { idempotentConsumers } from '../../lessons/idempotent-consumers/index.js';
+import { pgliteFromImage } from '../../lessons/src/node/pglite-node.js';
+import { postgresOpener } from '../../lessons/src/node/postgres-database.js';
+import { runRaces } from '../../lessons/src/node/race.js';
+import { LessonRunner } from '../../lessons/src/runner.js';
+
+/**
+ * The lesson on a real PostgreSQL server must give exactly what PGlite gives, and the server must
+ * show the race PGlite cannot. This runs when DATABASE_URL names a server, which
+ * `lessons/scripts/with-postgres.sh` provides (it also sets LESSONS_REQUIRE_POSTGRES=1, so a
+ * missing URL there is a failure, not a quiet pass). A plain `npm test` has no server and runs only
+ * the first test, which needs none.
+ */
+
+const databaseUrl = process.env['DATABASE_URL'];
+
+/** A port on 127.0.0.1 that nothing listens on: taken from the OS, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('postgresOpener', () => {
+  it('says plainly that the server cannot be reached, instead of failing later mid-lesson', async () => {
+    const open = postgresOpener(`postgresql://postgres@127.0.0.1:${await closedPort()}/postgres`);
+    await expect(open()).rejects.toThrow(/^Cannot reach the PostgreSQL server at DATABASE_URL: .*ECONNREFUSED/);
+  });
+});
+
+if (process.env['LESSONS_REQUIRE_POSTGRES'] === '1' && !databaseUrl) {
+  describe('the PostgreSQL parity run', () => {
+    it('has DATABASE_URL set', () => {
+      expect(databaseUrl, 'LESSONS_REQUIRE_POSTGRES=1 but DATABASE_URL is not set').toBeTruthy();
+    });
+  });
+}
+
+if (databaseUrl) {
+  describe('the lesson on the PostgreSQL server at DATABASE_URL', () => {
+    let onPglite: LessonRunner;
+    let onPostgres: LessonRunner;
+
+    beforeAll(async () => {
+      onPostgres = await LessonRunner.open(idempotentConsumers, postgresOpener(databaseUrl));
+      onPglite = await LessonRunner.open(idempotentConsumers, pgliteFromImage());
+    });
+
+    afterAll(async () => {
+      await onPostgres?.close();
+      await onPglite?.close();
+    });
+
+    it('runs on a real server, not on PGlite', () => {
+      expect(onPostgres.engine).toMatch(/^PostgreSQL \d+/);
+      expect(onPglite.engine).toBe('PGlite');
+    });
+
+    for (const example of idempotentConsumers.examples) {
+      it(`example ${example.number} prints the same line as on PGlite`, async () => {
+        const server = await onPostgres.runExample(example.anchor);
+        expect(server.ok, JSON.stringify(server)).toBe(true);
+        expect(server).toEqual(await onPglite.runExample(example.anchor));
+      });
+    }
+
+    for (const question of idempotentConsumers.questions) {
+      it(`${question.anchor}: every option produces the same state and the same option is proven right`, async () => {
+        const server = await onPostgres.checkQuestion(question.anchor);
+        expect(Object.values(server.options).every((run) => run.ok), JSON.stringify(server)).toBe(true);
+        expect(server.provenRight).toHaveLength(1);
+        expect(server).toEqual(await onPglite.checkQuestion(question.anchor));
+      });
+    }
+
+    it('shows check-then-insert letting both workers insert, and the unique claim making one wait and conflict', async () => {
+      const results = await runRaces(idempotentConsumers.races, databaseUrl);
+      expect(results.map((result) => (result.ok ? result.line : result.failure))).toEqual([
+        '4.1 race, check then insert: A=inserted, B=inserted; inbox=2',
+        '4.1 race, unique claim: A=fresh, B=waited/conflict; inbox=1',
+      ]);
+      const [checkThenInsert, uniqueClaim] = results;
+      expect(checkThenInsert?.ok && checkThenInsert.workers).toEqual({ A: { took: true, waited: false }, B: { took: true, waited: false } });
+      expect(uniqueClaim?.ok && uniqueClaim.workers).toEqual({ A: { took: true, waited: false }, B: { took: false, waited: true } });
+    });
+  });
+}
