@@ -6,7 +6,6 @@ import { describeFailure, LessonRunner, type HandlerRun } from '../runner.js';
 import { idempotentConsumers } from '../../idempotent-consumers/index.js';
 import { pgliteFromImage } from './pglite-node.js';
 import { plainText } from './plain-text.js';
-import { runRaces } from './race.js';
 
 /**
  * `npm run lesson -- examples` prints one line per example, computed on PGlite (and, with
@@ -29,6 +28,8 @@ async function printExamples(runner: LessonRunner): Promise<boolean> {
   }
   const databaseUrl = process.env['DATABASE_URL'];
   if (databaseUrl) {
+    // Loaded only when a server is named: pg is not needed for the PGlite lines.
+    const { runRaces } = await import('./race.js');
     for (const race of await runRaces(idempotentConsumers.races, databaseUrl)) {
       if (race.ok) console.log(race.line);
       else {
