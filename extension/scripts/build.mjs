@@ -62,4 +62,4 @@ await Promise.all([
 copyFileSync(require.resolve('libpg-query/wasm/libpg-query.wasm'), path.join(dist, 'libpg-query.wasm'));
 copyFileSync(path.join(extensionRoot, 'webview/lesson.css'), path.join(dist, 'webview/lesson.css'));
 copyFileSync(path.join(extensionRoot, 'webview/lesson-icon.svg'), path.join(dist, 'webview/lesson-icon.svg'));
-copyLessonAssets(path.join(dist, 'webview'));
+copyLessonAssets(dist);

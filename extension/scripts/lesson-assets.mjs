@@ -1,18 +1,18 @@
-// Copies what the lesson panel loads at run time into dist/webview: PGlite's WebAssembly and
-// data files (and, once the lessons package provides them, the lessons and their prepared database).
-import { copyFileSync } from 'node:fs';
+// Copies what the lesson panel needs at run time: each built lesson (read by the host, which
+// renders it into the page) into dist/lessons, and PGlite's WebAssembly and data files plus the
+// prepared database image (fetched by the page) into dist/webview.
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-export const databaseAssetFiles = {
-  pgliteWasm: 'pglite.wasm',
-  initdbWasm: 'initdb.wasm',
-  pgliteData: 'pglite.data',
-};
-
-export function copyLessonAssets(webviewDist) {
+export function copyLessonAssets(dist) {
+  const webview = path.join(dist, 'webview');
+  const lessons = path.join(dist, 'lessons');
+  mkdirSync(lessons, { recursive: true });
   const pgliteDist = path.dirname(require.resolve('@electric-sql/pglite'));
-  for (const file of Object.values(databaseAssetFiles)) copyFileSync(path.join(pgliteDist, file), path.join(webviewDist, file));
+  for (const file of ['pglite.wasm', 'initdb.wasm', 'pglite.data']) copyFileSync(path.join(pgliteDist, file), path.join(webview, file));
+  copyFileSync(require.resolve('@idempotency/lessons/pglite-image.tar.gz'), path.join(webview, 'pglite-image.tar.gz'));
+  copyFileSync(require.resolve('@idempotency/lessons/idempotent-consumers.json'), path.join(lessons, 'idempotent-consumers.json'));
 }

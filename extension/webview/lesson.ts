@@ -1,22 +1,28 @@
-import type { PGlite } from '@electric-sql/pglite';
+import {
+  LessonRunner,
+  idempotentConsumers,
+  idempotentConsumersLesson,
+  loadPgliteAssets,
+  pgliteOpener,
+  type PgliteAssetUrls,
+} from '@idempotency/lessons';
 
-import { loadDatabaseFiles, openDatabase, type DatabaseAssets } from './database';
 import { goTo } from './navigation';
-import { restoreState, saveState, webviewApi, type PanelState } from './panel-state';
-import { attachRunners } from './runners';
+import { restoreState, saveState, webviewApi } from './panel-state';
+import { Quiz } from './quiz';
 
 interface Bootstrap {
   lesson: string;
   anchor?: string;
   available: boolean;
-  assets: Partial<Record<string, string>>;
+  assets: PgliteAssetUrls;
 }
 
 const bootstrap = JSON.parse(document.getElementById('bootstrap')?.textContent ?? '{}') as Bootstrap;
-const state: PanelState = restoreState(bootstrap.lesson);
+const state = restoreState(bootstrap.lesson);
 const status = document.getElementById('database-status')!;
 
-// A fresh "Learn why" names its place; a restored panel goes back to where the learner was.
+// A fresh "Learn why" names its place; a panel restored after a reload returns to the last one.
 goTo(bootstrap.anchor ?? state.anchor);
 if (bootstrap.anchor) {
   state.anchor = bootstrap.anchor;
@@ -25,12 +31,11 @@ if (bootstrap.anchor) {
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const message = event.data as { type?: unknown; anchor?: unknown };
-  if (message?.type === 'go-to') {
-    const anchor = typeof message.anchor === 'string' ? message.anchor : undefined;
-    goTo(anchor);
-    state.anchor = anchor;
-    saveState(state);
-  }
+  if (message?.type !== 'go-to') return;
+  const anchor = typeof message.anchor === 'string' ? message.anchor : undefined;
+  goTo(anchor);
+  state.anchor = anchor;
+  saveState(state);
 });
 
 function setStatus(text: string, kind: 'starting' | 'ready' | 'failed'): void {
@@ -39,42 +44,31 @@ function setStatus(text: string, kind: 'starting' | 'ready' | 'failed'): void {
   document.body.dataset.database = kind;
 }
 
-async function startDatabase(): Promise<() => Promise<PGlite>> {
-  const { pgliteWasm, initdbWasm, pgliteData, preparedDataDir } = bootstrap.assets;
-  if (!pgliteWasm || !initdbWasm || !pgliteData) throw new Error('the database files are missing from this build');
-  const assets: DatabaseAssets = { pgliteWasm, initdbWasm, pgliteData, preparedDataDir };
-  const files = await loadDatabaseFiles(assets);
-  const first = await openDatabase(files);
-  let handedOut = false;
-  // The first instance is already booted; later callers get new ones from the same compiled files.
-  return async () => {
-    if (!handedOut) {
-      handedOut = true;
-      return first;
-    }
-    return openDatabase(files);
-  };
+async function startRunner(): Promise<LessonRunner> {
+  const assets = await loadPgliteAssets(bootstrap.assets);
+  return LessonRunner.open(idempotentConsumers, pgliteOpener(assets));
 }
 
-const runners = attachRunners(document, state, () => saveState(state));
-
-if (!bootstrap.available) {
-  setStatus('This lesson is not part of this build of the extension.', 'failed');
+if (!bootstrap.available || bootstrap.lesson !== idempotentConsumers.id) {
+  setStatus('This lesson has no runnable examples in this version of the extension.', 'failed');
 } else {
+  const quiz = new Quiz(document, idempotentConsumersLesson, state, () => saveState(state));
+  quiz.waiting('The practice database is still starting');
+  setStatus('Starting the practice database (PostgreSQL in WebAssembly)… the lesson is readable meanwhile.', 'starting');
   const started = performance.now();
-  startDatabase().then(
-    (openConnection) => {
+  startRunner().then(
+    (runner) => {
       const milliseconds = performance.now() - started;
       document.body.dataset.databaseReadyMs = String(Math.round(milliseconds));
-      setStatus('Practice database ready: run buttons execute on PostgreSQL (PGlite) inside this panel.', 'ready');
+      setStatus(`Practice database ready (${runner.engine}): the run buttons execute on PostgreSQL inside this panel.`, 'ready');
       webviewApi.postMessage({ type: 'database-ready', milliseconds });
-      runners.enable(openConnection);
+      quiz.enable(runner);
     },
     (error: unknown) => {
       const reason = error instanceof Error ? error.message : String(error);
-      setStatus(`The practice database could not start here (${reason}). The lesson text is all still here; answers cannot be run.`, 'failed');
+      setStatus(`The practice database could not start in this panel (${reason}). The lesson is all here to read; its answers cannot be run.`, 'failed');
       webviewApi.postMessage({ type: 'database-failed', reason });
-      runners.unavailable();
+      quiz.waiting('The practice database could not start');
     },
   );
 }

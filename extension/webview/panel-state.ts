@@ -1,19 +1,25 @@
 /** What the panel remembers across hiding and reloads, through VS Code's webview state. */
 export interface PanelState {
   lesson: string;
-  /** The place the learner was last sent to or moved to. */
+  /** The place the learner was last sent to. */
   anchor?: string;
-  /** The option the learner predicted, per question. */
-  predictions: Record<string, string>;
-  /** What the database computed, per question or example, as shown. */
-  results: Record<string, StoredResult>;
+  /** The option the learner chose, per question. */
+  choices: Record<string, string>;
+  /** What the database computed, per question. */
+  checks: Record<string, QuestionResult>;
+  /** The line each example printed, per example. */
+  examples: Record<string, string>;
 }
 
-export interface StoredResult {
-  summary: string;
-  /** Whether the prediction matched what the database computed (questions only). */
-  matched?: boolean;
-  explanation?: string;
+/** The parts of a question check the panel shows, small enough to keep in webview state. */
+export interface QuestionResult {
+  choice: string;
+  /** The state the question's own handler left, when it shows one. */
+  shipped?: string;
+  /** The state the chosen option's handler left (or why it failed). */
+  chosen: string;
+  provenRight: string[];
+  criterion: string;
 }
 
 interface WebviewApi {
@@ -29,10 +35,15 @@ export const webviewApi: WebviewApi = acquireVsCodeApi();
 /** The saved state if it belongs to this lesson and has the expected shape; a fresh one otherwise. */
 export function restoreState(lesson: string): PanelState {
   const saved = webviewApi.getState() as Partial<PanelState> | undefined;
-  if (!saved || saved.lesson !== lesson || typeof saved.predictions !== 'object' || typeof saved.results !== 'object') {
-    return { lesson, predictions: {}, results: {} };
-  }
-  return { lesson, anchor: saved.anchor, predictions: { ...saved.predictions }, results: { ...saved.results } };
+  const record = (value: unknown) => (typeof value === 'object' && value !== null ? { ...value } : {});
+  if (!saved || saved.lesson !== lesson) return { lesson, choices: {}, checks: {}, examples: {} };
+  return {
+    lesson,
+    anchor: typeof saved.anchor === 'string' ? saved.anchor : undefined,
+    choices: record(saved.choices),
+    checks: record(saved.checks),
+    examples: record(saved.examples),
+  };
 }
 
 export function saveState(state: PanelState): void {

@@ -7,6 +7,8 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
+import { LessonRunner, idempotentConsumers, idempotentConsumersLesson } from '@idempotency/lessons';
+import { pgliteFromImage } from '@idempotency/lessons/node';
 import { lessonLinks } from 'eslint-plugin-idempotency';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +32,8 @@ let page: Page;
 let workbench: Workbench;
 let expected: ExpectedFinding[];
 let shown: Awaited<ReturnType<Workbench['problems']>> = [];
+/** The quiz question "Learn why" opened, for the step that answers it. */
+let openedQuestion: string | undefined;
 
 async function screenshot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(screenshots, `${name}.png`) });
@@ -96,26 +100,33 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
   });
 
   it('"Learn why" opens the lesson panel at the question that teaches the rule', async () => {
-    const target = [...expected].sort(compareFindings).find((finding) => finding.rule in lessonLinks)!;
-    const problem = shown.find((each) => relativeFile(each) === target.file && each.line === target.line && each.rule === target.rule);
-    expect(problem, `no problem shown for ${target.file}:${target.line}`).toBeDefined();
-    const anchor = lessonLinks[target.rule as keyof typeof lessonLinks].anchor;
+    // A finding whose rule is taught by a quiz question, so the next step can answer it.
+    const target = expected.find((finding) => lessonLinks[finding.rule as keyof typeof lessonLinks]?.anchor.startsWith('q'));
+    expect(target, 'no marked finding of a rule that a quiz question teaches').toBeDefined();
+    const problem = shown.find((each) => relativeFile(each) === target!.file && each.line === target!.line && each.rule === target!.rule);
+    expect(problem, `no problem shown for ${target!.file}:${target!.line}`).toBeDefined();
+    const anchor = lessonLinks[target!.rule as keyof typeof lessonLinks].anchor;
 
-    await screenshot('before-learn-why');
-    await workbench.openFile(target.file);
+    await workbench.openFile(target!.file);
     await workbench.goToPosition(problem!.line, problem!.column);
-    await screenshot('quick-fix-before');
-    await workbench.applyQuickFix('Learn why: open lesson');
+    try {
+      await workbench.applyQuickFix('Learn why: open lesson');
+    } finally {
+      await screenshot('quick-fix-menu');
+    }
 
     const lesson = workbench.lessonFrame();
     const place = lesson.locator(`[id="${anchor}"]`);
     await place.waitFor({ timeout: 60_000 });
     await expect.poll(() => place.getAttribute('aria-current'), { timeout: 15_000 }).toBe('location');
-    // The place is scrolled into view, not merely present somewhere in the page.
+    // The place is scrolled into view, not merely somewhere in the page.
     const top = await place.evaluate((element) => element.getBoundingClientRect().top);
     expect(top).toBeGreaterThanOrEqual(-1);
     expect(top).toBeLessThan(200);
+    // The lesson's text is there at once, whatever the database is doing.
+    expect(await lesson.locator('h1').textContent()).toBe(idempotentConsumersLesson.title);
     await screenshot(`lesson-at-${anchor}`);
+    openedQuestion = anchor;
   });
 
   it('boots PGlite inside the panel and reports how long it took', async () => {
@@ -126,5 +137,39 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     const readyMs = Number(await body.getAttribute('data-database-ready-ms'));
     console.log(`lesson panel ready to run (PGlite booted in the webview): ${readyMs} ms [target <= 2000 ms]`);
     expect(readyMs).toBeGreaterThan(0);
+  });
+
+  it('runs the chosen answer on PGlite inside the panel and shows the state PostgreSQL computed beside it', async () => {
+    expect(openedQuestion).toBeDefined();
+    const anchor = openedQuestion!;
+    const question = idempotentConsumersLesson.questions.find((each) => each.anchor === anchor)!;
+    // The learner deliberately picks a wrong answer, so the panel must show a difference.
+    const choice = question.options.find((option) => option.id !== question.answer)!;
+    const lesson = workbench.lessonFrame();
+    const article = lesson.locator(`[id="${anchor}"]`);
+    await article.locator(`input[value="${choice.id}"]`).check();
+    const run = article.locator(`button[data-run-question="${anchor}"]`);
+    await expect.poll(() => run.isEnabled(), { timeout: 60_000 }).toBe(true);
+    await run.click();
+
+    const verdict = article.locator(`[data-result-for="${anchor}"]`);
+    await verdict.locator('.judgement').waitFor({ timeout: 60_000 });
+    const predicted = await verdict.locator('[data-prediction]').textContent();
+    const computed = await verdict.locator('[data-computed]').textContent();
+    await article.scrollIntoViewIfNeeded();
+    await screenshot(`lesson-${anchor}-answered`);
+
+    // What the panel computed must be what the same runner computes here, in Node, on PGlite.
+    const runner = await LessonRunner.open(idempotentConsumers, pgliteFromImage());
+    try {
+      const check = await runner.checkQuestion(anchor);
+      const expectedState = check.shipped?.ok ? check.shipped.text : check.options[choice.id]!.ok ? (check.options[choice.id] as { text: string }).text : '';
+      expect(predicted).toBe(choice.label);
+      expect(computed).toBe(expectedState);
+      expect(computed).toMatch(/^(\w+=\S+ ?)+$/);
+      expect(await verdict.locator('.judgement').textContent()).toContain(`the database proves ${check.provenRight.join(', ')}`);
+    } finally {
+      await runner.close();
+    }
   });
 });

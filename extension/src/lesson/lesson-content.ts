@@ -1,23 +1,47 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
+import type { BuiltLesson } from '@idempotency/lessons';
+
+import { renderLesson } from './render-lesson';
+
 export interface LessonPage {
   title: string;
-  /** Safe HTML, rendered by the lessons package at build time. */
+  /** The lesson as HTML (see renderLesson). */
   html: string;
-  /** Files under dist/webview the page's script loads (the database files), by role. */
+  /** Files under dist/webview that the page's script loads (the database's files), by role. */
   assets: Record<string, string>;
-  /** False when the lesson's files are missing from the package: the page says so. */
+  /** False when the lesson is missing from the package: the page then says so. */
   available: boolean;
 }
 
-const databaseAssets = { pgliteWasm: 'pglite.wasm', initdbWasm: 'initdb.wasm', pgliteData: 'pglite.data' };
+/** The files the build copies beside the page (scripts/lesson-assets.mjs), by the role PGlite gives them. */
+const databaseAssets = {
+  pgliteWasm: 'pglite.wasm',
+  initdbWasm: 'initdb.wasm',
+  fsBundle: 'pglite.data',
+  dataDirImage: 'pglite-image.tar.gz',
+};
 
-/** Placeholder until the lessons package's rendered output is wired in. */
-export function loadLessonPage(webviewRoot: string, lesson: string): LessonPage {
-  const file = path.join(webviewRoot, 'lessons', `${lesson}.html`);
-  if (!existsSync(file)) {
-    return { title: 'Lesson', html: '<p>This lesson is not part of this build of the extension.</p>', assets: {}, available: false };
+/**
+ * Reads a built lesson from dist/lessons and renders it. Lesson ids come from links and saved
+ * panel state, so only plain ids are looked up; a missing or unreadable lesson gives a page that
+ * says so in words, never an error dialog.
+ */
+export function loadLessonPage(lessonsRoot: string, lesson: string): LessonPage {
+  const file = path.join(lessonsRoot, `${lesson}.json`);
+  if (!/^[a-z0-9-]+$/.test(lesson) || !existsSync(file)) {
+    return unavailable(`The lesson “${lesson}” is not part of this version of the extension.`);
   }
-  return { title: 'Lesson', html: readFileSync(file, 'utf8'), assets: databaseAssets, available: true };
+  try {
+    const built = JSON.parse(readFileSync(file, 'utf8')) as BuiltLesson;
+    return { title: built.title, html: renderLesson(built), assets: databaseAssets, available: true };
+  } catch (error) {
+    return unavailable(`The lesson “${lesson}” could not be read (${error instanceof Error ? error.message : String(error)}).`);
+  }
+}
+
+function unavailable(message: string): LessonPage {
+  const escaped = message.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  return { title: 'Lesson', html: `<p class="unavailable">${escaped}</p>`, assets: {}, available: false };
 }

@@ -69,7 +69,7 @@ export class LessonPanel implements vscode.Disposable {
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'lesson-icon.svg');
     const webviewRoot = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     const asset = (name: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, name)).toString();
-    const page = loadLessonPage(webviewRoot.fsPath, lesson);
+    const page = loadLessonPage(vscode.Uri.joinPath(this.extensionUri, 'dist', 'lessons').fsPath, lesson);
     panel.title = page.title;
     panel.webview.html = lessonPageHtml({
       cspSource: panel.webview.cspSource,

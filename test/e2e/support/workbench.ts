@@ -48,8 +48,19 @@ export class Workbench {
 
   /** Opens the quick-fix menu at the cursor and picks the action with this title. */
   async applyQuickFix(title: string): Promise<void> {
-    await this.page.keyboard.press('Control+.');
-    await this.page.locator('.action-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
+    const item = this.page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
+    // Code actions are computed asynchronously; a request made while the editor was still taking
+    // focus can come back empty, so ask again as a person would.
+    for (let attempt = 1; ; attempt += 1) {
+      await this.page.keyboard.press('Control+.');
+      try {
+        await item.waitFor({ timeout: 5_000 });
+        break;
+      } catch (error) {
+        if (attempt === 4) throw error;
+        await this.page.keyboard.press('Escape');
+      }
+    }
     // The menu takes keys, as it does for a person using the keyboard; clicks land on its pointer guard.
     const focused = this.page.locator('.action-widget .monaco-list-row.focused');
     for (let step = 0; step < 30 && (await focused.getAttribute('aria-label').catch(() => null)) !== title; step += 1) {

@@ -1,0 +1,112 @@
+import type { BuiltExample, BuiltLesson, BuiltQuestion, CodeSnippet } from '@idempotency/lessons';
+
+/**
+ * The whole lesson as the panel's HTML, rendered on the extension host so the text is readable the
+ * moment the panel opens, before the page's script or the database start (and if they never do).
+ * Fields named `…Html` were rendered from the lesson's own Markdown at build time with raw HTML
+ * disabled, so they are inserted as markup; every other string is escaped.
+ */
+export function renderLesson(lesson: BuiltLesson): string {
+  const stepTitles = new Map(lesson.places.map((place) => [place.anchor, place.title]));
+  return [
+    `<header class="lesson-header">`,
+    `<h1 id="top" tabindex="-1">${text(lesson.title)}</h1>`,
+    `<div class="thesis">${lesson.thesisHtml}</div>`,
+    `<p class="checked-on">Checked against the tools and documents it cites as of ${text(lesson.checkedOn)}.</p>`,
+    `</header>`,
+    renderContents(lesson),
+    renderQuestion(lesson.predict, 'h2'),
+    section(lesson.thirtySeconds.anchor, lesson.thirtySeconds.title, lesson.thirtySeconds.html),
+    `<section aria-labelledby="how-it-works"><h2 id="how-it-works">How it works, in ${lesson.steps.length} steps</h2><ol class="steps">`,
+    ...lesson.steps.map(
+      (step) => `<li id="${attribute(step.anchor)}" aria-label="${attribute(stepTitles.get(step.anchor) ?? `Step ${step.number}`)}">${step.html}</li>`,
+    ),
+    `</ol></section>`,
+    `<section id="${attribute(lesson.analogy.anchor)}"><h2>${text(lesson.analogy.title)}</h2>${lesson.analogy.storyHtml}`,
+    `<table class="mapping"><thead><tr><th scope="col">In the workshop</th><th scope="col">In the consumer</th></tr></thead><tbody>`,
+    ...lesson.analogy.mapping.map((row) => `<tr><td>${text(row.analogy)}</td><td>${text(row.consumer)}</td></tr>`),
+    `</tbody></table>${lesson.analogy.limitsHtml}</section>`,
+    `<section aria-labelledby="examples"><h2 id="examples">Examples, run for real</h2>`,
+    ...lesson.examples.map(renderExample),
+    `</section>`,
+    `<section aria-labelledby="quiz"><h2 id="quiz">Try it</h2><p>Pick your answer first, then run it: the panel executes the handlers on PostgreSQL and shows what the database holds afterwards.</p>`,
+    ...lesson.questions.map((question) => renderQuestion(question, 'h3')),
+    `</section>`,
+    `<section aria-labelledby="go-deeper"><h2 id="go-deeper">Go deeper</h2>`,
+    ...lesson.tips.map(
+      (tip) =>
+        `<article id="${attribute(tip.anchor)}" class="tip"><h3>Pro tip ${tip.number}</h3>${tip.adviceHtml}<h4>When</h4>${tip.whenHtml}<h4>How to verify</h4>${tip.verifyHtml}</article>`,
+    ),
+    `</section>`,
+    `<section id="sources"><h2>Sources</h2><ul class="sources">`,
+    ...lesson.sources.map(
+      (source) =>
+        `<li id="source-${attribute(source.id)}"><strong>[${text(source.id)}]</strong> ${text(source.publisher)}, <a href="${attribute(source.url)}">${text(source.title)}</a>, fetched ${text(source.fetched)}${source.sha256 ? `; SHA-256 <code class="hash">${text(source.sha256)}</code>` : ''}.${source.noteHtml}</li>`,
+    ),
+    `</ul></section>`,
+  ].join('\n');
+}
+
+function renderContents(lesson: BuiltLesson): string {
+  const shown = lesson.places.filter((place) => !place.anchor.startsWith('step-') || place.anchor === 'step-1');
+  const links = shown.map((place) => `<li><a href="#${attribute(place.anchor)}">${text(place.anchor === 'step-1' ? 'How it works' : place.title)}</a></li>`);
+  return `<nav class="contents" aria-label="Lesson contents"><ol>${links.join('')}</ol></nav>`;
+}
+
+function section(anchor: string, title: string, html: string): string {
+  return `<section id="${attribute(anchor)}"><h2>${text(title)}</h2>${html}</section>`;
+}
+
+function renderCode(code: CodeSnippet, caption?: string): string {
+  const flagged = code.flaggedBy.length > 0 ? ` <span class="flag">flagged by ${code.flaggedBy.map(text).join(', ')}</span>` : '';
+  return `<figure class="code"><figcaption>${text(caption ?? code.handler)}${flagged}</figcaption><pre tabindex="0"><code>${text(code.source)}</code></pre></figure>`;
+}
+
+function renderExample(example: BuiltExample): string {
+  return [
+    `<article id="${attribute(example.anchor)}" class="example"><h3>${text(example.number)} ${text(example.title)}</h3>${example.html}`,
+    ...example.code.map((code, index) => renderCode(code, index === 0 ? 'The handler this example runs' : 'The tempting alternative')),
+    `<div class="run-row"><button type="button" data-run-example="${attribute(example.anchor)}" disabled>Run on PostgreSQL</button>`,
+    `<output class="result" data-result-for="${attribute(example.anchor)}" aria-live="polite"></output></div></article>`,
+  ].join('\n');
+}
+
+function renderQuestion(question: BuiltQuestion, heading: 'h2' | 'h3'): string {
+  const deliveries = question.deliveries.length
+    ? `<table class="deliveries"><caption>Arrivals, in order</caption><thead><tr><th scope="col">#</th><th scope="col">Worker</th><th scope="col">Message</th></tr></thead><tbody>${question.deliveries
+        .map(
+          (delivery, index) =>
+            `<tr><td>${index + 1}</td><td>${text(delivery.worker)}</td><td><code>${text(
+              Object.entries(delivery.message)
+                .map(([field, value]) => `${field}: ${value}`)
+                .join(', '),
+            )}</code></td></tr>`,
+        )
+        .join('')}</tbody></table>`
+    : '';
+  const options = question.options.map(
+    (option) =>
+      `<label class="option"><input type="radio" name="choice-${attribute(question.anchor)}" value="${attribute(option.id)}"><span class="option-id">${text(option.id)}</span><code class="option-label">${text(option.label)}</code></label>`,
+  );
+  return [
+    `<article id="${attribute(question.anchor)}" class="question" data-question="${attribute(question.anchor)}">`,
+    `<${heading}>${text(question.title)}</${heading}>`,
+    question.scenarioHtml,
+    question.observed ? `<p class="observed">Observed state: <code>${text(question.observed)}</code></p>` : '',
+    deliveries,
+    question.code ? renderCode(question.code, 'The handler in question') : '',
+    question.promptHtml,
+    `<fieldset class="options"><legend>Your answer</legend>${options.join('')}</fieldset>`,
+    `<div class="run-row"><button type="button" data-run-question="${attribute(question.anchor)}" disabled>Run on PostgreSQL</button></div>`,
+    `<div class="result verdict" data-result-for="${attribute(question.anchor)}" aria-live="polite"></div>`,
+    `</article>`,
+  ].join('\n');
+}
+
+function text(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+function attribute(value: string): string {
+  return text(value).replace(/"/g, '&quot;');
+}
