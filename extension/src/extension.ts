@@ -35,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): void {
     },
   );
   const linter = new DocumentLinter({ diagnostics, findings, status, engine, settings: () => settings, log: (line) => log.warn(line) });
-  const lessonPanel = new LessonPanel(context.extensionUri, log);
+  const lessonPanel = new LessonPanel(context.extensionUri, context.workspaceState, log);
 
   const shouldLint = (document: vscode.TextDocument) =>
     settings.enable && !settings.deferToProjectEslint && DocumentLinter.isLintable(document);

@@ -16,10 +16,12 @@ interface Bootstrap {
   anchor?: string;
   available: boolean;
   assets: PgliteAssetUrls;
+  /** The progress the host kept for this lesson, if any. */
+  savedState?: unknown;
 }
 
 const bootstrap = JSON.parse(document.getElementById('bootstrap')?.textContent ?? '{}') as Bootstrap;
-const state = restoreState(bootstrap.lesson);
+const state = restoreState(bootstrap.lesson, bootstrap.savedState);
 const status = document.getElementById('database-status')!;
 
 // A fresh "Learn why" names its place; a panel restored after a reload returns to the last one.

@@ -32,9 +32,12 @@ declare function acquireVsCodeApi(): WebviewApi;
 
 export const webviewApi: WebviewApi = acquireVsCodeApi();
 
-/** The saved state if it belongs to this lesson and has the expected shape; a fresh one otherwise. */
-export function restoreState(lesson: string): PanelState {
-  const saved = webviewApi.getState() as Partial<PanelState> | undefined;
+/**
+ * The saved state if it belongs to this lesson and has the expected shape; a fresh one otherwise.
+ * The host's copy comes first: it is written on every change, the webview's own only now and then.
+ */
+export function restoreState(lesson: string, fromHost: unknown): PanelState {
+  const saved = ((fromHost as Partial<PanelState> | undefined) ?? webviewApi.getState()) as Partial<PanelState> | undefined;
   const record = (value: unknown) => (typeof value === 'object' && value !== null ? { ...value } : {});
   if (!saved || saved.lesson !== lesson) return { lesson, choices: {}, checks: {}, examples: {} };
   return {
@@ -48,4 +51,5 @@ export function restoreState(lesson: string): PanelState {
 
 export function saveState(state: PanelState): void {
   webviewApi.setState(state);
+  webviewApi.postMessage({ type: 'state', state });
 }

@@ -34,6 +34,8 @@ let expected: ExpectedFinding[];
 let shown: Awaited<ReturnType<Workbench['problems']>> = [];
 /** The quiz question "Learn why" opened, for the step that answers it. */
 let openedQuestion: string | undefined;
+/** What the panel showed as computed, for the step that reloads the window. */
+let computedShown: string | null = null;
 
 async function screenshot(name: string): Promise<void> {
   await page.screenshot({ path: path.join(screenshots, `${name}.png`) });
@@ -168,8 +170,29 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
       expect(computed).toBe(expectedState);
       expect(computed).toMatch(/^(\w+=\S+ ?)+$/);
       expect(await verdict.locator('.judgement').textContent()).toContain(`the database proves ${check.provenRight.join(', ')}`);
+      computedShown = computed;
     } finally {
       await runner.close();
     }
+  });
+
+  it('keeps the answer and the computed state when the window reloads, and follows a dark theme', async () => {
+    expect(computedShown).not.toBeNull();
+    await page.reload();
+    await workbench.waitUntilReady();
+    // VS Code restores the panel through the extension's serializer; the page restores its own state.
+    const verdict = workbench.lessonFrame().locator(`[data-result-for="${openedQuestion}"]`);
+    try {
+      await verdict.locator('[data-computed]').waitFor({ state: 'attached', timeout: 60_000 });
+    } finally {
+      await screenshot('after-reload');
+    }
+    expect(await verdict.locator('[data-computed]').textContent()).toBe(computedShown);
+    const background = () => workbench.lessonFrame().locator('body').evaluate((body) => getComputedStyle(body).backgroundColor);
+    const lightBackground = await background();
+    await workbench.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await expect.poll(background, { timeout: 15_000 }).not.toBe(lightBackground);
+    await verdict.scrollIntoViewIfNeeded();
+    await screenshot('lesson-restored-dark');
   });
 });

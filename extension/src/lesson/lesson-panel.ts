@@ -8,6 +8,7 @@ import type { LessonTarget } from './lesson-target';
 import { isMessageFromLesson, type MessageToLesson } from './lesson-messages';
 
 export const lessonViewType = 'idempotency.lesson';
+const savedProgressKey = 'idempotency.lessonProgress';
 const defaultLesson = 'idempotent-consumers';
 
 /**
@@ -19,8 +20,14 @@ export class LessonPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private lesson = defaultLesson;
 
+  /**
+   * `workspaceState` keeps a copy of the page's progress. The webview's own state (setState) is
+   * written to disk only when the workbench next saves its editors, which a reload right after an
+   * answer can beat, most of all in a browser-hosted VS Code; a memento update is written at once.
+   */
   constructor(
     private readonly extensionUri: vscode.Uri,
+    private readonly progress: vscode.Memento,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
@@ -78,7 +85,13 @@ export class LessonPanel implements vscode.Disposable {
       styleUri: asset('lesson.css'),
       title: page.title,
       lessonHtml: page.html,
-      bootstrap: { lesson, anchor, assets: Object.fromEntries(Object.entries(page.assets).map(([role, file]) => [role, asset(file)])), available: page.available },
+      bootstrap: {
+        lesson,
+        anchor,
+        assets: Object.fromEntries(Object.entries(page.assets).map(([role, file]) => [role, asset(file)])),
+        available: page.available,
+        savedState: this.savedProgress(lesson),
+      },
     });
   }
 
@@ -91,7 +104,15 @@ export class LessonPanel implements vscode.Disposable {
       case 'database-failed':
         this.log.warn(`The lesson database could not start: ${message.reason}`);
         return;
+      case 'state':
+        void this.progress.update(savedProgressKey, message.state);
+        return;
     }
+  }
+
+  private savedProgress(lesson: string): unknown {
+    const saved = this.progress.get<{ lesson?: unknown }>(savedProgressKey);
+    return saved?.lesson === lesson ? saved : undefined;
   }
 
   private post(message: MessageToLesson): void {
