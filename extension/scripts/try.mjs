@@ -1,12 +1,10 @@
 // `npm run try`: the real editor with the packaged extension, open on the plugin's examples, for
 // anyone without VS Code. Stops (with everything it started) on Ctrl+C.
-import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { repositoryRoot, startCodeServer } from './code-server.mjs';
 
-const examples = path.join(repositoryRoot, 'eslint-plugin/examples');
-const workspace = existsSync(examples) && readdirSync(examples).length > 0 ? examples : path.join(repositoryRoot, 'test/e2e/fixtures/examples');
+const workspace = path.join(repositoryRoot, 'eslint-plugin/examples');
 const port = Number(process.env.PORT ?? 8080);
 
 const server = await startCodeServer({ workspace, stateDir: path.join(repositoryRoot, '.cache/try'), port });

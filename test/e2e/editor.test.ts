@@ -17,10 +17,7 @@ import { packagedExtension, repositoryRoot, startCodeServer } from '../../extens
 import { compareFindings, expectedFindings, type ExpectedFinding } from './support/expected-findings';
 import { Workbench } from './support/workbench';
 
-const pluginExamples = path.join(repositoryRoot, 'eslint-plugin/examples');
-const standInExamples = path.join(repositoryRoot, 'test/e2e/fixtures/examples');
-// The plugin's examples are the real subject; the stand-ins only serve while those do not exist.
-const examples = existsSync(pluginExamples) && expectedFindings(pluginExamples).length > 0 ? pluginExamples : standInExamples;
+const examples = path.join(repositoryRoot, 'eslint-plugin/examples');
 const screenshots = path.join(repositoryRoot, 'test-results/e2e');
 const stateDir = path.join(repositoryRoot, '.cache/e2e-state');
 
@@ -57,6 +54,7 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     rmSync(stateDir, { recursive: true, force: true });
     mkdirSync(screenshots, { recursive: true });
     expected = expectedFindings(examples);
+    expect(expected.length, 'the examples mark no finding with // flagged: <rule>').toBeGreaterThan(0);
     console.log(`examples: ${path.relative(repositoryRoot, examples)}, ${expected.length} marked findings`);
 
     server = await startCodeServer({ workspace: examples, stateDir });
