@@ -24,9 +24,10 @@ export interface FileOutcome {
 
 const ruleIds = Object.keys(plugin.rules).map((name) => `idempotency/${name}`);
 
-function configs(withRules: boolean): Linter.Config[] {
+function configs(withRules: boolean, baseline: Linter.Config[]): Linter.Config[] {
   const rules = withRules ? Object.fromEntries(ruleIds.map((id) => [id, 'error' as const])) : {};
   return [
+    ...baseline,
     { files: ['**/*.{js,jsx,mjs}'], languageOptions: { sourceType: 'module', ecmaVersion: 'latest' } },
     { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', ecmaVersion: 'latest' } },
     { files: ['**/*.{ts,mts,cts,tsx}'], languageOptions: { parser: tsParser as Linter.Parser } },
@@ -45,9 +46,10 @@ export class CorpusLinter {
   private readonly withRules: Linter.Config[];
   private readonly withoutRules: Linter.Config[];
 
-  constructor() {
-    this.withRules = configs(true);
-    this.withoutRules = configs(false);
+  /** `baseline`: rules that run in both cases, such as a project's usual recommended set. */
+  constructor(baseline: Linter.Config[] = []) {
+    this.withRules = configs(true, baseline);
+    this.withoutRules = configs(false, baseline);
   }
 
   /** Lints `source` as `filename`; a `.js` file that is not a module is retried as a script. */

@@ -23,15 +23,27 @@ const sourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
 const typeScriptFiles = ['**/*.{ts,mts,cts,tsx}'];
 
 /**
- * typescript-eslint's parser, when the project has it. Loaded synchronously so that the plugin
- * has no top-level await and stays loadable from CommonJS config files.
+ * typescript-eslint's parser, when the project has it, loaded the first time a TypeScript file is
+ * parsed: loading it loads TypeScript, which a project that lints only JavaScript should not pay
+ * for. Synchronous, so that the plugin has no top-level await and CommonJS configs can load it.
  */
-function optionalTypeScriptParser(): TSESLint.FlatConfig.Parser | undefined {
+function lazyTypeScriptParser(): TSESLint.FlatConfig.Parser | undefined {
+  const require = createRequire(import.meta.url);
+  let version: string;
   try {
-    return createRequire(import.meta.url)('@typescript-eslint/parser') as TSESLint.FlatConfig.Parser;
+    version = (require('@typescript-eslint/parser/package.json') as { version: string }).version;
   } catch {
     return undefined;
   }
+  type ParseForESLint = (code: string, options?: unknown) => unknown;
+  let parseForESLint: ParseForESLint | undefined;
+  return {
+    meta: { name: '@typescript-eslint/parser', version },
+    parseForESLint: (code: string, options?: unknown) => {
+      parseForESLint ??= (require('@typescript-eslint/parser') as { parseForESLint: ParseForESLint }).parseForESLint;
+      return parseForESLint(code, options);
+    },
+  } as TSESLint.FlatConfig.Parser;
 }
 
 const plugin = {
@@ -40,7 +52,7 @@ const plugin = {
   configs: {} as { recommended: TSESLint.FlatConfig.ConfigArray },
 };
 
-const typeScriptParser = optionalTypeScriptParser();
+const typeScriptParser = lazyTypeScriptParser();
 
 plugin.configs.recommended = [
   {

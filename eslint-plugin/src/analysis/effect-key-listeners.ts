@@ -1,38 +1,44 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { effectKeyOfHeaderCall, effectKeyOfProperty, effectKeysOfOperation, type EffectKey } from './effect-keys.js';
-import { operationsAt } from './operations/index.js';
-import { tracerFor, type OriginTracer } from './origin.js';
+import { effectKeyOfHeaderCall, effectKeyOfProperty, effectKeysOfOperation } from './effect-keys.js';
+import { analysisFor, type TracedKey } from './file-analysis.js';
 
 /**
- * The listeners that find every effect key in a file; the two key rules share them and differ
- * only in what they look for in a key.
+ * The listeners that find every effect key in a file; the two key rules share them (and, through
+ * the file's analysis, their results) and differ only in what they look for in a key.
  */
 export function effectKeyListeners(
   context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>,
-  check: (key: EffectKey, tracer: OriginTracer) => void,
+  check: (key: TracedKey) => void,
 ): TSESLint.RuleListener {
-  const tracer = tracerFor(context);
+  const analysis = analysisFor(context);
   const seen = new Set<TSESTree.Node>();
-  const visit = (key: EffectKey | undefined) => {
-    if (!key || seen.has(key.node)) return;
-    seen.add(key.node);
-    check(key, tracer);
+  const visit = (keys: readonly TracedKey[]) => {
+    for (const key of keys) {
+      if (seen.has(key.node)) continue;
+      seen.add(key.node);
+      check(key);
+    }
   };
-  const visitOperations = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => {
-    for (const operation of operationsAt(node, tracer)) for (const key of effectKeysOfOperation(operation, tracer)) visit(key);
-  };
+  const operationKeys = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) =>
+    analysis.operationsAt(node).flatMap((operation) => effectKeysOfOperation(operation, analysis.tracer));
   return {
     CallExpression(node) {
-      visitOperations(node);
-      visit(effectKeyOfHeaderCall(node));
+      // Most calls are neither database writes nor header setters: nothing is stored for them.
+      const header = effectKeyOfHeaderCall(node);
+      if (header || analysis.operationsAt(node).length > 0) visit(analysis.keysAt(node, () => [...operationKeys(node), header]));
     },
-    TaggedTemplateExpression: visitOperations,
+    TaggedTemplateExpression(node) {
+      if (analysis.operationsAt(node).length > 0) visit(analysis.keysAt(node, () => operationKeys(node)));
+    },
+    // Most properties and assignments are not keys: they are turned away before anything is stored.
     Property(node) {
-      visit(effectKeyOfProperty(node));
+      const key = effectKeyOfProperty(node);
+      if (key) visit(analysis.keysAt(node, () => [key]));
     },
     AssignmentExpression(node) {
-      visit(effectKeyOfHeaderCall(node));
+      const key = effectKeyOfHeaderCall(node);
+      if (key) visit(analysis.keysAt(node, () => [key]));
     },
   };
 }

@@ -27,8 +27,8 @@ export interface EffectKey {
    * `row`: the key of a row an effect writes (its id), which a repeat would duplicate.
    */
   strength: 'explicit' | 'row';
-  /** The write is an inbox claim: it records that a delivery was handled, nothing else. */
-  claim: boolean;
+  /** Whether the write is an inbox claim (it records that a delivery was handled, nothing else); asked last, it traces every field. */
+  isClaim(): boolean;
 }
 
 const mintingSqlFunctions = new Set(['gen_random_uuid', 'uuid_generate_v1', 'uuid_generate_v4', 'uuid_generate_v7', 'uuidv4', 'uuidv7', 'random', 'now', 'clock_timestamp', 'txid_current', 'nextval']);
@@ -103,7 +103,8 @@ export function effectKeysOfOperation(operation: DataOperation, tracer: OriginTr
   if (operation.kind !== 'insert' && operation.kind !== 'upsert') return [];
   const fields = keyFields(operation);
   if (fields.length === 0) return [];
-  const claim = isClaim(operation, tracer);
+  let claim: boolean | undefined;
+  const claimOnce = () => (claim ??= isClaim(operation, tracer));
   return fields.flatMap(({ field, strength }) => {
     if (field.values.length === 0 && field.functions.length === 0) return [];
     return [
@@ -113,7 +114,7 @@ export function effectKeysOfOperation(operation: DataOperation, tracer: OriginTr
         functions: field.functions,
         description: describeField(operation, field),
         strength,
-        claim,
+        isClaim: claimOnce,
       },
     ];
   });
@@ -132,7 +133,7 @@ export function effectKeyOfProperty(property: TSESTree.Property): EffectKey | un
     functions: [],
     description: /-/.test(name) ? `the \`${name}\` header` : `the \`${name}\` option`,
     strength: 'explicit',
-    claim: false,
+    isClaim: () => false,
   };
 }
 
@@ -152,5 +153,5 @@ export function effectKeyOfHeaderCall(node: TSESTree.CallExpression | TSESTree.A
     value = node.right;
   }
   if (!name || !value || value.type === 'SpreadElement' || !idempotencyKeyName.test(name)) return undefined;
-  return { node: value, values: [value], functions: [], description: `the \`${name}\` header`, strength: 'explicit', claim: false };
+  return { node: value, values: [value], functions: [], description: `the \`${name}\` header`, strength: 'explicit', isClaim: () => false };
 }

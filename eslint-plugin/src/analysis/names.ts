@@ -50,7 +50,19 @@ const scopeNouns = new Set([
 /** Names that on their own mean a delivery identity, whatever holds them. */
 const deliveryNames = new Set(['deliverytag', 'receipthandle', 'attemptsmade', 'messageid', 'deliveryid', 'jobid', 'redelivered', 'consumertag']);
 
+const meanings = new Map<string, NameMeaning>();
+
 export function nameMeaning(name: string): NameMeaning {
+  let meaning = meanings.get(name);
+  if (meaning === undefined) {
+    meaning = judgeName(name);
+    if (meanings.size > 20_000) meanings.clear();
+    meanings.set(name, meaning);
+  }
+  return meaning;
+}
+
+function judgeName(name: string): NameMeaning {
   if (deliveryNames.has(name.toLowerCase())) return 'delivery';
   const parts = words(name);
   if (parts.length === 0) return 'other';

@@ -135,7 +135,8 @@ function importsOf(program: TSESTree.Program): FileImports {
 }
 
 export class OriginTracer {
-  private readonly cache = new WeakMap<TSESTree.Node, Fact[]>();
+  // Plain maps, dropped with the file: node-keyed WeakMaps cost far more in garbage collection.
+  private readonly cache = new Map<TSESTree.Node, Fact[]>();
   private readonly visiting = new Set<TSESTree.Node>();
   private steps = 0;
   readonly imports: FileImports;
@@ -301,7 +302,7 @@ export class OriginTracer {
     return [...current, ...found.defaults.flatMap((value) => this.visit(value, depth))];
   }
 
-  private sitesCache = new WeakMap<FunctionNode, TSESTree.Node[]>();
+  private readonly sitesCache = new Map<FunctionNode, TSESTree.Node[]>();
 
   /** The function node and every reference to its name: where it is called or registered. */
   functionSites(fn: FunctionNode): TSESTree.Node[] {
@@ -517,17 +518,4 @@ export class OriginTracer {
     });
     return facts.length > 0 ? facts : [leaf('unknown', this.code(fn))];
   }
-}
-
-const tracers = new WeakMap<object, OriginTracer>();
-
-/** One tracer per linted file, shared by the rules so that each value is traced once. */
-export function tracerFor(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>): OriginTracer {
-  const sourceCode = context.sourceCode;
-  let tracer = tracers.get(sourceCode);
-  if (!tracer) {
-    tracer = new OriginTracer(sourceCode);
-    tracers.set(sourceCode, tracer);
-  }
-  return tracer;
 }

@@ -145,6 +145,7 @@ export function staticText(
 /** A hole written between single quotes ('${x}') stands for the whole quoted value. */
 function unquoteHoles(parts: Part[]): { parts: Part[]; quoted: Set<number> } {
   const quoted = new Set<number>();
+  if (!parts.some((part) => part.kind === 'hole')) return { parts, quoted };
   const result = parts.map((part) => ({ ...part }));
   result.forEach((part, index) => {
     const before = result[index - 1];

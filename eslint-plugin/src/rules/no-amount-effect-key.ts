@@ -1,6 +1,6 @@
 import { effectKeyListeners } from '../analysis/effect-key-listeners.js';
 import type { LeafKind } from '../analysis/facts.js';
-import { capitalised, describeFact, keyFacts, listed } from '../analysis/key-facts.js';
+import { capitalised, describeFact, listed } from '../analysis/key-facts.js';
 import { createRule } from '../create-rule.js';
 
 /** Parts that narrow a key without naming an operation: who it is for, in what currency, when. */
@@ -21,12 +21,11 @@ export const noAmountEffectKey = createRule({
   },
   defaultOptions: [],
   create(context) {
-    return effectKeyListeners(context, (key, tracer) => {
-      if (key.claim) return;
-      const facts = keyFacts(key, tracer);
+    return effectKeyListeners(context, (key) => {
+      const facts = key.facts;
       const amount = facts.find((fact) => fact.kind === 'amount');
       // Anything that could name the operation (or a delivery, which the other rule reports) clears the key.
-      if (!amount || !facts.every((fact) => fact.kind === 'amount' || narrowing.has(fact.kind))) return;
+      if (!amount || !facts.every((fact) => fact.kind === 'amount' || narrowing.has(fact.kind)) || key.isClaim()) return;
       const others = [...new Set(facts.filter((fact) => fact.kind !== 'amount' && fact.kind !== 'constant').map(describeFact))];
       context.report({
         node: key.node,

@@ -1,8 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { enclosingFunction, guardsFedBy, handlesUniqueViolation, inSerializableTransaction, isDecidedBy } from '../analysis/decisions.js';
-import { operationsAt, type DataOperation } from '../analysis/operations/index.js';
-import { tracerFor } from '../analysis/origin.js';
+import { analysisFor } from '../analysis/file-analysis.js';
+import type { DataOperation } from '../analysis/operations/index.js';
 import { capitalised } from '../analysis/key-facts.js';
 import { variableOf } from '../analysis/scope.js';
 import type { ScopeOf } from '../analysis/static-text.js';
@@ -28,7 +28,8 @@ function serialised(write: DataOperation, operations: readonly DataOperation[]):
     (other) =>
       other.node.range[0] < write.node.range[0] &&
       sameFunction(other.node, write.node) &&
-      (other.kind === 'serialisation' || (other.kind === 'read' && other.locksRows === true && !other.targets.some((target) => write.targets.includes(target)))),
+      (other.kind === 'serialisation' ||
+        (other.kind === 'read' && other.locksRows === true && !other.targets.some((target) => write.targets.includes(target)))),
   );
 }
 
@@ -61,10 +62,11 @@ export const noCheckThenInsert = createRule({
   },
   defaultOptions: [],
   create(context) {
-    const tracer = tracerFor(context);
+    const analysis = analysisFor(context);
+    const tracer = analysis.tracer;
     const operations: DataOperation[] = [];
     const collect = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => {
-      operations.push(...operationsAt(node, tracer));
+      operations.push(...analysis.operationsAt(node));
     };
     return {
       CallExpression: collect,
@@ -77,6 +79,7 @@ export const noCheckThenInsert = createRule({
         for (const write of operations) {
           if (write.kind !== 'insert' || write.arbitrated) continue;
           const read = reads.find((candidate) => {
+            if (candidate.mayTouch && !write.targets.some(candidate.mayTouch)) return false;
             if (!candidate.targets.some((target) => write.targets.includes(target))) return false;
             let guards = guardsOf.get(candidate);
             if (!guards) {

@@ -1,5 +1,5 @@
 import { effectKeyListeners } from '../analysis/effect-key-listeners.js';
-import { capitalised, describeFact, keyFacts, listed } from '../analysis/key-facts.js';
+import { capitalised, describeFact, listed } from '../analysis/key-facts.js';
 import { createRule } from '../create-rule.js';
 
 export const noDeliveryIdEffectKey = createRule({
@@ -21,14 +21,14 @@ export const noDeliveryIdEffectKey = createRule({
   },
   defaultOptions: [],
   create(context) {
-    return effectKeyListeners(context, (key, tracer) => {
-      if (key.claim) return;
-      const facts = keyFacts(key, tracer);
+    return effectKeyListeners(context, (key) => {
+      const facts = key.facts;
       // A fresh random id is an ordinary row id; it is wrong only where it is meant to catch repeats.
       const kind = (['delivery', 'worker', 'minted'] as const).find(
         (candidate) => (candidate !== 'minted' || key.strength === 'explicit') && facts.some((fact) => fact.kind === candidate),
       );
-      if (!kind) return;
+      // A claim records which deliveries were handled: there, the delivery's id is the right key.
+      if (!kind || key.isClaim()) return;
       const sources = [...new Set(facts.filter((fact) => fact.kind === kind).map(describeFact))];
       context.report({
         node: key.node,

@@ -125,6 +125,15 @@ function typeormBuilder(chain: Chain, end: TSESTree.CallExpression, scopeOf: Sco
   };
 }
 
+/** The names a query-builder chain can end with; any other call is turned away at once. */
+export const builderChainEnds: ReadonlySet<string> = new Set([
+  'first', 'select', 'where', 'andWhere', 'orWhere', 'whereIn', 'whereNot', 'count', 'pluck', 'exists', 'limit', 'offset',
+  'orderBy', 'insert', 'values', 'onConflict', 'ignore', 'merge', 'onConflictDoNothing', 'onConflictDoUpdate',
+  'onDuplicateKeyUpdate', 'returning', 'returningAll', 'execute', 'executeTakeFirst', 'executeTakeFirstOrThrow', 'then',
+  'orIgnore', 'orUpdate', 'update', 'increment', 'decrement', 'del', 'delete', 'upsert', 'truncate', 'into', 'from',
+  'table', 'set', 'selectAll', 'innerJoin', 'leftJoin', 'groupBy', 'having', 'forUpdate', 'transacting', 'timeout',
+]);
+
 export function builderOperation(call: TSESTree.CallExpression, scopeOf: ScopeOf): DataOperation | undefined {
   if (!isChainEnd(call)) return undefined;
   const chain = chainOf(call);

@@ -1,38 +1,42 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { OriginTracer } from '../origin.js';
-import { builderOperation } from './builders.js';
-import { ormOperation } from './orms.js';
-import { prismaOperation } from './prisma.js';
-import { redisOperation } from './redis.js';
+import { calleeName } from '../scope.js';
+import { builderChainEnds, builderOperation } from './builders.js';
+import { ormMethods, ormOperation } from './orms.js';
+import { prismaMethods, prismaOperation } from './prisma.js';
+import { redisMethods, redisOperation } from './redis.js';
 import { sqlOperations } from './sql.js';
 import type { DataOperation } from './types.js';
 
 export type { DataOperation, Field, OperationKind } from './types.js';
 
-const cache = new WeakMap<TSESTree.Node, DataOperation[]>();
+const none: DataOperation[] = [];
+
+const recognisedMethods: ReadonlySet<string> = new Set([...prismaMethods, ...builderChainEnds, ...redisMethods, ...ormMethods]);
 
 /**
  * The database operations a call or tagged template performs, whichever library it uses. Each
- * recogniser is cheap to reject, so this can run on every call in a file.
+ * recogniser is cheap to reject, so this can run on every call in a file; FileAnalysis keeps the
+ * answers.
  */
-export function operationsAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, tracer: OriginTracer): DataOperation[] {
-  let found = cache.get(node);
-  if (found) return found;
+export function findOperations(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, tracer: OriginTracer): DataOperation[] {
+  let found: DataOperation[];
   const scopeOf = tracer.scopeOf;
   if (node.type === 'TaggedTemplateExpression') {
     found = sqlOperations(node, scopeOf);
   } else {
     found = sqlOperations(node, scopeOf);
-    if (found.length === 0) {
+    const method = calleeName(node.callee);
+    if (found.length === 0 && method !== undefined && recognisedMethods.has(method)) {
+      // Each recogniser is asked only about the method names it knows.
       const single =
-        prismaOperation(node, scopeOf) ??
-        builderOperation(node, scopeOf) ??
-        redisOperation(node, scopeOf, tracer.imports.sources, tracer.text) ??
-        ormOperation(node, scopeOf);
-      found = single ? [single] : [];
+        (prismaMethods.has(method) ? prismaOperation(node, scopeOf) : undefined) ??
+        (builderChainEnds.has(method) ? builderOperation(node, scopeOf) : undefined) ??
+        (redisMethods.has(method) ? redisOperation(node, scopeOf, tracer.imports.sources, tracer.text) : undefined) ??
+        (ormMethods.has(method) ? ormOperation(node, scopeOf) : undefined);
+      found = single ? [single] : none;
     }
   }
-  cache.set(node, found);
   return found;
 }

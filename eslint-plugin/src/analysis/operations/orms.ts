@@ -20,6 +20,11 @@ const readMethodsWithQuery = new Set(['find', 'count', 'findAll']);
 const insertMethods = new Set(['create', 'bulkCreate', 'insertMany', 'insertOne', 'insert', 'save']);
 const upsertOptionMethods = new Set(['updateOne', 'updateMany', 'findOneAndUpdate', 'replaceOne', 'update']);
 
+/** The method names this recogniser can accept; any other call is turned away at once. */
+export const ormMethods: ReadonlySet<string> = new Set([
+  ...readMethods, ...readMethodsWithQuery, ...insertMethods, ...upsertOptionMethods, 'upsert', 'findOrCreate',
+]);
+
 /** Entity-manager style calls name their entity first: `manager.save(Refund, row)`. */
 function entityArgument(call: TSESTree.CallExpression): string | undefined {
   const first = call.arguments[0];
@@ -27,7 +32,11 @@ function entityArgument(call: TSESTree.CallExpression): string | undefined {
   return first.name;
 }
 
-/** What a repository-like receiver stands for: `this.refunds`, `refundRepository`, `getRepository(Refund)`. */
+/**
+ * What a repository-like receiver stands for: `this.refunds`, `refundRepository`,
+ * `getRepository(Refund)`, a model class `Refund`. Other receivers are not taken for tables:
+ * `stripe.refunds.create(…)` calls an API, it does not insert a row.
+ */
 function receiverTarget(receiver: TSESTree.Node): string | undefined {
   const node = unwrapExpression(receiver);
   if (node.type === 'CallExpression' && /^get(Repository|MongoRepository|Collection)$|^collection$|^model$/.test(calleeName(node.callee) ?? '')) {
@@ -39,7 +48,11 @@ function receiverTarget(receiver: TSESTree.Node): string | undefined {
   const path = memberPath(node);
   if (!path) return undefined;
   const last = path[path.length - 1]!;
-  return /^(manager|entityManager|em|queryRunner|dataSource|connection|db|this)$/.test(last) ? undefined : last;
+  if (/^(manager|entityManager|em|queryRunner|dataSource|connection|db|this)$/.test(last)) return undefined;
+  const heldByClass = path.length === 2 && path[0] === 'this';
+  const modelClass = path.length === 1 && /^[A-Z]/.test(last);
+  const namedAsStore = /(Repository|Repo|Model|Collection)$/.test(last) || /^(repository|repo|model|collection)$/i.test(last);
+  return heldByClass || modelClass || namedAsStore ? last : undefined;
 }
 
 function isUpsertOption(node: TSESTree.Node | undefined, scopeOf: ScopeOf): boolean {

@@ -9,6 +9,10 @@ import { normaliseTarget, type DataOperation } from './types.js';
 
 const reads = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany', 'count', 'aggregate', 'groupBy']);
 const prismaOnly = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow']);
+const writes = ['create', 'createMany', 'createManyAndReturn', 'upsert', 'update', 'updateMany', 'delete', 'deleteMany'];
+
+/** The method names this recogniser can accept; any other call is turned away at once. */
+export const prismaMethods: ReadonlySet<string> = new Set([...reads, ...writes]);
 
 export function prismaOperation(call: TSESTree.CallExpression, scopeOf: ScopeOf): DataOperation | undefined {
   const path = memberPath(call.callee);

@@ -11,6 +11,9 @@ const reads = new Set(['get', 'exists', 'sismember', 'hget', 'hexists', 'getex',
 const writes = new Set(['set', 'hset', 'setex', 'psetex', 'hSet', 'setEx', 'pSetEx']);
 const claims = new Set(['setnx', 'hsetnx', 'sadd', 'setNX', 'hSetNX', 'sAdd']);
 
+/** The method names this recogniser can accept; any other call is turned away at once. */
+export const redisMethods: ReadonlySet<string> = new Set([...reads, ...writes, ...claims]);
+
 /**
  * A Redis client: named so (`redis`, `valkey`, `kv`), or, in a file that imports a Redis
  * library, a client-like name. A `cache.get`/`cache.set` elsewhere is usually a Map in memory.

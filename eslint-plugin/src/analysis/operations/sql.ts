@@ -1,14 +1,49 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { ScopeOf } from '../static-text.js';
-import { embeddedSql } from '../sql/embedded.js';
+import { embeddedSql, sqlInterest, type EmbeddedSql } from '../sql/embedded.js';
+import type { SqlRead } from '../sql/statements.js';
 import { normaliseTarget, type DataOperation } from './types.js';
+
+const rowLocking = /\bfor\s+(no\s+key\s+)?(update|share|key\s+share)\b/i;
+
+/**
+ * A SELECT matters only if the same file inserts into a table it reads, so it is parsed only when
+ * asked about its tables, and only after a cheap look at whether it could mention them.
+ */
+function deferredRead(sql: EmbeddedSql, node: DataOperation['node']): DataOperation {
+  let read: SqlRead | null | undefined;
+  const statement = () => (read === undefined ? (read = (sql.summary?.statements.find((candidate) => candidate.kind === 'read') as SqlRead | undefined) ?? null) : read);
+  const lower = sql.text.toLowerCase();
+  return {
+    kind: 'read',
+    library: 'SQL',
+    node,
+    fields: [],
+    arbitrated: false,
+    get targets() {
+      return statement()?.tables.map(normaliseTarget) ?? [];
+    },
+    get locksRows() {
+      return rowLocking.test(sql.text) && statement()?.locksRows === true;
+    },
+    get label() {
+      return `a SELECT on ${statement()?.tables.join(', ') || 'no table'}`;
+    },
+    // `refunds` and `categories` in the text for the targets `refund` and `category`.
+    mayTouch: (target) => lower.includes(target.endsWith('y') ? target.slice(0, -1) : target),
+  };
+}
 
 /** Operations written in SQL, in a query call or a tagged template. */
 export function sqlOperations(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, scopeOf: ScopeOf): DataOperation[] {
   const sql = embeddedSql(node, scopeOf);
   if (!sql) return [];
-  return sql.summary.statements.map((statement): DataOperation => {
+  const interest = sqlInterest(sql.text);
+  if (interest !== 'write') return interest === 'read' ? [deferredRead(sql, node)] : [];
+  const summary = sql.summary;
+  if (!summary) return [];
+  return summary.statements.map((statement): DataOperation => {
     switch (statement.kind) {
       case 'insert': {
         const clause = statement.conflictClauseAt;

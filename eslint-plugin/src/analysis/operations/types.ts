@@ -34,6 +34,8 @@ export interface DataOperation {
   locksRows?: boolean;
   /** How it reads in messages: "a SELECT", "prisma.refund.findFirst()". */
   label: string;
+  /** A cheap first answer to "could this touch `target`?", checked before `targets` is computed. */
+  mayTouch?: (target: string) => boolean;
   /** An edit that lets the database settle duplicates, when a safe one exists. */
   fix?: { message: 'addOnConflict' | 'addNx' | 'addOnConflictDoNothing'; apply: (fixer: TSESLint.RuleFixer) => TSESLint.RuleFix };
 }

@@ -17,7 +17,8 @@ export interface EmbeddedSql {
   node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
   /** The SQL as PostgreSQL sees it, every placeholder written `$n`. */
   text: string;
-  summary: SqlSummary;
+  /** The statements, parsed on first use (parsing is the expensive part); null if PostgreSQL rejects the text. */
+  readonly summary: SqlSummary | null;
   /** The expression that fills `$n`, when the code shows it. */
   param(number: number): TSESTree.Node | undefined;
   /** Where a byte offset of `text` stands in the source file, when the SQL is written in place. */
@@ -40,23 +41,64 @@ export function looksLikeSql(text: string): boolean {
   return sqlStart.test(text);
 }
 
+/**
+ * What the rules need from a SQL text. `write`: it inserts rows or serialises workers, and is
+ * parsed at once. `read`: a query, parsed only if a write in the same file may pair with it.
+ * `none`: an UPDATE, a DELETE, a SET…, which no rule is about.
+ */
+export type SqlInterest = 'write' | 'read' | 'none';
+
+const writesOrSerialises = /\b(insert|merge)\b|pg_(try_)?advisory|\block\s+table\b|serializable/i;
+const startsAsRead = /^\s*\(?\s*(select|with)\b/i;
+
+export function sqlInterest(text: string): SqlInterest {
+  if (writesOrSerialises.test(text)) return 'write';
+  return startsAsRead.test(text) ? 'read' : 'none';
+}
+
+/** The text of a literal or template written in place, without following names: a first look. */
+function writtenText(node: TSESTree.Node): string | undefined {
+  if (node.type === 'Literal') return typeof node.value === 'string' ? node.value : undefined;
+  if (node.type === 'TemplateLiteral') return node.quasis.map((quasi) => quasi.value.cooked ?? '').join(' ');
+  return undefined;
+}
+
+/**
+ * The first piece of text an expression starts with, when it is written there: enough to turn
+ * away `require('x')` or `log('…')` before the whole text is built.
+ */
+function leadingText(node: TSESTree.Node): string | undefined {
+  switch (node.type) {
+    case 'Literal':
+      return typeof node.value === 'string' ? node.value : undefined;
+    case 'TemplateLiteral':
+      return node.quasis[0]?.value.cooked ?? undefined;
+    case 'BinaryExpression':
+      return node.operator === '+' ? leadingText(node.left) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** False only when the expression surely does not start like SQL; identifiers are looked up later. */
+function mayBeSql(node: TSESTree.Node): boolean {
+  const leading = leadingText(node);
+  // A leading interpolation (`${query}`) or a lone keyword ('SELECT ' + columns) says nothing yet.
+  return leading === undefined || looksLikeSql(leading) || /^\s*\(?\s*(with|insert|select|update|delete|merge|lock|set|begin|start)?\s*$/i.test(leading);
+}
+
 const untaggedHoleBase = 1000;
 
-const cache = new WeakMap<TSESTree.Node, EmbeddedSql | null>();
-
+/** The SQL a call or tagged template sends, or null when it sends none that can be read. */
 export function embeddedSql(
   node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
   scopeOf: ScopeOf,
 ): EmbeddedSql | null {
-  let found = cache.get(node);
-  if (found === undefined) {
-    found = node.type === 'TaggedTemplateExpression' ? fromTemplate(node, scopeOf) : fromCall(node, scopeOf);
-    cache.set(node, found);
-  }
-  return found;
+  return node.type === 'TaggedTemplateExpression' ? fromTemplate(node, scopeOf) : fromCall(node, scopeOf);
 }
 
 function fromTemplate(node: TSESTree.TaggedTemplateExpression, scopeOf: ScopeOf): EmbeddedSql | null {
+  if (!mayBeSql(node.quasi) || sqlInterest(writtenText(node.quasi)!) === 'none') return null;
   const text = staticText(node.quasi, scopeOf, (index) => `$${index + 1}`);
   if (!text || !looksLikeSql(text.text)) return null;
   const byHole = new Map(text.holes.map((hole, index) => [index + 1, hole.expression]));
@@ -79,6 +121,9 @@ function fromCall(node: TSESTree.CallExpression, scopeOf: ScopeOf): EmbeddedSql 
   } else if (first.type === 'Identifier' && !(method && sqlMethods.has(method))) {
     return null;
   }
+  if (!mayBeSql(textNode)) return null;
+  const written = writtenText(textNode);
+  if (written !== undefined && sqlInterest(written) === 'none') return null;
   const text = staticText(textNode, scopeOf, (index) => `$${untaggedHoleBase + index + 1}`);
   if (!text || !looksLikeSql(text.text)) return null;
 
@@ -190,20 +235,23 @@ function build(
   source: StaticText,
   byNumber: (number: number) => TSESTree.Node | undefined,
   byName: (name: string) => TSESTree.Node | undefined,
-): EmbeddedSql | null {
+): EmbeddedSql {
   const rewrite = numberPlaceholders(source.text);
-  const summary = summariseSql(rewrite.text);
-  if (!summary) return null;
-  const characters = byteToChar(rewrite.text);
+  let summary: SqlSummary | null | undefined;
+  let characters: ((byteOffset: number) => number) | undefined;
   return {
     node,
     text: rewrite.text,
-    summary,
+    get summary() {
+      if (summary === undefined) summary = summariseSql(rewrite.text);
+      return summary;
+    },
     param(number) {
       const name = rewrite.names.get(number);
       return name === undefined ? byNumber(number) : byName(name);
     },
     sourceOffset(byteOffset) {
+      characters ??= byteToChar(rewrite.text);
       return source.sourceOffset(rewrite.original(characters(byteOffset)));
     },
   };

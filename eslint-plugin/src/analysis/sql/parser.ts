@@ -99,29 +99,20 @@ function callWithText(text: string, call: (pointer: number) => number, module: P
   }
 }
 
-const parseCache = new Map<string, ParseResult | null>();
-const cacheLimit = 2000;
-
 /** The parse tree of `text`, or null when it is not SQL that PostgreSQL accepts. */
 export function parseSql(text: string): ParseResult | null {
-  const cached = parseCache.get(text);
-  if (cached !== undefined) return cached;
   const module = pgQuery;
   if (!module) {
     warnIfEarly();
     return null;
   }
   if (text.trim() === '') return null;
-  let result: ParseResult | null = null;
   try {
     const json = callWithText(text, (pointer) => module._wasm_parse_query(pointer), module);
-    if (json.startsWith('{')) result = JSON.parse(json) as ParseResult;
+    return json.startsWith('{') ? (JSON.parse(json) as ParseResult) : null;
   } catch {
-    result = null;
+    return null;
   }
-  if (parseCache.size >= cacheLimit) parseCache.clear();
-  parseCache.set(text, result);
-  return result;
 }
 
 /** Linting in the same tick as the import: say so once, rather than skip SQL in silence. */

@@ -52,49 +52,49 @@ type Tree = Record<string, unknown>;
 
 function unwrap(node: PgNode | undefined): [string, Tree] | undefined {
   if (!node || typeof node !== 'object') return undefined;
-  const [entry] = Object.entries(node as Tree);
-  return entry ? [entry[0], entry[1] as Tree] : undefined;
+  for (const key in node as Tree) return [key, (node as Tree)[key] as Tree];
+  return undefined;
 }
 
-/** Every value below `tree` (depth-first), with the node type that holds it. */
-function* descend(tree: unknown, depth = 0): Generator<[string, Tree]> {
+/** Calls `visit` with every typed node below `tree` (depth-first): `{ ParamRef: { … } }` → ('ParamRef', {…}). */
+function eachNode(tree: unknown, visit: (type: string, value: Tree) => void, depth = 0): void {
   if (depth > 200 || !tree || typeof tree !== 'object') return;
   if (Array.isArray(tree)) {
-    for (const item of tree) yield* descend(item, depth + 1);
+    for (const item of tree) eachNode(item, visit, depth + 1);
     return;
   }
-  for (const [key, value] of Object.entries(tree as Tree)) {
-    if (value && typeof value === 'object' && !Array.isArray(value) && /^[A-Z]/.test(key)) {
-      yield [key, value as Tree];
-    }
-    yield* descend(value, depth + 1);
+  for (const key in tree as Tree) {
+    const value = (tree as Tree)[key];
+    if (!value || typeof value !== 'object') continue;
+    // Node types are capitalised (InsertStmt, ParamRef); fields are not.
+    const code = key.charCodeAt(0);
+    if (code >= 65 && code <= 90 && !Array.isArray(value)) visit(key, value as Tree);
+    eachNode(value, visit, depth + 1);
   }
 }
 
-function paramsIn(tree: unknown): number[] {
-  const params: number[] = [];
-  for (const [type, value] of descend({ root: tree })) {
-    if (type === 'ParamRef' && typeof value.number === 'number') params.push(value.number);
-  }
-  return params;
+/** The `$n` parameters and the SQL functions a value expression is built from. */
+function ingredients(tree: unknown, into: { params: Set<number>; functions: Set<string> }): void {
+  eachNode(tree, (type, value) => {
+    if (type === 'ParamRef' && typeof value.number === 'number') into.params.add(value.number);
+    if (type !== 'FuncCall') return;
+    const parts = (value.funcname as PgNode[] | undefined) ?? [];
+    const last = unwrap(parts[parts.length - 1]);
+    if (last && typeof last[1].sval === 'string') into.functions.add(last[1].sval.toLowerCase());
+  });
 }
 
 function functionsIn(tree: unknown): string[] {
-  const names: string[] = [];
-  for (const [type, value] of descend({ root: tree })) {
-    if (type !== 'FuncCall') continue;
-    const parts = (value.funcname as PgNode[] | undefined) ?? [];
-    const last = unwrap(parts[parts.length - 1]);
-    if (last && typeof last[1].sval === 'string') names.push(last[1].sval.toLowerCase());
-  }
-  return names;
+  const found = { params: new Set<number>(), functions: new Set<string>() };
+  ingredients(tree, found);
+  return [...found.functions];
 }
 
 function tablesIn(tree: unknown): string[] {
   const tables = new Set<string>();
-  for (const [type, value] of descend({ root: tree })) {
+  eachNode(tree, (type, value) => {
     if (type === 'RangeVar' && typeof value.relname === 'string') tables.add(value.relname.toLowerCase());
-  }
+  });
   return [...tables];
 }
 
@@ -107,14 +107,16 @@ function insertColumns(insert: InsertStmt): InsertedColumn[] {
   if (rows.length === 0 && source?.targetList) {
     rows.push(source.targetList.map((target) => (unwrap(target)?.[1].val as PgNode) ?? ({} as PgNode)));
   }
-  const width = Math.max(names.length, ...rows.map((row) => row.length));
+  let width = names.length;
+  for (const row of rows) width = Math.max(width, row.length);
   const columns: InsertedColumn[] = [];
   for (let index = 0; index < width; index += 1) {
-    const values = rows.map((row) => row[index]).filter(Boolean);
+    const found = { params: new Set<number>(), functions: new Set<string>() };
+    for (const row of rows) if (row[index]) ingredients(row[index], found);
     columns.push({
       name: names[index] ? names[index].toLowerCase() : `#${index + 1}`,
-      params: [...new Set(values.flatMap((value) => paramsIn(value)))],
-      functions: [...new Set(values.flatMap((value) => functionsIn(value)))],
+      params: [...found.params],
+      functions: [...found.functions],
     });
   }
   return columns;
@@ -142,10 +144,20 @@ function summariseInsert(insert: InsertStmt, conflictClauseAt: SqlInsert['confli
   };
 }
 
+const ascii = /^[\x00-\x7f]*$/;
+
+/** Reads UTF-8 bytes of `text` by offset; ASCII text (nearly all SQL) needs no encoded copy. */
+function byteReader(text: string): { length: number; at(offset: number): number } {
+  if (ascii.test(text)) return { length: text.length, at: (offset) => text.charCodeAt(offset) };
+  const bytes = Buffer.from(text);
+  return { length: bytes.length, at: (offset) => bytes[offset]! };
+}
+
 /** The end of the statement in [start, end) without trailing blanks and semicolons (bytes). */
-function contentEnd(bytes: Buffer, start: number, end: number): number {
+function contentEnd(bytes: ReturnType<typeof byteReader>, start: number, end: number): number {
   let at = Math.min(end, bytes.length);
-  while (at > start && /[\s;]/.test(String.fromCharCode(bytes[at - 1]!))) at -= 1;
+  // Blanks (9-13, 32) and ';' (59) are single bytes in UTF-8.
+  for (let byte = bytes.at(at - 1); at > start && (byte === 32 || byte === 59 || (byte >= 9 && byte <= 13)); byte = bytes.at(at - 1)) at -= 1;
   return at;
 }
 
@@ -183,7 +195,7 @@ function returningKeyword(text: string, start: number, end: number): number | un
 export function summariseSql(text: string): SqlSummary | null {
   const tree = parseSql(text);
   if (!tree) return null;
-  const bytes = Buffer.from(text);
+  const bytes = byteReader(text);
   const statements: SqlStatement[] = [];
   for (const raw of tree.stmts ?? []) {
     const entry = unwrap(raw.stmt);

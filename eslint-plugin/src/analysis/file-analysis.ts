@@ -1,0 +1,61 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+
+import type { EffectKey } from './effect-keys.js';
+import type { Leaf } from './facts.js';
+import { keyFacts } from './key-facts.js';
+import { findOperations, type DataOperation } from './operations/index.js';
+import { OriginTracer } from './origin.js';
+
+/** An effect key with the facts of what it is built from. */
+export interface TracedKey extends EffectKey {
+  facts: Leaf[];
+}
+
+/**
+ * Everything the rules learn about one file, computed once and shared by the three rules: where
+ * values come from, which calls are database operations, which keys they write. It lives as long
+ * as the file's SourceCode, and keeps its answers in plain maps that go away with it.
+ */
+export class FileAnalysis {
+  readonly tracer: OriginTracer;
+  private readonly operations = new Map<TSESTree.Node, DataOperation[]>();
+  private readonly keys = new Map<TSESTree.Node, readonly TracedKey[]>();
+
+  constructor(sourceCode: Readonly<TSESLint.SourceCode>) {
+    this.tracer = new OriginTracer(sourceCode);
+  }
+
+  operationsAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): DataOperation[] {
+    let found = this.operations.get(node);
+    if (!found) {
+      found = findOperations(node, this.tracer);
+      this.operations.set(node, found);
+    }
+    return found;
+  }
+
+  /** The effect keys written at `node`, found by `find` the first time and traced. */
+  keysAt(node: TSESTree.Node, find: () => (EffectKey | undefined)[]): readonly TracedKey[] {
+    let found = this.keys.get(node);
+    if (!found) {
+      const keys = find().filter((key) => key !== undefined);
+      found = keys.length === 0 ? noKeys : keys.map((key) => ({ ...key, facts: keyFacts(key, this.tracer) }));
+      this.keys.set(node, found);
+    }
+    return found;
+  }
+}
+
+const noKeys: TracedKey[] = [];
+const analyses = new WeakMap<object, FileAnalysis>();
+
+/** The analysis of the file a rule is linting. */
+export function analysisFor(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>): FileAnalysis {
+  const sourceCode = context.sourceCode;
+  let analysis = analyses.get(sourceCode);
+  if (!analysis) {
+    analysis = new FileAnalysis(sourceCode);
+    analyses.set(sourceCode, analysis);
+  }
+  return analysis;
+}
