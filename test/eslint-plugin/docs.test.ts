@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import tsParser from '@typescript-eslint/parser';
+import { Linter } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { whenSqlParserReady } from '../../eslint-plugin/src/analysis/sql/parser.js';
+import plugin, { lessonLinks } from '../../eslint-plugin/src/index.js';
+
+/**
+ * The rule pages and the rules stay in step: every rule has a page with its description and its
+ * lesson places, and every example on a page does what its heading says when linted for real.
+ */
+
+const root = new URL('../../', import.meta.url);
+process.env.IDEMPOTENCY_LINT_STRICT = '1';
+
+interface Page {
+  text: string;
+  /** Code blocks under "### Incorrect" and "### Correct". */
+  examples: { kind: 'Incorrect' | 'Correct'; code: string }[];
+}
+
+function readPage(rule: string): Page {
+  const text = readFileSync(fileURLToPath(new URL(`eslint-plugin/docs/rules/${rule}.md`, root)), 'utf8');
+  const examples: Page['examples'] = [];
+  let section: string | undefined;
+  let block: string[] | undefined;
+  for (const line of text.split('\n')) {
+    if (block) {
+      if (line.startsWith('```')) {
+        if (section === 'Incorrect' || section === 'Correct') examples.push({ kind: section, code: block.join('\n') });
+        block = undefined;
+      } else {
+        block.push(line);
+      }
+    } else if (line.startsWith('```')) {
+      block = [];
+    } else if (line.startsWith('#')) {
+      section = /^###\s+(.*)$/.exec(line)?.[1]?.trim();
+    }
+  }
+  return { text, examples };
+}
+
+const linter = new Linter({ configType: 'flat' });
+const ruleNames = Object.keys(plugin.rules) as (keyof typeof lessonLinks)[];
+
+function findings(code: string): string[] {
+  const messages = linter.verify(
+    code,
+    [
+      {
+        files: ['**/*.ts'],
+        languageOptions: { parser: tsParser as Linter.Parser },
+        plugins: { idempotency: plugin as never },
+        rules: Object.fromEntries(ruleNames.map((name) => [`idempotency/${name}`, 'error' as const])),
+      },
+    ],
+    { filename: 'snippet.ts' },
+  );
+  const fatal = messages.find((message) => message.fatal);
+  if (fatal) throw new Error(`an example does not parse: ${fatal.message}\n${code}`);
+  return messages.map((message) => message.ruleId ?? '');
+}
+
+beforeAll(() => whenSqlParserReady());
+
+describe('rule documentation', () => {
+  for (const name of ruleNames) {
+    describe(name, () => {
+      const rule = plugin.rules[name];
+      const page = readPage(name);
+
+      it('is titled with the rule id and quotes the rule description', () => {
+        expect(page.text.split('\n')[0]).toBe(`# idempotency/${name}`);
+        expect(page.text).toContain(`> ${rule.meta.docs.description}`);
+      });
+
+      it('is the page the rule links to', () => {
+        expect(rule.meta.docs.url.endsWith(`/eslint-plugin/docs/rules/${name}.md`)).toBe(true);
+      });
+
+      it('names every lesson place that teaches the rule', () => {
+        const link = lessonLinks[name];
+        for (const anchor of [link.anchor, ...link.seeAlso]) expect(page.text).toContain(`\`${link.lesson}#${anchor}\``);
+      });
+
+      it('has a "When not to use it" section and says whether it has suggestions', () => {
+        expect(page.text).toContain('## When not to use it');
+        expect(page.text.includes('💡 Has suggestions')).toBe(Boolean(rule.meta.hasSuggestions));
+      });
+
+      it('shows incorrect code that the rule reports and correct code that no rule reports', () => {
+        const incorrect = page.examples.filter((example) => example.kind === 'Incorrect');
+        const correct = page.examples.filter((example) => example.kind === 'Correct');
+        expect(incorrect.length).toBeGreaterThan(0);
+        expect(correct.length).toBeGreaterThan(0);
+        for (const example of incorrect) expect(findings(example.code), example.code).toContain(`idempotency/${name}`);
+        for (const example of correct) expect(findings(example.code), example.code).toEqual([]);
+      });
+    });
+  }
+});
