@@ -28,9 +28,11 @@ const typeScriptFiles = ['**/*.{ts,mts,cts,tsx}'];
  * for. Synchronous, so that the plugin has no top-level await and CommonJS configs can load it.
  */
 function lazyTypeScriptParser(): TSESLint.FlatConfig.Parser | undefined {
-  const require = createRequire(import.meta.url);
+  let require: NodeJS.Require;
   let version: string;
   try {
+    // Inside a bundle (the editor extension) there is no module URL; the bundle brings its own parser.
+    require = createRequire(import.meta.url);
     version = (require('@typescript-eslint/parser/package.json') as { version: string }).version;
   } catch {
     return undefined;

@@ -14,7 +14,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { packagedExtension, repositoryRoot, startCodeServer } from '../../extension/scripts/code-server.mjs';
-import { compareFindings, expectedFindings, type ExpectedFinding } from './support/expected-findings';
+import { compareFindings, expectedFindings, type ExpectedFinding } from '../support/example-markers';
 import { Workbench } from './support/workbench';
 
 const examples = path.join(repositoryRoot, 'eslint-plugin/examples');

@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { describe, expect, it } from 'vitest';
+
+import { expectedFindings, type ExpectedFinding } from '../support/example-markers.js';
 
 /**
  * The real `eslint` command, as a CI pipeline runs it, over the example consumers. What must be
@@ -16,26 +18,10 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const examples = path.join(root, 'eslint-plugin/examples');
 const eslintBin = path.join(root, 'node_modules/eslint/bin/eslint.js');
 
-interface Finding {
-  file: string;
-  line: number;
-  rule: string;
-}
+const key = (finding: ExpectedFinding) => `${finding.file}:${finding.line} idempotency/${finding.rule}`;
 
-const key = (finding: Finding) => `${finding.file}:${finding.line} ${finding.rule}`;
-
-function expectedFindings(): string[] {
-  const findings: Finding[] = [];
-  for (const file of readdirSync(examples)) {
-    if (!/\.(c|m)?[jt]s$/.test(file) || file.startsWith('eslint.config')) continue;
-    readFileSync(path.join(examples, file), 'utf8')
-      .split('\n')
-      .forEach((text, index) => {
-        const marker = /\/\/ flagged: ([a-z-]+)\s*$/.exec(text);
-        if (marker) findings.push({ file, line: index + 1, rule: `idempotency/${marker[1]}` });
-      });
-  }
-  return findings.map(key).sort();
+function expectedKeys(): string[] {
+  return expectedFindings(examples).map(key).sort();
 }
 
 async function lint(config: string, ...extra: string[]): Promise<{ code: number; stdout: string }> {
@@ -56,8 +42,7 @@ function foundFindings(json: string): string[] {
     if (fatal) throw new Error(`${result.filePath} did not parse: ${JSON.stringify(fatal)}`);
   }
   return results
-    .flatMap((result) => result.messages.map((message) => ({ file: path.basename(result.filePath), line: message.line, rule: message.ruleId ?? '' })))
-    .map(key)
+    .flatMap((result) => result.messages.map((message) => `${path.basename(result.filePath)}:${message.line} ${message.ruleId ?? ''}`))
     .sort();
 }
 
@@ -67,7 +52,7 @@ describe('the eslint command line', () => {
   });
 
   it('finds exactly the marked lines with an ES module config', async () => {
-    const expected = expectedFindings();
+    const expected = expectedKeys();
     expect(expected.length).toBeGreaterThanOrEqual(6);
     const { code, stdout } = await lint(path.join(examples, 'eslint.config.mjs'), '--format', 'json');
     expect(code).toBe(1);
@@ -76,7 +61,7 @@ describe('the eslint command line', () => {
 
   it('finds the same with a CommonJS config', async () => {
     const { stdout } = await lint(path.join(root, 'test/eslint-plugin/fixtures/eslint.config.cjs'), '--format', 'json');
-    expect(foundFindings(stdout)).toEqual(expectedFindings());
+    expect(foundFindings(stdout)).toEqual(expectedKeys());
   });
 
   it('prints each finding with the lesson that teaches it through the bundled formatter', async () => {
@@ -84,7 +69,7 @@ describe('the eslint command line', () => {
     expect(stdout).toContain('Learn why: lesson idempotent-consumers#q1');
     expect(stdout).toContain('Learn why: lesson idempotent-consumers#q4');
     expect(stdout).toContain('Learn why: lesson idempotent-consumers#example-4-1');
-    expect(stdout).toMatch(new RegExp(`${expectedFindings().length} findings in \\d+ files`));
+    expect(stdout).toMatch(new RegExp(`${expectedKeys().length} findings in \\d+ files`));
   });
 
   it('stays quiet on a consumer written the safe way', async () => {

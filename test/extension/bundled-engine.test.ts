@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { describe, expect, it } from 'vitest';
+
+import type { LintEngine } from '../../extension/src/lint/lint-engine';
+import { ruleNames } from '../../extension/src/rules';
+import { expectedFindings } from '../support/example-markers';
+
+/**
+ * The lint engine as the extension ships it: the esbuild bundle (ESLint, the plugin, the parser,
+ * libpg-query's WebAssembly beside it), loaded in Node the way the extension host loads it, on the
+ * example consumers. Bundling can break what the sources do right; this is where it would show.
+ */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bundle = path.join(root, 'extension/dist/lint-engine.js');
+const examples = path.join(root, 'eslint-plugin/examples');
+
+describe('the bundled lint engine', () => {
+  it('finds exactly the marked lines of the examples', async () => {
+    const { loadLintEngine } = createRequire(import.meta.url)(bundle) as { loadLintEngine: () => Promise<LintEngine> };
+    const engine = await loadLintEngine();
+    const expected = expectedFindings(examples);
+    const files = [...new Set(expected.map((finding) => finding.file)), 'inbox-done-right.ts'];
+    const found = files.flatMap((file) => {
+      const report = engine.lint({ text: readFileSync(path.join(examples, file), 'utf8'), fileName: file, rules: [...ruleNames] });
+      if (report.kind !== 'linted') throw new Error(`${file}: ${report.kind} ${report.reason}`);
+      return report.problems.map((problem) => ({ file, line: problem.line, rule: problem.rule }));
+    });
+    const describe = (finding: { file: string; line: number; rule: string }) => `${finding.file}:${finding.line} ${finding.rule}`;
+    expect(found.map(describe).sort()).toEqual(expected.map(describe).sort());
+    expect(engine.docsOf('no-delivery-id-effect-key').lesson).toBe('idempotent-consumers#q1');
+  });
+});
