@@ -78,6 +78,13 @@ describe('rule documentation', () => {
         expect(page.text).toContain(`> ${rule.meta.docs.description}`);
       });
 
+      it('is listed in the README with the same description', () => {
+        const readme = readFileSync(fileURLToPath(new URL('README.md', root)), 'utf8');
+        const row = readme.split('\n').find((line) => line.startsWith(`| [\`${name}\`](eslint-plugin/docs/rules/${name}.md)`));
+        expect(row, `README has no row for ${name}`).toBeDefined();
+        expect(row).toContain(`| ${rule.meta.docs.description} |`);
+      });
+
       it('is the page the rule links to', () => {
         expect(rule.meta.docs.url.endsWith(`/eslint-plugin/docs/rules/${name}.md`)).toBe(true);
       });
