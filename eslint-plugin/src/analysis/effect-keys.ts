@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { leaf, type Leaf } from './facts.js';
-import { nameMeaning, soundsLikeClaimStore, words } from './names.js';
+import { nameMeaning, soundsLikeClaimStore, storesDeliveries, words } from './names.js';
 import type { DataOperation, Field } from './operations/index.js';
 import type { OriginTracer } from './origin.js';
 import { calleeName, keyName, propertyName } from './scope.js';
@@ -81,7 +81,7 @@ const contentMeanings = new Set(['amount', 'business', 'scope', 'currency']);
  * delivery (its id, when it arrived, who took it, a constant status).
  */
 function isClaim(operation: DataOperation, tracer: OriginTracer): boolean {
-  if (operation.targets.some(soundsLikeClaimStore)) return true;
+  if (operation.targets.some((target) => soundsLikeClaimStore(target) || storesDeliveries(target))) return true;
   let sawDelivery = false;
   for (const field of operation.fields) {
     const facts = [...field.values.flatMap((value) => tracer.scalars(value)), ...sqlFunctionFacts(field.functions)];

@@ -109,3 +109,13 @@ const claimTable = /(^|_)(inbox|processed|handled|consumed|received|seen|dedup|d
 export function soundsLikeClaimStore(name: string): boolean {
   return claimTable.test(words(name).join('_'));
 }
+
+const deliveryRecordTable = /^(inbound_|incoming_|received_|raw_)?(message|msg|job|event|delivery|deliverie|envelope)s?$/;
+
+/**
+ * Tables that store the deliveries themselves (`messages`, `jobs`, `events`): keyed by the
+ * message's own id, as they should be. Storing a message is not an effect of handling it.
+ */
+export function storesDeliveries(name: string): boolean {
+  return deliveryRecordTable.test(words(name).join('_'));
+}

@@ -108,6 +108,13 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         });`,
     },
     {
+      name: 'a table of messages keyed by the message id stores the message, not an effect',
+      code: `
+        async function save(db, message) {
+          await db.query('INSERT INTO messages (id, body, received_at) VALUES ($1, $2, now()) ON CONFLICT (id) DO NOTHING', [message.id, message.body]);
+        }`,
+    },
+    {
       name: 'SQL the parser rejects is skipped',
       code: `
         new Worker('q', async (job) => { await db.query('INSRT INTO effects VALUES ($1)', [job.id]); });`,
