@@ -40,8 +40,20 @@ export interface DataOperation {
   fix?: { message: 'addOnConflict' | 'addNx' | 'addOnConflictDoNothing'; apply: (fixer: TSESLint.RuleFixer) => TSESLint.RuleFix };
 }
 
+const normalised = new Map<string, string>();
+
 /** `RefundEntity`, `refunds`, `this.refundRepository` → `refund`-like names that compare equal. */
 export function normaliseTarget(name: string): string {
+  let target = normalised.get(name);
+  if (target === undefined) {
+    target = normalise(name);
+    if (normalised.size > 10_000) normalised.clear();
+    normalised.set(name, target);
+  }
+  return target;
+}
+
+function normalise(name: string): string {
   return name
     .replace(/^this\./, '')
     .replace(/(Repository|Repo|Model|Entity|Collection|Table|Schema)$/i, '')
