@@ -31,25 +31,35 @@ interface RuleDefinition<MessageIds extends string, Options extends readonly unk
   ) => TSESLint.RuleListener;
 }
 
-/**
- * Counts analysis failures that were contained instead of thrown. The plugin's promise is that
- * no source file ever makes ESLint crash; the robustness script sets
- * IDEMPOTENCY_LINT_STRICT=1 so that such failures surface there with the file that caused them.
+/*
+ * The plugin's promise is that no source file ever makes ESLint crash: an analysis failure is
+ * contained and the rest of the file still linted. Tests and the robustness script set
+ * IDEMPOTENCY_LINT_STRICT=1 so that such failures surface there, with the file that caused them.
  */
-export const containedFailures = { count: 0, last: undefined as unknown };
 
 function strict(): boolean {
   return typeof process !== 'undefined' && process.env?.IDEMPOTENCY_LINT_STRICT === '1';
 }
 
-function guarded(listener: (...args: never[]) => void): (...args: never[]) => void {
+let warned = false;
+
+/** Keeps ESLint running, and says once per process that a file was not fully analysed. */
+function contain(error: unknown, filename: string): void {
+  if (strict()) throw error;
+  if (warned || typeof process === 'undefined' || typeof process.emitWarning !== 'function') return;
+  warned = true;
+  const reason = error instanceof Error ? error.message : String(error);
+  process.emitWarning(
+    `eslint-plugin-idempotency could not fully analyse ${filename} (${reason}). Linting went on; please report this with the code that caused it.`,
+  );
+}
+
+function guarded(listener: (...args: never[]) => void, filename: string): (...args: never[]) => void {
   return (...args) => {
     try {
       listener(...args);
     } catch (error) {
-      if (strict()) throw error;
-      containedFailures.count += 1;
-      containedFailures.last = error;
+      contain(error, filename);
     }
   };
 }
@@ -92,14 +102,12 @@ export function createRule<MessageIds extends string, Options extends readonly u
       try {
         listeners = create(context, mergeOptions(defaultOptions, context.options));
       } catch (error) {
-        if (strict()) throw error;
-        containedFailures.count += 1;
-        containedFailures.last = error;
+        contain(error, context.filename);
         return {};
       }
       const safe: Record<string, unknown> = {};
       for (const [selector, listener] of Object.entries(listeners)) {
-        if (typeof listener === 'function') safe[selector] = guarded(listener as (...args: never[]) => void);
+        if (typeof listener === 'function') safe[selector] = guarded(listener as (...args: never[]) => void, context.filename);
       }
       return safe as TSESLint.RuleListener;
     },

@@ -90,6 +90,22 @@ describe('robustness', () => {
     expect(outcome.findings.map((finding) => finding.ruleId)).toEqual(['idempotency/no-delivery-id-effect-key']);
   });
 
+  it('reads class methods in JavaScript, where the parser gives them no decorators at all', () => {
+    const outcome = lintClean(
+      `
+      const { Worker } = require('bullmq');
+      class RefundHandler {
+        async handle(job) {
+          await stripe.refunds.create({ charge: job.data.chargeId }, { idempotencyKey: \`refund-\${job.id}\` });
+        }
+      }
+      const handler = new RefundHandler();
+      new Worker('refunds', (job) => handler.handle(job));`,
+      'input.js',
+    );
+    expect(outcome.findings.map((finding) => finding.ruleId)).toEqual(['idempotency/no-delivery-id-effect-key']);
+  });
+
   it('handles a file of ten thousand queries', () => {
     const queries = Array.from({ length: 10_000 }, (_, index) => `  await db.query('INSERT INTO t${index % 50} (id) VALUES ($1)', [rows[${index}]]);`).join('\n');
     lintClean(`async function load(db, rows) {\n${queries}\n}`);

@@ -81,13 +81,14 @@ const nestMessageDecorators = new Set(['EventPattern', 'MessagePattern']);
 
 /** NestJS: `@EventPattern() on(@Payload() data, @Ctx() context)`, `@Process() handle(job)`, … */
 function fromDecorators(fn: FunctionNode, index: number, param: TSESTree.Parameter, code: string): Fact[] | undefined {
+  // espree leaves `decorators` out entirely; typescript-eslint gives an empty list.
   const method = fn.parent;
   if (method?.type !== 'MethodDefinition' || method.value !== fn) return undefined;
-  const decorators = new Set(method.decorators.map(decoratorName));
+  const decorators = new Set((method.decorators ?? []).map(decoratorName));
   const parameterDecorators = new Set(('decorators' in param ? param.decorators ?? [] : []).map(decoratorName));
   const classNode = method.parent.parent;
   const classDecorators = new Set(
-    classNode && (classNode.type === 'ClassDeclaration' || classNode.type === 'ClassExpression') ? classNode.decorators.map(decoratorName) : [],
+    classNode && (classNode.type === 'ClassDeclaration' || classNode.type === 'ClassExpression') ? (classNode.decorators ?? []).map(decoratorName) : [],
   );
 
   if ([...decorators].some((name) => name && nestMessageDecorators.has(name))) {

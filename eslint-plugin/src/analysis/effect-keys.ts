@@ -4,7 +4,7 @@ import { leaf, type Leaf } from './facts.js';
 import { nameMeaning, soundsLikeClaimStore, storesDeliveries, words } from './names.js';
 import type { DataOperation, Field } from './operations/index.js';
 import type { OriginTracer } from './origin.js';
-import { calleeName, keyName, propertyName } from './scope.js';
+import { calleeName, keyName, memberPath, propertyName } from './scope.js';
 
 /**
  * The keys that make an effect repeat-safe, wherever the code writes them: the key column of an
@@ -122,11 +122,40 @@ export function effectKeysOfOperation(operation: DataOperation, tracer: OriginTr
 
 const idempotencyKeyName = /^(x-)?(idempotency|idempotent|dedupe?|deduplication)[-_ ]?(key|id|token)$/i;
 
+const brokerCommands = /^(Send|Publish|PutEvents|PutRecords?|SendMessage)\w*Command$/;
+const brokerSends = new Set(['add', 'addBulk', 'sendToQueue', 'publish', 'produce', 'enqueue', 'sendMessage', 'sendMessageBatch']);
+
+/**
+ * Is this object a message being sent rather than the options of an effect? A producer that mints
+ * an idempotency key into the message it publishes does the right thing: the key is made once, at
+ * the source, and every delivery of that message carries the same one.
+ */
+function isOutgoingMessage(object: TSESTree.ObjectExpression): boolean {
+  let current: TSESTree.Node = object;
+  for (let depth = 0; depth < 8 && current.parent; depth += 1) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent.type === 'NewExpression') return brokerCommands.test(calleeName(parent.callee) ?? '');
+    if (parent.type === 'CallExpression') {
+      const name = calleeName(parent.callee);
+      if (name === 'stringify' || (name && brokerSends.has(name))) return true;
+      if (name === 'send') {
+        // kafkajs producer.send, pg-boss boss.send, a queue client's send.
+        const receiver = parent.callee.type === 'MemberExpression' ? memberPath(parent.callee.object)?.join('.') ?? '' : '';
+        return /producer|boss|queue|channel|publisher|bus|sns|sqs/i.test(receiver);
+      }
+      return false;
+    }
+    if (parent.type !== 'Property' && parent.type !== 'ObjectExpression' && parent.type !== 'ArrayExpression') return false;
+    current = parent;
+  }
+  return false;
+}
+
 /** `{ idempotencyKey: … }` and `{ 'Idempotency-Key': … }`, in options and headers alike. */
 export function effectKeyOfProperty(property: TSESTree.Property): EffectKey | undefined {
   const name = keyName(property);
   if (!name || !idempotencyKeyName.test(name) || property.value.type === 'AssignmentPattern') return undefined;
-  if (property.parent?.type !== 'ObjectExpression') return undefined;
+  if (property.parent?.type !== 'ObjectExpression' || isOutgoingMessage(property.parent)) return undefined;
   return {
     node: property.value,
     values: [property.value],

@@ -57,7 +57,20 @@ const sameValueMethods = new Set([
 
 /** Functions whose result is built from their arguments: conversions, hashes, key builders. */
 const derivingFunction =
-  /^(String|Number|BigInt|encodeURIComponent|encodeURI|escape|format|from|stringify)$|hash|digest|sha\d*|md5|crc|fnv|murmur|xxh|fingerprint|^v5$|^v3$|uuidv5|uuidv3|^(make|build|compose|derive|format|to)\w*key$|^key(For|Of)$/i;
+  /^(String|Number|BigInt|encodeURIComponent|encodeURI|escape|format|from|stringify)$|hash|digest|sha\d*|md5|crc|fnv|murmur|xxh|fingerprint|^v5$|^v3$|uuidv5|uuidv3|^(make|build|compose|derive|format|to)\w*key$|^key(For|Of)$|^(floor|round|ceil|trunc)$/i;
+
+/**
+ * Methods that cut the current time down to a period: `toISOString().slice(0, 10)` is today's
+ * date, the same for every retry today. A key built from it names a period, not an attempt.
+ */
+const timeBuckets = new Set([
+  'slice', 'substring', 'substr', 'split', 'getFullYear', 'getMonth', 'getDate', 'getDay', 'getHours', 'getUTCFullYear',
+  'getUTCMonth', 'getUTCDate', 'getUTCDay', 'getUTCHours', 'toDateString', 'toLocaleDateString', 'startOf', 'format',
+]);
+
+function bucketed(facts: Leaf[], code: string): Leaf[] {
+  return facts.map((fact) => (fact.kind === 'minted' && fact.what === 'the current time' ? leaf('time', code) : fact));
+}
 
 const arrayCallbacks = new Set(['forEach', 'map', 'flatMap', 'filter', 'find', 'findLast', 'some', 'every']);
 
@@ -185,7 +198,7 @@ export class OriginTracer {
     return result;
   }
 
-  private scalarsOf(node: TSESTree.Node, depth: number): Fact[] {
+  private scalarsOf(node: TSESTree.Node, depth: number): Leaf[] {
     return asScalars(this.visit(node, depth));
   }
 
@@ -197,7 +210,9 @@ export class OriginTracer {
         return [leaf('constant', '`…`'), ...node.expressions.flatMap((expression) => this.scalarsOf(expression, depth))];
       case 'BinaryExpression':
         if (['+', '-', '*', '/', '%', '**', '|', '&', '^', '<<', '>>'].includes(node.operator)) {
-          return [...(node.left.type === 'PrivateIdentifier' ? [] : this.scalarsOf(node.left, depth)), ...this.scalarsOf(node.right, depth)];
+          const parts = [...(node.left.type === 'PrivateIdentifier' ? [] : this.scalarsOf(node.left, depth)), ...this.scalarsOf(node.right, depth)];
+          // Date.now() / 86_400_000: a period number, the same for every attempt within it.
+          return node.operator === '/' ? bucketed(parts, this.code(node)) : parts;
         }
         return [leaf('constant', this.code(node))];
       case 'LogicalExpression':
@@ -464,6 +479,7 @@ export class OriginTracer {
         understood = false;
       }
       if (understood && results.length > 0) return name === 'join' ? [...results, ...argumentScalars()] : results;
+      if (timeBuckets.has(name)) return bucketed(asScalars(receiver), code);
       if (sameValueMethods.has(name)) return [...asScalars(receiver), ...argumentScalars()];
     }
 

@@ -22,14 +22,52 @@ function sameFunction(a: TSESTree.Node, b: TSESTree.Node): boolean {
   return enclosingFunction(a) === enclosingFunction(b);
 }
 
-/** An advisory lock, LOCK TABLE, SERIALIZABLE, or a lock on another row taken first serialises the workers. */
-function serialised(write: DataOperation, operations: readonly DataOperation[]): boolean {
+/**
+ * An advisory lock, LOCK TABLE, SERIALIZABLE, a lock on another row, or a Redis lock (SET … NX on
+ * another key) taken before the check serialises the workers. Taken after it, it comes too late.
+ */
+function serialised(write: DataOperation, read: DataOperation, operations: readonly DataOperation[]): boolean {
+  const elsewhere = (other: DataOperation) => !other.targets.some((target) => write.targets.includes(target));
   return operations.some(
     (other) =>
-      other.node.range[0] < write.node.range[0] &&
+      other.node.range[0] < read.node.range[0] &&
       sameFunction(other.node, write.node) &&
       (other.kind === 'serialisation' ||
-        (other.kind === 'read' && other.locksRows === true && !other.targets.some((target) => write.targets.includes(target)))),
+        (other.kind === 'read' && other.locksRows === true && elsewhere(other)) ||
+        (other.library === 'Redis' && other.skipsDuplicates === true && elsewhere(other))),
+  );
+}
+
+/** `await db.query('INSERT … ON CONFLICT DO NOTHING')` as a statement of its own: nobody reads what it said. */
+function resultIgnored(node: TSESTree.Node): boolean {
+  let current = node;
+  while (current.parent && (current.parent.type === 'AwaitExpression' || current.parent.type === 'ChainExpression')) current = current.parent;
+  return current.parent?.type === 'ExpressionStatement';
+}
+
+/**
+ * A write the rule looks at: one that does not settle duplicates, or one that settles them by
+ * writing nothing while the code ignores its result, so that the earlier check still decides.
+ */
+function checkDecides(write: DataOperation): 'unsettled' | 'ignored' | undefined {
+  if (write.kind !== 'insert' && write.kind !== 'upsert') return undefined;
+  if (!write.arbitrated) return 'unsettled';
+  return write.skipsDuplicates && resultIgnored(write.node) ? 'ignored' : undefined;
+}
+
+/**
+ * An ignored claim matters when the check also lets other work through: another write after the
+ * check, in the same function (check, then the payment, then the claim). With nothing else, the
+ * claim is merely redundant with its check.
+ */
+function guardsOtherWork(write: DataOperation, read: DataOperation, operations: readonly DataOperation[]): boolean {
+  return operations.some(
+    (other) =>
+      other !== write &&
+      other.kind !== 'read' &&
+      other.kind !== 'serialisation' &&
+      other.node.range[0] > read.node.range[1] &&
+      sameFunction(other.node, write.node),
   );
 }
 
@@ -54,6 +92,8 @@ export const noCheckThenInsert = createRule({
     messages: {
       checkThenInsert:
         '{{write}} runs after {{read}} (line {{line}}) checked in application code whether it already exists: two workers can both see nothing and both write. Let a unique key decide instead: {{remedy}}.',
+      resultIgnored:
+        '{{write}} settles duplicates, but its result is ignored, so {{read}} (line {{line}}) still decides in application code: two workers can both pass that check and both go on. Make the write the check: act only when it reports that it wrote.',
       addOnConflict: 'Add ON CONFLICT DO NOTHING to the INSERT (then treat a row count of 0 as the duplicate).',
       addNx: 'Add NX so that Redis sets the key only if it is absent (then treat a null reply as the duplicate).',
       addOnConflictDoNothing: 'Add .onConflictDoNothing() (then treat an empty result as the duplicate).',
@@ -77,7 +117,8 @@ export const noCheckThenInsert = createRule({
         const text = (node: TSESTree.Node) => context.sourceCode.getText(node);
         const guardsOf = new Map<DataOperation, ReturnType<typeof guardsFedBy>>();
         for (const write of operations) {
-          if (write.kind !== 'insert' || write.arbitrated) continue;
+          const decided = checkDecides(write);
+          if (!decided) continue;
           const read = reads.find((candidate) => {
             if (candidate.mayTouch && !write.targets.some(candidate.mayTouch)) return false;
             if (!candidate.targets.some((target) => write.targets.includes(target))) return false;
@@ -89,12 +130,13 @@ export const noCheckThenInsert = createRule({
             return isDecidedBy(guards, write.node, tracer);
           });
           if (!read) continue;
-          if (handlesUniqueViolation(write.node, text) || inSerializableTransaction(write.node, text) || serialised(write, operations)) continue;
+          if (handlesUniqueViolation(write.node, text) || inSerializableTransaction(write.node, text) || serialised(write, read, operations)) continue;
           if (writesWhatWasRead(write, read, tracer.scopeOf)) continue;
-          const fix = write.fix;
+          if (decided === 'ignored' && !guardsOtherWork(write, read, operations)) continue;
+          const fix = decided === 'unsettled' ? write.fix : undefined;
           context.report({
             node: write.node,
-            messageId: 'checkThenInsert',
+            messageId: decided === 'unsettled' ? 'checkThenInsert' : 'resultIgnored',
             data: {
               write: capitalised(write.label),
               read: read.label,

@@ -124,6 +124,37 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'a Redis lock on another key is taken first',
+      code: `
+        import Redis from 'ioredis';
+        export const handler = async (day) => {
+          const lock = await redis.set(\`digest:lock:\${day}\`, '1', 'EX', 600, 'NX');
+          if (lock !== 'OK') return;
+          if (await redis.get(\`digest:sent:\${day}\`)) return;
+          await sendDigest();
+          await redis.set(\`digest:sent:\${day}\`, '1', 'EX', 86400);
+        };`,
+    },
+    {
+      name: 'a data layer that names its tables: a read of one table and a write of another',
+      code: `
+        class Sync {
+          async run(chainId, txHash) {
+            const existing = await this.models.findFirst({ table: 'sync_record', where: { chainId } });
+            if (!existing) await this.models.create({ table: 'chain_transaction', data: { chainId, txHash } });
+          }
+        }`,
+    },
+    {
+      name: 'an ignored claim after a check, with no other work, is only redundant',
+      code: `
+        async function claim(id) {
+          const { rows } = await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [id]);
+          if (rows.length) return;
+          await pool.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]);
+        }`,
+    },
+    {
       name: 'Drizzle insert with onConflictDoNothing',
       code: `
         const [seen] = await db.select().from(inbox).where(eq(inbox.id, id));
@@ -382,6 +413,51 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           ],
         },
       ],
+    },
+    {
+      name: 'check, then the payment, then a claim whose result nobody reads',
+      code: `
+        channel.consume('reserved', async (msg) => {
+          const event = JSON.parse(msg.content.toString());
+          const seen = await pool.query('SELECT 1 FROM processed_events WHERE event_key = $1', [event.key]);
+          if (seen.rows.length > 0) return;
+          await pool.query('INSERT INTO payments (order_id, amount) VALUES ($1, $2)', [event.orderId, event.amount]);
+          await pool.query('INSERT INTO processed_events (event_key) VALUES ($1) ON CONFLICT (event_key) DO NOTHING', [event.key]);
+        });`,
+      errors: [{ messageId: 'resultIgnored', line: 7, data: { write: 'The INSERT into processed_events', read: 'a SELECT on processed_events', line: '4' } }],
+    },
+    {
+      name: 'a Redis lock taken after the check comes too late',
+      code: `
+        import Redis from 'ioredis';
+        export const handler = async (day) => {
+          if (await redis.get(\`digest:sent:\${day}\`)) return;
+          const lock = await redis.set(\`digest:lock:\${day}\`, '1', 'EX', 600, 'NX');
+          if (lock !== 'OK') return;
+          await sendDigest();
+          await redis.set(\`digest:sent:\${day}\`, '1', 'EX', 86400);
+        };`,
+      errors: [{ messageId: 'checkThenInsert', line: 8, suggestions: [{ messageId: 'addNx', output: `
+        import Redis from 'ioredis';
+        export const handler = async (day) => {
+          if (await redis.get(\`digest:sent:\${day}\`)) return;
+          const lock = await redis.set(\`digest:lock:\${day}\`, '1', 'EX', 600, 'NX');
+          if (lock !== 'OK') return;
+          await sendDigest();
+          await redis.set(\`digest:sent:\${day}\`, '1', 'EX', 86400, 'NX');
+        };` }] }],
+    },
+    {
+      name: 'knex held by a class',
+      code: `
+        class Ledger {
+          constructor(knex) { this.knex = knex; }
+          async record(providerTxId, amount) {
+            const existing = await this.knex('transactions').where({ providerTxId }).first();
+            if (!existing) await this.knex('transactions').insert({ providerTxId, amount });
+          }
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 6 }],
     },
     {
       name: 'a SELECT … FOR UPDATE on the same table locks no row that does not exist yet',

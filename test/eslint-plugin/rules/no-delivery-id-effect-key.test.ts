@@ -115,6 +115,29 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         }`,
     },
     {
+      name: 'a producer minting the idempotency key into the message it sends',
+      code: `
+        import { randomUUID } from 'node:crypto';
+        export async function enqueue(customerId, amount) {
+          await queue.add('charge', { customerId, amount, idempotencyKey: randomUUID() });
+          await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: JSON.stringify({ amount, idempotencyKey: randomUUID() }) }));
+          await producer.send({ topic: 'charges', messages: [{ value: JSON.stringify({ amount, idempotencyKey: randomUUID() }) }] });
+        }`,
+    },
+    {
+      name: "a day bucket of the clock names today's run, not an attempt",
+      code: `
+        import Redis from 'ioredis';
+        const digestDay = (date = new Date()) => date.toISOString().slice(0, 10);
+        const lockKey = (date = new Date()) => \`digest:lock:\${digestDay(date)}\`;
+        export const handler = async () => {
+          const now = new Date();
+          const key = lockKey(now);
+          if ((await redis.set(key, '1', 'EX', 600, 'NX')) !== 'OK') return;
+          await stripe.payouts.create({ amount: 1 }, { idempotencyKey: \`payout-\${Math.floor(Date.now() / 86_400_000)}\` });
+        };`,
+    },
+    {
       name: 'SQL the parser rejects is skipped',
       code: `
         new Worker('q', async (job) => { await db.query('INSRT INTO effects VALUES ($1)', [job.id]); });`,

@@ -22,8 +22,9 @@ function tableName(node: TSESTree.Node | undefined): string | undefined {
 function knex(chain: Chain, end: TSESTree.CallExpression, scopeOf: ScopeOf): DataOperation | undefined {
   const [first, second] = chain.links;
   let table: string | undefined;
-  // knex('refunds')… or knex.table('refunds') / knex.from('refunds') / knex.into('refunds')
+  // knex('refunds')…, this.knex('refunds')…, or knex.table('refunds') / .from(…) / .into(…)
   if (first && first.call.callee.type === 'Identifier') table = literalArgument(first.call);
+  else if (first && /^(knex|db|trx|database|connection|queryBuilder|qb)$/.test(first.name)) table = literalArgument(first.call);
   else if (first && ['table', 'from', 'into'].includes(first.name)) table = literalArgument(first.call);
   if (!table || !second) return undefined;
   const base = { library: 'knex', targets: [normaliseTarget(table)], node: end, fields: [], arbitrated: false };
@@ -37,6 +38,7 @@ function knex(chain: Chain, end: TSESTree.CallExpression, scopeOf: ScopeOf): Dat
       fields: fieldsOf(insert.call.arguments[0], scopeOf),
       conflictTarget: conflict ? conflict.call.arguments.map((argument) => (argument.type === 'Literal' ? String(argument.value) : '')).filter(Boolean) : undefined,
       arbitrated: Boolean(conflict),
+      skipsDuplicates: Boolean(link(chain, 'ignore')),
     };
   }
   if (link(chain, 'upsert')) return { ...base, kind: 'upsert', label: `the knex upsert into ${table}`, arbitrated: true };
@@ -71,6 +73,7 @@ function drizzle(chain: Chain, end: TSESTree.CallExpression, scopeOf: ScopeOf): 
       fields: fieldsOf(values.call.arguments[0], scopeOf),
       conflictTarget: target.length > 0 ? target : undefined,
       arbitrated: Boolean(conflict),
+      skipsDuplicates: conflict?.name === 'onConflictDoNothing',
       fix: conflict
         ? undefined
         : { message: 'addOnConflictDoNothing', apply: (fixer) => fixer.insertTextAfter(values.call, '.onConflictDoNothing()') },
@@ -98,6 +101,7 @@ function kysely(chain: Chain, end: TSESTree.CallExpression, scopeOf: ScopeOf): D
       label: `the Kysely insert into ${table}`,
       fields: fieldsOf(link(chain, 'values')?.call.arguments[0], scopeOf),
       arbitrated: Boolean(conflict),
+      skipsDuplicates: conflict?.name === 'ignore',
     };
   }
   const selectFrom = link(chain, 'selectFrom');
@@ -122,6 +126,7 @@ function typeormBuilder(chain: Chain, end: TSESTree.CallExpression, scopeOf: Sco
     label: `the TypeORM insert into ${entity}`,
     fields: fieldsOf(values.call.arguments[0], scopeOf),
     arbitrated: Boolean(link(chain, 'orIgnore', 'orUpdate')),
+    skipsDuplicates: Boolean(link(chain, 'orIgnore')),
   };
 }
 

@@ -55,6 +55,13 @@ function receiverTarget(receiver: TSESTree.Node): string | undefined {
   return heldByClass || modelClass || namedAsStore ? last : undefined;
 }
 
+/** A generic data layer's `{ table: 'refunds', … }`: the table is named in the call. */
+function namedTable(argument: TSESTree.Node | undefined, scopeOf: ScopeOf): string | undefined {
+  const options = objectLiteral(argument, scopeOf);
+  const table = options && (objectProperty(options, 'table') ?? objectProperty(options, 'tableName'))?.value;
+  return table?.type === 'Literal' && typeof table.value === 'string' ? table.value : undefined;
+}
+
 function isUpsertOption(node: TSESTree.Node | undefined, scopeOf: ScopeOf): boolean {
   const options = objectLiteral(node, scopeOf);
   const upsert = options && objectProperty(options, 'upsert')?.value;
@@ -75,7 +82,7 @@ export function ormOperation(call: TSESTree.CallExpression, scopeOf: ScopeOf): D
   const method = calleeName(callee);
   if (!method) return undefined;
   const entity = entityArgument(call);
-  const target = entity ?? receiverTarget(callee.object);
+  const target = entity ?? namedTable(call.arguments[0], scopeOf) ?? receiverTarget(callee.object);
   if (!target) return undefined;
   const args = entity ? call.arguments.slice(1) : call.arguments;
   const base = { library: 'ORM', targets: [normaliseTarget(target)], node: call, label: `${memberPath(callee)?.join('.') ?? method}()`, fields: [], arbitrated: false };
@@ -89,6 +96,7 @@ export function ormOperation(call: TSESTree.CallExpression, scopeOf: ScopeOf): D
       kind: 'insert',
       fields: fieldsOf(args[0], scopeOf),
       arbitrated: ignoreDuplicates?.type === 'Literal' && ignoreDuplicates.value === true,
+      skipsDuplicates: ignoreDuplicates?.type === 'Literal' && ignoreDuplicates.value === true,
     };
   }
   if (method === 'upsert') {

@@ -22,6 +22,8 @@ export function prismaOperation(call: TSESTree.CallExpression, scopeOf: ScopeOf)
   if (model.startsWith('$')) return undefined;
   const options = objectLiteral(call.arguments[0], scopeOf);
   const has = (name: string) => Boolean(options && objectProperty(options, name));
+  // A home-made data layer with Prisma-like names takes its table as an option; Prisma never does.
+  if (has('table') || has('tableName')) return undefined;
   const base = { library: 'Prisma', targets: [normaliseTarget(model)], node: call, label: `${path.join('.')}()`, fields: [], arbitrated: false };
 
   if (prismaOnly.has(method) || (reads.has(method) && (has('where') || has('select')))) return { ...base, kind: 'read' };
@@ -32,6 +34,7 @@ export function prismaOperation(call: TSESTree.CallExpression, scopeOf: ScopeOf)
       kind: 'insert',
       fields: fieldsOf(objectProperty(options!, 'data')?.value, scopeOf),
       arbitrated: skipDuplicates?.type === 'Literal' && skipDuplicates.value === true,
+      skipsDuplicates: skipDuplicates?.type === 'Literal' && skipDuplicates.value === true,
     };
   }
   if (method === 'upsert' && has('where') && has('create')) {

@@ -69,6 +69,7 @@ export function redisOperation(
     label,
     conflictTarget: nx ? ['key'] : undefined,
     arbitrated: nx,
+    skipsDuplicates: nx,
     fix:
       nx || method !== 'set' || call.arguments.length < 2
         ? undefined

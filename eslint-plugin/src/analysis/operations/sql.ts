@@ -61,6 +61,7 @@ export function sqlOperations(node: TSESTree.CallExpression | TSESTree.TaggedTem
           })),
           conflictTarget: statement.onConflict?.target.length ? statement.onConflict.target : undefined,
           arbitrated: Boolean(statement.onConflict) || statement.filtered,
+          skipsDuplicates: statement.onConflict?.action === 'nothing' || statement.filtered,
           fix:
             !clause || at === undefined
               ? undefined

@@ -30,6 +30,11 @@ export interface DataOperation {
   conflictTarget?: string[];
   /** The write settles duplicates itself: ON CONFLICT, upsert, SET NX, INSERT … WHERE NOT EXISTS. */
   arbitrated: boolean;
+  /**
+   * It settles them by writing nothing (DO NOTHING, ignore, NX): then only its result tells a
+   * worker whether it came first, and code that ignores the result has not really asked.
+   */
+  skipsDuplicates?: boolean;
   /** A read that locks the rows it finds (FOR UPDATE). */
   locksRows?: boolean;
   /** How it reads in messages: "a SELECT", "prisma.refund.findFirst()". */
