@@ -27,6 +27,7 @@ const mintingCalls = new Map<string, string>([
   ['v7', 'a time-based UUID'],
   ['uuidv7', 'a time-based UUID'],
   ['uuidv1', 'a time-based UUID'],
+  ['randomUUIDv7', 'a time-based UUID'],
   ['ulid', 'a new ULID'],
   ['nanoid', 'a new nanoid'],
   ['cuid', 'a new cuid'],
