@@ -1,3 +1,5 @@
+import { remembered } from './remembered.js';
+
 /**
  * What a name says about the value it holds. Names are the fallback: the rules first follow a
  * value to where it comes from (a broker's delivery, a parsed payload, a random generator), and
@@ -50,17 +52,7 @@ const scopeNouns = new Set([
 /** Names that on their own mean a delivery identity, whatever holds them. */
 const deliveryNames = new Set(['deliverytag', 'receipthandle', 'attemptsmade', 'messageid', 'deliveryid', 'jobid', 'redelivered', 'consumertag']);
 
-const meanings = new Map<string, NameMeaning>();
-
-export function nameMeaning(name: string): NameMeaning {
-  let meaning = meanings.get(name);
-  if (meaning === undefined) {
-    meaning = judgeName(name);
-    if (meanings.size > 20_000) meanings.clear();
-    meanings.set(name, meaning);
-  }
-  return meaning;
-}
+export const nameMeaning: (name: string) => NameMeaning = remembered(judgeName);
 
 function judgeName(name: string): NameMeaning {
   if (deliveryNames.has(name.toLowerCase())) return 'delivery';

@@ -1,5 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
+import { remembered } from '../remembered.js';
+
 /**
  * One database operation found in the code, whatever library wrote it: the rules reason about
  * reads, inserts and upserts of a target (a table, a model, a Redis key shape), not about APIs.
@@ -45,18 +47,8 @@ export interface DataOperation {
   fix?: { message: 'addOnConflict' | 'addNx' | 'addOnConflictDoNothing'; apply: (fixer: TSESLint.RuleFixer) => TSESLint.RuleFix };
 }
 
-const normalised = new Map<string, string>();
-
 /** `RefundEntity`, `refunds`, `this.refundRepository` → `refund`-like names that compare equal. */
-export function normaliseTarget(name: string): string {
-  let target = normalised.get(name);
-  if (target === undefined) {
-    target = normalise(name);
-    if (normalised.size > 10_000) normalised.clear();
-    normalised.set(name, target);
-  }
-  return target;
-}
+export const normaliseTarget: (name: string) => string = remembered(normalise);
 
 function normalise(name: string): string {
   return name
