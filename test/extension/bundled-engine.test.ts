@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,5 +33,23 @@ describe('the bundled lint engine', () => {
     const describe = (finding: { file: string; line: number; rule: string }) => `${finding.file}:${finding.line} ${finding.rule}`;
     expect(found.map(describe).sort()).toEqual(expected.map(describe).sort());
     expect(engine.docsOf('no-delivery-id-effect-key').lesson).toBe('idempotent-consumers#q1');
+  });
+
+  it('re-parses only what changed in an open document, with the same findings', async () => {
+    const { loadLintEngine } = createRequire(import.meta.url)(bundle) as { loadLintEngine: () => Promise<LintEngine> };
+    const engine = await loadLintEngine();
+    const files = readdirSync(examples).filter((file) => /\.(?:[cm]?[jt]s)$/.test(file) && !file.startsWith('eslint.config'));
+    const kinds = files.map((file) => {
+      const text = readFileSync(path.join(examples, file), 'utf8');
+      const request = { fileName: file, rules: [...ruleNames], documentKey: `file:///examples/${file}` };
+      const opened = engine.lint({ ...request, text });
+      // A space typed into the first import: the findings stay, and only the first statements are read again.
+      const edited = engine.lint({ ...request, text: text.replace('{', '{ ') });
+      expect(opened.kind === 'linted' && opened.parse).toMatchObject({ kind: 'full', reason: 'first parse of the document' });
+      const where = (report: typeof opened) => (report.kind === 'linted' ? report.problems.map(({ rule, line, column, message }) => ({ rule, line, column, message })) : report);
+      expect(where(edited)).toEqual(where(opened));
+      return edited.kind === 'linted' ? edited.parse?.kind : undefined;
+    });
+    expect(kinds).toEqual(files.map(() => 'incremental'));
   });
 });

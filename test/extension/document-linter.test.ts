@@ -11,6 +11,7 @@ import { FakeDiagnosticCollection, FakeTextDocument, Uri } from './support/fake-
 
 function setup(configuration: Record<string, unknown> = {}) {
   const requests: LintRequest[] = [];
+  const forgotten: string[] = [];
   const engine: LintEngine = {
     lint(request) {
       requests.push(request);
@@ -21,6 +22,7 @@ function setup(configuration: Record<string, unknown> = {}) {
       };
     },
     docsOf: () => ({ url: 'https://docs.test/no-amount-effect-key' }),
+    forget: (documentKey) => forgotten.push(documentKey),
   };
   const diagnostics = new FakeDiagnosticCollection();
   const states = new Map<string, DocumentLintState>();
@@ -33,7 +35,7 @@ function setup(configuration: Record<string, unknown> = {}) {
     log: () => {},
   });
   const document = new FakeTextDocument(Uri.file('/work/consumer.ts'), 'typescript', 'key = amount;\n');
-  return { linter, diagnostics, states, requests, document };
+  return { linter, diagnostics, states, requests, forgotten, document };
 }
 
 describe('the document linter', () => {
@@ -75,8 +77,8 @@ describe('the document linter', () => {
     expect(states.get(document.uri.toString())).toEqual({ kind: 'too-large', sizeBytes: 2048, limitBytes: 1024 });
   });
 
-  it('clears diagnostics, state and pending work when a document closes', async () => {
-    const { linter, diagnostics, states, requests, document } = setup();
+  it('clears diagnostics, state, pending work and the engine\'s parse when a document closes', async () => {
+    const { linter, diagnostics, states, requests, forgotten, document } = setup();
     await linter.lintNow(document as never);
     linter.lintSoon(document as never);
     linter.forget(document.uri as never);
@@ -84,6 +86,21 @@ describe('the document linter', () => {
     expect(requests).toHaveLength(1);
     expect(diagnostics.byUri.size).toBe(0);
     expect(states.size).toBe(0);
+    expect(forgotten).toEqual([document.uri.toString()]);
+  });
+
+  it('names the document in each lint, so the engine re-parses only what changed', async () => {
+    const { linter, requests, document } = setup();
+    await linter.lintNow(document as never);
+    document.setText('key = amount + 1;\n');
+    await linter.lintNow(document as never);
+    expect(requests.map((request) => request.documentKey)).toEqual([document.uri.toString(), document.uri.toString()]);
+  });
+
+  it('does not load the engine to forget a document it never checked', () => {
+    const { linter, forgotten, document } = setup();
+    linter.forget(document.uri as never);
+    expect(forgotten).toEqual([]);
   });
 
   it('gives ESLint a file name whose extension matches the language', () => {

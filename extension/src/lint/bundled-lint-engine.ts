@@ -7,9 +7,15 @@ import * as typeScriptParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint/universal';
 import plugin, { whenSqlParserReady } from 'eslint-plugin-idempotency';
 
+import { createIncrementalParsing } from './incremental/incremental-parsing';
 import { createLintEngine, type IdempotencyPlugin, type LintEngine } from './lint-engine';
 
-export async function loadLintEngine(): Promise<LintEngine> {
+export interface LintEngineOptions {
+  /** Re-parse only what changed in a document (the default); off, every lint parses the whole file, as a fallback does. */
+  incrementalParsing?: boolean;
+}
+
+export async function loadLintEngine(options: LintEngineOptions = {}): Promise<LintEngine> {
   // SQL inside strings is parsed by a WebAssembly module; rules skip SQL until it is ready,
   // so the first lint must wait for it or it would miss findings.
   await whenSqlParserReady();
@@ -17,5 +23,6 @@ export async function loadLintEngine(): Promise<LintEngine> {
     linter: new Linter({ configType: 'flat' }),
     plugin: plugin as unknown as IdempotencyPlugin,
     typeScriptParser: typeScriptParser as unknown as Linter.Parser,
+    incremental: createIncrementalParsing(typeScriptParser, { reparseChanges: options.incrementalParsing !== false }),
   });
 }

@@ -35,6 +35,8 @@ const extensionOfLanguage: Record<string, string> = {
  */
 export class DocumentLinter implements vscode.Disposable {
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
+  /** The engine once it has loaded: closing a document must not be what loads it. */
+  private loadedEngine: LintEngine | undefined;
 
   constructor(private readonly parts: DocumentLinterParts) {}
 
@@ -77,10 +79,11 @@ export class DocumentLinter implements vscode.Disposable {
     } catch {
       return; // The engine loader has already told the user and the log.
     }
+    this.loadedEngine = engine;
     // The wait for the engine may have outlived the document or its text.
     if (document.isClosed) return;
     const version = document.version;
-    const report = engine.lint({ text: document.getText(), fileName: virtualFileName(document), rules });
+    const report = engine.lint({ text: document.getText(), fileName: virtualFileName(document), rules, documentKey: key });
 
     switch (report.kind) {
       case 'unparseable':
@@ -128,6 +131,7 @@ export class DocumentLinter implements vscode.Disposable {
     this.pending.delete(key);
     this.clearDocument(uri);
     this.parts.status.forget(uri);
+    this.loadedEngine?.forget(key);
   }
 
   clearAll(): void {

@@ -1,6 +1,8 @@
 import type { Linter } from 'eslint';
 
 import { pluginPrefix, qualifiedRuleId, ruleNameOf, type RuleName } from '../rules';
+import type { IncrementalParsing } from './incremental/incremental-parsing';
+import type { ParseOutcome } from './incremental/parse-memory';
 
 /** One text edit in ESLint's terms: replace the UTF-16 offsets `range` of the text by `text`. */
 export interface OffsetEdit {
@@ -21,9 +23,9 @@ export interface LintProblem {
 }
 
 export type LintReport =
-  | { kind: 'linted'; problems: LintProblem[]; durationMs: number }
+  | { kind: 'linted'; problems: LintProblem[]; durationMs: number; parse?: ParseOutcome }
   /** The file does not parse; the language server already says so, so this is no finding of ours. */
-  | { kind: 'unparseable'; reason: string; line: number; durationMs: number }
+  | { kind: 'unparseable'; reason: string; line: number; durationMs: number; parse?: ParseOutcome }
   /** Linting itself failed. The plugin promises never to throw; this is the net under that promise. */
   | { kind: 'failed'; reason: string; durationMs: number };
 
@@ -32,6 +34,11 @@ export interface LintRequest {
   /** A file name whose extension tells the parser what the text is (`.ts`, `.jsx`, …). */
   fileName: string;
   rules: readonly RuleName[];
+  /**
+   * Names the document the text belongs to, so that its next lint re-parses only what changed.
+   * Without it every lint parses the whole text.
+   */
+  documentKey?: string;
 }
 
 export interface RuleDocs {
@@ -44,6 +51,8 @@ export interface RuleDocs {
 export interface LintEngine {
   lint(request: LintRequest): LintReport;
   docsOf(rule: RuleName): RuleDocs;
+  /** Drops what the engine keeps about a document (its last parse), when it closes. */
+  forget(documentKey: string): void;
 }
 
 /** The parts of the ESLint plugin the engine uses; structural so tests can pass a small fake. */
@@ -54,11 +63,15 @@ export interface IdempotencyPlugin {
 export interface LintEngineParts {
   linter: Linter;
   plugin: IdempotencyPlugin;
+  /** typescript-eslint's parser, used as it is when there is no `incremental`. */
   typeScriptParser: Linter.Parser;
+  /** Parsers that re-read only what changed in a document; without them every lint parses in full. */
+  incremental?: IncrementalParsing;
   now?: () => number;
 }
 
 const allSourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
+const javaScriptFiles = ['**/*.{js,mjs,cjs,jsx}'];
 const typeScriptFiles = ['**/*.{ts,mts,cts,tsx}'];
 const jsxFiles = ['**/*.jsx'];
 
@@ -68,7 +81,8 @@ const jsxFiles = ['**/*.jsx'];
  * (untrusted folders are supported), and the team's own ESLint setup is not ours to run.
  */
 export function createLintEngine(parts: LintEngineParts): LintEngine {
-  const { linter, plugin, typeScriptParser } = parts;
+  const { linter, plugin, incremental } = parts;
+  const typeScriptParser = incremental ? (incremental.typeScriptParser as unknown as Linter.Parser) : parts.typeScriptParser;
   const now = parts.now ?? (() => performance.now());
   // Building a config array is cheap, but ESLint caches its normalised form per array
   // instance, so the same rule selection reuses the same array.
@@ -86,6 +100,8 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
           linterOptions: { reportUnusedDisableDirectives: 'off', reportUnusedInlineConfigs: 'off' },
           rules: Object.fromEntries(rules.map((rule) => [qualifiedRuleId(rule), 'error'])),
         },
+        // espree, ESLint's default, in a wrapper that remembers each document's last parse.
+        ...(incremental ? [{ files: javaScriptFiles, languageOptions: { parser: incremental.javaScriptParser as unknown as Linter.Parser } }] : []),
         { files: typeScriptFiles, languageOptions: { parser: typeScriptParser } },
         { files: jsxFiles, languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } },
       ];
@@ -95,17 +111,20 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
   }
 
   return {
-    lint({ text, fileName, rules }) {
+    lint({ text, fileName, rules, documentKey }) {
       const started = now();
       const elapsed = () => now() - started;
       let messages: Linter.LintMessage[];
+      let parse: ParseOutcome | undefined;
       try {
-        messages = linter.verify(text, configFor(rules), fileName);
+        const verify = () => linter.verify(text, configFor(rules), fileName);
+        if (incremental) ({ result: messages, outcome: parse } = incremental.memory.during(documentKey, verify));
+        else messages = verify();
       } catch (error) {
         return { kind: 'failed', reason: error instanceof Error ? error.message : String(error), durationMs: elapsed() };
       }
       const fatal = messages.find((message) => message.fatal);
-      if (fatal) return { kind: 'unparseable', reason: fatal.message, line: fatal.line, durationMs: elapsed() };
+      if (fatal) return { kind: 'unparseable', reason: fatal.message, line: fatal.line, durationMs: elapsed(), parse };
       const problems: LintProblem[] = [];
       for (const message of messages) {
         // Inline `/* eslint other-rule: … */` comments name rules this engine does not load;
@@ -113,11 +132,14 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
         const rule = ruleNameOf(message.ruleId);
         if (rule) problems.push(toProblem(rule, message));
       }
-      return { kind: 'linted', problems, durationMs: elapsed() };
+      return { kind: 'linted', problems, durationMs: elapsed(), parse };
     },
     docsOf(rule) {
       const docs = plugin.rules[rule]?.meta?.docs;
       return { url: docs?.url, lesson: docs?.lesson };
+    },
+    forget(documentKey) {
+      incremental?.memory.forget(documentKey);
     },
   };
 }

@@ -1,3 +1,5 @@
+import { seededRandom } from '../support/random-edits';
+
 /**
  * A consumer file of a given length for the benchmark: Kafka and BullMQ handlers that write
  * effects with SQL, some keyed safely and some not, so the rules have real work on every line.
@@ -46,4 +48,66 @@ export function consumerFile(lines: number): string {
   let text = header;
   for (let index = 0; text.split('\n').length < lines; index += 1) text += handler(index);
   return `${text}// end\n`;
+}
+
+export interface CorpusEdit {
+  label: string;
+  text: string;
+}
+
+/** Lines added inside handlers; numbered, so no name is declared twice (a syntax error in JavaScript). */
+const addedLines = [
+  (n: number) => `    const effectKey${n} = message.offset;\n`,
+  (n: number) => `    const note${n} = result.courseId;\n`,
+  () => "    console.log('claimed', inboxId);\n",
+];
+const addedLine = /^ {4}(?:const (?:effectKey|note)\d+ = [^\n]*|console\.log\('claimed', inboxId\);)\n/m;
+
+/**
+ * Edits someone makes while working in the file, spread over its handlers: add a line inside
+ * a handler, rename a key variable, remove a line added before, change a key's expression, edit
+ * the comment at the end. Every text parses, as TypeScript and as JavaScript, so each edit ends
+ * in fresh diagnostics.
+ */
+export function editingSession(text: string, count: number, seed = 4): CorpusEdit[] {
+  const random = seededRandom(seed);
+  const edits: CorpusEdit[] = [];
+  let current = text;
+  const push = (label: string, next: string) => {
+    if (next === current) return;
+    edits.push({ label, text: next });
+    current = next;
+  };
+  while (edits.length < count) {
+    const handlers = [...current.matchAll(/\n {4}await client\.query\('BEGIN'\);\n/g)];
+    const handler = handlers[Math.floor(random() * handlers.length)]!;
+    const at = handler.index + handler[0].length;
+    const roll = random();
+    if (roll < 0.35) {
+      const line = addedLines[Math.floor(random() * addedLines.length)]!(edits.length);
+      push(`add a line at ${at}`, current.slice(0, at) + line + current.slice(at));
+    } else if (roll < 0.55) {
+      const added = addedLine.exec(current.slice(at, at + 300));
+      if (added) push(`remove the line at ${at + added.index}`, current.slice(0, at + added.index) + current.slice(at + added.index + added[0].length));
+    } else if (roll < 0.8) {
+      const name = /\b(effectId|inboxId|effectKey)\b/.exec(current.slice(at - 200, at + 400));
+      if (name) {
+        const start = at - 200 + name.index;
+        const renamed = name[1] === 'effectId' ? 'effectKey' : name[1] === 'effectKey' ? 'effectId' : 'claimId';
+        push(`rename ${name[1]} at ${start}`, current.slice(0, start) + renamed + current.slice(start + name[1]!.length));
+      }
+    } else if (roll < 0.95) {
+      const key = current.indexOf('[effectId, result.cents]', at);
+      const start = key !== -1 && key < at + 600 ? key : current.indexOf('[result.resultId, result.cents]', at);
+      if (start !== -1) {
+        const old = current.startsWith('[effectId', start) ? '[effectId, result.cents]' : '[result.resultId, result.cents]';
+        const replacement = old === '[effectId, result.cents]' ? '[result.resultId, result.cents]' : '[effectId, result.cents]';
+        push(`change a key at ${start}`, current.slice(0, start) + replacement + current.slice(start + old.length));
+      }
+    } else {
+      const end = current.lastIndexOf('// end');
+      push('edit the last comment', `${current.slice(0, end)}// end ${edits.length}\n`);
+    }
+  }
+  return edits;
 }

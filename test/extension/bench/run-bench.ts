@@ -2,7 +2,9 @@
  * `npm run bench -w extension`: how fast the packaged extension activates, and how long a
  * change to a 2,000-line consumer takes to become fresh diagnostics, measured through the
  * extension's own bundle and event handlers (with a stand-in for the editor around them).
- * The baseline, measured in the same run, is ESLint parsing the same file with no rules.
+ * The same edits run twice, each in a fresh process: with the engine as it ships (only the
+ * changed statements parsed again) and with every lint parsing the whole file. The baseline,
+ * measured in the same run, is ESLint parsing the same file with no rules.
  */
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -12,14 +14,30 @@ import { fileURLToPath } from 'node:url';
 import * as typeScriptParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 
-import { consumerFile } from './consumer-corpus';
+import type { ParseOutcome } from '../../../extension/src/lint/incremental/parse-memory';
+import { consumerFile, editingSession } from './consumer-corpus';
+import { probeLintEngine, type LintRecord } from './engine-probe';
 import { installVscodeStandIn } from './vscode-stand-in';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const extensionRoot = path.resolve(here, '../../../extension');
 const bundle = path.join(extensionRoot, 'dist/extension.js');
+const engineBundle = path.join(extensionRoot, 'dist/lint-engine.js');
+
+const warmUp = 10;
+const measured = 60;
 
 type Activation = { activate(context: unknown): void };
+
+interface ChangeSeries {
+  firstDiagnosticsMs: number;
+  findings: number;
+  lines: number;
+  /** From the change event to the diagnostics, one per edit. */
+  samples: number[];
+  /** The engine's own account of each of those lints. */
+  lints: LintRecord[];
+}
 
 function fakeContext() {
   return { subscriptions: [] as { dispose(): void }[], extensionPath: extensionRoot, extensionUri: { fsPath: extensionRoot, toString: () => `file://${extensionRoot}` } };
@@ -42,17 +60,11 @@ function activationSample(): void {
   process.stdout.write(JSON.stringify({ activationMs: performance.now() - started }));
 }
 
-async function main(): Promise<void> {
-  // Activation is a cold start, so each sample is a new process.
-  const activations = Array.from({ length: 7 }, () => {
-    const output = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--activation-sample'], {
-      encoding: 'utf8',
-    });
-    return (JSON.parse(output) as { activationMs: number }).activationMs;
-  });
-
+/** Opens the consumer, then times each edit from the change event to the diagnostics it produces. */
+async function changeSeries(incrementalParsing: boolean): Promise<void> {
   const fake = installVscodeStandIn();
   fake.fakeEditor.configuration = { typingDelay: 0 };
+  const lints = probeLintEngine(engineBundle, { incrementalParsing });
   const extension = createRequire(import.meta.url)(bundle) as Activation;
   extension.activate(fakeContext());
   const [collection] = fake.fakeEditor.collections;
@@ -82,39 +94,79 @@ async function main(): Promise<void> {
   clearTimeout(timeout);
   const firstDiagnosticsMs = performance.now() - openedAt;
 
-  const changeSamples: number[] = [];
-  const warmUp = 10;
-  for (let round = 0; round < warmUp + 60; round += 1) {
-    document.setText(text.replace('// end', `// end ${round}`));
+  const samples: number[] = [];
+  const edits = editingSession(text, warmUp + measured);
+  for (const [round, edit] of edits.entries()) {
+    document.setText(edit.text);
     const started = performance.now();
     const result = nextDiagnostics();
     fake.fakeEditor.events.change.fire({ document, contentChanges: [{}] });
     await result;
-    if (round >= warmUp) changeSamples.push(performance.now() - started);
+    if (round >= warmUp) samples.push(performance.now() - started);
   }
+  // The first lint is the one on opening.
+  const series: ChangeSeries = { firstDiagnosticsMs, findings, lines: text.split('\n').length - 1, samples, lints: lints.slice(1 + warmUp) };
+  process.stdout.write(JSON.stringify(series));
+  process.exit(0);
+}
+
+function runChild(...args: string[]): string {
+  return execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+}
+
+function describeOutcomes(outcomes: (ParseOutcome | undefined)[]): string {
+  const full = outcomes.filter((outcome) => outcome?.kind === 'full');
+  const incremental = outcomes.filter((outcome) => outcome?.kind === 'incremental').length;
+  const reasons = new Map<string, number>();
+  for (const outcome of full) if (outcome?.kind === 'full') reasons.set(outcome.reason, (reasons.get(outcome.reason) ?? 0) + 1);
+  const why = [...reasons].map(([reason, count]) => `${count}x ${reason}`).join('; ');
+  const rate = (100 * full.length) / Math.max(outcomes.length, 1);
+  return `${incremental} of ${outcomes.length} parsed incrementally; fallback to a full parse ${full.length} (${rate.toFixed(0)}%)${why ? `: ${why}` : ''}`;
+}
+
+async function main(): Promise<void> {
+  // Activation is a cold start, so each sample is a new process.
+  const activations = Array.from({ length: 7 }, () => (JSON.parse(runChild('--activation-sample')) as { activationMs: number }).activationMs);
+  const incremental = JSON.parse(runChild('--change-series', 'incremental')) as ChangeSeries;
+  const full = JSON.parse(runChild('--change-series', 'full')) as ChangeSeries;
 
   // Baseline: ESLint parsing the same file with the same parser and no rules at all.
+  const text = consumerFile(2000);
   const linter = new Linter({ configType: 'flat' });
   const baselineConfig = [{ files: ['**/*.ts'], languageOptions: { parser: typeScriptParser as unknown as Linter.Parser } }];
   const baseline: number[] = [];
-  for (let round = 0; round < warmUp + 60; round += 1) {
+  for (const [round, edit] of editingSession(text, warmUp + measured).entries()) {
     const started = performance.now();
-    linter.verify(text.replace('// end', `// end ${round}`), baselineConfig, 'consumer.ts');
+    linter.verify(edit.text, baselineConfig, 'consumer.ts');
     if (round >= warmUp) baseline.push(performance.now() - started);
   }
 
-  const changeMedian = percentile(changeSamples, 0.5);
-  const changeP95 = percentile(changeSamples, 0.95);
   const baselineMedian = percentile(baseline, 0.5);
+  const spread = (samples: number[]) => `median ${format(percentile(samples, 0.5))}, p95 ${format(percentile(samples, 0.95))}`;
+  const line = (label: string, series: ChangeSeries) =>
+    `    ${label} ${spread(series.samples)}, max ${format(Math.max(...series.samples))}; ratio to baseline ${(percentile(series.samples, 0.5) / baselineMedian).toFixed(2)}`;
+  const parts = (series: ChangeSeries) => {
+    const parse = series.lints.map((lint) => lint.parse?.durationMs ?? 0);
+    const rest = series.lints.map((lint, index) => lint.lintMs - parse[index]!);
+    const outside = series.samples.map((sample, index) => sample - series.lints[index]!.lintMs);
+    return `      parse (scope analysis included) ${spread(parse)}; ESLint and the rules ${spread(rest)}; the extension around the lint ${spread(outside)}`;
+  };
   console.log('extension benchmark (bundle: extension/dist)');
   console.log(`  activation (load bundle + activate), 7 cold starts: median ${format(percentile(activations, 0.5))}, max ${format(Math.max(...activations))}  [target <= 150 ms]`);
-  console.log(`  first diagnostics after opening (loads the lint engine): ${format(firstDiagnosticsMs)}, ${findings} findings`);
-  console.log(`  change -> diagnostics, ${text.split('\n').length - 1}-line consumer, ${changeSamples.length} changes after ${warmUp} warm-up, typing delay 0:`);
-  console.log(`    median ${format(changeMedian)}, p95 ${format(changeP95)}  [target p95 <= 50 ms]`);
-  console.log(`  baseline (ESLint + typescript-eslint parser, no rules): median ${format(baselineMedian)}; ratio ${(changeMedian / baselineMedian).toFixed(2)}`);
+  console.log(`  first diagnostics after opening (loads the lint engine): ${format(incremental.firstDiagnosticsMs)}, ${incremental.findings} findings`);
+  console.log(
+    `  change -> diagnostics, ${incremental.lines}-line consumer, ${incremental.samples.length} edits (a line added or removed in a handler, a key renamed or changed, the last comment) after ${warmUp} warm-up, typing delay 0:`,
+  );
+  console.log(`${line('incremental parse (as shipped):', incremental)}  [target p95 <= 50 ms]`);
+  console.log(parts(incremental));
+  console.log(`      ${describeOutcomes(incremental.lints.map((lint) => lint.parse))}`);
+  console.log(line('full parse (the fallback path):', full));
+  console.log(parts(full));
+  console.log(`  baseline (ESLint + typescript-eslint parser, no rules, full parse): median ${format(baselineMedian)}`);
 
   process.exit(0);
 }
 
 if (process.argv.includes('--activation-sample')) activationSample();
+else if (process.argv.includes('--change-series')) await changeSeries(process.argv[process.argv.indexOf('--change-series') + 1] === 'incremental');
 else await main();

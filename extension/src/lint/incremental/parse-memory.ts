@@ -1,0 +1,67 @@
+import type { EstreeProgram } from './estree';
+
+/** How the text of one lint was parsed, and how long that took (scope analysis included); a parse that failed has no time. */
+export type ParseOutcome = (
+  /** The text had not changed: the previous program, with fresh scope analysis. */
+  | { kind: 'reused' }
+  /** Only the changed statements were parsed again. */
+  | { kind: 'incremental' }
+  | { kind: 'full'; reason: string }
+) & { durationMs?: number };
+
+export interface RememberedParse {
+  text: string;
+  program: EstreeProgram;
+  /** The parser and its options: a parse is only reused under the same ones. */
+  parsedWith: string;
+}
+
+/**
+ * The last successful parse of each open document, and which document is being linted now.
+ * ESLint calls the parser with a text and options but no document, so the engine names the
+ * document around each lint. A document's parse stays until it closes; the oldest are dropped
+ * beyond `capacity`, so a missed close cannot hold memory for long.
+ */
+export class ParseMemory {
+  private readonly parses = new Map<string, RememberedParse>();
+  private current: string | undefined;
+  private outcome: ParseOutcome | undefined;
+
+  constructor(private readonly capacity = 8) {}
+
+  /** Runs `lint` with `documentKey` as the document being parsed; returns its result and how the text was parsed. */
+  during<T>(documentKey: string | undefined, lint: () => T): { result: T; outcome: ParseOutcome | undefined } {
+    this.current = documentKey;
+    this.outcome = undefined;
+    try {
+      return { result: lint(), outcome: this.outcome };
+    } finally {
+      this.current = undefined;
+    }
+  }
+
+  get document(): string | undefined {
+    return this.current;
+  }
+
+  recall(documentKey: string): RememberedParse | undefined {
+    return this.parses.get(documentKey);
+  }
+
+  remember(documentKey: string, parse: RememberedParse): void {
+    this.parses.delete(documentKey);
+    this.parses.set(documentKey, parse);
+    for (const oldest of this.parses.keys()) {
+      if (this.parses.size <= this.capacity) break;
+      this.parses.delete(oldest);
+    }
+  }
+
+  record(outcome: ParseOutcome): void {
+    this.outcome = outcome;
+  }
+
+  forget(documentKey: string): void {
+    this.parses.delete(documentKey);
+  }
+}
