@@ -63,6 +63,8 @@ plugin.configs.recommended = [
     plugins: { [pluginName]: plugin as unknown as TSESLint.FlatConfig.Plugin },
     rules: Object.fromEntries(Object.keys(rules).map((name) => [`${pluginName}/${name}`, 'error'])),
   },
+  // espree reads JSX only when asked; a .jsx file is JSX by its name.
+  { name: `${pluginName}/jsx`, files: ['**/*.jsx'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } },
   ...(typeScriptParser
     ? [{ name: `${pluginName}/typescript`, files: typeScriptFiles, languageOptions: { parser: typeScriptParser } }]
     : []),

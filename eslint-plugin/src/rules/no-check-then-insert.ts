@@ -18,20 +18,15 @@ const remedies: Record<string, string> = {
 };
 const defaultRemedy = 'an upsert, or insert and treat the unique violation as the duplicate';
 
-function sameFunction(a: TSESTree.Node, b: TSESTree.Node): boolean {
-  return enclosingFunction(a) === enclosingFunction(b);
-}
-
 /**
  * An advisory lock, LOCK TABLE, SERIALIZABLE, a lock on another row, or a Redis lock (SET … NX on
  * another key) taken before the check serialises the workers. Taken after it, it comes too late.
  */
-function serialised(write: DataOperation, read: DataOperation, operations: readonly DataOperation[]): boolean {
+function serialised(write: DataOperation, read: DataOperation, neighbours: readonly DataOperation[]): boolean {
   const elsewhere = (other: DataOperation) => !other.targets.some((target) => write.targets.includes(target));
-  return operations.some(
+  return neighbours.some(
     (other) =>
       other.node.range[0] < read.node.range[0] &&
-      sameFunction(other.node, write.node) &&
       (other.kind === 'serialisation' ||
         (other.kind === 'read' && other.locksRows === true && elsewhere(other)) ||
         (other.library === 'Redis' && other.skipsDuplicates === true && elsewhere(other))),
@@ -60,15 +55,22 @@ function checkDecides(write: DataOperation): 'unsettled' | 'ignored' | undefined
  * check, in the same function (check, then the payment, then the claim). With nothing else, the
  * claim is merely redundant with its check.
  */
-function guardsOtherWork(write: DataOperation, read: DataOperation, operations: readonly DataOperation[]): boolean {
-  return operations.some(
-    (other) =>
-      other !== write &&
-      other.kind !== 'read' &&
-      other.kind !== 'serialisation' &&
-      other.node.range[0] > read.node.range[1] &&
-      sameFunction(other.node, write.node),
+function guardsOtherWork(write: DataOperation, read: DataOperation, neighbours: readonly DataOperation[]): boolean {
+  return neighbours.some(
+    (other) => other !== write && other.kind !== 'read' && other.kind !== 'serialisation' && other.node.range[0] > read.node.range[1],
   );
+}
+
+/** The operations of each function (undefined: the module's top level), collected once per file. */
+function byFunction(operations: readonly DataOperation[]): Map<TSESTree.Node | undefined, DataOperation[]> {
+  const groups = new Map<TSESTree.Node | undefined, DataOperation[]>();
+  for (const operation of operations) {
+    const owner = enclosingFunction(operation.node);
+    const group = groups.get(owner);
+    if (group) group.push(operation);
+    else groups.set(owner, [operation]);
+  }
+  return groups;
 }
 
 /** `save(found)` after `const found = await repo.findOne(…)` updates the row that was read. */
@@ -116,6 +118,7 @@ export const noCheckThenInsert = createRule({
         if (reads.length === 0) return;
         const text = (node: TSESTree.Node) => context.sourceCode.getText(node);
         const guardsOf = new Map<DataOperation, ReturnType<typeof guardsFedBy>>();
+        const groups = byFunction(operations);
         for (const write of operations) {
           const decided = checkDecides(write);
           if (!decided) continue;
@@ -130,9 +133,10 @@ export const noCheckThenInsert = createRule({
             return isDecidedBy(guards, write.node, tracer);
           });
           if (!read) continue;
-          if (handlesUniqueViolation(write.node, text) || inSerializableTransaction(write.node, text) || serialised(write, read, operations)) continue;
+          const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
+          if (handlesUniqueViolation(write.node, text) || inSerializableTransaction(write.node, text) || serialised(write, read, neighbours)) continue;
           if (writesWhatWasRead(write, read, tracer.scopeOf)) continue;
-          if (decided === 'ignored' && !guardsOtherWork(write, read, operations)) continue;
+          if (decided === 'ignored' && !guardsOtherWork(write, read, neighbours)) continue;
           const fix = decided === 'unsettled' ? write.fix : undefined;
           context.report({
             node: write.node,

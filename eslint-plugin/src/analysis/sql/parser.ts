@@ -80,6 +80,11 @@ function startParser(): Promise<void> {
 
 const parserReady = startParser();
 
+/** Whether the parser is ready: until then every text reads as "not SQL", which must not be remembered. */
+export function sqlParserLoaded(): boolean {
+  return pgQuery !== undefined;
+}
+
 /** Resolves once SQL can be parsed (or once it is known that it cannot be, here). */
 export function whenSqlParserReady(): Promise<void> {
   return parserReady;

@@ -1,6 +1,6 @@
 import type { InsertStmt, Node as PgNode, SelectStmt } from '@pgsql/types';
 
-import { parseSql, scanSql } from './parser.js';
+import { parseSql, scanSql, sqlParserLoaded } from './parser.js';
 
 /**
  * What the rules need to know about a SQL text, read from PostgreSQL's parse tree: which
@@ -191,8 +191,33 @@ function returningKeyword(text: string, start: number, end: number): number | un
   return found;
 }
 
+/**
+ * Summaries by SQL text: an editor re-lints the same file on every change, and a project repeats
+ * its queries. Only the small summaries are kept, never parse trees, and never an answer given
+ * while the parser was still loading.
+ */
+const summaries = new Map<string, SqlSummary | null>();
+const summaryLimit = 2_000;
+
 /** The statements of `text` in order, including data-modifying CTEs; null if it is not SQL. */
 export function summariseSql(text: string): SqlSummary | null {
+  let summary = summaries.get(text);
+  if (summary === undefined) {
+    summary = summarise(text);
+    if (summary !== null || sqlParserLoaded()) {
+      if (summaries.size >= summaryLimit) summaries.clear();
+      summaries.set(text, summary);
+    }
+  }
+  return summary;
+}
+
+/** Forgets every summary, so that a benchmark pays for parsing as a first run does. */
+export function forgetSqlSummaries(): void {
+  summaries.clear();
+}
+
+function summarise(text: string): SqlSummary | null {
   const tree = parseSql(text);
   if (!tree) return null;
   const bytes = byteReader(text);
