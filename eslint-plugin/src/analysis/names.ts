@@ -18,7 +18,9 @@ export type NameMeaning =
   | 'other';
 
 /** `effectId` → [effect, id]; `source_message_id` → [source, message, id]; `MessageId` → [message, id]. */
-export function words(name: string): string[] {
+export const words: (name: string) => readonly string[] = remembered(splitWords);
+
+function splitWords(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -98,9 +100,7 @@ export function memberMeaning(ownerName: string | undefined, name: string): Name
 const claimTable = /(^|_)(inbox|processed|handled|consumed|received|seen|dedup|dedupe|deduplication|idempotency|idempotent|claims?|locks?|mutex|lease|leases|inflight|processing)(_|$)|message_log|messages_log/;
 
 /** Tables (or models, or key prefixes) that record which deliveries were handled or are being handled. */
-export function soundsLikeClaimStore(name: string): boolean {
-  return claimTable.test(words(name).join('_'));
-}
+export const soundsLikeClaimStore: (name: string) => boolean = remembered((name) => claimTable.test(words(name).join('_')));
 
 const deliveryRecordTable = /^(inbound_|incoming_|received_|raw_)?(message|msg|job|event|delivery|deliverie|envelope)s?$/;
 
@@ -108,6 +108,4 @@ const deliveryRecordTable = /^(inbound_|incoming_|received_|raw_)?(message|msg|j
  * Tables that store the deliveries themselves (`messages`, `jobs`, `events`): keyed by the
  * message's own id, as they should be. Storing a message is not an effect of handling it.
  */
-export function storesDeliveries(name: string): boolean {
-  return deliveryRecordTable.test(words(name).join('_'));
-}
+export const storesDeliveries: (name: string) => boolean = remembered((name) => deliveryRecordTable.test(words(name).join('_')));

@@ -122,15 +122,16 @@ export const noCheckThenInsert = createRule({
         for (const write of operations) {
           const decided = checkDecides(write);
           if (!decided) continue;
+          // Cheapest first: a glance at the text, then whether the read decides anything here,
+          // and only then its tables (which may mean parsing its SQL).
           const read = reads.find((candidate) => {
             if (candidate.mayTouch && !write.targets.some(candidate.mayTouch)) return false;
-            if (!candidate.targets.some((target) => write.targets.includes(target))) return false;
             let guards = guardsOf.get(candidate);
             if (!guards) {
               guards = guardsFedBy(candidate.node, tracer);
               guardsOf.set(candidate, guards);
             }
-            return isDecidedBy(guards, write.node, tracer);
+            return isDecidedBy(guards, write.node, tracer) && candidate.targets.some((target) => write.targets.includes(target));
           });
           if (!read) continue;
           const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
