@@ -73,6 +73,15 @@ function bucketed(facts: Leaf[], code: string): Leaf[] {
   return facts.map((fact) => (fact.kind === 'minted' && fact.what === 'the current time' ? leaf('time', code) : fact));
 }
 
+const workerGlobals = new Set(['process', 'os', 'cluster']);
+
+/** Does the member chain start at one of `names` (`process.env.HOSTNAME` at `process`)? */
+function startsAtGlobal(node: TSESTree.MemberExpression, names: ReadonlySet<string>): boolean {
+  let object: TSESTree.Node = node.object;
+  while (object.type === 'MemberExpression') object = object.object;
+  return object.type === 'Identifier' && names.has(object.name);
+}
+
 const arrayCallbacks = new Set(['forEach', 'map', 'flatMap', 'filter', 'find', 'findLast', 'some', 'every']);
 
 function isFunction(node: TSESTree.Node | undefined | null): node is FunctionNode {
@@ -397,11 +406,12 @@ export class OriginTracer {
   }
 
   private member(node: TSESTree.MemberExpression, depth: number): Fact[] {
-    const path = memberPath(node)?.join('.');
+    // Worker identity is read from a few globals; other member chains are not spelled out.
+    const path = startsAtGlobal(node, workerGlobals) ? memberPath(node)?.join('.') : undefined;
     if (path) {
       const worker = workerCalls.get(path);
       if (worker) return [leaf('worker', path, worker)];
-      if (path === 'cluster.worker.id' || path === 'threadId') return [leaf('worker', path, 'the worker id')];
+      if (path === 'cluster.worker.id') return [leaf('worker', path, 'the worker id')];
       if (path.startsWith('process.env.')) {
         const variable = path.slice('process.env.'.length);
         if (/^(HOSTNAME|HOST|POD_NAME|POD_IP|NODE_NAME|WORKER_ID|INSTANCE_ID|DYNO)$/.test(variable)) return [leaf('worker', path, 'the worker identity')];

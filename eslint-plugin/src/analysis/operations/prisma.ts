@@ -15,6 +15,8 @@ const writes = ['create', 'createMany', 'createManyAndReturn', 'upsert', 'update
 export const prismaMethods: ReadonlySet<string> = new Set([...reads, ...writes]);
 
 export function prismaOperation(call: TSESTree.CallExpression, scopeOf: ScopeOf): DataOperation | undefined {
+  // client.model.method(…): at least two member steps, else it is not Prisma's shape.
+  if (call.callee.type !== 'MemberExpression' || call.callee.object.type !== 'MemberExpression') return undefined;
   const path = memberPath(call.callee);
   if (!path || path.length < 3) return undefined;
   const method = path[path.length - 1]!;

@@ -127,13 +127,13 @@ function fromCall(node: TSESTree.CallExpression, scopeOf: ScopeOf): EmbeddedSql 
   const text = staticText(textNode, scopeOf, (index) => `$${untaggedHoleBase + index + 1}`);
   if (!text || !looksLikeSql(text.text)) return null;
 
-  const interpolated = new Map(text.holes.map((hole, index) => [untaggedHoleBase + index + 1, hole.expression]));
   const rest = method && restParamMethods.has(method) ? node.arguments.slice(1) : undefined;
   const bindings = bindingsOf(values, scopeOf);
   return build(
     node,
     text,
-    (number) => interpolated.get(number) ?? (rest ? rest[number - 1] : bindings.positional[number - 1]),
+    (number) =>
+      number > untaggedHoleBase ? text.holes[number - untaggedHoleBase - 1]?.expression : rest ? rest[number - 1] : bindings.positional[number - 1],
     (name) => bindings.named(name),
   );
 }
@@ -164,17 +164,19 @@ function bindingsOf(values: TSESTree.Node | undefined, scopeOf: ScopeOf): Bindin
   return { positional: [], named: () => undefined };
 }
 
+const noNames: ReadonlyMap<number, string> = new Map();
+
 interface Rewrite {
   text: string;
   /** Original offset for an offset in the rewritten text. */
   original(offset: number): number;
   /** The `$n` given to each named placeholder. */
-  names: Map<number, string>;
+  names: ReadonlyMap<number, string>;
 }
 
 /** Rewrites `?` and `:name` placeholders to `$n`, which is all PostgreSQL's grammar accepts. */
 function numberPlaceholders(text: string): Rewrite {
-  const identity: Rewrite = { text, original: (offset) => offset, names: new Map() };
+  const identity: Rewrite = { text, original: (offset) => offset, names: noNames };
   if (!text.includes('?') && !/(^|[^:]):[A-Za-z_]/.test(text)) return identity;
   const tokens = scanSql(text);
   if (!tokens) return identity;
