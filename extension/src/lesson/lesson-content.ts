@@ -17,9 +17,9 @@ export interface LessonPage {
 
 /** The files the build copies beside the page (scripts/lesson-assets.mjs), by the role PGlite gives them. */
 const databaseAssets = {
-  pgliteWasm: 'pglite.wasm',
+  pgliteWasm: 'pglite.wasm.gz',
   initdbWasm: 'initdb.wasm',
-  fsBundle: 'pglite.data',
+  fsBundle: 'pglite.data.gz',
   dataDirImage: 'pglite-image.tar.gz',
 };
 
