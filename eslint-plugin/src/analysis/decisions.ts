@@ -142,7 +142,7 @@ function guards(guard: Guard, write: TSESTree.Node): boolean {
   }
   if (contains(owner.consequent, write)) return allows(whenTrue);
   if (contains(owner.alternate, write)) return allows(flip(whenTrue));
-  if (owner.type === 'IfStatement' && exits(owner.consequent) && !owner.alternate) {
+  if (owner.type === 'IfStatement' && write.range[0] >= owner.range[1] && exits(owner.consequent) && !owner.alternate) {
     const place = enclosingStatementList(owner);
     const after = place?.list.slice(place.list.indexOf(place.statement) + 1) ?? [];
     if (after.some((statement) => contains(statement, write))) return allows(flip(whenTrue));
@@ -221,9 +221,11 @@ export function writeSites(write: TSESTree.Node, tracer: OriginTracer): TSESTree
   return sites;
 }
 
-/** Whether `guard` lets `write` (or a call of the helper that performs it) run when no row was found. */
-export function isDecidedBy(guardsOfRead: readonly Guard[], write: TSESTree.Node, tracer: OriginTracer): boolean {
-  const sites = writeSites(write, tracer);
+/**
+ * Whether a read's guards let a write run only when no row was found. `sites` are the write and
+ * the calls of the helper that performs it (writeSites), computed once per write.
+ */
+export function isDecidedBy(guardsOfRead: readonly Guard[], sites: readonly TSESTree.Node[]): boolean {
   return guardsOfRead.some((guard) => sites.some((site) => site.range[0] > guard.owner.range[0] && guards(guard, site)));
 }
 

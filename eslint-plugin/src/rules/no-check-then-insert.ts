@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { enclosingFunction, guardsFedBy, handlesUniqueViolation, inSerializableTransaction, isDecidedBy } from '../analysis/decisions.js';
+import { enclosingFunction, guardsFedBy, handlesUniqueViolation, inSerializableTransaction, isDecidedBy, writeSites } from '../analysis/decisions.js';
 import { analysisFor } from '../analysis/file-analysis.js';
 import type { DataOperation } from '../analysis/operations/index.js';
 import { capitalised } from '../analysis/key-facts.js';
@@ -122,6 +122,7 @@ export const noCheckThenInsert = createRule({
         for (const write of operations) {
           const decided = checkDecides(write);
           if (!decided) continue;
+          const sites = writeSites(write.node, tracer);
           // Cheapest first: a glance at the text, then whether the read decides anything here,
           // and only then its tables (which may mean parsing its SQL).
           const read = reads.find((candidate) => {
@@ -131,7 +132,7 @@ export const noCheckThenInsert = createRule({
               guards = guardsFedBy(candidate.node, tracer);
               guardsOf.set(candidate, guards);
             }
-            return isDecidedBy(guards, write.node, tracer) && candidate.targets.some((target) => write.targets.includes(target));
+            return isDecidedBy(guards, sites) && candidate.targets.some((target) => write.targets.includes(target));
           });
           if (!read) continue;
           const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
