@@ -17,7 +17,10 @@ export interface IdempotencyRuleDocs {
 }
 
 export type IdempotencyRule<MessageIds extends string, Options extends readonly unknown[]> =
-  TSESLint.RuleModule<MessageIds, Options, IdempotencyRuleDocs> & { name: RuleName };
+  TSESLint.RuleModule<MessageIds, Options, IdempotencyRuleDocs> & {
+    name: RuleName;
+    meta: { docs: IdempotencyRuleDocs };
+  };
 
 interface RuleDefinition<MessageIds extends string, Options extends readonly unknown[]> {
   name: RuleName;

@@ -97,7 +97,7 @@ describe('code actions on a finding', () => {
 
   it('inserts an indented eslint-disable-next-line comment above the finding', () => {
     const disable = actionsFor([diagnostic]).find((action) => action.title.endsWith('for this line'));
-    const [{ edit }] = (disable?.edit as unknown as WorkspaceEdit).edits as [{ edit: { range: Range; newText: string } }];
+    const [{ edit }] = (disable?.edit as unknown as WorkspaceEdit).edits as unknown as [{ edit: { range: Range; newText: string } }];
     expect(edit.range.isEqual(new Range(2, 0, 2, 0))).toBe(true);
     expect(edit.newText).toBe('  // eslint-disable-next-line idempotency/no-delivery-id-effect-key\n');
   });
