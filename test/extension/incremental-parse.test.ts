@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createIncrementalParsing } from '../../extension/src/lint/incremental/incremental-parsing';
 import type { ParseOutcome } from '../../extension/src/lint/incremental/parse-memory';
 import type { ParserOptions } from '../../extension/src/lint/incremental/parser-adapter';
-import { createLintEngine, type IdempotencyPlugin, type LintEngine, type LintReport } from '../../extension/src/lint/lint-engine';
+import { createLintEngine, toProblem, type IdempotencyPlugin, type LintEngine, type LintReport } from '../../extension/src/lint/lint-engine';
 import { ruleNameOf, ruleNames } from '../../extension/src/rules';
 import { consumerFile, editingSession } from './bench/consumer-corpus';
 import { nextEdits, seededRandom, type Edit } from './support/random-edits';
@@ -147,19 +147,7 @@ function referenceFindings(linter: Linter, text: string, file: string): unknown 
     // The engine reports its own rules only (a disable comment may name a rule that does not exist).
     problems: messages
       .filter((message) => ruleNameOf(message.ruleId) !== undefined)
-      .map((message) => ({
-        rule: ruleNameOf(message.ruleId),
-        message: message.message,
-        line: message.line,
-        column: message.column,
-        endLine: message.endLine,
-        endColumn: message.endColumn,
-        fix: message.fix ? { range: message.fix.range, text: message.fix.text } : undefined,
-        suggestions: (message.suggestions ?? []).map((suggestion) => ({
-          description: suggestion.desc,
-          edit: { range: suggestion.fix.range, text: suggestion.fix.text },
-        })),
-      })),
+      .map((message) => toProblem(ruleNameOf(message.ruleId)!, message)),
   };
 }
 

@@ -144,7 +144,8 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
   };
 }
 
-function toProblem(rule: RuleName, message: Linter.LintMessage): LintProblem {
+/** One of ESLint's messages in the editor's terms. */
+export function toProblem(rule: RuleName, message: Linter.LintMessage): LintProblem {
   return {
     rule,
     message: message.message,

@@ -1,4 +1,5 @@
 import { JsonReader } from '../json-reader.js';
+import type { BuiltSource } from '../model.js';
 
 /**
  * The text half of a lesson as its author writes it in `lesson.json`: Markdown, the declared
@@ -29,15 +30,8 @@ export interface TipText {
   readonly verify: Markdown;
 }
 
-export interface SourceText {
-  readonly id: string;
-  readonly title: string;
-  readonly publisher: string;
-  readonly url: string;
-  readonly fetched: string;
-  readonly sha256: string | null;
-  readonly note: Markdown;
-}
+/** A source as the lesson file gives it: the built one, with its note still in Markdown. */
+export type SourceText = Omit<BuiltSource, 'noteHtml'> & { readonly note: Markdown };
 
 export interface LessonText {
   readonly id: string;
