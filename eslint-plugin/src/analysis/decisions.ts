@@ -105,10 +105,12 @@ function climbToGuard(start: TSESTree.Node, polarity: Polarity): { guard?: Guard
   return {};
 }
 
+const exitStatements = new Set(['ReturnStatement', 'ThrowStatement', 'ContinueStatement', 'BreakStatement']);
+
 /** Statements that never fall through: `return`, `throw`, `continue`, `break`, or a block ending in one. */
 function exits(statement: TSESTree.Statement | null | undefined): boolean {
   if (!statement) return false;
-  if (['ReturnStatement', 'ThrowStatement', 'ContinueStatement', 'BreakStatement'].includes(statement.type)) return true;
+  if (exitStatements.has(statement.type)) return true;
   if (statement.type === 'BlockStatement') return exits(statement.body[statement.body.length - 1]);
   if (statement.type === 'IfStatement') return exits(statement.consequent) && exits(statement.alternate);
   return false;
@@ -118,23 +120,29 @@ function contains(outer: TSESTree.Node | null | undefined, inner: TSESTree.Node)
   return Boolean(outer) && outer!.range[0] <= inner.range[0] && inner.range[1] <= outer!.range[1];
 }
 
-/** The statement list a guard sits in, so that "after the guard" can be read off it. */
-function enclosingStatementList(node: TSESTree.Node): { list: TSESTree.Node[]; statement: TSESTree.Node } | undefined {
+/**
+ * The statement of a block (or switch case) that holds `node`: code after the guard is what
+ * follows that statement in the same block.
+ */
+function statementInBlock(node: TSESTree.Node): TSESTree.Node | undefined {
   let current: TSESTree.Node = node;
   while (current.parent) {
     const parent: TSESTree.Node = current.parent;
-    if (parent.type === 'BlockStatement' || parent.type === 'Program' || parent.type === 'StaticBlock') return { list: parent.body, statement: current };
-    if (parent.type === 'SwitchCase') return { list: parent.consequent, statement: current };
+    if (parent.type === 'BlockStatement' || parent.type === 'Program' || parent.type === 'StaticBlock' || parent.type === 'SwitchCase') return current;
     if (isFunctionNode(parent)) return undefined;
     current = parent;
   }
   return undefined;
 }
 
+/** A branch taken when the row was `whenTaken` lets a write run unless it was found. */
+function allows(whenTaken: Polarity): boolean {
+  return whenTaken !== 'present';
+}
+
 /** Does `guard` make `write` run only on the side where the row was absent (or either side)? */
 function guards(guard: Guard, write: TSESTree.Node): boolean {
   const { owner, whenTrue } = guard;
-  const allows = (whenTaken: Polarity) => whenTaken !== 'present';
   if (owner.type === 'LogicalExpression') {
     if (!contains(owner.right, write)) return false;
     // a || write(): runs when a is false; a && write(): runs when a is true.
@@ -143,9 +151,8 @@ function guards(guard: Guard, write: TSESTree.Node): boolean {
   if (contains(owner.consequent, write)) return allows(whenTrue);
   if (contains(owner.alternate, write)) return allows(flip(whenTrue));
   if (owner.type === 'IfStatement' && write.range[0] >= owner.range[1] && exits(owner.consequent) && !owner.alternate) {
-    const place = enclosingStatementList(owner);
-    const after = place?.list.slice(place.list.indexOf(place.statement) + 1) ?? [];
-    if (after.some((statement) => contains(statement, write))) return allows(flip(whenTrue));
+    const statement = statementInBlock(owner);
+    if (statement && write.range[0] >= statement.range[1] && contains(statement.parent, write)) return allows(flip(whenTrue));
   }
   return false;
 }
@@ -226,7 +233,11 @@ export function writeSites(write: TSESTree.Node, tracer: OriginTracer): TSESTree
  * the calls of the helper that performs it (writeSites), computed once per write.
  */
 export function isDecidedBy(guardsOfRead: readonly Guard[], sites: readonly TSESTree.Node[]): boolean {
-  return guardsOfRead.some((guard) => sites.some((site) => site.range[0] > guard.owner.range[0] && guards(guard, site)));
+  // Plain loops: this runs for every pair of a write and a read of the same table.
+  for (const guard of guardsOfRead) {
+    for (const site of sites) if (site.range[0] > guard.owner.range[0] && guards(guard, site)) return true;
+  }
+  return false;
 }
 
 const uniqueViolation = /23505|P2002|ER_DUP_ENTRY|E11000|\b11000\b|unique_violation|UniqueConstraint|duplicate key|SQLITE_CONSTRAINT/i;

@@ -119,20 +119,30 @@ export const noCheckThenInsert = createRule({
         const text = (node: TSESTree.Node) => context.sourceCode.getText(node);
         const guardsOf = new Map<DataOperation, ReturnType<typeof guardsFedBy>>();
         const groups = byFunction(operations);
+        // The reads that may touch a table, found once per table rather than once per write.
+        const readsOf = new Map<string, DataOperation[]>();
+        const readsMayTouching = (target: string) => {
+          let found = readsOf.get(target);
+          if (!found) {
+            found = reads.filter((read) => !read.mayTouch || read.mayTouch(target));
+            readsOf.set(target, found);
+          }
+          return found;
+        };
         for (const write of operations) {
           const decided = checkDecides(write);
           if (!decided) continue;
           const sites = writeSites(write.node, tracer);
           // Cheapest first: a glance at the text, then whether the read decides anything here,
           // and only then its tables (which may mean parsing its SQL).
-          const read = reads.find((candidate) => {
-            if (candidate.mayTouch && !write.targets.some(candidate.mayTouch)) return false;
+          const candidates = write.targets.length === 1 ? readsMayTouching(write.targets[0]!) : [...new Set(write.targets.flatMap(readsMayTouching))];
+          const read = candidates.find((candidate) => {
             let guards = guardsOf.get(candidate);
             if (!guards) {
               guards = guardsFedBy(candidate.node, tracer);
               guardsOf.set(candidate, guards);
             }
-            return isDecidedBy(guards, sites) && candidate.targets.some((target) => write.targets.includes(target));
+            return guards.length > 0 && isDecidedBy(guards, sites) && candidate.targets.some((target) => write.targets.includes(target));
           });
           if (!read) continue;
           const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
