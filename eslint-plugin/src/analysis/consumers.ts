@@ -214,8 +214,3 @@ export function namedParameter(fn: FunctionNode, index: number): Fact[] | undefi
   if (index === 0 && inner.name === 'event' && functionName(fn) === 'handler') return [shape({ type: 'lambda-event' }, inner.name)];
   return deliveryByName(inner.name);
 }
-
-/** Is this function a registered consumer (not just named like one)? */
-export function isRegisteredConsumer(fn: FunctionNode, sites: readonly TSESTree.Node[], file: FileImports): boolean {
-  return fn.params.some((_, index) => consumerParameter(fn, index, sites, file) !== undefined);
-}

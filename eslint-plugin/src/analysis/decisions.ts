@@ -15,13 +15,6 @@ type Polarity = 'present' | 'absent' | 'either';
 
 const flip = (polarity: Polarity): Polarity => (polarity === 'present' ? 'absent' : polarity === 'absent' ? 'present' : 'either');
 
-export interface ReadSite {
-  /** The expression whose value is the read's result here (a call of the read, or of a helper). */
-  node: TSESTree.Node;
-  /** What a truthy result means at this site. */
-  polarity: Polarity;
-}
-
 /** A condition that guards code, and whether it is true when the row is present. */
 interface Guard {
   owner: TSESTree.IfStatement | TSESTree.ConditionalExpression | TSESTree.LogicalExpression;

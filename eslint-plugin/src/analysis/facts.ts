@@ -50,8 +50,6 @@ export interface ListOf {
 
 export type Fact = Leaf | Shaped | LiteralObject | ListOf;
 
-export const identityKinds = ['delivery', 'minted', 'worker'] as const satisfies readonly LeafKind[];
-
 export function leaf(kind: LeafKind, code: string, what?: string): Leaf {
   return what === undefined ? { kind, code } : { kind, code, what };
 }
