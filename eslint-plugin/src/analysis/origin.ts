@@ -259,7 +259,7 @@ export class OriginTracer {
             kind: 'list',
             code: this.code(node),
             elements: node.elements.flatMap((element) =>
-              !element ? [] : element.type === 'SpreadElement' ? this.elementsOf(this.visit(element.argument, depth), depth) : this.visit(element, depth),
+              !element ? [] : element.type === 'SpreadElement' ? this.elementsOf(this.visit(element.argument, depth)) : this.visit(element, depth),
             ),
           },
         ];
@@ -285,7 +285,7 @@ export class OriginTracer {
           initializers.add(declarator.init);
           facts.push(...this.follow(this.visit(declarator.init, depth), found, name, depth));
         } else if ((loop?.type === 'ForOfStatement' || loop?.type === 'ForInStatement') && loop.left === declarator.parent) {
-          const elements = loop.type === 'ForOfStatement' ? this.elementsOf(this.visit(loop.right, depth), depth) : [leaf('unknown', name.name)];
+          const elements = loop.type === 'ForOfStatement' ? this.elementsOf(this.visit(loop.right, depth)) : [leaf('unknown', name.name)];
           facts.push(...this.follow(elements, found, name, depth));
         }
       } else if (definition.type === 'Parameter' && isFunction(definition.node)) {
@@ -321,7 +321,7 @@ export class OriginTracer {
   private follow(facts: Fact[], found: { steps: Step[]; defaults: TSESTree.Node[] }, binding: TSESTree.Identifier, depth: number): Fact[] {
     let current = facts;
     for (const step of found.steps) {
-      current = 'member' in step ? current.flatMap((fact) => this.memberOf(fact, step.member, `${fact.code}.${step.member}`, depth)) : this.elementsOf(current, depth);
+      current = 'member' in step ? current.flatMap((fact) => this.memberOf(fact, step.member, `${fact.code}.${step.member}`, depth)) : this.elementsOf(current);
     }
     if (found.steps.length > 0) current = current.map((fact) => ({ ...fact, code: binding.name }));
     return [...current, ...found.defaults.flatMap((value) => this.visit(value, depth))];
@@ -381,7 +381,7 @@ export class OriginTracer {
     const parent = fn.parent;
     if (parent?.type === 'CallExpression' && parent.arguments[0] === fn && index === 0 && parent.callee.type === 'MemberExpression') {
       const method = propertyName(parent.callee);
-      if (method && arrayCallbacks.has(method)) return this.elementsOf(this.visit(parent.callee.object, depth), depth);
+      if (method && arrayCallbacks.has(method)) return this.elementsOf(this.visit(parent.callee.object, depth));
     }
 
     const facts: Fact[] = [];
@@ -396,11 +396,11 @@ export class OriginTracer {
     return namedParameter(fn, index) ?? [];
   }
 
-  private elementsOf(facts: Fact[], depth: number): Fact[] {
+  /** What the elements of a list-like value are: `batch.messages[i]`, `event.Records[i]`. */
+  private elementsOf(facts: Fact[]): Fact[] {
     return facts.flatMap((fact): Fact[] => {
       if (fact.kind === 'list') return fact.elements;
       if (fact.kind === 'shaped') return memberOfRole(fact.role, '0', `${fact.code}[0]`, fact.code);
-      void depth;
       return [leaf(isLeaf(fact) ? fact.kind : 'unknown', `${fact.code}[]`)];
     });
   }
@@ -420,10 +420,10 @@ export class OriginTracer {
     }
     const code = this.code(node);
     const property = node.property;
-    if (node.computed && property.type !== 'Literal') return this.elementsOf(this.visit(node.object, depth), depth);
+    if (node.computed && property.type !== 'Literal') return this.elementsOf(this.visit(node.object, depth));
     const name = propertyName(node);
     if (name === undefined) return [leaf('unknown', code)];
-    if (/^\d+$/.test(name)) return this.elementsOf(this.visit(node.object, depth), depth);
+    if (/^\d+$/.test(name)) return this.elementsOf(this.visit(node.object, depth));
     return this.visit(node.object, depth).flatMap((fact) => this.memberOf(fact, name, code, depth));
   }
 

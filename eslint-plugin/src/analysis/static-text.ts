@@ -123,7 +123,7 @@ export type ScopeOf = (node: TSESTree.Node) => TSESLint.Scope.Scope;
 
 /**
  * The static text of `node`, or undefined when `node` is not built from string pieces at all.
- * `holesAsText` renders each hole in the returned text (e.g. as a SQL parameter).
+ * `holeText` renders each hole in the returned text (e.g. as a SQL parameter).
  */
 export function staticText(
   node: TSESTree.Node,
