@@ -78,6 +78,10 @@ enum Kind { A, B }
 namespace N { export const n = 1; }
 const generic = <T,>(value: T): T => value;
 export { generic as identity };
+// Nodes that typescript-estree builds sharing a child's position objects.
+export function isRefund(value: unknown): value is Refund { return typeof value === 'object'; }
+type Row = [first: string, ...rest: number[]];
+import Payments from 'payments';
 `,
   'component.tsx': `import { useState } from 'react';
 export function Panel(props: { orderId: string }) {

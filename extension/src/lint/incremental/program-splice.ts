@@ -1,6 +1,6 @@
 import { changedSpan } from './changed-span';
 import { firstStartingAt, type EstreeNode, type EstreeProgram, type EstreeToken, type Located, type VisitorKeys } from './estree';
-import { shiftLocated, shiftTree, type Shift } from './shift-positions';
+import { LineStarts, PositionMover } from './shift-positions';
 import { declarationSignature } from './top-level-declarations';
 
 export interface PreviousParse {
@@ -65,7 +65,8 @@ export function spliceProgram(previous: PreviousParse, text: string, options: Sp
     return { fallback: 'a token outside the statements before the change' };
   }
 
-  const parsed = parseRegion(text, regionStart, regionEnd + delta, first >= 0 ? body[first].loc.start : { line: 1, column: 0 }, prologue, options);
+  const lines = new LineStarts(text);
+  const parsed = parseRegion(text, regionStart, regionEnd + delta, first >= 0 ? body[first].loc.start.column : 0, prologue, lines, options);
   if ('fallback' in parsed) return parsed;
   const { fresh, freshTokens, freshComments, end: freshEnd, start: freshStart } = parsed;
 
@@ -82,18 +83,11 @@ export function spliceProgram(previous: PreviousParse, text: string, options: Sp
     return { fallback: 'the first token of a statement changed after a statement without a semicolon' };
   }
 
-  let shift: Shift | undefined;
   if (hasAnchor) {
     const oldAnchor = body[anchor];
     if (lastFresh.type !== oldAnchor.type || lastFresh.range[0] !== oldAnchor.range[0] + delta || lastFresh.range[1] !== oldAnchor.range[1] + delta) {
       return { fallback: 'the statement after the change parses differently' };
     }
-    shift = {
-      offset: delta,
-      lines: lastFresh.loc.end.line - oldAnchor.loc.end.line,
-      line: oldAnchor.loc.end.line,
-      columns: lastFresh.loc.end.column - oldAnchor.loc.end.column,
-    };
   }
 
   if (options.declarationsClash && declarationSignature(oldRegion) !== declarationSignature(fresh)) {
@@ -108,21 +102,23 @@ export function spliceProgram(previous: PreviousParse, text: string, options: Sp
   const comments = old.comments.slice(0, firstStartingAt(old.comments, regionStart));
   for (const comment of freshComments) comments.push(comment);
   let end = freshEnd;
-  if (shift) {
+  if (hasAnchor) {
+    // Text after the anchor is unchanged: its parse holds, `delta` characters later.
+    const mover = new PositionMover(delta, lines);
     for (let index = anchor + 1; index < body.length; index += 1) {
-      shiftTree(body[index], options.visitorKeys, shift);
+      mover.tree(body[index], options.visitorKeys);
       statements.push(body[index]);
     }
     for (let index = firstStartingAt(old.tokens, regionEnd); index < old.tokens.length; index += 1) {
-      shiftLocated(old.tokens[index], shift);
+      mover.located(old.tokens[index]);
       tokens.push(old.tokens[index]);
     }
     for (let index = firstStartingAt(old.comments, regionEnd); index < old.comments.length; index += 1) {
-      shiftLocated(old.comments[index], shift);
+      mover.located(old.comments[index]);
       comments.push(old.comments[index]);
     }
     end = { range: [old.range[1], old.range[1]], loc: { start: old.loc.end, end: old.loc.end } };
-    shiftLocated(end, shift);
+    mover.located(end);
   }
 
   // Where the program starts can only change when the region starts the file.
@@ -150,22 +146,22 @@ interface ParsedRegion {
 }
 
 /**
- * Parses `text[from, to)`, which starts at `position`, as the parser would see it in the file: after
- * the directive prologue, on its own line, indented to its column. Returns its statements, tokens
- * and comments moved to their places in the file.
+ * Parses `text[from, to)`, which starts at `column` of its line, as the parser would see it in the
+ * file: after the directive prologue, on its own line, indented to that column. Returns its
+ * statements, tokens and comments moved to their places in the file.
  */
 function parseRegion(
   text: string,
   from: number,
   to: number,
-  position: { line: number; column: number },
+  column: number,
   prologue: readonly EstreeNode[],
+  lines: LineStarts,
   options: SpliceOptions,
 ): ParsedRegion | { fallback: string } {
   const prologueEnd = prologue.length > 0 ? prologue[prologue.length - 1] : undefined;
   const head = prologueEnd ? `${text.slice(0, prologueEnd.range[1])}\n` : '';
-  const fragmentLine = prologueEnd ? prologueEnd.loc.end.line + 1 : 1;
-  const indent = ' '.repeat(position.column);
+  const indent = ' '.repeat(column);
   let fragment: EstreeProgram;
   try {
     fragment = options.parseFragment(head + indent + text.slice(from, to));
@@ -174,21 +170,18 @@ function parseRegion(
   }
 
   const regionAt = head.length + indent.length;
-  // The region's first line has the same indentation and its later lines the same text, so only offsets and lines move.
-  const shift: Shift = { offset: from - regionAt, lines: position.line - fragmentLine, line: Number.NaN, columns: 0 };
-  const moved = shift.offset !== 0 || shift.lines !== 0;
   const fresh = fragment.body.slice(prologue.length);
   const freshTokens = fragment.tokens.slice(firstStartingAt(fragment.tokens, regionAt));
   const freshComments = fragment.comments.slice(firstStartingAt(fragment.comments, regionAt));
   const start: Located = { range: fragment.range, loc: fragment.loc };
   const end: Located = { range: [fragment.range[1], fragment.range[1]], loc: { start: fragment.loc.end, end: fragment.loc.end } };
-  if (moved) {
-    for (const statement of fresh) shiftTree(statement, options.visitorKeys, shift);
-    for (const token of freshTokens) shiftLocated(token, shift);
-    for (const comment of freshComments) shiftLocated(comment, shift);
-    shiftLocated(start, shift);
-    shiftLocated(end, shift);
-  }
+  // The region's text is the file's from `from` on, so its parse holds there, offsets moved.
+  const mover = new PositionMover(from - regionAt, lines);
+  for (const statement of fresh) mover.tree(statement, options.visitorKeys);
+  for (const token of freshTokens) mover.located(token);
+  for (const comment of freshComments) mover.located(comment);
+  mover.located(start);
+  mover.located(end);
   return { fresh, freshTokens, freshComments, start, end };
 }
 

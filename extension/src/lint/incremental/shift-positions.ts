@@ -1,50 +1,102 @@
 import { childKeys, isNode, type EstreeNode, type Located, type Position, type VisitorKeys } from './estree';
 
 /**
- * How the positions after a re-read part of a file move: every offset by `offset`, every line by
- * `lines`, and on the one old line where the re-read part ended, every column by `columns`.
- * Text after that point is unchanged, so nothing else about its positions can change.
+ * Where each line of a text starts, to turn offsets into ESTree's 1-based lines and 0-based
+ * columns. Line breaks are those of acorn, TypeScript and ESLint alike: LF, CR, CRLF, U+2028, U+2029.
  */
-export interface Shift {
-  offset: number;
-  lines: number;
-  line: number;
-  columns: number;
-}
+export class LineStarts {
+  private readonly starts: number[] = [0];
+  /** The line of the last lookup: the next one is usually on it or close by. */
+  private recent = 0;
 
-function shiftPosition(position: Position, shift: Shift): Position {
-  return {
-    line: position.line + shift.lines,
-    column: position.line === shift.line ? position.column + shift.columns : position.column,
-  };
-}
-
-/**
- * Moves one node, token or comment. New objects replace `range` and `loc` instead of being
- * edited in place: acorn shares one position object between nodes that end at the same token,
- * and editing it would move those nodes twice.
- */
-export function shiftLocated(item: Located, shift: Shift): void {
-  item.range = [item.range[0] + shift.offset, item.range[1] + shift.offset];
-  if (typeof item.start === 'number') item.start += shift.offset;
-  if (typeof item.end === 'number') item.end += shift.offset;
-  item.loc = { start: shiftPosition(item.loc.start, shift), end: shiftPosition(item.loc.end, shift) };
-}
-
-/**
- * Moves a node and everything under it. One node can hang under two keys of its parent (acorn
- * makes `imported` and `local` of `import { a }` one object); it moves once.
- */
-export function shiftTree(node: EstreeNode, keys: VisitorKeys, shift: Shift): void {
-  shiftLocated(node, shift);
-  const children = childKeys(node, keys);
-  for (let index = 0; index < children.length; index += 1) {
-    const child = node[children[index]];
-    if (Array.isArray(child)) {
-      for (const item of child) if (isNode(item)) shiftTree(item, keys, shift);
-    } else if (isNode(child) && !heldByEarlierKey(node, children, index, child)) {
-      shiftTree(child, keys, shift);
+  constructor(text: string) {
+    for (let index = 0; index < text.length; index += 1) {
+      const code = text.charCodeAt(index);
+      if (code === 13) {
+        if (text.charCodeAt(index + 1) === 10) index += 1;
+        this.starts.push(index + 1);
+      } else if (code === 10 || code === 0x2028 || code === 0x2029) {
+        this.starts.push(index + 1);
+      }
     }
+  }
+
+  /** Writes where `offset` is into `position`. */
+  place(position: Position, offset: number): void {
+    const { starts } = this;
+    let line = this.recent;
+    if (starts[line] > offset || (line + 1 < starts.length && starts[line + 1] <= offset)) {
+      let low = 0;
+      let high = starts.length - 1;
+      while (low < high) {
+        const middle = (low + high + 1) >>> 1;
+        if (starts[middle] <= offset) low = middle;
+        else high = middle - 1;
+      }
+      line = low;
+      this.recent = line;
+    }
+    position.line = line + 1;
+    position.column = offset - starts[line];
+  }
+}
+
+/**
+ * Moves nodes, tokens and comments by `offset` characters in a new text, editing their positions
+ * in place: the moved part of a program stays in memory for the next change, so new position
+ * objects for half a file on every keystroke would only be more for the garbage collector to copy.
+ *
+ * Parsers share position objects, though. acorn hands one `{ line, column }` to every node and
+ * token that starts (or ends) at the same token and gives a shorthand property's key and value
+ * one `range`; typescript-estree gives a few nodes their child's `range` or `loc`. So every
+ * update here gives the same result however often a shared object is reached: a line and
+ * column are recomputed from the moved offset; espree's `range` is set from the item's own
+ * `start` and `end`; and typescript-estree's, which only a node and its descendants share,
+ * moves only if no enclosing node's range is that same array.
+ */
+export class PositionMover {
+  /** The `range` arrays of the nodes enclosing the one being moved. */
+  private readonly enclosing: (readonly number[])[] = [];
+
+  constructor(
+    private readonly offset: number,
+    private readonly lines: LineStarts,
+  ) {}
+
+  /** Moves one node, token or comment (not what is under it). */
+  located(item: Located): void {
+    const { range, loc } = item;
+    if (typeof item.start === 'number' && typeof item.end === 'number') {
+      // espree's items carry their own `start` and `end`, which their range always equals.
+      item.start += this.offset;
+      item.end += this.offset;
+      range[0] = item.start;
+      range[1] = item.end;
+    } else if (!this.enclosing.includes(range)) {
+      range[0] += this.offset;
+      range[1] += this.offset;
+    }
+    this.lines.place(loc.start, range[0]);
+    this.lines.place(loc.end, range[1]);
+  }
+
+  /**
+   * Moves a node and everything under it. One node can hang under two keys of its parent (acorn
+   * makes `imported` and `local` of `import { a }` one object); it moves once.
+   */
+  tree(node: EstreeNode, keys: VisitorKeys): void {
+    this.located(node);
+    const children = childKeys(node, keys);
+    this.enclosing.push(node.range);
+    for (let index = 0; index < children.length; index += 1) {
+      const child = node[children[index]];
+      if (Array.isArray(child)) {
+        for (const item of child) if (isNode(item)) this.tree(item, keys);
+      } else if (isNode(child) && !heldByEarlierKey(node, children, index, child)) {
+        this.tree(child, keys);
+      }
+    }
+    this.enclosing.pop();
   }
 }
 
