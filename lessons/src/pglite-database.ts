@@ -32,14 +32,19 @@ export async function loadPgliteAssets(
   urls: PgliteAssetUrls,
   fetchResource: (url: string | URL) => Promise<Response> = (url) => fetch(url),
 ): Promise<PgliteAssets> {
-  const bytesOf = async (url: string | URL): Promise<ArrayBuffer> => {
+  const load = async (url: string | URL): Promise<Response> => {
     const response = await fetchResource(url);
     if (!response.ok) throw new Error(`Could not load ${String(url)}: HTTP ${response.status}`);
-    return response.arrayBuffer();
+    return response;
   };
-  // compile() rather than compileStreaming(): webview resource servers do not always send application/wasm.
-  const moduleOf = async (url: string | URL) => WebAssembly.compile(await bytesOf(url));
-  const blobOf = async (url: string | URL) => new Blob([await bytesOf(url)]);
+  // Compiled while the bytes still arrive. The response is re-labelled as WebAssembly, which
+  // compileStreaming() insists on and which webview resource servers do not always say.
+  const moduleOf = async (url: string | URL) => {
+    const response = await load(url);
+    if (typeof WebAssembly.compileStreaming !== 'function' || !response.body) return WebAssembly.compile(await response.arrayBuffer());
+    return WebAssembly.compileStreaming(new Response(response.body, { headers: { 'Content-Type': 'application/wasm' } }));
+  };
+  const blobOf = async (url: string | URL) => (await load(url)).blob();
   const [pgliteWasmModule, initdbWasmModule, fsBundle, dataDirImage] = await Promise.all([
     urls.pgliteWasm === undefined ? undefined : moduleOf(urls.pgliteWasm),
     urls.initdbWasm === undefined ? undefined : moduleOf(urls.initdbWasm),
