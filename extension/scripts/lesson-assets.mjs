@@ -13,10 +13,9 @@ export function copyLessonAssets(dist) {
   const lessons = path.join(dist, 'lessons');
   mkdirSync(lessons, { recursive: true });
   const pgliteDist = path.dirname(require.resolve('@electric-sql/pglite'));
-  // The two large files are fetched gzipped and unpacked by the browser's native
-  // DecompressionStream: a third of the bytes through the editor's resource channel.
-  copyFileSync(path.join(pgliteDist, 'initdb.wasm'), path.join(webview, 'initdb.wasm'));
-  for (const file of ['pglite.wasm', 'pglite.data']) {
+  // PGlite's files are fetched gzipped and unpacked by the browser's native DecompressionStream:
+  // under half the bytes through the editor's resource channel. (The image is gzipped already.)
+  for (const file of ['pglite.wasm', 'initdb.wasm', 'pglite.data']) {
     writeFileSync(path.join(webview, `${file}.gz`), gzipSync(readFileSync(path.join(pgliteDist, file)), { level: 9 }));
   }
   copyFileSync(require.resolve('@idempotency/lessons/pglite-image.tar.gz'), path.join(webview, 'pglite-image.tar.gz'));

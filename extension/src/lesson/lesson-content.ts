@@ -18,7 +18,7 @@ export interface LessonPage {
 /** The files the build copies beside the page (scripts/lesson-assets.mjs), by the role PGlite gives them. */
 const databaseAssets = {
   pgliteWasm: 'pglite.wasm.gz',
-  initdbWasm: 'initdb.wasm',
+  initdbWasm: 'initdb.wasm.gz',
   fsBundle: 'pglite.data.gz',
   dataDirImage: 'pglite-image.tar.gz',
 };
