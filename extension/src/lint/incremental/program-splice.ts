@@ -1,6 +1,7 @@
 import { changedSpan } from './changed-span';
 import { firstStartingAt, type EstreeNode, type EstreeProgram, type EstreeToken, type Located, type VisitorKeys } from './estree';
-import { LineStarts, PositionMover } from './shift-positions';
+import { LineStarts } from './line-starts';
+import { PositionMover } from './position-mover';
 import { declarationSignature } from './top-level-declarations';
 
 export interface PreviousParse {
