@@ -36,8 +36,20 @@ export function problemToDiagnostic(
     severityOf[level],
   );
   diagnostic.source = diagnosticSource;
-  diagnostic.code = docs.url ? { value: problem.rule, target: vscode.Uri.parse(docs.url) } : problem.rule;
+  diagnostic.code = docs.url ? { value: problem.rule, target: docsTarget(docs.url) } : problem.rule;
   return diagnostic;
+}
+
+/** Each rule page's address, parsed once: a lint can turn hundreds of findings into diagnostics. */
+const docsTargets = new Map<string, vscode.Uri>();
+
+function docsTarget(url: string): vscode.Uri {
+  let target = docsTargets.get(url);
+  if (!target) {
+    target = vscode.Uri.parse(url);
+    docsTargets.set(url, target);
+  }
+  return target;
 }
 
 export function offsetEditToTextEdit(edit: OffsetEdit, document: PositionSource): vscode.TextEdit {
