@@ -4,10 +4,10 @@ import { fileURLToPath } from 'node:url';
 
 import * as typeScriptParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
-import * as espree from 'espree';
 import plugin, { whenSqlParserReady } from 'eslint-plugin-idempotency';
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { espreeAdapter } from '../../extension/src/lint/incremental/espree-adapter';
 import { createIncrementalParsing } from '../../extension/src/lint/incremental/incremental-parsing';
 import type { ParseOutcome } from '../../extension/src/lint/incremental/parse-memory';
 import type { ParserOptions } from '../../extension/src/lint/incremental/parser-adapter';
@@ -184,8 +184,7 @@ function incrementalEngine(maxShare: number): { engine: LintEngine; last: () => 
   const engine = createLintEngine({
     linter: new Linter({ configType: 'flat' }),
     plugin: plugin as unknown as IdempotencyPlugin,
-    typeScriptParser: typeScriptParser as unknown as Linter.Parser,
-    incremental: parsing,
+    parsing,
   });
   return { engine, last: () => captured };
 }
@@ -196,9 +195,8 @@ function parseDifference(text: string, captured: Captured): string | undefined {
     const full = typeScriptParser.parseForESLint(text, captured.options as never);
     return firstDifference(serializeProgram(full.ast as never), captured.program) ?? firstDifference(serializeScopes(full.scopeManager as never), captured.scopes ?? []);
   }
-  // espree returns no scopes: ESLint analyses the program it is given, so equal programs give equal scopes.
-  const full = espree.parse(text, captured.options as espree.Options);
-  return firstDifference(serializeProgram(full as never), captured.program);
+  const full = espreeAdapter().parse(text, captured.options);
+  return firstDifference(serializeProgram(full.ast as never), captured.program) ?? firstDifference(serializeScopes(full.scopeManager as never), captured.scopes ?? []);
 }
 
 interface Outcome {

@@ -2,6 +2,7 @@ import * as typeScriptParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
+import { createIncrementalParsing } from '../../extension/src/lint/incremental/incremental-parsing';
 import { createLintEngine } from '../../extension/src/lint/lint-engine';
 import { ruleNames } from '../../extension/src/rules';
 import { fakePlugin } from './support/fake-plugin';
@@ -9,7 +10,7 @@ import { fakePlugin } from './support/fake-plugin';
 const engine = createLintEngine({
   linter: new Linter({ configType: 'flat' }),
   plugin: fakePlugin,
-  typeScriptParser: typeScriptParser as unknown as Linter.Parser,
+  parsing: createIncrementalParsing(typeScriptParser),
 });
 
 const allRules = [...ruleNames];
@@ -68,7 +69,7 @@ describe('the lint engine', () => {
     const throwing = createLintEngine({
       linter: { verify: () => { throw new Error('boom'); } } as unknown as Linter,
       plugin: fakePlugin,
-      typeScriptParser: typeScriptParser as unknown as Linter.Parser,
+      parsing: createIncrementalParsing(typeScriptParser),
     });
     expect(throwing.lint({ text: '', fileName: 'a.js', rules: allRules })).toMatchObject({ kind: 'failed', reason: 'boom' });
   });

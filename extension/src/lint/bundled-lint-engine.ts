@@ -22,7 +22,6 @@ export async function loadLintEngine(options: LintEngineOptions = {}): Promise<L
   return createLintEngine({
     linter: new Linter({ configType: 'flat' }),
     plugin: plugin as unknown as IdempotencyPlugin,
-    typeScriptParser: typeScriptParser as unknown as Linter.Parser,
-    incremental: createIncrementalParsing(typeScriptParser, { reparseChanges: options.incrementalParsing !== false }),
+    parsing: createIncrementalParsing(typeScriptParser, { reparseChanges: options.incrementalParsing !== false }),
   });
 }

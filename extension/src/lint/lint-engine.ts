@@ -3,6 +3,7 @@ import type { Linter } from 'eslint';
 import { pluginPrefix, qualifiedRuleId, ruleNameOf, type RuleName } from '../rules';
 import type { IncrementalParsing } from './incremental/incremental-parsing';
 import type { ParseOutcome } from './incremental/parse-memory';
+import { parseSource } from './parse-source';
 
 /** One text edit in ESLint's terms: replace the UTF-16 offsets `range` of the text by `text`. */
 export interface OffsetEdit {
@@ -63,26 +64,23 @@ export interface IdempotencyPlugin {
 export interface LintEngineParts {
   linter: Linter;
   plugin: IdempotencyPlugin;
-  /** typescript-eslint's parser, used as it is when there is no `incremental`. */
-  typeScriptParser: Linter.Parser;
-  /** Parsers that re-read only what changed in a document; without them every lint parses in full. */
-  incremental?: IncrementalParsing;
+  /** espree and typescript-eslint's parser, each re-reading only what changed in a document it has parsed before. */
+  parsing: IncrementalParsing;
   now?: () => number;
 }
 
 const allSourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
-const javaScriptFiles = ['**/*.{js,mjs,cjs,jsx}'];
-const typeScriptFiles = ['**/*.{ts,mts,cts,tsx}'];
-const jsxFiles = ['**/*.jsx'];
 
 /**
  * Runs the plugin on one text, in-process, with ESLint's `Linter` and a flat config the
  * engine builds itself: the editor must never load configuration or code from the workspace
  * (untrusted folders are supported), and the team's own ESLint setup is not ours to run.
+ * The engine parses the text itself, with the parsers and options of the plugin's recommended
+ * config, and hands ESLint the result (see `parseSource`).
  */
 export function createLintEngine(parts: LintEngineParts): LintEngine {
-  const { linter, plugin, incremental } = parts;
-  const typeScriptParser = incremental ? (incremental.typeScriptParser as unknown as Linter.Parser) : parts.typeScriptParser;
+  const { linter, plugin, parsing } = parts;
+  const parsers = { typeScript: parsing.typeScriptParser, javaScript: parsing.javaScriptParser };
   const now = parts.now ?? (() => performance.now());
   // Building a config array is cheap, but ESLint caches its normalised form per array
   // instance, so the same rule selection reuses the same array.
@@ -100,10 +98,6 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
           linterOptions: { reportUnusedDisableDirectives: 'off', reportUnusedInlineConfigs: 'off' },
           rules: Object.fromEntries(rules.map((rule) => [qualifiedRuleId(rule), 'error'])),
         },
-        // espree, ESLint's default, in a wrapper that remembers each document's last parse.
-        ...(incremental ? [{ files: javaScriptFiles, languageOptions: { parser: incremental.javaScriptParser as unknown as Linter.Parser } }] : []),
-        { files: typeScriptFiles, languageOptions: { parser: typeScriptParser } },
-        { files: jsxFiles, languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } },
       ];
       configs.set(key, config);
     }
@@ -114,23 +108,20 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
     lint({ text, fileName, rules, documentKey }) {
       const started = now();
       const elapsed = () => now() - started;
-      let messages: Linter.LintMessage[];
+      const problems: LintProblem[] = [];
       let parse: ParseOutcome | undefined;
       try {
-        const verify = () => linter.verify(text, configFor(rules), fileName);
-        if (incremental) ({ result: messages, outcome: parse } = incremental.memory.during(documentKey, verify));
-        else messages = verify();
+        const { result: source, outcome } = parsing.memory.during(documentKey, () => parseSource(text, fileName, parsers));
+        parse = outcome;
+        if (!source.ok) return { kind: 'unparseable', reason: source.message, line: source.line, durationMs: elapsed(), parse };
+        for (const message of linter.verify(source.sourceCode, configFor(rules), fileName)) {
+          // Inline `/* eslint other-rule: … */` comments name rules this engine does not load;
+          // ESLint reports those against the unknown rule, and they are not findings of ours.
+          const rule = ruleNameOf(message.ruleId);
+          if (rule) problems.push(toProblem(rule, message));
+        }
       } catch (error) {
         return { kind: 'failed', reason: error instanceof Error ? error.message : String(error), durationMs: elapsed() };
-      }
-      const fatal = messages.find((message) => message.fatal);
-      if (fatal) return { kind: 'unparseable', reason: fatal.message, line: fatal.line, durationMs: elapsed(), parse };
-      const problems: LintProblem[] = [];
-      for (const message of messages) {
-        // Inline `/* eslint other-rule: … */` comments name rules this engine does not load;
-        // ESLint reports those against the unknown rule, and they are not findings of ours.
-        const rule = ruleNameOf(message.ruleId);
-        if (rule) problems.push(toProblem(rule, message));
       }
       return { kind: 'linted', problems, durationMs: elapsed(), parse };
     },
@@ -139,7 +130,7 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
       return { url: docs?.url, lesson: docs?.lesson };
     },
     forget(documentKey) {
-      incremental?.memory.forget(documentKey);
+      parsing.memory.forget(documentKey);
     },
   };
 }

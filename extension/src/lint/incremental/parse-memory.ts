@@ -18,9 +18,9 @@ export interface RememberedParse {
 
 /**
  * The last successful parse of each open document, and which document is being linted now.
- * ESLint calls the parser with a text and options but no document, so the engine names the
- * document around each lint. A document's parse stays until it closes; the oldest are dropped
- * beyond `capacity`, so a missed close cannot hold memory for long.
+ * A parser is called as ESLint calls it, with a text and options but no document, so the engine
+ * names the document around each parse. A document's parse stays until it closes; the oldest
+ * are dropped beyond `capacity`, so a missed close cannot hold memory for long.
  */
 export class ParseMemory {
   private readonly parses = new Map<string, RememberedParse>();

@@ -1,0 +1,85 @@
+import * as espree from 'espree';
+
+import { EditorSourceCode } from './editor-source-code';
+import type { ParseResult, ParserOptions } from './incremental/parser-adapter';
+
+/** A parser as ESLint calls it. */
+export interface SourceParser {
+  parseForESLint(text: string, options: ParserOptions): ParseResult;
+}
+
+/** The plugin's recommended config reads TypeScript with typescript-eslint's parser and JavaScript with espree. */
+export interface SourceParsers {
+  typeScript: SourceParser;
+  javaScript: SourceParser;
+}
+
+export type ParsedSource =
+  | { ok: true; sourceCode: EditorSourceCode }
+  /** What ESLint reports for a text that does not parse. */
+  | { ok: false; message: string; line: number };
+
+const typeScriptFile = /\.(?:[cm]?ts|tsx)$/i;
+const jsxFile = /\.jsx$/i;
+const commonJsFile = /\.cjs$/i;
+const shebang = /^#!([^\r\n]+)/u;
+const byteOrderMark = 0xfeff;
+
+/** ESLint's `ecmaVersion: 'latest'`, as the year it hands parsers. */
+export const latestEcmaVersion = espree.latestEcmaVersion + 2009;
+
+/**
+ * The options ESLint gives the parser of `fileName` under the engine's config: ESLint's defaults
+ * (the latest syntax, modules, CommonJS in `.cjs`), JSX in `.jsx`, and what ESLint asks every
+ * parser for. A test holds these to what ESLint itself passes.
+ */
+export function parserOptionsFor(fileName: string): ParserOptions {
+  return {
+    ecmaVersion: latestEcmaVersion,
+    sourceType: commonJsFile.test(fileName) ? 'commonjs' : 'module',
+    ...(jsxFile.test(fileName) ? { ecmaFeatures: { jsx: true } } : {}),
+    loc: true,
+    range: true,
+    tokens: true,
+    comment: true,
+    eslintVisitorKeys: true,
+    eslintScopeManager: true,
+    filePath: fileName,
+  };
+}
+
+/**
+ * Parses a text the way ESLint would before it runs rules (the byte order mark set aside, a
+ * shebang read as a comment, the parser its file name calls for), into the `SourceCode` the
+ * engine hands ESLint. Parsing here rather than inside ESLint is what lets the engine choose
+ * the traversal (see `EditorSourceCode`).
+ */
+export function parseSource(text: string, fileName: string, parsers: SourceParsers): ParsedSource {
+  const hasBOM = text.charCodeAt(0) === byteOrderMark;
+  const body = hasBOM ? text.slice(1) : text;
+  const parser = typeScriptFile.test(fileName) ? parsers.typeScript : parsers.javaScript;
+  let parsed: ParseResult;
+  try {
+    parsed = parser.parseForESLint(
+      body.replace(shebang, (_line, rest: string) => `//${rest}`),
+      parserOptionsFor(fileName),
+    );
+  } catch (error) {
+    const { message, lineNumber } = error as { message?: unknown; lineNumber?: unknown };
+    return {
+      ok: false,
+      // Parsers put the line in front of some messages; ESLint takes it off, since the report carries the line.
+      message: `Parsing error: ${String(message).replace(/^line \d+:/iu, '').trim()}`,
+      line: typeof lineNumber === 'number' ? lineNumber : 1,
+    };
+  }
+  const sourceCode = new EditorSourceCode({
+    text: body,
+    ast: parsed.ast as never,
+    hasBOM,
+    parserServices: (parsed.services ?? {}) as never,
+    scopeManager: parsed.scopeManager as never,
+    visitorKeys: parsed.visitorKeys as never,
+  });
+  return { ok: true, sourceCode };
+}

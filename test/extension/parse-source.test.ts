@@ -1,0 +1,166 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import * as typeScriptParser from '@typescript-eslint/parser';
+import { Linter, SourceCode, type Rule } from 'eslint';
+import plugin, { whenSqlParserReady } from 'eslint-plugin-idempotency';
+import { describe, expect, it } from 'vitest';
+
+import { EditorSourceCode } from '../../extension/src/lint/editor-source-code';
+import { espreeAdapter } from '../../extension/src/lint/incremental/espree-adapter';
+import { createIncrementalParsing } from '../../extension/src/lint/incremental/incremental-parsing';
+import type { ParseResult } from '../../extension/src/lint/incremental/parser-adapter';
+import { createLintEngine } from '../../extension/src/lint/lint-engine';
+import { parserOptionsFor, parseSource } from '../../extension/src/lint/parse-source';
+import { ruleNames } from '../../extension/src/rules';
+import { fakePlugin } from './support/fake-plugin';
+
+/**
+ * The engine parses each text itself and hands ESLint a `SourceCode` whose traversal leaves out
+ * code-path analysis. Whatever it does there must be what ESLint would have done.
+ */
+
+const examples = fileURLToPath(new URL('../../eslint-plugin/examples', import.meta.url));
+const example = (file: string) => readFileSync(path.join(examples, file), 'utf8');
+const jsxInJsxFiles: Linter.Config = { files: ['**/*.jsx'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } };
+const fileKinds = ['a.js', 'a.mjs', 'a.cjs', 'a.jsx', 'a.ts', 'a.mts', 'a.cts', 'a.tsx'];
+
+const fakeRules = Object.fromEntries(ruleNames.map((rule) => [`idempotency/${rule}`, 'error' as const]));
+const fakeConfig: Linter.Config[] = [
+  { files: ['**/*.*'], plugins: { idempotency: fakePlugin }, rules: fakeRules },
+  jsxInJsxFiles,
+  { files: ['**/*.{ts,mts,cts,tsx}'], languageOptions: { parser: typeScriptParser as Linter.Parser } },
+];
+const engine = createLintEngine({ linter: new Linter({ configType: 'flat' }), plugin: fakePlugin, parsing: createIncrementalParsing(typeScriptParser) });
+
+/** What ESLint reports for a text, in the engine's terms. */
+function eslintSays(text: string, fileName: string) {
+  const messages = new Linter({ configType: 'flat' }).verify(text, fakeConfig, fileName);
+  const fatal = messages.find((message) => message.fatal);
+  if (fatal) return { kind: 'unparseable', reason: fatal.message, line: fatal.line };
+  return { kind: 'linted', problems: messages.map(({ line, column, endLine, endColumn }) => ({ line, column, endLine, endColumn })) };
+}
+
+function engineSays(text: string, fileName: string) {
+  const report = engine.lint({ text, fileName, rules: [...ruleNames] });
+  if (report.kind === 'unparseable') return { kind: report.kind, reason: report.reason, line: report.line };
+  if (report.kind === 'failed') return report;
+  return { kind: report.kind, problems: report.problems.map(({ line, column, endLine, endColumn }) => ({ line, column, endLine, endColumn })) };
+}
+
+type Step = { kind: number; target: unknown; phase?: number };
+type Node = { type: string; range: [number, number]; parent?: Node | null };
+
+const describeStep = (step: Step) => {
+  const node = step.target as Node;
+  return `${step.phase === 1 ? 'enter' : 'leave'} ${node.type} ${node.range.join('-')} in ${node.parent ? `${node.parent.type} ${node.parent.range.join('-')}` : 'nothing'}`;
+};
+
+/** ESLint's own traversal of a parse, with its code-path events left out. */
+function eslintVisits(text: string, parsed: ParseResult): string[] {
+  const sourceCode = new SourceCode({ text, ast: parsed.ast as never, scopeManager: parsed.scopeManager as never, visitorKeys: parsed.visitorKeys as never });
+  const steps = [...(sourceCode.traverse() as Iterable<Step>)];
+  expect(steps.some((step) => step.kind === 2), 'ESLint runs code-path analysis').toBe(true);
+  return steps.filter((step) => step.kind === 1).map(describeStep);
+}
+
+function editorSteps(text: string, parsed: ParseResult): Step[] {
+  return new EditorSourceCode({ text, ast: parsed.ast as never, scopeManager: parsed.scopeManager as never, visitorKeys: parsed.visitorKeys as never }).traverse();
+}
+
+const parserOptions = (fileName: string) => parserOptionsFor(fileName) as never;
+
+describe('parsing as ESLint does', () => {
+  it.each(fileKinds)('gives the parser of %s the options ESLint gives it', (fileName) => {
+    let given: unknown;
+    const spy = {
+      parseForESLint(_text: string, options: unknown) {
+        given = options;
+        throw new Error('only the options were wanted');
+      },
+    };
+    new Linter({ configType: 'flat' }).verify('', [{ files: ['**/*.*'], languageOptions: { parser: spy } }, jsxInJsxFiles], fileName);
+    expect(given).toBeDefined();
+    expect(parserOptionsFor(fileName)).toEqual(given);
+  });
+
+  it.each([
+    ['a shebang', 'a.js', '#!/usr/bin/env node\nconst deliveryKey = 1;\n'],
+    ['a byte order mark', 'a.ts', '\uFEFFconst a = 1;\nconst amountKey: number = 2;\n'],
+    ['a syntax error in JavaScript', 'a.js', 'const ok = 1;\nconst = ;\n'],
+    ['a syntax error in TypeScript', 'a.ts', 'const ok = 1;\nlet x: = 2;\n'],
+    ['JSX in a .jsx file', 'a.jsx', 'const checkThenInsert = <div />;\n'],
+    ['JSX in a .tsx file', 'a.tsx', 'const checkThenInsert = <div />;\n'],
+    ['CommonJS', 'a.cjs', 'return;\nconst deliveryKey = require("x");\n'],
+  ])('reports on a text with %s what ESLint reports', (_label, fileName, text) => {
+    const expected = eslintSays(text, fileName);
+    expect(engineSays(text, fileName)).toEqual(expected);
+    expect(expected.kind === 'unparseable' || expected.problems!.length > 0).toBe(true);
+  });
+
+  it('tells a text that does not parse from one that does', () => {
+    const parsers = { typeScript: typeScriptParser, javaScript: { parseForESLint: espreeAdapter().parse } };
+    expect(parseSource('const = ;', 'a.ts', parsers as never)).toMatchObject({ ok: false, line: 1 });
+    expect(parseSource('const a = 1;', 'a.ts', parsers as never)).toMatchObject({ ok: true });
+  });
+});
+
+describe("the engine's traversal", () => {
+  it.each(['kafka-refunds.ts', 'amqp-ledger.js'])('visits the nodes of %s in the order ESLint does, with the same parents', (file) => {
+    const text = example(file);
+    const parse = () => (file.endsWith('.ts') ? (typeScriptParser.parseForESLint(text, parserOptions(file)) as unknown as ParseResult) : espreeAdapter().parse(text, parserOptions(file)));
+    const steps = editorSteps(text, parse());
+    expect(steps.every((step) => step.kind === 1)).toBe(true);
+    expect(steps.map(describeStep)).toEqual(eslintVisits(text, parse()));
+  });
+
+  it('walks again only the statements an edit parsed again, and visits the result as ESLint visits a full parse', () => {
+    const parsing = createIncrementalParsing(typeScriptParser);
+    const file = 'kafka-refunds.ts';
+    const before = example(file);
+    const parse = (text: string) => parsing.memory.during(file, () => parsing.typeScriptParser.parseForESLint(text, parserOptions(file))).result;
+    const first = parse(before);
+    const firstSteps = editorSteps(before, first);
+    const changed = first.ast.body.findIndex((statement) => statement.type === 'VariableDeclaration');
+    const at = first.ast.body[changed]!.range[1];
+    const after = `${before.slice(0, at)}\nconst added = 1;${before.slice(at)}`;
+    const second = parse(after);
+
+    const secondSteps = editorSteps(after, second);
+    const stepsOf = (steps: Step[], statement: unknown) => steps.filter((step) => step.target === statement && step.phase === 1);
+    // Statements the edit left alone (before and after it) keep their step objects; those parsed again get new ones.
+    const kept = second.ast.body.filter((statement) => first.ast.body.includes(statement));
+    const fresh = second.ast.body.filter((statement) => !first.ast.body.includes(statement));
+    expect([kept[0], kept.at(-1)]).toEqual([first.ast.body[0], first.ast.body.at(-1)]);
+    expect(fresh.length).toBeGreaterThan(0);
+    for (const statement of kept) expect(stepsOf(secondSteps, statement)[0]).toBe(stepsOf(firstSteps, statement)[0]);
+    for (const statement of fresh) expect(firstSteps).not.toContain(stepsOf(secondSteps, statement)[0]);
+    expect(secondSteps.map(describeStep)).toEqual(eslintVisits(after, typeScriptParser.parseForESLint(after, parserOptions(file)) as unknown as ParseResult));
+  });
+
+  it('is enough for the rules: none of them listens to code-path events', async () => {
+    await whenSqlParserReady();
+    const listened = new Set<string>();
+    const recording = Object.fromEntries(
+      Object.entries(plugin.rules as unknown as Record<string, Rule.RuleModule>).map(([name, rule]) => [
+        name,
+        {
+          ...rule,
+          create(context: Rule.RuleContext) {
+            const listeners = rule.create(context);
+            for (const key of Object.keys(listeners)) listened.add(key);
+            return listeners;
+          },
+        },
+      ]),
+    );
+    const linter = new Linter({ configType: 'flat' });
+    const config = [
+      ...(plugin.configs.recommended as Linter.Config[]).map((entry) => (entry.plugins ? { ...entry, plugins: { ...entry.plugins, idempotency: { rules: recording } } } : entry)),
+    ];
+    for (const file of ['kafka-refunds.ts', 'amqp-ledger.js', 'sqs-receipts.cjs', 'bullmq-payouts.mjs']) linter.verify(example(file), config, file);
+    expect(listened.size).toBeGreaterThan(3);
+    expect([...listened].filter((key) => /codepath/i.test(key))).toEqual([]);
+  });
+});
