@@ -82,27 +82,18 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
   const { linter, plugin, parsing } = parts;
   const parsers = { typeScript: parsing.typeScriptParser, javaScript: parsing.javaScriptParser };
   const now = parts.now ?? (() => performance.now());
-  // Building a config array is cheap, but ESLint caches its normalised form per array
-  // instance, so the same rule selection reuses the same array.
-  const configs = new Map<string, Linter.Config[]>();
 
-  function configFor(rules: readonly RuleName[]): Linter.Config[] {
-    const key = [...rules].sort().join(',');
-    let config = configs.get(key);
-    if (!config) {
-      config = [
-        {
-          files: allSourceFiles,
-          plugins: { [pluginPrefix]: plugin as unknown as NonNullable<Linter.Config['plugins']>[string] },
-          // Comments that disable rules of other plugins are normal in real code; they are not ours to judge.
-          linterOptions: { reportUnusedDisableDirectives: 'off', reportUnusedInlineConfigs: 'off' },
-          rules: Object.fromEntries(rules.map((rule) => [qualifiedRuleId(rule), 'error'])),
-        },
-      ];
-      configs.set(key, config);
-    }
-    return config;
-  }
+  // ESLint normalises a config array on every call (a fraction of a millisecond for this one),
+  // so it is simply built for each lint.
+  const configFor = (rules: readonly RuleName[]): Linter.Config[] => [
+    {
+      files: allSourceFiles,
+      plugins: { [pluginPrefix]: plugin as unknown as NonNullable<Linter.Config['plugins']>[string] },
+      // Comments that disable rules of other plugins are normal in real code; they are not ours to judge.
+      linterOptions: { reportUnusedDisableDirectives: 'off', reportUnusedInlineConfigs: 'off' },
+      rules: Object.fromEntries(rules.map((rule) => [qualifiedRuleId(rule), 'error'])),
+    },
+  ];
 
   return {
     lint({ text, fileName, rules, documentKey }) {
