@@ -168,17 +168,19 @@ function incrementalEngine(maxShare: number): { engine: LintEngine; last: () => 
   const parsing = createIncrementalParsing(typeScriptParser, { maxShare });
   let captured: Captured | undefined;
   for (const [parser, typeScript] of [[parsing.typeScriptParser, true], [parsing.javaScriptParser, false]] as const) {
-    const parse = parser.parseForESLint.bind(parser);
-    parser.parseForESLint = (text, options) => {
+    const parse = parser.parse.bind(parser);
+    parser.parse = (text, options, documentKey) => {
       captured = undefined;
-      const result = parse(text, options);
-      captured = {
-        options,
-        program: serializeProgram(result.ast as never),
-        scopes: result.scopeManager ? serializeScopes(result.scopeManager as never) : undefined,
-        typeScript,
-      };
-      return result;
+      const attempt = parse(text, options, documentKey);
+      if (attempt.ok) {
+        captured = {
+          options,
+          program: serializeProgram(attempt.result.ast as never),
+          scopes: attempt.result.scopeManager ? serializeScopes(attempt.result.scopeManager as never) : undefined,
+          typeScript,
+        };
+      }
+      return attempt;
     };
   }
   const engine = createLintEngine({

@@ -100,9 +100,9 @@ describe('parsing as ESLint does', () => {
   });
 
   it('tells a text that does not parse from one that does', () => {
-    const parsers = { typeScript: typeScriptParser, javaScript: { parseForESLint: espreeAdapter().parse } };
-    expect(parseSource('const = ;', 'a.ts', parsers as never)).toMatchObject({ ok: false, line: 1 });
-    expect(parseSource('const a = 1;', 'a.ts', parsers as never)).toMatchObject({ ok: true });
+    const parsing = createIncrementalParsing(typeScriptParser);
+    expect(parseSource('const = ;', 'a.ts', parsing)).toMatchObject({ ok: false, line: 1 });
+    expect(parseSource('const a = 1;', 'a.ts', parsing)).toMatchObject({ ok: true });
   });
 });
 
@@ -119,7 +119,11 @@ describe("the engine's traversal", () => {
     const parsing = createIncrementalParsing(typeScriptParser);
     const file = 'kafka-refunds.ts';
     const before = example(file);
-    const parse = (text: string) => parsing.memory.during(file, () => parsing.typeScriptParser.parseForESLint(text, parserOptions(file))).result;
+    const parse = (text: string) => {
+      const attempt = parsing.typeScriptParser.parse(text, parserOptions(file), file);
+      if (!attempt.ok) throw attempt.error;
+      return attempt.result;
+    };
     const first = parse(before);
     const firstSteps = editorSteps(before, first);
     const changed = first.ast.body.findIndex((statement) => statement.type === 'VariableDeclaration');

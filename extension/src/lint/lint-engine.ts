@@ -80,7 +80,6 @@ const allSourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
  */
 export function createLintEngine(parts: LintEngineParts): LintEngine {
   const { linter, plugin, parsing } = parts;
-  const parsers = { typeScript: parsing.typeScriptParser, javaScript: parsing.javaScriptParser };
   const now = parts.now ?? (() => performance.now());
 
   // ESLint normalises a config array on every call (a fraction of a millisecond for this one),
@@ -102,8 +101,8 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
       const problems: LintProblem[] = [];
       let parse: ParseOutcome | undefined;
       try {
-        const { result: source, outcome } = parsing.memory.during(documentKey, () => parseSource(text, fileName, parsers));
-        parse = outcome;
+        const source = parseSource(text, fileName, parsing, documentKey);
+        parse = source.outcome;
         if (!source.ok) return { kind: 'unparseable', reason: source.message, line: source.line, durationMs: elapsed(), parse };
         for (const message of linter.verify(source.sourceCode, configFor(rules), fileName)) {
           // Inline `/* eslint other-rule: … */` comments name rules this engine does not load;

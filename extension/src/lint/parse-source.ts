@@ -1,23 +1,15 @@
 import * as espree from 'espree';
 
 import { EditorSourceCode } from './editor-source-code';
-import type { ParseResult, ParserOptions } from './incremental/parser-adapter';
+import type { IncrementalParsing } from './incremental/incremental-parsing';
+import type { ParseOutcome } from './incremental/parse-memory';
+import type { ParserOptions } from './incremental/parser-adapter';
 
-/** A parser as ESLint calls it. */
-export interface SourceParser {
-  parseForESLint(text: string, options: ParserOptions): ParseResult;
-}
-
-/** The plugin's recommended config reads TypeScript with typescript-eslint's parser and JavaScript with espree. */
-export interface SourceParsers {
-  typeScript: SourceParser;
-  javaScript: SourceParser;
-}
-
-export type ParsedSource =
+export type ParsedSource = (
   | { ok: true; sourceCode: EditorSourceCode }
   /** What ESLint reports for a text that does not parse. */
-  | { ok: false; message: string; line: number };
+  | { ok: false; message: string; line: number }
+) & { outcome: ParseOutcome };
 
 const typeScriptFile = /\.(?:[cm]?ts|tsx)$/i;
 const jsxFile = /\.jsx$/i;
@@ -51,35 +43,37 @@ export function parserOptionsFor(fileName: string): ParserOptions {
 /**
  * Parses a text the way ESLint would before it runs rules (the byte order mark set aside, a
  * shebang read as a comment, the parser its file name calls for), into the `SourceCode` the
- * engine hands ESLint. Parsing here rather than inside ESLint is what lets the engine choose
- * the traversal (see `EditorSourceCode`).
+ * engine hands ESLint; only what changed since the last parse of `documentKey` is read again.
+ * Parsing here rather than inside ESLint is what lets the engine choose the traversal (see
+ * `EditorSourceCode`).
  */
-export function parseSource(text: string, fileName: string, parsers: SourceParsers): ParsedSource {
+export function parseSource(text: string, fileName: string, parsing: IncrementalParsing, documentKey?: string): ParsedSource {
   const hasBOM = text.charCodeAt(0) === byteOrderMark;
   const body = hasBOM ? text.slice(1) : text;
-  const parser = typeScriptFile.test(fileName) ? parsers.typeScript : parsers.javaScript;
-  let parsed: ParseResult;
-  try {
-    parsed = parser.parseForESLint(
-      body.replace(shebang, (_line, rest: string) => `//${rest}`),
-      parserOptionsFor(fileName),
-    );
-  } catch (error) {
-    const { message, lineNumber } = error as { message?: unknown; lineNumber?: unknown };
+  const parser = typeScriptFile.test(fileName) ? parsing.typeScriptParser : parsing.javaScriptParser;
+  const parsed = parser.parse(
+    body.replace(shebang, (_line, rest: string) => `//${rest}`),
+    parserOptionsFor(fileName),
+    documentKey,
+  );
+  if (!parsed.ok) {
+    const { message, lineNumber } = parsed.error as { message?: unknown; lineNumber?: unknown };
     return {
       ok: false,
       // Parsers put the line in front of some messages; ESLint takes it off, since the report carries the line.
       message: `Parsing error: ${String(message).replace(/^line \d+:/iu, '').trim()}`,
       line: typeof lineNumber === 'number' ? lineNumber : 1,
+      outcome: parsed.outcome,
     };
   }
+  const { ast, services, scopeManager, visitorKeys } = parsed.result;
   const sourceCode = new EditorSourceCode({
     text: body,
-    ast: parsed.ast as never,
+    ast: ast as never,
     hasBOM,
-    parserServices: (parsed.services ?? {}) as never,
-    scopeManager: parsed.scopeManager as never,
-    visitorKeys: parsed.visitorKeys as never,
+    parserServices: (services ?? {}) as never,
+    scopeManager: scopeManager as never,
+    visitorKeys: visitorKeys as never,
   });
-  return { ok: true, sourceCode };
+  return { ok: true, sourceCode, outcome: parsed.outcome };
 }

@@ -9,33 +9,38 @@ export interface IncrementalParserOptions {
   reparseChanges?: boolean;
 }
 
-/** An ESLint parser (`parseForESLint`) that parses only what changed in a document since its last parse. */
+/** How a parse went: its result, or what the parser threw (a syntax error), with how the text was parsed either way. */
+export type ParseAttempt =
+  | { ok: true; result: ParseResult; outcome: ParseOutcome }
+  | { ok: false; error: unknown; outcome: ParseOutcome };
+
+/** A parser that parses only what changed in a document since its last parse. */
 export interface IncrementalParser {
-  meta: { name: string; version: string };
-  parseForESLint(text: string, options: ParserOptions): ParseResult;
+  /** Parses `text` of the document `documentKey` (none: a text of no document, parsed in full). */
+  parse(text: string, options: ParserOptions, documentKey?: string): ParseAttempt;
 }
 
 /**
  * Wraps a parser so that a document's text is parsed again only where it changed, with the same
- * result as a full parse; anything the splice cannot vouch for is parsed in full. Outside a
- * document (no key in `memory`), it is the wrapped parser.
+ * result as a full parse; anything the splice cannot vouch for is parsed in full.
  */
 export function incrementalParser(adapter: ParserAdapter, memory: ParseMemory, options: IncrementalParserOptions = {}): IncrementalParser {
   const maxShare = options.maxShare ?? 0.5;
 
-  function parseForESLint(text: string, parserOptions: ParserOptions): ParseResult {
+  function parse(text: string, parserOptions: ParserOptions, documentKey?: string): ParseAttempt {
     const started = performance.now();
-    const documentKey = memory.document;
     const parsedWith = `${adapter.meta.name}@${adapter.meta.version} ${JSON.stringify(parserOptions)}`;
 
-    const full = (reason: string): ParseResult => {
-      // Recorded first, so that a syntax error (thrown here, as without this wrapper) still says how it was parsed.
-      memory.record({ kind: 'full', reason });
-      const result = adapter.parse(text, parserOptions);
-      // After a syntax error the last good parse stays: the next change is measured from it.
+    const full = (reason: string): ParseAttempt => {
+      let result: ParseResult;
+      try {
+        result = adapter.parse(text, parserOptions);
+      } catch (error) {
+        // After a syntax error the last good parse stays: the next change is measured from it.
+        return { ok: false, error, outcome: { kind: 'full', reason } };
+      }
       if (documentKey !== undefined) memory.remember(documentKey, { text, program: result.ast, parsedWith });
-      memory.record({ kind: 'full', reason, durationMs: performance.now() - started });
-      return result;
+      return { ok: true, result, outcome: { kind: 'full', reason, durationMs: performance.now() - started } };
     };
 
     if (documentKey === undefined) return full('not an open document');
@@ -45,7 +50,7 @@ export function incrementalParser(adapter: ParserAdapter, memory: ParseMemory, o
     if (options.reparseChanges === false) return full('incremental parsing is off');
 
     let program = previous.program;
-    let outcome: ParseOutcome = { kind: 'reused' };
+    let kind: 'reused' | 'incremental' = 'reused';
     if (previous.text !== text) {
       const unsupported = adapter.fragmentsUnsupported(parserOptions);
       if (unsupported) return full(unsupported);
@@ -57,7 +62,7 @@ export function incrementalParser(adapter: ParserAdapter, memory: ParseMemory, o
       });
       if ('fallback' in spliced) return full(spliced.fallback);
       program = spliced.program;
-      outcome = { kind: 'incremental' };
+      kind = 'incremental';
     }
 
     let result: ParseResult;
@@ -69,9 +74,8 @@ export function incrementalParser(adapter: ParserAdapter, memory: ParseMemory, o
       return full(`completing the program failed: ${error instanceof Error ? error.message : String(error)}`);
     }
     memory.remember(documentKey, { text, program, parsedWith });
-    memory.record({ ...outcome, durationMs: performance.now() - started });
-    return result;
+    return { ok: true, result, outcome: { kind, durationMs: performance.now() - started } };
   }
 
-  return { meta: { name: `${adapter.meta.name} (incremental)`, version: adapter.meta.version }, parseForESLint };
+  return { parse };
 }

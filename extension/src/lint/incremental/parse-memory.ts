@@ -17,32 +17,13 @@ export interface RememberedParse {
 }
 
 /**
- * The last successful parse of each open document, and which document is being linted now.
- * A parser is called as ESLint calls it, with a text and options but no document, so the engine
- * names the document around each parse. A document's parse stays until it closes; the oldest
- * are dropped beyond `capacity`, so a missed close cannot hold memory for long.
+ * The last successful parse of each open document. A document's parse stays until it closes;
+ * the oldest are dropped beyond `capacity`, so a missed close cannot hold memory for long.
  */
 export class ParseMemory {
   private readonly parses = new Map<string, RememberedParse>();
-  private current: string | undefined;
-  private outcome: ParseOutcome | undefined;
 
   constructor(private readonly capacity = 8) {}
-
-  /** Runs `lint` with `documentKey` as the document being parsed; returns its result and how the text was parsed. */
-  during<T>(documentKey: string | undefined, lint: () => T): { result: T; outcome: ParseOutcome | undefined } {
-    this.current = documentKey;
-    this.outcome = undefined;
-    try {
-      return { result: lint(), outcome: this.outcome };
-    } finally {
-      this.current = undefined;
-    }
-  }
-
-  get document(): string | undefined {
-    return this.current;
-  }
 
   recall(documentKey: string): RememberedParse | undefined {
     return this.parses.get(documentKey);
@@ -55,10 +36,6 @@ export class ParseMemory {
       if (this.parses.size <= this.capacity) break;
       this.parses.delete(oldest);
     }
-  }
-
-  record(outcome: ParseOutcome): void {
-    this.outcome = outcome;
   }
 
   forget(documentKey: string): void {
