@@ -1,6 +1,7 @@
 import type { TSESLint } from '@typescript-eslint/utils';
 
-import { lessonLinks, type RuleName } from './lesson-links.js';
+import { catalogue, lessonTarget, type RuleName } from './catalogue.js';
+import { SettingsError } from './settings.js';
 
 const repository = 'https://github.com/idempotency-toolkit/idempotency-toolkit';
 
@@ -16,17 +17,16 @@ export interface IdempotencyRuleDocs {
   lesson: string;
 }
 
-export type IdempotencyRule<MessageIds extends string, Options extends readonly unknown[]> =
+export type IdempotencyRule<MessageIds extends string, Options extends readonly unknown[], Name extends RuleName = RuleName> =
   TSESLint.RuleModule<MessageIds, Options, IdempotencyRuleDocs> & {
-    name: RuleName;
+    name: Name;
     meta: { docs: IdempotencyRuleDocs };
   };
 
-interface RuleDefinition<MessageIds extends string, Options extends readonly unknown[]> {
-  name: RuleName;
-  meta: Omit<TSESLint.RuleMetaData<MessageIds, IdempotencyRuleDocs, Options>, 'docs'> & {
-    docs: { description: string };
-  };
+interface RuleDefinition<MessageIds extends string, Options extends readonly unknown[], Name extends RuleName> {
+  name: Name;
+  /** Everything but the docs, which come from the catalogue. */
+  meta: Omit<TSESLint.RuleMetaData<MessageIds, IdempotencyRuleDocs, Options>, 'docs'>;
   defaultOptions: Options;
   create: (
     context: Readonly<TSESLint.RuleContext<MessageIds, Options>>,
@@ -48,7 +48,8 @@ let warned = false;
 
 /** Keeps ESLint running, and says once per process that a file was not fully analysed. */
 function contain(error: unknown, filename: string): void {
-  if (strict()) throw error;
+  // A malformed setting is the user's to fix: it stops the lint, naming the setting.
+  if (strict() || error instanceof SettingsError) throw error;
   if (warned || typeof process === 'undefined' || typeof process.emitWarning !== 'function') return;
   warned = true;
   const reason = error instanceof Error ? error.message : String(error);
@@ -80,24 +81,24 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Builds a rule the way every rule here is built: docs URL and lesson from the rule's name,
- * options merged over their defaults, and listeners that never let an analysis error escape.
+ * Builds a rule the way every rule here is built: description, docs URL and lesson from the
+ * catalogue, options merged over their defaults, and listeners that never let an analysis
+ * error escape.
  */
-export function createRule<MessageIds extends string, Options extends readonly unknown[]>(
-  definition: RuleDefinition<MessageIds, Options>,
-): IdempotencyRule<MessageIds, Options> {
+export function createRule<MessageIds extends string, Options extends readonly unknown[], Name extends RuleName>(
+  definition: RuleDefinition<MessageIds, Options, Name>,
+): IdempotencyRule<MessageIds, Options, Name> {
   const { name, meta, defaultOptions, create } = definition;
-  const link = lessonLinks[name];
   return {
     name,
     defaultOptions,
     meta: {
       ...meta,
       docs: {
-        ...meta.docs,
+        description: catalogue[name].description,
         recommended: true,
         url: ruleDocsUrl(name),
-        lesson: `${link.lesson}#${link.anchor}`,
+        lesson: lessonTarget(name),
       },
     },
     create(context) {

@@ -2,22 +2,25 @@ import { createRequire } from 'node:module';
 
 import type { TSESLint } from '@typescript-eslint/utils';
 
+import { catalogue, ruleNames, type RuleName } from './catalogue.js';
 import { noAmountEffectKey } from './rules/no-amount-effect-key.js';
-import { noCheckThenInsert } from './rules/no-check-then-insert.js';
+import { noCheckThenInsert } from './rules/no-check-then-insert/index.js';
 import { noDeliveryIdEffectKey } from './rules/no-delivery-id-effect-key.js';
 
-export { lessonLinks, lessonTarget, type LessonLink, type RuleName } from './lesson-links.js';
+export { catalogue, lessonLinks, lessonTarget, ruleNames, type CatalogueEntry, type LessonLink, type RuleName } from './catalogue.js';
 export { ruleDocsUrl } from './create-rule.js';
 export { whenSqlParserReady } from './analysis/sql/parser.js';
+export { settingsSchema } from './settings.js';
 
 const pluginName = 'idempotency';
 const version = '0.1.0';
 
+/** Each rule of the catalogue, by name: a rule missing here, or one not in the catalogue, does not compile. */
 export const rules = {
-  [noDeliveryIdEffectKey.name]: noDeliveryIdEffectKey,
-  [noAmountEffectKey.name]: noAmountEffectKey,
-  [noCheckThenInsert.name]: noCheckThenInsert,
-};
+  'no-delivery-id-effect-key': noDeliveryIdEffectKey,
+  'no-amount-effect-key': noAmountEffectKey,
+  'no-check-then-insert': noCheckThenInsert,
+} satisfies { [Name in RuleName]: { name: Name } };
 
 const sourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
 const typeScriptFiles = ['**/*.{ts,mts,cts,tsx}'];
@@ -61,7 +64,7 @@ plugin.configs.recommended = [
     name: `${pluginName}/recommended`,
     files: sourceFiles,
     plugins: { [pluginName]: plugin as unknown as TSESLint.FlatConfig.Plugin },
-    rules: Object.fromEntries(Object.keys(rules).map((name) => [`${pluginName}/${name}`, 'error'])),
+    rules: Object.fromEntries(ruleNames.map((name) => [`${pluginName}/${name}`, catalogue[name].severity])),
   },
   // espree reads JSX only when asked; a .jsx file is JSX by its name.
   { name: `${pluginName}/jsx`, files: ['**/*.jsx'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } },

@@ -21,7 +21,7 @@ export function effectKeyListeners(
     }
   };
   const operationKeys = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) =>
-    analysis.operationsAt(node).flatMap((operation) => effectKeysOfOperation(operation, analysis.tracer));
+    analysis.operationsAt(node).flatMap((operation) => effectKeysOfOperation(operation, analysis.tracer, analysis.file));
   return {
     CallExpression(node) {
       // Most calls are neither database writes nor header setters: nothing is stored for them.
@@ -33,7 +33,7 @@ export function effectKeyListeners(
     },
     // Most properties and assignments are not keys: they are turned away before anything is stored.
     Property(node) {
-      const key = effectKeyOfProperty(node);
+      const key = effectKeyOfProperty(node, analysis.file.libraries);
       if (key) visit(analysis.keysAt(node, () => [key]));
     },
     AssignmentExpression(node) {

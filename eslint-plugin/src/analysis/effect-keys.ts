@@ -1,7 +1,9 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { leaf, type Leaf } from './facts.js';
-import { nameMeaning, soundsLikeClaimStore, storesDeliveries, words } from './names.js';
+import type { FileContext } from './file-context.js';
+import type { LibraryTable } from './library-table.js';
+import { soundsLikeClaimStore, storesDeliveries, words, type NameJudge } from './names.js';
 import type { DataOperation, Field } from './operations/index.js';
 import type { OriginTracer } from './origin.js';
 import { calleeName, keyName, memberPath, propertyName } from './scope.js';
@@ -45,11 +47,11 @@ function singular(name: string): string {
 }
 
 /** Does a field name say it identifies the write itself (rather than pointing elsewhere)? */
-function keyStrength(name: string, index: number, target: string): EffectKey['strength'] | undefined {
+function keyStrength(names: NameJudge, name: string, index: number, target: string): EffectKey['strength'] | undefined {
   const parts = words(name);
   if (parts.some((word) => /^(idempoten|dedup)/.test(word)) || (parts.length > 1 && parts[parts.length - 1] === 'key')) return 'explicit';
   if (bareKeyNames.has(name.toLowerCase())) return 'row';
-  const meaning = nameMeaning(name);
+  const meaning = names.meaning(name);
   // A column that names the delivery (message_id, job_id) records it for diagnosis.
   if (meaning === 'delivery' || meaning === 'worker' || meaning === 'scope') return undefined;
   if (meaning !== 'business') return undefined;
@@ -58,17 +60,17 @@ function keyStrength(name: string, index: number, target: string): EffectKey['st
   return index === 0 ? 'row' : undefined;
 }
 
-function keyFields(operation: DataOperation): { field: Field; strength: EffectKey['strength'] }[] {
+function keyFields(operation: DataOperation, table: LibraryTable): { field: Field; strength: EffectKey['strength'] }[] {
   const target = operation.targets[0] ?? '';
-  // A plain Redis SET stores state under a key; only SET … NX uses its key to refuse repeats.
-  if (operation.library === 'Redis' && !operation.arbitrated) return [];
+  // A plain SET stores state under a key; only SET … NX uses its key to refuse repeats.
+  if (wholeKey(operation, table) && !operation.arbitrated) return [];
   if (operation.conflictTarget && operation.conflictTarget.length > 0) {
     // Each named key once: an upsert repeats its key in `where` and in `create`.
     const names = new Set(operation.conflictTarget.map((name) => name.toLowerCase()));
     return operation.fields.flatMap((field) => (names.delete(field.name.toLowerCase()) ? [{ field, strength: 'explicit' as const }] : []));
   }
   return operation.fields.flatMap((field, index) => {
-    const strength = keyStrength(field.name, index, target);
+    const strength = keyStrength(table.names, field.name, index, target);
     return strength ? [{ field, strength }] : [];
   });
 }
@@ -80,31 +82,37 @@ const contentMeanings = new Set(['amount', 'business', 'scope', 'currency']);
  * An inbox claim: a write to a processed-messages store, or a row that records nothing but the
  * delivery (its id, when it arrived, who took it, a constant status).
  */
-function isClaim(operation: DataOperation, tracer: OriginTracer): boolean {
+function isClaim(operation: DataOperation, tracer: OriginTracer, names: NameJudge): boolean {
+  if (operation.claim) return true;
   if (operation.targets.some((target) => soundsLikeClaimStore(target) || storesDeliveries(target))) return true;
   let sawDelivery = false;
   for (const field of operation.fields) {
     const facts = [...field.values.flatMap((value) => tracer.scalars(value)), ...sqlFunctionFacts(field.functions)];
     sawDelivery ||= facts.some((fact) => fact.kind === 'delivery');
     const recordsDelivery = facts.every((fact) => deliveryRecordKinds.has(fact.kind));
-    const constantStatus = facts.every((fact) => fact.kind === 'constant') && !contentMeanings.has(nameMeaning(field.name));
+    const constantStatus = facts.every((fact) => fact.kind === 'constant') && !contentMeanings.has(names.meaning(field.name));
     if (!recordsDelivery && !constantStatus) return false;
   }
   return sawDelivery;
 }
 
-function describeField(operation: DataOperation, field: Field): string {
-  if (operation.library === 'Redis') return `the key of ${operation.label}`;
+function wholeKey(operation: DataOperation, table: LibraryTable): boolean {
+  return table.dataAdapter(operation.library)?.keyPolicy === 'whole-key';
+}
+
+function describeField(operation: DataOperation, field: Field, table: LibraryTable): string {
+  if (wholeKey(operation, table)) return `the key of ${operation.label}`;
   const name = field.name.startsWith('#') ? `column ${field.name.slice(1)}` : `\`${field.name}\``;
   return `the key ${name} of ${operation.label}`;
 }
 
-export function effectKeysOfOperation(operation: DataOperation, tracer: OriginTracer): EffectKey[] {
+export function effectKeysOfOperation(operation: DataOperation, tracer: OriginTracer, file: FileContext): EffectKey[] {
   if (operation.kind !== 'insert' && operation.kind !== 'upsert') return [];
-  const fields = keyFields(operation);
+  const table = file.libraries;
+  const fields = keyFields(operation, table);
   if (fields.length === 0) return [];
   let claim: boolean | undefined;
-  const claimOnce = () => (claim ??= isClaim(operation, tracer));
+  const claimOnce = () => (claim ??= isClaim(operation, tracer, table.names));
   return fields.flatMap(({ field, strength }) => {
     if (field.values.length === 0 && field.functions.length === 0) return [];
     return [
@@ -112,7 +120,7 @@ export function effectKeysOfOperation(operation: DataOperation, tracer: OriginTr
         node: field.values[0] ?? operation.node,
         values: field.values,
         functions: field.functions,
-        description: describeField(operation, field),
+        description: describeField(operation, field, table),
         strength,
         isClaim: claimOnce,
       },
@@ -122,28 +130,28 @@ export function effectKeysOfOperation(operation: DataOperation, tracer: OriginTr
 
 const idempotencyKeyName = /^(x-)?(idempotency|idempotent|dedupe?|deduplication)[-_ ]?(key|id|token)$/i;
 
-const brokerCommands = /^(Send|Publish|PutEvents|PutRecords?|SendMessage)\w*Command$/;
-const brokerSends = new Set(['add', 'addBulk', 'sendToQueue', 'publish', 'produce', 'enqueue', 'sendMessage', 'sendMessageBatch']);
-
 /**
  * Is this object a message being sent rather than the options of an effect? A producer that mints
  * an idempotency key into the message it publishes does the right thing: the key is made once, at
  * the source, and every delivery of that message carries the same one.
  */
-function isOutgoingMessage(object: TSESTree.ObjectExpression): boolean {
+function isOutgoingMessage(object: TSESTree.ObjectExpression, table: LibraryTable): boolean {
   let current: TSESTree.Node = object;
   for (let depth = 0; depth < 8 && current.parent; depth += 1) {
     const parent: TSESTree.Node = current.parent;
-    if (parent.type === 'NewExpression') return brokerCommands.test(calleeName(parent.callee) ?? '');
+    if (parent.type === 'NewExpression') {
+      const name = calleeName(parent.callee) ?? '';
+      return table.sendCommands.some((pattern) => pattern.test(name));
+    }
     if (parent.type === 'CallExpression') {
       const name = calleeName(parent.callee);
-      if (name === 'stringify' || (name && brokerSends.has(name))) return true;
-      if (name === 'send') {
-        // kafkajs producer.send, pg-boss boss.send, a queue client's send.
-        const receiver = parent.callee.type === 'MemberExpression' ? memberPath(parent.callee.object)?.join('.') ?? '' : '';
-        return /producer|boss|queue|channel|publisher|bus|sns|sqs/i.test(receiver);
-      }
-      return false;
+      if (!name) return false;
+      if (table.sendMethods.has(name)) return true;
+      const receivers = table.sendReceiverMethods.get(name);
+      if (!receivers) return false;
+      // A producer's send, a queue client's send: the receiver says what sends.
+      const receiver = parent.callee.type === 'MemberExpression' ? memberPath(parent.callee.object)?.join('.') ?? '' : '';
+      return receivers.some((pattern) => pattern.test(receiver));
     }
     if (parent.type !== 'Property' && parent.type !== 'ObjectExpression' && parent.type !== 'ArrayExpression') return false;
     current = parent;
@@ -152,10 +160,10 @@ function isOutgoingMessage(object: TSESTree.ObjectExpression): boolean {
 }
 
 /** `{ idempotencyKey: … }` and `{ 'Idempotency-Key': … }`, in options and headers alike. */
-export function effectKeyOfProperty(property: TSESTree.Property): EffectKey | undefined {
+export function effectKeyOfProperty(property: TSESTree.Property, table: LibraryTable): EffectKey | undefined {
   const name = keyName(property);
   if (!name || !idempotencyKeyName.test(name) || property.value.type === 'AssignmentPattern') return undefined;
-  if (property.parent?.type !== 'ObjectExpression' || isOutgoingMessage(property.parent)) return undefined;
+  if (property.parent?.type !== 'ObjectExpression' || isOutgoingMessage(property.parent, table)) return undefined;
   return {
     node: property.value,
     values: [property.value],

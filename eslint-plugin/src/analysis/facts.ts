@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { Role } from './deliveries.js';
+import type { ShapeId } from '../libraries/types.js';
 
 /**
  * What is known about where a value comes from. A key is judged by the facts of everything it
@@ -30,8 +30,17 @@ export interface Leaf {
 /** A value whose shape is known: a Kafka message, a parsed payload, a Lambda event. */
 export interface Shaped {
   kind: 'shaped';
-  role: Role;
+  /** Owned by the adapter that knows the shape (`kafkajs:message`), or one of the analysis's own (`payload`). */
+  shape: ShapeId;
   code: string;
+}
+
+export function shaped(shape: ShapeId, code: string): Shaped {
+  return { kind: 'shaped', shape, code };
+}
+
+export function listOf(shape: ShapeId, code: string): ListOf {
+  return { kind: 'list', elements: [shaped(shape, `${code}[]`)], code };
 }
 
 /** An object literal written in this file: its properties can be followed. */

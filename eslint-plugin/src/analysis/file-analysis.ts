@@ -1,8 +1,11 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
+import { libraryTableFor } from '../settings.js';
 import type { EffectKey } from './effect-keys.js';
 import type { Leaf } from './facts.js';
+import { FileContext } from './file-context.js';
 import { keyFacts } from './key-facts.js';
+import type { LibraryTable } from './library-table.js';
 import { findOperations, type DataOperation } from './operations/index.js';
 import { OriginTracer } from './origin.js';
 
@@ -17,18 +20,20 @@ export interface TracedKey extends EffectKey {
  * as the file's SourceCode, and keeps its answers in plain maps that go away with it.
  */
 export class FileAnalysis {
+  readonly file: FileContext;
   readonly tracer: OriginTracer;
   private readonly operations = new Map<TSESTree.Node, DataOperation[]>();
   private readonly keys = new Map<TSESTree.Node, readonly TracedKey[]>();
 
-  constructor(sourceCode: Readonly<TSESLint.SourceCode>) {
-    this.tracer = new OriginTracer(sourceCode);
+  constructor(sourceCode: Readonly<TSESLint.SourceCode>, libraries: LibraryTable) {
+    this.file = new FileContext(sourceCode, libraries);
+    this.tracer = new OriginTracer(this.file);
   }
 
   operationsAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): DataOperation[] {
     let found = this.operations.get(node);
     if (!found) {
-      found = findOperations(node, this.tracer);
+      found = findOperations(node, this.file);
       this.operations.set(node, found);
     }
     return found;
@@ -49,12 +54,16 @@ export class FileAnalysis {
 const noKeys: TracedKey[] = [];
 const analyses = new WeakMap<object, FileAnalysis>();
 
-/** The analysis of the file a rule is linting. */
+/**
+ * The analysis of the file a rule is linting, with the libraries of its configuration (the
+ * plugin's adapters, plus what `settings.idempotency` declares). Invalid settings throw a
+ * SettingsError, which stops the lint with a message naming the setting.
+ */
 export function analysisFor(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>): FileAnalysis {
   const sourceCode = context.sourceCode;
   let analysis = analyses.get(sourceCode);
   if (!analysis) {
-    analysis = new FileAnalysis(sourceCode);
+    analysis = new FileAnalysis(sourceCode, libraryTableFor(context.settings));
     analyses.set(sourceCode, analysis);
   }
   return analysis;

@@ -37,11 +37,11 @@ const deliveryNouns = new Set([
   'message', 'msg', 'delivery', 'job', 'receipt', 'event', 'request', 'req', 'trace', 'span', 'correlation',
   'envelope', 'attempt', 'attempts', 'offset', 'partition', 'sequence', 'redelivery', 'consumer',
 ]);
-const deliveryModifiers = new Set([
-  'source', 'origin', 'original', 'inbound', 'incoming', 'raw', 'kafka', 'sqs', 'sns', 'amqp', 'rabbit', 'rabbitmq',
-  'bull', 'bullmq', 'broker', 'queue', 'transport', 'pubsub', 'nats', 'stream', 'current', 'this', 'the', 'x', 'lambda',
-  'made', 'count', 'tag',
-]);
+/** Words that qualify a delivery noun without changing what it names; adapters add their libraries' names (`kafka`). */
+const deliveryModifiers = [
+  'source', 'origin', 'original', 'inbound', 'incoming', 'raw', 'broker', 'queue', 'transport', 'stream', 'current', 'this',
+  'the', 'x', 'made', 'count', 'tag',
+];
 /** Nouns that, alone, name a whole delivery rather than one of its identifiers. */
 const deliveryObjectNouns = new Set(['message', 'msg', 'delivery', 'job', 'event', 'request', 'req', 'envelope', 'receipt', 'consumer', 'span', 'trace']);
 const workerNouns = new Set(['worker', 'host', 'hostname', 'pid', 'instance', 'pod', 'node', 'thread', 'process', 'machine', 'container']);
@@ -54,46 +54,58 @@ const scopeNouns = new Set([
 /** Names that on their own mean a delivery identity, whatever holds them. */
 const deliveryNames = new Set(['deliverytag', 'receipthandle', 'attemptsmade', 'messageid', 'deliveryid', 'jobid', 'redelivered', 'consumertag']);
 
-export const nameMeaning: (name: string) => NameMeaning = remembered(judgeName);
-
-function judgeName(name: string): NameMeaning {
-  if (deliveryNames.has(name.toLowerCase())) return 'delivery';
-  const parts = words(name);
-  if (parts.length === 0) return 'other';
-  const last = parts[parts.length - 1]!;
-  const isIdentifier = identifierWords.has(last);
-  const nouns = isIdentifier ? parts.slice(0, -1) : parts;
-
-  if (isIdentifier && nouns.length === 0) return 'identifier';
-  if (parts.some((word) => currencyWords.has(word))) return 'currency';
-  if (!isIdentifier && parts.some((word) => amountWords.has(word))) return 'amount';
-  if (!isIdentifier && timeWords.has(last)) return 'time';
-  const significant = nouns.filter((word) => !deliveryModifiers.has(word));
-  if (significant.length > 0 && significant.every((word) => workerNouns.has(word))) {
-    // `worker`, `process` and `node` alone name objects; `workerId`, `hostname`, `pid` name a worker.
-    return isIdentifier || ['hostname', 'pid', 'host'].includes(last) ? 'worker' : 'other';
-  }
-  if (significant.length > 0 && significant.every((word) => deliveryNouns.has(word))) {
-    // `message` and `job` alone name the delivery object, not its identity.
-    return parts.length === 1 && deliveryObjectNouns.has(last) ? 'other' : 'delivery';
-  }
-  if (isIdentifier) {
-    return nouns.every((word) => scopeNouns.has(word)) ? 'scope' : 'business';
-  }
-  return 'other';
-}
-
 /**
- * What `owner.name` says: a bare `id` takes its meaning from its owner (`refund.id` names a
- * refund, `job.id` a delivery, `account.id` a scope), anything else from its own name.
+ * Judges names, with the transport words of the libraries in use (`kafkaOffset` names a
+ * delivery because `kafka` is a broker's name). Answers are kept per name.
  */
-export function memberMeaning(ownerName: string | undefined, name: string): NameMeaning {
-  const own = nameMeaning(name);
-  if (own !== 'identifier' || !ownerName) return own;
-  const owner = words(ownerName);
-  const noun = owner[owner.length - 1];
-  if (!noun) return own;
-  return nameMeaning(`${noun}_id`);
+export class NameJudge {
+  private readonly modifiers: ReadonlySet<string>;
+  readonly meaning: (name: string) => NameMeaning;
+
+  constructor(transportWords: Iterable<string>) {
+    this.modifiers = new Set([...deliveryModifiers, ...transportWords]);
+    this.meaning = remembered((name) => this.judge(name));
+  }
+
+  private judge(name: string): NameMeaning {
+    if (deliveryNames.has(name.toLowerCase())) return 'delivery';
+    const parts = words(name);
+    if (parts.length === 0) return 'other';
+    const last = parts[parts.length - 1]!;
+    const isIdentifier = identifierWords.has(last);
+    const nouns = isIdentifier ? parts.slice(0, -1) : parts;
+
+    if (isIdentifier && nouns.length === 0) return 'identifier';
+    if (parts.some((word) => currencyWords.has(word))) return 'currency';
+    if (!isIdentifier && parts.some((word) => amountWords.has(word))) return 'amount';
+    if (!isIdentifier && timeWords.has(last)) return 'time';
+    const significant = nouns.filter((word) => !this.modifiers.has(word));
+    if (significant.length > 0 && significant.every((word) => workerNouns.has(word))) {
+      // `worker`, `process` and `node` alone name objects; `workerId`, `hostname`, `pid` name a worker.
+      return isIdentifier || ['hostname', 'pid', 'host'].includes(last) ? 'worker' : 'other';
+    }
+    if (significant.length > 0 && significant.every((word) => deliveryNouns.has(word))) {
+      // `message` and `job` alone name the delivery object, not its identity.
+      return parts.length === 1 && deliveryObjectNouns.has(last) ? 'other' : 'delivery';
+    }
+    if (isIdentifier) {
+      return nouns.every((word) => scopeNouns.has(word)) ? 'scope' : 'business';
+    }
+    return 'other';
+  }
+
+  /**
+   * What `owner.name` says: a bare `id` takes its meaning from its owner (`refund.id` names a
+   * refund, `job.id` a delivery, `account.id` a scope), anything else from its own name.
+   */
+  memberMeaning(ownerName: string | undefined, name: string): NameMeaning {
+    const own = this.meaning(name);
+    if (own !== 'identifier' || !ownerName) return own;
+    const owner = words(ownerName);
+    const noun = owner[owner.length - 1];
+    if (!noun) return own;
+    return this.meaning(`${noun}_id`);
+  }
 }
 
 // Locks and leases are about the delivery too: they keep two workers off the same message at once.

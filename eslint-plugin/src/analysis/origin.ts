@@ -1,8 +1,10 @@
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { TSESTree } from '@typescript-eslint/utils';
 
-import { consumerParameter, deliveryByName, namedParameter, type FileImports, type FunctionNode } from './consumers.js';
-import { byName, callOnRole, memberOfRole } from './deliveries.js';
-import { asScalars, isLeaf, leaf, type Fact, type Leaf } from './facts.js';
+import { deliveryByName, handlerParameter, namedParameter } from './entry-points.js';
+import { asScalars, isLeaf, leaf, shaped, type Fact, type Leaf } from './facts.js';
+import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
+import type { LibraryTable } from './library-table.js';
+import { byName, callOnShape, elementOfShape, memberOfShape } from './shapes.js';
 import { calleeName, keyName, memberPath, objectProperty, propertyName, variableOf } from './scope.js';
 import { walk } from './walk.js';
 
@@ -17,37 +19,6 @@ import { walk } from './walk.js';
 const maxDepth = 60;
 const stepsPerFile = 50_000;
 
-const mintingCalls = new Map<string, string>([
-  ['randomUUID', 'a random UUID'],
-  ['uuid', 'a random UUID'],
-  ['uuidv4', 'a random UUID'],
-  ['uuidV4', 'a random UUID'],
-  ['v4', 'a random UUID'],
-  ['v1', 'a time-based UUID'],
-  ['v7', 'a time-based UUID'],
-  ['uuidv7', 'a time-based UUID'],
-  ['uuidv1', 'a time-based UUID'],
-  ['randomUUIDv7', 'a time-based UUID'],
-  ['ulid', 'a new ULID'],
-  ['nanoid', 'a new nanoid'],
-  ['cuid', 'a new cuid'],
-  ['createId', 'a new cuid'],
-  ['randomBytes', 'random bytes'],
-  ['ObjectId', 'a new ObjectId'],
-]);
-const mintingPaths = new Map<string, string>([
-  ['Date.now', 'the current time'],
-  ['performance.now', 'the current time'],
-  ['Math.random', 'a random number'],
-  ['process.hrtime', 'the current time'],
-  ['process.hrtime.bigint', 'the current time'],
-]);
-const workerCalls = new Map<string, string>([
-  ['os.hostname', "the worker's host name"],
-  ['hostname', "the worker's host name"],
-  ['process.pid', "the worker's process id"],
-]);
-
 /** Methods that return the same value in another form. */
 const sameValueMethods = new Set([
   'toString', 'trim', 'trimStart', 'trimEnd', 'toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'toLocaleUpperCase',
@@ -55,10 +26,6 @@ const sameValueMethods = new Set([
   'toISOString', 'toJSON', 'valueOf', 'getTime', 'toUTCString', 'toDateString', 'toLocaleString', 'concat', 'update',
   'digest', 'at', 'join', 'toHexString', 'toBase58', 'base64',
 ]);
-
-/** Functions whose result is built from their arguments: conversions, hashes, key builders. */
-const derivingFunction =
-  /^(String|Number|BigInt|encodeURIComponent|encodeURI|escape|format|from|stringify)$|hash|digest|sha\d*|md5|crc|fnv|murmur|xxh|fingerprint|^v5$|^v3$|uuidv5|uuidv3|^(make|build|compose|derive|format|to)\w*key$|^key(For|Of)$|^(floor|round|ceil|trunc)$/i;
 
 /**
  * Methods that cut the current time down to a period: `toISOString().slice(0, 10)` is today's
@@ -73,8 +40,6 @@ function bucketed(facts: Leaf[], code: string): Leaf[] {
   return facts.map((fact) => (fact.kind === 'minted' && fact.what === 'the current time' ? leaf('time', code) : fact));
 }
 
-const workerGlobals = new Set(['process', 'os', 'cluster']);
-
 /** Does the member chain start at one of `names` (`process.env.HOSTNAME` at `process`)? */
 function startsAtGlobal(node: TSESTree.MemberExpression, names: ReadonlySet<string>): boolean {
   let object: TSESTree.Node = node.object;
@@ -83,10 +48,6 @@ function startsAtGlobal(node: TSESTree.MemberExpression, names: ReadonlySet<stri
 }
 
 const arrayCallbacks = new Set(['forEach', 'map', 'flatMap', 'filter', 'find', 'findLast', 'some', 'every']);
-
-function isFunction(node: TSESTree.Node | undefined | null): node is FunctionNode {
-  return node?.type === 'FunctionDeclaration' || node?.type === 'FunctionExpression' || node?.type === 'ArrowFunctionExpression';
-}
 
 type Step = { member: string } | { element: true };
 
@@ -130,55 +91,19 @@ function lastName(code: string): string | undefined {
   return /([A-Za-z_$][\w$]*)\s*(\[\])?$/.exec(code)?.[1];
 }
 
-function importsOf(program: TSESTree.Program): FileImports {
-  const sources = new Set<string>();
-  const bindings = new Map<string, string>();
-  const visitRequire = (node: TSESTree.Node | null | undefined, pattern?: TSESTree.Node) => {
-    if (node?.type === 'AwaitExpression') node = node.argument;
-    if (node?.type !== 'CallExpression' || node.callee.type !== 'Identifier' || node.callee.name !== 'require') return;
-    const [argument] = node.arguments;
-    if (argument?.type !== 'Literal' || typeof argument.value !== 'string') return;
-    sources.add(argument.value);
-    if (pattern?.type === 'Identifier') bindings.set(pattern.name, argument.value);
-    if (pattern?.type === 'ObjectPattern') {
-      for (const property of pattern.properties) {
-        if (property.type === 'Property' && property.value.type === 'Identifier') bindings.set(property.value.name, argument.value);
-      }
-    }
-  };
-  for (const statement of program.body) {
-    if (statement.type === 'ImportDeclaration') {
-      sources.add(statement.source.value);
-      for (const specifier of statement.specifiers) bindings.set(specifier.local.name, statement.source.value);
-    } else if (statement.type === 'VariableDeclaration') {
-      for (const declarator of statement.declarations) visitRequire(declarator.init, declarator.id);
-    }
-  }
-  return { sources, bindings };
-}
-
 export class OriginTracer {
   // Plain maps, dropped with the file: node-keyed WeakMaps cost far more in garbage collection.
   private readonly cache = new Map<TSESTree.Node, Fact[]>();
   private readonly visiting = new Set<TSESTree.Node>();
   private steps = 0;
-  readonly imports: FileImports;
+  private readonly table: LibraryTable;
 
-  constructor(private readonly sourceCode: Readonly<TSESLint.SourceCode>) {
-    this.imports = importsOf(sourceCode.ast);
-  }
-
-  scopeOf = (node: TSESTree.Node): TSESLint.Scope.Scope => this.sourceCode.getScope(node);
-
-  text = (node: TSESTree.Node): string => this.sourceCode.getText(node);
-
-  get visitorKeys(): TSESLint.SourceCode.VisitorKeys {
-    return this.sourceCode.visitorKeys;
+  constructor(private readonly file: FileContext) {
+    this.table = file.libraries;
   }
 
   private code(node: TSESTree.Node): string {
-    const text = this.sourceCode.getText(node);
-    return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+    return this.file.code(node);
   }
 
   /** Everything known about where the value of `node` comes from. */
@@ -270,7 +195,7 @@ export class OriginTracer {
 
   private identifier(node: TSESTree.Identifier, depth: number): Fact[] {
     if (node.name === 'undefined') return [leaf('constant', 'undefined')];
-    const variable = variableOf(node, this.scopeOf(node));
+    const variable = variableOf(node, this.file.scopeOf(node));
     if (!variable || variable.defs.length === 0) return this.global(node);
     const facts: Fact[] = [];
     const initializers = new Set<TSESTree.Node>();
@@ -285,6 +210,8 @@ export class OriginTracer {
           initializers.add(declarator.init);
           facts.push(...this.follow(this.visit(declarator.init, depth), found, name, depth));
         } else if ((loop?.type === 'ForOfStatement' || loop?.type === 'ForInStatement') && loop.left === declarator.parent) {
+          // The loop writes each element to the binding: what the elements are is known below.
+          initializers.add(loop.right);
           const elements = loop.type === 'ForOfStatement' ? this.elementsOf(this.visit(loop.right, depth)) : [leaf('unknown', name.name)];
           facts.push(...this.follow(elements, found, name, depth));
         }
@@ -301,7 +228,7 @@ export class OriginTracer {
       if (reference.isWrite() && written && !initializers.has(written)) facts.push(...this.visit(written, depth));
     }
     if (facts.every((fact) => fact.kind === 'unknown')) {
-      const named = byName(undefined, node.name, node.name);
+      const named = byName(this.table, undefined, node.name, node.name);
       if (named) return [named];
     }
     return facts.length > 0 ? facts : [leaf('unknown', node.name)];
@@ -309,9 +236,9 @@ export class OriginTracer {
 
   /** A name with no declaration in the file: a global, or a free variable in a snippet. */
   private global(node: TSESTree.Identifier): Fact[] {
-    const fromName = deliveryByName(node.name);
+    const fromName = deliveryByName(node.name, this.file);
     if (fromName) return fromName;
-    return [byName(undefined, node.name, node.name) ?? leaf('unknown', node.name)];
+    return [byName(this.table, undefined, node.name, node.name) ?? leaf('unknown', node.name)];
   }
 
   /**
@@ -327,55 +254,10 @@ export class OriginTracer {
     return [...current, ...found.defaults.flatMap((value) => this.visit(value, depth))];
   }
 
-  private readonly sitesCache = new Map<FunctionNode, TSESTree.Node[]>();
-
-  /** The function node and every reference to its name: where it is called or registered. */
-  functionSites(fn: FunctionNode): TSESTree.Node[] {
-    const cached = this.sitesCache.get(fn);
-    if (cached) return cached;
-    const sites: TSESTree.Node[] = [fn];
-    let nameNode: TSESTree.Identifier | undefined;
-    if (fn.type === 'FunctionDeclaration' && fn.id) nameNode = fn.id;
-    else if (fn.parent?.type === 'VariableDeclarator' && fn.parent.id.type === 'Identifier') nameNode = fn.parent.id;
-    if (nameNode) {
-      const scope = fn.type === 'FunctionDeclaration' ? this.scopeOf(fn).upper ?? this.scopeOf(fn) : this.scopeOf(fn.parent!);
-      const variable = variableOf(nameNode, scope);
-      for (const reference of variable?.references ?? []) {
-        if (reference.identifier !== nameNode) sites.push(reference.identifier as TSESTree.Node);
-      }
-    }
-    const method = fn.parent;
-    if (method?.type === 'MethodDefinition' || (method?.type === 'Property' && method.value === fn)) {
-      sites.push(...this.thisCalls(method, keyName(method)));
-    }
-    this.sitesCache.set(fn, sites);
-    return sites;
-  }
-
-  /** `this.name(…)` calls in the class or object literal that holds a method. */
-  private thisCalls(method: TSESTree.MethodDefinition | TSESTree.Property, name: string | undefined): TSESTree.Node[] {
-    if (!name) return [];
-    const owner = method.parent;
-    const found: TSESTree.Node[] = [];
-    if (!owner) return found;
-    walk(owner, this.sourceCode.visitorKeys, (current) => {
-      if (
-        current.type === 'MemberExpression' &&
-        current.object.type === 'ThisExpression' &&
-        propertyName(current) === name &&
-        current.parent?.type === 'CallExpression' &&
-        current.parent.callee === current
-      ) {
-        found.push(current);
-      }
-    });
-    return found;
-  }
-
   /** What parameter `index` of `fn` holds: a broker's delivery, an element of a list, or its call sites' arguments. */
   private parameter(fn: FunctionNode, index: number, depth: number): Fact[] {
-    const sites = this.functionSites(fn);
-    const role = consumerParameter(fn, index, sites, this.imports);
+    const sites = this.file.functionSites(fn);
+    const role = handlerParameter(fn, index, sites, this.file);
     if (role) return role;
 
     const parent = fn.parent;
@@ -393,29 +275,28 @@ export class OriginTracer {
       }
     }
     if (facts.length > 0) return facts;
-    return namedParameter(fn, index) ?? [];
+    return namedParameter(fn, index, this.file) ?? [];
   }
 
   /** What the elements of a list-like value are: `batch.messages[i]`, `event.Records[i]`. */
   private elementsOf(facts: Fact[]): Fact[] {
     return facts.flatMap((fact): Fact[] => {
       if (fact.kind === 'list') return fact.elements;
-      if (fact.kind === 'shaped') return memberOfRole(fact.role, '0', `${fact.code}[0]`, fact.code);
+      if (fact.kind === 'shaped') return elementOfShape(this.table, fact.shape, undefined, `${fact.code}[0]`, fact.code);
       return [leaf(isLeaf(fact) ? fact.kind : 'unknown', `${fact.code}[]`)];
     });
   }
 
   private member(node: TSESTree.MemberExpression, depth: number): Fact[] {
     // Worker identity is read from a few globals; other member chains are not spelled out.
-    const path = startsAtGlobal(node, workerGlobals) ? memberPath(node)?.join('.') : undefined;
+    const path = startsAtGlobal(node, this.table.workerRoots) ? memberPath(node)?.join('.') : undefined;
     if (path) {
-      const worker = workerCalls.get(path);
+      const worker = this.table.workerPaths.get(path);
       if (worker) return [leaf('worker', path, worker)];
-      if (path === 'cluster.worker.id') return [leaf('worker', path, 'the worker id')];
       if (path.startsWith('process.env.')) {
         const variable = path.slice('process.env.'.length);
-        if (/^(HOSTNAME|HOST|POD_NAME|POD_IP|NODE_NAME|WORKER_ID|INSTANCE_ID|DYNO)$/.test(variable)) return [leaf('worker', path, 'the worker identity')];
-        return [leaf('constant', path)];
+        // Configuration is the same on every attempt, except where it names the worker.
+        return [this.table.isWorkerVariable(variable) ? leaf('worker', path, 'the worker identity') : leaf('constant', path)];
       }
     }
     const code = this.code(node);
@@ -430,14 +311,14 @@ export class OriginTracer {
   private memberOf(fact: Fact, name: string, code: string, depth: number): Fact[] {
     switch (fact.kind) {
       case 'shaped':
-        return memberOfRole(fact.role, name, code, fact.code);
+        return memberOfShape(this.table, fact.shape, name, code, fact.code);
       case 'object': {
         const property = objectProperty(fact.object, name);
         const owner = lastName(fact.code);
-        if (!property) return [byName(owner, name, code) ?? leaf('unknown', code)];
+        if (!property) return [byName(this.table, owner, name, code) ?? leaf('unknown', code)];
         const value = this.visit(property.value, depth);
         // A literal in an object literal is test data; the name says what it stands for.
-        if (value.every((item) => item.kind === 'constant')) return [byName(owner, name, code) ?? value[0] ?? leaf('constant', code)];
+        if (value.every((item) => item.kind === 'constant')) return [byName(this.table, owner, name, code) ?? value[0] ?? leaf('constant', code)];
         return value;
       }
       case 'list':
@@ -445,7 +326,7 @@ export class OriginTracer {
         return [leaf('unknown', code)];
       default: {
         if (name === 'length') return [leaf('constant', code)];
-        const named = byName(lastName(fact.code), name, code);
+        const named = byName(this.table, lastName(fact.code), name, code);
         if (named) return [named];
         return [leaf(fact.kind === 'constant' ? 'unknown' : fact.kind, code, fact.what)];
       }
@@ -457,18 +338,17 @@ export class OriginTracer {
     const callee = node.callee.type === 'ChainExpression' ? node.callee.expression : node.callee;
     const name = calleeName(callee);
     const path = memberPath(callee)?.join('.');
-    const minted = (path && mintingPaths.get(path)) ?? (name && mintingCalls.get(name));
+    const table = this.table;
+    const minted = (path && table.mintingPaths.get(path)) ?? (name && table.mintingCalls.get(name));
     if (minted) return [leaf('minted', code, minted)];
-    const worker = (path && workerCalls.get(path)) ?? (name === 'hostname' ? workerCalls.get('hostname') : undefined);
+    const worker = (path && table.workerPaths.get(path)) ?? (name && table.workerPaths.get(name));
     if (worker) return [leaf('worker', code, worker)];
     const argumentScalars = () => node.arguments.flatMap((argument) => (argument.type === 'SpreadElement' ? [] : this.scalarsOf(argument, depth)));
 
-    if (path === 'JSON.parse') {
-      return [{ kind: 'shaped', role: { type: 'payload' }, code }];
-    }
+    if (path && table.parsing.has(path)) return [shaped('payload', code)];
     const [first] = node.arguments;
-    if (name === 'receiveMessage' || (name === 'send' && first?.type === 'NewExpression' && calleeName(first.callee) === 'ReceiveMessageCommand')) {
-      return [{ kind: 'shaped', role: { type: 'sqs-receive' }, code }];
+    for (const result of (name && table.results.get(name)) || []) {
+      if (!result.construct || (first?.type === 'NewExpression' && calleeName(first.callee) === result.construct)) return [shaped(result.shape, code)];
     }
 
     if (callee.type === 'MemberExpression' && name) {
@@ -477,7 +357,7 @@ export class OriginTracer {
       let understood = true;
       for (const fact of receiver) {
         if (fact.kind === 'shaped') {
-          const result = callOnRole(fact.role, name, code);
+          const result = callOnShape(table, fact.shape, name, code);
           if (result) {
             results.push(...result);
             continue;
@@ -494,49 +374,29 @@ export class OriginTracer {
       if (sameValueMethods.has(name)) return [...asScalars(receiver), ...argumentScalars()];
     }
 
-    const target = this.localFunction(callee);
+    const target = this.file.localFunction(callee);
     if (target) return this.returnsOf(target, depth);
-    if (name && derivingFunction.test(name)) return argumentScalars();
+    if (name && table.isDerivingCall(name)) return argumentScalars();
     return [leaf('unknown', code)];
   }
 
   private construct(node: TSESTree.NewExpression, depth: number): Fact[] {
     const name = calleeName(node.callee);
     const code = this.code(node);
-    if (name === 'Date') {
+    const minted = name && this.table.mintingConstructors.get(name);
+    if (minted) {
+      // `new Date()` is now; `new Date(sentAt)` is the value it is given, in another form.
       const [argument] = node.arguments;
-      return argument && argument.type !== 'SpreadElement' ? this.scalarsOf(argument, depth) : [leaf('minted', code, 'the current time')];
+      if (!argument) return [leaf('minted', code, minted)];
+      return argument.type === 'SpreadElement' ? [leaf('unknown', code)] : this.scalarsOf(argument, depth);
     }
-    if (name === 'ObjectId' && node.arguments.length === 0) return [leaf('minted', code, 'a new ObjectId')];
     return [leaf('unknown', code)];
-  }
-
-  /** A function declared in this file that `callee` names. */
-  private localFunction(callee: TSESTree.Node): FunctionNode | undefined {
-    if (callee.type === 'Identifier') {
-      const variable = variableOf(callee, this.scopeOf(callee));
-      const definition = variable?.defs[0];
-      if (variable?.defs.length !== 1 || !definition) return undefined;
-      if (definition.type === 'FunctionName' && isFunction(definition.node)) return definition.node;
-      if (definition.type === 'Variable' && isFunction(definition.node.init)) return definition.node.init;
-      return undefined;
-    }
-    if (callee.type === 'MemberExpression' && callee.object.type === 'ThisExpression') {
-      const name = propertyName(callee);
-      let owner: TSESTree.Node | undefined = callee.parent;
-      while (owner && owner.type !== 'ClassBody') owner = owner.parent;
-      if (!owner || owner.type !== 'ClassBody' || !name) return undefined;
-      for (const member of owner.body) {
-        if (member.type === 'MethodDefinition' && keyName(member) === name) return member.value as FunctionNode;
-      }
-    }
-    return undefined;
   }
 
   private returnsOf(fn: FunctionNode, depth: number): Fact[] {
     if (fn.body.type !== 'BlockStatement') return this.visit(fn.body, depth);
     const facts: Fact[] = [];
-    walk(fn.body, this.sourceCode.visitorKeys, (current) => {
+    walk(fn.body, this.file.visitorKeys, (current) => {
       if (current.type === 'ReturnStatement') {
         if (current.argument) facts.push(...this.visit(current.argument, depth));
         return false;

@@ -10,9 +10,6 @@ export const noAmountEffectKey = createRule({
   name: 'no-amount-effect-key',
   meta: {
     type: 'problem',
-    docs: {
-      description: 'Disallow an effect key whose identity is an amount, alone or with an account, currency or date',
-    },
     messages: {
       amountKey:
         '{{key}} is derived from an amount ({{amount}}){{others}}: two different operations for the same amount share the key, and the second is silently dropped. Key it on the operation instead (an invoice, payment or sale id).',

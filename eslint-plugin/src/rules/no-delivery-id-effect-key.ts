@@ -6,9 +6,6 @@ export const noDeliveryIdEffectKey = createRule({
   name: 'no-delivery-id-effect-key',
   meta: {
     type: 'problem',
-    docs: {
-      description: 'Disallow keying a business effect by the identity of a delivery: a message id, an offset, a job id, a fresh random id or the worker',
-    },
     messages: {
       deliveryKey:
         '{{key}} is derived from the delivery ({{source}}), not from the business operation: another message about the same operation gets another key, and the effect runs twice. Key it on the operation instead (a refund, sale or payment id from the payload).',

@@ -1,4 +1,4 @@
-import { noCheckThenInsert } from '../../../eslint-plugin/src/rules/no-check-then-insert.js';
+import { noCheckThenInsert } from '../../../eslint-plugin/src/rules/no-check-then-insert/index.js';
 import { ruleTester } from '../rule-tester.js';
 
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {

@@ -1,7 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { ScopeOf } from '../static-text.js';
-import { embeddedSql, sqlInterest, type EmbeddedSql } from '../sql/embedded.js';
+import { embeddedSql, sqlInterest, type EmbeddedSql, type SqlCalls } from '../sql/embedded.js';
+import type { LibraryName } from '../../libraries/types.js';
 import type { SqlRead } from '../sql/statements.js';
 import { normaliseTarget, type DataOperation } from './types.js';
 
@@ -11,13 +12,13 @@ const rowLocking = /\bfor\s+(no\s+key\s+)?(update|share|key\s+share)\b/i;
  * A SELECT matters only if the same file inserts into a table it reads, so it is parsed only when
  * asked about its tables, and only after a cheap look at whether it could mention them.
  */
-function deferredRead(sql: EmbeddedSql, node: DataOperation['node']): DataOperation {
+function deferredRead(sql: EmbeddedSql, node: DataOperation['node'], library: LibraryName): DataOperation {
   let read: SqlRead | null | undefined;
   const statement = () => (read === undefined ? (read = (sql.summary?.statements.find((candidate) => candidate.kind === 'read') as SqlRead | undefined) ?? null) : read);
   const lower = sql.text.toLowerCase();
   return {
     kind: 'read',
-    library: 'SQL',
+    library,
     node,
     fields: [],
     arbitrated: false,
@@ -35,12 +36,17 @@ function deferredRead(sql: EmbeddedSql, node: DataOperation['node']): DataOperat
   };
 }
 
-/** Operations written in SQL, in a query call or a tagged template. */
-export function sqlOperations(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, scopeOf: ScopeOf): DataOperation[] {
-  const sql = embeddedSql(node, scopeOf);
+/** Operations written in SQL, in a query call or a tagged template, attributed to `library`. */
+export function sqlOperations(
+  node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
+  scopeOf: ScopeOf,
+  calls: SqlCalls,
+  library: LibraryName,
+): DataOperation[] {
+  const sql = embeddedSql(node, scopeOf, calls);
   if (!sql) return [];
   const interest = sqlInterest(sql.text);
-  if (interest !== 'write') return interest === 'read' ? [deferredRead(sql, node)] : [];
+  if (interest !== 'write') return interest === 'read' ? [deferredRead(sql, node, library)] : [];
   const summary = sql.summary;
   if (!summary) return [];
   return summary.statements.map((statement): DataOperation => {
@@ -50,7 +56,7 @@ export function sqlOperations(node: TSESTree.CallExpression | TSESTree.TaggedTem
         const at = clause && sql.sourceOffset(clause.offset);
         return {
           kind: statement.onConflict ? 'upsert' : 'insert',
-          library: 'SQL',
+          library,
           targets: [normaliseTarget(statement.table)],
           node,
           label: `the INSERT into ${statement.table}`,
@@ -66,7 +72,7 @@ export function sqlOperations(node: TSESTree.CallExpression | TSESTree.TaggedTem
             !clause || at === undefined
               ? undefined
               : {
-                  message: 'addOnConflict',
+                  edit: 'on-conflict-do-nothing',
                   apply: (fixer) =>
                     fixer.insertTextAfterRange([at, at], clause.beforeReturning ? 'ON CONFLICT DO NOTHING ' : ' ON CONFLICT DO NOTHING'),
                 },
@@ -75,7 +81,7 @@ export function sqlOperations(node: TSESTree.CallExpression | TSESTree.TaggedTem
       case 'read':
         return {
           kind: 'read',
-          library: 'SQL',
+          library,
           targets: statement.tables.map(normaliseTarget),
           node,
           label: `a SELECT on ${statement.tables.join(', ') || 'no table'}`,
@@ -85,9 +91,9 @@ export function sqlOperations(node: TSESTree.CallExpression | TSESTree.TaggedTem
         };
       case 'update':
       case 'delete':
-        return { kind: statement.kind, library: 'SQL', targets: [normaliseTarget(statement.table)], node, label: `the ${statement.kind.toUpperCase()} of ${statement.table}`, fields: [], arbitrated: false };
+        return { kind: statement.kind, library, targets: [normaliseTarget(statement.table)], node, label: `the ${statement.kind.toUpperCase()} of ${statement.table}`, fields: [], arbitrated: false };
       case 'serialisation':
-        return { kind: 'serialisation', library: 'SQL', targets: [], node, label: statement.how, fields: [], arbitrated: false };
+        return { kind: 'serialisation', library, targets: [], node, label: statement.how, fields: [], arbitrated: false };
     }
   });
 }

@@ -1,5 +1,6 @@
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { TSESTree } from '@typescript-eslint/utils';
 
+import type { LibraryName, OperationFix } from '../../libraries/types.js';
 import { remembered } from '../remembered.js';
 
 /**
@@ -20,8 +21,8 @@ export interface Field {
 
 export interface DataOperation {
   kind: OperationKind;
-  /** The library or language the operation is written in, for messages: `SQL`, `Prisma`, `Redis`. */
-  library: string;
+  /** The adapter that recognised the operation: its remedy, key policy and label. */
+  library: LibraryName;
   /** Tables, models or key shapes the operation touches, normalised (`Refund` → `refund`). */
   targets: string[];
   /** The call or tagged template that runs it. */
@@ -37,6 +38,11 @@ export interface DataOperation {
    * worker whether it came first, and code that ignores the result has not really asked.
    */
   skipsDuplicates?: boolean;
+  /**
+   * A write declared to record that a delivery or operation was handled (a team's claim helper),
+   * and what its result says when truthy: this worker `claimed` it, or it was a `duplicate`.
+   */
+  claim?: 'claimed' | 'duplicate';
   /** A read that locks the rows it finds (FOR UPDATE). */
   locksRows?: boolean;
   /** How it reads in messages: "a SELECT", "prisma.refund.findFirst()". */
@@ -44,7 +50,7 @@ export interface DataOperation {
   /** A cheap first answer to "could this touch `target`?", checked before `targets` is computed. */
   mayTouch?: (target: string) => boolean;
   /** An edit that lets the database settle duplicates, when a safe one exists. */
-  fix?: { message: 'addOnConflict' | 'addNx' | 'addOnConflictDoNothing'; apply: (fixer: TSESLint.RuleFixer) => TSESLint.RuleFix };
+  fix?: OperationFix;
 }
 
 /** `RefundEntity`, `refunds`, `this.refundRepository` → `refund`-like names that compare equal. */

@@ -1,15 +1,14 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { calleeName, constantInitializer, objectProperty, unwrapExpression } from '../scope.js';
+import { calleeName, constantInitializer, memberPath, objectProperty, unwrapExpression } from '../scope.js';
 import { staticText, type ScopeOf, type StaticText } from '../static-text.js';
 import { scanSql } from './parser.js';
 import { summariseSql, type SqlSummary } from './statements.js';
 
 /**
- * SQL written in JavaScript: found in the first argument of a query call or in a tagged
- * template, parsed with PostgreSQL's grammar, with every `$n` traced back to the expression
- * that fills it. Covers pg, postgres.js, pg-promise, knex.raw, Prisma's raw queries, Drizzle,
- * Kysely and Slonik `sql` templates, mysql-style `?` and knex/Sequelize `:name` placeholders.
+ * SQL written in JavaScript: found in the first argument of a query call (or where a declared
+ * wrapper takes it) or in a tagged template, parsed with PostgreSQL's grammar, with every `$n`
+ * traced back to the expression that fills it. `$n`, `?` and `:name` placeholders are read.
  */
 
 export interface EmbeddedSql {
@@ -25,13 +24,15 @@ export interface EmbeddedSql {
   sourceOffset(byteOffset: number): number | undefined;
 }
 
-/** Method names that take SQL text; a literal that looks like SQL is read whatever the method. */
-const sqlMethods = new Set([
-  'query', 'execute', 'exec', 'raw', 'unsafe', 'none', 'one', 'oneOrNone', 'many', 'manyOrNone', 'any',
-  'result', 'multi', 'run', 'all', 'get', 'prepare', 'sql', '$executeRawUnsafe', '$queryRawUnsafe',
-  'maybeOne', 'maybeOneFirst', 'oneFirst', 'many', 'queryArray', 'queryObject',
-]);
-const restParamMethods = new Set(['$executeRawUnsafe', '$queryRawUnsafe']);
+/** Which calls send SQL, and where their text and parameters are: the SQL adapters' tables. */
+export interface SqlCalls {
+  /** Methods whose first argument may be a name holding SQL (a literal that looks like SQL is read whatever the method). */
+  methods: ReadonlySet<string>;
+  /** Methods that take the parameters as the arguments after the text. */
+  restParameters: ReadonlySet<string>;
+  /** Declared wrappers by call path (`db.run`): the positions of the text and of the parameters. */
+  wrappers: ReadonlyMap<string, { sql: number; params?: number }>;
+}
 
 const sqlStart =
   /^\s*\(?\s*(with\s|insert\s+into\b|select\s|update\s|delete\s+from\b|merge\s+into\b|lock\s+(table\s)?|set\s+(session\s+characteristics\s+as\s+)?transaction\b|begin\s+isolation\b|start\s+transaction\b)/i;
@@ -93,8 +94,9 @@ const untaggedHoleBase = 1000;
 export function embeddedSql(
   node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
   scopeOf: ScopeOf,
+  calls: SqlCalls,
 ): EmbeddedSql | null {
-  return node.type === 'TaggedTemplateExpression' ? fromTemplate(node, scopeOf) : fromCall(node, scopeOf);
+  return node.type === 'TaggedTemplateExpression' ? fromTemplate(node, scopeOf) : fromCall(node, scopeOf, calls);
 }
 
 function fromTemplate(node: TSESTree.TaggedTemplateExpression, scopeOf: ScopeOf): EmbeddedSql | null {
@@ -105,8 +107,11 @@ function fromTemplate(node: TSESTree.TaggedTemplateExpression, scopeOf: ScopeOf)
   return build(node, text, (number) => byHole.get(number), () => undefined);
 }
 
-function fromCall(node: TSESTree.CallExpression, scopeOf: ScopeOf): EmbeddedSql | null {
-  const [first, second] = node.arguments;
+function fromCall(node: TSESTree.CallExpression, scopeOf: ScopeOf, calls: SqlCalls): EmbeddedSql | null {
+  const path = calls.wrappers.size > 0 ? memberPath(node.callee)?.join('.') : undefined;
+  const wrapper = path === undefined ? undefined : calls.wrappers.get(path);
+  const first = node.arguments[wrapper?.sql ?? 0];
+  const second = node.arguments[wrapper ? wrapper.params ?? -1 : 1];
   if (!first || first.type === 'SpreadElement') return null;
   const method = calleeName(node.callee);
   let textNode: TSESTree.Node = first;
@@ -118,7 +123,7 @@ function fromCall(node: TSESTree.CallExpression, scopeOf: ScopeOf): EmbeddedSql 
     if (!textProperty) return null;
     textNode = textProperty.value;
     values = objectProperty(config, 'values')?.value;
-  } else if (first.type === 'Identifier' && !(method && sqlMethods.has(method))) {
+  } else if (first.type === 'Identifier' && !wrapper && !(method && calls.methods.has(method))) {
     return null;
   }
   if (!mayBeSql(textNode)) return null;
@@ -127,7 +132,7 @@ function fromCall(node: TSESTree.CallExpression, scopeOf: ScopeOf): EmbeddedSql 
   const text = staticText(textNode, scopeOf, (index) => `$${untaggedHoleBase + index + 1}`);
   if (!text || !looksLikeSql(text.text)) return null;
 
-  const rest = method && restParamMethods.has(method) ? node.arguments.slice(1) : undefined;
+  const rest = !wrapper && method && calls.restParameters.has(method) ? node.arguments.slice(1) : undefined;
   const bindings = bindingsOf(values, scopeOf);
   return build(
     node,

@@ -1,14 +1,18 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { calleeName, memberPath, objectProperty, unwrapExpression } from '../scope.js';
-import type { ScopeOf } from '../static-text.js';
-import { fieldsOf, objectLiteral, uniqueKeyFields } from './fields.js';
-import { normaliseTarget, type DataOperation, type Field } from './types.js';
+import type { FileContext } from '../analysis/file-context.js';
+import { fieldsOf, objectLiteral, uniqueKeyFields } from '../analysis/operations/fields.js';
+import { normaliseTarget, type DataOperation, type Field } from '../analysis/operations/types.js';
+import { calleeName, memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
+import type { ScopeOf } from '../analysis/static-text.js';
+import type { LibraryName } from './types.js';
 
 /**
- * Repository and model APIs: TypeORM (`repo.findOneBy`, `repo.save`, `manager.insert(Refund, …)`),
- * Sequelize (`Refund.findOne`, `Refund.create`, `findOrCreate`), Mongoose and the MongoDB driver
- * (`Refund.exists`, `new Refund(…).save()`, `updateOne(…, { upsert: true })`).
+ * What repository and model APIs have in common: TypeORM (`repo.findOneBy`, `repo.save`,
+ * `manager.insert(Refund, …)`), Sequelize (`Refund.findOne`, `Refund.create`, `findOrCreate`),
+ * Mongoose and the MongoDB driver (`Refund.exists`, `new Refund(…).save()`,
+ * `updateOne(…, { upsert: true })`). Their method names overlap, so a call is attributed to the
+ * library its file imports, and to the first of them when the file imports none.
  */
 
 const readMethods = new Set([
@@ -20,8 +24,8 @@ const readMethodsWithQuery = new Set(['find', 'count', 'findAll']);
 const insertMethods = new Set(['create', 'bulkCreate', 'insertMany', 'insertOne', 'insert', 'save']);
 const upsertOptionMethods = new Set(['updateOne', 'updateMany', 'findOneAndUpdate', 'replaceOne', 'update']);
 
-/** The method names this recogniser can accept; any other call is turned away at once. */
-export const ormMethods: ReadonlySet<string> = new Set([
+/** The method names a repository call can have; any other call is turned away at once. */
+export const repositoryMethods: ReadonlySet<string> = new Set([
   ...readMethods, ...readMethodsWithQuery, ...insertMethods, ...upsertOptionMethods, 'upsert', 'findOrCreate',
 ]);
 
@@ -76,7 +80,21 @@ function updatedFields(node: TSESTree.Node | undefined, scopeOf: ScopeOf): Field
   return operators.length > 0 ? operators.flatMap((value) => fieldsOf(value, scopeOf)) : fieldsOf(update, scopeOf);
 }
 
-export function ormOperation(call: TSESTree.CallExpression, scopeOf: ScopeOf): DataOperation | undefined {
+/** The repository libraries, in the order they claim calls from files that import none of them. */
+const claimOrder: readonly LibraryName[] = ['typeorm', 'sequelize', 'mongoose'];
+
+/** Is a repository call in this file `library`'s? */
+function claims(library: LibraryName, file: FileContext): boolean {
+  const imported = claimOrder.filter((name) => {
+    const adapter = file.libraries.dataAdapter(name);
+    return adapter !== undefined && file.libraries.imported(adapter, file.imports);
+  });
+  return imported.length === 0 ? library === claimOrder.find((name) => file.libraries.dataAdapter(name)) : imported.includes(library);
+}
+
+export function repositoryOperation(library: LibraryName, call: TSESTree.CallExpression, file: FileContext): DataOperation | undefined {
+  if (!claims(library, file)) return undefined;
+  const scopeOf = file.scopeOf;
   const callee = unwrapExpression(call.callee);
   if (callee.type !== 'MemberExpression') return undefined;
   const method = calleeName(callee);
@@ -85,7 +103,7 @@ export function ormOperation(call: TSESTree.CallExpression, scopeOf: ScopeOf): D
   const target = entity ?? namedTable(call.arguments[0], scopeOf) ?? receiverTarget(callee.object);
   if (!target) return undefined;
   const args = entity ? call.arguments.slice(1) : call.arguments;
-  const base = { library: 'ORM', targets: [normaliseTarget(target)], node: call, label: `${memberPath(callee)?.join('.') ?? method}()`, fields: [], arbitrated: false };
+  const base = { library, targets: [normaliseTarget(target)], node: call, label: `${memberPath(callee)?.join('.') ?? method}()`, fields: [], arbitrated: false };
 
   if (readMethods.has(method) || (readMethodsWithQuery.has(method) && objectLiteral(args[0], scopeOf))) return { ...base, kind: 'read' };
   if (insertMethods.has(method)) {

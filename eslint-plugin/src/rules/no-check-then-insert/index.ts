@@ -1,35 +1,36 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { enclosingFunction, guardsFedBy, handlesUniqueViolation, inSerializableTransaction, isDecidedBy, writeSites } from '../analysis/decisions.js';
-import { analysisFor } from '../analysis/file-analysis.js';
-import type { DataOperation } from '../analysis/operations/index.js';
-import { capitalised } from '../analysis/key-facts.js';
-import { variableOf } from '../analysis/scope.js';
-import type { ScopeOf } from '../analysis/static-text.js';
-import { createRule } from '../create-rule.js';
+import { analysisFor } from '../../analysis/file-analysis.js';
+import type { LibraryTable } from '../../analysis/library-table.js';
+import type { DataOperation } from '../../analysis/operations/index.js';
+import { capitalised } from '../../analysis/key-facts.js';
+import { variableOf } from '../../analysis/scope.js';
+import type { ScopeOf } from '../../analysis/static-text.js';
+import { createRule } from '../../create-rule.js';
+import type { SafeEdit } from '../../libraries/types.js';
+import { enclosingFunction, guardsFedBy, handlesUniqueViolation, inSerializableTransaction, isDecidedBy, writeSites } from './decisions.js';
 
-const remedies: Record<string, string> = {
-  SQL: 'INSERT … ON CONFLICT DO NOTHING and check the row count',
-  Prisma: 'an upsert, or create and treat error P2002 as the duplicate',
-  Redis: 'SET … NX and check its reply',
-  knex: '.onConflict(…).ignore() and check the returned rows',
-  Drizzle: '.onConflictDoNothing() and check the returned rows',
-  Kysely: '.onConflict((oc) => oc.doNothing()) and check the result',
-};
 const defaultRemedy = 'an upsert, or insert and treat the unique violation as the duplicate';
+
+/** The suggestion message for each safe edit an adapter can make. */
+const editMessages = {
+  'on-conflict-do-nothing': 'addOnConflict',
+  nx: 'addNx',
+  'on-conflict-do-nothing-call': 'addOnConflictDoNothing',
+} as const satisfies Record<SafeEdit, string>;
 
 /**
  * An advisory lock, LOCK TABLE, SERIALIZABLE, a lock on another row, or a Redis lock (SET … NX on
  * another key) taken before the check serialises the workers. Taken after it, it comes too late.
  */
-function serialised(write: DataOperation, read: DataOperation, neighbours: readonly DataOperation[]): boolean {
+function serialised(write: DataOperation, read: DataOperation, neighbours: readonly DataOperation[], table: LibraryTable): boolean {
   const elsewhere = (other: DataOperation) => !other.targets.some((target) => write.targets.includes(target));
+  // A key-value store's SET … NX on another key is a lock.
+  const lock = (other: DataOperation) => table.dataAdapter(other.library)?.keyPolicy === 'whole-key' && other.skipsDuplicates === true;
   return neighbours.some(
     (other) =>
       other.node.range[0] < read.node.range[0] &&
-      (other.kind === 'serialisation' ||
-        (other.kind === 'read' && other.locksRows === true && elsewhere(other)) ||
-        (other.library === 'Redis' && other.skipsDuplicates === true && elsewhere(other))),
+      (other.kind === 'serialisation' || (other.kind === 'read' && other.locksRows === true && elsewhere(other)) || (lock(other) && elsewhere(other))),
   );
 }
 
@@ -87,9 +88,6 @@ export const noCheckThenInsert = createRule({
   name: 'no-check-then-insert',
   meta: {
     type: 'problem',
-    docs: {
-      description: 'Disallow checking for a row in application code and then inserting it without letting the database settle duplicates',
-    },
     hasSuggestions: true,
     messages: {
       checkThenInsert:
@@ -105,7 +103,8 @@ export const noCheckThenInsert = createRule({
   defaultOptions: [],
   create(context) {
     const analysis = analysisFor(context);
-    const tracer = analysis.tracer;
+    const file = analysis.file;
+    const table = file.libraries;
     const operations: DataOperation[] = [];
     const collect = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => {
       operations.push(...analysis.operationsAt(node));
@@ -132,22 +131,22 @@ export const noCheckThenInsert = createRule({
         for (const write of operations) {
           const decided = checkDecides(write);
           if (!decided) continue;
-          const sites = writeSites(write.node, tracer);
+          const sites = writeSites(write.node, file);
           // Cheapest first: a glance at the text, then whether the read decides anything here,
           // and only then its tables (which may mean parsing its SQL).
           const candidates = write.targets.length === 1 ? readsMayTouching(write.targets[0]!) : [...new Set(write.targets.flatMap(readsMayTouching))];
           const read = candidates.find((candidate) => {
             let guards = guardsOf.get(candidate);
             if (!guards) {
-              guards = guardsFedBy(candidate.node, tracer);
+              guards = guardsFedBy(candidate.node, file);
               guardsOf.set(candidate, guards);
             }
             return guards.length > 0 && isDecidedBy(guards, sites) && candidate.targets.some((target) => write.targets.includes(target));
           });
           if (!read) continue;
           const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
-          if (handlesUniqueViolation(write.node, text) || inSerializableTransaction(write.node, text) || serialised(write, read, neighbours)) continue;
-          if (writesWhatWasRead(write, read, tracer.scopeOf)) continue;
+          if (handlesUniqueViolation(write.node, text, table.uniqueViolation) || inSerializableTransaction(write.node, text) || serialised(write, read, neighbours, table)) continue;
+          if (writesWhatWasRead(write, read, file.scopeOf)) continue;
           if (decided === 'ignored' && !guardsOtherWork(write, read, neighbours)) continue;
           const fix = decided === 'unsettled' ? write.fix : undefined;
           context.report({
@@ -157,9 +156,9 @@ export const noCheckThenInsert = createRule({
               write: capitalised(write.label),
               read: read.label,
               line: String(read.node.loc.start.line),
-              remedy: remedies[write.library] ?? defaultRemedy,
+              remedy: table.dataAdapter(write.library)?.remedy ?? defaultRemedy,
             },
-            suggest: fix ? [{ messageId: fix.message, fix: fix.apply }] : [],
+            suggest: fix ? [{ messageId: editMessages[fix.edit], fix: fix.apply }] : [],
           });
         }
       },

@@ -1,8 +1,10 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { calleeName, memberPath, unwrapExpression } from '../scope.js';
-import { staticText, type ScopeOf } from '../static-text.js';
-import type { DataOperation } from './types.js';
+import type { FileContext } from '../analysis/file-context.js';
+import type { DataOperation } from '../analysis/operations/types.js';
+import { calleeName, memberPath, unwrapExpression } from '../analysis/scope.js';
+import { staticText, type ScopeOf } from '../analysis/static-text.js';
+import type { DataAdapter } from './types.js';
 
 /** Redis (ioredis, node-redis, Upstash): `get`/`exists` reads, `set` writes, `SET … NX` claims. */
 
@@ -10,9 +12,6 @@ const redisModules = /^(ioredis|redis|@redis\/client|@upstash\/redis|iovalkey|@v
 const reads = new Set(['get', 'exists', 'sismember', 'hget', 'hexists', 'getex', 'sIsMember', 'hGet', 'hExists']);
 const writes = new Set(['set', 'hset', 'setex', 'psetex', 'hSet', 'setEx', 'pSetEx']);
 const claims = new Set(['setnx', 'hsetnx', 'sadd', 'setNX', 'hSetNX', 'sAdd']);
-
-/** The method names this recogniser can accept; any other call is turned away at once. */
-export const redisMethods: ReadonlySet<string> = new Set([...reads, ...writes, ...claims]);
 
 /**
  * A Redis client: named so (`redis`, `valkey`, `kv`), or, in a file that imports a Redis
@@ -26,7 +25,7 @@ function looksLikeRedis(receiver: TSESTree.Node, imports: ReadonlySet<string>): 
 }
 
 /** What a key looks like, so that a read and a write of the same key compare equal: `seen:${…}`. */
-export function keyShape(node: TSESTree.Node, scopeOf: ScopeOf, sourceText: (node: TSESTree.Node) => string): string {
+function keyShape(node: TSESTree.Node, scopeOf: ScopeOf, sourceText: (node: TSESTree.Node) => string): string {
   const text = staticText(node, scopeOf, () => '*');
   return text ? text.text : sourceText(node);
 }
@@ -44,20 +43,17 @@ function hasNx(args: TSESTree.CallExpressionArgument[]): boolean {
   });
 }
 
-export function redisOperation(
-  call: TSESTree.CallExpression,
-  scopeOf: ScopeOf,
-  imports: ReadonlySet<string>,
-  sourceText: (node: TSESTree.Node) => string,
-): DataOperation | undefined {
+function redisOperation(call: TSESTree.CallExpression, file: FileContext): DataOperation | undefined {
+  const scopeOf = file.scopeOf;
+  const imports = file.imports.sources;
   const callee = unwrapExpression(call.callee);
   const method = calleeName(callee);
   const [key] = call.arguments;
   if (callee.type !== 'MemberExpression' || !method || !key || key.type === 'SpreadElement') return undefined;
   if (!reads.has(method) && !writes.has(method) && !claims.has(method)) return undefined;
   if (!looksLikeRedis(callee.object, imports)) return undefined;
-  const shape = keyShape(key, scopeOf, sourceText);
-  const base = { library: 'Redis', targets: [shape], node: call, fields: [{ name: 'key', values: [key], functions: [] }] };
+  const shape = keyShape(key, scopeOf, file.text);
+  const base = { library: 'redis' as const, targets: [shape], node: call, fields: [{ name: 'key', values: [key], functions: [] }] };
   const label = `the Redis ${method.toUpperCase()} of \`${shape}\``;
   if (reads.has(method)) return { ...base, kind: 'read', label, fields: [], arbitrated: false };
   const nx = claims.has(method) || hasNx(call.arguments.slice(2));
@@ -74,7 +70,7 @@ export function redisOperation(
       nx || method !== 'set' || call.arguments.length < 2
         ? undefined
         : {
-            message: 'addNx',
+            edit: 'nx',
             // node-redis and Upstash take options as an object; ioredis takes the word NX.
             apply: (fixer) => {
               const options = unwrapExpression(last);
@@ -84,3 +80,14 @@ export function redisOperation(
           },
   };
 }
+
+export const redis: DataAdapter = {
+  kind: 'store',
+  name: 'redis',
+  label: 'Redis',
+  modules: [redisModules],
+  methods: new Set([...reads, ...writes, ...claims]),
+  recognise: (node, file) => (node.type === 'CallExpression' ? redisOperation(node, file) : undefined),
+  remedy: 'SET … NX and check its reply',
+  keyPolicy: 'whole-key',
+};

@@ -1,9 +1,10 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { memberPath, objectProperty } from '../scope.js';
-import type { ScopeOf } from '../static-text.js';
-import { fieldsOf, objectLiteral, uniqueKeyFields } from './fields.js';
-import { normaliseTarget, type DataOperation } from './types.js';
+import type { FileContext } from '../analysis/file-context.js';
+import { fieldsOf, objectLiteral, uniqueKeyFields } from '../analysis/operations/fields.js';
+import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
+import { memberPath, objectProperty } from '../analysis/scope.js';
+import type { DataAdapter } from './types.js';
 
 /** Prisma Client: `prisma.refund.findFirst(…)`, `tx.refund.create({ data })`, `…upsert({ where, create })`. */
 
@@ -11,10 +12,8 @@ const reads = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirs
 const prismaOnly = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow']);
 const writes = ['create', 'createMany', 'createManyAndReturn', 'upsert', 'update', 'updateMany', 'delete', 'deleteMany'];
 
-/** The method names this recogniser can accept; any other call is turned away at once. */
-export const prismaMethods: ReadonlySet<string> = new Set([...reads, ...writes]);
-
-export function prismaOperation(call: TSESTree.CallExpression, scopeOf: ScopeOf): DataOperation | undefined {
+function prismaOperation(call: TSESTree.CallExpression, file: FileContext): DataOperation | undefined {
+  const scopeOf = file.scopeOf;
   // client.model.method(…): at least two member steps, else it is not Prisma's shape.
   if (call.callee.type !== 'MemberExpression' || call.callee.object.type !== 'MemberExpression') return undefined;
   const path = memberPath(call.callee);
@@ -26,7 +25,7 @@ export function prismaOperation(call: TSESTree.CallExpression, scopeOf: ScopeOf)
   const has = (name: string) => Boolean(options && objectProperty(options, name));
   // A home-made data layer with Prisma-like names takes its table as an option; Prisma never does.
   if (has('table') || has('tableName')) return undefined;
-  const base = { library: 'Prisma', targets: [normaliseTarget(model)], node: call, label: `${path.join('.')}()`, fields: [], arbitrated: false };
+  const base = { library: 'prisma' as const, targets: [normaliseTarget(model)], node: call, label: `${path.join('.')}()`, fields: [], arbitrated: false };
 
   if (prismaOnly.has(method) || (reads.has(method) && (has('where') || has('select')))) return { ...base, kind: 'read' };
   if ((method === 'create' || method === 'createMany' || method === 'createManyAndReturn') && has('data')) {
@@ -53,3 +52,14 @@ export function prismaOperation(call: TSESTree.CallExpression, scopeOf: ScopeOf)
   if ((method === 'delete' || method === 'deleteMany') && has('where')) return { ...base, kind: 'delete' };
   return undefined;
 }
+
+export const prisma: DataAdapter = {
+  kind: 'data',
+  name: 'prisma',
+  label: 'Prisma',
+  modules: ['@prisma/client', /^\.prisma\//, /\/generated\/prisma/],
+  methods: new Set([...reads, ...writes]),
+  recognise: (node, file) => (node.type === 'CallExpression' ? prismaOperation(node, file) : undefined),
+  remedy: 'an upsert, or create and treat error P2002 as the duplicate',
+  uniqueViolations: ['P2002'],
+};

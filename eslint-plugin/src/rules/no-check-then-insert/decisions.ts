@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { OriginTracer } from './origin.js';
-import { variableOf } from './scope.js';
+import type { FileContext } from '../../analysis/file-context.js';
+import { variableOf } from '../../analysis/scope.js';
 
 /**
  * Does the application decide, from a value it read, whether a write happens? That is the shape
@@ -155,7 +155,7 @@ function guards(guard: Guard, write: TSESTree.Node): boolean {
  * exists = rows.length > 0; if (exists) …`) and through helpers that return it
  * (`async function seen(id) { … return rows.length > 0 }` … `if (await seen(id))`).
  */
-export function guardsFedBy(read: TSESTree.Node, tracer: OriginTracer): Guard[] {
+export function guardsFedBy(read: TSESTree.Node, file: FileContext): Guard[] {
   const found: Guard[] = [];
   const seen = new Set<TSESTree.Node>();
   const visit = (node: TSESTree.Node, polarity: Polarity, depth: number): void => {
@@ -165,7 +165,7 @@ export function guardsFedBy(read: TSESTree.Node, tracer: OriginTracer): Guard[] 
     if (guard) found.push(guard);
     if (bound) {
       for (const identifier of boundIdentifiers(bound.id)) {
-        const variable = variableOf(identifier, tracer.scopeOf(identifier));
+        const variable = variableOf(identifier, file.scopeOf(identifier));
         for (const reference of variable?.references ?? []) {
           if (reference.isRead()) visit(reference.identifier as TSESTree.Node, bound.polarity, depth + 1);
         }
@@ -174,7 +174,7 @@ export function guardsFedBy(read: TSESTree.Node, tracer: OriginTracer): Guard[] 
     if (returned) {
       const fn = enclosingFunction(node);
       if (fn && fn.type !== 'TSDeclareFunction' && fn.type !== 'TSEmptyBodyFunctionExpression') {
-        for (const site of tracer.functionSites(fn)) {
+        for (const site of file.functionSites(fn)) {
           const call = site.parent;
           if (call?.type === 'CallExpression' && call.callee === site) visit(call, returned, depth + 1);
         }
@@ -210,11 +210,11 @@ export function enclosingFunction(node: TSESTree.Node): TSESTree.FunctionLike | 
 }
 
 /** The places a write happens: the write itself, and calls of the helper it sits in. */
-export function writeSites(write: TSESTree.Node, tracer: OriginTracer): TSESTree.Node[] {
+export function writeSites(write: TSESTree.Node, file: FileContext): TSESTree.Node[] {
   const sites = [write];
   const fn = enclosingFunction(write);
   if (fn && (fn.type === 'FunctionDeclaration' || fn.type === 'FunctionExpression' || fn.type === 'ArrowFunctionExpression')) {
-    for (const site of tracer.functionSites(fn)) {
+    for (const site of file.functionSites(fn)) {
       if (site.parent?.type === 'CallExpression' && site.parent.callee === site) sites.push(site.parent);
     }
   }
@@ -233,10 +233,11 @@ export function isDecidedBy(guardsOfRead: readonly Guard[], sites: readonly TSES
   return false;
 }
 
-const uniqueViolation = /23505|P2002|ER_DUP_ENTRY|E11000|\b11000\b|unique_violation|UniqueConstraint|duplicate key|SQLITE_CONSTRAINT/i;
-
-/** The write sits in a `try` whose `catch` treats a unique violation as the duplicate case. */
-export function handlesUniqueViolation(write: TSESTree.Node, text: (node: TSESTree.Node) => string): boolean {
+/**
+ * The write sits in a `try` whose `catch` treats a unique violation as the duplicate case:
+ * `uniqueViolation` matches the codes and names the data libraries report one by.
+ */
+export function handlesUniqueViolation(write: TSESTree.Node, text: (node: TSESTree.Node) => string, uniqueViolation: RegExp): boolean {
   let current: TSESTree.Node | undefined = write;
   while (current?.parent && !isFunctionNode(current)) {
     const parent: TSESTree.Node = current.parent;

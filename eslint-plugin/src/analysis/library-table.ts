@@ -1,0 +1,166 @@
+import type {
+  BrokerAdapter,
+  DataAdapter,
+  HandlerPattern,
+  LibraryAdapter,
+  LibraryName,
+  ResultPattern,
+  ShapeId,
+  ShapeSpec,
+  TypePattern,
+  ValueAdapter,
+} from '../libraries/types.js';
+import type { FileImports } from './file-context.js';
+import { NameJudge } from './names.js';
+
+/**
+ * The adapters, indexed for the questions the analysis asks on every node: which handlers a
+ * property key, a method or a decorator registers, which shape a member has, which adapters may
+ * recognise a method name. Built once per set of adapters (the defaults, or the defaults plus a
+ * team's settings) and shared by every file linted with it.
+ */
+
+type Indexed<Pattern> = { adapter: BrokerAdapter; pattern: Pattern };
+type HandlerOf<Key extends string> = Extract<HandlerPattern, Record<Key, unknown>>;
+
+function push<Key, Value>(map: Map<Key, Value[]>, key: Key, value: Value): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function matchesModule(source: string, modules: readonly (string | RegExp)[] | undefined): boolean {
+  return (modules ?? []).some((module) => (typeof module === 'string' ? module === source : module.test(source)));
+}
+
+export class LibraryTable {
+  readonly adapters: readonly LibraryAdapter[];
+  readonly brokers: readonly BrokerAdapter[];
+  private readonly shapes = new Map<ShapeId, ShapeSpec>();
+  readonly byProperty = new Map<string, Indexed<HandlerOf<'property'>>[]>();
+  readonly byCall = new Map<string, Indexed<HandlerOf<'call'>>[]>();
+  readonly byConstruct = new Map<string, Indexed<HandlerOf<'construct'>>[]>();
+  readonly byDecorator = new Map<string, Indexed<HandlerOf<'decorators'>>[]>();
+  readonly byClassDecorator = new Map<string, Indexed<HandlerOf<'classDecorator'>>[]>();
+  readonly byHandlerType = new Map<string, Indexed<HandlerOf<'handlerType'>>[]>();
+  readonly byType = new Map<string, Indexed<TypePattern>[]>();
+  readonly results = new Map<string, ResultPattern[]>();
+  readonly sendMethods = new Set<string>();
+  readonly sendReceiverMethods = new Map<string, RegExp[]>();
+  readonly sendCommands: RegExp[] = [];
+  readonly acknowledges = new Set<string>();
+  readonly nameWords = new Set<string>();
+  readonly deliveryNames: NonNullable<BrokerAdapter['deliveryNames']>[] = [];
+  readonly namedHandlers: NonNullable<BrokerAdapter['namedHandlers']>[number][] = [];
+
+  private readonly dataByMethod = new Map<string, DataAdapter[]>();
+  private readonly dataForAnyMethod: DataAdapter[] = [];
+  private readonly dataByName = new Map<LibraryName, DataAdapter>();
+  /** Every method name some data adapter recognises: the first, cheapest question about a call. */
+  readonly dataMethods = new Set<string>();
+
+  readonly mintingCalls = new Map<string, string>();
+  readonly mintingPaths = new Map<string, string>();
+  readonly mintingConstructors = new Map<string, string>();
+  readonly workerPaths = new Map<string, string>();
+  /** The first names of `workerPaths` (`os`, `process`): a member chain starting elsewhere is not looked up. */
+  readonly workerRoots = new Set<string>();
+  readonly workerVariables: RegExp[] = [];
+  readonly deriving: RegExp[] = [];
+  readonly parsing = new Set<string>();
+  /** Matches the text of a `catch` that treats a unique-key violation as the duplicate. */
+  readonly uniqueViolation: RegExp;
+  /** What names mean, with the transport words of these libraries. */
+  readonly names: NameJudge;
+
+  constructor(adapters: readonly LibraryAdapter[]) {
+    this.adapters = adapters;
+    this.brokers = adapters.filter((adapter): adapter is BrokerAdapter => adapter.kind === 'broker');
+    const violations: string[] = [];
+    for (const adapter of adapters) {
+      if (adapter.kind === 'broker') this.addBroker(adapter);
+      else if (adapter.kind === 'values') this.addValues(adapter);
+      else {
+        this.dataByName.set(adapter.name, adapter);
+        violations.push(...(adapter.uniqueViolations ?? []));
+        if (adapter.methods === 'any') this.dataForAnyMethod.push(adapter);
+        else
+          for (const method of adapter.methods) {
+            push(this.dataByMethod, method, adapter);
+            this.dataMethods.add(method);
+          }
+      }
+    }
+    const escaped = [...new Set(violations)].map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    this.names = new NameJudge(this.nameWords);
+    this.uniqueViolation = escaped.length > 0 ? new RegExp(escaped.join('|'), 'i') : /$^/;
+  }
+
+  private addBroker(adapter: BrokerAdapter): void {
+    for (const [local, spec] of Object.entries(adapter.shapes ?? {})) this.shapes.set(`${adapter.name}:${local}`, spec);
+    for (const pattern of adapter.handlers ?? []) {
+      if ('property' in pattern) push(this.byProperty, pattern.property, { adapter, pattern });
+      else if ('call' in pattern) push(this.byCall, pattern.call, { adapter, pattern });
+      else if ('construct' in pattern) push(this.byConstruct, pattern.construct, { adapter, pattern });
+      else if ('decorators' in pattern) for (const name of pattern.decorators) push(this.byDecorator, name, { adapter, pattern });
+      else if ('classDecorator' in pattern) push(this.byClassDecorator, pattern.classDecorator, { adapter, pattern });
+      else push(this.byHandlerType, pattern.handlerType, { adapter, pattern });
+    }
+    for (const pattern of adapter.types ?? []) push(this.byType, pattern.type, { adapter, pattern });
+    for (const pattern of adapter.results ?? []) push(this.results, pattern.call, pattern);
+    for (const method of adapter.sends?.methods ?? []) this.sendMethods.add(method);
+    for (const { method, receiver } of adapter.sends?.receiverMethods ?? []) push(this.sendReceiverMethods, method, receiver);
+    if (adapter.sends?.commands) this.sendCommands.push(adapter.sends.commands);
+    for (const method of adapter.acknowledges ?? []) this.acknowledges.add(method);
+    for (const word of adapter.nameWords ?? []) this.nameWords.add(word);
+    if (adapter.deliveryNames) this.deliveryNames.push(adapter.deliveryNames);
+    this.namedHandlers.push(...(adapter.namedHandlers ?? []));
+  }
+
+  private addValues(adapter: ValueAdapter): void {
+    for (const [name, what] of Object.entries(adapter.mintingCalls ?? {})) this.mintingCalls.set(name, what);
+    for (const [path, what] of Object.entries(adapter.mintingPaths ?? {})) this.mintingPaths.set(path, what);
+    for (const [name, what] of Object.entries(adapter.mintingConstructors ?? {})) this.mintingConstructors.set(name, what);
+    for (const [path, what] of Object.entries(adapter.workerPaths ?? {})) {
+      this.workerPaths.set(path, what);
+      this.workerRoots.add(path.split('.')[0]!);
+    }
+    if (adapter.workerVariables) this.workerVariables.push(adapter.workerVariables);
+    if (adapter.deriving) this.deriving.push(adapter.deriving);
+    for (const path of adapter.parsing ?? []) this.parsing.add(path);
+  }
+
+  shape(id: ShapeId): ShapeSpec | undefined {
+    return this.shapes.get(id);
+  }
+
+  /** The data adapters that may recognise a call of `method` (undefined: a tagged template), in registration order. */
+  dataAdaptersFor(method: string | undefined): readonly DataAdapter[] {
+    const named = method === undefined ? undefined : this.dataByMethod.get(method);
+    if (!named) return this.dataForAnyMethod;
+    return this.dataForAnyMethod.length === 0 ? named : [...this.dataForAnyMethod, ...named];
+  }
+
+  dataAdapter(name: LibraryName): DataAdapter | undefined {
+    return this.dataByName.get(name);
+  }
+
+  /** Does the file import one of the adapter's modules? */
+  imported(adapter: LibraryAdapter, imports: FileImports): boolean {
+    for (const source of imports.sources) if (matchesModule(source, adapter.modules)) return true;
+    return false;
+  }
+
+  /** The adapter a module specifier belongs to. */
+  adapterOfModule(source: string): LibraryAdapter | undefined {
+    return this.adapters.find((adapter) => matchesModule(source, adapter.modules));
+  }
+
+  isDerivingCall(name: string): boolean {
+    return this.deriving.some((pattern) => pattern.test(name));
+  }
+
+  isWorkerVariable(name: string): boolean {
+    return this.workerVariables.some((pattern) => pattern.test(name));
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The one list of the plugin's rules: what each reports, where it is taught, how it is reported
+ * by default. Everything that lists rules reads it: the plugin object and its recommended
+ * config, the rule pages' test, the README's table, the editor extension's rule list and its
+ * settings. It is plain data, so the extension can read it without loading the rules.
+ */
+
+/** A place in the lessons package that teaches a rule: `<lesson>#<anchor>`. */
+export interface LessonLink {
+  /** The lesson the rule belongs to, e.g. `idempotent-consumers`. */
+  lesson: string;
+  /** The place "Learn why" opens: a quiz question or an example. */
+  anchor: string;
+  /** Further places in the same lesson that teach the same mistake. */
+  seeAlso: readonly string[];
+}
+
+export interface CatalogueEntry {
+  description: string;
+  /** How `configs.recommended` reports the rule. */
+  severity: 'error' | 'warn';
+  lesson: LessonLink;
+}
+
+export const catalogue = {
+  'no-delivery-id-effect-key': {
+    description: 'Disallow keying a business effect by the identity of a delivery: a message id, an offset, a job id, a fresh random id or the worker',
+    severity: 'error',
+    lesson: { lesson: 'idempotent-consumers', anchor: 'q1', seeAlso: ['example-4-4'] },
+  },
+  'no-amount-effect-key': {
+    description: 'Disallow an effect key whose identity is an amount, alone or with an account, currency or date',
+    severity: 'error',
+    lesson: { lesson: 'idempotent-consumers', anchor: 'q4', seeAlso: [] },
+  },
+  'no-check-then-insert': {
+    description: 'Disallow checking for a row in application code and then inserting it without letting the database settle duplicates',
+    severity: 'error',
+    lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-1', seeAlso: ['tip-1'] },
+  },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type RuleName = keyof typeof catalogue;
+
+export const ruleNames = Object.keys(catalogue) as RuleName[];
+
+/** Where each rule is taught; the docs pages, "Learn why" and a lessons test read it. */
+export const lessonLinks = Object.fromEntries(ruleNames.map((name) => [name, catalogue[name].lesson])) as {
+  [Name in RuleName]: (typeof catalogue)[Name]['lesson'];
+};
+
+/** `idempotent-consumers#q1`: the form other tools use to open a lesson at a place. */
+export function lessonTarget(rule: RuleName): string {
+  const link = catalogue[rule].lesson;
+  return `${link.lesson}#${link.anchor}`;
+}

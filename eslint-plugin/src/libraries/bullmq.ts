@@ -1,0 +1,41 @@
+import type { BrokerAdapter } from './types.js';
+
+/** BullMQ and Bull (and bee-queue, @nestjs/bull): `new Worker(name, processor)`, `queue.process(fn)`, `@Processor` classes. */
+export const bullmq: BrokerAdapter = {
+  kind: 'broker',
+  name: 'bullmq',
+  modules: ['bullmq', 'bull', 'bee-queue', '@nestjs/bull', '@nestjs/bullmq', '@nestjs/bull-shared'],
+  shapes: {
+    job: {
+      inherits: 'common:delivery',
+      members: {
+        id: { identity: 'the job id' },
+        attemptsMade: { identity: 'the attempt count' },
+        attemptsStarted: { identity: 'the attempt count' },
+        timestamp: { identity: 'the job timestamp' },
+        processedOn: { identity: 'the time processing started' },
+        token: { identity: 'the worker lock token' },
+        data: { shape: 'payload' },
+        opts: { shape: 'bullmq:options' },
+        name: { kind: 'unknown' },
+        queueName: { kind: 'unknown' },
+      },
+    },
+    options: {
+      otherMembers: 'unknown',
+      members: {
+        jobId: { identity: 'the job id' },
+        repeatJobKey: { kind: 'unknown' },
+      },
+    },
+  },
+  handlers: [
+    { construct: 'Worker', argument: 1, shape: 'bullmq:job' },
+    { call: 'process', argument: 0, shape: 'bullmq:job', evidence: { imports: true, parameterName: /^jobs?$/ } },
+    { decorators: ['Process'], byPosition: ['bullmq:job'] },
+    { classDecorator: 'Processor', method: 'process', shape: 'bullmq:job' },
+  ],
+  types: [{ type: 'Job', shape: 'bullmq:job' }],
+  sends: { methods: ['add', 'addBulk'] },
+  nameWords: ['bull', 'bullmq'],
+};

@@ -1,0 +1,61 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import type { FileContext } from '../analysis/file-context.js';
+import { chainOf, isChainEnd, link, literalArgument, type Chain } from '../analysis/operations/chain.js';
+import { fieldsOf, objectLiteral } from '../analysis/operations/fields.js';
+import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
+import { memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
+import type { ScopeOf } from '../analysis/static-text.js';
+import type { DataAdapter } from './types.js';
+import { atChainEnd, chainEnds, tableName } from './query-chains.js';
+
+/** Drizzle: `db.insert(refunds).values(row).onConflictDoNothing()`, `db.select().from(refunds)`. */
+
+function drizzleTarget(argument: TSESTree.Node | undefined): string[] {
+  const object = argument && unwrapExpression(argument);
+  if (!object) return [];
+  if (object.type === 'ArrayExpression') return object.elements.map((element) => (element ? tableName(element) ?? '' : '')).filter(Boolean);
+  return [tableName(object) ?? ''].filter(Boolean);
+}
+
+function drizzleChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: FileContext): DataOperation | undefined {
+  const insert = link(chain, 'insert');
+  const values = link(chain, 'values');
+  if (insert && values && insert.call.arguments.length === 1 && insert.call.arguments[0]?.type !== 'ObjectExpression') {
+    const table = tableName(insert.call.arguments[0]);
+    if (!table) return undefined;
+    const conflict = link(chain, 'onConflictDoNothing', 'onConflictDoUpdate');
+    const options = conflict && objectLiteral(conflict.call.arguments[0], scopeOf);
+    const target = options ? drizzleTarget(objectProperty(options, 'target')?.value) : [];
+    return {
+      kind: 'insert',
+      library: 'drizzle' as const,
+      targets: [normaliseTarget(table)],
+      node: end,
+      label: `the Drizzle insert into ${table}`,
+      fields: fieldsOf(values.call.arguments[0], scopeOf),
+      conflictTarget: target.length > 0 ? target : undefined,
+      arbitrated: Boolean(conflict),
+      skipsDuplicates: conflict?.name === 'onConflictDoNothing',
+      fix: conflict
+        ? undefined
+        : { edit: 'on-conflict-do-nothing-call' as const, apply: (fixer) => fixer.insertTextAfter(values.call, '.onConflictDoNothing()') },
+    };
+  }
+  const from = link(chain, 'from');
+  if (from && link(chain, 'select', 'selectDistinct')) {
+    const table = tableName(from.call.arguments[0]);
+    if (table) return { kind: 'read', library: 'drizzle' as const, targets: [normaliseTarget(table)], node: end, label: `a Drizzle select from ${table}`, fields: [], arbitrated: false };
+  }
+  return undefined;
+}
+
+export const drizzle: DataAdapter = {
+  kind: 'data',
+  name: 'drizzle',
+  label: 'Drizzle',
+  modules: [/^drizzle-orm/],
+  methods: chainEnds,
+  recognise: atChainEnd(drizzleChain),
+  remedy: '.onConflictDoNothing() and check the returned rows',
+};

@@ -1,0 +1,57 @@
+import { LibraryTable } from '../analysis/library-table.js';
+import { amqplib } from './amqplib.js';
+import { awsLambda } from './aws-lambda.js';
+import { awsSqs } from './aws-sqs.js';
+import { bullmq } from './bullmq.js';
+import { common } from './common.js';
+import { drizzle } from './drizzle.js';
+import { googlePubsub } from './google-pubsub.js';
+import { idGenerators } from './id-generators.js';
+import { kafkajs } from './kafkajs.js';
+import { knex } from './knex.js';
+import { kysely } from './kysely.js';
+import { mongoose } from './mongoose.js';
+import { nestjs } from './nestjs.js';
+import { pgBoss } from './pg-boss.js';
+import { prisma } from './prisma.js';
+import { redis } from './redis.js';
+import { runtime } from './runtime.js';
+import { sequelize } from './sequelize.js';
+import { sql } from './sql.js';
+import { typeorm } from './typeorm.js';
+import type { LibraryAdapter } from './types.js';
+
+export type { LibraryAdapter, LibraryName } from './types.js';
+
+/**
+ * Every library the plugin knows. Data adapters are asked in this order, and the first that
+ * recognises a call answers: SQL text first (any client), then the query builders, Redis, and
+ * the repository APIs whose method names overlap the most.
+ */
+export const libraries: readonly LibraryAdapter[] = [
+  // Values and conventions
+  runtime,
+  idGenerators,
+  common,
+  // Brokers and handler frameworks
+  kafkajs,
+  amqplib,
+  bullmq,
+  awsSqs,
+  awsLambda,
+  pgBoss,
+  googlePubsub,
+  nestjs,
+  // Databases and stores
+  sql,
+  prisma,
+  drizzle,
+  kysely,
+  knex,
+  redis,
+  typeorm,
+  sequelize,
+  mongoose,
+];
+
+export const defaultLibraryTable = new LibraryTable(libraries);

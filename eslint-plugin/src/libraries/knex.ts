@@ -1,0 +1,53 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import type { FileContext } from '../analysis/file-context.js';
+import { chainOf, isChainEnd, link, literalArgument, type Chain } from '../analysis/operations/chain.js';
+import { fieldsOf, objectLiteral } from '../analysis/operations/fields.js';
+import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
+import { memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
+import type { ScopeOf } from '../analysis/static-text.js';
+import type { DataAdapter } from './types.js';
+import { atChainEnd, chainEnds, tableName } from './query-chains.js';
+
+/** knex: `knex('refunds').where({ id }).first()`, `.insert(row).onConflict('id').ignore()`. */
+
+const knexReads = new Set(['first', 'select', 'where', 'andWhere', 'whereIn', 'count', 'pluck', 'exists', 'limit']);
+
+function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: FileContext): DataOperation | undefined {
+  const [first, second] = chain.links;
+  let table: string | undefined;
+  // knex('refunds')…, this.knex('refunds')…, or knex.table('refunds') / .from(…) / .into(…)
+  if (first && first.call.callee.type === 'Identifier') table = literalArgument(first.call);
+  else if (first && /^(knex|db|trx|database|connection|queryBuilder|qb)$/.test(first.name)) table = literalArgument(first.call);
+  else if (first && ['table', 'from', 'into'].includes(first.name)) table = literalArgument(first.call);
+  if (!table || !second) return undefined;
+  const base = { library: 'knex' as const, targets: [normaliseTarget(table)], node: end, fields: [], arbitrated: false };
+  const insert = link(chain, 'insert');
+  if (insert) {
+    const conflict = link(chain, 'onConflict');
+    return {
+      ...base,
+      kind: 'insert',
+      label: `the knex insert into ${table}`,
+      fields: fieldsOf(insert.call.arguments[0], scopeOf),
+      conflictTarget: conflict ? conflict.call.arguments.map((argument) => (argument.type === 'Literal' ? String(argument.value) : '')).filter(Boolean) : undefined,
+      arbitrated: Boolean(conflict),
+      skipsDuplicates: Boolean(link(chain, 'ignore')),
+    };
+  }
+  if (link(chain, 'upsert')) return { ...base, kind: 'upsert', label: `the knex upsert into ${table}`, arbitrated: true };
+  if (link(chain, 'update', 'increment', 'decrement')) return { ...base, kind: 'update', label: `the knex update of ${table}` };
+  if (link(chain, 'del', 'delete', 'truncate')) return { ...base, kind: 'delete', label: `the knex delete from ${table}` };
+  if (chain.links.slice(1).some((candidate) => knexReads.has(candidate.name))) return { ...base, kind: 'read', label: `a knex query on ${table}` };
+  return undefined;
+}
+
+export const knex: DataAdapter = {
+  kind: 'data',
+  name: 'knex',
+  label: 'knex',
+  modules: ['knex'],
+  methods: chainEnds,
+  recognise: atChainEnd(knexChain),
+  remedy: '.onConflict(…).ignore() and check the returned rows',
+};

@@ -1,0 +1,45 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import type { FileContext } from '../analysis/file-context.js';
+import { chainOf, isChainEnd, link, literalArgument, type Chain } from '../analysis/operations/chain.js';
+import { fieldsOf, objectLiteral } from '../analysis/operations/fields.js';
+import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
+import { memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
+import type { ScopeOf } from '../analysis/static-text.js';
+import type { DataAdapter } from './types.js';
+import { atChainEnd, chainEnds, tableName } from './query-chains.js';
+
+/** Kysely: `db.insertInto('refunds').values(row).onConflict(…)`, `db.selectFrom('refunds')`. */
+
+function kyselyChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: FileContext): DataOperation | undefined {
+  const insertInto = link(chain, 'insertInto', 'replaceInto');
+  if (insertInto) {
+    const table = literalArgument(insertInto.call);
+    if (!table) return undefined;
+    const conflict = link(chain, 'onConflict', 'ignore', 'onDuplicateKeyUpdate');
+    return {
+      kind: 'insert',
+      library: 'kysely' as const,
+      targets: [normaliseTarget(table)],
+      node: end,
+      label: `the Kysely insert into ${table}`,
+      fields: fieldsOf(link(chain, 'values')?.call.arguments[0], scopeOf),
+      arbitrated: Boolean(conflict),
+      skipsDuplicates: conflict?.name === 'ignore',
+    };
+  }
+  const selectFrom = link(chain, 'selectFrom');
+  const table = selectFrom && literalArgument(selectFrom.call);
+  if (table) return { kind: 'read', library: 'kysely' as const, targets: [normaliseTarget(table)], node: end, label: `a Kysely select from ${table}`, fields: [], arbitrated: false };
+  return undefined;
+}
+
+export const kysely: DataAdapter = {
+  kind: 'data',
+  name: 'kysely',
+  label: 'Kysely',
+  modules: ['kysely'],
+  methods: chainEnds,
+  recognise: atChainEnd(kyselyChain),
+  remedy: '.onConflict((oc) => oc.doNothing()) and check the result',
+};

@@ -1,0 +1,14 @@
+import { repositoryMethods, repositoryOperation } from './repository-calls.js';
+import type { DataAdapter } from './types.js';
+
+/** Mongoose models and the MongoDB driver: `Refund.exists`, `new Refund(…).save()`, `updateOne(…, { upsert: true })`. */
+export const mongoose: DataAdapter = {
+  kind: 'data',
+  name: 'mongoose',
+  label: 'Mongoose',
+  modules: ['mongoose', 'mongodb', '@nestjs/mongoose', '@typegoose/typegoose'],
+  methods: repositoryMethods,
+  recognise: (node, file) => (node.type === 'CallExpression' ? repositoryOperation('mongoose', node, file) : undefined),
+  remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
+  uniqueViolations: ['E11000', '11000'],
+};

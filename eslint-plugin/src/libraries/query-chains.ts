@@ -1,0 +1,40 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import type { FileContext } from '../analysis/file-context.js';
+import { chainOf, isChainEnd, type Chain } from '../analysis/operations/chain.js';
+import type { DataOperation } from '../analysis/operations/types.js';
+import { memberPath } from '../analysis/scope.js';
+
+/**
+ * What the query builders (knex, Drizzle, Kysely, TypeORM's query builder) have in common: they
+ * are read from the end of their call chains, so that a trailing `.onConflict()` is seen.
+ */
+
+/** The names a query-builder chain can end with; any other call is turned away at once. */
+export const chainEnds: ReadonlySet<string> = new Set([
+  'first', 'select', 'where', 'andWhere', 'orWhere', 'whereIn', 'whereNot', 'count', 'pluck', 'exists', 'limit', 'offset',
+  'orderBy', 'insert', 'values', 'onConflict', 'ignore', 'merge', 'onConflictDoNothing', 'onConflictDoUpdate',
+  'onDuplicateKeyUpdate', 'returning', 'returningAll', 'execute', 'executeTakeFirst', 'executeTakeFirstOrThrow', 'then',
+  'orIgnore', 'orUpdate', 'update', 'increment', 'decrement', 'del', 'delete', 'upsert', 'truncate', 'into', 'from',
+  'table', 'set', 'selectAll', 'innerJoin', 'leftJoin', 'groupBy', 'having', 'forUpdate', 'transacting', 'timeout',
+]);
+
+
+/** Adapts a recogniser of whole chains to a data adapter's `recognise`: asked only at a chain's end. */
+export function atChainEnd(
+  recognise: (chain: Chain, end: TSESTree.CallExpression, file: FileContext) => DataOperation | undefined,
+): (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, file: FileContext) => DataOperation | undefined {
+  return (node, file) => {
+    if (node.type !== 'CallExpression' || !isChainEnd(node)) return undefined;
+    const chain = chainOf(node);
+    return chain.links.length < 2 ? undefined : recognise(chain, node, file);
+  };
+}
+
+/** The last name of a table reference: `schema.refunds` → `refunds`. */
+export function tableName(node: TSESTree.Node | undefined): string | undefined {
+  if (!node) return undefined;
+  const path = memberPath(node);
+  return path ? path[path.length - 1] : undefined;
+}
+

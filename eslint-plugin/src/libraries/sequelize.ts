@@ -1,0 +1,14 @@
+import { repositoryMethods, repositoryOperation } from './repository-calls.js';
+import type { DataAdapter } from './types.js';
+
+/** Sequelize models: `Refund.findOne`, `Refund.create`, `findOrCreate`, `upsert`. */
+export const sequelize: DataAdapter = {
+  kind: 'data',
+  name: 'sequelize',
+  label: 'Sequelize',
+  modules: ['sequelize', 'sequelize-typescript', '@nestjs/sequelize'],
+  methods: repositoryMethods,
+  recognise: (node, file) => (node.type === 'CallExpression' ? repositoryOperation('sequelize', node, file) : undefined),
+  remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
+  uniqueViolations: ['UniqueConstraintError', 'UniqueConstraint'],
+};

@@ -1,0 +1,29 @@
+import { sqlOperations } from '../analysis/operations/sql.js';
+import type { SqlCalls } from '../analysis/sql/embedded.js';
+import type { DataAdapter } from './types.js';
+
+/**
+ * SQL sent as text, whatever the client: pg, postgres.js, pg-promise, mysql2, Slonik,
+ * better-sqlite3, knex.raw, Prisma's raw queries, Drizzle and Kysely `sql` templates. A call is
+ * SQL when it sends text that starts like a statement; these method names may send it from a name.
+ */
+export const sqlCalls: SqlCalls = {
+  methods: new Set([
+    'query', 'execute', 'exec', 'raw', 'unsafe', 'none', 'one', 'oneOrNone', 'many', 'manyOrNone', 'any',
+    'result', 'multi', 'run', 'all', 'get', 'prepare', 'sql', '$executeRawUnsafe', '$queryRawUnsafe',
+    'maybeOne', 'maybeOneFirst', 'oneFirst', 'queryArray', 'queryObject',
+  ]),
+  restParameters: new Set(['$executeRawUnsafe', '$queryRawUnsafe']),
+  wrappers: new Map(),
+};
+
+export const sql: DataAdapter = {
+  kind: 'data',
+  name: 'sql',
+  label: 'SQL',
+  modules: ['pg', 'postgres', 'pg-promise', 'mysql2', 'mysql', 'slonik', 'better-sqlite3', 'sqlite3', '@neondatabase/serverless', '@vercel/postgres'],
+  methods: 'any',
+  recognise: (node, file) => sqlOperations(node, file.scopeOf, sqlCalls, 'sql'),
+  remedy: 'INSERT … ON CONFLICT DO NOTHING and check the row count',
+  uniqueViolations: ['23505', 'unique_violation', 'duplicate key', 'ER_DUP_ENTRY', 'SQLITE_CONSTRAINT'],
+};

@@ -1,0 +1,43 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import type { FileContext } from '../analysis/file-context.js';
+import { link, type Chain } from '../analysis/operations/chain.js';
+import { fieldsOf } from '../analysis/operations/fields.js';
+import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
+import { atChainEnd, chainEnds, tableName } from './query-chains.js';
+import { repositoryMethods, repositoryOperation } from './repository-calls.js';
+import type { DataAdapter } from './types.js';
+
+/** TypeORM: `manager.createQueryBuilder().insert().into(Refund).values(row).orIgnore()`. */
+function typeormBuilder(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: FileContext): DataOperation | undefined {
+  const insert = link(chain, 'insert');
+  const into = link(chain, 'into');
+  const values = link(chain, 'values');
+  if (!insert || !into || !values || insert.call.arguments.length > 0) return undefined;
+  const entity = tableName(into.call.arguments[0]);
+  if (!entity) return undefined;
+  return {
+    kind: 'insert',
+    library: 'typeorm',
+    targets: [normaliseTarget(entity)],
+    node: end,
+    label: `the TypeORM insert into ${entity}`,
+    fields: fieldsOf(values.call.arguments[0], scopeOf),
+    arbitrated: Boolean(link(chain, 'orIgnore', 'orUpdate')),
+    skipsDuplicates: Boolean(link(chain, 'orIgnore')),
+  };
+}
+
+
+const builder = atChainEnd(typeormBuilder);
+
+/** TypeORM: repositories and entity managers, and the query builder's insert. */
+export const typeorm: DataAdapter = {
+  kind: 'data',
+  name: 'typeorm',
+  label: 'TypeORM',
+  modules: ['typeorm', '@nestjs/typeorm'],
+  methods: new Set([...repositoryMethods, ...chainEnds]),
+  recognise: (node, file) => builder(node, file) ?? (node.type === 'CallExpression' ? repositoryOperation('typeorm', node, file) : undefined),
+  remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
+};

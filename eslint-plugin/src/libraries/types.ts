@@ -1,0 +1,209 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+
+import type { FileContext } from '../analysis/file-context.js';
+import type { LeafKind } from '../analysis/facts.js';
+import type { DataOperation } from '../analysis/operations/types.js';
+
+/**
+ * What an adapter may say about a library. Adapters are knowledge only: tables and small
+ * recognisers, no control of their own. The analysis reads them through `LibraryTable`
+ * (analysis/library-table.ts), which never names a library.
+ */
+
+/** Every library the plugin knows, and `settings` for what a team declares about its own code. */
+export type LibraryName =
+  | 'common'
+  | 'runtime'
+  | 'id-generators'
+  | 'kafkajs'
+  | 'amqplib'
+  | 'bullmq'
+  | 'aws-sqs'
+  | 'aws-lambda'
+  | 'pg-boss'
+  | 'google-pubsub'
+  | 'nestjs'
+  | 'sql'
+  | 'prisma'
+  | 'knex'
+  | 'drizzle'
+  | 'kysely'
+  | 'typeorm'
+  | 'sequelize'
+  | 'mongoose'
+  | 'redis'
+  | 'settings';
+
+/**
+ * A shape names a kind of value whose members are known. `payload`, `body` and `headers` are the
+ * analysis's own (content judged by names); every other shape is `<library>:<local name>`.
+ */
+export type ShapeId = 'payload' | 'body' | 'headers' | `${LibraryName}:${string}`;
+
+/** What a member of a shaped value holds. */
+export type MemberSpec =
+  /** An identity the broker assigns to this delivery, described for messages: "the Kafka offset". */
+  | { identity: string }
+  /** Another shaped value. */
+  | { shape: ShapeId }
+  /** A list whose elements have a shape. */
+  | { listOf: ShapeId }
+  /** A plain value of a known kind: a producer-set dedupe id is `business`, a group id `scope`. */
+  | { kind: LeafKind };
+
+export interface ShapeSpec {
+  members?: Readonly<Record<string, MemberSpec>>;
+  /** `value.method()` results: a Nest context's `getMessage()`, an SDK v2 request's `promise()`. */
+  methods?: Readonly<Record<string, MemberSpec>>;
+  /** Elements by position (`[id, fields]` of a stream entry); `elements` for any other index. */
+  positions?: readonly MemberSpec[];
+  elements?: MemberSpec;
+  /** Members not listed above: read from another shape's table (a broker's common members), then by name. */
+  inherits?: ShapeId;
+  /**
+   * An unlisted member is judged by its name, and failing that is the delivery's content
+   * (`payload`, the default) or unknown; `opaque`: unknown, whatever its name.
+   */
+  otherMembers?: 'payload' | 'unknown' | 'opaque';
+}
+
+/** Further evidence a registration needs; any one of the given kinds suffices. */
+export interface Evidence {
+  /** The file imports one of the adapter's modules. */
+  imports?: boolean;
+  /** The receiver of the call reads so (`boss.work`). */
+  receiver?: RegExp;
+  /** The handler's parameter is named so (`job`). */
+  parameterName?: RegExp;
+}
+
+/** A handler shape for parameter `parameter` (0 unless said): a shape, or a list of it. */
+export interface HandlerTarget {
+  parameter?: number;
+  shape: ShapeId;
+  /** The parameter is a list of `shape` (a batch handler). */
+  list?: boolean;
+  /** A list when the parameter is an array pattern or has a plural name, one item otherwise. */
+  listWhenPlural?: boolean;
+  evidence?: Evidence;
+}
+
+/** How a function becomes a handler of deliveries. */
+export type HandlerPattern =
+  /** `{ eachMessage: fn }`: the value of a property with this key. */
+  | (HandlerTarget & { property: string })
+  /** `channel.consume(queue, fn)`: an argument at `argument` or later of a call to a method of this name. */
+  | (HandlerTarget & { call: string; argument: number; event?: string })
+  /** `new Worker(name, fn)`. */
+  | (HandlerTarget & { construct: string; argument: number })
+  /** A method decorated so: parameters by their own decorators, then by position. */
+  | { decorators: readonly string[]; byParameterDecorator?: Readonly<Record<string, ShapeId>>; byPosition: readonly (ShapeId | undefined)[] }
+  /** A method of a class decorated `classDecorator`, named `method`. */
+  | (HandlerTarget & { classDecorator: string; method: string })
+  /** `export const handler: SQSHandler = async (event) => …`: the variable's declared type. */
+  | (HandlerTarget & { handlerType: string });
+
+/** A parameter or variable type that says what a value is: `KafkaMessage`, or `Message` imported from amqplib. */
+export interface TypePattern {
+  type: string;
+  shape: ShapeId;
+  /** The type counts only when imported from one of these modules. */
+  from?: readonly string[];
+}
+
+/** A call whose result has a shape: `sqs.receiveMessage(…)`, `client.send(new ReceiveMessageCommand(…))`. */
+export interface ResultPattern {
+  call: string;
+  /** The call's first argument constructs this class. */
+  construct?: string;
+  shape: ShapeId;
+}
+
+/** How messages are sent: an object built inside such a call is an outgoing message, not an effect's options. */
+export interface SendPatterns {
+  /** Methods that send whatever their receiver is (`sendToQueue`). */
+  methods?: readonly string[];
+  /** Methods that send when the receiver reads so (`producer.send`). */
+  receiverMethods?: readonly { method: string; receiver: RegExp }[];
+  /** SDK commands that send (`SendMessageCommand`). */
+  commands?: RegExp;
+}
+
+export interface BrokerAdapter {
+  kind: 'broker';
+  name: LibraryName;
+  /** Module specifiers the library is imported from, as written or by pattern. */
+  modules: readonly (string | RegExp)[];
+  shapes?: Readonly<Record<string, ShapeSpec>>;
+  handlers?: readonly HandlerPattern[];
+  types?: readonly TypePattern[];
+  results?: readonly ResultPattern[];
+  sends?: SendPatterns;
+  /** Methods that acknowledge or settle a delivery (`ack`, `commitOffsets`). */
+  acknowledges?: readonly string[];
+  /** Words that, inside a name, mark transport rather than content (`kafkaOffset`). */
+  nameWords?: readonly string[];
+  /** The last resort: parameter names that hold a delivery (`message`), or a list of them (`messages`). */
+  deliveryNames?: { one: RegExp; many: RegExp; shape: ShapeId };
+  /** Named handlers whose first parameter of this name is a shape: the `event` of a function called `handler`. */
+  namedHandlers?: readonly { functionName: string; parameterName: string; shape: ShapeId }[];
+}
+
+/**
+ * How a data library's writes carry their keys. `columns`: each written field may be a key (SQL,
+ * ORMs). `whole-key`: the write has one key, and it refuses repeats only when the write says so
+ * (a plain Redis SET stores state under its key; SET … NX claims it).
+ */
+export type KeyPolicy = 'columns' | 'whole-key';
+
+/** Edits the rules may offer; each rule words them in its own messages. */
+export type SafeEdit = 'on-conflict-do-nothing' | 'nx' | 'on-conflict-do-nothing-call';
+
+export interface DataAdapter {
+  kind: 'data' | 'store';
+  name: LibraryName;
+  /** How the library is named in messages: "Prisma", "Redis". */
+  label: string;
+  modules?: readonly (string | RegExp)[];
+  /**
+   * The method names this adapter can recognise, a cheap reject asked before `recognise`.
+   * `any` for SQL, which is recognised by the text a call sends whatever the method.
+   */
+  methods: ReadonlySet<string> | 'any';
+  /** The library-neutral operations a call (or a tagged template) performs, if any. */
+  recognise(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, file: FileContext): readonly DataOperation[] | DataOperation | undefined;
+  /** What to do instead of a check-then-insert, in this library's words. */
+  remedy: string;
+  keyPolicy?: KeyPolicy;
+  /** Codes, error names or message fragments by which the library reports a unique-key violation. */
+  uniqueViolations?: readonly string[];
+}
+
+/** What a team's own wrappers and helpers become, and the values adapters know (random ids, the clock). */
+export interface ValueAdapter {
+  kind: 'values';
+  name: LibraryName;
+  modules?: readonly (string | RegExp)[];
+  /** Calls that make a new value every time, by callee name, with how messages name it. */
+  mintingCalls?: Readonly<Record<string, string>>;
+  /** Member chains that do the same (`Date.now`). */
+  mintingPaths?: Readonly<Record<string, string>>;
+  /** Classes whose `new` makes a new value without arguments (`new ObjectId()`). */
+  mintingConstructors?: Readonly<Record<string, string>>;
+  /** Calls and member chains that name the worker (`os.hostname`, `process.pid`). */
+  workerPaths?: Readonly<Record<string, string>>;
+  /** Environment variables that name the worker. */
+  workerVariables?: RegExp;
+  /** Calls whose result is their argument in another form: conversions, hashes, key builders. */
+  deriving?: RegExp;
+  /** Calls that parse a body into its content (`JSON.parse`). */
+  parsing?: readonly string[];
+}
+
+export type LibraryAdapter = BrokerAdapter | DataAdapter | ValueAdapter;
+
+/** A rule fix an adapter can build: which edit, and how to make it. */
+export interface OperationFix {
+  edit: SafeEdit;
+  apply: (fixer: TSESLint.RuleFixer) => TSESLint.RuleFix;
+}

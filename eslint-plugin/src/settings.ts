@@ -1,0 +1,93 @@
+import Ajv from 'ajv';
+
+import { LibraryTable } from './analysis/library-table.js';
+import { defaultLibraryTable, libraries } from './libraries/index.js';
+import { settingsAdapters, type IdempotencySettings } from './libraries/settings.js';
+
+/**
+ * `settings.idempotency` in an ESLint config: a team's own consumer registrations, SQL wrappers
+ * and claim helpers, declared once and read as adapters. A malformed setting stops the lint with
+ * a message naming it, as ESLint does for a rule's options.
+ */
+
+export class SettingsError extends Error {
+  override name = 'SettingsError';
+}
+
+const callPath = { type: 'string', pattern: '^[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*$' };
+const position = { type: 'integer', minimum: 0 };
+const memberPath = { type: 'string', pattern: '^[A-Za-z_$][\\w$-]*(\\.[A-Za-z_$][\\w$-]*)*$' };
+
+export const settingsSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    consumers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['call', 'handler'],
+        properties: {
+          call: callPath,
+          handler: position,
+          delivery: { type: 'array', items: memberPath, uniqueItems: true },
+        },
+      },
+    },
+    sql: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['call', 'sql'],
+        properties: { call: callPath, sql: position, params: position },
+      },
+    },
+    claims: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['call', 'key'],
+        properties: {
+          call: callPath,
+          key: position,
+          table: { type: 'string', minLength: 1 },
+          returns: { enum: ['claimed', 'duplicate'] },
+        },
+      },
+    },
+  },
+} as const;
+
+const validate = new Ajv({ allErrors: false, jsonPointers: false }).compile(settingsSchema);
+
+function describeError(): string {
+  const [error] = validate.errors ?? [];
+  if (!error) return 'is not valid';
+  const where = `settings.idempotency${error.dataPath}`;
+  if (error.keyword === 'additionalProperties') {
+    const extra = (error.params as { additionalProperty: string }).additionalProperty;
+    return `${where} has an unknown property "${extra}"`;
+  }
+  if (error.keyword === 'pattern') return `${where} must be a dotted name such as "bus.subscribe"`;
+  return `${where} ${error.message ?? 'is not valid'}`;
+}
+
+const tables = new WeakMap<object, LibraryTable>();
+
+/** The library table for a config's settings: the plugin's adapters, plus the team's own. */
+export function libraryTableFor(settings: Readonly<Record<string, unknown>> | undefined): LibraryTable {
+  const own = settings?.idempotency;
+  if (own === undefined) return defaultLibraryTable;
+  if (typeof own !== 'object' || own === null) throw new SettingsError('eslint-plugin-idempotency: settings.idempotency must be an object');
+  let table = tables.get(own);
+  if (!table) {
+    if (!validate(own)) throw new SettingsError(`eslint-plugin-idempotency: ${describeError()}.`);
+    // The team's declarations come first: they are more specific than any library's.
+    table = new LibraryTable([...settingsAdapters(own as IdempotencySettings), ...libraries]);
+    tables.set(own, table);
+  }
+  return table;
+}
