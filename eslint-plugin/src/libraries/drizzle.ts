@@ -7,7 +7,7 @@ import { normaliseTarget, type DataOperation } from '../analysis/operations/type
 import { memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
 import type { ScopeOf } from '../analysis/static-text.js';
 import type { DataAdapter } from './types.js';
-import { atChainEnd, chainEnds, tableName } from './query-chains.js';
+import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
 
 /** Drizzle: `db.insert(refunds).values(row).onConflictDoNothing()`, `db.select().from(refunds)`. */
 

@@ -1,4 +1,4 @@
-import { repositoryMethods, repositoryOperation } from './repository-calls.js';
+import { repositoryMethods, repositoryOperation } from './shared/repository-calls.js';
 import type { DataAdapter } from './types.js';
 
 /** Mongoose models and the MongoDB driver: `Refund.exists`, `new Refund(…).save()`, `updateOne(…, { upsert: true })`. */

@@ -4,8 +4,8 @@ import type { FileContext } from '../analysis/file-context.js';
 import { link, type Chain } from '../analysis/operations/chain.js';
 import { fieldsOf } from '../analysis/operations/fields.js';
 import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
-import { atChainEnd, chainEnds, tableName } from './query-chains.js';
-import { repositoryMethods, repositoryOperation } from './repository-calls.js';
+import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
+import { repositoryMethods, repositoryOperation } from './shared/repository-calls.js';
 import type { DataAdapter } from './types.js';
 
 /** TypeORM: `manager.createQueryBuilder().insert().into(Refund).values(row).orIgnore()`. */

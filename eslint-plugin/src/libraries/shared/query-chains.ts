@@ -1,9 +1,9 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
-import { chainOf, isChainEnd, type Chain } from '../analysis/operations/chain.js';
-import type { DataOperation } from '../analysis/operations/types.js';
-import { memberPath } from '../analysis/scope.js';
+import type { FileContext } from '../../analysis/file-context.js';
+import { chainOf, isChainEnd, type Chain } from '../../analysis/operations/chain.js';
+import type { DataOperation } from '../../analysis/operations/types.js';
+import { memberPath } from '../../analysis/scope.js';
 
 /**
  * What the query builders (knex, Drizzle, Kysely, TypeORM's query builder) have in common: they

@@ -1,11 +1,11 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
-import { fieldsOf, objectLiteral, uniqueKeyFields } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation, type Field } from '../analysis/operations/types.js';
-import { calleeName, memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
-import type { ScopeOf } from '../analysis/static-text.js';
-import type { LibraryName } from './types.js';
+import type { FileContext } from '../../analysis/file-context.js';
+import { fieldsOf, objectLiteral, uniqueKeyFields } from '../../analysis/operations/fields.js';
+import { normaliseTarget, type DataOperation, type Field } from '../../analysis/operations/types.js';
+import { calleeName, memberPath, objectProperty, unwrapExpression } from '../../analysis/scope.js';
+import type { ScopeOf } from '../../analysis/static-text.js';
+import type { LibraryName } from '../types.js';
 
 /**
  * What repository and model APIs have in common: TypeORM (`repo.findOneBy`, `repo.save`,

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+
+import { operationsIn } from '../support/analyse.js';
+
+describe('mongoose adapter', () => {
+  it.each([
+    ['exists is a read', `import mongoose from 'mongoose'; await Refund.exists({ refundId });`, [{ kind: 'read', library: 'mongoose', targets: ['refund'], fields: [], arbitrated: false, skipsDuplicates: false }]],
+    ['new Model(…).save() inserts', `import mongoose from 'mongoose'; await new Refund({ refundId }).save();`, [{ kind: 'insert', library: 'mongoose', targets: ['refund'], fields: [], arbitrated: false, skipsDuplicates: false }]],
+    ['updateOne with upsert is an upsert on its filter', `import { MongoClient } from 'mongodb'; await db.collection('inbox').updateOne({ messageId }, { $setOnInsert: { seenAt } }, { upsert: true });`, [{ kind: 'upsert', library: 'mongoose', targets: ['inbox'], fields: ['messageId', 'seenAt'], conflictTarget: ['messageId'], arbitrated: true, skipsDuplicates: false }]],
+  ])('%s', (_name, code, expected) => {
+    expect(operationsIn(code)).toEqual(expected);
+  });
+});

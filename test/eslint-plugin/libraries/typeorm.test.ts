@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+
+import { operationsIn } from '../support/analyse.js';
+
+describe('typeorm adapter', () => {
+  it.each([
+    ['a repository read', `await this.refunds.findOneBy({ refundId });`, [{ kind: 'read', library: 'typeorm', targets: ['refund'], fields: [], arbitrated: false, skipsDuplicates: false }]],
+    ['an entity manager insert names its entity first', `await manager.insert(Refund, { refundId, amount });`, [{ kind: 'insert', library: 'typeorm', targets: ['refund'], fields: ['refundId', 'amount'], arbitrated: false, skipsDuplicates: false }]],
+    ['upsert with conflict paths', `await refundRepository.upsert({ refundId }, ['refundId']);`, [{ kind: 'upsert', library: 'typeorm', targets: ['refund'], fields: ['refundId'], conflictTarget: ['refundId'], arbitrated: true, skipsDuplicates: false }]],
+    ['the query builder\'s insert … orIgnore()', `await ds.createQueryBuilder().insert().into(Inbox).values({ messageId }).orIgnore().execute();`, [{ kind: 'insert', library: 'typeorm', targets: ['inbox'], fields: ['messageId'], arbitrated: true, skipsDuplicates: true }]],
+    ['a provider API is not a repository', `await stripe.refunds.create({ payment_intent: id });`, []],
+  ])('%s', (_name, code, expected) => {
+    expect(operationsIn(code)).toEqual(expected);
+  });
+});
