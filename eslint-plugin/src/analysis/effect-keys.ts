@@ -96,6 +96,13 @@ function isClaim(operation: DataOperation, tracer: OriginTracer, names: NameJudg
   return sawDelivery;
 }
 
+/** Everything an inbox claim records, as facts; undefined when the write is not a claim. */
+export function claimedFacts(operation: DataOperation, tracer: OriginTracer, file: FileContext): Leaf[] | undefined {
+  if (operation.kind !== 'insert' && operation.kind !== 'upsert') return undefined;
+  if (!isClaim(operation, tracer, file.libraries.names)) return undefined;
+  return operation.fields.flatMap((field) => [...field.values.flatMap((value) => tracer.scalars(value)), ...sqlFunctionFacts(field.functions)]);
+}
+
 function wholeKey(operation: DataOperation, table: LibraryTable): boolean {
   return table.dataAdapter(operation.library)?.keyPolicy === 'whole-key';
 }

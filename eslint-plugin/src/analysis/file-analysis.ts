@@ -1,13 +1,14 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { libraryTableFor } from '../settings.js';
-import type { EffectKey } from './effect-keys.js';
+import { claimedFacts, type EffectKey } from './effect-keys.js';
 import type { Leaf } from './facts.js';
 import { FileContext } from './file-context.js';
 import { keyFacts } from './key-facts.js';
 import type { LibraryTable } from './library-table.js';
 import { findOperations, type DataOperation } from './operations/index.js';
 import { OriginTracer } from './origin.js';
+import { walk } from './walk.js';
 
 /** An effect key with the facts of what it is built from. */
 export interface TracedKey extends EffectKey {
@@ -24,6 +25,7 @@ export class FileAnalysis {
   readonly tracer: OriginTracer;
   private readonly operations = new Map<TSESTree.Node, DataOperation[]>();
   private readonly keys = new Map<TSESTree.Node, readonly TracedKey[]>();
+  private claimed: Set<string> | undefined;
 
   constructor(sourceCode: Readonly<TSESLint.SourceCode>, libraries: LibraryTable) {
     this.file = new FileContext(sourceCode, libraries);
@@ -37,6 +39,23 @@ export class FileAnalysis {
       this.operations.set(node, found);
     }
     return found;
+  }
+
+  /**
+   * The values this file claims in an inbox: the source of every fact that reaches a claim's key.
+   * The code's own claim says what it takes for the delivery's identity, so an effect keyed by
+   * the same value is keyed by the delivery, whatever the value is named.
+   */
+  claimedValues(): ReadonlySet<string> {
+    if (this.claimed) return this.claimed;
+    const claimed = new Set<string>();
+    walk(this.file.sourceAst, this.file.visitorKeys, (node) => {
+      if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression') return;
+      for (const operation of this.operationsAt(node)) {
+        for (const fact of claimedFacts(operation, this.tracer, this.file) ?? []) if (fact.kind === 'delivery') claimed.add(fact.code);
+      }
+    }, 200_000);
+    return (this.claimed = claimed);
   }
 
   /** The effect keys written at `node`, found by `find` the first time and traced. */

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import type { LibraryTable } from './library-table.js';
-import { keyName, propertyName, variableOf } from './scope.js';
+import { constantInitializer, keyName, propertyName, unwrapExpression, variableOf } from './scope.js';
 import { walk } from './walk.js';
 
 /**
@@ -53,6 +53,7 @@ function importsOf(program: TSESTree.Program): FileImports {
 export class FileContext {
   readonly imports: FileImports;
   private readonly sitesCache = new Map<FunctionNode, TSESTree.Node[]>();
+  private memberCalls: Map<string, TSESTree.MemberExpression[]> | undefined;
 
   constructor(
     private readonly sourceCode: Readonly<TSESLint.SourceCode>,
@@ -64,6 +65,10 @@ export class FileContext {
   scopeOf = (node: TSESTree.Node): TSESLint.Scope.Scope => this.sourceCode.getScope(node);
 
   text = (node: TSESTree.Node): string => this.sourceCode.getText(node);
+
+  get sourceAst(): TSESTree.Program {
+    return this.sourceCode.ast;
+  }
 
   get visitorKeys(): TSESLint.SourceCode.VisitorKeys {
     return this.sourceCode.visitorKeys;
@@ -94,8 +99,72 @@ export class FileContext {
     if (method?.type === 'MethodDefinition' || (method?.type === 'Property' && method.value === fn)) {
       sites.push(...this.thisCalls(method, keyName(method)));
     }
+    if (method?.type === 'MethodDefinition') sites.push(...this.instanceCalls(method));
     this.sitesCache.set(fn, sites);
     return sites;
+  }
+
+  /** Every `receiver.name(…)` callee in the file, by method name, found in one walk. */
+  private callsByMethod(): Map<string, TSESTree.MemberExpression[]> {
+    if (this.memberCalls) return this.memberCalls;
+    const calls = new Map<string, TSESTree.MemberExpression[]>();
+    walk(this.sourceCode.ast, this.sourceCode.visitorKeys, (node) => {
+      if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return;
+      const name = propertyName(node.callee);
+      if (name === undefined) return;
+      const list = calls.get(name);
+      if (list) list.push(node.callee);
+      else calls.set(name, [node.callee]);
+    }, 200_000);
+    return (this.memberCalls = calls);
+  }
+
+  /**
+   * `handler.handle(job)` where `handler` is `new RefundHandler()`, is held in a field set so, or
+   * is declared with the class as its type: the calls of a method on the class's instances.
+   */
+  private instanceCalls(method: TSESTree.MethodDefinition): TSESTree.Node[] {
+    const name = keyName(method);
+    const owner = method.parent.parent;
+    const className = owner.type === 'ClassDeclaration' || owner.type === 'ClassExpression' ? owner.id?.name : undefined;
+    if (!name || !className || method.static) return [];
+    return (this.callsByMethod().get(name) ?? []).filter((callee) => this.isInstanceOf(callee.object, className));
+  }
+
+  /** Does `receiver` hold an instance of the class `className`, as far as this file shows? */
+  private isInstanceOf(receiver: TSESTree.Node, className: string): boolean {
+    const node = unwrapExpression(receiver);
+    const constructs = (value: TSESTree.Node | null | undefined) => {
+      const inner = value && unwrapExpression(value);
+      return inner?.type === 'NewExpression' && inner.callee.type === 'Identifier' && inner.callee.name === className;
+    };
+    if (node.type === 'NewExpression') return constructs(node);
+    if (node.type === 'Identifier') {
+      const variable = variableOf(node, this.scopeOf(node));
+      const definition = variable?.defs[0];
+      if (!definition) return false;
+      if (definition.type === 'Variable' && constructs(constantInitializer(node, this.scopeOf(node)))) return true;
+      return typeNameOf(definition.name) === className;
+    }
+    if (node.type === 'MemberExpression' && node.object.type === 'ThisExpression') {
+      const field = propertyName(node);
+      let body: TSESTree.Node | undefined = node.parent;
+      while (body && body.type !== 'ClassBody') body = body.parent;
+      if (!field || body?.type !== 'ClassBody') return false;
+      for (const member of body.body) {
+        if (member.type === 'PropertyDefinition' && keyName(member) === field) {
+          return constructs(member.value) || typeNameOf(member) === className;
+        }
+        if (member.type === 'MethodDefinition' && member.kind === 'constructor') {
+          for (const param of member.value.params) {
+            if (param.type === 'TSParameterProperty' && param.parameter.type === 'Identifier' && param.parameter.name === field) {
+              return typeNameOf(param.parameter) === className;
+            }
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /** `this.name(…)` calls in the class or object literal that holds a method. */
@@ -139,4 +208,12 @@ export class FileContext {
     }
     return undefined;
   }
+}
+
+/** The simple type name a binding or field is declared with: `RefundHandler` for `h: RefundHandler`. */
+function typeNameOf(node: TSESTree.Node): string | undefined {
+  const annotation = 'typeAnnotation' in node ? (node.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
+  const type = annotation?.typeAnnotation;
+  if (type?.type !== 'TSTypeReference') return undefined;
+  return type.typeName.type === 'Identifier' ? type.typeName.name : undefined;
 }

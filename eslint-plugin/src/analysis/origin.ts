@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { deliveryByName, handlerParameter, namedParameter } from './entry-points.js';
-import { asScalars, isLeaf, leaf, shaped, type Fact, type Leaf } from './facts.js';
+import { asCertainAs, asScalars, isLeaf, leaf, shaped, type Fact, type Leaf } from './facts.js';
 import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
 import type { LibraryTable } from './library-table.js';
 import { byName, callOnShape, elementOfShape, memberOfShape } from './shapes.js';
@@ -282,8 +282,8 @@ export class OriginTracer {
   private elementsOf(facts: Fact[]): Fact[] {
     return facts.flatMap((fact): Fact[] => {
       if (fact.kind === 'list') return fact.elements;
-      if (fact.kind === 'shaped') return elementOfShape(this.table, fact.shape, undefined, `${fact.code}[0]`, fact.code);
-      return [leaf(isLeaf(fact) ? fact.kind : 'unknown', `${fact.code}[]`)];
+      if (fact.kind === 'shaped') return elementOfShape(this.table, fact, undefined, `${fact.code}[0]`);
+      return [asCertainAs(leaf(isLeaf(fact) ? fact.kind : 'unknown', `${fact.code}[]`), fact)];
     });
   }
 
@@ -311,7 +311,7 @@ export class OriginTracer {
   private memberOf(fact: Fact, name: string, code: string, depth: number): Fact[] {
     switch (fact.kind) {
       case 'shaped':
-        return memberOfShape(this.table, fact.shape, name, code, fact.code);
+        return memberOfShape(this.table, fact, name, code);
       case 'object': {
         const property = objectProperty(fact.object, name);
         const owner = lastName(fact.code);
@@ -328,7 +328,7 @@ export class OriginTracer {
         if (name === 'length') return [leaf('constant', code)];
         const named = byName(this.table, lastName(fact.code), name, code);
         if (named) return [named];
-        return [leaf(fact.kind === 'constant' ? 'unknown' : fact.kind, code, fact.what)];
+        return [asCertainAs(leaf(fact.kind === 'constant' ? 'unknown' : fact.kind, code, fact.what), fact)];
       }
     }
   }
@@ -357,7 +357,7 @@ export class OriginTracer {
       let understood = true;
       for (const fact of receiver) {
         if (fact.kind === 'shaped') {
-          const result = callOnShape(table, fact.shape, name, code);
+          const result = callOnShape(table, fact, name, code);
           if (result) {
             results.push(...result);
             continue;

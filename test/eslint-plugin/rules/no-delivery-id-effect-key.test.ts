@@ -4,6 +4,23 @@ import { ruleTester } from '../rule-tester.js';
 ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
   valid: [
     {
+      name: 'names alone never make a finding: a parameter called message, claimed by a helper the file does not show',
+      code: `
+        async function handle(db, message, insertInbox) {
+          const effectId = message.id;
+          if (await insertInbox(message.id)) {
+            await db.query('INSERT INTO effects(effect_id, amount) VALUES($1,$2)', [effectId, message.cents]);
+          }
+        }`,
+    },
+    {
+      name: "an email's messageId is the mail provider's id, not a delivery's",
+      code: `
+        async function record(db, info) {
+          await db.query('INSERT INTO sent_emails (message_id, sent_to) VALUES ($1, $2) ON CONFLICT (message_id) DO NOTHING', [info.messageId, info.to]);
+        }`,
+    },
+    {
       name: 'the lesson predict handler: inbox claimed by job id, effect keyed by the business id',
       code: `
         async function run(tx) {
@@ -159,16 +176,20 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
   ],
   invalid: [
     {
-      name: 'the lesson question 1 handler: the effect keyed by the message id',
+      name: 'the lesson question 1 handler: the effect keyed by the id the same code claims in its inbox',
       code: `
-        async function handle(db, message, insertInbox) {
+        async function insertInbox(db, messageId) {
+          const claim = await db.query('INSERT INTO inbox(message_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING message_id', [messageId]);
+          return claim.rows.length === 1;
+        }
+        async function handle(db, message) {
           const inboxId = message.id;
           const effectId = message.id;
-          if (await insertInbox(inboxId)) {
+          if (await insertInbox(db, inboxId)) {
             await db.query('INSERT INTO effects(effect_id, amount) VALUES($1,$2)', [effectId, message.cents]);
           }
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 6, data: { key: 'The key `effect_id` of the INSERT into effects', source: "the message's delivery id `message.id`" } }],
+      errors: [{ messageId: 'deliveryKey', line: 10, data: { key: 'The key `effect_id` of the INSERT into effects', source: "the message's delivery id `message.id`" } }],
     },
     {
       name: 'kafkajs topic, partition and offset as a provider idempotency key',
