@@ -74,9 +74,9 @@ export class FileContext {
     return this.sourceCode.visitorKeys;
   }
 
-  /** The source of a node as messages quote it: at most 60 characters. */
+  /** The source of a node as messages quote it: on one line, at most 60 characters. */
   code(node: TSESTree.Node): string {
-    const text = this.sourceCode.getText(node);
+    const text = this.sourceCode.getText(node).replace(/\s+/g, ' ');
     return text.length > 60 ? `${text.slice(0, 57)}...` : text;
   }
 

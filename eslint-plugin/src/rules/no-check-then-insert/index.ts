@@ -145,7 +145,7 @@ export const noCheckThenInsert = createRule({
           });
           if (!read) continue;
           const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
-          if (handlesUniqueViolation(write.node, text, table.uniqueViolation) || inSerializableTransaction(write.node, text) || serialised(write, read, neighbours, table)) continue;
+          if (handlesUniqueViolation(write.node, file, table.uniqueViolation) || inSerializableTransaction(write.node, text) || serialised(write, read, neighbours, table)) continue;
           if (writesWhatWasRead(write, read, file.scopeOf)) continue;
           if (decided === 'ignored' && !guardsOtherWork(write, read, neighbours)) continue;
           const fix = decided === 'unsettled' ? write.fix : undefined;
