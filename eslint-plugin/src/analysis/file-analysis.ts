@@ -8,6 +8,8 @@ import { keyFacts } from './key-facts.js';
 import type { LibraryTable } from './library-table.js';
 import { findOperations, type DataOperation } from './operations/index.js';
 import { OriginTracer } from './origin.js';
+import type { SchemaModel } from './schema/model.js';
+import { projectSchema } from './schema/project-schema.js';
 import { walk } from './walk.js';
 
 /** An effect key with the facts of what it is built from. */
@@ -26,8 +28,13 @@ export class FileAnalysis {
   private readonly operations = new Map<TSESTree.Node, DataOperation[]>();
   private readonly keys = new Map<TSESTree.Node, readonly TracedKey[]>();
   private claimed: Set<string> | undefined;
+  private schemaModel: SchemaModel | undefined;
 
-  constructor(sourceCode: Readonly<TSESLint.SourceCode>, libraries: LibraryTable) {
+  constructor(
+    sourceCode: Readonly<TSESLint.SourceCode>,
+    libraries: LibraryTable,
+    private readonly location: { filename: string; cwd: string },
+  ) {
     this.file = new FileContext(sourceCode, libraries);
     this.tracer = new OriginTracer(this.file);
   }
@@ -39,6 +46,11 @@ export class FileAnalysis {
       this.operations.set(node, found);
     }
     return found;
+  }
+
+  /** The unique keys of the project this file belongs to, found the first time a rule asks. */
+  schema(): SchemaModel {
+    return (this.schemaModel ??= projectSchema(this.location.filename, this.file.libraries, this.file.libraries.schemaPaths, this.location.cwd));
   }
 
   /**
@@ -82,7 +94,7 @@ export function analysisFor(context: Readonly<TSESLint.RuleContext<string, reado
   const sourceCode = context.sourceCode;
   let analysis = analyses.get(sourceCode);
   if (!analysis) {
-    analysis = new FileAnalysis(sourceCode, libraryTableFor(context.settings));
+    analysis = new FileAnalysis(sourceCode, libraryTableFor(context.settings), { filename: context.filename, cwd: context.cwd });
     analyses.set(sourceCode, analysis);
   }
   return analysis;

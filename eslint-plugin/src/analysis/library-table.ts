@@ -5,6 +5,7 @@ import type {
   LibraryAdapter,
   LibraryName,
   ResultPattern,
+  SchemaFiles,
   ShapeId,
   ShapeSpec,
   TypePattern,
@@ -58,6 +59,10 @@ export class LibraryTable {
   private readonly dataByName = new Map<LibraryName, DataAdapter>();
   /** Every method name some data adapter recognises: the first, cheapest question about a call. */
   readonly dataMethods = new Set<string>();
+  /** The readers of schema files, one per data library that has them. */
+  readonly schemaReaders: SchemaFiles[] = [];
+  /** Schema files and folders named in settings, relative to the working directory. */
+  readonly schemaPaths: string[] = [];
 
   readonly mintingCalls = new Map<string, string>();
   readonly mintingPaths = new Map<string, string>();
@@ -83,6 +88,7 @@ export class LibraryTable {
       else {
         this.dataByName.set(adapter.name, adapter);
         violations.push(...(adapter.uniqueViolations ?? []));
+        if (adapter.schema) this.schemaReaders.push(adapter.schema);
         if (adapter.methods === 'any') this.dataForAnyMethod.push(adapter);
         else
           for (const method of adapter.methods) {
@@ -128,6 +134,7 @@ export class LibraryTable {
     if (adapter.workerVariables) this.workerVariables.push(adapter.workerVariables);
     if (adapter.deriving) this.deriving.push(adapter.deriving);
     for (const path of adapter.parsing ?? []) this.parsing.add(path);
+    this.schemaPaths.push(...(adapter.schemaPaths ?? []));
   }
 
   shape(id: ShapeId): ShapeSpec | undefined {
