@@ -29,6 +29,8 @@ export interface EffectKey {
    * `row`: the key of a row an effect writes (its id), which a repeat would duplicate.
    */
   strength: 'explicit' | 'row';
+  /** An idempotency key handed to another system (an option, a header), not a column of our own. */
+  external: boolean;
   /** Whether the write is an inbox claim (it records that a delivery was handled, nothing else); asked last, it traces every field. */
   isClaim(): boolean;
 }
@@ -129,6 +131,7 @@ export function effectKeysOfOperation(operation: DataOperation, tracer: OriginTr
         functions: field.functions,
         description: describeField(operation, field, table),
         strength,
+        external: false,
         isClaim: claimOnce,
       },
     ];
@@ -177,6 +180,7 @@ export function effectKeyOfProperty(property: TSESTree.Property, table: LibraryT
     functions: [],
     description: /-/.test(name) ? `the \`${name}\` header` : `the \`${name}\` option`,
     strength: 'explicit',
+    external: true,
     isClaim: () => false,
   };
 }
@@ -197,5 +201,5 @@ export function effectKeyOfHeaderCall(node: TSESTree.CallExpression | TSESTree.A
     value = node.right;
   }
   if (!name || !value || value.type === 'SpreadElement' || !idempotencyKeyName.test(name)) return undefined;
-  return { node: value, values: [value], functions: [], description: `the \`${name}\` header`, strength: 'explicit', isClaim: () => false };
+  return { node: value, values: [value], functions: [], description: `the \`${name}\` header`, strength: 'explicit', external: true, isClaim: () => false };
 }

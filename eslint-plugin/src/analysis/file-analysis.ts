@@ -3,7 +3,8 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { libraryTableFor } from '../settings.js';
 import { claimedFacts, type EffectKey } from './effect-keys.js';
 import type { Leaf } from './facts.js';
-import { FileContext } from './file-context.js';
+import { handlerParameter } from './entry-points.js';
+import { FileContext, isFunction, type FunctionNode } from './file-context.js';
 import { keyFacts } from './key-facts.js';
 import type { LibraryTable } from './library-table.js';
 import { findOperations, type DataOperation } from './operations/index.js';
@@ -46,6 +47,30 @@ export class FileAnalysis {
       this.operations.set(node, found);
     }
     return found;
+  }
+
+  private readonly serving = new Map<FunctionNode, boolean>();
+
+  /**
+   * Does `node` run while a delivery is handled: inside a function registered as a handler (of a
+   * broker, a webhook, a job), or in one such a function calls in this file?
+   */
+  servesDelivery(node: TSESTree.Node, depth = 0): boolean {
+    for (let current = node.parent; current; current = current.parent) {
+      if (isFunction(current) && this.isHandlerOrCalledByOne(current, depth)) return true;
+    }
+    return false;
+  }
+
+  private isHandlerOrCalledByOne(fn: FunctionNode, depth: number): boolean {
+    const known = this.serving.get(fn);
+    if (known !== undefined) return known;
+    this.serving.set(fn, false);
+    const sites = this.file.functionSites(fn);
+    const handles = fn.params.some((_, index) => (handlerParameter(fn, index, sites, this.file) ?? []).some((fact) => !fact.guessed));
+    const answer = handles || (depth < 3 && sites.some((site) => site !== fn && site.parent?.type === 'CallExpression' && this.servesDelivery(site, depth + 1)));
+    this.serving.set(fn, answer);
+    return answer;
   }
 
   /** The unique keys of the project this file belongs to, found the first time a rule asks. */

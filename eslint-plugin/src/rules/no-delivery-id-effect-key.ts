@@ -26,9 +26,12 @@ export const noDeliveryIdEffectKey = createRule({
     const certain = (fact: Leaf) => !fact.guessed || analysis.claimedValues().has(fact.code);
     return effectKeyListeners(context, (key) => {
       const facts = key.facts;
-      // A fresh random id is an ordinary row id; it is wrong only where it is meant to catch repeats.
+      // A fresh random id is an ordinary row id; it is wrong only where it is meant to catch
+      // repeats: as another system's idempotency key anywhere, as a dedupe key of our own only
+      // while a delivery is handled.
+      const mintedMatters = () => key.strength === 'explicit' && (key.external || analysis.servesDelivery(key.node));
       const kind = (['delivery', 'worker', 'minted'] as const).find(
-        (candidate) => (candidate !== 'minted' || key.strength === 'explicit') && facts.some((fact) => fact.kind === candidate && certain(fact)),
+        (candidate) => facts.some((fact) => fact.kind === candidate && certain(fact)) && (candidate !== 'minted' || mintedMatters()),
       );
       // A claim records which deliveries were handled: there, the delivery's id is the right key.
       if (!kind || key.isClaim()) return;

@@ -4,6 +4,21 @@ import { ruleTester } from '../rule-tester.js';
 ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
   valid: [
     {
+      name: 'outside a handler, a fresh id as the conflict target of our own table is a new row, not a repeat to catch',
+      code: `
+        app.post('/charges', async (req, res) => {
+          await db.query('INSERT INTO charges (charge_key, cents) VALUES (gen_random_uuid(), $1) ON CONFLICT (charge_key) DO NOTHING', [req.body.cents]);
+        });`,
+    },
+    {
+      name: 'a helper called from a handler serves the delivery too, so its minted key is reported (see invalid); one called from an HTTP route is not',
+      code: `
+        async function charge(cents) {
+          await db.query('INSERT INTO charges (charge_key, cents) VALUES (gen_random_uuid(), $1) ON CONFLICT (charge_key) DO NOTHING', [cents]);
+        }
+        app.post('/charges', async (req) => { await charge(req.body.cents); });`,
+    },
+    {
       name: 'names alone never make a finding: a parameter called message, claimed by a helper the file does not show',
       code: `
         async function handle(db, message, insertInbox) {
@@ -176,6 +191,15 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
   ],
   invalid: [
     {
+      name: 'a minted dedupe key in a helper that a handler calls',
+      code: `
+        async function charge(cents) {
+          await db.query('INSERT INTO charges (charge_key, cents) VALUES (gen_random_uuid(), $1) ON CONFLICT (charge_key) DO NOTHING', [cents]);
+        }
+        channel.consume('charges', async (msg) => { await charge(JSON.parse(msg.content.toString()).cents); });`,
+      errors: [{ messageId: 'mintedKey', line: 3 }],
+    },
+    {
       name: 'the lesson question 1 handler: the effect keyed by the id the same code claims in its inbox',
       code: `
         async function insertInbox(db, messageId) {
@@ -286,10 +310,12 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
       errors: [{ messageId: 'mintedKey', line: 3 }],
     },
     {
-      name: 'gen_random_uuid() in SQL as the conflict target',
+      name: 'gen_random_uuid() in SQL as the conflict target, while a job is handled',
       code: `
-        await db.query('INSERT INTO charges (charge_key, cents) VALUES (gen_random_uuid(), $1) ON CONFLICT (charge_key) DO NOTHING', [cents]);`,
-      errors: [{ messageId: 'mintedKey', line: 2 }],
+        new Worker('charges', async (job) => {
+          await db.query('INSERT INTO charges (charge_key, cents) VALUES (gen_random_uuid(), $1) ON CONFLICT (charge_key) DO NOTHING', [job.data.cents]);
+        });`,
+      errors: [{ messageId: 'mintedKey', line: 3 }],
     },
     {
       name: 'the worker host name in a key',
