@@ -97,6 +97,8 @@ export class LibraryTable {
           }
       }
     }
+    // Those that recognise any call (SQL text) are asked first, then those that know the method.
+    for (const [method, named] of this.dataByMethod) this.dataByMethod.set(method, [...this.dataForAnyMethod, ...named]);
     const escaped = [...new Set(violations)].map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     this.names = new NameJudge(this.nameWords);
     this.uniqueViolation = escaped.length > 0 ? new RegExp(escaped.join('|'), 'i') : /$^/;
@@ -143,9 +145,7 @@ export class LibraryTable {
 
   /** The data adapters that may recognise a call of `method` (undefined: a tagged template), in registration order. */
   dataAdaptersFor(method: string | undefined): readonly DataAdapter[] {
-    const named = method === undefined ? undefined : this.dataByMethod.get(method);
-    if (!named) return this.dataForAnyMethod;
-    return this.dataForAnyMethod.length === 0 ? named : [...this.dataForAnyMethod, ...named];
+    return (method !== undefined && this.dataByMethod.get(method)) || this.dataForAnyMethod;
   }
 
   dataAdapter(name: LibraryName): DataAdapter | undefined {

@@ -1,4 +1,4 @@
-import { getSchema, type AttributeArgument, type BlockAttribute, type Field, type Model } from '@mrleebo/prisma-ast';
+import { getSchema, type AttributeArgument, type BlockAttribute, type Field, type Model } from '@mrleebo/prisma-ast/dist/prisma-ast.esm.js';
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { FileContext } from '../analysis/file-context.js';
