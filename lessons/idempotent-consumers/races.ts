@@ -18,4 +18,12 @@ export const races: readonly RaceScenario[] = [
     handler: claimNotice,
     words: { took: 'fresh', declined: 'conflict' },
   },
+  {
+    label: '4.1 race, unique claim, A rolls back',
+    schemaSql: inboxTable,
+    message: { id: 'notice-amber' },
+    handler: claimNotice,
+    words: { took: 'fresh', declined: 'conflict' },
+    rollsBack: 'A',
+  },
 ];

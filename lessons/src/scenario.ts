@@ -126,6 +126,8 @@ export interface RaceScenario {
   readonly handler: Handler<LessonMessage, boolean>;
   /** How a worker's result reads in the line: `fresh`/`conflict`, `inserted`/`skipped`. */
   readonly words: { readonly took: string; readonly declined: string };
+  /** A worker that ends with ROLLBACK instead of COMMIT, once the other is seen waiting for it. */
+  readonly rollsBack?: WorkerName;
 }
 
 export interface RunnableLesson {

@@ -11,8 +11,9 @@ import { queryableOf } from './postgres-database.js';
  * Races two workers on two connections of a real server, with an interleaving that is forced, not
  * hoped for: each worker's n-th statement waits until the worker before it has finished its n-th,
  * and the one after it its (n-1)-th. So for check-then-insert both SELECTs run before either
- * INSERT. A worker commits only once the other has finished or is seen (in pg_blocking_pids) to
- * wait for it, so "B waited" in a result is an observation, never an assumption.
+ * INSERT. A worker commits (or, where the race says so, rolls back) only once the other has finished
+ * or is seen (in pg_blocking_pids) to wait for it, so "B waited" in a result is an observation,
+ * never an assumption.
  */
 
 export type RaceResult =
@@ -84,7 +85,7 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
           const result = await race.handler(lockstep.wrap(name, queryableOf(client)), race.message, workerId(name));
           lockstep.finish(name);
           await commitWhenOthersSettled(name);
-          await client.query('COMMIT');
+          await client.query(race.rollsBack === name ? 'ROLLBACK' : 'COMMIT');
           return result;
         } catch (error) {
           lockstep.finish(name);
@@ -94,7 +95,7 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
       }),
     );
 
-    step = 'count the inbox rows after both commits';
+    step = 'count the inbox rows after both transactions ended';
     const counted = await observer.query<{ rows: number }>('SELECT count(*)::int AS rows FROM inbox WHERE message_id = $1', [race.message.id]);
     const rows = counted.rows[0]?.rows ?? 0;
     const results = Object.fromEntries(workers.map((name, index) => [name, { took: took[index]!, waited: waited[name] }])) as Record<
@@ -102,7 +103,7 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
       WorkerRaceResult
     >;
     const describeWorker = (name: WorkerName) => {
-      const word = results[name].took ? race.words.took : race.words.declined;
+      const word = `${results[name].took ? race.words.took : race.words.declined}${race.rollsBack === name ? '/rolled back' : ''}`;
       return `${name}=${results[name].waited ? `waited/${word}` : word}`;
     };
     step = `drop schema ${schema}`;
