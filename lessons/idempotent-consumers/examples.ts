@@ -3,8 +3,9 @@ import * as example41 from './handlers/example-4-1.js';
 import * as example42 from './handlers/example-4-2.js';
 import * as example43 from './handlers/example-4-3.js';
 import * as example44 from './handlers/example-4-4.js';
+import * as example45Handlers from './handlers/example-4-5.js';
 import { balanceOf, countRows, inboxIds } from './readouts.js';
-import { balancesTable, inboxTable, keyedEffectsTable } from './tables.js';
+import { balancesTable, inboxTable, keyedEffectsTable, sequencedBalancesTable } from './tables.js';
 
 /** `true` from a claim means this worker's insert created the inbox row. */
 const claimWord = (fresh: boolean) => (fresh ? 'fresh' : 'conflict');
@@ -98,4 +99,34 @@ export const effectIdentity: ExampleScenario = {
   },
 };
 
-export const examples: readonly ExampleScenario[] = [inboxClaims, snapshotIdentity, rollbackKeepsClaimRetryable, effectIdentity];
+const example45 = handlerModule('example-4-5', example45Handlers);
+
+/** Each design over the same arrivals: two snapshots in order, then the older one again, late. */
+const lateReplayDesigns = [
+  { name: 'per-worker claim', handler: shown(example45, 'applySnapshotClaimedPerWorker', [], 'the worker keys the inbox claim, and no rule judges claim keys') },
+  { name: 'snapshot claim', handler: shown(example45, 'applySnapshotClaimedOnce', []) },
+  { name: 'sequence guard', handler: shown(example45, 'applySnapshotIfNewer', []) },
+] as const;
+
+export const lateReplay: ExampleScenario = {
+  anchor: 'example-4-5',
+  number: '4.5',
+  shown: lateReplayDesigns.map((design) => design.handler),
+  async run(session) {
+    const older = { id: 'reconcile-17', accountId: 'acct-9', sequence: 17, cents: 700 };
+    const newer = { id: 'reconcile-18', accountId: 'acct-9', sequence: 18, cents: 900 };
+    const late = { worker: 'B', message: older } as const;
+    const results: string[] = [];
+    for (const design of lateReplayDesigns) {
+      await session.fresh(inboxTable + sequencedBalancesTable);
+      await session.deliver({ worker: 'A', message: older }, design.handler.run);
+      await session.deliver({ worker: 'A', message: newer }, design.handler.run);
+      const replay = await session.deliver(late, design.handler.run);
+      const balance = await session.readCommitted('the balance', (db) => balanceOf(db, older.accountId));
+      results.push(`${design.name} B=${replay.committed ? (replay.value ? 'applied' : 'skipped') : replay.reason} balance=${balance}`);
+    }
+    return `4.5 late replay of ${late.message.id}: ${results.join('; ')}`;
+  },
+};
+
+export const examples: readonly ExampleScenario[] = [inboxClaims, snapshotIdentity, rollbackKeepsClaimRetryable, effectIdentity, lateReplay];

@@ -20,7 +20,11 @@ export function parseBuiltLesson(json: unknown, origin: string): BuiltLesson {
   checkSection(lesson.field('analogy'), ['anchor', 'title', 'storyHtml', 'limitsHtml']);
   for (const example of lesson.field('examples').items()) {
     checkSection(example, ['anchor', 'number', 'title', 'html']);
-    for (const code of example.field('code').items()) checkCode(code);
+    const code = example.field('code').items();
+    code.forEach(checkCode);
+    const captions = example.field('captions').items();
+    captions.forEach((caption) => caption.string());
+    if (captions.length !== code.length) example.field('captions').fail(`has ${captions.length} captions for ${code.length} handlers`);
   }
   for (const question of lesson.field('questions').items()) checkQuestion(question);
   for (const tip of lesson.field('tips').items()) checkSection(tip, ['anchor', 'adviceHtml', 'whenHtml', 'verifyHtml']);

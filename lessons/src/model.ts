@@ -79,6 +79,8 @@ export interface BuiltExample {
   readonly html: Html;
   /** The handler the example runs first, then any contrasting handler it shows. */
   readonly code: readonly CodeSnippet[];
+  /** What each handler of `code` is, in the same order. */
+  readonly captions: readonly string[];
 }
 
 export interface DeliveryView {

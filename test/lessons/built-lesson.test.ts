@@ -37,6 +37,7 @@ describe('the places other tools link to', () => {
       'example-4-2',
       'example-4-3',
       'example-4-4',
+      'example-4-5',
       'q1',
       'q2',
       'q3',

@@ -14,13 +14,14 @@ const run = (command: string) => {
 };
 
 describe('npm run lesson', () => {
-  it('-- examples prints the four example lines and nothing else', async () => {
+  it('-- examples prints the four original example lines, then the new ones, and nothing else', async () => {
     const { stdout } = await run('examples');
     expect(stdout.trim().split('\n')).toEqual([
       '4.1 inbox claims: notice-amber=fresh, notice-birch=fresh, notice-amber=conflict',
       '4.2 snapshots: ids=snapshot-elm-01,snapshot-elm-02 claims=fresh,fresh balance=930',
       '4.3 rollback: fresh-worker-before inbox=0 effects=0; retry=applied; after inbox=1 effects=1',
       '4.4 effect identity: source-maple-a=fresh/new, source-maple-b=fresh/already-recorded; inbox=2 effects=1',
+      '4.5 late replay of reconcile-17: per-worker claim B=applied balance=700; snapshot claim B=skipped balance=900; sequence guard B=skipped balance=900',
     ]);
   });
 

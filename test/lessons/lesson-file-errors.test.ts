@@ -115,6 +115,12 @@ describe('text and code that disagree', () => {
     );
   });
 
+  it('reports an example with a caption missing for one of its handlers', async () => {
+    expect(await assemblyError((lesson) => lesson['examples'][4]['captions'].pop())).toBe(
+      'broken-lesson/lesson.json: examples[4].captions: has 2 captions but examples.ts shows 3 handlers',
+    );
+  });
+
   it('reports a lesson id that is not the code’s', async () => {
     expect(await assemblyError((lesson) => (lesson['id'] = 'other-lesson'))).toBe(
       'broken-lesson/lesson.json: id: is "other-lesson" but the lesson\'s code is "idempotent-consumers"',

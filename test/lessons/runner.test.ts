@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 describe('the examples, run on PGlite', () => {
-  it('print exactly the four lines the lesson promises', async () => {
+  it('print exactly the lines the lesson promises', async () => {
     const lines: string[] = [];
     for (const example of idempotentConsumers.examples) {
       const result = await runner.runExample(example.anchor);
@@ -42,6 +42,7 @@ describe('the examples, run on PGlite', () => {
       '4.2 snapshots: ids=snapshot-elm-01,snapshot-elm-02 claims=fresh,fresh balance=930',
       '4.3 rollback: fresh-worker-before inbox=0 effects=0; retry=applied; after inbox=1 effects=1',
       '4.4 effect identity: source-maple-a=fresh/new, source-maple-b=fresh/already-recorded; inbox=2 effects=1',
+      '4.5 late replay of reconcile-17: per-worker claim B=applied balance=700; snapshot claim B=skipped balance=900; sequence guard B=skipped balance=900',
     ]);
   });
 

@@ -65,7 +65,7 @@ function renderCode(code: CodeSnippet, caption?: string): string {
 function renderExample(example: BuiltExample): string {
   return [
     `<article id="${attribute(example.anchor)}" class="example"><h3>${text(example.number)} ${text(example.title)}</h3>${example.html}`,
-    ...example.code.map((code, index) => renderCode(code, index === 0 ? 'The handler this example runs' : 'The tempting alternative')),
+    ...example.code.map((code, index) => renderCode(code, example.captions[index])),
     `<div class="run-row"><button type="button" data-run-example="${attribute(example.anchor)}" disabled>Run on PostgreSQL</button>`,
     `<output class="result" data-result-for="${attribute(example.anchor)}" aria-live="polite"></output></div></article>`,
   ].join('\n');

@@ -58,12 +58,20 @@ export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesso
     questions.push(await buildQuestion(inputs, questionText, scenario, field, index === 0 ? null : index));
   }
 
-  const examples: BuiltExample[] = text.examples.map((exampleText) => {
+  const examples: BuiltExample[] = text.examples.map((exampleText, index) => {
     const scenario = runnable.examples.find((candidate) => candidate.anchor === exampleText.anchor)!;
+    if (exampleText.captions.length !== scenario.shown.length) {
+      throw new LessonFileError(
+        files.textFile,
+        `examples[${index}].captions`,
+        `has ${exampleText.captions.length} captions but examples.ts shows ${scenario.shown.length} handlers`,
+      );
+    }
     return {
       anchor: scenario.anchor,
       number: scenario.number,
       title: exampleText.title,
+      captions: exampleText.captions,
       html: renderMarkdown(exampleText.body),
       code: scenario.shown.map((handler) => snippet(inputs, handler)),
     };

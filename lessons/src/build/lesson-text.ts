@@ -21,6 +21,8 @@ export interface QuestionText {
 export interface ExampleText {
   readonly anchor: string;
   readonly title: string;
+  /** One caption per handler the example shows, in the order `examples.ts` lists them. */
+  readonly captions: readonly string[];
   readonly body: Markdown;
 }
 
@@ -73,6 +75,7 @@ export function readLessonText(json: unknown, file: string): LessonText {
     examples: nonEmpty(lesson.field('examples')).map((example) => ({
       anchor: example.field('anchor').matching(/^example-\d+-\d+$/, 'an anchor such as example-4-1'),
       title: example.field('title').string(),
+      captions: nonEmpty(example.field('captions')).map((caption) => caption.string()),
       body: example.field('body').markdown(),
     })),
     questions: nonEmpty(lesson.field('questions')).map((question) => readQuestion(question)),
