@@ -118,7 +118,7 @@ export const lateReplay: ExampleScenario = {
     const late = { worker: 'B', message: older } as const;
     const results: string[] = [];
     for (const design of lateReplayDesigns) {
-      await session.fresh(inboxTable + sequencedBalancesTable);
+      await session.fresh(inboxTable + sequencedBalancesTable, design.name);
       await session.deliver({ worker: 'A', message: older }, design.handler.run);
       await session.deliver({ worker: 'A', message: newer }, design.handler.run);
       const replay = await session.deliver(late, design.handler.run);

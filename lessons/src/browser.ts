@@ -21,9 +21,11 @@ export type {
 } from './scenario.js';
 export type { ExampleResult, HandlerRun, ItemFailure, QuestionCheck } from './runner.js';
 export type { PgliteAssets, PgliteAssetUrls } from './pglite-database.js';
+export type { TableRows, Transcript, TranscriptPart, TranscriptStatement } from './transcript.js';
 
 export { builtLessonFormat } from './model.js';
 export { formatOutcome } from './scenario.js';
+export { formatTranscript } from './transcript.js';
 export { LessonRunner, describeFailure } from './runner.js';
 export { PgliteLessonDatabase, loadPgliteAssets, pgliteOpener } from './pglite-database.js';
 export { allQuestions, lessonAnchors, parseBuiltLesson } from './built-lesson.js';

@@ -6,6 +6,8 @@
 
 export interface QueryRows<Row> {
   rows: Row[];
+  /** Rows an INSERT, UPDATE or DELETE changed, as the engine reports it. */
+  affectedRows?: number;
 }
 
 /** The one method a lesson handler may call: a parameterised SQL statement. */

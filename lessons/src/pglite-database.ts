@@ -98,6 +98,7 @@ export class PgliteLessonDatabase implements LessonDatabase {
   }
 }
 
-async function rowsOf<Row>(result: Promise<{ rows: unknown[] }>): Promise<QueryRows<Row>> {
-  return { rows: (await result).rows as Row[] };
+async function rowsOf<Row>(pending: Promise<{ rows: unknown[]; affectedRows?: number }>): Promise<QueryRows<Row>> {
+  const result = await pending;
+  return { rows: result.rows as Row[], affectedRows: result.affectedRows };
 }

@@ -8,6 +8,7 @@ import {
   type ShownHandler,
 } from './scenario.js';
 import { ItemSession, StepFailure } from './session.js';
+import type { Transcript } from './transcript.js';
 
 export interface ItemFailure {
   readonly step: number;
@@ -15,14 +16,15 @@ export interface ItemFailure {
   readonly reason: string;
 }
 
+/** Every result carries the transcript of the SQL that produced it, failed or not. */
 export type ExampleResult =
-  | { readonly anchor: string; readonly number: string; readonly ok: true; readonly line: string }
-  | { readonly anchor: string; readonly number: string; readonly ok: false; readonly failure: ItemFailure };
+  | { readonly anchor: string; readonly number: string; readonly ok: true; readonly line: string; readonly transcript: Transcript }
+  | { readonly anchor: string; readonly number: string; readonly ok: false; readonly failure: ItemFailure; readonly transcript: Transcript };
 
 /** The durable state one handler leaves after all of a question's deliveries. */
 export type HandlerRun =
-  | { readonly ok: true; readonly outcome: Outcome; readonly text: string }
-  | { readonly ok: false; readonly failure: ItemFailure };
+  | { readonly ok: true; readonly outcome: Outcome; readonly text: string; readonly transcript: Transcript }
+  | { readonly ok: false; readonly failure: ItemFailure; readonly transcript: Transcript };
 
 export interface QuestionCheck {
   readonly anchor: string;
@@ -64,11 +66,12 @@ export class LessonRunner {
   runExample(anchor: string): Promise<ExampleResult> {
     const example = this.example(anchor);
     return this.exclusive(async () => {
+      const session = new ItemSession(this.db);
       try {
-        const line = await example.run(new ItemSession(this.db));
-        return { anchor, number: example.number, ok: true, line };
+        const line = await example.run(session);
+        return { anchor, number: example.number, ok: true, line, transcript: await session.transcript() };
       } catch (error) {
-        return { anchor, number: example.number, ok: false, failure: asItemFailure(error) };
+        return { anchor, number: example.number, ok: false, failure: asItemFailure(error), transcript: await session.transcript() };
       }
     });
   }
@@ -118,9 +121,9 @@ async function runQuestionHandler(db: LessonDatabase, question: QuestionScenario
     await session.fresh(question.schemaSql);
     for (const delivery of question.deliveries) await session.deliver(delivery, handler.run);
     const outcome = await session.readCommitted('the durable state', question.readOutcome);
-    return { ok: true, outcome, text: formatOutcome(outcome) };
+    return { ok: true, outcome, text: formatOutcome(outcome), transcript: await session.transcript() };
   } catch (error) {
-    return { ok: false, failure: asItemFailure(error) };
+    return { ok: false, failure: asItemFailure(error), transcript: await session.transcript() };
   }
 }
 

@@ -60,6 +60,34 @@ describe('the examples, run on PGlite', () => {
   });
 });
 
+describe('the transcript of a run', () => {
+  it('shows each statement with its parameters and row counts, the transaction boundaries, and the final rows', async () => {
+    const result = await runner.runExample('example-4-3');
+    expect(result.transcript).toHaveLength(1);
+    const [part] = result.transcript;
+    const workerA = part!.statements.filter((statement) => statement.who === 'worker A');
+    expect(workerA).toEqual([
+      { who: 'worker A', sql: 'DISCARD ALL', params: [], returned: null, changed: null },
+      { who: 'worker A', sql: 'BEGIN', params: [], returned: null, changed: null },
+      { who: 'worker A', sql: 'INSERT INTO inbox(message_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING message_id', params: ['payout-cedar-1'], returned: 1, changed: 1 },
+      { who: 'worker A', sql: 'INSERT INTO effects(effect_id, amount) VALUES ($1, $2)', params: ['payout-cedar', 250], returned: 0, changed: 1 },
+      { who: 'worker A', sql: 'ROLLBACK', params: [], returned: null, changed: null },
+    ]);
+    expect(part!.tables).toEqual({ effects: [{ effect_id: 'payout-cedar', amount: 250 }], inbox: [{ message_id: 'payout-cedar-1' }] });
+  });
+
+  it('gives an item that compares designs one part per fresh database, named after the design', async () => {
+    const result = await runner.runExample('example-4-5');
+    expect(result.transcript.map((part) => [part.title, part.tables['balances']])).toEqual([
+      ['per-worker claim', [{ account_id: 'acct-9', cents: 700, as_of: 17 }]],
+      ['snapshot claim', [{ account_id: 'acct-9', cents: 900, as_of: 18 }]],
+      ['sequence guard', [{ account_id: 'acct-9', cents: 900, as_of: 18 }]],
+    ]);
+    const lateGuarded = result.transcript[2]!.statements.filter((statement) => statement.who === 'worker B' && statement.sql.startsWith('INSERT'));
+    expect(lateGuarded.map((statement) => [statement.params, statement.returned, statement.changed])).toEqual([[['acct-9', 700, 17], 0, 0]]);
+  });
+});
+
 describe('the quiz, decided by the database', () => {
   for (const question of allQuestions(idempotentConsumersLesson)) {
     it(`${question.anchor}: the declared answer is the one option the database proves right`, async () => {
@@ -173,14 +201,25 @@ describe('a failing item', () => {
       expect(failed.failure.stepLabel).toBe('worker B handles m-2');
       expect(failed.failure.reason).toMatch(/missing_table/);
     }
-    expect(await fragile.runExample('example-1-2')).toEqual({ anchor: 'example-1-2', number: '1.2', ok: true, line: '1.2 inbox=1' });
+    expect(await fragile.runExample('example-1-2')).toMatchObject({ anchor: 'example-1-2', number: '1.2', ok: true, line: '1.2 inbox=1' });
+    // The failed run still shows what ran: worker A committed, worker B's second statement failed and rolled back.
+    expect(failed.transcript[0]?.statements.filter((statement) => statement.returned === null && !statement.error).map((statement) => `${statement.who} ${statement.sql}`)).toEqual([
+      'worker A DISCARD ALL',
+      'worker A BEGIN',
+      'worker A COMMIT',
+      'worker B DISCARD ALL',
+      'worker B BEGIN',
+      'worker B ROLLBACK',
+    ]);
+    expect(failed.transcript[0]?.statements.find((statement) => statement.error)?.error).toMatch(/missing_table/);
+    expect(failed.transcript[0]?.tables).toEqual({ inbox: [{ message_id: 'm-1' }] });
   });
 
   it('fails one option of a question while the others still run and are judged', async () => {
     const fragile = await LessonRunner.open(fragileLesson, sharedDatabase);
     const check = await fragile.checkQuestion('q1');
     expect(check.options['a']?.ok).toBe(false);
-    expect(check.options['b']).toEqual({ ok: true, outcome: { inbox: 2 }, text: 'inbox=2' });
+    expect(check.options['b']).toMatchObject({ ok: true, outcome: { inbox: 2 }, text: 'inbox=2' });
     expect(check.provenRight).toEqual(['b']);
   });
 

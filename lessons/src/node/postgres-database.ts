@@ -77,7 +77,7 @@ export function queryableOf(client: pg.Pool | pg.PoolClient | pg.Client): Querya
   return {
     async query<Row>(sql: string, params?: unknown[]) {
       const result = await client.query(sql, params);
-      return { rows: result.rows as Row[] };
+      return { rows: result.rows as Row[], affectedRows: result.rowCount ?? undefined };
     },
   };
 }
