@@ -127,6 +127,52 @@ describe('the built lesson', () => {
   });
 });
 
+describe("an option's explanation", () => {
+  const lessonText = JSON.parse(readFileSync(join(lessonFolder(lesson.id), 'lesson.json'), 'utf8')) as {
+    predict: { options: Record<string, string> };
+    questions: { anchor: string; options: Record<string, string> }[];
+  };
+
+  it('types no figure or id of its own: every digit comes from a placeholder the run fills', () => {
+    for (const [anchor, options] of [['predict', lessonText.predict.options] as const, ...lessonText.questions.map((question) => [question.anchor, question.options] as const)]) {
+      for (const [id, markdown] of Object.entries(options)) {
+        const ownWords = markdown.replace(/\{[a-z_.]+\}/g, '').replace(/\]\(#[a-z0-9-]+\)/g, ']');
+        expect(ownWords.replace(/\[[^\]]*\]/g, ''), `${anchor} option ${id}`).not.toMatch(/\d/);
+      }
+    }
+  });
+
+  it('changes when the handler behind it changes, because it is filled from that run', async () => {
+    const q3 = idempotentConsumers.questions.find((question) => question.anchor === 'q3')!;
+    const altered = {
+      ...idempotentConsumers,
+      questions: idempotentConsumers.questions.map((question) =>
+        question === q3 ? { ...q3, options: { ...q3.options, d: { ...q3.options['d']!, run: q3.options['a']!.run } } } : question,
+      ),
+    };
+    const runner = await LessonRunner.open(altered, pgliteFromImage());
+    try {
+      const folder = lessonFolder(lesson.id);
+      const { text, file } = await loadLessonText(folder, repositoryRoot);
+      const rebuilt = await assembleLesson({
+        text,
+        runnable: altered,
+        files: { folder, textFile: file },
+        code: new HandlerSourceReader(repositoryRoot),
+        runHandler: (anchor, which) => runner.runHandler(anchor, which),
+        ruleLinks: lessonLinks,
+      });
+      const explanation = (built: typeof lesson) => built.questions.find((question) => question.anchor === 'q3')!.options.find((option) => option.id === 'd')!.explanationHtml;
+      expect(explanation(lesson)).toContain('<code>worker-A</code>, <code>worker-B</code>');
+      expect(explanation(lesson)).toContain('800 cents');
+      expect(explanation(rebuilt)).toContain('<code>credit-note-31</code>, <code>credit-note-32</code>, <code>credit-note-33</code>');
+      expect(explanation(rebuilt)).toContain('1100 cents');
+    } finally {
+      await runner.close();
+    }
+  });
+});
+
 describe('lesson text rendering', () => {
   it('escapes raw HTML and refuses script links', () => {
     const html = renderMarkdown('Hi <script>alert(1)</script> [x](javascript:alert(1)) [S1](#sources)');

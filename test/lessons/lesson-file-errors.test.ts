@@ -94,7 +94,7 @@ describe('text and code that disagree', () => {
         runnable: idempotentConsumers,
         files: { folder: lessonFolder('idempotent-consumers'), textFile: file },
         code: new HandlerSourceReader(join(packageRoot, '..')),
-        runHandler: async () => ({ ok: true, outcome: {}, text: '' }),
+        runHandler: async () => ({ ok: true, outcome: { inbox: 1 }, text: 'inbox=1', transcript: [] }),
         ruleLinks: {},
       });
     } catch (error) {
@@ -118,6 +118,13 @@ describe('text and code that disagree', () => {
   it('reports an example with a caption missing for one of its handlers', async () => {
     expect(await assemblyError((lesson) => lesson['examples'][4]['captions'].pop())).toBe(
       'broken-lesson/lesson.json: examples[4].captions: has 2 captions but examples.ts shows 3 handlers',
+    );
+  });
+
+  it('reports an explanation naming a figure its run does not provide', async () => {
+    // The stand-in run of this test reads back only inbox=1 and leaves no tables.
+    expect(await assemblyError(() => undefined)).toBe(
+      'broken-lesson/lesson.json: predict.options.a: names {effects}, which its run does not provide (it provides {inbox})',
     );
   });
 

@@ -105,6 +105,14 @@ describe('the quiz, decided by the database', () => {
     });
   }
 
+  it('gives every option of a question a state of its own, so no two answers are the same answer', async () => {
+    for (const question of idempotentConsumers.questions) {
+      const check = await runner.checkQuestion(question.anchor);
+      const states = Object.values(check.options).map((run) => (run.ok ? run.text : 'failed'));
+      expect(new Set(states).size, `${question.anchor}: ${states.join(' | ')}`).toBe(states.length);
+    }
+  });
+
   it('question 1 asks about a handler whose state is inbox=2 effects=2 sum=800', async () => {
     const run = await runner.runHandler('q1', 'shipped');
     expect(run.ok && run.text).toBe('inbox=2 effects=2 sum=800');

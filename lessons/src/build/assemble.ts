@@ -14,6 +14,7 @@ import {
 import { describeFailure, type HandlerRun } from '../runner.js';
 import { formatOutcome, type QuestionScenario, type RuleId, type RunnableLesson, type ShownHandler } from '../scenario.js';
 import type { HandlerSourceReader } from './extract-code.js';
+import { fillFromRun } from './fill-from-run.js';
 import type { LessonText, QuestionText } from './lesson-text.js';
 import { renderMarkdown } from './render-markdown.js';
 
@@ -35,7 +36,7 @@ export interface AssemblyInputs {
   readonly runnable: RunnableLesson;
   readonly files: LessonFiles;
   readonly code: HandlerSourceReader;
-  /** Runs one handler of a question on PGlite; used to label options with the state they produce. */
+  /** Runs one handler of a question on PGlite; its run labels the option and fills its explanation. */
   readonly runHandler: (anchor: string, which: string) => Promise<HandlerRun>;
   /** The plugin's rule-to-lesson table, so the lesson can say which rules point at each place. */
   readonly ruleLinks: Readonly<Record<string, RuleLink>>;
@@ -50,13 +51,6 @@ export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesso
   const questionTexts = [text.predict, ...text.questions];
   matchAnchors(questionTexts.map((question) => question.anchor), runnable.questions.map((question) => question.anchor), files.textFile, 'question', 'questions.ts');
   matchAnchors(text.examples.map((example) => example.anchor), runnable.examples.map((example) => example.anchor), files.textFile, 'example', 'examples.ts');
-
-  const questions: BuiltQuestion[] = [];
-  for (const [index, questionText] of questionTexts.entries()) {
-    const scenario = runnable.questions.find((candidate) => candidate.anchor === questionText.anchor)!;
-    const field = index === 0 ? 'predict' : `questions[${index - 1}]`;
-    questions.push(await buildQuestion(inputs, questionText, scenario, field, index === 0 ? null : index));
-  }
 
   const examples: BuiltExample[] = text.examples.map((exampleText, index) => {
     const scenario = runnable.examples.find((candidate) => candidate.anchor === exampleText.anchor)!;
@@ -76,6 +70,20 @@ export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesso
       code: scenario.shown.map((handler) => snippet(inputs, handler)),
     };
   });
+
+  // Every question's options are matched before any is run, so a mismatch is reported as one.
+  const questionFields = questionTexts.map((questionText, index) => {
+    const scenario = runnable.questions.find((candidate) => candidate.anchor === questionText.anchor)!;
+    const field = index === 0 ? 'predict' : `questions[${index - 1}]`;
+    const textIds = Object.keys(questionText.options);
+    const codeIds = Object.keys(scenario.options);
+    if (textIds.join() !== codeIds.join()) {
+      throw new LessonFileError(files.textFile, `${field}.options`, `has options ${textIds.join(', ')} but questions.ts runs ${codeIds.join(', ')}`);
+    }
+    return { questionText, scenario, field, number: index === 0 ? null : index };
+  });
+  const questions: BuiltQuestion[] = [];
+  for (const { questionText, scenario, field, number } of questionFields) questions.push(await buildQuestion(inputs, questionText, scenario, field, number));
 
   const [predict, ...quiz] = questions as [BuiltQuestion, ...BuiltQuestion[]];
   const lesson: Omit<BuiltLesson, 'places'> = {
@@ -123,27 +131,17 @@ async function buildQuestion(
   field: string,
   number: number | null,
 ): Promise<BuiltQuestion> {
-  const textIds = Object.keys(questionText.options);
-  const codeIds = Object.keys(scenario.options);
-  if (textIds.join() !== codeIds.join()) {
-    throw new LessonFileError(inputs.files.textFile, `${field}.options`, `has options ${textIds.join(', ')} but questions.ts runs ${codeIds.join(', ')}`);
-  }
   const options: BuiltOption[] = [];
-  for (const optionId of codeIds) {
+  for (const optionId of Object.keys(scenario.options)) {
     const handler = scenario.options[optionId]!;
-    const code = snippet(inputs, handler);
-    let label: string;
-    if (scenario.labelledBy) {
-      label = inputs.code.extract(handlerFile(inputs, handler), handler.name, scenario.labelledBy).label!;
-    } else {
-      label = labelFromRun(await inputs.runHandler(scenario.anchor, optionId), `${scenario.anchor} option ${optionId}`);
-    }
+    const run = await inputs.runHandler(scenario.anchor, optionId);
+    if (!run.ok) throw new Error(`${scenario.anchor} option ${optionId} could not be run to build it: ${describeFailure(run.failure)}`);
     options.push({
       id: optionId,
-      label,
+      label: scenario.labelledBy ? inputs.code.extract(handlerFile(inputs, handler), handler.name, scenario.labelledBy).label! : run.text,
       labelKind: scenario.labelledBy ? 'code' : 'outcome',
-      code,
-      explanationHtml: renderMarkdown(questionText.options[optionId]!),
+      code: snippet(inputs, handler),
+      explanationHtml: renderMarkdown(fillFromRun(questionText.options[optionId]!, run, inputs.files.textFile, `${field}.options.${optionId}`)),
     });
   }
   const rule = scenario.answer;
@@ -165,11 +163,6 @@ async function buildQuestion(
           ? `the option that reproduces ${formatOutcome(rule.trace)}`
           : `the option that ${rule.requirement}`,
   };
-}
-
-function labelFromRun(run: HandlerRun, what: string): string {
-  if (!run.ok) throw new Error(`${what} could not be run to label it: ${describeFailure(run.failure)}`);
-  return run.text;
 }
 
 function snippet(inputs: AssemblyInputs, handler: ShownHandler): CodeSnippet {
