@@ -79,17 +79,21 @@ if (databaseUrl) {
       });
     }
 
-    it('shows check-then-insert letting both workers insert, and the unique claim making one wait, then conflict or insert as the other commits or rolls back', async () => {
+    it('shows check-then-insert letting both workers insert, the unique claim making one wait, then conflict or insert as the other commits or rolls back, and the refund key keeping one refund', async () => {
       const results = await runRaces(idempotentConsumers.races, databaseUrl);
       expect(results.map((result) => (result.ok ? result.line : result.failure))).toEqual([
         '4.1 race, check then insert: A=inserted, B=inserted; inbox=2',
         '4.1 race, unique claim: A=fresh, B=waited/conflict; inbox=1',
         '4.1 race, unique claim, A rolls back: A=fresh/rolled back, B=waited/fresh; inbox=1',
+        '4.4 race, refund keyed by refund: A=new, B=waited/already-recorded; inbox=2 effects=1',
+        '4.4 race, refund keyed by message: A=new, B=new; inbox=2 effects=2',
       ]);
-      const [checkThenInsert, uniqueClaim, afterRollback] = results;
+      const [checkThenInsert, uniqueClaim, afterRollback, refundKey, messageKey] = results;
       expect(checkThenInsert?.ok && checkThenInsert.workers).toEqual({ A: { took: true, waited: false }, B: { took: true, waited: false } });
       expect(uniqueClaim?.ok && uniqueClaim.workers).toEqual({ A: { took: true, waited: false }, B: { took: false, waited: true } });
       expect(afterRollback?.ok && afterRollback.workers).toEqual({ A: { took: true, waited: false }, B: { took: true, waited: true } });
+      expect(refundKey?.ok && refundKey.outcome).toEqual({ inbox: 2, effects: 1 });
+      expect(messageKey?.ok && messageKey.outcome).toEqual({ inbox: 2, effects: 2 });
     });
   });
 }

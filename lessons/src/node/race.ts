@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 
 import type { Queryable } from '../database.js';
-import type { RaceScenario, WorkerName } from '../scenario.js';
+import { formatOutcome, type Outcome, type RaceScenario, type WorkerName } from '../scenario.js';
 import { workerId } from '../session.js';
 import { queryableOf } from './postgres-database.js';
 
@@ -17,7 +17,7 @@ import { queryableOf } from './postgres-database.js';
  */
 
 export type RaceResult =
-  | { readonly label: string; readonly ok: true; readonly line: string; readonly rows: number; readonly workers: Readonly<Record<WorkerName, WorkerRaceResult>> }
+  | { readonly label: string; readonly ok: true; readonly line: string; readonly outcome: Outcome; readonly workers: Readonly<Record<WorkerName, WorkerRaceResult>> }
   | { readonly label: string; readonly ok: false; readonly failure: string };
 
 export interface WorkerRaceResult {
@@ -56,7 +56,7 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
     step = 'create a fresh schema';
     await observer.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema};\n${race.schemaSql}`);
 
-    step = `workers A and B both handle ${race.message.id}`;
+    step = race.messages.A.id === race.messages.B.id ? `workers A and B both handle ${race.messages.A.id}` : `worker A handles ${race.messages.A.id} while worker B handles ${race.messages.B.id}`;
     const lockstep = new Lockstep();
     const waited: Record<WorkerName, boolean> = { A: false, B: false };
     const commitWhenOthersSettled = async (me: WorkerName) => {
@@ -82,7 +82,7 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
         const { client } = sessions[name];
         await client.query('BEGIN');
         try {
-          const result = await race.handler(lockstep.wrap(name, queryableOf(client)), race.message, workerId(name));
+          const result = await race.handler(lockstep.wrap(name, queryableOf(client)), race.messages[name], workerId(name));
           lockstep.finish(name);
           await commitWhenOthersSettled(name);
           await client.query(race.rollsBack === name ? 'ROLLBACK' : 'COMMIT');
@@ -95,9 +95,8 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
       }),
     );
 
-    step = 'count the inbox rows after both transactions ended';
-    const counted = await observer.query<{ rows: number }>('SELECT count(*)::int AS rows FROM inbox WHERE message_id = $1', [race.message.id]);
-    const rows = counted.rows[0]?.rows ?? 0;
+    step = 'read the durable state after both transactions ended';
+    const outcome = await race.readOutcome(queryableOf(observer));
     const results = Object.fromEntries(workers.map((name, index) => [name, { took: took[index]!, waited: waited[name] }])) as Record<
       WorkerName,
       WorkerRaceResult
@@ -108,7 +107,7 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
     };
     step = `drop schema ${schema}`;
     await observer.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    return { label: race.label, ok: true, line: `${race.label}: ${workers.map(describeWorker).join(', ')}; inbox=${rows}`, rows, workers: results };
+    return { label: race.label, ok: true, line: `${race.label}: ${workers.map(describeWorker).join(', ')}; ${formatOutcome(outcome)}`, outcome, workers: results };
   } catch (error) {
     return { label: race.label, ok: false, failure: `failed at "${step}": ${error instanceof Error ? error.message : String(error)}` };
   } finally {
