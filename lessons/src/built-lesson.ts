@@ -29,6 +29,8 @@ export function parseBuiltLesson(json: unknown, origin: string): BuiltLesson {
   for (const question of lesson.field('questions').items()) checkQuestion(question);
   for (const tip of lesson.field('tips').items()) checkSection(tip, ['anchor', 'adviceHtml', 'whenHtml', 'verifyHtml']);
   for (const source of lesson.field('sources').items()) checkSection(source, ['id', 'title', 'url', 'fetched', 'noteHtml']);
+  checkSection(lesson.field('related'), ['anchor', 'title']);
+  for (const topic of lesson.field('related').field('topics').items()) checkSection(topic, ['title', 'html']);
   for (const place of lesson.field('places').items()) {
     checkSection(place, ['anchor', 'title']);
     place.field('rules').items().forEach((rule) => rule.string());

@@ -27,6 +27,8 @@ export interface BuiltLesson {
   readonly questions: readonly BuiltQuestion[];
   readonly tips: readonly BuiltTip[];
   readonly sources: readonly BuiltSource[];
+  /** Neighbouring topics and how they connect; hosts list the rules that open this lesson after them. */
+  readonly related: BuiltRelated;
   /** Every place a link may open, in reading order, with the plugin rules that point at it. */
   readonly places: readonly Place[];
 }
@@ -128,6 +130,12 @@ export interface BuiltTip {
   readonly adviceHtml: Html;
   readonly whenHtml: Html;
   readonly verifyHtml: Html;
+}
+
+export interface BuiltRelated {
+  readonly anchor: string;
+  readonly title: string;
+  readonly topics: readonly { readonly title: string; readonly html: Html }[];
 }
 
 export interface BuiltSource {

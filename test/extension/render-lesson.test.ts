@@ -20,6 +20,13 @@ describe('the lesson page rendered on the host', () => {
     }
   });
 
+  it('ends with the related topics and, for each rule, the sections it opens', () => {
+    const related = html.slice(html.indexOf('<section id="related">'));
+    expect(idempotentConsumersLesson.related.topics.map((topic) => topic.title)).toEqual(['Jobs in a queue', "The outbox, on the producer's side", 'The rules that point here']);
+    expect(related).toContain('href="https://docs.bullmq.io/patterns/idempotent-jobs"');
+    expect(related).toContain(`<li><code>no-check-then-insert</code>: <a href="#example-4-1">4.1 An inbox conflict is the consumer's decision</a>, <a href="#tip-1">Pro tip 1</a></li>`);
+  });
+
   it('escapes code and plain text, so handler source shows as written', () => {
     const q1 = idempotentConsumersLesson.questions.find((question) => question.anchor === 'q1')!;
     expect(q1.code?.source).toContain('Promise<boolean>');

@@ -45,6 +45,7 @@ describe('the places other tools link to', () => {
       'tip-1',
       'tip-2',
       'sources',
+      'related',
     ]);
   });
 

@@ -44,7 +44,18 @@ export function renderLesson(lesson: BuiltLesson): string {
         `<li id="source-${attribute(source.id)}"><strong>[${text(source.id)}]</strong> ${text(source.publisher)}, <a href="${attribute(source.url)}">${text(source.title)}</a>, fetched ${text(source.fetched)}${source.sha256 ? `; SHA-256 <code class="hash">${text(source.sha256)}</code>` : ''}.${source.noteHtml}</li>`,
     ),
     `</ul></section>`,
+    renderRelated(lesson),
   ].join('\n');
+}
+
+/** The neighbouring topics, then every rule of the plugin with the sections of this lesson it opens. */
+function renderRelated(lesson: BuiltLesson): string {
+  const topics = lesson.related.topics.map((topic) => `<h3>${text(topic.title)}</h3>${topic.html}`);
+  const rules = [...new Set(lesson.places.flatMap((place) => place.rules))].map((rule) => {
+    const places = lesson.places.filter((place) => place.rules.includes(rule));
+    return `<li><code>${text(rule)}</code>: ${places.map((place) => `<a href="#${attribute(place.anchor)}">${text(place.title)}</a>`).join(', ')}</li>`;
+  });
+  return `<section id="${attribute(lesson.related.anchor)}"><h2>${text(lesson.related.title)}</h2>${topics.join('')}<ul class="rule-places">${rules.join('')}</ul></section>`;
 }
 
 function renderContents(lesson: BuiltLesson): string {

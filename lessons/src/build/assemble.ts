@@ -120,6 +120,11 @@ export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesso
       sha256: source.sha256,
       noteHtml: renderMarkdown(source.note),
     })),
+    related: {
+      anchor: 'related',
+      title: text.related.title,
+      topics: text.related.topics.map((topic) => ({ title: topic.title, html: renderMarkdown(topic.body) })),
+    },
   };
   return { ...lesson, places: places(lesson, inputs.ruleLinks, files.textFile) };
 }
@@ -196,6 +201,7 @@ function places(lesson: Omit<BuiltLesson, 'places'>, ruleLinks: AssemblyInputs['
     ...lesson.questions.map((question) => ({ anchor: question.anchor, title: question.title })),
     ...lesson.tips.map((tip) => ({ anchor: tip.anchor, title: `Pro tip ${tip.number}` })),
     { anchor: 'sources', title: 'Sources' },
+    { anchor: lesson.related.anchor, title: lesson.related.title },
   ];
   const result = ordered.map((place) => ({ ...place, rules: [] as RuleId[] }));
   for (const [rule, link] of Object.entries(ruleLinks)) {

@@ -53,6 +53,7 @@ export interface LessonText {
   readonly questions: readonly QuestionText[];
   readonly tips: readonly TipText[];
   readonly sources: readonly SourceText[];
+  readonly related: { readonly title: string; readonly topics: readonly { readonly title: string; readonly body: Markdown }[] };
 }
 
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
@@ -85,6 +86,13 @@ export function readLessonText(json: unknown, file: string): LessonText {
       verify: tip.field('verify').markdown(),
     })),
     sources: nonEmpty(lesson.field('sources')).map(readSource),
+    related: {
+      title: lesson.field('related').field('title').string(),
+      topics: nonEmpty(lesson.field('related').field('topics')).map((topic) => ({
+        title: topic.field('title').string(),
+        body: topic.field('body').markdown(),
+      })),
+    },
   };
 }
 
