@@ -1,4 +1,4 @@
-import type { DatabaseOpener, LessonDatabase } from './database.js';
+import type { DatabaseOpener, LessonDatabase, StatementResult } from './database.js';
 import {
   formatOutcome,
   type ExampleScenario,
@@ -37,6 +37,9 @@ export interface QuestionCheck {
   /** What "right" meant for this question, e.g. `reproduces inbox=3 effects=1 sum=400`. */
   readonly criterion: string;
 }
+
+/** What SQL typed into the console gave: each statement's result, or PostgreSQL's error message. */
+export type SqlRun = { readonly ok: true; readonly results: readonly StatementResult[] } | { readonly ok: false; readonly error: string };
 
 export function describeFailure(failure: ItemFailure): string {
   return `failed at step ${failure.step} (${failure.stepLabel}): ${failure.reason}`;
@@ -90,6 +93,20 @@ export class LessonRunner {
     const options: Record<string, HandlerRun> = {};
     for (const optionId of Object.keys(question.options)) options[optionId] = await this.runHandler(anchor, optionId);
     return judge(question, shipped, options);
+  }
+
+  /**
+   * Runs SQL a learner typed against the database as the last run left it. It is queued like the
+   * runs, so it never lands in the middle of one; the next run resets what it changed.
+   */
+  runSql(sql: string): Promise<SqlRun> {
+    return this.exclusive(async () => {
+      try {
+        return { ok: true, results: await this.db.runSql(sql) };
+      } catch (error) {
+        return { ok: false, error: error instanceof Error ? error.message : String(error) };
+      }
+    });
   }
 
   close(): Promise<void> {

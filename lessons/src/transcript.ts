@@ -1,4 +1,4 @@
-import type { Queryable } from './database.js';
+import type { Queryable, StatementResult } from './database.js';
 
 /**
  * The SQL an item ran, as it ran: every statement with its parameters and the rows it returned or
@@ -78,15 +78,67 @@ export function formatTranscript(transcript: Transcript): string {
   return lines.join('\n');
 }
 
+/** A statement with its parameters, as the transcript and the race timeline show it. */
+export function statementText(sql: string, params: readonly unknown[]): string {
+  return params.length > 0 ? `${sql}  [${params.map(formatValue).join(', ')}]` : sql;
+}
+
 function describeStatement(statement: TranscriptStatement): string {
-  const params = statement.params.length > 0 ? `  [${statement.params.map(formatValue).join(', ')}]` : '';
-  if (statement.error !== undefined) return `${statement.sql}${params}  -> ERROR: ${statement.error}`;
-  if (statement.returned === null) return statement.sql;
-  const counts = [`${statement.returned} ${statement.returned === 1 ? 'row' : 'rows'}`];
-  if (statement.changed !== null) counts.push(`${statement.changed} changed`);
-  return `${statement.sql}${params}  -> ${counts.join(', ')}`;
+  const text = statementText(statement.sql, statement.params);
+  if (statement.error !== undefined) return `${text}  -> ERROR: ${statement.error}`;
+  if (statement.returned === null) return text;
+  return `${text}  -> ${rowCounts(statement.returned, statement.changed)}`;
+}
+
+/** `1 row, 1 changed`: what a statement returned and, for a change, how many rows it changed. */
+export function rowCounts(returned: number, changed: number | null): string {
+  const counts = [`${returned} ${returned === 1 ? 'row' : 'rows'}`];
+  if (changed !== null) counts.push(`${changed} changed`);
+  return counts.join(', ');
 }
 
 function formatValue(value: unknown): string {
   return typeof value === 'string' ? `'${value}'` : String(value);
+}
+
+/** What console statements gave, as text: a table of the rows, or how many rows changed. */
+export function formatStatementResults(results: readonly StatementResult[]): string {
+  return results
+    .map((result) => {
+      if (result.columns.length === 0) return result.affectedRows === null ? 'done' : `done, ${result.affectedRows} ${result.affectedRows === 1 ? 'row' : 'rows'} changed`;
+      const cells = result.rows.map((row) => result.columns.map((column) => (row[column] === null ? 'null' : String(row[column]))));
+      const widths = result.columns.map((column, index) => Math.max(column.length, ...cells.map((cell) => cell[index]!.length)));
+      const line = (values: readonly string[]) => values.map((value, index) => value.padEnd(widths[index]!)).join(' | ').trimEnd();
+      return [line(result.columns), widths.map((width) => '-'.repeat(width)).join('-+-'), ...cells.map(line), `(${result.rows.length} ${result.rows.length === 1 ? 'row' : 'rows'})`].join('\n');
+    })
+    .join('\n\n');
+}
+
+/** One thing a worker did, or was seen doing, in a race on a real server; in the order it happened. */
+export interface TimelineEvent {
+  readonly worker: 'A' | 'B';
+  readonly text: string;
+}
+
+const columnWidth = 58;
+
+/** A race as two columns, worker A and worker B, one event a row, in the order the events happened. */
+export function formatTimeline(events: readonly TimelineEvent[]): string {
+  const rows = [['worker A', 'worker B'], ['-'.repeat(columnWidth), '-'.repeat(columnWidth)]];
+  for (const event of events) {
+    for (const piece of wrap(event.text, columnWidth)) rows.push(event.worker === 'A' ? [piece, ''] : ['', piece]);
+  }
+  return rows.map(([left, right]) => `${left!.padEnd(columnWidth)} | ${right}`.trimEnd()).join('\n');
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = `  ${word}`;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line];
 }

@@ -92,6 +92,12 @@ if (databaseUrl) {
       expect(checkThenInsert?.ok && checkThenInsert.workers).toEqual({ A: { took: true, waited: false }, B: { took: true, waited: false } });
       expect(uniqueClaim?.ok && uniqueClaim.workers).toEqual({ A: { took: true, waited: false }, B: { took: false, waited: true } });
       expect(afterRollback?.ok && afterRollback.workers).toEqual({ A: { took: true, waited: false }, B: { took: true, waited: true } });
+      // The timeline puts B's wait, as pg_blocking_pids saw it, between A's insert and A's COMMIT, and B's answer after it.
+      const events = uniqueClaim?.ok ? uniqueClaim.timeline.map((event) => `${event.worker} ${event.text.replace(/\d+/g, 'n')}`) : [];
+      expect(events.slice(-4)).toEqual(['B waiting: pg_blocking_pids(n) names worker A (n)', 'A COMMIT', 'B -> n rows, n changed', 'B COMMIT']);
+      expect(uniqueClaim?.ok && uniqueClaim.timeline.at(-2)?.text).toBe('-> 0 rows, 0 changed');
+      expect(afterRollback?.ok && afterRollback.timeline.slice(-3).map((event) => `${event.worker} ${event.text}`)).toEqual(['A ROLLBACK', 'B -> 1 row, 1 changed', 'B COMMIT']);
+      expect(uniqueClaim?.ok && uniqueClaim.engine).toMatch(/^PostgreSQL \d+/);
       expect(refundKey?.ok && refundKey.outcome).toEqual({ inbox: 2, effects: 1 });
       expect(messageKey?.ok && messageKey.outcome).toEqual({ inbox: 2, effects: 2 });
     });

@@ -17,6 +17,7 @@ const sharedDatabase = async (): Promise<LessonDatabase> => ({
   read: database.read,
   reset: (sql) => database.reset(sql),
   asWorker: (work) => database.asWorker(work),
+  runSql: (sql) => database.runSql(sql),
   close: async () => undefined, // the file closes it once, in afterAll
 });
 
@@ -87,6 +88,22 @@ describe('the transcript of a run', () => {
     ]);
     const lateGuarded = result.transcript[2]!.statements.filter((statement) => statement.who === 'worker B' && statement.sql.startsWith('INSERT'));
     expect(lateGuarded.map((statement) => [statement.params, statement.returned, statement.changed])).toEqual([[['acct-9', 700, 17], 0, 0]]);
+  });
+});
+
+describe('the SQL console', () => {
+  it('runs what a learner types on the database the last run left, and gives PostgreSQL\'s message for a mistake', async () => {
+    await runner.runExample('example-4-4');
+    const rows = await runner.runSql('SELECT effect_id, amount FROM effects ORDER BY effect_id');
+    expect(rows).toEqual({ ok: true, results: [{ columns: ['effect_id', 'amount'], rows: [{ effect_id: 'source-maple-a', amount: 1200 }, { effect_id: 'source-maple-b', amount: 1200 }], affectedRows: null }] });
+    expect(await runner.runSql('SELECT * FROM no_such_table')).toEqual({ ok: false, error: 'relation "no_such_table" does not exist' });
+  });
+
+  it('rolls back a transaction the typed text leaves open, so the next run is unaffected', async () => {
+    await runner.runExample('example-4-3');
+    expect(await runner.runSql("BEGIN; INSERT INTO inbox VALUES ('typed')")).toMatchObject({ ok: true });
+    expect(await runner.runSql('SELECT count(*)::int AS n FROM inbox')).toMatchObject({ ok: true, results: [{ rows: [{ n: 1 }] }] });
+    expect((await runner.runExample('example-4-3')).ok).toBe(true);
   });
 });
 

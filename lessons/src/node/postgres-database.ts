@@ -1,6 +1,6 @@
 import pg from 'pg';
 
-import type { DatabaseOpener, LessonDatabase, Queryable } from '../database.js';
+import type { DatabaseOpener, LessonDatabase, Queryable, StatementResult } from '../database.js';
 
 /**
  * A real PostgreSQL server behind the same interface as PGlite. Everything happens in a schema of
@@ -65,6 +65,22 @@ export class PostgresLessonDatabase implements LessonDatabase {
     } finally {
       // A connection that could not even roll back is not handed to the next worker.
       client.release(broken);
+    }
+  }
+
+  async runSql(sql: string): Promise<StatementResult[]> {
+    const client = await this.pool.connect();
+    try {
+      const result = (await client.query(sql)) as pg.QueryResult | pg.QueryResult[];
+      return (Array.isArray(result) ? result : [result]).map((each) => ({
+        columns: (each.fields ?? []).map((field) => field.name),
+        rows: each.rows,
+        affectedRows: each.command === 'INSERT' || each.command === 'UPDATE' || each.command === 'DELETE' ? each.rowCount : null,
+      }));
+    } finally {
+      // Outside a transaction this is only a warning; inside one it ends what the text left open.
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
     }
   }
 
