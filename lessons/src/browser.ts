@@ -19,7 +19,7 @@ export type {
   ShownHandler,
   WorkerName,
 } from './scenario.js';
-export type { ExampleResult, HandlerRun, ItemFailure, QuestionCheck, SqlRun } from './runner.js';
+export type { ExampleResult, HandlerRun, ItemFailure, QuestionCheck, RunEvent, SqlRun } from './runner.js';
 export type { PgliteAssets, PgliteAssetUrls } from './pglite-database.js';
 export type { TableRows, Transcript, TranscriptPart, TranscriptStatement } from './transcript.js';
 

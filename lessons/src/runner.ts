@@ -41,6 +41,11 @@ export interface QuestionCheck {
 /** What SQL typed into the console gave: each statement's result, or PostgreSQL's error message. */
 export type SqlRun = { readonly ok: true; readonly results: readonly StatementResult[] } | { readonly ok: false; readonly error: string };
 
+/** What a runner tells its listeners after each run, for a host that shows the evidence of a result. */
+export type RunEvent =
+  | { readonly kind: 'example'; readonly anchor: string; readonly result: ExampleResult }
+  | { readonly kind: 'question'; readonly anchor: string; readonly check: QuestionCheck };
+
 export function describeFailure(failure: ItemFailure): string {
   return `failed at step ${failure.step} (${failure.stepLabel}): ${failure.reason}`;
 }
@@ -52,6 +57,7 @@ export function describeFailure(failure: ItemFailure): string {
  */
 export class LessonRunner {
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly listeners = new Set<(event: RunEvent) => void>();
 
   private constructor(
     readonly lesson: RunnableLesson,
@@ -66,9 +72,15 @@ export class LessonRunner {
     return this.db.engine;
   }
 
-  runExample(anchor: string): Promise<ExampleResult> {
+  /** Calls `listener` after every example run and every question check; returns how to stop. */
+  onRun(listener: (event: RunEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async runExample(anchor: string): Promise<ExampleResult> {
     const example = this.example(anchor);
-    return this.exclusive(async () => {
+    const result = await this.exclusive(async (): Promise<ExampleResult> => {
       const session = new ItemSession(this.db);
       try {
         const line = await example.run(session);
@@ -77,6 +89,8 @@ export class LessonRunner {
         return { anchor, number: example.number, ok: false, failure: asItemFailure(error), transcript: await session.transcript() };
       }
     });
+    this.tell({ kind: 'example', anchor, result });
+    return result;
   }
 
   /** Runs the question's own handler (`shipped`) or one option's handler over the question's deliveries. */
@@ -92,7 +106,20 @@ export class LessonRunner {
     const shipped = question.shipped ? await this.runHandler(anchor, 'shipped') : undefined;
     const options: Record<string, HandlerRun> = {};
     for (const optionId of Object.keys(question.options)) options[optionId] = await this.runHandler(anchor, optionId);
-    return judge(question, shipped, options);
+    const check = judge(question, shipped, options);
+    this.tell({ kind: 'question', anchor, check });
+    return check;
+  }
+
+  private tell(event: RunEvent): void {
+    // A listener is a host's display; its failure must not turn a run into a failed one.
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        /* the result itself is still returned to the caller */
+      }
+    }
   }
 
   /**

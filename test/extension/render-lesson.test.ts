@@ -20,6 +20,15 @@ describe('the lesson page rendered on the host', () => {
     }
   });
 
+  it('gives every example a place for its transcript and a SQL console that waits for the database', () => {
+    for (const example of idempotentConsumersLesson.examples) {
+      expect(html).toContain(`<div class="evidence" data-evidence-for="${example.anchor}"></div>`);
+      expect(html).toContain(`<form data-console-for="${example.anchor}">`);
+      expect(html).toContain(`data-console-output-for="${example.anchor}"`);
+    }
+    expect(html.match(/<button type="submit" disabled/g)).toHaveLength(idempotentConsumersLesson.examples.length);
+  });
+
   it('ends with the related topics and, for each rule, the sections it opens', () => {
     const related = html.slice(html.indexOf('<section id="related">'));
     expect(idempotentConsumersLesson.related.topics.map((topic) => topic.title)).toEqual(['Jobs in a queue', "The outbox, on the producer's side", 'The rules that point here']);

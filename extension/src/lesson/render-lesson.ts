@@ -78,7 +78,23 @@ function renderExample(example: BuiltExample): string {
     `<article id="${attribute(example.anchor)}" class="example"><h3>${text(example.number)} ${text(example.title)}</h3>${example.html}`,
     ...example.code.map((code, index) => renderCode(code, example.captions[index])),
     `<div class="run-row"><button type="button" data-run-example="${attribute(example.anchor)}" disabled>Run on PostgreSQL</button>`,
-    `<output class="result" data-result-for="${attribute(example.anchor)}" aria-live="polite"></output></div></article>`,
+    `<output class="result" data-result-for="${attribute(example.anchor)}" aria-live="polite"></output></div>`,
+    `<div class="evidence" data-evidence-for="${attribute(example.anchor)}"></div>`,
+    renderConsole(example),
+    `</article>`,
+  ].join('\n');
+}
+
+/** A SQL console on the example's database; the page's script enables it once PGlite is up. */
+function renderConsole(example: BuiltExample): string {
+  const id = `console-${attribute(example.anchor)}`;
+  return [
+    `<details class="sql-console"><summary>Try your own SQL on this example's database</summary>`,
+    `<p>Runs in this panel on PGlite, against the tables example ${text(example.number)} left; nothing leaves your machine, and the next run starts afresh.</p>`,
+    `<form data-console-for="${attribute(example.anchor)}"><label for="${id}">SQL (Ctrl+Enter runs it)</label>`,
+    `<textarea id="${id}" rows="3" spellcheck="false" placeholder="SELECT * FROM inbox;"></textarea>`,
+    `<button type="submit" disabled title="The practice database is still starting">Run SQL</button></form>`,
+    `<pre class="console-output" data-console-output-for="${attribute(example.anchor)}" aria-live="polite" tabindex="0"></pre></details>`,
   ].join('\n');
 }
 
@@ -110,6 +126,7 @@ function renderQuestion(question: BuiltQuestion, heading: 'h2' | 'h3'): string {
     `<fieldset class="options"><legend>Your answer</legend>${options.join('')}</fieldset>`,
     `<div class="run-row"><button type="button" data-run-question="${attribute(question.anchor)}" disabled>Run on PostgreSQL</button></div>`,
     `<div class="result verdict" data-result-for="${attribute(question.anchor)}" aria-live="polite"></div>`,
+    `<div class="evidence" data-evidence-for="${attribute(question.anchor)}"></div>`,
     `</article>`,
   ].join('\n');
 }
