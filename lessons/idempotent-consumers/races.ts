@@ -19,6 +19,7 @@ const madeTheEffect = (record: typeof recordRefund) => async (db: Queryable, mes
 
 export const races: readonly RaceScenario[] = [
   {
+    anchor: 'example-4-1',
     label: '4.1 race, check then insert',
     schemaSql: uncheckedInboxTable,
     messages: bothHandle,
@@ -27,6 +28,7 @@ export const races: readonly RaceScenario[] = [
     words: claimWords.checking,
   },
   {
+    anchor: 'example-4-1',
     label: '4.1 race, unique claim',
     schemaSql: inboxTable,
     messages: bothHandle,
@@ -35,6 +37,7 @@ export const races: readonly RaceScenario[] = [
     words: claimWords.unique,
   },
   {
+    anchor: 'example-4-1',
     label: '4.1 race, unique claim, A rolls back',
     schemaSql: inboxTable,
     messages: bothHandle,
@@ -44,6 +47,7 @@ export const races: readonly RaceScenario[] = [
     rollsBack: 'A',
   },
   defineRace({
+    anchor: 'example-4-4',
     label: '4.4 race, refund keyed by refund',
     schemaSql: inboxTable + keyedEffectsTable,
     messages: oneRefundTwice,
@@ -52,6 +56,7 @@ export const races: readonly RaceScenario[] = [
     words: { took: 'new', declined: 'already-recorded' },
   }),
   defineRace({
+    anchor: 'example-4-4',
     label: '4.4 race, refund keyed by message',
     schemaSql: inboxTable + keyedEffectsTable,
     messages: oneRefundTwice,

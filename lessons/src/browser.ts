@@ -21,11 +21,11 @@ export type {
 } from './scenario.js';
 export type { ExampleResult, HandlerRun, ItemFailure, QuestionCheck, RunEvent, SqlRun } from './runner.js';
 export type { PgliteAssets, PgliteAssetUrls } from './pglite-database.js';
-export type { TableRows, Transcript, TranscriptPart, TranscriptStatement } from './transcript.js';
+export type { TableRows, TimelineEvent, Transcript, TranscriptPart, TranscriptStatement } from './transcript.js';
 
 export { builtLessonFormat } from './model.js';
 export { formatOutcome } from './scenario.js';
-export { formatStatementResults, formatTranscript } from './transcript.js';
+export { formatStatementResults, formatTimeline, formatTranscript } from './transcript.js';
 export { LessonRunner, describeFailure } from './runner.js';
 export { PgliteLessonDatabase, loadPgliteAssets, pgliteOpener } from './pglite-database.js';
 export { allQuestions, lessonAnchors, parseBuiltLesson } from './built-lesson.js';

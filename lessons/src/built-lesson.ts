@@ -35,6 +35,14 @@ export function parseBuiltLesson(json: unknown, origin: string): BuiltLesson {
     checkSection(place, ['anchor', 'title']);
     place.field('rules').items().forEach((rule) => rule.string());
   }
+  const recorded = lesson.field('recordedRaces');
+  if (recorded.raw() !== null) {
+    checkSection(recorded, ['recordedOn', 'engine']);
+    for (const race of recorded.field('races').items()) {
+      checkSection(race, ['anchor', 'label', 'line']);
+      race.field('timeline').items().forEach((event) => checkSection(event, ['worker', 'text']));
+    }
+  }
   return json as BuiltLesson;
 }
 

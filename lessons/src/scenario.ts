@@ -121,6 +121,8 @@ export interface ExampleScenario {
  * single connection and cannot run this; it needs a PostgreSQL server.
  */
 export interface RaceScenario {
+  /** The example whose handlers it races, e.g. `example-4-1`. */
+  readonly anchor: string;
   /** Starts the result line, e.g. `4.1 race, unique claim`. */
   readonly label: string;
   readonly schemaSql: string;

@@ -29,6 +29,17 @@ describe('the lesson page rendered on the host', () => {
     expect(html.match(/<button type="submit" disabled/g)).toHaveLength(idempotentConsumersLesson.examples.length);
   });
 
+  it('shows the races recorded on a real server under their examples, dated, with the server, as not run in the panel', () => {
+    const recorded = idempotentConsumersLesson.recordedRaces!;
+    expect(recorded.engine).toMatch(/^PostgreSQL \d+/);
+    const example41 = html.slice(html.indexOf('id="example-4-1"'), html.indexOf('id="example-4-2"'));
+    expect(example41).toContain(`recorded on ${recorded.engine} on ${recorded.recordedOn}`);
+    expect(example41).toContain('they were not run in this panel');
+    expect(example41).toContain('<code>4.1 race, unique claim: A=fresh, B=waited/conflict; inbox=1</code>');
+    expect(example41).toMatch(/\| waiting: pg_blocking_pids\(\d+\) names worker A/);
+    expect(html.slice(html.indexOf('id="example-4-2"'), html.indexOf('id="example-4-4"'))).not.toContain('recorded-races');
+  });
+
   it('ends with the related topics and, for each rule, the sections it opens', () => {
     const related = html.slice(html.indexOf('<section id="related">'));
     expect(idempotentConsumersLesson.related.topics.map((topic) => topic.title)).toEqual(['Jobs in a queue', "The outbox, on the producer's side", 'The rules that point here']);

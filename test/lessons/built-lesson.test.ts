@@ -8,6 +8,7 @@ import { idempotentConsumers } from '../../lessons/idempotent-consumers/index.js
 import { assembleLesson } from '../../lessons/src/build/assemble.js';
 import { HandlerSourceReader } from '../../lessons/src/build/extract-code.js';
 import { loadLessonText } from '../../lessons/src/build/load-lesson-text.js';
+import { readRecordedRaces } from '../../lessons/src/build/recorded-races.js';
 import { renderMarkdown } from '../../lessons/src/build/render-markdown.js';
 import { allQuestions, lessonAnchors, parseBuiltLesson } from '../../lessons/src/built-lesson.js';
 import { idempotentConsumersLesson as lesson } from '../../lessons/src/lesson-data.js';
@@ -75,6 +76,7 @@ describe('the built lesson', () => {
         code: new HandlerSourceReader(repositoryRoot),
         runHandler: (anchor, which) => runner.runHandler(anchor, which),
         ruleLinks: lessonLinks,
+        recordedRaces: await readRecordedRaces(folder, repositoryRoot),
       });
       expect(JSON.parse(readFileSync(builtLessonFile(lesson.id), 'utf8'))).toEqual(JSON.parse(JSON.stringify(rebuilt)));
     } finally {
@@ -162,6 +164,7 @@ describe("an option's explanation", () => {
         code: new HandlerSourceReader(repositoryRoot),
         runHandler: (anchor, which) => runner.runHandler(anchor, which),
         ruleLinks: lessonLinks,
+        recordedRaces: await readRecordedRaces(folder, repositoryRoot),
       });
       const explanation = (built: typeof lesson) => built.questions.find((question) => question.anchor === 'q3')!.options.find((option) => option.id === 'd')!.explanationHtml;
       expect(explanation(lesson)).toContain('<code>worker-A</code>, <code>worker-B</code>');
@@ -197,7 +200,7 @@ describe('parseBuiltLesson', () => {
   });
 
   it('names the field that is wrong', () => {
-    expect(() => parseBuiltLesson({ ...built, format: 2 }, 'x.json')).toThrow('x.json: format: is 2; this package reads format 1, so rebuild the lesson');
+    expect(() => parseBuiltLesson({ ...built, format: 1 }, 'x.json')).toThrow('x.json: format: is 1; this package reads format 2, so rebuild the lesson');
     const questions = structuredClone(built['questions']) as { answer: string }[];
     questions[1]!.answer = 'z';
     expect(() => parseBuiltLesson({ ...built, questions }, 'x.json')).toThrow('x.json: questions[1].answer: expected one of a, b, c, d, found "z"');

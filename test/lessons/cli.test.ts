@@ -89,6 +89,6 @@ describe('npm run lesson', () => {
   it('rejects an unknown command with its usage and status 2, without a stack trace', async () => {
     const failure = (await run('lecture').then(() => undefined, (error: unknown) => error)) as { code: number; stderr: string } | undefined;
     expect(failure?.code).toBe(2);
-    expect(failure?.stderr.trim()).toBe('usage: npm run lesson -- examples [--transcript] | quiz [--transcript] | take | console <example, e.g. 4.1>');
+    expect(failure?.stderr.trim()).toBe('usage: npm run lesson -- examples [--transcript] | quiz [--transcript] | take | console <example, e.g. 4.1> | record-races');
   });
 });

@@ -96,6 +96,7 @@ describe('text and code that disagree', () => {
         code: new HandlerSourceReader(join(packageRoot, '..')),
         runHandler: async () => ({ ok: true, outcome: { inbox: 1 }, text: 'inbox=1', transcript: [] }),
         ruleLinks: {},
+        recordedRaces: null,
       });
     } catch (error) {
       return error instanceof Error ? error.message : String(error);

@@ -1,8 +1,11 @@
 import { createServer } from 'node:net';
+import { dirname } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { idempotentConsumers } from '../../lessons/idempotent-consumers/index.js';
+import { readRecordedRaces } from '../../lessons/src/build/recorded-races.js';
+import { lessonFolder, packageRoot } from '../../lessons/src/node/paths.js';
 import { pgliteFromImage } from '../../lessons/src/node/pglite-node.js';
 import { postgresOpener } from '../../lessons/src/node/postgres-database.js';
 import { runRaces } from '../../lessons/src/node/race.js';
@@ -98,6 +101,18 @@ if (databaseUrl) {
       expect(uniqueClaim?.ok && uniqueClaim.timeline.at(-2)?.text).toBe('-> 0 rows, 0 changed');
       expect(afterRollback?.ok && afterRollback.timeline.slice(-3).map((event) => `${event.worker} ${event.text}`)).toEqual(['A ROLLBACK', 'B -> 1 row, 1 changed', 'B COMMIT']);
       expect(uniqueClaim?.ok && uniqueClaim.engine).toMatch(/^PostgreSQL \d+/);
+      // The recording the panel shows must still be what the server does (process ids aside).
+      const recorded = await readRecordedRaces(lessonFolder(idempotentConsumers.id), dirname(packageRoot));
+      const withoutPids = (text: string) => text.replace(/pg_blocking_pids\(\d+\) names worker (\w) \(\d+\)/, 'pg_blocking_pids names worker $1');
+      expect(recorded, 'no recorded-races.json: run npm run lesson -- record-races with DATABASE_URL').not.toBeNull();
+      expect(recorded!.races.map((race) => ({ ...race, timeline: race.timeline.map((event) => ({ ...event, text: withoutPids(event.text) })) }))).toEqual(
+        results.map((result, index) => ({
+          anchor: idempotentConsumers.races[index]!.anchor,
+          label: result.label,
+          line: result.ok ? result.line : result.failure,
+          timeline: result.ok ? result.timeline.map((event) => ({ ...event, text: withoutPids(event.text) })) : [],
+        })),
+      );
       expect(refundKey?.ok && refundKey.outcome).toEqual({ inbox: 2, effects: 1 });
       expect(messageKey?.ok && messageKey.outcome).toEqual({ inbox: 2, effects: 2 });
     });

@@ -1,4 +1,4 @@
-import type { BuiltExample, BuiltLesson, BuiltQuestion, CodeSnippet } from '@idempotency/lessons';
+import { formatTimeline, type BuiltExample, type BuiltLesson, type BuiltQuestion, type CodeSnippet, type RecordedRaces } from '@idempotency/lessons';
 
 /**
  * The whole lesson as the panel's HTML, rendered on the extension host so the text is readable the
@@ -27,7 +27,7 @@ export function renderLesson(lesson: BuiltLesson): string {
     ...lesson.analogy.mapping.map((row) => `<tr><td>${text(row.analogy)}</td><td>${text(row.consumer)}</td></tr>`),
     `</tbody></table>${lesson.analogy.limitsHtml}</section>`,
     `<section aria-labelledby="examples"><h2 id="examples">Examples, run for real</h2>`,
-    ...lesson.examples.map(renderExample),
+    ...lesson.examples.map((example) => renderExample(example, lesson.recordedRaces)),
     `</section>`,
     `<section aria-labelledby="quiz"><h2 id="quiz">Try it</h2><p>Pick your answer first, then run it: the panel executes the handlers on PostgreSQL and shows what the database holds afterwards.</p>`,
     ...lesson.questions.map((question) => renderQuestion(question, 'h3')),
@@ -73,15 +73,28 @@ function renderCode(code: CodeSnippet, caption?: string): string {
   return `<figure class="code"><figcaption>${text(caption ?? code.handler)}${flagged}</figcaption><pre tabindex="0"><code>${text(code.source)}</code></pre></figure>`;
 }
 
-function renderExample(example: BuiltExample): string {
+function renderExample(example: BuiltExample, recorded: RecordedRaces | null): string {
   return [
     `<article id="${attribute(example.anchor)}" class="example"><h3>${text(example.number)} ${text(example.title)}</h3>${example.html}`,
     ...example.code.map((code, index) => renderCode(code, example.captions[index])),
     `<div class="run-row"><button type="button" data-run-example="${attribute(example.anchor)}" disabled>Run on PostgreSQL</button>`,
     `<output class="result" data-result-for="${attribute(example.anchor)}" aria-live="polite"></output></div>`,
     `<div class="evidence" data-evidence-for="${attribute(example.anchor)}"></div>`,
+    renderRecordedRaces(example, recorded),
     renderConsole(example),
     `</article>`,
+  ].join('\n');
+}
+
+/** What a real server did with this example's handlers when the races were last recorded. */
+function renderRecordedRaces(example: BuiltExample, recorded: RecordedRaces | null): string {
+  const races = recorded?.races.filter((race) => race.anchor === example.anchor) ?? [];
+  if (!recorded || races.length === 0) return '';
+  return [
+    `<details class="recorded-races"><summary>Two workers at once, on a real server (recorded ${text(recorded.recordedOn)})</summary>`,
+    `<p>PGlite in this panel has one connection, so it cannot race two workers. These timelines were recorded on ${text(recorded.engine)} on ${text(recorded.recordedOn)} with <code>npm run lesson -- record-races</code>; they were not run in this panel.</p>`,
+    ...races.map((race) => `<p><code>${text(race.line)}</code></p><pre tabindex="0">${text(formatTimeline(race.timeline))}</pre>`),
+    `</details>`,
   ].join('\n');
 }
 

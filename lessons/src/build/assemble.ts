@@ -10,6 +10,7 @@ import {
   type CodeSnippet,
   type DeliveryView,
   type Place,
+  type RecordedRaces,
 } from '../model.js';
 import { describeFailure, type HandlerRun } from '../runner.js';
 import { formatOutcome, type QuestionScenario, type RuleId, type RunnableLesson, type ShownHandler } from '../scenario.js';
@@ -40,6 +41,8 @@ export interface AssemblyInputs {
   readonly runHandler: (anchor: string, which: string) => Promise<HandlerRun>;
   /** The plugin's rule-to-lesson table, so the lesson can say which rules point at each place. */
   readonly ruleLinks: Readonly<Record<string, RuleLink>>;
+  /** The races as last recorded on a real server, if they ever were. */
+  readonly recordedRaces: RecordedRaces | null;
 }
 
 /** Joins a lesson's text with what it runs, checks that they agree, and renders it for hosts. */
@@ -86,7 +89,7 @@ export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesso
   for (const { questionText, scenario, field, number } of questionFields) questions.push(await buildQuestion(inputs, questionText, scenario, field, number));
 
   const [predict, ...quiz] = questions as [BuiltQuestion, ...BuiltQuestion[]];
-  const lesson: Omit<BuiltLesson, 'places'> = {
+  const lesson: Omit<BuiltLesson, 'places' | 'recordedRaces'> = {
     format: builtLessonFormat,
     id: text.id,
     title: text.title,
@@ -126,7 +129,12 @@ export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesso
       topics: text.related.topics.map((topic) => ({ title: topic.title, html: renderMarkdown(topic.body) })),
     },
   };
-  return { ...lesson, places: places(lesson, inputs.ruleLinks, files.textFile) };
+  for (const race of inputs.recordedRaces?.races ?? []) {
+    if (!examples.some((example) => example.anchor === race.anchor)) {
+      throw new LessonFileError(files.textFile, `recorded race "${race.label}"`, `belongs to ${race.anchor}, which the lesson does not have`);
+    }
+  }
+  return { ...lesson, places: places(lesson, inputs.ruleLinks, files.textFile), recordedRaces: inputs.recordedRaces };
 }
 
 async function buildQuestion(
@@ -191,7 +199,7 @@ function matchAnchors(inText: readonly string[], inCode: readonly string[], text
   if (missingText.length > 0) throw new LessonFileError(textFile, `${kind} ${missingText.join(', ')}`, `is missing: ${codeFile} runs it but the text does not describe it`);
 }
 
-function places(lesson: Omit<BuiltLesson, 'places'>, ruleLinks: AssemblyInputs['ruleLinks'], textFile: string): Place[] {
+function places(lesson: Omit<BuiltLesson, 'places' | 'recordedRaces'>, ruleLinks: AssemblyInputs['ruleLinks'], textFile: string): Place[] {
   const ordered: { anchor: string; title: string }[] = [
     { anchor: lesson.predict.anchor, title: lesson.predict.title },
     { anchor: lesson.thirtySeconds.anchor, title: lesson.thirtySeconds.title },

@@ -1,13 +1,16 @@
+import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 
 import { allQuestions } from '../built-lesson.js';
 import { LessonFileError } from '../json-reader.js';
 import { idempotentConsumersLesson } from '../lesson-data.js';
-import type { BuiltQuestion } from '../model.js';
+import { recordedRacesFile } from '../build/recorded-races.js';
+import type { BuiltQuestion, RecordedRaces } from '../model.js';
 import { describeFailure, LessonRunner, type HandlerRun } from '../runner.js';
 import type { ExampleScenario } from '../scenario.js';
 import { formatStatementResults, formatTimeline, formatTranscript, type Transcript } from '../transcript.js';
 import { idempotentConsumers } from '../../idempotent-consumers/index.js';
+import { lessonFolder } from './paths.js';
 import { pgliteFromImage } from './pglite-node.js';
 import { plainText } from './plain-text.js';
 
@@ -20,7 +23,7 @@ import { plainText } from './plain-text.js';
  * The exit status is 1 when any item fails or a declared answer disagrees with the database.
  */
 
-const usage = 'usage: npm run lesson -- examples [--transcript] | quiz [--transcript] | take | console <example, e.g. 4.1>';
+const usage = 'usage: npm run lesson -- examples [--transcript] | quiz [--transcript] | take | console <example, e.g. 4.1> | record-races';
 
 class UsageError extends Error {}
 
@@ -172,6 +175,30 @@ async function sqlConsole(runner: LessonRunner, example: ExampleScenario): Promi
   return true;
 }
 
+/** Runs the races on DATABASE_URL and keeps them beside the lesson, for hosts without a server. */
+async function recordRaces(): Promise<boolean> {
+  const databaseUrl = process.env['DATABASE_URL'];
+  if (!databaseUrl) throw new UsageError('record-races needs a PostgreSQL server: set DATABASE_URL, or run it through lessons/scripts/with-postgres.sh');
+  const { runRaces } = await import('./race.js');
+  const results = await runRaces(idempotentConsumers.races, databaseUrl);
+  const failed = results.filter((result) => !result.ok);
+  if (failed.length > 0) {
+    for (const result of failed) console.log(`${result.label} ${result.ok ? '' : result.failure}`);
+    return false;
+  }
+  const races = results.flatMap((result) => (result.ok ? [{ result, anchor: idempotentConsumers.races.find((race) => race.label === result.label)!.anchor }] : []));
+  const recorded: RecordedRaces = {
+    recordedOn: new Date().toISOString().slice(0, 10),
+    engine: races[0]!.result.engine,
+    races: races.map(({ result, anchor }) => ({ anchor, label: result.label, line: result.line, timeline: result.timeline })),
+  };
+  const file = recordedRacesFile(lessonFolder(idempotentConsumers.id));
+  await writeFile(file, `${JSON.stringify(recorded, null, 2)}\n`);
+  for (const race of recorded.races) console.log(race.line);
+  console.log(`recorded on ${recorded.engine} in ${file}; rebuild the lesson (npm run build -w lessons) to show it in the panel`);
+  return true;
+}
+
 function exampleNumbered(number: string | undefined): ExampleScenario {
   const example = idempotentConsumers.examples.find((candidate) => candidate.number === number);
   if (example) return example;
@@ -182,11 +209,15 @@ function exampleNumbered(number: string | undefined): ExampleScenario {
 async function main([command, ...rest]: string[]): Promise<number> {
   const withTranscript = rest.includes('--transcript');
   const others = rest.filter((argument) => argument !== '--transcript');
-  const known = (command === 'examples' || command === 'quiz' || command === 'take') && others.length === 0 && (command !== 'take' || !withTranscript);
-  if (!known && !(command === 'console' && others.length <= 1 && !withTranscript)) {
+  const understood =
+    ((command === 'examples' || command === 'quiz') && others.length === 0) ||
+    ((command === 'take' || command === 'record-races') && rest.length === 0) ||
+    (command === 'console' && others.length <= 1 && !withTranscript);
+  if (!understood) {
     console.error(usage);
     return 2;
   }
+  if (command === 'record-races') return (await recordRaces()) ? 0 : 1;
   const example = command === 'console' ? exampleNumbered(others[0]) : undefined;
   const runner = await LessonRunner.open(idempotentConsumers, pgliteFromImage());
   try {
