@@ -12,12 +12,33 @@ import { readRecordedRaces } from '../../lessons/src/build/recorded-races.js';
 import { renderMarkdown } from '../../lessons/src/build/render-markdown.js';
 import { allQuestions, lessonAnchors, parseBuiltLesson } from '../../lessons/src/built-lesson.js';
 import { idempotentConsumersLesson as lesson } from '../../lessons/src/lesson-data.js';
-import type { CodeSnippet } from '../../lessons/src/model.js';
+import type { BuiltLesson, CodeSnippet } from '../../lessons/src/model.js';
 import { builtLessonFile, lessonFolder, packageRoot } from '../../lessons/src/node/paths.js';
 import { pgliteFromImage } from '../../lessons/src/node/pglite-node.js';
 import { LessonRunner } from '../../lessons/src/runner.js';
+import type { RunnableLesson } from '../../lessons/src/scenario.js';
 
 const repositoryRoot = dirname(packageRoot);
+
+/** Builds the lesson from its files as `npm run build` does, running `runnable` on PGlite. */
+async function buildFromFiles(runnable: RunnableLesson): Promise<BuiltLesson> {
+  const runner = await LessonRunner.open(runnable, pgliteFromImage());
+  try {
+    const folder = lessonFolder(lesson.id);
+    const { text, file } = await loadLessonText(folder, repositoryRoot);
+    return await assembleLesson({
+      text,
+      runnable,
+      files: { folder, textFile: file },
+      code: new HandlerSourceReader(repositoryRoot),
+      runHandler: (anchor, which) => runner.runHandler(anchor, which),
+      ruleLinks: lessonLinks,
+      recordedRaces: await readRecordedRaces(folder, repositoryRoot),
+    });
+  } finally {
+    await runner.close();
+  }
+}
 
 function everySnippet(): CodeSnippet[] {
   return [
@@ -65,23 +86,8 @@ describe('the places other tools link to', () => {
 
 describe('the built lesson', () => {
   it('is what building the lesson from its files gives today (no stale build)', async () => {
-    const runner = await LessonRunner.open(idempotentConsumers, pgliteFromImage());
-    try {
-      const folder = lessonFolder(lesson.id);
-      const { text, file } = await loadLessonText(folder, repositoryRoot);
-      const rebuilt = await assembleLesson({
-        text,
-        runnable: idempotentConsumers,
-        files: { folder, textFile: file },
-        code: new HandlerSourceReader(repositoryRoot),
-        runHandler: (anchor, which) => runner.runHandler(anchor, which),
-        ruleLinks: lessonLinks,
-        recordedRaces: await readRecordedRaces(folder, repositoryRoot),
-      });
-      expect(JSON.parse(readFileSync(builtLessonFile(lesson.id), 'utf8'))).toEqual(JSON.parse(JSON.stringify(rebuilt)));
-    } finally {
-      await runner.close();
-    }
+    const rebuilt = await buildFromFiles(idempotentConsumers);
+    expect(JSON.parse(readFileSync(builtLessonFile(lesson.id), 'utf8'))).toEqual(JSON.parse(JSON.stringify(rebuilt)));
   });
 
   it('shows each handler as its module has it, helpers first', () => {
@@ -153,27 +159,12 @@ describe("an option's explanation", () => {
         question === q3 ? { ...q3, options: { ...q3.options, d: { ...q3.options['d']!, run: q3.options['a']!.run } } } : question,
       ),
     };
-    const runner = await LessonRunner.open(altered, pgliteFromImage());
-    try {
-      const folder = lessonFolder(lesson.id);
-      const { text, file } = await loadLessonText(folder, repositoryRoot);
-      const rebuilt = await assembleLesson({
-        text,
-        runnable: altered,
-        files: { folder, textFile: file },
-        code: new HandlerSourceReader(repositoryRoot),
-        runHandler: (anchor, which) => runner.runHandler(anchor, which),
-        ruleLinks: lessonLinks,
-        recordedRaces: await readRecordedRaces(folder, repositoryRoot),
-      });
-      const explanation = (built: typeof lesson) => built.questions.find((question) => question.anchor === 'q3')!.options.find((option) => option.id === 'd')!.explanationHtml;
-      expect(explanation(lesson)).toContain('<code>worker-A</code>, <code>worker-B</code>');
-      expect(explanation(lesson)).toContain('800 cents');
-      expect(explanation(rebuilt)).toContain('<code>credit-note-31</code>, <code>credit-note-32</code>, <code>credit-note-33</code>');
-      expect(explanation(rebuilt)).toContain('1100 cents');
-    } finally {
-      await runner.close();
-    }
+    const rebuilt = await buildFromFiles(altered);
+    const explanation = (built: BuiltLesson) => built.questions.find((question) => question.anchor === 'q3')!.options.find((option) => option.id === 'd')!.explanationHtml;
+    expect(explanation(lesson)).toContain('<code>worker-A</code>, <code>worker-B</code>');
+    expect(explanation(lesson)).toContain('800 cents');
+    expect(explanation(rebuilt)).toContain('<code>credit-note-31</code>, <code>credit-note-32</code>, <code>credit-note-33</code>');
+    expect(explanation(rebuilt)).toContain('1100 cents');
   });
 });
 
