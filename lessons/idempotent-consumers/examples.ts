@@ -1,4 +1,4 @@
-import { handlerModule, shown, type ExampleScenario, type Handler } from '../src/scenario.js';
+import { handlerModule, shown, type ExampleScenario } from '../src/scenario.js';
 import * as example41Handlers from './handlers/example-4-1.js';
 import * as example42 from './handlers/example-4-2.js';
 import * as example43 from './handlers/example-4-3.js';
@@ -105,14 +105,14 @@ export const oneRefundTwice: Readonly<Record<'A' | 'B', example44Handlers.Refund
 
 /** The refund keyed by the refund, then by the message that carried it, over the same two messages. */
 const refundDesigns = [
-  { label: '4.4 effect identity', handler: shown(example44, 'recordRefund', []) },
-  { label: '4.4 keyed by message', handler: shown(example44, 'recordRefundPerMessage', ['no-delivery-id-effect-key']) },
+  { label: '4.4 effect identity', name: 'recordRefund', flaggedBy: [] },
+  { label: '4.4 keyed by message', name: 'recordRefundPerMessage', flaggedBy: ['no-delivery-id-effect-key'] },
 ] as const;
 
 export const effectIdentity: ExampleScenario = {
   anchor: 'example-4-4',
   number: '4.4',
-  shown: refundDesigns.map((design) => design.handler),
+  shown: refundDesigns.map((design) => shown(example44, design.name, design.flaggedBy)),
   async run(session) {
     const lines: string[] = [];
     for (const design of refundDesigns) {
@@ -122,7 +122,7 @@ export const effectIdentity: ExampleScenario = {
         { worker: 'A', message: oneRefundTwice.A },
         { worker: 'B', message: oneRefundTwice.B },
       ] as const) {
-        const result = await session.deliver(delivery, design.handler.run as Handler<example44Handlers.RefundNotice, example44Handlers.RefundHandling>);
+        const result = await session.deliver(delivery, example44Handlers[design.name]);
         handled.push(`${delivery.message.id}=${result.committed ? `${result.value.claim}/${result.value.effect}` : result.reason}`);
       }
       const inbox = await session.readCommitted('the inbox', (db) => countRows(db, 'inbox'));
