@@ -3,6 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import type { BrokerAdapter, Evidence, HandlerPattern, ShapeId } from '../libraries/types.js';
 import { guessed, listOf, shaped, type Fact } from './facts.js';
 import type { FileContext, FunctionNode } from './file-context.js';
+import { sitesInImporters } from './project/import-sites.js';
 import { calleeName, keyName, memberPath } from './scope.js';
 
 /**
@@ -168,7 +169,14 @@ export function handlerParameter(fn: FunctionNode, index: number, sites: readonl
     const found = fromRegistration(fn, site, index, code, file);
     if (found) return found;
   }
-  return fromDecorators(fn, index, param, code, file);
+  const decorated = fromDecorators(fn, index, param, code, file);
+  if (decorated) return decorated;
+  // Defined here, registered in another module: `eachMessage: handleRefund` over there.
+  for (const { module, site } of sitesInImporters(fn, file)) {
+    const found = fromRegistration(fn, site, index, code, module);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** Names are consulted only when nothing else in the file says what a parameter holds. */

@@ -36,7 +36,7 @@ export class FileAnalysis {
     libraries: LibraryTable,
     private readonly location: { filename: string; cwd: string },
   ) {
-    this.file = new FileContext(sourceCode, libraries);
+    this.file = new FileContext(sourceCode, libraries, location.filename);
     this.tracer = new OriginTracer(this.file);
   }
 

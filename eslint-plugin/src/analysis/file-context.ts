@@ -17,6 +17,16 @@ export interface FileImports {
   sources: Set<string>;
   /** Local binding name → module source. */
   bindings: Map<string, string>;
+  /** Local binding name → the name it has in its module (`default`, `*` for a namespace). */
+  names: Map<string, string>;
+}
+
+/** What the analysis reads of a parsed file: ESLint's SourceCode for the linted file, a lighter stand-in for other modules. */
+export interface SourceLike {
+  readonly ast: TSESTree.Program;
+  readonly visitorKeys: TSESLint.SourceCode.VisitorKeys;
+  getScope(node: TSESTree.Node): TSESLint.Scope.Scope;
+  getText(node?: TSESTree.Node): string;
 }
 
 export function isFunction(node: TSESTree.Node | undefined | null): node is FunctionNode {
@@ -26,28 +36,47 @@ export function isFunction(node: TSESTree.Node | undefined | null): node is Func
 function importsOf(program: TSESTree.Program): FileImports {
   const sources = new Set<string>();
   const bindings = new Map<string, string>();
+  const names = new Map<string, string>();
   const visitRequire = (node: TSESTree.Node | null | undefined, pattern?: TSESTree.Node) => {
     if (node?.type === 'AwaitExpression') node = node.argument;
     if (node?.type !== 'CallExpression' || node.callee.type !== 'Identifier' || node.callee.name !== 'require') return;
     const [argument] = node.arguments;
     if (argument?.type !== 'Literal' || typeof argument.value !== 'string') return;
     sources.add(argument.value);
-    if (pattern?.type === 'Identifier') bindings.set(pattern.name, argument.value);
+    if (pattern?.type === 'Identifier') {
+      bindings.set(pattern.name, argument.value);
+      names.set(pattern.name, '*');
+    }
     if (pattern?.type === 'ObjectPattern') {
       for (const property of pattern.properties) {
-        if (property.type === 'Property' && property.value.type === 'Identifier') bindings.set(property.value.name, argument.value);
+        if (property.type === 'Property' && property.value.type === 'Identifier') {
+          bindings.set(property.value.name, argument.value);
+          const imported = keyName(property);
+          if (imported !== undefined) names.set(property.value.name, imported);
+        }
       }
     }
   };
   for (const statement of program.body) {
     if (statement.type === 'ImportDeclaration') {
       sources.add(statement.source.value);
-      for (const specifier of statement.specifiers) bindings.set(specifier.local.name, statement.source.value);
+      for (const specifier of statement.specifiers) {
+        bindings.set(specifier.local.name, statement.source.value);
+        const imported =
+          specifier.type === 'ImportDefaultSpecifier'
+            ? 'default'
+            : specifier.type === 'ImportNamespaceSpecifier'
+              ? '*'
+              : specifier.imported.type === 'Identifier'
+                ? specifier.imported.name
+                : String(specifier.imported.value);
+        names.set(specifier.local.name, imported);
+      }
     } else if (statement.type === 'VariableDeclaration') {
       for (const declarator of statement.declarations) visitRequire(declarator.init, declarator.id);
     }
   }
-  return { sources, bindings };
+  return { sources, bindings, names };
 }
 
 export class FileContext {
@@ -56,8 +85,10 @@ export class FileContext {
   private memberCalls: Map<string, TSESTree.MemberExpression[]> | undefined;
 
   constructor(
-    private readonly sourceCode: Readonly<TSESLint.SourceCode>,
+    private readonly sourceCode: Readonly<SourceLike>,
     readonly libraries: LibraryTable,
+    /** The file's path, as ESLint gives it. */
+    readonly filename: string,
   ) {
     this.imports = importsOf(sourceCode.ast);
   }
@@ -185,6 +216,70 @@ export class FileContext {
       }
     });
     return found;
+  }
+
+  /** The name this module exports `fn` by, if it exports it. */
+  exportNameOf(fn: FunctionNode): string | undefined {
+    const parent = fn.parent;
+    if (parent?.type === 'ExportDefaultDeclaration') return 'default';
+    const local = fn.type === 'FunctionDeclaration' ? fn.id?.name : parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier' ? parent.id.name : undefined;
+    if (!local) return undefined;
+    const declaration = fn.type === 'FunctionDeclaration' ? fn : parent?.parent;
+    if (declaration?.parent?.type === 'ExportNamedDeclaration') return local;
+    for (const statement of this.sourceCode.ast.body) {
+      if (statement.type === 'ExportDefaultDeclaration' && statement.declaration.type === 'Identifier' && statement.declaration.name === local) return 'default';
+      if (statement.type !== 'ExportNamedDeclaration' || statement.source) continue;
+      for (const specifier of statement.specifiers) {
+        if (specifier.local.type === 'Identifier' && specifier.local.name === local) {
+          return specifier.exported.type === 'Identifier' ? specifier.exported.name : String(specifier.exported.value);
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** The references, in this module, to a name it declares at its top level (an import, say). */
+  referencesTo(name: string): TSESTree.Node[] {
+    let scope: TSESLint.Scope.Scope | null = this.scopeOf(this.sourceCode.ast);
+    const moduleScope = scope.childScopes.find((child) => child.type === 'module');
+    if (moduleScope) scope = moduleScope;
+    const variable = scope.set.get(name);
+    return (variable?.references ?? []).map((reference) => reference.identifier as TSESTree.Node);
+  }
+
+  /** The function this module exports as `name` (`default` for its default export), when it declares one. */
+  exportedFunction(name: string): FunctionNode | undefined {
+    const declared = (local: string): FunctionNode | undefined => {
+      for (const statement of this.sourceCode.ast.body) {
+        const declaration = statement.type === 'ExportNamedDeclaration' && statement.declaration ? statement.declaration : statement;
+        if (declaration.type === 'FunctionDeclaration' && declaration.id?.name === local) return declaration;
+        if (declaration.type === 'VariableDeclaration') {
+          for (const declarator of declaration.declarations) {
+            if (declarator.id.type === 'Identifier' && declarator.id.name === local && isFunction(declarator.init)) return declarator.init;
+          }
+        }
+      }
+      return undefined;
+    };
+    for (const statement of this.sourceCode.ast.body) {
+      if (statement.type === 'ExportDefaultDeclaration' && name === 'default') {
+        const declaration = statement.declaration;
+        if (isFunction(declaration)) return declaration;
+        if (declaration.type === 'Identifier') return declared(declaration.name);
+      }
+      if (statement.type === 'ExportNamedDeclaration' && !statement.source) {
+        for (const specifier of statement.specifiers) {
+          const exported = specifier.exported.type === 'Identifier' ? specifier.exported.name : String(specifier.exported.value);
+          if (exported === name && specifier.local.type === 'Identifier') return declared(specifier.local.name);
+        }
+        const declaration = statement.declaration;
+        if (declaration && (declaration.type === 'FunctionDeclaration' || declaration.type === 'VariableDeclaration')) {
+          const found = declared(name);
+          if (found) return found;
+        }
+      }
+    }
+    return undefined;
   }
 
   /** A function declared in this file that `callee` names: a function, a constant arrow, or a method called on `this`. */

@@ -34,7 +34,11 @@ function matchesModule(source: string, modules: readonly (string | RegExp)[] | u
   return (modules ?? []).some((module) => (typeof module === 'string' ? module === source : module.test(source)));
 }
 
+let tables = 0;
+
 export class LibraryTable {
+  /** Tells tables apart in caches shared by the whole process. */
+  readonly id = (tables += 1);
   readonly adapters: readonly LibraryAdapter[];
   readonly brokers: readonly BrokerAdapter[];
   private readonly shapes = new Map<ShapeId, ShapeSpec>();

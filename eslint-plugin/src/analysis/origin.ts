@@ -4,6 +4,8 @@ import { deliveryByName, handlerParameter, namedParameter } from './entry-points
 import { asCertainAs, asScalars, isLeaf, leaf, shaped, type Fact, type Leaf } from './facts.js';
 import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
 import type { LibraryTable } from './library-table.js';
+import { sitesInImporters } from './project/import-sites.js';
+import { moduleContext, resolveImport } from './project/modules.js';
 import { byName, callOnShape, elementOfShape, memberOfShape } from './shapes.js';
 import { calleeName, keyName, memberPath, objectProperty, propertyName, variableOf } from './scope.js';
 import { walk } from './walk.js';
@@ -18,6 +20,15 @@ import { walk } from './walk.js';
 
 const maxDepth = 60;
 const stepsPerFile = 50_000;
+/** How many modules deep a value is followed through imported functions. */
+const maxModuleDepth = 2;
+
+/** A tracer reading another module for one call: the called function's parameters are the caller's arguments. */
+interface CallBinding {
+  fn?: FunctionNode;
+  args?: Fact[][];
+  moduleDepth: number;
+}
 
 /** Methods that return the same value in another form. */
 const sameValueMethods = new Set([
@@ -98,7 +109,10 @@ export class OriginTracer {
   private steps = 0;
   private readonly table: LibraryTable;
 
-  constructor(private readonly file: FileContext) {
+  constructor(
+    private readonly file: FileContext,
+    private readonly binding?: CallBinding,
+  ) {
     this.table = file.libraries;
   }
 
@@ -256,6 +270,7 @@ export class OriginTracer {
 
   /** What parameter `index` of `fn` holds: a broker's delivery, an element of a list, or its call sites' arguments. */
   private parameter(fn: FunctionNode, index: number, depth: number): Fact[] {
+    if (this.binding?.fn === fn) return this.binding.args?.[index] ?? [];
     const sites = this.file.functionSites(fn);
     const role = handlerParameter(fn, index, sites, this.file);
     if (role) return role;
@@ -275,6 +290,15 @@ export class OriginTracer {
       }
     }
     if (facts.length > 0) return facts;
+    // An exported function called from other modules: what they pass.
+    if ((this.binding?.moduleDepth ?? 0) < maxModuleDepth) {
+      for (const { module, site } of sitesInImporters(fn, this.file)) {
+        const call = site.parent;
+        const argument = call?.type === 'CallExpression' && call.callee === site ? call.arguments[index] : undefined;
+        if (argument && argument.type !== 'SpreadElement') facts.push(...this.tracerFor(module).facts(argument));
+      }
+      if (facts.length > 0) return facts;
+    }
     return namedParameter(fn, index, this.file) ?? [];
   }
 
@@ -376,6 +400,8 @@ export class OriginTracer {
 
     const target = this.file.localFunction(callee);
     if (target) return this.returnsOf(target, depth);
+    const imported = this.importedFunction(callee);
+    if (imported) return this.returnsAcross(imported.module, imported.fn, node, depth);
     if (name && table.isDerivingCall(name)) return argumentScalars();
     return [leaf('unknown', code)];
   }
@@ -391,6 +417,47 @@ export class OriginTracer {
       return argument.type === 'SpreadElement' ? [leaf('unknown', code)] : this.scalarsOf(argument, depth);
     }
     return [leaf('unknown', code)];
+  }
+
+  private readonly importers = new Map<FileContext, OriginTracer>();
+
+  /** A tracer of a module that calls into this one, one level further from the linted file. */
+  private tracerFor(module: FileContext): OriginTracer {
+    let tracer = this.importers.get(module);
+    if (!tracer) {
+      tracer = new OriginTracer(module, { moduleDepth: (this.binding?.moduleDepth ?? 0) + 1 });
+      this.importers.set(module, tracer);
+    }
+    return tracer;
+  }
+
+  /** The function of another project module that `callee` names: `keyFor(…)`, `keys.keyFor(…)`. */
+  private importedFunction(callee: TSESTree.Node): { module: FileContext; fn: FunctionNode } | undefined {
+    if ((this.binding?.moduleDepth ?? 0) >= maxModuleDepth) return undefined;
+    let local: string | undefined;
+    let member: string | undefined;
+    if (callee.type === 'Identifier') local = callee.name;
+    else if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier') {
+      local = callee.object.name;
+      member = propertyName(callee);
+    }
+    const imports = this.file.imports;
+    const source = local && imports.bindings.get(local);
+    if (!local || !source) return undefined;
+    const name = imports.names.get(local);
+    const exported = name === '*' ? member : member === undefined ? name : undefined;
+    if (!exported) return undefined;
+    const resolved = resolveImport(this.file.filename, source);
+    const module = resolved ? moduleContext(resolved, this.table) : undefined;
+    const fn = module?.exportedFunction(exported);
+    return module && fn ? { module, fn } : undefined;
+  }
+
+  /** What an imported function returns for this call's arguments, read in its own module. */
+  private returnsAcross(module: FileContext, fn: FunctionNode, call: TSESTree.CallExpression, depth: number): Fact[] {
+    const args = call.arguments.map((argument) => (argument.type === 'SpreadElement' ? [] : this.visit(argument, depth)));
+    const tracer = new OriginTracer(module, { fn, args, moduleDepth: (this.binding?.moduleDepth ?? 0) + 1 });
+    return tracer.returnsOf(fn, 0);
   }
 
   private returnsOf(fn: FunctionNode, depth: number): Fact[] {

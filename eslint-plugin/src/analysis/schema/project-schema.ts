@@ -42,8 +42,12 @@ function isDirectory(dir: string): boolean {
   }
 }
 
-/** The project's folders a file's schema may be in: its own and each above it, to the project root. */
-export function projectFolders(filename: string): string[] {
+/** The project a file belongs to: the folder with `.git` above it, else the highest with a `package.json`. */
+export function projectRoot(filename: string): string | undefined {
+  return ascend(filename).root;
+}
+
+function ascend(filename: string): { folders: string[]; root: string | undefined } {
   const folders: string[] = [];
   let dir = path.dirname(path.resolve(filename));
   let root: string | undefined;
@@ -58,6 +62,12 @@ export function projectFolders(filename: string): string[] {
     if (parent === dir) break;
     dir = parent;
   }
+  return { folders, root };
+}
+
+/** The project's folders a file's schema may be in: its own and each above it, to the project root. */
+export function projectFolders(filename: string): string[] {
+  const { folders, root } = ascend(filename);
   if (!root) return folders.slice(0, 1);
   const within = folders.slice(0, folders.indexOf(root) + 1);
   for (const folder of packageFolders) {
