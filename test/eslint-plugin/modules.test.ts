@@ -81,6 +81,11 @@ new Worker('payouts', (job) => handleJob(job));
     expect(findings).toEqual(['src/handlers.js:4 idempotency/no-delivery-id-effect-key/deliveryKey', 'src/handlers.js:8 idempotency/no-delivery-id-effect-key/deliveryKey']);
   });
 
+  it('the same with ESLint linting files in parallel threads', async () => {
+    const { findings } = await lintProject({ 'src/handlers.js': handler, 'src/main.js': registrations, 'src/other.js': 'export const x = 1;' }, undefined, ['--concurrency', '2']);
+    expect(findings).toEqual(['src/handlers.js:4 idempotency/no-delivery-id-effect-key/deliveryKey', 'src/handlers.js:8 idempotency/no-delivery-id-effect-key/deliveryKey']);
+  });
+
   it('without the registering module, names alone say nothing', async () => {
     const { findings } = await lintProject({ 'src/handlers.js': handler });
     expect(findings).toEqual([]);

@@ -22,7 +22,7 @@ export interface ProjectLint {
   stderr: string;
 }
 
-export async function lintProject(files: Record<string, string>, settings?: Record<string, unknown>): Promise<ProjectLint> {
+export async function lintProject(files: Record<string, string>, settings?: Record<string, unknown>, extraArgs: readonly string[] = []): Promise<ProjectLint> {
   const dir = mkdtempSync(path.join(tmpdir(), 'idempotency-project-'));
   mkdirSync(path.join(dir, '.git'));
   const all: Record<string, string> = {
@@ -38,7 +38,7 @@ export default [...idempotency.configs.recommended${settings ? `, { settings: { 
   let stdout: string;
   let stderr: string;
   try {
-    ({ stdout, stderr } = await run(process.execPath, [eslintBin, '--format', 'json', '.'], { cwd: dir, maxBuffer: 32 * 1024 * 1024 }));
+    ({ stdout, stderr } = await run(process.execPath, [eslintBin, '--format', 'json', ...extraArgs, '.'], { cwd: dir, maxBuffer: 32 * 1024 * 1024 }));
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
     if (failure.code !== 1) throw new Error(`eslint failed (${failure.code}): ${failure.stderr}`);
