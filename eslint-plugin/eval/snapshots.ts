@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { ESLint } from 'eslint';
+import { ESLint, type Linter } from 'eslint';
 
 /**
  * What the evaluation scripts share: where local snapshots of public repositories live, how one is
@@ -151,12 +151,12 @@ export interface LintOutcome {
  * here, and they are not what is being judged.
  */
 export async function pluginLinter(cwd: string): Promise<ESLint> {
-  const { default: plugin } = (await import(pluginEntry)) as { default: { configs: { recommended: unknown[] } } };
+  const { default: plugin } = (await import(pluginEntry)) as { default: { configs: { recommended: Linter.Config[] } } };
   return new ESLint({
     cwd,
     overrideConfigFile: true,
     overrideConfig: [
-      ...(plugin.configs.recommended as ESLint.Options['overrideConfig'] & unknown[]),
+      ...plugin.configs.recommended,
       // Directives in third-party code name rules that are not loaded here; they are not the point.
       { linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' } },
     ],
