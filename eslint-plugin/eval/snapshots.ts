@@ -14,6 +14,13 @@ import { ESLint, type Linter } from 'eslint';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+// ESLint warns about every repository that still ships an .eslintignore; those files are not
+// read here anyway (overrideConfigFile), so the warning is noise. Other warnings still print.
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (warning.name !== 'ESLintIgnoreWarning') console.warn(`${warning.name}: ${warning.message}`);
+});
+
 /** The built plugin, as a user installs it: the scripts judge what ships, not the sources. */
 export const pluginEntry = path.resolve(here, '../dist/index.js');
 
