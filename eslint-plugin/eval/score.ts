@@ -77,8 +77,9 @@ function describe(label: Label): string {
 }
 
 async function main(): Promise<void> {
-  const { rules } = (await import(pluginEntry)) as { rules: Record<string, unknown> };
-  const implemented = new Set(Object.keys(rules));
+  // The plugin object's rules decide what counts as implemented; the named export is a fallback.
+  const built = (await import(pluginEntry)) as { default?: { rules?: Record<string, unknown> }; rules?: Record<string, unknown> };
+  const implemented = new Set(Object.keys(built.default?.rules ?? built.rules ?? {}));
   const labels = readLabels();
 
   // One materialised tree per repository and commit, shared by all its labels.
