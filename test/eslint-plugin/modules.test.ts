@@ -86,6 +86,16 @@ new Worker('payouts', (job) => handleJob(job));
     expect(findings).toEqual(['src/handlers.js:4 idempotency/no-delivery-id-effect-key/deliveryKey', 'src/handlers.js:8 idempotency/no-delivery-id-effect-key/deliveryKey']);
   });
 
+  it('the recommended config leaves tests, seeds and migration scripts alone', async () => {
+    const { findings } = await lintProject({
+      'src/handlers.test.js': handler,
+      'src/main.js': registrations.replace('./handlers.js', './handlers.test.js'),
+      'db/migrations/002_backfill.js': registrations.replace('./handlers.js', '../../src/handlers.test.js'),
+      'prisma/seed.ts': 'await prisma.refund.findFirst({ where: { id } }) || await prisma.refund.create({ data: { id } });',
+    });
+    expect(findings).toEqual([]);
+  });
+
   it('without the registering module, names alone say nothing', async () => {
     const { findings } = await lintProject({ 'src/handlers.js': handler });
     expect(findings).toEqual([]);
