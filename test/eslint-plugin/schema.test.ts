@@ -115,6 +115,23 @@ export async function handle(pool, id, day) {
     expect(messages[0]).toContain('the UPDATE of stats');
   });
 
+  it('writes in the same transaction as the protected insert are rolled back with it', async () => {
+    const { findings } = await lintProject({
+      'prisma/schema.prisma': prismaSchema.replace('model Visit', 'model Account {\n  id String @id\n  provider String\n  providerAccountId String\n  @@unique([provider, providerAccountId])\n}\n\nmodel Visit'),
+      'src/oauth.js': `
+export async function link(prisma, provider, providerAccountId, email) {
+  return prisma.$transaction(async (tx) => {
+    const existing = await tx.account.findFirst({ where: { provider, providerAccountId } });
+    if (existing) return existing;
+    await tx.subscriber.update({ where: { email }, data: { name: provider } });
+    return tx.account.create({ data: { provider, providerAccountId } });
+  });
+}
+`,
+    });
+    expect(findings).toEqual([]);
+  });
+
   it('a schema file that does not parse is skipped with one warning, and nothing crashes', async () => {
     const { findings, stderr } = await lintProject({
       'prisma/schema.prisma': 'model Broken {\n  id String @id\n',
