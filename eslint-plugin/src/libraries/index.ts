@@ -5,6 +5,7 @@ import { awsSqs } from './aws-sqs.js';
 import { bullmq } from './bullmq.js';
 import { common } from './common.js';
 import { drizzle } from './drizzle.js';
+import { dynamodb } from './dynamodb.js';
 import { googlePubsub } from './google-pubsub.js';
 import { idGenerators } from './id-generators.js';
 import { kafkajs } from './kafkajs.js';
@@ -44,6 +45,7 @@ export const libraries: readonly LibraryAdapter[] = [
   nestjs,
   // Databases and stores
   sql,
+  dynamodb,
   prisma,
   drizzle,
   kysely,

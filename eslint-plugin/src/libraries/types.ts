@@ -32,6 +32,7 @@ export type LibraryName =
   | 'sequelize'
   | 'mongoose'
   | 'redis'
+  | 'dynamodb'
   | 'settings';
 
 /**

@@ -1,6 +1,8 @@
 import { noCheckThenInsert } from '../../../eslint-plugin/src/rules/no-check-then-insert/index.js';
 import { ruleTester } from '../rule-tester.js';
 
+const dynamoRemedy = "a put with ConditionExpression 'attribute_not_exists(<key>)', treating ConditionalCheckFailedException as the duplicate";
+
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
     {
@@ -152,6 +154,51 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           const { rows } = await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [id]);
           if (rows.length) return;
           await pool.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]);
+        }`,
+    },
+    {
+      name: 'DynamoDB: a put conditioned on attribute_not_exists of its key settles the duplicate by failing',
+      code: `
+        import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+        async function claim(id) {
+          const { Item } = await client.send(new GetCommand({ TableName: 'inbox', Key: { pk: id } }));
+          if (Item) return false;
+          await client.send(new PutCommand({ TableName: 'inbox', Item: { pk: id }, ConditionExpression: 'attribute_not_exists(pk)' }));
+          return true;
+        }`,
+    },
+    {
+      name: 'DynamoDB: a plain put whose ConditionalCheckFailedException is caught as the duplicate',
+      code: `
+        import AWS from 'aws-sdk';
+        async function claim(id) {
+          const found = await docClient.get({ TableName: 'inbox', Key: { pk: id } }).promise();
+          if (found.Item) return;
+          try {
+            await docClient.put({ TableName: 'inbox', Item: { pk: id } }).promise();
+          } catch (error) {
+            if (error.code === 'ConditionalCheckFailedException') return;
+            throw error;
+          }
+        }`,
+    },
+    {
+      name: 'DynamoDB: get then update is not an insert race',
+      code: `
+        import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+        async function touch(id) {
+          const { Item } = await client.send(new GetCommand({ TableName: 'sessions', Key: { pk: id } }));
+          if (!Item) await client.send(new UpdateCommand({ TableName: 'sessions', Key: { pk: id }, UpdateExpression: 'SET seenAt = :now' }));
+        }`,
+    },
+    {
+      name: 'DynamoDB near miss: the get and the put are of different tables',
+      code: `
+        import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+        async function visit(id) {
+          const { Item } = await client.send(new GetCommand({ TableName: 'customers', Key: { pk: id } }));
+          if (!Item) return;
+          await client.send(new PutCommand({ TableName: 'visits', Item: { pk: id } }));
         }`,
     },
     {
@@ -482,6 +529,60 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           ],
         },
       ],
+    },
+    {
+      name: 'DynamoDB: GetCommand, then a plain PutCommand when nothing was found',
+      code: `
+        import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+        async function claim(id) {
+          const { Item } = await client.send(new GetCommand({ TableName: 'inbox', Key: { pk: id } }));
+          if (Item) return false;
+          await client.send(new PutCommand({ TableName: 'inbox', Item: { pk: id } }));
+          return true;
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 6,
+          data: {
+            write: 'The DynamoDB PutCommand on inbox',
+            read: 'a DynamoDB GetCommand on inbox',
+            line: '4',
+            remedy: dynamoRemedy,
+          },
+          suggestions: [],
+        },
+      ],
+    },
+    {
+      name: 'DynamoDB near miss: a ConditionExpression on the status does not refuse an existing item',
+      code: `
+        import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+        async function claim(id) {
+          const { Item } = await client.send(new GetCommand({ TableName: 'inbox', Key: { pk: id } }));
+          if (Item) return;
+          await client.send(new PutCommand({
+            TableName: 'inbox',
+            Item: { pk: id, status: 'pending' },
+            ConditionExpression: '#status = :pending',
+            ExpressionAttributeNames: { '#status': 'status' },
+          }));
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 6 }],
+    },
+    {
+      name: 'DynamoDB DocumentClient v2: get(…).promise(), then put(…).promise()',
+      code: `
+        const AWS = require('aws-sdk');
+        const docClient = new AWS.DynamoDB.DocumentClient();
+        exports.handler = async (event) => {
+          for (const record of event.Records) {
+            const seen = await docClient.get({ TableName: process.env.INBOX_TABLE, Key: { pk: record.messageId } }).promise();
+            if (seen.Item) continue;
+            await docClient.put({ TableName: process.env.INBOX_TABLE, Item: { pk: record.messageId } }).promise();
+          }
+        };`,
+      errors: [{ messageId: 'checkThenInsert', line: 8, data: { write: 'The DynamoDB put() on process.env.INBOX_TABLE', read: 'a DynamoDB get() on process.env.INBOX_TABLE', line: '6', remedy: dynamoRemedy } }],
     },
   ],
 });

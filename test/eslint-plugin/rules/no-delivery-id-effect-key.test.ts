@@ -156,6 +156,16 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await pool.query('INSERT INTO accounts (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING', [message.key.toString()]);
         }});`,
     },
+    {
+      name: 'DynamoDB: an inbox item claimed by the SQS message id, with attribute_not_exists',
+      code: `
+        import { PutCommand } from '@aws-sdk/lib-dynamodb';
+        Consumer.create({
+          handleMessage: async (message) => {
+            await ddb.send(new PutCommand({ TableName: 'processed_messages', Item: { pk: message.MessageId }, ConditionExpression: 'attribute_not_exists(pk)' }));
+          },
+        });`,
+    },
   ],
   invalid: [
     {
@@ -369,6 +379,18 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await client.query({ text: insertEffect, values: [msg.properties.messageId, 10] });
         });`,
       errors: [{ messageId: 'deliveryKey', line: 4 }],
+    },
+    {
+      name: 'DynamoDB: a payment claimed by the SQS message id',
+      code: `
+        import { PutCommand } from '@aws-sdk/lib-dynamodb';
+        Consumer.create({
+          handleMessage: async (message) => {
+            const body = JSON.parse(message.Body);
+            await ddb.send(new PutCommand({ TableName: 'payments', Item: { paymentKey: message.MessageId, amount: body.amount }, ConditionExpression: 'attribute_not_exists(paymentKey)' }));
+          },
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 6, data: { key: 'The key `paymentKey` of the DynamoDB PutCommand on payments', source: 'the SQS message id `message.MessageId`' } }],
     },
   ],
 });
