@@ -11,6 +11,7 @@ import { idGenerators } from './id-generators.js';
 import { kafkajs } from './kafkajs.js';
 import { knex } from './knex.js';
 import { kysely } from './kysely.js';
+import { mongodb } from './mongodb.js';
 import { mongoose } from './mongoose.js';
 import { nestjs } from './nestjs.js';
 import { pgBoss } from './pg-boss.js';
@@ -46,6 +47,7 @@ export const libraries: readonly LibraryAdapter[] = [
   // Databases and stores
   sql,
   dynamodb,
+  mongodb,
   prisma,
   drizzle,
   kysely,

@@ -33,6 +33,7 @@ export type LibraryName =
   | 'mongoose'
   | 'redis'
   | 'dynamodb'
+  | 'mongodb'
   | 'settings';
 
 /**

@@ -202,6 +202,39 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'MongoDB: insertOne whose error 11000 is the duplicate',
+      code: `
+        import { MongoClient } from 'mongodb';
+        async function claim(db, id) {
+          if (await db.collection('inbox').findOne({ _id: id })) return;
+          try {
+            await db.collection('inbox').insertOne({ _id: id });
+          } catch (error) {
+            if (error.code === 11000) return;
+            throw error;
+          }
+        }`,
+    },
+    {
+      name: 'MongoDB: an upsert with $setOnInsert whose result decides',
+      code: `
+        import { MongoClient } from 'mongodb';
+        async function claim(db, id) {
+          const seen = await db.collection('inbox').findOne({ _id: id });
+          if (seen) return false;
+          const result = await db.collection('inbox').updateOne({ _id: id }, { $setOnInsert: { seenAt: new Date() } }, { upsert: true });
+          return result.upsertedCount === 1;
+        }`,
+    },
+    {
+      name: 'MongoDB near miss: a Map named like a collection is not one',
+      code: `
+        async function remember(id) {
+          if (seenMap.get(id)) return;
+          seenMap.set(id, true);
+        }`,
+    },
+    {
       name: 'Drizzle insert with onConflictDoNothing',
       code: `
         const [seen] = await db.select().from(inbox).where(eq(inbox.id, id));
@@ -583,6 +616,39 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           }
         };`,
       errors: [{ messageId: 'checkThenInsert', line: 8, data: { write: 'The DynamoDB put() on process.env.INBOX_TABLE', read: 'a DynamoDB get() on process.env.INBOX_TABLE', line: '6', remedy: dynamoRemedy } }],
+    },
+    {
+      name: 'MongoDB: findOne, then insertOne when nothing was found',
+      code: `
+        import { MongoClient } from 'mongodb';
+        const inbox = client.db('app').collection('inbox');
+        async function claim(id) {
+          const seen = await inbox.findOne({ messageId: id });
+          if (!seen) await inbox.insertOne({ messageId: id, seenAt: new Date() });
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 6,
+          data: {
+            write: 'The MongoDB insertOne() on inbox',
+            read: 'a MongoDB findOne() on inbox',
+            line: '5',
+            remedy: 'updateOne(filter, { $setOnInsert: … }, { upsert: true }) on a unique key and check upsertedCount, or insertOne and treat error 11000 as the duplicate',
+          },
+        },
+      ],
+    },
+    {
+      name: 'MongoDB: check, then the payment, then an upsert claim whose result nobody reads',
+      code: `
+        import { MongoClient } from 'mongodb';
+        async function handle(db, event) {
+          if (await db.collection('processed_events').countDocuments({ key: event.key })) return;
+          await db.collection('payments').insertOne({ orderId: event.orderId, amount: event.amount });
+          await db.collection('processed_events').updateOne({ key: event.key }, { $setOnInsert: { at: new Date() } }, { upsert: true });
+        }`,
+      errors: [{ messageId: 'resultIgnored', line: 6 }],
     },
   ],
 });

@@ -166,6 +166,14 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           },
         });`,
     },
+    {
+      name: 'MongoDB driver: an inbox claimed by the AMQP message id',
+      code: `
+        import { MongoClient } from 'mongodb';
+        channel.consume('q', async (msg) => {
+          await db.collection('inbox').updateOne({ _id: msg.properties.messageId }, { $setOnInsert: { at: new Date() } }, { upsert: true });
+        });`,
+    },
   ],
   invalid: [
     {
@@ -391,6 +399,15 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           },
         });`,
       errors: [{ messageId: 'deliveryKey', line: 6, data: { key: 'The key `paymentKey` of the DynamoDB PutCommand on payments', source: 'the SQS message id `message.MessageId`' } }],
+    },
+    {
+      name: 'MongoDB driver: a payment upsert filtered by the AMQP message id',
+      code: `
+        import { MongoClient } from 'mongodb';
+        channel.consume('q', async (msg) => {
+          await db.collection('payments').updateOne({ paymentId: msg.properties.messageId }, { $setOnInsert: { cents: 5 } }, { upsert: true });
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 4 }],
     },
   ],
 });

@@ -10,9 +10,10 @@ import type { LibraryName } from '../types.js';
 /**
  * What repository and model APIs have in common: TypeORM (`repo.findOneBy`, `repo.save`,
  * `manager.insert(Refund, …)`), Sequelize (`Refund.findOne`, `Refund.create`, `findOrCreate`),
- * Mongoose and the MongoDB driver (`Refund.exists`, `new Refund(…).save()`,
- * `updateOne(…, { upsert: true })`). Their method names overlap, so a call is attributed to the
- * library its file imports, and to the first of them when the file imports none.
+ * Mongoose (`Refund.exists`, `new Refund(…).save()`, `updateOne(…, { upsert: true })`). Their
+ * method names overlap, so a call is attributed to the library its file imports, and to the first
+ * of them when the file imports none. A file that imports only a library with an adapter of its
+ * own (the MongoDB driver) leaves such calls to that adapter.
  */
 
 const readMethods = new Set([
@@ -80,8 +81,12 @@ function updatedFields(node: TSESTree.Node | undefined, scopeOf: ScopeOf): Field
   return operators.length > 0 ? operators.flatMap((value) => fieldsOf(value, scopeOf)) : fieldsOf(update, scopeOf);
 }
 
-/** The repository libraries, in the order they claim calls from files that import none of them. */
-const claimOrder: readonly LibraryName[] = ['typeorm', 'sequelize', 'mongoose'];
+/**
+ * The repository libraries, in the order they claim calls from files that import none of them;
+ * then the libraries whose import alone keeps the others from claiming (`mongodb` recognises its
+ * own calls, never through here).
+ */
+const claimOrder: readonly LibraryName[] = ['typeorm', 'sequelize', 'mongoose', 'mongodb'];
 
 /** Is a repository call in this file `library`'s? */
 function claims(library: LibraryName, file: FileContext): boolean {
