@@ -27,8 +27,9 @@ export type { LibraryAdapter, LibraryName } from './types.js';
 
 /**
  * Every library the plugin knows. Data adapters are asked in this order, and the first that
- * recognises a call answers: SQL text first (any client), then the query builders, Redis, and
- * the repository APIs whose method names overlap the most.
+ * recognises a call answers: SQL text first (any client), then the stores and ORMs that need
+ * evidence of their own (a command class, a collection, an import), then the query builders,
+ * Redis, and the repository APIs whose method names overlap the most.
  */
 export const libraries: readonly LibraryAdapter[] = [
   // Values and conventions

@@ -3,15 +3,16 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import type { FileContext } from '../analysis/file-context.js';
 import { fieldsOf, objectLiteral, uniqueKeyFields } from '../analysis/operations/fields.js';
 import { normaliseTarget, type DataOperation, type Field } from '../analysis/operations/types.js';
-import { calleeName, constantInitializer, keyName, memberPath, objectProperty, propertyName, unwrapExpression, variableOf } from '../analysis/scope.js';
+import { calleeName, constantInitializer, keyName, memberPath, objectProperty, propertyName, unwrapExpression } from '../analysis/scope.js';
 import { staticText } from '../analysis/static-text.js';
+import { declaredFrom } from './shared/declared-types.js';
 import type { DataAdapter } from './types.js';
 
 /**
  * The MongoDB Node.js driver: `db.collection('inbox').findOne(filter)`, `insertOne(doc)`,
  * `updateOne(filter, update, { upsert: true })`. Mongoose models have an adapter of their own;
  * a collection is told from a model by how it is reached (`collection('inbox')`, a value typed
- * `Collection`), or, in a file that imports the driver and no ODM, by being a store-like value.
+ * `Collection` from the driver), or, in a file that imports the driver and no ODM, by being a store-like value.
  */
 
 const reads = new Set(['findOne', 'find', 'countDocuments']);
@@ -35,36 +36,9 @@ function collectionCall(node: TSESTree.Node, file: FileContext): string | undefi
   return text && !text.text.includes('*') ? text.text : undefined;
 }
 
-function isCollectionType(annotation: TSESTree.TSTypeAnnotation | undefined): boolean {
-  const type = annotation?.typeAnnotation;
-  return type?.type === 'TSTypeReference' && type.typeName.type === 'Identifier' && type.typeName.name === 'Collection';
-}
-
-/** `this.inbox` declared as `inbox: Collection<…>`, as a field or a constructor parameter property. */
-function typedClassMember(member: TSESTree.MemberExpression): boolean {
-  const name = propertyName(member);
-  let owner: TSESTree.Node | undefined = member.parent;
-  while (owner && owner.type !== 'ClassBody') owner = owner.parent;
-  if (!owner || owner.type !== 'ClassBody' || !name) return false;
-  return owner.body.some((element) => {
-    if (element.type === 'PropertyDefinition') return keyName(element) === name && isCollectionType(element.typeAnnotation);
-    if (element.type !== 'MethodDefinition' || element.kind !== 'constructor') return false;
-    return element.value.params.some(
-      (param) => param.type === 'TSParameterProperty' && param.parameter.type === 'Identifier' && param.parameter.name === name && isCollectionType(param.parameter.typeAnnotation),
-    );
-  });
-}
-
-/** A variable or parameter typed `Collection<…>`. */
-function typedVariable(identifier: TSESTree.Identifier, file: FileContext): boolean {
-  const definition = variableOf(identifier, file.scopeOf(identifier))?.defs[0];
-  const declared = definition?.name;
-  return declared?.type === 'Identifier' && isCollectionType(declared.typeAnnotation);
-}
-
 /**
  * The collection a receiver stands for, and whether that is proven: reached through
- * `collection('…')` or declared `Collection`, or merely store-like (`this.inbox`, `inboxCollection`).
+ * `collection('…')` or declared `Collection`, or merely store-like by name (`this.inbox`, `inboxCollection`).
  */
 function collectionOf(receiver: TSESTree.Node, file: FileContext): { name: string; proven: boolean } | undefined {
   const node = unwrapExpression(receiver);
@@ -74,14 +48,12 @@ function collectionOf(receiver: TSESTree.Node, file: FileContext): { name: strin
     const init = constantInitializer(node, file.scopeOf(node));
     const held = init && collectionCall(init, file);
     if (held) return { name: held, proven: true };
-    if (typedVariable(node, file)) return { name: node.name, proven: true };
   }
+  if (declaredFrom(node, file, /^mongodb$/, /^Collection$/)) return { name: memberPath(node)?.at(-1) ?? '', proven: true };
   const path = memberPath(node);
   if (!path) return undefined;
   const last = path[path.length - 1]!;
   if (notCollections.test(last)) return undefined;
-  if (node.type === 'MemberExpression' && node.object.type === 'ThisExpression' && typedClassMember(node)) return { name: last, proven: true };
-  if (/collection$/i.test(last) && last.length > 'collection'.length) return { name: last, proven: true };
   return { name: last, proven: false };
 }
 

@@ -235,6 +235,36 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'Redis near miss: an injected store with nothing but get and set is not taken for Redis',
+      code: `
+        class Dedupe {
+          constructor(store) { this.store = store; }
+          async once(key) {
+            if (await this.store.get(key)) return false;
+            await this.store.set(key, '1');
+            return true;
+          }
+        }`,
+    },
+    {
+      name: 'Redis: SISMEMBER, then SADD whose reply decides',
+      code: `
+        async function once(id) {
+          if (await this.store.sismember('processed', id)) return false;
+          return (await this.store.sadd('processed', id)) === 1;
+        }`,
+    },
+    {
+      name: 'Redis: SET … NX queued on multi(), its reply read from exec()',
+      code: `
+        import Redis from 'ioredis';
+        async function once(key) {
+          if (await redis.get(key)) return false;
+          const [[, reply]] = await redis.multi().set(key, '1', 'NX').expire(key, 60).exec();
+          return reply === 'OK';
+        }`,
+    },
+    {
       name: 'Drizzle insert with onConflictDoNothing',
       code: `
         const [seen] = await db.select().from(inbox).where(eq(inbox.id, id));
@@ -649,6 +679,76 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           await db.collection('processed_events').updateOne({ key: event.key }, { $setOnInsert: { at: new Date() } }, { upsert: true });
         }`,
       errors: [{ messageId: 'resultIgnored', line: 6 }],
+    },
+    {
+      name: 'Redis by command shape: an injected client whose SET takes EX, after its GET',
+      code: `
+        class Dedupe {
+          constructor(store) { this.store = store; }
+          async once(key) {
+            if (await this.store.get(key)) return false;
+            await this.store.set(key, '1', 'EX', 60);
+            return true;
+          }
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 6,
+          data: { write: 'The Redis SET of `key`', read: 'the Redis GET of `key`', line: '5', remedy: 'SET … NX and check its reply' },
+          suggestions: [
+            {
+              messageId: 'addNx',
+              output: `
+        class Dedupe {
+          constructor(store) { this.store = store; }
+          async once(key) {
+            if (await this.store.get(key)) return false;
+            await this.store.set(key, '1', 'EX', 60, 'NX');
+            return true;
+          }
+        }`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'Redis: SISMEMBER, then the refund, then an SADD whose reply nobody reads',
+      code: `
+        import Redis from 'ioredis';
+        async function handle(event) {
+          if (await redis.sismember('refunded', event.refundId)) return;
+          await pool.query('INSERT INTO refunds (refund_id, cents) VALUES ($1, $2)', [event.refundId, event.cents]);
+          await redis.sadd('refunded', event.refundId);
+        }`,
+      errors: [{ messageId: 'resultIgnored', line: 6 }],
+    },
+    {
+      name: 'Redis: GET, then a plain SET queued on a pipeline',
+      code: `
+        import Redis from 'ioredis';
+        async function once(key) {
+          if (await redis.get(key)) return;
+          await redis.pipeline().set(key, '1').expire(key, 60).exec();
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 5,
+          suggestions: [
+            {
+              messageId: 'addNx',
+              output: `
+        import Redis from 'ioredis';
+        async function once(key) {
+          if (await redis.get(key)) return;
+          await redis.pipeline().set(key, '1', 'NX').expire(key, 60).exec();
+        }`,
+            },
+          ],
+        },
+      ],
     },
   ],
 });

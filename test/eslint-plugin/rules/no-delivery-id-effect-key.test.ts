@@ -174,6 +174,14 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await db.collection('inbox').updateOne({ _id: msg.properties.messageId }, { $setOnInsert: { at: new Date() } }, { upsert: true });
         });`,
     },
+    {
+      name: 'Redis: SADD of the job id to a processed set is a claim',
+      code: `
+        import Redis from 'ioredis';
+        new Worker('refunds', async (job) => {
+          if (await redis.sadd('processed', job.id)) await issueRefund(job.data);
+        });`,
+    },
   ],
   invalid: [
     {
@@ -406,6 +414,15 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         import { MongoClient } from 'mongodb';
         channel.consume('q', async (msg) => {
           await db.collection('payments').updateOne({ paymentId: msg.properties.messageId }, { $setOnInsert: { cents: 5 } }, { upsert: true });
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 4 }],
+    },
+    {
+      name: 'Redis: an SADD member built from the job id guarding a refund',
+      code: `
+        import Redis from 'ioredis';
+        new Worker('refunds', async (job) => {
+          if (await this.store.sadd('refunds', \`\${job.data.accountId}:\${job.id}\`)) await issueRefund(job.data);
         });`,
       errors: [{ messageId: 'deliveryKey', line: 4 }],
     },
