@@ -11,6 +11,7 @@ import { idGenerators } from './id-generators.js';
 import { kafkajs } from './kafkajs.js';
 import { knex } from './knex.js';
 import { kysely } from './kysely.js';
+import { mikroOrm } from './mikro-orm.js';
 import { mongodb } from './mongodb.js';
 import { mongoose } from './mongoose.js';
 import { nestjs } from './nestjs.js';
@@ -49,6 +50,7 @@ export const libraries: readonly LibraryAdapter[] = [
   sql,
   dynamodb,
   mongodb,
+  mikroOrm,
   prisma,
   drizzle,
   kysely,

@@ -34,6 +34,7 @@ export type LibraryName =
   | 'redis'
   | 'dynamodb'
   | 'mongodb'
+  | 'mikro-orm'
   | 'settings';
 
 /**

@@ -265,6 +265,29 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'MikroORM: the unique violation is caught as the duplicate',
+      code: `
+        import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/core';
+        async function claim(em, messageId) {
+          if (await em.findOne(Inbox, { messageId })) return;
+          try {
+            await em.insert(Inbox, { messageId });
+          } catch (error) {
+            if (error instanceof UniqueConstraintViolationException) return;
+            throw error;
+          }
+        }`,
+    },
+    {
+      name: 'MikroORM: findOne, then an upsert',
+      code: `
+        import { EntityManager } from '@mikro-orm/core';
+        async function ensure(em, refundId, cents) {
+          const found = await em.findOne(Refund, { refundId });
+          if (!found) await em.upsert(Refund, { refundId, cents });
+        }`,
+    },
+    {
       name: 'Drizzle insert with onConflictDoNothing',
       code: `
         const [seen] = await db.select().from(inbox).where(eq(inbox.id, id));
@@ -747,6 +770,33 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
             },
           ],
+        },
+      ],
+    },
+    {
+      name: 'MikroORM: findOne, then create and persistAndFlush',
+      code: `
+        import { EntityManager } from '@mikro-orm/core';
+        class InboxService {
+          constructor(private readonly em: EntityManager) {}
+          async claim(messageId: string) {
+            const seen = await this.em.findOne(ProcessedMessage, { messageId });
+            if (seen) return false;
+            const row = this.em.create(ProcessedMessage, { messageId });
+            await this.em.persistAndFlush(row);
+            return true;
+          }
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 8,
+          data: {
+            write: 'The MikroORM create() of ProcessedMessage',
+            read: 'a MikroORM findOne() of ProcessedMessage',
+            line: '6',
+            remedy: "em.upsert(…, { onConflictAction: 'ignore' }) on a unique key, or insert and treat UniqueConstraintViolationException as the duplicate",
+          },
         },
       ],
     },

@@ -13,7 +13,7 @@ import type { LibraryName } from '../types.js';
  * Mongoose (`Refund.exists`, `new Refund(…).save()`, `updateOne(…, { upsert: true })`). Their
  * method names overlap, so a call is attributed to the library its file imports, and to the first
  * of them when the file imports none. A file that imports only a library with an adapter of its
- * own (the MongoDB driver) leaves such calls to that adapter.
+ * own (the MongoDB driver, MikroORM) leaves such calls to that adapter.
  */
 
 const readMethods = new Set([
@@ -83,10 +83,10 @@ function updatedFields(node: TSESTree.Node | undefined, scopeOf: ScopeOf): Field
 
 /**
  * The repository libraries, in the order they claim calls from files that import none of them;
- * then the libraries whose import alone keeps the others from claiming (`mongodb` recognises its
- * own calls, never through here).
+ * then the libraries whose import alone keeps the others from claiming (the MongoDB driver and
+ * MikroORM recognise their own calls, never through here).
  */
-const claimOrder: readonly LibraryName[] = ['typeorm', 'sequelize', 'mongoose', 'mongodb'];
+const claimOrder: readonly LibraryName[] = ['typeorm', 'sequelize', 'mongoose', 'mongodb', 'mikro-orm'];
 
 /** Is a repository call in this file `library`'s? */
 function claims(library: LibraryName, file: FileContext): boolean {
