@@ -15,6 +15,7 @@ import { mikroOrm } from './mikro-orm.js';
 import { mongodb } from './mongodb.js';
 import { mongoose } from './mongoose.js';
 import { nestjs } from './nestjs.js';
+import { objection } from './objection.js';
 import { pgBoss } from './pg-boss.js';
 import { prisma } from './prisma.js';
 import { redis } from './redis.js';
@@ -51,6 +52,7 @@ export const libraries: readonly LibraryAdapter[] = [
   dynamodb,
   mongodb,
   mikroOrm,
+  objection,
   prisma,
   drizzle,
   kysely,

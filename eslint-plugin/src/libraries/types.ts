@@ -35,6 +35,7 @@ export type LibraryName =
   | 'dynamodb'
   | 'mongodb'
   | 'mikro-orm'
+  | 'objection'
   | 'settings';
 
 /**

@@ -288,6 +288,26 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'Objection: the insert settles duplicates with onConflict().ignore() and its result decides',
+      code: `
+        import { Model } from 'objection';
+        import { Inbox } from './models';
+        async function claim(messageId) {
+          if (await Inbox.query().findOne({ messageId })) return false;
+          const inserted = await Inbox.query().insert({ messageId }).onConflict('messageId').ignore();
+          return inserted !== undefined;
+        }`,
+    },
+    {
+      name: 'Objection near miss: findById, then a patch of the row found',
+      code: `
+        import { Refund } from './models';
+        async function settle(id) {
+          const refund = await Refund.query().findById(id);
+          if (refund) await Refund.query().patch({ settled: true }).where({ id });
+        }`,
+    },
+    {
       name: 'Drizzle insert with onConflictDoNothing',
       code: `
         const [seen] = await db.select().from(inbox).where(eq(inbox.id, id));
@@ -799,6 +819,39 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           },
         },
       ],
+    },
+    {
+      name: 'Objection: findOne, then insert, on a model imported from the app',
+      code: `
+        import { ProcessedEvent } from '../models/processed-event';
+        export async function handle(event) {
+          const seen = await ProcessedEvent.query().findOne({ eventId: event.id });
+          if (seen) return;
+          await ProcessedEvent.query().insert({ eventId: event.id });
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 6,
+          data: {
+            write: 'The Objection insert into ProcessedEvent',
+            read: 'an Objection findOne on ProcessedEvent',
+            line: '4',
+            remedy: '.insert(…).onConflict(…).ignore() and check what it returns, or insert and treat the unique violation as the duplicate',
+          },
+        },
+      ],
+    },
+    {
+      name: 'Objection: where().first(), then upsertGraph, which inserts in application code',
+      code: `
+        import { Model } from 'objection';
+        import { Refund } from './models';
+        async function record(refundId, cents) {
+          const existing = await Refund.query().where({ refundId }).first();
+          if (!existing) await Refund.query().upsertGraph({ refundId, cents }, { insertMissing: true });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 6 }],
     },
   ],
 });
