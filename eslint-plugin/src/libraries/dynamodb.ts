@@ -17,8 +17,8 @@ import type { DataAdapter } from './types.js';
  * `attribute_not_exists(<an attribute the item writes>)` is refused when the item is already
  * there: DynamoDB settles the duplicate by failing the write with ConditionalCheckFailedException,
  * not by skipping it silently, so the write is arbitrated and its caller learns of the duplicate
- * from the error. An update creates the item when it is missing; with the same condition it
- * is a claim as well.
+ * from the error. An update creates the item when it is missing; with the same condition on its
+ * key, or on an attribute its SET clause writes, it is a claim as well.
  */
 
 const modules = ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb', 'aws-sdk', 'aws-sdk/clients/dynamodb'];
@@ -89,8 +89,9 @@ function attributes(node: TSESTree.Node | undefined, file: FileContext): Field[]
 function tableOf(options: TSESTree.ObjectExpression, file: FileContext): string | undefined {
   const table = property(options, 'TableName');
   if (!table) return undefined;
+  // `${stage}-inbox` compares as `*-inbox`, the way Redis key shapes do.
   const text = staticText(table, file.scopeOf, () => '*');
-  if (text && !text.text.includes('*')) return text.text;
+  if (text) return text.text;
   const path = memberPath(table);
   return path ? path.join('.') : undefined;
 }
@@ -119,13 +120,28 @@ function absentAttribute(options: TSESTree.ObjectExpression, file: FileContext):
 
 const keyLike = /^(pk|id|key|_id)$|(Id|ID|Key|_id|_key)$/;
 
+/** The attributes an update's `SET a = :a, #b = :b` clause writes, with `#names` resolved. */
+function setAttributes(options: TSESTree.ObjectExpression, file: FileContext): string[] {
+  const expression = textOf(property(options, 'UpdateExpression'), file);
+  const clause = expression && /\bSET\s+(.*?)(?=\s+\b(REMOVE|ADD|DELETE)\b|$)/is.exec(expression)?.[1];
+  if (!clause) return [];
+  const names = objectLiteral(property(options, 'ExpressionAttributeNames'), file.scopeOf);
+  return [...clause.matchAll(/([#\w.]+)\s*=/g)].flatMap((match) => {
+    const written = match[1]!;
+    if (!written.startsWith('#')) return [written];
+    const named = names && objectProperty(names, written)?.value;
+    return named?.type === 'Literal' && typeof named.value === 'string' ? [named.value] : [];
+  });
+}
+
 /**
  * Does the condition arbitrate this write? The absent attribute must be one the item has once it
  * is written: a field of the literal `Item` (or `Key`), or, when those are not visible, a name
  * that reads as a key.
  */
-function arbitrates(absent: string | undefined, written: Field[] | undefined): boolean {
+function arbitrates(absent: string | undefined, written: Field[] | undefined, alsoWritten: readonly string[]): boolean {
   if (!absent) return false;
+  if (alsoWritten.includes(absent)) return true;
   if (written) return written.some((field) => field.name === absent);
   return keyLike.test(absent);
 }
@@ -158,7 +174,9 @@ function operationOf(
   const label = `the DynamoDB ${how} on ${table}`;
   const written = attributes(property(options, verb === 'put' ? 'Item' : 'Key'), file);
   const absent = absentAttribute(options, file);
-  const claimed = arbitrates(absent, written);
+  // An update that sets the attribute it requires to be absent (`SET processedAt = :now` with
+  // `attribute_not_exists(processedAt)`) refuses the second worker as well.
+  const claimed = arbitrates(absent, written, verb === 'update' ? setAttributes(options, file) : []);
   const kind: OperationKind = claimed ? 'upsert' : verb === 'put' ? 'insert' : 'update';
   return [
     {

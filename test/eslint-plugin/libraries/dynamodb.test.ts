@@ -56,6 +56,17 @@ describe('dynamodb adapter', () => {
       `${doc} await client.send(new UpdateCommand({ TableName: 'inbox', Key: { pk: id }, UpdateExpression: 'SET seenAt = :now', ConditionExpression: 'attribute_not_exists(pk)' }));`,
       [{ kind: 'upsert', library: 'dynamodb', targets: ['inbox'], fields: ['pk'], conflictTarget: ['pk'], arbitrated: true, skipsDuplicates: false }],
     ],
+    [
+      'an UpdateCommand that sets the attribute it requires to be absent is a claim',
+      `${doc} await client.send(new UpdateCommand({ TableName: 'orders', Key: { pk: orderId }, UpdateExpression: 'SET #p = :now, note = :note', ConditionExpression: 'attribute_not_exists(#p)', ExpressionAttributeNames: { '#p': 'processedAt' } }));`,
+      [{ kind: 'upsert', library: 'dynamodb', targets: ['order'], fields: ['pk'], conflictTarget: ['processedAt'], arbitrated: true, skipsDuplicates: false }],
+    ],
+    [
+      'near miss: an UpdateCommand requiring an attribute it does not set to be absent',
+      `${doc} await client.send(new UpdateCommand({ TableName: 'orders', Key: { pk: orderId }, UpdateExpression: 'SET note = :note REMOVE processedAt', ConditionExpression: 'attribute_not_exists(processedAt)' }));`,
+      [{ kind: 'update', library: 'dynamodb', targets: ['order'], fields: ['pk'], arbitrated: false, skipsDuplicates: false }],
+    ],
+    ['a table named by a template compares by its shape', `${doc} await client.send(new GetCommand({ TableName: \`\${stage}-inbox\`, Key: { pk: id } }));`, [read(['*-inbox'])]],
     ['DeleteCommand is a delete', `${doc} await client.send(new DeleteCommand({ TableName: 'inbox', Key: { pk: id } }));`, [{ kind: 'delete', library: 'dynamodb', targets: ['inbox'], fields: [], arbitrated: false, skipsDuplicates: false }]],
     [
       'TransactWriteCommand: one operation per item',
