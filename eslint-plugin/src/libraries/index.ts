@@ -5,13 +5,17 @@ import { awsSqs } from './aws-sqs.js';
 import { bullmq } from './bullmq.js';
 import { common } from './common.js';
 import { drizzle } from './drizzle.js';
+import { dynamodb } from './dynamodb.js';
 import { googlePubsub } from './google-pubsub.js';
 import { idGenerators } from './id-generators.js';
 import { kafkajs } from './kafkajs.js';
 import { knex } from './knex.js';
 import { kysely } from './kysely.js';
+import { mikroOrm } from './mikro-orm.js';
+import { mongodb } from './mongodb.js';
 import { mongoose } from './mongoose.js';
 import { nestjs } from './nestjs.js';
+import { objection } from './objection.js';
 import { pgBoss } from './pg-boss.js';
 import { prisma } from './prisma.js';
 import { redis } from './redis.js';
@@ -25,8 +29,9 @@ export type { LibraryAdapter, LibraryName } from './types.js';
 
 /**
  * Every library the plugin knows. Data adapters are asked in this order, and the first that
- * recognises a call answers: SQL text first (any client), then the query builders, Redis, and
- * the repository APIs whose method names overlap the most.
+ * recognises a call answers: SQL text first (any client), then the stores and ORMs that need
+ * evidence of their own (a command class, a collection, an import), then the query builders,
+ * Redis, and the repository APIs whose method names overlap the most.
  */
 export const libraries: readonly LibraryAdapter[] = [
   // Values and conventions
@@ -44,6 +49,10 @@ export const libraries: readonly LibraryAdapter[] = [
   nestjs,
   // Databases and stores
   sql,
+  dynamodb,
+  mongodb,
+  mikroOrm,
+  objection,
   prisma,
   drizzle,
   kysely,

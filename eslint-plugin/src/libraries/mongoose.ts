@@ -2,12 +2,15 @@ import { repositoryMethods, repositoryOperation } from './shared/repository-call
 import { mongooseSchemas } from './shared/model-declarations.js';
 import type { DataAdapter } from './types.js';
 
-/** Mongoose models and the MongoDB driver: `Refund.exists`, `new Refund(…).save()`, `updateOne(…, { upsert: true })`. */
+/**
+ * Mongoose models: `Refund.exists`, `new Refund(…).save()`, `updateOne(…, { upsert: true })`. The
+ * MongoDB driver's collections have an adapter of their own (mongodb.ts).
+ */
 export const mongoose: DataAdapter = {
   kind: 'data',
   name: 'mongoose',
   label: 'Mongoose',
-  modules: ['mongoose', 'mongodb', '@nestjs/mongoose', '@typegoose/typegoose'],
+  modules: ['mongoose', '@nestjs/mongoose', '@typegoose/typegoose'],
   methods: repositoryMethods,
   recognise: (node, file) => (node.type === 'CallExpression' ? repositoryOperation('mongoose', node, file) : undefined),
   remedy: 'an upsert, or insert and treat the unique violation as the duplicate',

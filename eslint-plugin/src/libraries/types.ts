@@ -33,6 +33,10 @@ export type LibraryName =
   | 'sequelize'
   | 'mongoose'
   | 'redis'
+  | 'dynamodb'
+  | 'mongodb'
+  | 'mikro-orm'
+  | 'objection'
   | 'settings';
 
 /**

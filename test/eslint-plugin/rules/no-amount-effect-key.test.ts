@@ -48,6 +48,14 @@ ruleTester.run('no-amount-effect-key', noAmountEffectKey, {
       code: `
         await db.query('INSERT INTO balances (account_id, cents) VALUES ($1, $2) ON CONFLICT (account_id) DO UPDATE SET cents = excluded.cents', [snapshot.accountId, snapshot.cents]);`,
     },
+    {
+      name: 'a DynamoDB conditional put keyed by the charge id, the amount beside it',
+      code: `
+        import { PutCommand } from '@aws-sdk/lib-dynamodb';
+        new Worker('charges', async (job) => {
+          await ddb.send(new PutCommand({ TableName: 'charges', Item: { chargeId: job.data.chargeId, cents: job.data.cents }, ConditionExpression: 'attribute_not_exists(chargeId)' }));
+        });`,
+    },
   ],
   invalid: [
     {
@@ -102,6 +110,24 @@ ruleTester.run('no-amount-effect-key', noAmountEffectKey, {
         export async function buy(order) {
           await knex('purchases').insert({ purchase_key: order.userId + '/' + order.price, price: order.price }).onConflict('purchase_key').ignore();
         }`,
+      errors: [{ messageId: 'amountKey', line: 3 }],
+    },
+    {
+      name: 'a DynamoDB conditional put keyed by the customer and the amount',
+      code: `
+        import { PutCommand } from '@aws-sdk/lib-dynamodb';
+        new Worker('charges', async (job) => {
+          const { customerId, cents } = job.data;
+          await ddb.send(new PutCommand({ TableName: 'charges', Item: { chargeKey: \`\${customerId}#\${cents}\` }, ConditionExpression: 'attribute_not_exists(chargeKey)' }));
+        });`,
+      errors: [{ messageId: 'amountKey', line: 5 }],
+    },
+    {
+      name: 'a Redis SADD member built from the amount, on an injected client',
+      code: `
+        new Worker('charges', async (job) => {
+          if (await this.store.sadd('charged', \`\${job.data.customerId}:\${job.data.cents}\`)) await bill(job.data);
+        });`,
       errors: [{ messageId: 'amountKey', line: 3 }],
     },
   ],

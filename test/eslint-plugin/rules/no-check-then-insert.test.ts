@@ -1,6 +1,8 @@
 import { noCheckThenInsert } from '../../../eslint-plugin/src/rules/no-check-then-insert/index.js';
 import { ruleTester } from '../rule-tester.js';
 
+const dynamoRemedy = "a put with ConditionExpression 'attribute_not_exists(<key>)', treating ConditionalCheckFailedException as the duplicate";
+
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
     {
@@ -198,6 +200,157 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           const { rows } = await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [id]);
           if (rows.length) return;
           await pool.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]);
+        }`,
+    },
+    {
+      name: 'DynamoDB: a put conditioned on attribute_not_exists of its key settles the duplicate by failing',
+      code: `
+        import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+        async function claim(id) {
+          const { Item } = await client.send(new GetCommand({ TableName: 'inbox', Key: { pk: id } }));
+          if (Item) return false;
+          await client.send(new PutCommand({ TableName: 'inbox', Item: { pk: id }, ConditionExpression: 'attribute_not_exists(pk)' }));
+          return true;
+        }`,
+    },
+    {
+      name: 'DynamoDB: a plain put whose ConditionalCheckFailedException is caught as the duplicate',
+      code: `
+        import AWS from 'aws-sdk';
+        async function claim(id) {
+          const found = await docClient.get({ TableName: 'inbox', Key: { pk: id } }).promise();
+          if (found.Item) return;
+          try {
+            await docClient.put({ TableName: 'inbox', Item: { pk: id } }).promise();
+          } catch (error) {
+            if (error.code === 'ConditionalCheckFailedException') return;
+            throw error;
+          }
+        }`,
+    },
+    {
+      name: 'DynamoDB: get then update is not an insert race',
+      code: `
+        import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+        async function touch(id) {
+          const { Item } = await client.send(new GetCommand({ TableName: 'sessions', Key: { pk: id } }));
+          if (!Item) await client.send(new UpdateCommand({ TableName: 'sessions', Key: { pk: id }, UpdateExpression: 'SET seenAt = :now' }));
+        }`,
+    },
+    {
+      name: 'DynamoDB near miss: the get and the put are of different tables',
+      code: `
+        import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+        async function visit(id) {
+          const { Item } = await client.send(new GetCommand({ TableName: 'customers', Key: { pk: id } }));
+          if (!Item) return;
+          await client.send(new PutCommand({ TableName: 'visits', Item: { pk: id } }));
+        }`,
+    },
+    {
+      name: 'MongoDB: insertOne whose error 11000 is the duplicate',
+      code: `
+        import { MongoClient } from 'mongodb';
+        async function claim(db, id) {
+          if (await db.collection('inbox').findOne({ _id: id })) return;
+          try {
+            await db.collection('inbox').insertOne({ _id: id });
+          } catch (error) {
+            if (error.code === 11000) return;
+            throw error;
+          }
+        }`,
+    },
+    {
+      name: 'MongoDB: an upsert with $setOnInsert whose result decides',
+      code: `
+        import { MongoClient } from 'mongodb';
+        async function claim(db, id) {
+          const seen = await db.collection('inbox').findOne({ _id: id });
+          if (seen) return false;
+          const result = await db.collection('inbox').updateOne({ _id: id }, { $setOnInsert: { seenAt: new Date() } }, { upsert: true });
+          return result.upsertedCount === 1;
+        }`,
+    },
+    {
+      name: 'MongoDB near miss: a Map named like a collection is not one',
+      code: `
+        async function remember(id) {
+          if (seenMap.get(id)) return;
+          seenMap.set(id, true);
+        }`,
+    },
+    {
+      name: 'Redis near miss: an injected store with nothing but get and set is not taken for Redis',
+      code: `
+        class Dedupe {
+          constructor(store) { this.store = store; }
+          async once(key) {
+            if (await this.store.get(key)) return false;
+            await this.store.set(key, '1');
+            return true;
+          }
+        }`,
+    },
+    {
+      name: 'Redis: SISMEMBER, then SADD whose reply decides',
+      code: `
+        async function once(id) {
+          if (await this.store.sismember('processed', id)) return false;
+          return (await this.store.sadd('processed', id)) === 1;
+        }`,
+    },
+    {
+      name: 'Redis: SET … NX queued on multi(), its reply read from exec()',
+      code: `
+        import Redis from 'ioredis';
+        async function once(key) {
+          if (await redis.get(key)) return false;
+          const [[, reply]] = await redis.multi().set(key, '1', 'NX').expire(key, 60).exec();
+          return reply === 'OK';
+        }`,
+    },
+    {
+      name: 'MikroORM: the unique violation is caught as the duplicate',
+      code: `
+        import { EntityManager, UniqueConstraintViolationException } from '@mikro-orm/core';
+        async function claim(em, messageId) {
+          if (await em.findOne(Inbox, { messageId })) return;
+          try {
+            await em.insert(Inbox, { messageId });
+          } catch (error) {
+            if (error instanceof UniqueConstraintViolationException) return;
+            throw error;
+          }
+        }`,
+    },
+    {
+      name: 'MikroORM: findOne, then an upsert',
+      code: `
+        import { EntityManager } from '@mikro-orm/core';
+        async function ensure(em, refundId, cents) {
+          const found = await em.findOne(Refund, { refundId });
+          if (!found) await em.upsert(Refund, { refundId, cents });
+        }`,
+    },
+    {
+      name: 'Objection: the insert settles duplicates with onConflict().ignore() and its result decides',
+      code: `
+        import { Model } from 'objection';
+        import { Inbox } from './models';
+        async function claim(messageId) {
+          if (await Inbox.query().findOne({ messageId })) return false;
+          const inserted = await Inbox.query().insert({ messageId }).onConflict('messageId').ignore();
+          return inserted !== undefined;
+        }`,
+    },
+    {
+      name: 'Objection near miss: findById, then a patch of the row found',
+      code: `
+        import { Refund } from './models';
+        async function settle(id) {
+          const refund = await Refund.query().findById(id);
+          if (refund) await Refund.query().patch({ settled: true }).where({ id });
         }`,
     },
     {
@@ -537,6 +690,223 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           ],
         },
       ],
+    },
+    {
+      name: 'DynamoDB: GetCommand, then a plain PutCommand when nothing was found',
+      code: `
+        import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+        async function claim(id) {
+          const { Item } = await client.send(new GetCommand({ TableName: 'inbox', Key: { pk: id } }));
+          if (Item) return false;
+          await client.send(new PutCommand({ TableName: 'inbox', Item: { pk: id } }));
+          return true;
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 6,
+          data: {
+            write: 'The DynamoDB PutCommand on inbox',
+            read: 'a DynamoDB GetCommand on inbox',
+            line: '4',
+            remedy: dynamoRemedy,
+          },
+          suggestions: [],
+        },
+      ],
+    },
+    {
+      name: 'DynamoDB near miss: a ConditionExpression on the status does not refuse an existing item',
+      code: `
+        import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+        async function claim(id) {
+          const { Item } = await client.send(new GetCommand({ TableName: 'inbox', Key: { pk: id } }));
+          if (Item) return;
+          await client.send(new PutCommand({
+            TableName: 'inbox',
+            Item: { pk: id, status: 'pending' },
+            ConditionExpression: '#status = :pending',
+            ExpressionAttributeNames: { '#status': 'status' },
+          }));
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 6 }],
+    },
+    {
+      name: 'DynamoDB DocumentClient v2: get(…).promise(), then put(…).promise()',
+      code: `
+        const AWS = require('aws-sdk');
+        const docClient = new AWS.DynamoDB.DocumentClient();
+        exports.handler = async (event) => {
+          for (const record of event.Records) {
+            const seen = await docClient.get({ TableName: process.env.INBOX_TABLE, Key: { pk: record.messageId } }).promise();
+            if (seen.Item) continue;
+            await docClient.put({ TableName: process.env.INBOX_TABLE, Item: { pk: record.messageId } }).promise();
+          }
+        };`,
+      errors: [{ messageId: 'checkThenInsert', line: 8, data: { write: 'The DynamoDB put() on process.env.INBOX_TABLE', read: 'a DynamoDB get() on process.env.INBOX_TABLE', line: '6', remedy: dynamoRemedy } }],
+    },
+    {
+      name: 'MongoDB: findOne, then insertOne when nothing was found',
+      code: `
+        import { MongoClient } from 'mongodb';
+        const inbox = client.db('app').collection('inbox');
+        async function claim(id) {
+          const seen = await inbox.findOne({ messageId: id });
+          if (!seen) await inbox.insertOne({ messageId: id, seenAt: new Date() });
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 6,
+          data: {
+            write: 'The MongoDB insertOne() on inbox',
+            read: 'a MongoDB findOne() on inbox',
+            line: '5',
+            remedy: 'updateOne(filter, { $setOnInsert: … }, { upsert: true }) on a unique key and check upsertedCount, or insertOne and treat error 11000 as the duplicate',
+          },
+        },
+      ],
+    },
+    {
+      name: 'MongoDB: check, then the payment, then an upsert claim whose result nobody reads',
+      code: `
+        import { MongoClient } from 'mongodb';
+        async function handle(db, event) {
+          if (await db.collection('processed_events').countDocuments({ key: event.key })) return;
+          await db.collection('payments').insertOne({ orderId: event.orderId, amount: event.amount });
+          await db.collection('processed_events').updateOne({ key: event.key }, { $setOnInsert: { at: new Date() } }, { upsert: true });
+        }`,
+      errors: [{ messageId: 'resultIgnored', line: 6 }],
+    },
+    {
+      name: 'Redis by command shape: an injected client whose SET takes EX, after its GET',
+      code: `
+        class Dedupe {
+          constructor(store) { this.store = store; }
+          async once(key) {
+            if (await this.store.get(key)) return false;
+            await this.store.set(key, '1', 'EX', 60);
+            return true;
+          }
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 6,
+          data: { write: 'The Redis SET of `key`', read: 'the Redis GET of `key`', line: '5', remedy: 'SET … NX and check its reply' },
+          suggestions: [
+            {
+              messageId: 'addNx',
+              output: `
+        class Dedupe {
+          constructor(store) { this.store = store; }
+          async once(key) {
+            if (await this.store.get(key)) return false;
+            await this.store.set(key, '1', 'EX', 60, 'NX');
+            return true;
+          }
+        }`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'Redis: SISMEMBER, then the refund, then an SADD whose reply nobody reads',
+      code: `
+        import Redis from 'ioredis';
+        async function handle(event) {
+          if (await redis.sismember('refunded', event.refundId)) return;
+          await pool.query('INSERT INTO refunds (refund_id, cents) VALUES ($1, $2)', [event.refundId, event.cents]);
+          await redis.sadd('refunded', event.refundId);
+        }`,
+      errors: [{ messageId: 'resultIgnored', line: 6 }],
+    },
+    {
+      name: 'Redis: GET, then a plain SET queued on a pipeline',
+      code: `
+        import Redis from 'ioredis';
+        async function once(key) {
+          if (await redis.get(key)) return;
+          await redis.pipeline().set(key, '1').expire(key, 60).exec();
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 5,
+          suggestions: [
+            {
+              messageId: 'addNx',
+              output: `
+        import Redis from 'ioredis';
+        async function once(key) {
+          if (await redis.get(key)) return;
+          await redis.pipeline().set(key, '1', 'NX').expire(key, 60).exec();
+        }`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'MikroORM: findOne, then create and persistAndFlush',
+      code: `
+        import { EntityManager } from '@mikro-orm/core';
+        class InboxService {
+          constructor(private readonly em: EntityManager) {}
+          async claim(messageId: string) {
+            const seen = await this.em.findOne(ProcessedMessage, { messageId });
+            if (seen) return false;
+            const row = this.em.create(ProcessedMessage, { messageId });
+            await this.em.persistAndFlush(row);
+            return true;
+          }
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 8,
+          data: {
+            write: 'The MikroORM create() of ProcessedMessage',
+            read: 'a MikroORM findOne() of ProcessedMessage',
+            line: '6',
+            remedy: "em.upsert(…, { onConflictAction: 'ignore' }) on a unique key, or insert and treat UniqueConstraintViolationException as the duplicate",
+          },
+        },
+      ],
+    },
+    {
+      name: 'Objection: findOne, then insert, on a model imported from the app',
+      code: `
+        import { ProcessedEvent } from '../models/processed-event';
+        export async function handle(event) {
+          const seen = await ProcessedEvent.query().findOne({ eventId: event.id });
+          if (seen) return;
+          await ProcessedEvent.query().insert({ eventId: event.id });
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 6,
+          data: {
+            write: 'The Objection insert into ProcessedEvent',
+            read: 'an Objection findOne on ProcessedEvent',
+            line: '4',
+            remedy: '.insert(…).onConflict(…).ignore() and check what it returns, or insert and treat the unique violation as the duplicate',
+          },
+        },
+      ],
+    },
+    {
+      name: 'Objection: where().first(), then upsertGraph, which inserts in application code',
+      code: `
+        import { Model } from 'objection';
+        import { Refund } from './models';
+        async function record(refundId, cents) {
+          const existing = await Refund.query().where({ refundId }).first();
+          if (!existing) await Refund.query().upsertGraph({ refundId, cents }, { insertMissing: true });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 6 }],
     },
   ],
 });

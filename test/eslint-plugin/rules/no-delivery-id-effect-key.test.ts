@@ -202,6 +202,32 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await pool.query('INSERT INTO accounts (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING', [message.key.toString()]);
         }});`,
     },
+    {
+      name: 'DynamoDB: an inbox item claimed by the SQS message id, with attribute_not_exists',
+      code: `
+        import { PutCommand } from '@aws-sdk/lib-dynamodb';
+        Consumer.create({
+          handleMessage: async (message) => {
+            await ddb.send(new PutCommand({ TableName: 'processed_messages', Item: { pk: message.MessageId }, ConditionExpression: 'attribute_not_exists(pk)' }));
+          },
+        });`,
+    },
+    {
+      name: 'MongoDB driver: an inbox claimed by the AMQP message id',
+      code: `
+        import { MongoClient } from 'mongodb';
+        channel.consume('q', async (msg) => {
+          await db.collection('inbox').updateOne({ _id: msg.properties.messageId }, { $setOnInsert: { at: new Date() } }, { upsert: true });
+        });`,
+    },
+    {
+      name: 'Redis: SADD of the job id to a processed set is a claim',
+      code: `
+        import Redis from 'ioredis';
+        new Worker('refunds', async (job) => {
+          if (await redis.sadd('processed', job.id)) await issueRefund(job.data);
+        });`,
+    },
   ],
   invalid: [
     {
@@ -428,6 +454,36 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         const insertEffect = 'INSERT INTO effects (effect_id, amount) VALUES ($1, $2)';
         channel.consume('q', async (msg) => {
           await client.query({ text: insertEffect, values: [msg.properties.messageId, 10] });
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 4 }],
+    },
+    {
+      name: 'DynamoDB: a payment claimed by the SQS message id',
+      code: `
+        import { PutCommand } from '@aws-sdk/lib-dynamodb';
+        Consumer.create({
+          handleMessage: async (message) => {
+            const body = JSON.parse(message.Body);
+            await ddb.send(new PutCommand({ TableName: 'payments', Item: { paymentKey: message.MessageId, amount: body.amount }, ConditionExpression: 'attribute_not_exists(paymentKey)' }));
+          },
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 6, data: { key: 'The key `paymentKey` of the DynamoDB PutCommand on payments', source: 'the SQS message id `message.MessageId`' } }],
+    },
+    {
+      name: 'MongoDB driver: a payment upsert filtered by the AMQP message id',
+      code: `
+        import { MongoClient } from 'mongodb';
+        channel.consume('q', async (msg) => {
+          await db.collection('payments').updateOne({ paymentId: msg.properties.messageId }, { $setOnInsert: { cents: 5 } }, { upsert: true });
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 4 }],
+    },
+    {
+      name: 'Redis: an SADD member built from the job id guarding a refund',
+      code: `
+        import Redis from 'ioredis';
+        new Worker('refunds', async (job) => {
+          if (await this.store.sadd('refunds', \`\${job.data.accountId}:\${job.id}\`)) await issueRefund(job.data);
         });`,
       errors: [{ messageId: 'deliveryKey', line: 4 }],
     },

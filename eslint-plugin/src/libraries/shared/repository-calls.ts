@@ -10,9 +10,10 @@ import type { LibraryName } from '../types.js';
 /**
  * What repository and model APIs have in common: TypeORM (`repo.findOneBy`, `repo.save`,
  * `manager.insert(Refund, …)`), Sequelize (`Refund.findOne`, `Refund.create`, `findOrCreate`),
- * Mongoose and the MongoDB driver (`Refund.exists`, `new Refund(…).save()`,
- * `updateOne(…, { upsert: true })`). Their method names overlap, so a call is attributed to the
- * library its file imports, and to the first of them when the file imports none.
+ * Mongoose (`Refund.exists`, `new Refund(…).save()`, `updateOne(…, { upsert: true })`). Their
+ * method names overlap, so a call is attributed to the library its file imports, and to the first
+ * of them when the file imports none. A file that imports only a library with an adapter of its
+ * own (the MongoDB driver, MikroORM) leaves such calls to that adapter.
  */
 
 const readMethods = new Set([
@@ -90,8 +91,12 @@ function isNewInstance(receiver: TSESTree.Node, scopeOf: ScopeOf): boolean {
   return node.type === 'NewExpression' || (node.type === 'CallExpression' && /^(build|create|createEntity)$/.test(calleeName(node.callee) ?? ''));
 }
 
-/** The repository libraries, in the order they claim calls from files that import none of them. */
-const claimOrder: readonly LibraryName[] = ['typeorm', 'sequelize', 'mongoose'];
+/**
+ * The repository libraries, in the order they claim calls from files that import none of them;
+ * then the libraries whose import alone keeps the others from claiming (the MongoDB driver and
+ * MikroORM recognise their own calls, never through here).
+ */
+const claimOrder: readonly LibraryName[] = ['typeorm', 'sequelize', 'mongoose', 'mongodb', 'mikro-orm'];
 
 /** Is a repository call in this file `library`'s? */
 function claims(library: LibraryName, file: FileContext): boolean {

@@ -1,0 +1,159 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import type { FileContext } from '../analysis/file-context.js';
+import { fieldsOf, objectLiteral, uniqueKeyFields } from '../analysis/operations/fields.js';
+import { normaliseTarget, type DataOperation, type Field } from '../analysis/operations/types.js';
+import { calleeName, constantInitializer, keyName, memberPath, objectProperty, propertyName, unwrapExpression } from '../analysis/scope.js';
+import { staticText } from '../analysis/static-text.js';
+import { declaredFrom } from './shared/declared-types.js';
+import type { DataAdapter } from './types.js';
+
+/**
+ * The MongoDB Node.js driver: `db.collection('inbox').findOne(filter)`, `insertOne(doc)`,
+ * `updateOne(filter, update, { upsert: true })`. Mongoose models have an adapter of their own;
+ * a collection is told from a model by how it is reached (`collection('inbox')`, a value typed
+ * `Collection` from the driver), or, in a file that imports the driver and no ODM, by being a store-like value.
+ */
+
+const reads = new Set(['findOne', 'find', 'countDocuments']);
+const inserts = new Set(['insertOne', 'insertMany']);
+const upserting = new Set(['updateOne', 'updateMany', 'replaceOne', 'findOneAndUpdate', 'findOneAndReplace']);
+const deletes = new Set(['deleteOne', 'deleteMany', 'findOneAndDelete']);
+/** Cursor methods that run a `find`: the read is the call that yields its documents. */
+const cursorEnds = new Set(['toArray', 'next', 'hasNext', 'tryNext']);
+const cursorSteps = new Set(['limit', 'sort', 'project', 'skip', 'batchSize']);
+
+/** Modules whose models share the driver's method names: with one of them imported, only a provable collection is the driver's. */
+const odmModules = /^(mongoose|@nestjs\/mongoose|@typegoose\/typegoose|typeorm|@nestjs\/typeorm|sequelize|sequelize-typescript|@nestjs\/sequelize)$/;
+const notCollections = /^(db|database|client|mongo|mongoClient|session|connection|this|cursor)$/;
+
+/** `db.collection('inbox')`: the collection's name, a literal or a constant. */
+function collectionCall(node: TSESTree.Node, file: FileContext): string | undefined {
+  const call = unwrapExpression(node);
+  if (call.type !== 'CallExpression' || calleeName(call.callee) !== 'collection' || call.callee.type !== 'MemberExpression') return undefined;
+  const [name] = call.arguments;
+  const text = name && name.type !== 'SpreadElement' ? staticText(name, file.scopeOf, () => '*') : undefined;
+  return text && !text.text.includes('*') ? text.text : undefined;
+}
+
+/**
+ * The collection a receiver stands for, and whether that is proven: reached through
+ * `collection('…')` or declared `Collection`, or merely store-like by name (`this.inbox`, `inboxCollection`).
+ */
+function collectionOf(receiver: TSESTree.Node, file: FileContext): { name: string; proven: boolean } | undefined {
+  const node = unwrapExpression(receiver);
+  const called = collectionCall(node, file);
+  if (called) return { name: called, proven: true };
+  if (node.type === 'Identifier') {
+    const init = constantInitializer(node, file.scopeOf(node));
+    const held = init && collectionCall(init, file);
+    if (held) return { name: held, proven: true };
+  }
+  if (declaredFrom(node, file, /^mongodb$/, /^Collection$/)) return { name: memberPath(node)?.at(-1) ?? '', proven: true };
+  const path = memberPath(node);
+  if (!path) return undefined;
+  const last = path[path.length - 1]!;
+  if (notCollections.test(last)) return undefined;
+  return { name: last, proven: false };
+}
+
+/** Fields set by an update document: `{ $set: { … }, $setOnInsert: { … } }`, or a replacement. */
+function updatedFields(node: TSESTree.Node | undefined, file: FileContext): { fields: Field[]; onlyOnInsert: boolean } {
+  const update = objectLiteral(node, file.scopeOf);
+  if (!update) return { fields: [], onlyOnInsert: false };
+  const operators = update.properties.filter((entry) => entry.type === 'Property' && keyName(entry)?.startsWith('$'));
+  if (operators.length === 0) return { fields: fieldsOf(update, file.scopeOf), onlyOnInsert: false };
+  const set = ['$set', '$setOnInsert'].map((name) => objectProperty(update, name)?.value).filter((value) => value !== undefined);
+  const onlyOnInsert = operators.length === 1 && objectProperty(update, '$setOnInsert') !== undefined;
+  return { fields: set.flatMap((value) => fieldsOf(value, file.scopeOf)), onlyOnInsert };
+}
+
+function hasUpsert(node: TSESTree.Node | undefined, file: FileContext): boolean {
+  const options = objectLiteral(node, file.scopeOf);
+  const upsert = options && objectProperty(options, 'upsert')?.value;
+  return upsert?.type === 'Literal' && upsert.value === true;
+}
+
+/** `col.find(filter).limit(1).toArray()`: the `find` call, read from the cursor's last step. */
+function findOfCursor(call: TSESTree.CallExpression): TSESTree.CallExpression | undefined {
+  let current: TSESTree.Node = unwrapExpression(call.callee);
+  for (let guard = 0; guard < 8 && current.type === 'MemberExpression'; guard += 1) {
+    const inner = unwrapExpression(current.object);
+    if (inner.type !== 'CallExpression') return undefined;
+    const name = calleeName(inner.callee);
+    if (name === 'find') return inner;
+    if (!name || !cursorSteps.has(name)) return undefined;
+    current = unwrapExpression(inner.callee);
+  }
+  return undefined;
+}
+
+/** Is `call` a cursor whose documents a later step in its chain yields? Then that step is the read. */
+function cursorContinues(call: TSESTree.CallExpression): boolean {
+  const parent = call.parent;
+  if (parent?.type !== 'MemberExpression' || parent.object !== call || parent.parent?.type !== 'CallExpression') return false;
+  const name = propertyName(parent) ?? '';
+  return cursorEnds.has(name) || cursorSteps.has(name);
+}
+
+function mongoOperation(call: TSESTree.CallExpression, file: FileContext): DataOperation | undefined {
+  let callee = unwrapExpression(call.callee);
+  let method = calleeName(callee);
+  let request = call;
+  if (!method || callee.type !== 'MemberExpression') return undefined;
+  if (cursorEnds.has(method)) {
+    const find = findOfCursor(call);
+    if (!find) return undefined;
+    request = find;
+    callee = unwrapExpression(find.callee);
+    method = 'find';
+    if (callee.type !== 'MemberExpression') return undefined;
+  } else if (method === 'find' && cursorContinues(call)) {
+    return undefined;
+  }
+  const collection = collectionOf(callee.object, file);
+  if (!collection) return undefined;
+  if (!collection.proven) {
+    // Unproven receivers count only in a file that imports the driver and no library with models.
+    const sources = [...file.imports.sources];
+    if (!sources.includes('mongodb') || sources.some((source) => odmModules.test(source))) return undefined;
+  }
+  const args = request.arguments;
+  const target = normaliseTarget(collection.name);
+  const base = { library: 'mongodb' as const, targets: [target], node: call, fields: [] as Field[], arbitrated: false };
+  const label = (verb: string) => `${verb} MongoDB ${method}() on ${collection.name}`;
+  if (reads.has(method)) {
+    // `find()` with no filter lists a collection; it checks nothing.
+    if (method !== 'findOne' && !objectLiteral(args[0], file.scopeOf)) return undefined;
+    return { ...base, kind: 'read', label: label('a') };
+  }
+  if (inserts.has(method)) return { ...base, kind: 'insert', label: label('the'), fields: fieldsOf(args[0], file.scopeOf) };
+  if (upserting.has(method)) {
+    if (!hasUpsert(args[2], file)) return { ...base, kind: 'update', label: label('the') };
+    const filter = uniqueKeyFields(args[0], file.scopeOf);
+    const update = method === 'replaceOne' || method === 'findOneAndReplace' ? { fields: fieldsOf(args[1], file.scopeOf), onlyOnInsert: false } : updatedFields(args[1], file);
+    return {
+      ...base,
+      kind: 'upsert',
+      label: label('the'),
+      fields: [...filter, ...update.fields],
+      conflictTarget: filter.map((field) => field.name),
+      arbitrated: true,
+      // `$setOnInsert` alone writes nothing when the document exists: only the result (upsertedCount) tells.
+      skipsDuplicates: update.onlyOnInsert,
+    };
+  }
+  if (deletes.has(method)) return { ...base, kind: 'delete', label: label('the') };
+  return undefined;
+}
+
+export const mongodb: DataAdapter = {
+  kind: 'store',
+  name: 'mongodb',
+  label: 'MongoDB',
+  modules: ['mongodb'],
+  methods: new Set([...reads, ...inserts, ...upserting, ...deletes, ...cursorEnds]),
+  recognise: (node, file) => (node.type === 'CallExpression' ? mongoOperation(node, file) : undefined),
+  remedy: 'updateOne(filter, { $setOnInsert: … }, { upsert: true }) on a unique key and check upsertedCount, or insertOne and treat error 11000 as the duplicate',
+  uniqueViolations: ['E11000', '11000'],
+};
