@@ -255,10 +255,14 @@ function operationOf(sent: Sent, file: FileContext): DataOperation | undefined {
   const nx = command.role === 'claim' || (command.role === 'add' && !increments) || hasNx(args.slice(2));
   const objectOptions = [...file.imports.sources].some((source) => /^(redis|@redis\/client|@upstash\/redis)$/.test(source));
   const last = args[args.length - 1]!;
+  // What the write stores under its key: SET k v, SETEX k seconds v, HSET k field v.
+  const valueAt = method === 'setex' || method === 'psetex' || method === 'setEx' || method === 'pSetEx' || command.memberName === 'field' || method === 'hset' || method === 'hSet' ? 2 : 1;
+  const stored = command.role === 'add' ? [] : args.slice(valueAt, valueAt + 1);
   return {
     ...base,
     kind: nx ? 'upsert' : 'insert',
     label,
+    stored,
     conflictTarget: nx ? [fields[0]!.name] : undefined,
     arbitrated: nx,
     skipsDuplicates: nx,

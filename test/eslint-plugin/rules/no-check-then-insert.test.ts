@@ -6,6 +6,18 @@ const dynamoRemedy = "a put with ConditionExpression 'attribute_not_exists(<key>
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
     {
+      name: 'a cache fill: GET missed, the value is computed and stored with an expiry',
+      code: `
+        import Redis from 'ioredis';
+        async function projectConfig(redis, id) {
+          const cached = await redis.get(\`project:\${id}\`);
+          if (cached) return JSON.parse(cached);
+          const config = await loadConfig(id);
+          await redis.set(\`project:\${id}\`, JSON.stringify(config), 'EX', 300);
+          return config;
+        }`,
+    },
+    {
       name: 'saving an instance that was read updates it: it is not an insert',
       code: `
         import { Model } from 'sequelize';
@@ -361,6 +373,16 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
   ],
   invalid: [
+    {
+      name: 'a marker set after a GET found nothing: the check decides, and a second worker passes it too',
+      code: `
+        import Redis from 'ioredis';
+        async function once(redis, id) {
+          if (await redis.get(\`seen:\${id}\`)) return;
+          await redis.set(\`seen:\${id}\`, '1', 'EX', 86400);
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 5 }],
+    },
     {
       name: 'a Prisma call is quoted as written, not capitalised',
       code: `

@@ -2,6 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { analysisFor } from '../../analysis/file-analysis.js';
 import type { LibraryTable } from '../../analysis/library-table.js';
+import type { OriginTracer } from '../../analysis/origin.js';
 import type { DataOperation } from '../../analysis/operations/index.js';
 import { capitalised, listed } from '../../analysis/key-facts.js';
 import { columnName, type SchemaModel, type UniqueKey } from '../../analysis/schema/model.js';
@@ -107,6 +108,15 @@ function effectsEitherWay(write: DataOperation, read: DataOperation, neighbours:
   );
 }
 
+/**
+ * A key-value write that stores a computed value (a cache fill: GET missed, compute, SET) keeps
+ * state; only a marker (a constant, the time) records that something was done.
+ */
+function storesState(write: DataOperation, tracer: OriginTracer, table: LibraryTable): boolean {
+  if (table.dataAdapter(write.library)?.keyPolicy !== 'whole-key' || !write.stored || write.stored.length === 0) return false;
+  return write.stored.some((value) => tracer.scalars(value).some((fact) => fact.kind !== 'constant' && fact.kind !== 'time' && fact.kind !== 'minted'));
+}
+
 /** The operations of each function (undefined: the module's top level), collected once per file. */
 function byFunction(operations: readonly DataOperation[]): Map<TSESTree.Node | undefined, DataOperation[]> {
   const groups = new Map<TSESTree.Node | undefined, DataOperation[]>();
@@ -193,7 +203,7 @@ export const noCheckThenInsert = createRule({
           if (!read) continue;
           const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
           if (handlesUniqueViolation(write.node, file, table.uniqueViolation) || inSerializableTransaction(write.node, text) || serialised(write, read, neighbours, table)) continue;
-          if (writesWhatWasRead(write, read, file.scopeOf)) continue;
+          if (writesWhatWasRead(write, read, file.scopeOf) || (decided === 'unsettled' && storesState(write, analysis.tracer, table))) continue;
           if (decided === 'ignored' && !guardsOtherWork(write, read, neighbours)) continue;
           const key = decided === 'unsettled' ? coveringKey(write, read, () => analysis.schema()) : undefined;
           if (key) {
