@@ -381,7 +381,23 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           if (await redis.get(\`seen:\${id}\`)) return;
           await redis.set(\`seen:\${id}\`, '1', 'EX', 86400);
         }`,
-      errors: [{ messageId: 'checkThenInsert', line: 5 }],
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 5,
+          suggestions: [
+            {
+              messageId: 'addNx',
+              output: `
+        import Redis from 'ioredis';
+        async function once(redis, id) {
+          if (await redis.get(\`seen:\${id}\`)) return;
+          await redis.set(\`seen:\${id}\`, '1', 'EX', 86400, 'NX');
+        }`,
+            },
+          ],
+        },
+      ],
     },
     {
       name: 'a Prisma call is quoted as written, not capitalised',
