@@ -22,10 +22,10 @@ export interface FileOutcome {
   findings: { ruleId: string; line: number; message: string }[];
 }
 
-const ruleIds = Object.keys(plugin.rules).map((name) => `idempotency/${name}`);
+type LintedPlugin = { rules: Record<string, unknown> };
 
-function configs(withRules: boolean, baseline: Linter.Config[]): Linter.Config[] {
-  const rules = withRules ? Object.fromEntries(ruleIds.map((id) => [id, 'error' as const])) : {};
+function configs(withRules: boolean, baseline: Linter.Config[], linted: LintedPlugin): Linter.Config[] {
+  const rules = withRules ? Object.fromEntries(Object.keys(linted.rules).map((name) => [`idempotency/${name}`, 'error' as const])) : {};
   return [
     ...baseline,
     { files: ['**/*.{js,jsx,mjs}'], languageOptions: { sourceType: 'module', ecmaVersion: 'latest' } },
@@ -33,7 +33,7 @@ function configs(withRules: boolean, baseline: Linter.Config[]): Linter.Config[]
     { files: ['**/*.{ts,mts,cts,tsx}'], languageOptions: { parser: tsParser as Linter.Parser } },
     {
       files: ['**/*'],
-      plugins: { idempotency: plugin as unknown as NonNullable<Linter.Config['plugins']>[string] },
+      plugins: { idempotency: linted as unknown as NonNullable<Linter.Config['plugins']>[string] },
       rules,
       // Directives in third-party code name rules that are not loaded here; they are not the point.
       linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' },
@@ -46,10 +46,13 @@ export class CorpusLinter {
   private readonly withRules: Linter.Config[];
   private readonly withoutRules: Linter.Config[];
 
-  /** `baseline`: rules that run in both cases, such as a project's usual recommended set. */
-  constructor(baseline: Linter.Config[] = []) {
-    this.withRules = configs(true, baseline);
-    this.withoutRules = configs(false, baseline);
+  /**
+   * `baseline`: rules that run in both cases, such as a project's usual recommended set.
+   * `linted`: the plugin whose rules are measured (its sources by default, or its build).
+   */
+  constructor(baseline: Linter.Config[] = [], linted: LintedPlugin = plugin) {
+    this.withRules = configs(true, baseline, linted);
+    this.withoutRules = configs(false, baseline, linted);
   }
 
   /** Lints `source` as `filename`; a `.js` file that is not a module is retried as a script. */
