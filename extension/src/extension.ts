@@ -7,8 +7,8 @@ import { LessonPanel, lessonViewType } from './lesson/lesson-panel';
 import { parseLessonTarget, type LessonTarget } from './lesson/lesson-target';
 import { DocumentFindings } from './lint/document-findings';
 import { DocumentLinter } from './lint/document-linter';
-import { lazyLintEngine } from './lint/lint-engine-loader';
-import { isRuleName } from './rules';
+import { lintWorker, type LintWorker } from './lint/lint-worker-client';
+import { isRuleName, ruleNames, showRulePageCommand } from './rules';
 import { readSettings, type Settings } from './settings';
 import { LintStatusItem, lintedLanguages } from './status/lint-status-item';
 
@@ -23,17 +23,17 @@ export function activate(context: vscode.ExtensionContext): void {
   const diagnostics = vscode.languages.createDiagnosticCollection('idempotency');
   let settings: Settings = readSettings(vscode.workspace.getConfiguration('idempotency'));
 
-  const engine = lazyLintEngine(
-    path.join(context.extensionPath, 'dist', 'lint-engine.js'),
-    ({ loadMs }) => log.info(`Checker ready in ${Math.round(loadMs)} ms`),
-    (reason) => {
+  const worker = lintWorker(path.join(context.extensionPath, 'dist', 'lint-worker.js'), {
+    onLoaded: ({ loadMs }) => log.info(`Checker ready in ${Math.round(loadMs)} ms`),
+    onFailure: (reason) => {
       log.error(`The checker could not start: ${reason}`);
       status.setExtensionState('engine-unavailable');
       void vscode.window.showErrorMessage('Idempotency Lens could not start its checker. Details are in its log.', 'Show Log').then(
         (choice) => choice && log.show(),
       );
     },
-  );
+  });
+  const engine = worker.engine;
   const linter = new DocumentLinter({ diagnostics, findings, status, engine, settings: () => settings, log: (line) => log.warn(line) });
   const lessonPanel = new LessonPanel(context.extensionUri, context.workspaceState, log);
 
@@ -55,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): void {
 
   context.subscriptions.push(
     log,
+    worker,
     status,
     diagnostics,
     linter,
@@ -76,6 +77,10 @@ export function activate(context: vscode.ExtensionContext): void {
       { providedCodeActionKinds: IdempotencyCodeActions.providedCodeActionKinds },
     ),
     vscode.commands.registerCommand(openLessonCommand, openLesson),
+    vscode.commands.registerCommand(showRulePageCommand, async (rule?: unknown) => {
+      const chosen = typeof rule === 'string' && isRuleName(rule) ? rule : await vscode.window.showQuickPick(ruleNames, { placeHolder: 'The rule whose page to show' });
+      if (chosen) lessonPanel.showRule(chosen);
+    }),
     vscode.commands.registerCommand('idempotency.showLog', () => log.show()),
     vscode.window.registerWebviewPanelSerializer(lessonViewType, lessonPanel.serializer()),
   );
@@ -91,7 +96,7 @@ export function deactivate(): void {
  * The command takes a rule (from "Learn why"), a `lesson#anchor` string (from other tools), or
  * nothing (the command palette: the lesson from its start).
  */
-async function lessonTargetOf(argument: unknown, engine: ReturnType<typeof lazyLintEngine>): Promise<LessonTarget | undefined> {
+async function lessonTargetOf(argument: unknown, engine: LintWorker['engine']): Promise<LessonTarget | undefined> {
   if (typeof argument === 'string') return parseLessonTarget(argument);
   const rule = (argument as { rule?: unknown } | undefined)?.rule;
   if (typeof rule === 'string' && isRuleName(rule)) {

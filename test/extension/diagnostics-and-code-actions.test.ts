@@ -30,29 +30,29 @@ const problem: LintProblem = {
 };
 
 describe('a finding as a diagnostic', () => {
-  it('has 0-based range, the idempotency source, the rule as code and the rule page as target', () => {
+  it('has 0-based range, the idempotency source, the rule as code and a link that opens the rule page in the panel', () => {
     const document = documentOf(consumer);
-    const diagnostic = problemToDiagnostic(problem, document as never, { url: 'https://docs.test/rule' }, 'error') as unknown as Diagnostic;
+    const diagnostic = problemToDiagnostic(problem, document as never, 'error') as unknown as Diagnostic;
     expect(diagnostic.range.isEqual(new Range(2, 19, 2, 29))).toBe(true);
     expect(diagnostic.severity).toBe(DiagnosticSeverity.Error);
     expect(diagnostic.source).toBe('idempotency');
     expect(diagnostic.message).toBe(problem.message);
-    expect(diagnostic.code).toEqual({ value: 'no-delivery-id-effect-key', target: Uri.parse('https://docs.test/rule') });
+    expect(diagnostic.code).toEqual({ value: 'no-delivery-id-effect-key', target: Uri.parse('command:idempotency.showRulePage?%5B%22no-delivery-id-effect-key%22%5D') });
   });
 
   it('maps each configured level to its severity', () => {
     const document = documentOf(consumer) as never;
     const severities = (['error', 'warning', 'information', 'hint'] as const).map(
-      (level) => (problemToDiagnostic(problem, document, {}, level) as unknown as Diagnostic).severity,
+      (level) => (problemToDiagnostic(problem, document, level) as unknown as Diagnostic).severity,
     );
     expect(severities).toEqual([DiagnosticSeverity.Error, DiagnosticSeverity.Warning, DiagnosticSeverity.Information, DiagnosticSeverity.Hint]);
   });
 
   it('covers the rest of the line when the rule gives no end, and stays inside the document', () => {
     const document = documentOf(consumer) as never;
-    const open = problemToDiagnostic({ ...problem, endLine: undefined, endColumn: undefined }, document, {}, 'warning');
+    const open = problemToDiagnostic({ ...problem, endLine: undefined, endColumn: undefined }, document, 'warning');
     expect((open.range as unknown as Range).isEqual(new Range(2, 19, 2, 30))).toBe(true);
-    const beyond = problemToDiagnostic({ ...problem, line: 3, endLine: 40, endColumn: 1 }, document, {}, 'warning');
+    const beyond = problemToDiagnostic({ ...problem, line: 3, endLine: 40, endColumn: 1 }, document, 'warning');
     expect((beyond.range as unknown as Range).isEqual(new Range(2, 19, 3, 0))).toBe(true);
   });
 
@@ -65,7 +65,7 @@ describe('a finding as a diagnostic', () => {
 
 describe('code actions on a finding', () => {
   const document = documentOf(consumer);
-  const diagnostic = problemToDiagnostic(problem, document as never, { url: 'https://docs.test/rule' }, 'warning');
+  const diagnostic = problemToDiagnostic(problem, document as never, 'warning');
   const findings = new DocumentFindings();
   const finding: Finding = {
     diagnostic,

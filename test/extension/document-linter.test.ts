@@ -4,17 +4,20 @@ vi.mock('vscode', async () => await import('./support/fake-vscode'));
 
 import { DocumentFindings } from '../../extension/src/lint/document-findings';
 import { DocumentLinter, virtualFileName } from '../../extension/src/lint/document-linter';
-import type { LintEngine, LintRequest } from '../../extension/src/lint/lint-engine';
+import type { LintRequest } from '../../extension/src/lint/lint-engine';
+import type { LintService } from '../../extension/src/lint/lint-worker-client';
 import { readSettings } from '../../extension/src/settings';
 import type { DocumentLintState } from '../../extension/src/status/lint-state';
 import { FakeDiagnosticCollection, FakeTextDocument, Uri } from './support/fake-vscode';
 
-function setup(configuration: Record<string, unknown> = {}) {
+/** `whileLinting` runs while the engine has the text, as the editor's typing does while the worker lints. */
+function setup(configuration: Record<string, unknown> = {}, whileLinting = () => {}) {
   const requests: LintRequest[] = [];
   const forgotten: string[] = [];
-  const engine: LintEngine = {
-    lint(request) {
+  const engine: LintService = {
+    async lint(request) {
       requests.push(request);
+      whileLinting();
       return {
         kind: 'linted',
         durationMs: 1,
@@ -47,6 +50,14 @@ describe('the document linter', () => {
     await linter.lintNow(document as never);
     expect(diagnostics.byUri.get(document.uri.toString())?.map((diagnostic) => diagnostic.message)).toEqual(['amount key']);
     expect(states.get(document.uri.toString())).toMatchObject({ kind: 'linted', findings: 1 });
+  });
+
+  it('publishes no findings for a text that changed while the engine checked it', async () => {
+    const checked = setup({}, () => checked.document.setText('key = amount + 2;\n'));
+    await checked.linter.lintNow(checked.document as never);
+    expect(checked.requests).toHaveLength(1);
+    expect(checked.diagnostics.byUri.has(checked.document.uri.toString())).toBe(false);
+    expect(checked.states.size).toBe(0);
   });
 
   it('lints once after typing stops, with the latest text', async () => {

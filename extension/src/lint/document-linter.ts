@@ -6,14 +6,14 @@ import { enabledRules, type Settings } from '../settings';
 import type { DocumentLintState } from '../status/lint-state';
 import { lintedLanguages } from '../status/lint-status-item';
 import type { DocumentFindings, Finding } from './document-findings';
-import type { LintEngine } from './lint-engine';
+import type { LintService } from './lint-worker-client';
 import { offsetEditToTextEdit, problemToDiagnostic } from './problem-to-diagnostic';
 
 export interface DocumentLinterParts {
   diagnostics: vscode.DiagnosticCollection;
   findings: DocumentFindings;
   status: { setDocumentState(uri: vscode.Uri, state: DocumentLintState): void; forget(uri: vscode.Uri): void };
-  engine: () => Promise<LintEngine>;
+  engine: () => Promise<LintService>;
   settings: () => Settings;
   log: (message: string) => void;
 }
@@ -30,13 +30,13 @@ const extensionOfLanguage: Record<string, string> = {
 
 /**
  * Lints documents and publishes their diagnostics: right away on open and save, and after a
- * pause in typing. Everything runs on the extension host, so the lint itself is bounded by the
- * size limit, and only the latest text of a document is ever linted.
+ * pause in typing. The lint itself runs in the engine's worker thread; a report is published
+ * only if the document is still at the version it was made for.
  */
 export class DocumentLinter implements vscode.Disposable {
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
   /** The engine once it has loaded: closing a document must not be what loads it. */
-  private loadedEngine: LintEngine | undefined;
+  private loadedEngine: LintService | undefined;
 
   constructor(private readonly parts: DocumentLinterParts) {}
 
@@ -73,7 +73,7 @@ export class DocumentLinter implements vscode.Disposable {
       return;
     }
 
-    let engine: LintEngine;
+    let engine: LintService;
     try {
       engine = await this.parts.engine();
     } catch {
@@ -83,7 +83,9 @@ export class DocumentLinter implements vscode.Disposable {
     // The wait for the engine may have outlived the document or its text.
     if (document.isClosed) return;
     const version = document.version;
-    const report = engine.lint({ text: document.getText(), fileName: virtualFileName(document), rules, documentKey: key });
+    const report = await engine.lint({ text: document.getText(), fileName: virtualFileName(document), rules, documentKey: key });
+    // Typed over or closed while the worker linted: a newer lint has the say, or none is needed.
+    if (document.isClosed || document.version !== version) return;
 
     switch (report.kind) {
       case 'unparseable':
@@ -99,7 +101,7 @@ export class DocumentLinter implements vscode.Disposable {
         const documentFindings: Finding[] = report.problems.map((problem) => {
           const level = current.rules[problem.rule];
           return {
-            diagnostic: problemToDiagnostic(problem, document, engine.docsOf(problem.rule), level === 'off' ? 'warning' : level),
+            diagnostic: problemToDiagnostic(problem, document, level === 'off' ? 'warning' : level),
             rule: problem.rule,
             fix: problem.fix && offsetEditToTextEdit(problem.fix, document),
             suggestions: problem.suggestions.map((suggestion) => ({

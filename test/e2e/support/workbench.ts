@@ -22,12 +22,12 @@ export class Workbench {
     // The list keeps the previous query's rows until the new ones arrive: wait for the focused one to match.
     await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).waitFor({ timeout: 15_000 });
     await this.page.keyboard.press('Enter');
-    await this.page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
+    await this.page.locator('.editor-group-container.active .tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
   }
 
   /** Moves the cursor of the active editor to a 1-based line and column. */
   async goToPosition(line: number, column: number): Promise<void> {
-    await this.page.locator('.monaco-editor textarea').first().focus();
+    await this.page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
     await this.page.keyboard.press('Control+G');
     const input = this.page.locator('.quick-input-widget input');
     await input.waitFor();
@@ -43,6 +43,17 @@ export class Workbench {
     await input.waitFor();
     await input.fill(`>${title}`);
     await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: 15_000 });
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Picks a colour theme by name in the theme picker (Ctrl+K Ctrl+T). */
+  async setColorTheme(name: string): Promise<void> {
+    await this.page.keyboard.press('Control+K');
+    await this.page.keyboard.press('Control+T');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(name);
+    await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).waitFor({ timeout: 15_000 });
     await this.page.keyboard.press('Enter');
   }
 
