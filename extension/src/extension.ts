@@ -21,7 +21,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const status = new LintStatusItem();
   const findings = new DocumentFindings();
   const diagnostics = vscode.languages.createDiagnosticCollection('idempotency');
-  let settings: Settings = readSettings(vscode.workspace.getConfiguration('idempotency'));
+  // In a multi-root workspace each folder's settings apply to its own files.
+  const settingsOf = (uri: vscode.Uri): Settings => readSettings(vscode.workspace.getConfiguration('idempotency', uri));
 
   const worker = lintWorker(path.join(context.extensionPath, 'dist', 'lint-worker.js'), {
     onLoaded: ({ loadMs }) => log.info(`Checker ready in ${Math.round(loadMs)} ms`),
@@ -34,19 +35,22 @@ export function activate(context: vscode.ExtensionContext): void {
     },
   });
   const engine = worker.engine;
-  const linter = new DocumentLinter({ diagnostics, findings, status, engine, settings: () => settings, log: (line) => log.warn(line) });
+  const linter = new DocumentLinter({ diagnostics, findings, status, engine, settings: settingsOf, log: (line) => log.warn(line) });
   const lessonPanel = new LessonPanel(context.extensionUri, context.workspaceState, log);
 
-  const shouldLint = (document: vscode.TextDocument) =>
+  const shouldLint = (document: vscode.TextDocument, settings = settingsOf(document.uri)) =>
     settings.enable && !settings.deferToProjectEslint && DocumentLinter.isLintable(document);
 
-  const lintOpenDocuments = () => {
-    status.setExtensionState(!settings.enable ? 'disabled' : settings.deferToProjectEslint ? 'deferred' : 'active');
-    if (!settings.enable || settings.deferToProjectEslint) {
-      linter.clearAll();
+  /** Lints a document now, or, where its folder's settings say not to, clears it and says why. */
+  const check = (document: vscode.TextDocument) => {
+    if (!DocumentLinter.isLintable(document)) return;
+    const settings = settingsOf(document.uri);
+    if (shouldLint(document, settings)) {
+      void linter.lintNow(document);
       return;
     }
-    for (const document of vscode.workspace.textDocuments) if (shouldLint(document)) void linter.lintNow(document);
+    linter.stop(document.uri);
+    status.setDocumentState(document.uri, { kind: 'off', because: settings.enable ? 'deferred' : 'disabled' });
   };
 
   const openLesson = async (argument?: unknown) => {
@@ -60,16 +64,16 @@ export function activate(context: vscode.ExtensionContext): void {
     diagnostics,
     linter,
     lessonPanel,
-    vscode.workspace.onDidOpenTextDocument((document) => shouldLint(document) && void linter.lintNow(document)),
+    vscode.workspace.onDidOpenTextDocument(check),
     vscode.workspace.onDidChangeTextDocument(({ document, contentChanges }) => {
-      if (contentChanges.length > 0 && settings.run === 'onType' && shouldLint(document)) linter.lintSoon(document);
+      if (contentChanges.length === 0) return;
+      const settings = settingsOf(document.uri);
+      if (settings.run === 'onType' && shouldLint(document, settings)) linter.lintSoon(document);
     }),
-    vscode.workspace.onDidSaveTextDocument((document) => shouldLint(document) && void linter.lintNow(document)),
+    vscode.workspace.onDidSaveTextDocument(check),
     vscode.workspace.onDidCloseTextDocument((document) => linter.forget(document.uri)),
     vscode.workspace.onDidChangeConfiguration((change) => {
-      if (!change.affectsConfiguration('idempotency')) return;
-      settings = readSettings(vscode.workspace.getConfiguration('idempotency'));
-      lintOpenDocuments();
+      if (change.affectsConfiguration('idempotency')) for (const document of vscode.workspace.textDocuments) check(document);
     }),
     vscode.languages.registerCodeActionsProvider(
       lintedLanguages.map((language) => ({ language })),
@@ -85,7 +89,7 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.window.registerWebviewPanelSerializer(lessonViewType, lessonPanel.serializer()),
   );
 
-  lintOpenDocuments();
+  for (const document of vscode.workspace.textDocuments) check(document);
 }
 
 export function deactivate(): void {

@@ -281,6 +281,7 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
   });
 
   it('reads well in a 330 px wide panel: one column of contents, ids whole, a one-line status', async () => {
+    await workbench.setColorTheme('Light Modern');
     await workbench.runCommand('View: Toggle Primary Side Bar Visibility');
     const lesson = workbench.lessonFrame();
     const width = () => lesson.locator('body').evaluate(() => document.documentElement.clientWidth);

@@ -14,7 +14,8 @@ export interface DocumentLinterParts {
   findings: DocumentFindings;
   status: { setDocumentState(uri: vscode.Uri, state: DocumentLintState): void; forget(uri: vscode.Uri): void };
   engine: () => Promise<LintService>;
-  settings: () => Settings;
+  /** The settings that apply to a document: in a multi-root workspace, those of its folder. */
+  settings: (uri: vscode.Uri) => Settings;
   log: (message: string) => void;
 }
 
@@ -53,7 +54,7 @@ export class DocumentLinter implements vscode.Disposable {
       setTimeout(() => {
         this.pending.delete(key);
         void this.lintNow(document);
-      }, this.parts.settings().typingDelayMs),
+      }, this.parts.settings(document.uri).typingDelayMs),
     );
   }
 
@@ -63,7 +64,7 @@ export class DocumentLinter implements vscode.Disposable {
     clearTimeout(this.pending.get(key));
     this.pending.delete(key);
 
-    const current = settings();
+    const current = settings(document.uri);
     const rules = enabledRules(current);
     const text = document.getText();
     const sizeBytes = Buffer.byteLength(text, 'utf8');
@@ -134,6 +135,14 @@ export class DocumentLinter implements vscode.Disposable {
     this.clearDocument(uri);
     this.parts.status.forget(uri);
     this.loadedEngine?.forget(key);
+  }
+
+  /** Stops checking a document (its folder's settings turned checking off): no timer, no diagnostics. */
+  stop(uri: vscode.Uri): void {
+    const key = uri.toString();
+    clearTimeout(this.pending.get(key));
+    this.pending.delete(key);
+    this.clearDocument(uri);
   }
 
   clearAll(): void {

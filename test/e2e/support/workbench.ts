@@ -38,9 +38,18 @@ export class Workbench {
   }
 
   async runCommand(title: string): Promise<void> {
-    await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor();
+    // A key pressed while focus moves between the workbench and a webview can be lost: ask again.
+    for (let attempt = 1; ; attempt += 1) {
+      await this.page.keyboard.press('F1');
+      try {
+        await input.waitFor({ state: 'visible', timeout: 5_000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await this.page.keyboard.press('Escape');
+      }
+    }
     await input.fill(`>${title}`);
     await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: 15_000 });
     await this.page.keyboard.press('Enter');

@@ -8,6 +8,8 @@ import type { LintWorkerData, MessageFromWorker } from '../../../extension/src/l
 export interface LintRecord {
   parse: ParseOutcome | undefined;
   lintMs: number;
+  /** When the report reached the host's thread (performance.now()). */
+  arrivedAt: number;
 }
 
 /**
@@ -25,7 +27,8 @@ export function probeLintWorker(options: LintEngineOptions): LintRecord[] {
       const data = init.workerData as LintWorkerData;
       super(file, { ...init, workerData: { lintWorker: { ...data.lintWorker, ...options } } satisfies LintWorkerData });
       this.on('message', (message: MessageFromWorker) => {
-        if (message.type === 'linted') records.push({ parse: message.report.kind === 'failed' ? undefined : message.report.parse, lintMs: message.report.durationMs });
+        if (message.type !== 'linted') return;
+        records.push({ parse: message.report.kind === 'failed' ? undefined : message.report.parse, lintMs: message.report.durationMs, arrivedAt: performance.now() });
       });
     }
   };

@@ -212,6 +212,8 @@ const disposable = { dispose() {} };
 /** What the fake editor holds; tests and the benchmark drive it through these. */
 export const fakeEditor = {
   configuration: {} as Record<string, unknown>,
+  /** Settings of workspace folders, by folder path: a document under one of them reads these instead. */
+  folderConfiguration: {} as Record<string, Record<string, unknown>>,
   documents: [] as FakeTextDocument[],
   collections: [] as FakeDiagnosticCollection[],
   statusItems: [] as { text: string; detail?: string; severity: LanguageStatusSeverity; busy: boolean }[],
@@ -233,7 +235,11 @@ export const workspace = {
   get textDocuments() {
     return fakeEditor.documents;
   },
-  getConfiguration: () => ({ get: <T>(key: string) => fakeEditor.configuration[key] as T | undefined }),
+  getConfiguration: (_section: string, resource?: Uri) => {
+    const folder = Object.keys(fakeEditor.folderConfiguration).find((root) => resource?.fsPath.startsWith(`${root}/`));
+    const values = folder ? { ...fakeEditor.configuration, ...fakeEditor.folderConfiguration[folder] } : fakeEditor.configuration;
+    return { get: <T>(key: string) => values[key] as T | undefined };
+  },
   onDidOpenTextDocument: fakeEditor.events.open.event,
   onDidChangeTextDocument: fakeEditor.events.change.event,
   onDidSaveTextDocument: fakeEditor.events.save.event,
