@@ -8,6 +8,7 @@ import { parseLessonTarget, type LessonTarget } from './lesson/lesson-target';
 import { DocumentFindings } from './lint/document-findings';
 import { DocumentLinter } from './lint/document-linter';
 import { lintWorker, type LintWorker } from './lint/lint-worker-client';
+import { watchDependencies } from './lint/workspace-changes';
 import { isRuleName, ruleNames, showRulePageCommand } from './rules';
 import { readSettings, type Settings } from './settings';
 import { LintStatusItem, lintedLanguages } from './status/lint-status-item';
@@ -72,6 +73,13 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     vscode.workspace.onDidSaveTextDocument(check),
     vscode.workspace.onDidCloseTextDocument((document) => linter.forget(document.uri)),
+    // Another file changed: the open documents that may depend on it are checked again, after the
+    // typing delay (the changed document, if open, is checked by its own events).
+    watchDependencies((changed) => {
+      for (const document of vscode.workspace.textDocuments) {
+        if (document.uri.toString() !== changed.toString() && shouldLint(document)) linter.lintSoon(document);
+      }
+    }),
     vscode.workspace.onDidChangeConfiguration((change) => {
       if (change.affectsConfiguration('idempotency')) for (const document of vscode.workspace.textDocuments) check(document);
     }),

@@ -8,7 +8,7 @@ import type { LintRequest } from '../../extension/src/lint/lint-engine';
 import type { LintService } from '../../extension/src/lint/lint-worker-client';
 import { readSettings } from '../../extension/src/settings';
 import type { DocumentLintState } from '../../extension/src/status/lint-state';
-import { FakeDiagnosticCollection, FakeTextDocument, Uri } from './support/fake-vscode';
+import { FakeDiagnosticCollection, FakeTextDocument, Uri, fakeEditor } from './support/fake-vscode';
 
 /** `whileLinting` runs while the engine has the text, as the editor's typing does while the worker lints. */
 function setup(configuration: Record<string, unknown> = {}, whileLinting = () => {}) {
@@ -98,6 +98,21 @@ describe('the document linter', () => {
     expect(diagnostics.byUri.size).toBe(0);
     expect(states.size).toBe(0);
     expect(forgotten).toEqual([document.uri.toString()]);
+  });
+
+  it('hands the engine the unsaved texts of the other open files, not their disk copies', async () => {
+    const { linter, requests, document } = setup();
+    const schema = new FakeTextDocument(Uri.file('/work/prisma/schema.prisma'), 'prisma', 'model Refund { key String @unique }\n');
+    const saved = new FakeTextDocument(Uri.file('/work/helpers.ts'), 'typescript', 'export const x = 1;\n');
+    schema.isDirty = true;
+    document.isDirty = true;
+    fakeEditor.documents.push(document, schema, saved);
+    try {
+      await linter.lintNow(document as never);
+    } finally {
+      fakeEditor.documents.length = 0;
+    }
+    expect(requests[0]?.openDocuments).toEqual({ '/work/prisma/schema.prisma': 'model Refund { key String @unique }\n' });
   });
 
   it('names the document in each lint, so the engine re-parses only what changed', async () => {

@@ -84,7 +84,7 @@ export class DocumentLinter implements vscode.Disposable {
     // The wait for the engine may have outlived the document or its text.
     if (document.isClosed) return;
     const version = document.version;
-    const report = await engine.lint({ text: document.getText(), fileName: virtualFileName(document), rules, documentKey: key });
+    const report = await engine.lint({ text: document.getText(), fileName: virtualFileName(document), rules, documentKey: key, openDocuments: unsavedTextsBesides(document) });
     // Typed over or closed while the worker linted: a newer lint has the say, or none is needed.
     if (document.isClosed || document.version !== version) return;
 
@@ -160,6 +160,15 @@ export class DocumentLinter implements vscode.Disposable {
   dispose(): void {
     this.clearAll();
   }
+}
+
+/** The other open files with unsaved changes: what the analysis reads in place of their disk copies. */
+function unsavedTextsBesides(document: vscode.TextDocument): Record<string, string> {
+  const texts: Record<string, string> = {};
+  for (const other of vscode.workspace.textDocuments) {
+    if (other !== document && other.isDirty && other.uri.scheme === 'file') texts[other.uri.fsPath] = other.getText();
+  }
+  return texts;
 }
 
 /**

@@ -69,6 +69,9 @@ export class Uri {
   get fsPath(): string {
     return this.text.replace(/^file:\/\//, '');
   }
+  get path(): string {
+    return this.text.replace(/^[a-z-]+:\/\/[^/]*/, '');
+  }
   toString(): string {
     return this.text;
   }
@@ -134,6 +137,7 @@ export class EventEmitter<T> {
 export class FakeTextDocument {
   version = 1;
   isClosed = false;
+  isDirty = false;
   private lineStarts: number[] = [];
   constructor(
     readonly uri: Uri,
@@ -209,6 +213,12 @@ export class FakeDiagnosticCollection {
 
 const disposable = { dispose() {} };
 
+export class Disposable {
+  static from(...disposables: { dispose(): unknown }[]): { dispose(): void } {
+    return { dispose: () => disposables.forEach((each) => each.dispose()) };
+  }
+}
+
 /** What the fake editor holds; tests and the benchmark drive it through these. */
 export const fakeEditor = {
   configuration: {} as Record<string, unknown>,
@@ -225,6 +235,8 @@ export const fakeEditor = {
     save: new EventEmitter<FakeTextDocument>(),
     close: new EventEmitter<FakeTextDocument>(),
     configuration: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
+    /** A file that the workspace's file watchers cover changed on disk. */
+    fileChanged: new EventEmitter<Uri>(),
     activeEditor: new EventEmitter<unknown>(),
   },
   activeDocument: undefined as FakeTextDocument | undefined,
@@ -245,6 +257,12 @@ export const workspace = {
   onDidSaveTextDocument: fakeEditor.events.save.event,
   onDidCloseTextDocument: fakeEditor.events.close.event,
   onDidChangeConfiguration: fakeEditor.events.configuration.event,
+  createFileSystemWatcher: () => ({
+    onDidChange: fakeEditor.events.fileChanged.event,
+    onDidCreate: () => disposable,
+    onDidDelete: () => disposable,
+    dispose() {},
+  }),
 };
 
 const logChannel = {

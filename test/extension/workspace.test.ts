@@ -16,13 +16,14 @@ const consumer = `export async function handle(client, message) {
 }
 `;
 
-describe('a multi-root workspace', () => {
+describe('the extension in a workspace', () => {
   const context = { subscriptions: [] as { dispose(): void }[], extensionPath: extensionRoot, extensionUri: Uri.file(extensionRoot), workspaceState: { get: () => undefined, update: async () => {} } };
   afterAll(() => {
     for (const subscription of context.subscriptions) subscription.dispose();
   });
 
   it("applies each folder's settings to its own files", async () => {
+    fakeEditor.configuration = { typingDelay: 0 };
     fakeEditor.folderConfiguration = {
       '/work/payments': { rules: { 'no-amount-effect-key': 'off' } },
       '/work/legacy': { enable: false },
@@ -43,5 +44,26 @@ describe('a multi-root workspace', () => {
     // The folder with checking off: no findings, and the status item of its file says why.
     expect(rulesOf(documents[2]!)).toBeUndefined();
     expect(fakeEditor.statusItems[0]?.text).toBe('Idempotency: off');
+  });
+
+  it('checks the open documents again when a file they may depend on changes, on disk or unsaved', async () => {
+    const [collection] = fakeEditor.collections;
+    const checked: string[] = [];
+    collection!.onSet.event(({ uri }) => checked.push(uri.fsPath));
+    const waitForBoth = async () => {
+      await vi.waitFor(() => expect([...new Set(checked)].sort()).toEqual(['/work/ledger/refunds.js', '/work/payments/refunds.js']), { timeout: 10_000, interval: 20 });
+      checked.length = 0;
+    };
+    fakeEditor.events.fileChanged.fire(Uri.file('/work/ledger/migrations/001_refunds.sql'));
+    await waitForBoth();
+    const schema = new FakeTextDocument(Uri.file('/work/ledger/prisma/schema.prisma'), 'prisma', 'model Refund {}\n');
+    fakeEditor.documents.push(schema);
+    schema.setText('model Refund { key String @unique }\n');
+    fakeEditor.events.change.fire({ document: schema, contentChanges: [{}] });
+    await waitForBoth();
+    // Not a file the findings can depend on.
+    fakeEditor.events.fileChanged.fire(Uri.file('/work/ledger/node_modules/pg/lib/index.js'));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(checked).toEqual([]);
   });
 });
