@@ -322,6 +322,7 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
       await screenshot('lesson-narrow-light');
     } finally {
       await page.setViewportSize({ width: 1440, height: 900 });
+      await page.waitForTimeout(500);
       await workbench.runCommand('View: Toggle Primary Side Bar Visibility');
     }
   });

@@ -39,19 +39,21 @@ export class Workbench {
 
   async runCommand(title: string): Promise<void> {
     const input = this.page.locator('.quick-input-widget input');
-    // A key pressed while focus moves between the workbench and a webview can be lost: ask again.
+    // A key pressed while focus moves between the workbench and a webview can be lost, and a
+    // webview that takes focus back closes the palette: ask again, as a person would.
     for (let attempt = 1; ; attempt += 1) {
-      await this.page.keyboard.press('F1');
       try {
+        await this.page.keyboard.press('F1');
         await input.waitFor({ state: 'visible', timeout: 5_000 });
+        await input.fill(`>${title}`, { timeout: 5_000 });
+        await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: 15_000 });
         break;
       } catch (error) {
         if (attempt === 3) throw error;
         await this.page.keyboard.press('Escape');
+        await this.page.waitForTimeout(500);
       }
     }
-    await input.fill(`>${title}`);
-    await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: 15_000 });
     await this.page.keyboard.press('Enter');
   }
 
