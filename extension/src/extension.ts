@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 
 import { IdempotencyCodeActions, openLessonCommand } from './code-actions/idempotency-code-actions';
+import { LearnWhyHover } from './code-actions/learn-why-hover';
 import { LessonPanel, lessonViewType } from './lesson/lesson-panel';
 import { parseLessonTarget, type LessonTarget } from './lesson/lesson-target';
 import { DocumentFindings } from './lint/document-findings';
@@ -87,6 +88,10 @@ export function activate(context: vscode.ExtensionContext): void {
       lintedLanguages.map((language) => ({ language })),
       new IdempotencyCodeActions(findings),
       { providedCodeActionKinds: IdempotencyCodeActions.providedCodeActionKinds },
+    ),
+    vscode.languages.registerHoverProvider(
+      lintedLanguages.map((language) => ({ language })),
+      new LearnWhyHover(),
     ),
     vscode.commands.registerCommand(openLessonCommand, openLesson),
     vscode.commands.registerCommand(showRulePageCommand, async (rule?: unknown) => {

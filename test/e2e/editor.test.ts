@@ -349,4 +349,18 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await expect.poll(() => place.getAttribute('aria-current'), { timeout: 15_000 }).toBe('location');
     expect(await workbench.lessonFrame().locator('h1').textContent()).toBe(idempotentConsumersLesson.title);
   });
+
+  it('"Learn why" in the hover of a finding opens its rule page in the panel', async () => {
+    const target = expected.find((finding) => finding.rule !== 'no-check-then-insert')!;
+    const problem = shown.find((each) => relativeFile(each) === target.file && each.line === target.line && each.rule === target.rule)!;
+    await workbench.openFile(target.file);
+    await workbench.goToPosition(problem.line, problem.column);
+    const link = page.locator('.monaco-hover a', { hasText: `Learn why: ${target.rule}` });
+    await workbench.showHover(link);
+    await link.click();
+    await expect.poll(() => workbench.lessonFrame().locator('h1').textContent(), { timeout: 30_000 }).toBe(`idempotency/${target.rule}`);
+    // The rule's id in the title stays on one line.
+    expect(await workbench.lessonFrame().locator('h1 .id').evaluate((id) => id.getClientRects().length)).toBe(1);
+    await screenshot(`rule-page-from-hover-${target.rule}`);
+  });
 });

@@ -3,10 +3,11 @@ import { describe, expect, it, vi } from 'vitest';
 vi.mock('vscode', async () => await import('./support/fake-vscode'));
 
 import { IdempotencyCodeActions } from '../../extension/src/code-actions/idempotency-code-actions';
+import { LearnWhyHover } from '../../extension/src/code-actions/learn-why-hover';
 import { DocumentFindings, type Finding } from '../../extension/src/lint/document-findings';
 import type { LintProblem } from '../../extension/src/lint/lint-engine';
 import { offsetEditToTextEdit, problemToDiagnostic } from '../../extension/src/lint/problem-to-diagnostic';
-import { Diagnostic, DiagnosticSeverity, FakeTextDocument, Range, Uri, type WorkspaceEdit } from './support/fake-vscode';
+import { Diagnostic, DiagnosticSeverity, FakeDiagnosticCollection, FakeTextDocument, Position, Range, Uri, fakeEditor, type Hover, type WorkspaceEdit } from './support/fake-vscode';
 
 const consumer = [
   "import { Kafka } from 'kafkajs';",
@@ -124,5 +125,28 @@ describe('code actions on a finding', () => {
       'Disable no-amount-effect-key for this line',
       'Disable no-amount-effect-key for this file',
     ]);
+  });
+});
+
+describe('"Learn why" in the hover', () => {
+  it("links each rule found under the pointer to its page, and may run only that command", () => {
+    const document = documentOf(consumer);
+    const ours = problemToDiagnostic(problem, document as never, 'warning');
+    const fromEslint = new Diagnostic(new Range(2, 8, 2, 16), 'x');
+    fromEslint.source = 'eslint';
+    fromEslint.code = 'idempotency/no-amount-effect-key';
+    const collection = new FakeDiagnosticCollection();
+    collection.set(document.uri, [ours as unknown as Diagnostic, fromEslint]);
+    fakeEditor.collections.push(collection);
+    try {
+      const hover = new LearnWhyHover();
+      const at = (line: number, character: number) => hover.provideHover(document as never, new Position(line, character) as never) as unknown as Hover | undefined;
+      expect(at(2, 25)?.contents.value).toBe('[Learn why: no-delivery-id-effect-key](command:idempotency.showRulePage?%5B%22no-delivery-id-effect-key%22%5D)');
+      expect(at(2, 10)?.contents.value).toBe('[Learn why: no-amount-effect-key](command:idempotency.showRulePage?%5B%22no-amount-effect-key%22%5D)');
+      expect(at(2, 25)?.contents.isTrusted).toEqual({ enabledCommands: ['idempotency.showRulePage'] });
+      expect(at(0, 3)).toBeUndefined();
+    } finally {
+      fakeEditor.collections.pop();
+    }
   });
 });

@@ -12,7 +12,7 @@ describe("a rule's page in the panel", () => {
     const page = loadRulePage(rulesRoot, 'no-amount-effect-key');
     expect(page.title).toBe('Rule: no-amount-effect-key');
     expect(page.html).toMatch(/^<nav class="rule-lesson"><a href="command:idempotency\.openLesson\?%5B%22idempotent-consumers%23q4%22%5D">Learn why: open the lesson at Question 4<\/a><\/nav>/);
-    expect(page.html).toContain('<h1>idempotency/no-amount-effect-key</h1>');
+    expect(page.html).toContain('<h1>idempotency/<wbr><span class="id">no-amount-effect-key</span></h1>');
     expect(page.html).toContain('<h2>Rule details</h2>');
     // A link to another rule's page opens that page in the panel, not a file or a web site.
     expect(page.html).toContain('href="command:idempotency.showRulePage?%5B%22no-delivery-id-effect-key%22%5D"');

@@ -45,7 +45,7 @@ export function problemToDiagnostic(
  */
 const rulePageTargets = new Map<RuleName, vscode.Uri>();
 
-function rulePageTarget(rule: RuleName): vscode.Uri {
+export function rulePageTarget(rule: RuleName): vscode.Uri {
   let target = rulePageTargets.get(rule);
   if (!target) {
     target = vscode.Uri.parse(`command:${showRulePageCommand}?${encodeURIComponent(JSON.stringify([rule]))}`);

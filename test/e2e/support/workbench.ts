@@ -1,4 +1,4 @@
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 
 /**
  * Ways to drive the VS Code workbench the way a person does: keyboard shortcuts, the quick
@@ -55,6 +55,21 @@ export class Workbench {
       }
     }
     await this.page.keyboard.press('Enter');
+  }
+
+  /** Shows the hover at the cursor (Ctrl+K Ctrl+I), until `content` is in it. */
+  async showHover(content: Locator): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      await this.page.keyboard.press('Control+K');
+      await this.page.keyboard.press('Control+I');
+      try {
+        await content.waitFor({ timeout: 5_000 });
+        return;
+      } catch (error) {
+        if (attempt === 4) throw error;
+        await this.page.keyboard.press('Escape');
+      }
+    }
   }
 
   /** Picks a colour theme by name in the theme picker (Ctrl+K Ctrl+T). */

@@ -29,6 +29,9 @@ export class Range {
   isEqual(other: Range): boolean {
     return this.start.isEqual(other.start) && this.end.isEqual(other.end);
   }
+  contains(position: Position): boolean {
+    return !position.isBefore(this.start) && !this.end.isBefore(position);
+  }
 }
 
 export class Selection extends Range {}
@@ -102,6 +105,15 @@ export class WorkspaceEdit {
   insert(uri: Uri, position: Position, newText: string): void {
     this.edits.push({ uri, edit: new TextEdit(new Range(position, position), newText) });
   }
+}
+
+export class MarkdownString {
+  isTrusted?: boolean | { enabledCommands: readonly string[] };
+  constructor(readonly value: string) {}
+}
+
+export class Hover {
+  constructor(readonly contents: MarkdownString) {}
 }
 
 export class CodeActionKind {
@@ -304,6 +316,8 @@ export const languages = {
     fakeEditor.codeActionProviders.push(provider);
     return disposable;
   },
+  registerHoverProvider: () => disposable,
+  getDiagnostics: (uri: Uri) => fakeEditor.collections.flatMap((collection) => collection.byUri.get(uri.toString()) ?? []),
 };
 
 export const commands = {
