@@ -59,11 +59,18 @@ export class Workbench {
 
   /** Shows the hover at the cursor (Ctrl+K Ctrl+I), until `content` is in it. */
   async showHover(content: Locator): Promise<void> {
+    await this.pressUntilShown(['Control+K', 'Control+I'], content);
+  }
+
+  /**
+   * Presses the keys until `shown` appears. What they open is computed asynchronously; a request
+   * made while the editor was still taking focus can come back empty, so ask again as a person would.
+   */
+  private async pressUntilShown(keys: string[], shown: Locator): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
-      await this.page.keyboard.press('Control+K');
-      await this.page.keyboard.press('Control+I');
+      for (const key of keys) await this.page.keyboard.press(key);
       try {
-        await content.waitFor({ timeout: 5_000 });
+        await shown.waitFor({ timeout: 5_000 });
         return;
       } catch (error) {
         if (attempt === 4) throw error;
@@ -85,19 +92,7 @@ export class Workbench {
 
   /** Opens the quick-fix menu at the cursor and picks the action with this title. */
   async applyQuickFix(title: string): Promise<void> {
-    const item = this.page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
-    // Code actions are computed asynchronously; a request made while the editor was still taking
-    // focus can come back empty, so ask again as a person would.
-    for (let attempt = 1; ; attempt += 1) {
-      await this.page.keyboard.press('Control+.');
-      try {
-        await item.waitFor({ timeout: 5_000 });
-        break;
-      } catch (error) {
-        if (attempt === 4) throw error;
-        await this.page.keyboard.press('Escape');
-      }
-    }
+    await this.pressUntilShown(['Control+.'], this.page.locator('.action-widget .monaco-list-row', { hasText: title }).first());
     // The menu takes keys, as it does for a person using the keyboard; clicks land on its pointer guard.
     const focused = this.page.locator('.action-widget .monaco-list-row.focused');
     for (let step = 0; step < 30 && (await focused.getAttribute('aria-label').catch(() => null)) !== title; step += 1) {
