@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 import { copyLessonAssets } from './lesson-assets.mjs';
+import { renderRulePages } from './rule-pages.mjs';
 
 const extensionRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(extensionRoot, 'dist');
@@ -37,7 +38,7 @@ await Promise.all([
   }),
   esbuild.build({
     ...shared,
-    entryPoints: { 'lint-engine': path.join(extensionRoot, 'src/lint/bundled-lint-engine.ts') },
+    entryPoints: { 'lint-worker': path.join(extensionRoot, 'src/lint/lint-worker.ts') },
     outdir: dist,
     platform: 'node',
     format: 'cjs',
@@ -61,5 +62,6 @@ await Promise.all([
 // The plugin's SQL parser looks for its WebAssembly beside the bundle that contains it.
 copyFileSync(require.resolve('libpg-query/wasm/libpg-query.wasm'), path.join(dist, 'libpg-query.wasm'));
 copyFileSync(path.join(extensionRoot, 'webview/lesson.css'), path.join(dist, 'webview/lesson.css'));
-copyFileSync(path.join(extensionRoot, 'webview/lesson-icon.svg'), path.join(dist, 'webview/lesson-icon.svg'));
+for (const theme of ['light', 'dark']) copyFileSync(path.join(extensionRoot, `webview/lesson-icon-${theme}.svg`), path.join(dist, `webview/lesson-icon-${theme}.svg`));
 copyLessonAssets(dist);
+renderRulePages(dist, path.join(extensionRoot, '../eslint-plugin/docs/rules'));

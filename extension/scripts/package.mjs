@@ -17,8 +17,8 @@ execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-m
   stdio: 'inherit',
 });
 const megabytes = statSync(output).size / (1024 * 1024);
-console.log(`vsix: ${path.relative(process.cwd(), output)} (${megabytes.toFixed(2)} MB; budget 15 MB)`);
-if (megabytes > 15) {
-  console.error('The package is over its 15 MB budget.');
+console.log(`vsix: ${path.relative(process.cwd(), output)} (${megabytes.toFixed(2)} MB; budget 12 MB)`);
+if (megabytes > 12) {
+  console.error('The package is over its 12 MB budget.');
   process.exitCode = 1;
 }

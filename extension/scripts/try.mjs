@@ -1,17 +1,25 @@
-// `npm run try`: the real editor with the packaged extension, open on the plugin's examples, for
-// anyone without VS Code. Stops (with everything it started) on Ctrl+C.
+// `npm run try`: the real editor with the packaged extension, open on a copy of the plugin's
+// examples, for anyone without VS Code. The editor saves as you type, so it works on a copy in a
+// temporary folder: quick fixes and edits never change the examples the tests read. Stops (with
+// everything it started, and the copy) on Ctrl+C.
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import { repositoryRoot, startCodeServer } from './code-server.mjs';
 
-const workspace = path.join(repositoryRoot, 'eslint-plugin/examples');
+const workspace = path.join(mkdtempSync(path.join(os.tmpdir(), 'idempotency-try-')), 'examples');
+cpSync(path.join(repositoryRoot, 'eslint-plugin/examples'), workspace, { recursive: true });
 const port = Number(process.env.PORT ?? 8080);
 
 const server = await startCodeServer({ workspace, stateDir: path.join(repositoryRoot, '.cache/try'), port });
-console.log(`\nVS Code (code-server) with Idempotency Lens is running on the examples:\n\n  ${server.workspaceUrl}\n\nPress Ctrl+C to stop.`);
+console.log(
+  `\nVS Code (code-server) with Idempotency Lens is running on a copy of the examples (${workspace}):\n\n  ${server.workspaceUrl}\n\nPress Ctrl+C to stop; the copy is deleted then.`,
+);
 
 const stop = async () => {
   await server.stop();
+  rmSync(path.dirname(workspace), { recursive: true, force: true });
   process.exit(0);
 };
 process.on('SIGINT', stop);

@@ -3,12 +3,14 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 
 import { IdempotencyCodeActions, openLessonCommand } from './code-actions/idempotency-code-actions';
+import { LearnWhyHover } from './code-actions/learn-why-hover';
 import { LessonPanel, lessonViewType } from './lesson/lesson-panel';
 import { parseLessonTarget, type LessonTarget } from './lesson/lesson-target';
 import { DocumentFindings } from './lint/document-findings';
 import { DocumentLinter } from './lint/document-linter';
-import { lazyLintEngine } from './lint/lint-engine-loader';
-import { isRuleName } from './rules';
+import { lintWorker, type LintWorker } from './lint/lint-worker-client';
+import { watchDependencies } from './lint/workspace-changes';
+import { isRuleName, ruleNames, showRulePageCommand } from './rules';
 import { readSettings, type Settings } from './settings';
 import { LintStatusItem, lintedLanguages } from './status/lint-status-item';
 
@@ -21,32 +23,36 @@ export function activate(context: vscode.ExtensionContext): void {
   const status = new LintStatusItem();
   const findings = new DocumentFindings();
   const diagnostics = vscode.languages.createDiagnosticCollection('idempotency');
-  let settings: Settings = readSettings(vscode.workspace.getConfiguration('idempotency'));
+  // In a multi-root workspace each folder's settings apply to its own files.
+  const settingsOf = (uri: vscode.Uri): Settings => readSettings(vscode.workspace.getConfiguration('idempotency', uri));
 
-  const engine = lazyLintEngine(
-    path.join(context.extensionPath, 'dist', 'lint-engine.js'),
-    ({ loadMs }) => log.info(`Checker ready in ${Math.round(loadMs)} ms`),
-    (reason) => {
+  const worker = lintWorker(path.join(context.extensionPath, 'dist', 'lint-worker.js'), {
+    onLoaded: ({ loadMs }) => log.info(`Checker ready in ${Math.round(loadMs)} ms`),
+    onFailure: (reason) => {
       log.error(`The checker could not start: ${reason}`);
       status.setExtensionState('engine-unavailable');
       void vscode.window.showErrorMessage('Idempotency Lens could not start its checker. Details are in its log.', 'Show Log').then(
         (choice) => choice && log.show(),
       );
     },
-  );
-  const linter = new DocumentLinter({ diagnostics, findings, status, engine, settings: () => settings, log: (line) => log.warn(line) });
+  });
+  const engine = worker.engine;
+  const linter = new DocumentLinter({ diagnostics, findings, status, engine, settings: settingsOf, log: (line) => log.warn(line) });
   const lessonPanel = new LessonPanel(context.extensionUri, context.workspaceState, log);
 
-  const shouldLint = (document: vscode.TextDocument) =>
+  const shouldLint = (document: vscode.TextDocument, settings = settingsOf(document.uri)) =>
     settings.enable && !settings.deferToProjectEslint && DocumentLinter.isLintable(document);
 
-  const lintOpenDocuments = () => {
-    status.setExtensionState(!settings.enable ? 'disabled' : settings.deferToProjectEslint ? 'deferred' : 'active');
-    if (!settings.enable || settings.deferToProjectEslint) {
-      linter.clearAll();
+  /** Lints a document now, or, where its folder's settings say not to, clears it and says why. */
+  const check = (document: vscode.TextDocument) => {
+    if (!DocumentLinter.isLintable(document)) return;
+    const settings = settingsOf(document.uri);
+    if (shouldLint(document, settings)) {
+      void linter.lintNow(document);
       return;
     }
-    for (const document of vscode.workspace.textDocuments) if (shouldLint(document)) void linter.lintNow(document);
+    linter.stop(document.uri);
+    status.setDocumentState(document.uri, { kind: 'off', because: settings.enable ? 'deferred' : 'disabled' });
   };
 
   const openLesson = async (argument?: unknown) => {
@@ -55,32 +61,48 @@ export function activate(context: vscode.ExtensionContext): void {
 
   context.subscriptions.push(
     log,
+    worker,
     status,
     diagnostics,
     linter,
     lessonPanel,
-    vscode.workspace.onDidOpenTextDocument((document) => shouldLint(document) && void linter.lintNow(document)),
+    vscode.workspace.onDidOpenTextDocument(check),
     vscode.workspace.onDidChangeTextDocument(({ document, contentChanges }) => {
-      if (contentChanges.length > 0 && settings.run === 'onType' && shouldLint(document)) linter.lintSoon(document);
+      if (contentChanges.length === 0) return;
+      const settings = settingsOf(document.uri);
+      if (settings.run === 'onType' && shouldLint(document, settings)) linter.lintSoon(document);
     }),
-    vscode.workspace.onDidSaveTextDocument((document) => shouldLint(document) && void linter.lintNow(document)),
+    vscode.workspace.onDidSaveTextDocument(check),
     vscode.workspace.onDidCloseTextDocument((document) => linter.forget(document.uri)),
+    // Another file changed: the open documents that may depend on it are checked again, after the
+    // typing delay (the changed document, if open, is checked by its own events).
+    watchDependencies((changed) => {
+      for (const document of vscode.workspace.textDocuments) {
+        if (document.uri.toString() !== changed.toString() && shouldLint(document)) linter.lintSoon(document);
+      }
+    }),
     vscode.workspace.onDidChangeConfiguration((change) => {
-      if (!change.affectsConfiguration('idempotency')) return;
-      settings = readSettings(vscode.workspace.getConfiguration('idempotency'));
-      lintOpenDocuments();
+      if (change.affectsConfiguration('idempotency')) for (const document of vscode.workspace.textDocuments) check(document);
     }),
     vscode.languages.registerCodeActionsProvider(
       lintedLanguages.map((language) => ({ language })),
       new IdempotencyCodeActions(findings),
       { providedCodeActionKinds: IdempotencyCodeActions.providedCodeActionKinds },
     ),
+    vscode.languages.registerHoverProvider(
+      lintedLanguages.map((language) => ({ language })),
+      new LearnWhyHover(),
+    ),
     vscode.commands.registerCommand(openLessonCommand, openLesson),
+    vscode.commands.registerCommand(showRulePageCommand, async (rule?: unknown) => {
+      const chosen = typeof rule === 'string' && isRuleName(rule) ? rule : await vscode.window.showQuickPick(ruleNames, { placeHolder: 'The rule whose page to show' });
+      if (chosen) lessonPanel.showRule(chosen);
+    }),
     vscode.commands.registerCommand('idempotency.showLog', () => log.show()),
     vscode.window.registerWebviewPanelSerializer(lessonViewType, lessonPanel.serializer()),
   );
 
-  lintOpenDocuments();
+  for (const document of vscode.workspace.textDocuments) check(document);
 }
 
 export function deactivate(): void {
@@ -91,7 +113,7 @@ export function deactivate(): void {
  * The command takes a rule (from "Learn why"), a `lesson#anchor` string (from other tools), or
  * nothing (the command palette: the lesson from its start).
  */
-async function lessonTargetOf(argument: unknown, engine: ReturnType<typeof lazyLintEngine>): Promise<LessonTarget | undefined> {
+async function lessonTargetOf(argument: unknown, engine: LintWorker['engine']): Promise<LessonTarget | undefined> {
   if (typeof argument === 'string') return parseLessonTarget(argument);
   const rule = (argument as { rule?: unknown } | undefined)?.rule;
   if (typeof rule === 'string' && isRuleName(rule)) {

@@ -11,6 +11,9 @@ export const pluginPrefix = 'idempotency';
 /** Diagnostics of this extension carry this source, like `eslint` for the ESLint extension. */
 export const diagnosticSource = 'idempotency';
 
+/** Opens a rule's page in the lesson panel; a diagnostic's code links to it. */
+export const showRulePageCommand = 'idempotency.showRulePage';
+
 export function isRuleName(value: string): value is RuleName {
   return (ruleNames as readonly string[]).includes(value);
 }

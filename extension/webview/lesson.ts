@@ -42,8 +42,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   saveState(state);
 });
 
-function setStatus(text: string, kind: 'starting' | 'ready' | 'failed'): void {
+/** A short line, and the whole story in its tooltip. */
+function setStatus(text: string, kind: 'starting' | 'ready' | 'failed', detail = text): void {
   status.textContent = text;
+  status.title = detail;
   status.dataset.state = kind;
   document.body.dataset.database = kind;
 }
@@ -69,13 +71,13 @@ if (!bootstrap.available || bootstrap.lesson !== idempotentConsumers.id) {
 } else {
   const quiz = new Quiz(document, idempotentConsumersLesson, state, () => saveState(state));
   quiz.waiting('The practice database is still starting');
-  setStatus('Starting the practice database (PostgreSQL in WebAssembly)… the lesson is readable meanwhile.', 'starting');
+  setStatus('Starting PostgreSQL…', 'starting', 'Starting the practice database (PostgreSQL in WebAssembly); the lesson is readable meanwhile.');
   const started = performance.now();
   startRunner().then(
     (runner) => {
       const milliseconds = performance.now() - started;
       document.body.dataset.databaseReadyMs = String(Math.round(milliseconds));
-      setStatus(`Practice database ready (${runner.engine}): the run buttons execute on PostgreSQL inside this panel.`, 'ready');
+      setStatus(`PostgreSQL ready (${runner.engine})`, 'ready', `Practice database ready (${runner.engine}): the run buttons execute on PostgreSQL inside this panel.`);
       webviewApi.postMessage({ type: 'database-ready', milliseconds });
       quiz.enable(runner);
       showEvidence(document, runner);
@@ -83,7 +85,11 @@ if (!bootstrap.available || bootstrap.lesson !== idempotentConsumers.id) {
     },
     (error: unknown) => {
       const reason = error instanceof Error ? error.message : String(error);
-      setStatus(`The practice database could not start in this panel (${reason}). The lesson is all here to read; its answers cannot be run.`, 'failed');
+      setStatus(
+        `PostgreSQL could not start: ${reason}`,
+        'failed',
+        `The practice database could not start in this panel (${reason}). The lesson is all here to read; its answers cannot be run.`,
+      );
       webviewApi.postMessage({ type: 'database-failed', reason });
       quiz.waiting('The practice database could not start');
     },

@@ -14,11 +14,11 @@ export interface PanelState {
 /** The parts of a question check the panel shows, small enough to keep in webview state. */
 export interface QuestionResult {
   choice: string;
-  /** The state the question's own handler left, when it shows one. */
-  shipped?: string;
   /** The state the chosen option's handler left (or why it failed). */
   chosen: string;
   provenRight: string[];
+  /** The state the first option the database proves right left, if any option is. */
+  right?: string;
   criterion: string;
 }
 

@@ -1,4 +1,4 @@
-import { describeFailure, type BuiltLesson, type BuiltQuestion, type LessonRunner, type QuestionCheck } from '@idempotency/lessons';
+import { describeFailure, type BuiltLesson, type BuiltQuestion, type HandlerRun, type LessonRunner, type QuestionCheck } from '@idempotency/lessons';
 
 import type { PanelState, QuestionResult } from './panel-state';
 
@@ -30,6 +30,11 @@ export class Quiz {
       const anchor = input.closest<HTMLElement>('[data-question]')?.dataset.question;
       if (anchor && input.type === 'radio') {
         this.state.choices[anchor] = input.value;
+        // A verdict belongs to the answer that was run; a new choice has not been run yet.
+        if (this.state.checks[anchor]?.choice !== input.value) {
+          delete this.state.checks[anchor];
+          this.output(anchor).replaceChildren();
+        }
         this.save();
       }
     });
@@ -100,24 +105,39 @@ export class Quiz {
     }
   }
 
+  /**
+   * The same rows for every question: the prediction, what PostgreSQL computed for it, and, when
+   * it is not right, what PostgreSQL computed for the answer it proves right.
+   */
   private showCheck(question: BuiltQuestion, result: QuestionResult): void {
     const verdict = this.output(question.anchor);
     const labelOf = (id: string) => question.options.find((option) => option.id === id)?.label ?? id;
     const right = result.provenRight.includes(result.choice);
     const explanation = (id: string) => question.options.find((option) => option.id === id)?.explanationHtml ?? '';
-    const rows: [string, string, string?][] = [[`Your answer (${result.choice})`, labelOf(result.choice), 'prediction']];
-    if (result.shipped !== undefined) rows.push(['PostgreSQL computed', result.shipped, 'computed']);
-    if (question.options.some((option) => option.labelKind === 'code')) rows.push(['Your option, run', result.chosen, result.shipped === undefined ? 'computed' : undefined]);
+    const [provenRight] = result.provenRight;
+    const rows: { term: string; option?: string; value: string; role: string }[] = [
+      { term: 'Your answer', option: result.choice, value: labelOf(result.choice), role: 'prediction' },
+      { term: 'PostgreSQL computed for it', value: result.chosen, role: 'computed' },
+    ];
+    if (!right && provenRight && result.right !== undefined) {
+      rows.push({ term: 'PostgreSQL computed for the right answer', option: provenRight, value: result.right, role: 'right' });
+    }
     verdict.replaceChildren();
     const table = this.root.createElement('dl');
     table.className = 'comparison';
-    for (const [term, value, role] of rows) {
+    for (const { term, option, value, role } of rows) {
       const dt = this.root.createElement('dt');
       dt.textContent = term;
       const dd = this.root.createElement('dd');
+      if (option) {
+        const id = this.root.createElement('span');
+        id.className = 'option-id';
+        id.textContent = option;
+        dd.append(id, ' ');
+      }
       const code = this.root.createElement('code');
       code.textContent = value;
-      if (role) code.dataset[role] = '';
+      code.dataset[role] = '';
       dd.append(code);
       table.append(dt, dd);
     }
@@ -151,12 +171,13 @@ export class Quiz {
 }
 
 function summarise(check: QuestionCheck, choice: string): QuestionResult {
-  const chosen = check.options[choice];
+  const stateOf = (run: HandlerRun | undefined) => (!run ? 'not run' : run.ok ? run.text : describeFailure(run.failure));
+  const [right] = check.provenRight;
   return {
     choice,
-    shipped: check.shipped ? (check.shipped.ok ? check.shipped.text : describeFailure(check.shipped.failure)) : undefined,
-    chosen: !chosen ? 'not run' : chosen.ok ? chosen.text : describeFailure(chosen.failure),
+    chosen: stateOf(check.options[choice]),
     provenRight: [...check.provenRight],
+    right: right === undefined ? undefined : stateOf(check.options[right]),
     criterion: check.criterion,
   };
 }

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { packagedExtension, repositoryRoot, startCodeServer } from '../../extension/scripts/code-server.mjs';
 import { compareFindings, expectedFindings, type ExpectedFinding } from '../support/example-markers';
+import { lowContrastText } from './support/contrast';
 import { Workbench } from './support/workbench';
 
 const examples = path.join(repositoryRoot, 'eslint-plugin/examples');
@@ -166,7 +167,8 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     const runner = await LessonRunner.open(idempotentConsumers, pgliteFromImage());
     try {
       const check = await runner.checkQuestion(anchor);
-      const expectedState = check.shipped?.ok ? check.shipped.text : check.options[choice.id]!.ok ? (check.options[choice.id] as { text: string }).text : '';
+      const run = check.options[choice.id]!;
+      const expectedState = run.ok ? run.text : '';
       expect(predicted).toBe(choice.label);
       expect(computed).toBe(expectedState);
       expect(computed).toMatch(/^(\w+=\S+ ?)+$/);
@@ -203,6 +205,51 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await screenshot('lesson-example-4-3-console');
   });
 
+  it('labels the results of every question alike, and a new choice clears the old verdict', async () => {
+    const lesson = workbench.lessonFrame();
+    const terms: Record<string, string[]> = {};
+    for (const question of idempotentConsumersLesson.questions.filter((each) => each.anchor !== openedQuestion)) {
+      const article = lesson.locator(`[id="${question.anchor}"]`);
+      const wrong = question.options.find((option) => option.id !== question.answer)!;
+      await article.locator(`input[value="${wrong.id}"]`).check();
+      await article.locator(`button[data-run-question="${question.anchor}"]`).click();
+      const verdict = article.locator(`[data-result-for="${question.anchor}"]`);
+      await verdict.locator('.judgement').waitFor({ timeout: 60_000 });
+      terms[question.anchor] = await verdict.locator('dt').allTextContents();
+      // Choosing again: the verdict was about the other answer, so it goes.
+      await article.locator(`input[value="${question.answer}"]`).check();
+      await expect.poll(() => verdict.locator('.judgement').count(), { timeout: 5_000 }).toBe(0);
+    }
+    const opened = workbench.lessonFrame().locator(`[data-result-for="${openedQuestion}"] dt`);
+    terms[openedQuestion!] = await opened.allTextContents();
+    expect(Object.keys(terms).length).toBe(idempotentConsumersLesson.questions.length);
+    for (const [anchor, shown] of Object.entries(terms)) {
+      expect(shown, `result labels of ${anchor}`).toEqual(['Your answer', 'PostgreSQL computed for it', 'PostgreSQL computed for the right answer']);
+    }
+  });
+
+  it('"Learn why" on a lesson panel hidden behind another editor lands at the finding\'s place, progress intact', async () => {
+    const target = expected.find((finding) => lessonLinks[finding.rule as keyof typeof lessonLinks]?.anchor !== openedQuestion);
+    expect(target, 'no marked finding of a rule taught at another place than the first').toBeDefined();
+    const problem = shown.find((each) => relativeFile(each) === target!.file && each.line === target!.line && each.rule === target!.rule)!;
+    const anchor = lessonLinks[target!.rule as keyof typeof lessonLinks].anchor;
+    // The panel's group is the active one: the file opens there, in front of the panel.
+    await workbench.openFile(target!.file);
+    await expect.poll(() => page.locator('iframe.webview.ready').count(), { timeout: 15_000 }).toBe(0);
+    await workbench.goToPosition(problem.line, problem.column);
+    await workbench.applyQuickFix('Learn why: open lesson');
+
+    const place = workbench.lessonFrame().locator(`[id="${anchor}"]`);
+    await place.waitFor({ timeout: 60_000 });
+    await expect.poll(() => place.getAttribute('aria-current'), { timeout: 15_000 }).toBe('location');
+    const top = await place.evaluate((element) => element.getBoundingClientRect().top);
+    expect(top).toBeGreaterThanOrEqual(-1);
+    expect(top).toBeLessThan(200);
+    // The page was built again; the answer given before it was hidden is still there.
+    expect(await workbench.lessonFrame().locator(`[data-result-for="${openedQuestion}"] [data-computed]`).textContent()).toBe(computedShown);
+    await screenshot(`lesson-from-hidden-at-${anchor}`);
+  });
+
   it('keeps the answer and the computed state when the window reloads, and follows a dark theme', async () => {
     expect(computedShown).not.toBeNull();
     // Reload the way a person does, through the command: the workbench then saves its layout (and
@@ -225,5 +272,121 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await expect.poll(background, { timeout: 15_000 }).not.toBe(lightBackground);
     await verdict.scrollIntoViewIfNeeded();
     await screenshot('lesson-restored-dark');
+  });
+
+  it('keeps every text of the panel at WCAG AA contrast in dark, light and high-contrast themes', async () => {
+    const lesson = workbench.lessonFrame();
+    const body = lesson.locator('body');
+    await expect.poll(() => body.getAttribute('data-database'), { timeout: 60_000 }).toBe('ready');
+    // A right verdict too, beside the wrong one answered before.
+    const question = idempotentConsumersLesson.questions.find((each) => each.anchor !== openedQuestion)!;
+    const article = lesson.locator(`[id="${question.anchor}"]`);
+    await article.locator(`input[value="${question.answer}"]`).check();
+    await article.locator(`button[data-run-question="${question.anchor}"]`).click();
+    await article.locator('.judgement.right').waitFor({ timeout: 60_000 });
+
+    const themeKind = () => body.evaluate((element) => [...element.classList].find((name) => name.startsWith('vscode-')) ?? '');
+    const measure = async (expectedKind: string) => {
+      await expect.poll(themeKind, { timeout: 15_000 }).toBe(expectedKind);
+      await page.waitForTimeout(300); // The workbench hands the webview its new colours in one go; let it paint.
+      const { measured, failures } = await body.evaluate(lowContrastText);
+      console.log(`contrast in ${expectedKind}: ${measured} pieces of text measured, ${failures.length} under 4.5:1`);
+      expect(measured).toBeGreaterThan(200);
+      expect(failures, `text under 4.5:1 in ${expectedKind}`).toEqual([]);
+      await screenshot(`contrast-${expectedKind}`);
+    };
+    await measure('vscode-dark');
+    await workbench.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await measure('vscode-light');
+    await workbench.setColorTheme('Dark High Contrast');
+    await measure('vscode-high-contrast');
+    await workbench.setColorTheme('Light High Contrast');
+    await measure('vscode-high-contrast-light');
+    await workbench.setColorTheme('Light Modern');
+    await expect.poll(themeKind, { timeout: 15_000 }).toBe('vscode-light');
+  });
+
+  it('reads well in a 330 px wide panel: one column of contents, ids whole, a one-line status', async () => {
+    await workbench.setColorTheme('Light Modern');
+    await workbench.runCommand('View: Toggle Primary Side Bar Visibility');
+    const lesson = workbench.lessonFrame();
+    const width = () => lesson.locator('body').evaluate(() => document.documentElement.clientWidth);
+    // The panel gets about half of what the window leaves to the editors.
+    let viewport = 760;
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      await page.setViewportSize({ width: viewport, height: 900 });
+      await page.waitForTimeout(500);
+      const shown = await width();
+      if (Math.abs(shown - 330) <= 6) break;
+      viewport += 2 * (330 - shown);
+    }
+    try {
+      expect(Math.abs((await width()) - 330)).toBeLessThanOrEqual(6);
+      const layout = await lesson.locator('body').evaluate(() => {
+        const contents = [...document.querySelectorAll('nav.contents li')].map((item) => Math.round(item.getBoundingClientRect().left));
+        const ids = [...document.querySelectorAll<HTMLElement>('.id, .option-id')];
+        const status = document.getElementById('database-status')!;
+        return {
+          contentsColumns: new Set(contents).size,
+          contentsItems: contents.length,
+          overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          ids: ids.length,
+          brokenIds: ids.filter((id) => id.getClientRects().length > 1).map((id) => id.textContent),
+          statusLines: Math.round((status.clientHeight - 8) / parseFloat(getComputedStyle(status).lineHeight)),
+        };
+      });
+      console.log(`narrow panel: ${JSON.stringify(layout)}`);
+      expect(layout.contentsItems).toBeGreaterThan(5);
+      expect(layout.contentsColumns).toBe(1);
+      expect(layout.overflow).toBeLessThanOrEqual(0);
+      expect(layout.ids).toBeGreaterThan(20);
+      expect(layout.brokenIds).toEqual([]);
+      expect(layout.statusLines).toBe(1);
+      const { failures } = await lesson.locator('body').evaluate(lowContrastText);
+      expect(failures, 'text under 4.5:1 in the narrow light panel').toEqual([]);
+      await lesson.locator(`[id="${openedQuestion}"]`).scrollIntoViewIfNeeded();
+      await screenshot('lesson-narrow-light');
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.waitForTimeout(500);
+      await workbench.runCommand('View: Toggle Primary Side Bar Visibility');
+    }
+  });
+
+  it('opens the rule page, offline, from a finding\'s code link, and from there the lesson at its place', async () => {
+    const rule = 'no-check-then-insert';
+    const anchor = lessonLinks[rule].anchor;
+    await workbench.showProblems();
+    await page.locator('.markers-panel .monaco-list-row a', { hasText: rule }).first().click();
+    const lesson = workbench.lessonFrame();
+    await expect.poll(() => lesson.locator('h1').textContent(), { timeout: 30_000 }).toBe(`idempotency/${rule}`);
+    const loaded = await lesson.locator('body').evaluate(() => ({
+      resources: performance.getEntriesByType('resource').map((entry) => entry.name),
+    }));
+    // Everything the page loaded is one of the extension's own files, served by the editor.
+    expect(loaded.resources.length).toBeGreaterThan(0);
+    expect(loaded.resources.filter((url) => !/^https:\/\/[^/]+\.vscode-resource\.vscode-cdn\.net\/.*\/dist\/webview\//.test(url))).toEqual([]);
+    expect(await lesson.locator('h2', { hasText: 'Rule details' }).count()).toBe(1);
+    await screenshot(`rule-page-${rule}`);
+
+    await lesson.locator('.rule-lesson a').click();
+    const place = workbench.lessonFrame().locator(`[id="${anchor}"]`);
+    await place.waitFor({ timeout: 60_000 });
+    await expect.poll(() => place.getAttribute('aria-current'), { timeout: 15_000 }).toBe('location');
+    expect(await workbench.lessonFrame().locator('h1').textContent()).toBe(idempotentConsumersLesson.title);
+  });
+
+  it('"Learn why" in the hover of a finding opens its rule page in the panel', async () => {
+    const target = expected.find((finding) => finding.rule !== 'no-check-then-insert')!;
+    const problem = shown.find((each) => relativeFile(each) === target.file && each.line === target.line && each.rule === target.rule)!;
+    await workbench.openFile(target.file);
+    await workbench.goToPosition(problem.line, problem.column);
+    const link = page.locator('.monaco-hover a', { hasText: `Learn why: ${target.rule}` });
+    await workbench.showHover(link);
+    await link.click();
+    await expect.poll(() => workbench.lessonFrame().locator('h1').textContent(), { timeout: 30_000 }).toBe(`idempotency/${target.rule}`);
+    // The rule's id in the title stays on one line.
+    expect(await workbench.lessonFrame().locator('h1 .id').evaluate((id) => id.getClientRects().length)).toBe(1);
+    await screenshot(`rule-page-from-hover-${target.rule}`);
   });
 });

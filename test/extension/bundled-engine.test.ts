@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 import type { LintEngine } from '../../extension/src/lint/lint-engine';
+import { lintWorker } from '../../extension/src/lint/lint-worker-client';
 import { ruleNames } from '../../extension/src/rules';
 import { expectedFindings } from '../support/example-markers';
 
@@ -16,7 +17,7 @@ import { expectedFindings } from '../support/example-markers';
  */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const bundle = path.join(root, 'extension/dist/lint-engine.js');
+const bundle = path.join(root, 'extension/dist/lint-worker.js');
 const examples = path.join(root, 'eslint-plugin/examples');
 
 describe('the bundled lint engine', () => {
@@ -51,5 +52,31 @@ describe('the bundled lint engine', () => {
       return edited.kind === 'linted' ? edited.parse?.kind : undefined;
     });
     expect(kinds).toEqual(files.map(() => 'incremental'));
+  });
+
+  it('runs in a worker thread, as the extension starts it, with the same findings', async () => {
+    const failures: string[] = [];
+    const worker = lintWorker(bundle, { onLoaded: () => {}, onFailure: (reason) => failures.push(reason) });
+    try {
+      const engine = await worker.engine();
+      const file = 'amqp-ledger.js';
+      const report = await engine.lint({ text: readFileSync(path.join(examples, file), 'utf8'), fileName: file, rules: [...ruleNames] });
+      const marked = expectedFindings(examples).filter((finding) => finding.file === file);
+      expect(report.kind === 'linted' && report.problems.map((problem) => `${problem.line} ${problem.rule}`).sort()).toEqual(
+        marked.map((finding) => `${finding.line} ${finding.rule}`).sort(),
+      );
+      expect(engine.docsOf('no-amount-effect-key').lesson).toBe('idempotent-consumers#q4');
+      expect(failures).toEqual([]);
+    } finally {
+      worker.dispose();
+    }
+  });
+
+  it('reports once when the worker cannot load, and does not try again', async () => {
+    const failures: string[] = [];
+    const worker = lintWorker(path.join(root, 'extension/dist/no-such-worker.js'), { onLoaded: () => {}, onFailure: (reason) => failures.push(reason) });
+    await expect(worker.engine()).rejects.toThrow(/Cannot find module/);
+    await expect(worker.engine()).rejects.toThrow(/Cannot find module/);
+    expect(failures).toHaveLength(1);
   });
 });

@@ -3,10 +3,11 @@ import { describe, expect, it, vi } from 'vitest';
 vi.mock('vscode', async () => await import('./support/fake-vscode'));
 
 import { IdempotencyCodeActions } from '../../extension/src/code-actions/idempotency-code-actions';
+import { LearnWhyHover } from '../../extension/src/code-actions/learn-why-hover';
 import { DocumentFindings, type Finding } from '../../extension/src/lint/document-findings';
 import type { LintProblem } from '../../extension/src/lint/lint-engine';
 import { offsetEditToTextEdit, problemToDiagnostic } from '../../extension/src/lint/problem-to-diagnostic';
-import { Diagnostic, DiagnosticSeverity, FakeTextDocument, Range, Uri, type WorkspaceEdit } from './support/fake-vscode';
+import { Diagnostic, DiagnosticSeverity, FakeDiagnosticCollection, FakeTextDocument, Position, Range, Uri, fakeEditor, type Hover, type WorkspaceEdit } from './support/fake-vscode';
 
 const consumer = [
   "import { Kafka } from 'kafkajs';",
@@ -30,29 +31,29 @@ const problem: LintProblem = {
 };
 
 describe('a finding as a diagnostic', () => {
-  it('has 0-based range, the idempotency source, the rule as code and the rule page as target', () => {
+  it('has 0-based range, the idempotency source, the rule as code and a link that opens the rule page in the panel', () => {
     const document = documentOf(consumer);
-    const diagnostic = problemToDiagnostic(problem, document as never, { url: 'https://docs.test/rule' }, 'error') as unknown as Diagnostic;
+    const diagnostic = problemToDiagnostic(problem, document as never, 'error') as unknown as Diagnostic;
     expect(diagnostic.range.isEqual(new Range(2, 19, 2, 29))).toBe(true);
     expect(diagnostic.severity).toBe(DiagnosticSeverity.Error);
     expect(diagnostic.source).toBe('idempotency');
     expect(diagnostic.message).toBe(problem.message);
-    expect(diagnostic.code).toEqual({ value: 'no-delivery-id-effect-key', target: Uri.parse('https://docs.test/rule') });
+    expect(diagnostic.code).toEqual({ value: 'no-delivery-id-effect-key', target: Uri.parse('command:idempotency.showRulePage?%5B%22no-delivery-id-effect-key%22%5D') });
   });
 
   it('maps each configured level to its severity', () => {
     const document = documentOf(consumer) as never;
     const severities = (['error', 'warning', 'information', 'hint'] as const).map(
-      (level) => (problemToDiagnostic(problem, document, {}, level) as unknown as Diagnostic).severity,
+      (level) => (problemToDiagnostic(problem, document, level) as unknown as Diagnostic).severity,
     );
     expect(severities).toEqual([DiagnosticSeverity.Error, DiagnosticSeverity.Warning, DiagnosticSeverity.Information, DiagnosticSeverity.Hint]);
   });
 
   it('covers the rest of the line when the rule gives no end, and stays inside the document', () => {
     const document = documentOf(consumer) as never;
-    const open = problemToDiagnostic({ ...problem, endLine: undefined, endColumn: undefined }, document, {}, 'warning');
+    const open = problemToDiagnostic({ ...problem, endLine: undefined, endColumn: undefined }, document, 'warning');
     expect((open.range as unknown as Range).isEqual(new Range(2, 19, 2, 30))).toBe(true);
-    const beyond = problemToDiagnostic({ ...problem, line: 3, endLine: 40, endColumn: 1 }, document, {}, 'warning');
+    const beyond = problemToDiagnostic({ ...problem, line: 3, endLine: 40, endColumn: 1 }, document, 'warning');
     expect((beyond.range as unknown as Range).isEqual(new Range(2, 19, 3, 0))).toBe(true);
   });
 
@@ -65,7 +66,7 @@ describe('a finding as a diagnostic', () => {
 
 describe('code actions on a finding', () => {
   const document = documentOf(consumer);
-  const diagnostic = problemToDiagnostic(problem, document as never, { url: 'https://docs.test/rule' }, 'warning');
+  const diagnostic = problemToDiagnostic(problem, document as never, 'warning');
   const findings = new DocumentFindings();
   const finding: Finding = {
     diagnostic,
@@ -124,5 +125,28 @@ describe('code actions on a finding', () => {
       'Disable no-amount-effect-key for this line',
       'Disable no-amount-effect-key for this file',
     ]);
+  });
+});
+
+describe('"Learn why" in the hover', () => {
+  it("links each rule found under the pointer to its page, and may run only that command", () => {
+    const document = documentOf(consumer);
+    const ours = problemToDiagnostic(problem, document as never, 'warning');
+    const fromEslint = new Diagnostic(new Range(2, 8, 2, 16), 'x');
+    fromEslint.source = 'eslint';
+    fromEslint.code = 'idempotency/no-amount-effect-key';
+    const collection = new FakeDiagnosticCollection();
+    collection.set(document.uri, [ours as unknown as Diagnostic, fromEslint]);
+    fakeEditor.collections.push(collection);
+    try {
+      const hover = new LearnWhyHover();
+      const at = (line: number, character: number) => hover.provideHover(document as never, new Position(line, character) as never) as unknown as Hover | undefined;
+      expect(at(2, 25)?.contents.value).toBe('[Learn why: no-delivery-id-effect-key](command:idempotency.showRulePage?%5B%22no-delivery-id-effect-key%22%5D)');
+      expect(at(2, 10)?.contents.value).toBe('[Learn why: no-amount-effect-key](command:idempotency.showRulePage?%5B%22no-amount-effect-key%22%5D)');
+      expect(at(2, 25)?.contents.isTrusted).toEqual({ enabledCommands: ['idempotency.showRulePage'] });
+      expect(at(0, 3)).toBeUndefined();
+    } finally {
+      fakeEditor.collections.pop();
+    }
   });
 });

@@ -4,17 +4,20 @@ vi.mock('vscode', async () => await import('./support/fake-vscode'));
 
 import { DocumentFindings } from '../../extension/src/lint/document-findings';
 import { DocumentLinter, virtualFileName } from '../../extension/src/lint/document-linter';
-import type { LintEngine, LintRequest } from '../../extension/src/lint/lint-engine';
+import type { LintRequest } from '../../extension/src/lint/lint-engine';
+import type { LintService } from '../../extension/src/lint/lint-worker-client';
 import { readSettings } from '../../extension/src/settings';
 import type { DocumentLintState } from '../../extension/src/status/lint-state';
-import { FakeDiagnosticCollection, FakeTextDocument, Uri } from './support/fake-vscode';
+import { FakeDiagnosticCollection, FakeTextDocument, Uri, fakeEditor } from './support/fake-vscode';
 
-function setup(configuration: Record<string, unknown> = {}) {
+/** `whileLinting` runs while the engine has the text, as the editor's typing does while the worker lints. */
+function setup(configuration: Record<string, unknown> = {}, whileLinting = () => {}) {
   const requests: LintRequest[] = [];
   const forgotten: string[] = [];
-  const engine: LintEngine = {
-    lint(request) {
+  const engine: LintService = {
+    async lint(request) {
       requests.push(request);
+      whileLinting();
       return {
         kind: 'linted',
         durationMs: 1,
@@ -47,6 +50,14 @@ describe('the document linter', () => {
     await linter.lintNow(document as never);
     expect(diagnostics.byUri.get(document.uri.toString())?.map((diagnostic) => diagnostic.message)).toEqual(['amount key']);
     expect(states.get(document.uri.toString())).toMatchObject({ kind: 'linted', findings: 1 });
+  });
+
+  it('publishes no findings for a text that changed while the engine checked it', async () => {
+    const checked = setup({}, () => checked.document.setText('key = amount + 2;\n'));
+    await checked.linter.lintNow(checked.document as never);
+    expect(checked.requests).toHaveLength(1);
+    expect(checked.diagnostics.byUri.has(checked.document.uri.toString())).toBe(false);
+    expect(checked.states.size).toBe(0);
   });
 
   it('lints once after typing stops, with the latest text', async () => {
@@ -87,6 +98,21 @@ describe('the document linter', () => {
     expect(diagnostics.byUri.size).toBe(0);
     expect(states.size).toBe(0);
     expect(forgotten).toEqual([document.uri.toString()]);
+  });
+
+  it('hands the engine the unsaved texts of the other open files, not their disk copies', async () => {
+    const { linter, requests, document } = setup();
+    const schema = new FakeTextDocument(Uri.file('/work/prisma/schema.prisma'), 'prisma', 'model Refund { key String @unique }\n');
+    const saved = new FakeTextDocument(Uri.file('/work/helpers.ts'), 'typescript', 'export const x = 1;\n');
+    schema.isDirty = true;
+    document.isDirty = true;
+    fakeEditor.documents.push(document, schema, saved);
+    try {
+      await linter.lintNow(document as never);
+    } finally {
+      fakeEditor.documents.length = 0;
+    }
+    expect(requests[0]?.openDocuments).toEqual({ '/work/prisma/schema.prisma': 'model Refund { key String @unique }\n' });
   });
 
   it('names the document in each lint, so the engine re-parses only what changed', async () => {

@@ -3,7 +3,7 @@ import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
 import { createIncrementalParsing } from '../../extension/src/lint/incremental/incremental-parsing';
-import { createLintEngine } from '../../extension/src/lint/lint-engine';
+import { createLintEngine, openDocumentsSetting } from '../../extension/src/lint/lint-engine';
 import { ruleNames } from '../../extension/src/rules';
 import { fakePlugin } from './support/fake-plugin';
 
@@ -16,6 +16,29 @@ const engine = createLintEngine({
 const allRules = [...ruleNames];
 
 describe('the lint engine', () => {
+  it("hands the rules the other open documents' unsaved texts, per lint", () => {
+    const seen: unknown[] = [];
+    const probing = createLintEngine({
+      linter: new Linter({ configType: 'flat' }),
+      plugin: {
+        rules: {
+          ...fakePlugin.rules,
+          'no-check-then-insert': {
+            meta: { schema: [] },
+            create(context: { settings: Record<string, unknown> }) {
+              seen.push(context.settings[openDocumentsSetting]);
+              return {};
+            },
+          },
+        },
+      } as never,
+      parsing: createIncrementalParsing(typeScriptParser),
+    });
+    probing.lint({ text: 'const a = 1;', fileName: 'a.ts', rules: allRules, openDocuments: { '/w/prisma/schema.prisma': 'model Refund {}' } });
+    probing.lint({ text: 'const a = 1;', fileName: 'a.ts', rules: allRules });
+    expect(seen).toEqual([{ '/w/prisma/schema.prisma': 'model Refund {}' }, {}]);
+  });
+
   it('reports findings with the rule, 1-based positions and suggestions as offset edits', () => {
     const text = 'const a = 1;\nconst deliveryKey: string = "x";\n';
     const report = engine.lint({ text, fileName: 'consumer.ts', rules: allRules });

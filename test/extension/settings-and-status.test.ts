@@ -43,6 +43,7 @@ describe('status text', () => {
   });
 
   it('says when the project ESLint setup is trusted with the findings', () => {
-    expect(describeState('deferred', undefined).text).toBe('Idempotency: via ESLint');
+    expect(describeState('active', { kind: 'off', because: 'deferred' }).text).toBe('Idempotency: via ESLint');
+    expect(describeState('active', { kind: 'off', because: 'disabled' }).text).toBe('Idempotency: off');
   });
 });

@@ -17,8 +17,8 @@ export function ruleOfDiagnostic(diagnostic: vscode.Diagnostic): RuleName | unde
 
 /**
  * Quick fixes for each finding under the cursor: the rule's own fix and suggestions, "Learn
- * why" (a code action, because VS Code no longer runs `command:` links from hovers), and the
- * usual ways to silence a rule on one line or in one file.
+ * why" (the lesson at the rule's place; the hover's link opens the rule's page), and the usual
+ * ways to silence a rule on one line or in one file.
  */
 export class IdempotencyCodeActions implements vscode.CodeActionProvider {
   static readonly providedCodeActionKinds = [vscode.CodeActionKind.QuickFix];

@@ -33,18 +33,9 @@ export function lessonContentSecurityPolicy(cspSource: string, nonce: string): s
  * (and even without) the script and the database.
  */
 export function lessonPageHtml(input: LessonPageInput): string {
-  const csp = lessonContentSecurityPolicy(input.cspSource, input.nonce);
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${escapeAttribute(input.styleUri)}">
-<title>${escapeText(input.title)}</title>
-</head>
+  return `${pageHead(input)}
 <body>
-<div id="database-status" class="database-status" role="status" aria-live="polite">Starting the practice database…</div>
+<div id="database-status" class="database-status" role="status" aria-live="polite">Starting PostgreSQL…</div>
 <main id="lesson" class="lesson">
 ${input.lessonHtml}
 </main>
@@ -54,11 +45,35 @@ ${input.lessonHtml}
 </html>`;
 }
 
+/** A rule's page in the panel: text only, no script. */
+export function rulePageHtml(input: Pick<LessonPageInput, 'cspSource' | 'nonce' | 'styleUri' | 'title'> & { ruleHtml: string }): string {
+  return `${pageHead(input)}
+<body>
+<main class="lesson">
+${input.ruleHtml}
+</main>
+</body>
+</html>`;
+}
+
+function pageHead(input: Pick<LessonPageInput, 'cspSource' | 'nonce' | 'styleUri' | 'title'>): string {
+  const csp = lessonContentSecurityPolicy(input.cspSource, input.nonce);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${escapeAttribute(input.styleUri)}">
+<title>${escapeText(input.title)}</title>
+</head>`;
+}
+
 export function createNonce(random: (size: number) => Uint8Array): string {
   return Buffer.from(random(18)).toString('base64url');
 }
 
-function escapeAttribute(text: string): string {
+export function escapeAttribute(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
 

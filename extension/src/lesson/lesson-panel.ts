@@ -3,22 +3,29 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 
 import { loadLessonPage } from './lesson-content';
-import { createNonce, lessonPageHtml } from './lesson-html';
+import { createNonce, lessonPageHtml, rulePageHtml } from './lesson-html';
 import type { LessonTarget } from './lesson-target';
 import { isMessageFromLesson, type MessageToLesson } from './lesson-messages';
+import { showRulePageCommand } from '../rules';
+import { loadRulePage } from './rule-page';
 
 export const lessonViewType = 'idempotency.lesson';
+/** The commands the panel's links may run: from a rule's page to its lesson, and between rule pages. */
+const commandsInPanel = ['idempotency.openLesson', showRulePageCommand];
 const savedProgressKey = 'idempotency.lessonProgress';
 const defaultLesson = 'idempotent-consumers';
 
 /**
  * The one lesson panel. "Learn why" on any finding reveals it and moves it to the finding's
  * question instead of opening another panel; VS Code restores it after a reload through the
- * serializer, and the page restores its own answers from its saved state.
+ * serializer, and the page restores its own answers from its saved state. A rule's page opens in
+ * the same panel.
  */
 export class LessonPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private lesson = defaultLesson;
+  /** The rule whose page the panel shows instead of the lesson, if any. */
+  private rule: string | undefined;
 
   /**
    * `workspaceState` keeps a copy of the page's progress. The webview's own state (setState) is
@@ -31,17 +38,33 @@ export class LessonPanel implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
+  /**
+   * A visible page is told where to go. A hidden one has no page (its context is not retained):
+   * VS Code builds it again from its HTML when it is revealed, too late to hear a message, so its
+   * HTML is written anew with the place in it.
+   */
   show(target?: LessonTarget): void {
     const lesson = target?.lesson ?? this.lesson;
-    if (this.panel && lesson === this.lesson) {
+    if (this.panel?.visible && this.rule === undefined && lesson === this.lesson) {
       this.panel.reveal(undefined, false);
       this.post({ type: 'go-to', anchor: target?.anchor });
       return;
     }
-    const panel =
-      this.panel ??
-      vscode.window.createWebviewPanel(lessonViewType, 'Lesson', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, this.options());
-    this.adopt(panel, lesson, target?.anchor);
+    this.rule = undefined;
+    this.adopt(this.openPanel(), lesson, target?.anchor);
+  }
+
+  showRule(rule: string): void {
+    this.rule = rule;
+    this.adopt(this.openPanel(), this.lesson, undefined);
+  }
+
+  private openPanel(): vscode.WebviewPanel {
+    if (this.panel) {
+      this.panel.reveal(undefined, false);
+      return this.panel;
+    }
+    return vscode.window.createWebviewPanel(lessonViewType, 'Lesson', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, this.options());
   }
 
   serializer(): vscode.WebviewPanelSerializer<unknown> {
@@ -59,6 +82,7 @@ export class LessonPanel implements vscode.Disposable {
       enableFindWidget: true,
       // The page keeps its answers with setState, so it need not stay alive while hidden.
       retainContextWhenHidden: false,
+      enableCommandUris: commandsInPanel,
       localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')],
     };
   }
@@ -70,12 +94,23 @@ export class LessonPanel implements vscode.Disposable {
         if (this.panel === panel) this.panel = undefined;
       });
       panel.webview.onDidReceiveMessage((message: unknown) => this.receive(message));
+      // The page is gone once hidden; it comes back from its HTML, which must then hold the
+      // progress made since it was written (the page's answers and its last place).
+      panel.onDidChangeViewState(() => {
+        if (this.panel === panel && !panel.visible) this.adopt(panel, this.lesson, undefined);
+      });
     }
     this.lesson = lesson;
     panel.webview.options = this.options();
-    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'lesson-icon.svg');
     const webviewRoot = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    panel.iconPath = { light: vscode.Uri.joinPath(webviewRoot, 'lesson-icon-light.svg'), dark: vscode.Uri.joinPath(webviewRoot, 'lesson-icon-dark.svg') };
     const asset = (name: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, name)).toString();
+    if (this.rule !== undefined) {
+      const rulePage = loadRulePage(vscode.Uri.joinPath(this.extensionUri, 'dist', 'rules').fsPath, this.rule);
+      panel.title = rulePage.title;
+      panel.webview.html = rulePageHtml({ cspSource: panel.webview.cspSource, nonce: createNonce(randomBytes), styleUri: asset('lesson.css'), title: rulePage.title, ruleHtml: rulePage.html });
+      return;
+    }
     const page = loadLessonPage(vscode.Uri.joinPath(this.extensionUri, 'dist', 'lessons').fsPath, lesson);
     panel.title = page.title;
     panel.webview.html = lessonPageHtml({

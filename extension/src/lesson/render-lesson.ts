@@ -69,7 +69,7 @@ function section(anchor: string, title: string, html: string): string {
 }
 
 function renderCode(code: CodeSnippet, caption?: string): string {
-  const flagged = code.flaggedBy.length > 0 ? ` <span class="flag">flagged by ${code.flaggedBy.map(text).join(', ')}</span>` : '';
+  const flagged = code.flaggedBy.length > 0 ? ` <span class="flag">flagged by ${code.flaggedBy.map(identifier).join(', ')}</span>` : '';
   return `<figure class="code"><figcaption>${text(caption ?? code.handler)}${flagged}</figcaption><pre tabindex="0"><code>${text(code.source)}</code></pre></figure>`;
 }
 
@@ -116,11 +116,9 @@ function renderQuestion(question: BuiltQuestion, heading: 'h2' | 'h3'): string {
     ? `<table class="deliveries"><caption>Arrivals, in order</caption><thead><tr><th scope="col">#</th><th scope="col">Worker</th><th scope="col">Message</th></tr></thead><tbody>${question.deliveries
         .map(
           (delivery, index) =>
-            `<tr><td>${index + 1}</td><td>${text(delivery.worker)}</td><td><code>${text(
-              Object.entries(delivery.message)
-                .map(([field, value]) => `${field}: ${value}`)
-                .join(', '),
-            )}</code></td></tr>`,
+            `<tr><td>${index + 1}</td><td>${text(delivery.worker)}</td><td><code>${Object.entries(delivery.message)
+              .map(([field, value]) => `${text(field)}: ${identifier(String(value))}`)
+              .join(', ')}</code></td></tr>`,
         )
         .join('')}</tbody></table>`
     : '';
@@ -142,6 +140,11 @@ function renderQuestion(question: BuiltQuestion, heading: 'h2' | 'h3'): string {
     `<div class="evidence" data-evidence-for="${attribute(question.anchor)}"></div>`,
     `</article>`,
   ].join('\n');
+}
+
+/** Ids (`delivery-501`, a rule's name) stay whole on one line in a narrow panel. */
+function identifier(value: string): string {
+  return `<span class="id">${text(value)}</span>`;
 }
 
 function text(value: string): string {

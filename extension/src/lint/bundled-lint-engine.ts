@@ -1,7 +1,7 @@
 /**
- * The entry point of the lint engine's own bundle (dist/lint-engine.js). It holds ESLint, the
- * plugin and typescript-eslint's parser (TypeScript itself, several megabytes), so the
- * extension loads it after activation instead of making every editor start pay for it.
+ * The lint engine with everything it runs: ESLint, the plugin and typescript-eslint's parser
+ * (TypeScript itself, several megabytes). It is bundled with the worker that runs it
+ * (lint-worker.ts), so activating the extension never loads it on the extension host.
  */
 import * as typeScriptParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint/universal';

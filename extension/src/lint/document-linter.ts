@@ -6,15 +6,16 @@ import { enabledRules, type Settings } from '../settings';
 import type { DocumentLintState } from '../status/lint-state';
 import { lintedLanguages } from '../status/lint-status-item';
 import type { DocumentFindings, Finding } from './document-findings';
-import type { LintEngine } from './lint-engine';
+import type { LintService } from './lint-worker-client';
 import { offsetEditToTextEdit, problemToDiagnostic } from './problem-to-diagnostic';
 
 export interface DocumentLinterParts {
   diagnostics: vscode.DiagnosticCollection;
   findings: DocumentFindings;
   status: { setDocumentState(uri: vscode.Uri, state: DocumentLintState): void; forget(uri: vscode.Uri): void };
-  engine: () => Promise<LintEngine>;
-  settings: () => Settings;
+  engine: () => Promise<LintService>;
+  /** The settings that apply to a document: in a multi-root workspace, those of its folder. */
+  settings: (uri: vscode.Uri) => Settings;
   log: (message: string) => void;
 }
 
@@ -30,13 +31,13 @@ const extensionOfLanguage: Record<string, string> = {
 
 /**
  * Lints documents and publishes their diagnostics: right away on open and save, and after a
- * pause in typing. Everything runs on the extension host, so the lint itself is bounded by the
- * size limit, and only the latest text of a document is ever linted.
+ * pause in typing. The lint itself runs in the engine's worker thread; a report is published
+ * only if the document is still at the version it was made for.
  */
 export class DocumentLinter implements vscode.Disposable {
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
   /** The engine once it has loaded: closing a document must not be what loads it. */
-  private loadedEngine: LintEngine | undefined;
+  private loadedEngine: LintService | undefined;
 
   constructor(private readonly parts: DocumentLinterParts) {}
 
@@ -53,7 +54,7 @@ export class DocumentLinter implements vscode.Disposable {
       setTimeout(() => {
         this.pending.delete(key);
         void this.lintNow(document);
-      }, this.parts.settings().typingDelayMs),
+      }, this.parts.settings(document.uri).typingDelayMs),
     );
   }
 
@@ -63,7 +64,7 @@ export class DocumentLinter implements vscode.Disposable {
     clearTimeout(this.pending.get(key));
     this.pending.delete(key);
 
-    const current = settings();
+    const current = settings(document.uri);
     const rules = enabledRules(current);
     const text = document.getText();
     const sizeBytes = Buffer.byteLength(text, 'utf8');
@@ -73,7 +74,7 @@ export class DocumentLinter implements vscode.Disposable {
       return;
     }
 
-    let engine: LintEngine;
+    let engine: LintService;
     try {
       engine = await this.parts.engine();
     } catch {
@@ -83,7 +84,9 @@ export class DocumentLinter implements vscode.Disposable {
     // The wait for the engine may have outlived the document or its text.
     if (document.isClosed) return;
     const version = document.version;
-    const report = engine.lint({ text: document.getText(), fileName: virtualFileName(document), rules, documentKey: key });
+    const report = await engine.lint({ text: document.getText(), fileName: virtualFileName(document), rules, documentKey: key, openDocuments: unsavedTextsBesides(document) });
+    // Typed over or closed while the worker linted: a newer lint has the say, or none is needed.
+    if (document.isClosed || document.version !== version) return;
 
     switch (report.kind) {
       case 'unparseable':
@@ -99,7 +102,7 @@ export class DocumentLinter implements vscode.Disposable {
         const documentFindings: Finding[] = report.problems.map((problem) => {
           const level = current.rules[problem.rule];
           return {
-            diagnostic: problemToDiagnostic(problem, document, engine.docsOf(problem.rule), level === 'off' ? 'warning' : level),
+            diagnostic: problemToDiagnostic(problem, document, level === 'off' ? 'warning' : level),
             rule: problem.rule,
             fix: problem.fix && offsetEditToTextEdit(problem.fix, document),
             suggestions: problem.suggestions.map((suggestion) => ({
@@ -134,6 +137,14 @@ export class DocumentLinter implements vscode.Disposable {
     this.loadedEngine?.forget(key);
   }
 
+  /** Stops checking a document (its folder's settings turned checking off): no timer, no diagnostics. */
+  stop(uri: vscode.Uri): void {
+    const key = uri.toString();
+    clearTimeout(this.pending.get(key));
+    this.pending.delete(key);
+    this.clearDocument(uri);
+  }
+
   clearAll(): void {
     for (const timer of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
@@ -149,6 +160,15 @@ export class DocumentLinter implements vscode.Disposable {
   dispose(): void {
     this.clearAll();
   }
+}
+
+/** The other open files with unsaved changes: what the analysis reads in place of their disk copies. */
+function unsavedTextsBesides(document: vscode.TextDocument): Record<string, string> {
+  const texts: Record<string, string> = {};
+  for (const other of vscode.workspace.textDocuments) {
+    if (other !== document && other.isDirty && other.uri.scheme === 'file') texts[other.uri.fsPath] = other.getText();
+  }
+  return texts;
 }
 
 /**

@@ -40,7 +40,16 @@ export interface LintRequest {
    * Without it every lint parses the whole text.
    */
   documentKey?: string;
+  /**
+   * The texts of the other open documents with unsaved changes, by file path. Analysis that reads
+   * other files of the project (a schema, migrations, helper modules) reads these instead of the
+   * copies on disk; rules find them in `context.settings[openDocumentsSetting]`.
+   */
+  openDocuments?: Readonly<Record<string, string>>;
 }
+
+/** The shared ESLint setting under which rules find the open documents' unsaved texts. */
+export const openDocumentsSetting = 'idempotency/openDocuments';
 
 export interface RuleDocs {
   /** The rule's documentation page. */
@@ -84,9 +93,10 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
 
   // ESLint normalises a config array on every call (a fraction of a millisecond for this one),
   // so it is simply built for each lint.
-  const configFor = (rules: readonly RuleName[]): Linter.Config[] => [
+  const configFor = (rules: readonly RuleName[], openDocuments: Readonly<Record<string, string>>): Linter.Config[] => [
     {
       files: allSourceFiles,
+      settings: { [openDocumentsSetting]: openDocuments },
       plugins: { [pluginPrefix]: plugin as unknown as NonNullable<Linter.Config['plugins']>[string] },
       // Comments that disable rules of other plugins are normal in real code; they are not ours to judge.
       linterOptions: { reportUnusedDisableDirectives: 'off', reportUnusedInlineConfigs: 'off' },
@@ -95,7 +105,7 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
   ];
 
   return {
-    lint({ text, fileName, rules, documentKey }) {
+    lint({ text, fileName, rules, documentKey, openDocuments = {} }) {
       const started = now();
       const elapsed = () => now() - started;
       const problems: LintProblem[] = [];
@@ -104,7 +114,7 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
         const source = parseSource(text, fileName, parsing, documentKey);
         parse = source.outcome;
         if (!source.ok) return { kind: 'unparseable', reason: source.message, line: source.line, durationMs: elapsed(), parse };
-        for (const message of linter.verify(source.sourceCode, configFor(rules), fileName)) {
+        for (const message of linter.verify(source.sourceCode, configFor(rules, openDocuments), fileName)) {
           // Inline `/* eslint other-rule: … */` comments name rules this engine does not load;
           // ESLint reports those against the unknown rule, and they are not findings of ours.
           const rule = ruleNameOf(message.ruleId);

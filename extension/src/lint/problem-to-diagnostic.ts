@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 
-import { diagnosticSource } from '../rules';
+import { diagnosticSource, showRulePageCommand, type RuleName } from '../rules';
 import type { RuleLevel } from '../settings';
-import type { LintProblem, OffsetEdit, RuleDocs } from './lint-engine';
+import type { LintProblem, OffsetEdit } from './lint-engine';
 
 /** The parts of `vscode.TextDocument` the mapping needs. */
 export type PositionSource = Pick<vscode.TextDocument, 'positionAt' | 'lineAt' | 'validateRange' | 'lineCount'>;
@@ -21,7 +21,6 @@ const severityOf: Record<Exclude<RuleLevel, 'off'>, vscode.DiagnosticSeverity> =
 export function problemToDiagnostic(
   problem: LintProblem,
   document: PositionSource,
-  docs: RuleDocs,
   level: Exclude<RuleLevel, 'off'>,
 ): vscode.Diagnostic {
   const startLine = clamp(problem.line - 1, 0, document.lineCount - 1);
@@ -36,18 +35,21 @@ export function problemToDiagnostic(
     severityOf[level],
   );
   diagnostic.source = diagnosticSource;
-  diagnostic.code = docs.url ? { value: problem.rule, target: docsTarget(docs.url) } : problem.rule;
+  diagnostic.code = { value: problem.rule, target: rulePageTarget(problem.rule) };
   return diagnostic;
 }
 
-/** Each rule page's address, parsed once: a lint can turn hundreds of findings into diagnostics. */
-const docsTargets = new Map<string, vscode.Uri>();
+/**
+ * The code's link opens the rule's page in the lesson panel, offline, through a command. Each
+ * rule's link is made once: a lint can turn hundreds of findings into diagnostics.
+ */
+const rulePageTargets = new Map<RuleName, vscode.Uri>();
 
-function docsTarget(url: string): vscode.Uri {
-  let target = docsTargets.get(url);
+export function rulePageTarget(rule: RuleName): vscode.Uri {
+  let target = rulePageTargets.get(rule);
   if (!target) {
-    target = vscode.Uri.parse(url);
-    docsTargets.set(url, target);
+    target = vscode.Uri.parse(`command:${showRulePageCommand}?${encodeURIComponent(JSON.stringify([rule]))}`);
+    rulePageTargets.set(rule, target);
   }
   return target;
 }

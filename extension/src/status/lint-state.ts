@@ -4,10 +4,12 @@ export type DocumentLintState =
   | { kind: 'linted'; findings: number; durationMs: number; at: Date }
   | { kind: 'too-large'; sizeBytes: number; limitBytes: number }
   | { kind: 'unparseable'; reason: string; line: number }
-  | { kind: 'failed'; reason: string };
+  | { kind: 'failed'; reason: string }
+  /** Not checked, by the settings of the document's folder. */
+  | { kind: 'off'; because: 'disabled' | 'deferred' };
 
 /** What holds for every document at once. */
-export type ExtensionState = 'active' | 'disabled' | 'deferred' | 'engine-unavailable';
+export type ExtensionState = 'active' | 'engine-unavailable';
 
 export interface StatusText {
   text: string;
@@ -19,25 +21,22 @@ export interface StatusText {
 
 /** The status item's words for a state; kept apart from VS Code so it reads (and tests) plainly. */
 export function describeState(extension: ExtensionState, document: DocumentLintState | undefined): StatusText {
-  switch (extension) {
-    case 'disabled':
-      return { text: 'Idempotency: off', detail: 'Turned off by the idempotency.enable setting', attention: false, busy: false };
-    case 'deferred':
-      return {
-        text: 'Idempotency: via ESLint',
-        detail: "Your project's ESLint setup reports these findings (idempotency.deferToProjectEslint)",
-        attention: false,
-        busy: false,
-      };
-    case 'engine-unavailable':
-      return { text: 'Idempotency: unavailable', detail: 'The checker could not start; see Idempotency: Show Log', attention: true, busy: false };
-    case 'active':
-      break;
+  if (extension === 'engine-unavailable') {
+    return { text: 'Idempotency: unavailable', detail: 'The checker could not start; see Idempotency: Show Log', attention: true, busy: false };
   }
   if (!document || document.kind === 'waiting') {
     return { text: 'Idempotency: checking…', detail: '', attention: false, busy: true };
   }
   switch (document.kind) {
+    case 'off':
+      return document.because === 'disabled'
+        ? { text: 'Idempotency: off', detail: 'Turned off by the idempotency.enable setting', attention: false, busy: false }
+        : {
+            text: 'Idempotency: via ESLint',
+            detail: "Your project's ESLint setup reports these findings (idempotency.deferToProjectEslint)",
+            attention: false,
+            busy: false,
+          };
     case 'linted':
       return {
         text: `Idempotency: ${plural(document.findings, 'finding')}`,

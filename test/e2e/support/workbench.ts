@@ -1,4 +1,4 @@
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 
 /**
  * Ways to drive the VS Code workbench the way a person does: keyboard shortcuts, the quick
@@ -22,12 +22,12 @@ export class Workbench {
     // The list keeps the previous query's rows until the new ones arrive: wait for the focused one to match.
     await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).waitFor({ timeout: 15_000 });
     await this.page.keyboard.press('Enter');
-    await this.page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
+    await this.page.locator('.editor-group-container.active .tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
   }
 
   /** Moves the cursor of the active editor to a 1-based line and column. */
   async goToPosition(line: number, column: number): Promise<void> {
-    await this.page.locator('.monaco-editor textarea').first().focus();
+    await this.page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
     await this.page.keyboard.press('Control+G');
     const input = this.page.locator('.quick-input-widget input');
     await input.waitFor();
@@ -38,29 +38,61 @@ export class Workbench {
   }
 
   async runCommand(title: string): Promise<void> {
-    await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(`>${title}`);
-    await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: 15_000 });
+    // A key pressed while focus moves between the workbench and a webview can be lost, and a
+    // webview that takes focus back closes the palette: ask again, as a person would.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: 5_000 });
+        await input.fill(`>${title}`, { timeout: 5_000 });
+        await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: 15_000 });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await this.page.keyboard.press('Escape');
+        await this.page.waitForTimeout(500);
+      }
+    }
     await this.page.keyboard.press('Enter');
   }
 
-  /** Opens the quick-fix menu at the cursor and picks the action with this title. */
-  async applyQuickFix(title: string): Promise<void> {
-    const item = this.page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
-    // Code actions are computed asynchronously; a request made while the editor was still taking
-    // focus can come back empty, so ask again as a person would.
+  /** Shows the hover at the cursor (Ctrl+K Ctrl+I), until `content` is in it. */
+  async showHover(content: Locator): Promise<void> {
+    await this.pressUntilShown(['Control+K', 'Control+I'], content);
+  }
+
+  /**
+   * Presses the keys until `shown` appears. What they open is computed asynchronously; a request
+   * made while the editor was still taking focus can come back empty, so ask again as a person would.
+   */
+  private async pressUntilShown(keys: string[], shown: Locator): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
-      await this.page.keyboard.press('Control+.');
+      for (const key of keys) await this.page.keyboard.press(key);
       try {
-        await item.waitFor({ timeout: 5_000 });
-        break;
+        await shown.waitFor({ timeout: 5_000 });
+        return;
       } catch (error) {
         if (attempt === 4) throw error;
         await this.page.keyboard.press('Escape');
       }
     }
+  }
+
+  /** Picks a colour theme by name in the theme picker (Ctrl+K Ctrl+T). */
+  async setColorTheme(name: string): Promise<void> {
+    await this.page.keyboard.press('Control+K');
+    await this.page.keyboard.press('Control+T');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(name);
+    await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).waitFor({ timeout: 15_000 });
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** Opens the quick-fix menu at the cursor and picks the action with this title. */
+  async applyQuickFix(title: string): Promise<void> {
+    await this.pressUntilShown(['Control+.'], this.page.locator('.action-widget .monaco-list-row', { hasText: title }).first());
     // The menu takes keys, as it does for a person using the keyboard; clicks land on its pointer guard.
     const focused = this.page.locator('.action-widget .monaco-list-row.focused');
     for (let step = 0; step < 30 && (await focused.getAttribute('aria-label').catch(() => null)) !== title; step += 1) {

@@ -29,6 +29,9 @@ export class Range {
   isEqual(other: Range): boolean {
     return this.start.isEqual(other.start) && this.end.isEqual(other.end);
   }
+  contains(position: Position): boolean {
+    return !position.isBefore(this.start) && !this.end.isBefore(position);
+  }
 }
 
 export class Selection extends Range {}
@@ -69,6 +72,9 @@ export class Uri {
   get fsPath(): string {
     return this.text.replace(/^file:\/\//, '');
   }
+  get path(): string {
+    return this.text.replace(/^[a-z-]+:\/\/[^/]*/, '');
+  }
   toString(): string {
     return this.text;
   }
@@ -99,6 +105,15 @@ export class WorkspaceEdit {
   insert(uri: Uri, position: Position, newText: string): void {
     this.edits.push({ uri, edit: new TextEdit(new Range(position, position), newText) });
   }
+}
+
+export class MarkdownString {
+  isTrusted?: boolean | { enabledCommands: readonly string[] };
+  constructor(readonly value: string) {}
+}
+
+export class Hover {
+  constructor(readonly contents: MarkdownString) {}
 }
 
 export class CodeActionKind {
@@ -134,6 +149,7 @@ export class EventEmitter<T> {
 export class FakeTextDocument {
   version = 1;
   isClosed = false;
+  isDirty = false;
   private lineStarts: number[] = [];
   constructor(
     readonly uri: Uri,
@@ -209,9 +225,17 @@ export class FakeDiagnosticCollection {
 
 const disposable = { dispose() {} };
 
+export class Disposable {
+  static from(...disposables: { dispose(): unknown }[]): { dispose(): void } {
+    return { dispose: () => disposables.forEach((each) => each.dispose()) };
+  }
+}
+
 /** What the fake editor holds; tests and the benchmark drive it through these. */
 export const fakeEditor = {
   configuration: {} as Record<string, unknown>,
+  /** Settings of workspace folders, by folder path: a document under one of them reads these instead. */
+  folderConfiguration: {} as Record<string, Record<string, unknown>>,
   documents: [] as FakeTextDocument[],
   collections: [] as FakeDiagnosticCollection[],
   statusItems: [] as { text: string; detail?: string; severity: LanguageStatusSeverity; busy: boolean }[],
@@ -223,6 +247,8 @@ export const fakeEditor = {
     save: new EventEmitter<FakeTextDocument>(),
     close: new EventEmitter<FakeTextDocument>(),
     configuration: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
+    /** A file that the workspace's file watchers cover changed on disk. */
+    fileChanged: new EventEmitter<Uri>(),
     activeEditor: new EventEmitter<unknown>(),
   },
   activeDocument: undefined as FakeTextDocument | undefined,
@@ -233,12 +259,22 @@ export const workspace = {
   get textDocuments() {
     return fakeEditor.documents;
   },
-  getConfiguration: () => ({ get: <T>(key: string) => fakeEditor.configuration[key] as T | undefined }),
+  getConfiguration: (_section: string, resource?: Uri) => {
+    const folder = Object.keys(fakeEditor.folderConfiguration).find((root) => resource?.fsPath.startsWith(`${root}/`));
+    const values = folder ? { ...fakeEditor.configuration, ...fakeEditor.folderConfiguration[folder] } : fakeEditor.configuration;
+    return { get: <T>(key: string) => values[key] as T | undefined };
+  },
   onDidOpenTextDocument: fakeEditor.events.open.event,
   onDidChangeTextDocument: fakeEditor.events.change.event,
   onDidSaveTextDocument: fakeEditor.events.save.event,
   onDidCloseTextDocument: fakeEditor.events.close.event,
   onDidChangeConfiguration: fakeEditor.events.configuration.event,
+  createFileSystemWatcher: () => ({
+    onDidChange: fakeEditor.events.fileChanged.event,
+    onDidCreate: () => disposable,
+    onDidDelete: () => disposable,
+    dispose() {},
+  }),
 };
 
 const logChannel = {
@@ -280,6 +316,8 @@ export const languages = {
     fakeEditor.codeActionProviders.push(provider);
     return disposable;
   },
+  registerHoverProvider: () => disposable,
+  getDiagnostics: (uri: Uri) => fakeEditor.collections.flatMap((collection) => collection.byUri.get(uri.toString()) ?? []),
 };
 
 export const commands = {

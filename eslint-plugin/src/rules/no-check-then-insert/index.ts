@@ -151,9 +151,9 @@ export const noCheckThenInsert = createRule({
         '{{write}} is protected by {{key}}, so a second worker\'s insert fails; but {{effects}} runs after the check at line {{line}} and before that insert, whether it wins or not, so it runs twice. Move it after the insert, or into the insert\'s transaction.',
       resultIgnored:
         '{{write}} settles duplicates, but its result is ignored, so {{read}} (line {{line}}) still decides in application code: two workers can both pass that check and both go on. Make the write the check: act only when it reports that it wrote.',
-      addOnConflict: 'Add ON CONFLICT DO NOTHING to the INSERT (then treat a row count of 0 as the duplicate).',
-      addNx: 'Add NX so that Redis sets the key only if it is absent (then treat a null reply as the duplicate).',
-      addOnConflictDoNothing: 'Add .onConflictDoNothing() (then treat an empty result as the duplicate).',
+      addOnConflict: 'Part of the fix: add ON CONFLICT DO NOTHING, then make the code skip the work when the row count is 0',
+      addNx: 'Part of the fix: add NX, then make the code skip the work when Redis replies null',
+      addOnConflictDoNothing: 'Part of the fix: add .onConflictDoNothing(), then make the code skip the work when no row comes back',
     },
     schema: [],
   },

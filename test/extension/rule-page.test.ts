@@ -1,0 +1,27 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { describe, expect, it } from 'vitest';
+
+import { loadRulePage } from '../../extension/src/lesson/rule-page';
+
+const rulesRoot = fileURLToPath(new URL('../../extension/dist/rules', import.meta.url));
+
+describe("a rule's page in the panel", () => {
+  it('is the rule’s documentation, rendered at build time, under a link to the lesson at its place', () => {
+    const page = loadRulePage(rulesRoot, 'no-amount-effect-key');
+    expect(page.title).toBe('Rule: no-amount-effect-key');
+    expect(page.html).toMatch(/^<nav class="rule-lesson"><a href="command:idempotency\.openLesson\?%5B%22idempotent-consumers%23q4%22%5D">Learn why: open the lesson at Question 4<\/a><\/nav>/);
+    expect(page.html).toContain('<h1>idempotency/<wbr><span class="id">no-amount-effect-key</span></h1>');
+    expect(page.html).toContain('<h2>Rule details</h2>');
+    // A link to another rule's page opens that page in the panel, not a file or a web site.
+    expect(page.html).toContain('href="command:idempotency.showRulePage?%5B%22no-delivery-id-effect-key%22%5D"');
+    expect(page.html).not.toContain('.md"');
+    expect(page.html).not.toContain('<script');
+  });
+
+  it('says in words when a rule has no page, and looks up only the rules it knows', () => {
+    expect(loadRulePage(rulesRoot, 'no-such-rule').html).toBe('<p class="unavailable">The rule “no-such-rule” has no page in this version of the extension.</p>');
+    expect(loadRulePage(path.join(rulesRoot, 'missing'), 'no-check-then-insert').html).toContain('has no page');
+  });
+});

@@ -1,0 +1,69 @@
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, describe, expect, it, vi } from 'vitest';
+
+vi.mock('vscode', async () => await import('./support/fake-vscode'));
+
+import { activate } from '../../extension/src/extension';
+import { fakeEditor, FakeTextDocument, Uri } from './support/fake-vscode';
+
+const extensionRoot = fileURLToPath(new URL('../../extension', import.meta.url));
+
+/** A consumer with one finding of each of two rules: an amount key, and a delivery-id key. */
+const consumer = `export async function handle(client, message) {
+  await client.query('INSERT INTO refunds (refund_key, cents) VALUES ($1, $2) ON CONFLICT (refund_key) DO NOTHING', ['refund-' + message.cents, message.cents]);
+  await client.query('INSERT INTO ledger (entry_id, cents) VALUES ($1, $2) ON CONFLICT (entry_id) DO NOTHING', [message.id, message.cents]);
+}
+`;
+
+describe('the extension in a workspace', () => {
+  const context = { subscriptions: [] as { dispose(): void }[], extensionPath: extensionRoot, extensionUri: Uri.file(extensionRoot), workspaceState: { get: () => undefined, update: async () => {} } };
+  afterAll(() => {
+    for (const subscription of context.subscriptions) subscription.dispose();
+  });
+
+  it("applies each folder's settings to its own files", async () => {
+    fakeEditor.configuration = { typingDelay: 0 };
+    fakeEditor.folderConfiguration = {
+      '/work/payments': { rules: { 'no-amount-effect-key': 'off' } },
+      '/work/legacy': { enable: false },
+    };
+    const documents = ['/work/payments/refunds.js', '/work/ledger/refunds.js', '/work/legacy/refunds.js'].map(
+      (file) => new FakeTextDocument(Uri.file(file), 'javascript', consumer),
+    );
+    fakeEditor.documents.push(...documents);
+    fakeEditor.activeDocument = documents[2];
+    activate(context as never);
+    const [collection] = fakeEditor.collections;
+    const rulesOf = (document: FakeTextDocument) =>
+      collection!.byUri.get(document.uri.toString())?.map((diagnostic) => (diagnostic.code as { value: string }).value).sort();
+    await vi.waitFor(() => expect(rulesOf(documents[1]!)).toBeDefined(), { timeout: 60_000, interval: 50 });
+    await vi.waitFor(() => expect(rulesOf(documents[0]!)).toBeDefined(), { timeout: 10_000, interval: 50 });
+    expect(rulesOf(documents[1]!)).toEqual(['no-amount-effect-key', 'no-delivery-id-effect-key']);
+    expect(rulesOf(documents[0]!)).toEqual(['no-delivery-id-effect-key']);
+    // The folder with checking off: no findings, and the status item of its file says why.
+    expect(rulesOf(documents[2]!)).toBeUndefined();
+    expect(fakeEditor.statusItems[0]?.text).toBe('Idempotency: off');
+  });
+
+  it('checks the open documents again when a file they may depend on changes, on disk or unsaved', async () => {
+    const [collection] = fakeEditor.collections;
+    const checked: string[] = [];
+    collection!.onSet.event(({ uri }) => checked.push(uri.fsPath));
+    const waitForBoth = async () => {
+      await vi.waitFor(() => expect([...new Set(checked)].sort()).toEqual(['/work/ledger/refunds.js', '/work/payments/refunds.js']), { timeout: 10_000, interval: 20 });
+      checked.length = 0;
+    };
+    fakeEditor.events.fileChanged.fire(Uri.file('/work/ledger/migrations/001_refunds.sql'));
+    await waitForBoth();
+    const schema = new FakeTextDocument(Uri.file('/work/ledger/prisma/schema.prisma'), 'prisma', 'model Refund {}\n');
+    fakeEditor.documents.push(schema);
+    schema.setText('model Refund { key String @unique }\n');
+    fakeEditor.events.change.fire({ document: schema, contentChanges: [{}] });
+    await waitForBoth();
+    // Not a file the findings can depend on.
+    fakeEditor.events.fileChanged.fire(Uri.file('/work/ledger/node_modules/pg/lib/index.js'));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(checked).toEqual([]);
+  });
+});
