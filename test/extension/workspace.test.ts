@@ -10,9 +10,12 @@ import { fakeEditor, FakeTextDocument, Uri } from './support/fake-vscode';
 const extensionRoot = fileURLToPath(new URL('../../extension', import.meta.url));
 
 /** A consumer with one finding of each of two rules: an amount key, and a delivery-id key. */
-const consumer = `export async function handle(client, message) {
-  await client.query('INSERT INTO refunds (refund_key, cents) VALUES ($1, $2) ON CONFLICT (refund_key) DO NOTHING', ['refund-' + message.cents, message.cents]);
-  await client.query('INSERT INTO ledger (entry_id, cents) VALUES ($1, $2) ON CONFLICT (entry_id) DO NOTHING', [message.id, message.cents]);
+const consumer = `import amqp from 'amqplib';
+export function start(channel, client) {
+  channel.consume('refunds', async (message) => {
+    await client.query('INSERT INTO refunds (refund_key, cents) VALUES ($1, $2) ON CONFLICT (refund_key) DO NOTHING', ['refund-' + message.cents, message.cents]);
+    await client.query('INSERT INTO ledger (entry_id, cents) VALUES ($1, $2) ON CONFLICT (entry_id) DO NOTHING', [message.properties.messageId, message.cents]);
+  });
 }
 `;
 
