@@ -19,7 +19,8 @@ function parameterName(param: TSESTree.Parameter | undefined): string | undefine
   return inner?.type === 'Identifier' ? inner.name : undefined;
 }
 
-function hasEvidence(evidence: Evidence | undefined, adapter: BrokerAdapter, file: FileContext, receiver: string, param: string | undefined): boolean {
+/** Is `evidence` (any one of its kinds) found for a registration or a call of `adapter`? */
+export function hasEvidence(evidence: Evidence | undefined, adapter: BrokerAdapter, file: FileContext, receiver: string, param: string | undefined): boolean {
   if (!evidence) return true;
   return Boolean(
     (evidence.imports && file.libraries.imported(adapter, file.imports)) ||
@@ -46,7 +47,13 @@ function fromRegistration(fn: FunctionNode, site: TSESTree.Node, index: number, 
   if (parent.type === 'Property' && parent.value === site) {
     const key = keyName(parent);
     for (const { adapter, pattern } of (key !== undefined && table.byProperty.get(key)) || []) {
-      if (!hasEvidence(pattern.evidence, adapter, file, '', param)) continue;
+      let receiver = '';
+      if (pattern.inCall !== undefined) {
+        const call = parent.parent.parent;
+        if (call?.type !== 'CallExpression' || !call.arguments.includes(parent.parent as TSESTree.CallExpressionArgument) || calleeName(call.callee) !== pattern.inCall) continue;
+        receiver = call.callee.type === 'MemberExpression' ? memberPath(call.callee.object)?.join('.') ?? '' : '';
+      }
+      if (!hasEvidence(pattern.evidence, adapter, file, receiver, param)) continue;
       const found = targetFacts(pattern, fn, index, code);
       if (found) return found;
     }

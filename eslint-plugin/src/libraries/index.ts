@@ -2,22 +2,27 @@ import { LibraryTable } from '../analysis/library-table.js';
 import { amqplib } from './amqplib.js';
 import { awsLambda } from './aws-lambda.js';
 import { awsSqs } from './aws-sqs.js';
+import { azureServiceBus } from './azure-service-bus.js';
 import { bullmq } from './bullmq.js';
 import { common } from './common.js';
 import { drizzle } from './drizzle.js';
 import { googlePubsub } from './google-pubsub.js';
 import { idGenerators } from './id-generators.js';
+import { inngest } from './inngest.js';
 import { kafkajs } from './kafkajs.js';
 import { knex } from './knex.js';
 import { kysely } from './kysely.js';
 import { mongoose } from './mongoose.js';
+import { nats } from './nats.js';
 import { nestjs } from './nestjs.js';
 import { pgBoss } from './pg-boss.js';
 import { prisma } from './prisma.js';
+import { pulsar } from './pulsar.js';
 import { redis } from './redis.js';
 import { runtime } from './runtime.js';
 import { sequelize } from './sequelize.js';
 import { sql } from './sql.js';
+import { stripe } from './stripe.js';
 import { typeorm } from './typeorm.js';
 import type { LibraryAdapter } from './types.js';
 
@@ -42,6 +47,11 @@ export const libraries: readonly LibraryAdapter[] = [
   pgBoss,
   googlePubsub,
   nestjs,
+  pulsar,
+  nats,
+  azureServiceBus,
+  stripe,
+  inngest,
   // Databases and stores
   sql,
   prisma,

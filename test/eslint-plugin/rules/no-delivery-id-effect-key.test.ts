@@ -156,6 +156,65 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await pool.query('INSERT INTO accounts (account_id) VALUES ($1) ON CONFLICT (account_id) DO NOTHING', [message.key.toString()]);
         }});`,
     },
+    {
+      name: 'a Pulsar message id claimed in a processed-messages table, the effect keyed by the payload',
+      code: `
+        import Pulsar from 'pulsar-client';
+        const msg = await consumer.receive();
+        const refund = JSON.parse(msg.getData().toString());
+        await pool.query('INSERT INTO processed_messages (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [msg.getMessageId().toString()]);
+        await stripe.refunds.create({ charge: refund.chargeId }, { idempotencyKey: refund.refundId });`,
+    },
+    {
+      name: 'a JetStream payload id as the conflict target',
+      code: `
+        import { connect } from 'nats';
+        await c.consume({ callback: async (m) => {
+          const order = m.json();
+          await pool.query('INSERT INTO shipments (order_id, seq) VALUES ($1, $2) ON CONFLICT (order_id) DO NOTHING', [order.orderId, m.seq]);
+        } });`,
+    },
+    {
+      name: 'a Service Bus body id as a provider idempotency key',
+      code: `
+        import { ServiceBusClient } from '@azure/service-bus';
+        receiver.subscribe({ processMessage: async (message) => {
+          await stripe.payouts.create({ amount: message.body.cents }, { idempotencyKey: \`payout-\${message.body.payoutId}\` });
+          await receiver.completeMessage(message);
+        }, processError: async () => {} });`,
+    },
+    {
+      name: 'a Stripe event id as the key of an inbox of handled events',
+      code: `
+        import Stripe from 'stripe';
+        export async function POST(req) {
+          const event = stripe.webhooks.constructEvent(await req.text(), req.headers.get('stripe-signature'), secret);
+          await pool.query('INSERT INTO processed_events (event_id, received_at) VALUES ($1, now()) ON CONFLICT DO NOTHING', [event.id]);
+        }`,
+    },
+    {
+      name: 'a Stripe object id from the event as a provider idempotency key',
+      code: `
+        const event = stripe.webhooks.constructEvent(body, signature, secret);
+        const charge = event.data.object;
+        await ledger.post({ cents: charge.amount }, { idempotencyKey: \`refund-\${charge.id}\` });`,
+    },
+    {
+      name: 'an Inngest event payload id as an idempotency key',
+      code: `
+        import { Inngest } from 'inngest';
+        inngest.createFunction({ id: 'refund' }, { event: 'refund/requested' }, async ({ event, step }) => {
+          await step.run('refund', () => stripe.refunds.create({ charge: event.data.chargeId }, { idempotencyKey: event.data.refundId }));
+        });`,
+    },
+    {
+      name: 'an EventBridge detail id as the conflict target',
+      code: `
+        import type { EventBridgeHandler } from 'aws-lambda';
+        export const handler: EventBridgeHandler<'Paid', { paymentId: string }, void> = async (event) => {
+          await pool.query('INSERT INTO receipts (payment_id) VALUES ($1) ON CONFLICT (payment_id) DO NOTHING', [event.detail.paymentId]);
+        };`,
+    },
   ],
   invalid: [
     {
@@ -369,6 +428,73 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await client.query({ text: insertEffect, values: [msg.properties.messageId, 10] });
         });`,
       errors: [{ messageId: 'deliveryKey', line: 4 }],
+    },
+    {
+      name: 'a Pulsar message id as a provider idempotency key',
+      code: `
+        import Pulsar from 'pulsar-client';
+        await client.subscribe({ topic: 'refunds', subscription: 'svc', listener: async (msg, consumer) => {
+          await stripe.refunds.create({ amount: 5 }, { idempotencyKey: msg.getMessageId().toString() });
+          consumer.acknowledge(msg);
+        } });`,
+      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: 'The `idempotencyKey` option', source: 'the Pulsar message id `msg.getMessageId()`' } }],
+    },
+    {
+      name: 'a JetStream stream sequence as the conflict target of an effect',
+      code: `
+        import { connect } from 'nats';
+        const messages = await c.consume();
+        for await (const m of messages) {
+          await pool.query('INSERT INTO ledger (entry_id, cents) VALUES ($1, $2) ON CONFLICT (entry_id) DO NOTHING', [m.info.streamSequence, m.json().cents]);
+          m.ack();
+        }`,
+      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: 'The key `entry_id` of the INSERT into ledger', source: 'the JetStream stream sequence `m.info.streamSequence`' } }],
+    },
+    {
+      name: 'a Service Bus message id as the key of a refund',
+      code: `
+        import { ServiceBusClient } from '@azure/service-bus';
+        receiver.subscribe({ processMessage: async (message) => {
+          await prisma.refund.upsert({ where: { id: message.messageId }, create: { id: message.messageId, cents: message.body.cents }, update: {} });
+        }, processError: async () => {} });`,
+      errors: [{ messageId: 'deliveryKey', line: 4 }],
+    },
+    {
+      name: 'a Stripe event id as the key of an effect',
+      code: `
+        import Stripe from 'stripe';
+        const event = stripe.webhooks.constructEvent(body, signature, secret);
+        await ledger.post({ cents: event.data.object.amount }, { idempotencyKey: event.id });`,
+      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: 'The `idempotencyKey` option', source: 'the Stripe event id `event.id`' } }],
+    },
+    {
+      name: 'the Inngest attempt mixed into a key',
+      code: `
+        import { Inngest } from 'inngest';
+        inngest.createFunction({ id: 'mail' }, { event: 'mail/send' }, async ({ event, attempt }) => {
+          await mailer.send({ to: event.data.to }, { headers: { 'Idempotency-Key': \`\${event.data.mailId}-\${attempt}\` } });
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 4 }],
+    },
+    {
+      name: 'an EventBridge event id as the key of an effect',
+      code: `
+        export async function onPaid(event: EventBridgeEvent<'Paid', { paymentId: string }>) {
+          await pool.query('INSERT INTO receipts (receipt_id, payment_id) VALUES ($1, $2) ON CONFLICT (receipt_id) DO NOTHING', [event.id, event.detail.paymentId]);
+        }`,
+      errors: [{ messageId: 'deliveryKey', line: 3 }],
+    },
+    {
+      name: 'SNS over SQS: the notification MessageId from the record body as a key',
+      code: `
+        import type { SQSHandler } from 'aws-lambda';
+        export const handler: SQSHandler = async (event) => {
+          for (const record of event.Records) {
+            const notification = JSON.parse(record.body);
+            await stripe.refunds.create({ charge: JSON.parse(notification.Message).chargeId }, { idempotencyKey: notification.MessageId });
+          }
+        };`,
+      errors: [{ messageId: 'deliveryKey', line: 6 }],
     },
   ],
 });
