@@ -17,12 +17,14 @@ import { nats } from './nats.js';
 import { nestjs } from './nestjs.js';
 import { pgBoss } from './pg-boss.js';
 import { prisma } from './prisma.js';
+import { qstash } from './qstash.js';
 import { pulsar } from './pulsar.js';
 import { redis } from './redis.js';
 import { runtime } from './runtime.js';
 import { sequelize } from './sequelize.js';
 import { sql } from './sql.js';
 import { stripe } from './stripe.js';
+import { temporal } from './temporal.js';
 import { typeorm } from './typeorm.js';
 import type { LibraryAdapter } from './types.js';
 
@@ -52,6 +54,8 @@ export const libraries: readonly LibraryAdapter[] = [
   azureServiceBus,
   stripe,
   inngest,
+  qstash,
+  temporal,
   // Databases and stores
   sql,
   prisma,

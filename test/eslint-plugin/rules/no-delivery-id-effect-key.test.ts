@@ -215,6 +215,25 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await pool.query('INSERT INTO receipts (payment_id) VALUES ($1) ON CONFLICT (payment_id) DO NOTHING', [event.detail.paymentId]);
         };`,
     },
+    {
+      name: 'a QStash message id claimed in an inbox, the effect keyed by the body',
+      code: `
+        import { verifySignatureAppRouter } from '@upstash/qstash/nextjs';
+        export const POST = verifySignatureAppRouter(async (req: Request) => {
+          const body = await req.json();
+          await pool.query('INSERT INTO processed_messages (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [req.headers.get('Upstash-Message-Id')]);
+          await stripe.refunds.create({ charge: body.chargeId }, { idempotencyKey: body.refundId });
+        });`,
+    },
+    {
+      name: 'a Temporal workflow id names the operation',
+      code: `
+        import { Context } from '@temporalio/activity';
+        export async function refund(input: { cents: number }) {
+          const { workflowId } = Context.current().info.workflowExecution;
+          await stripe.refunds.create({ amount: input.cents }, { idempotencyKey: \`refund-\${workflowId}\` });
+        }`,
+    },
   ],
   invalid: [
     {
@@ -495,6 +514,26 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           }
         };`,
       errors: [{ messageId: 'deliveryKey', line: 6 }],
+    },
+    {
+      name: 'the QStash message id as a provider idempotency key',
+      code: `
+        import { Receiver } from '@upstash/qstash';
+        export async function POST(req: Request) {
+          const body = await req.json();
+          await stripe.refunds.create({ charge: body.chargeId }, { idempotencyKey: req.headers.get('Upstash-Message-Id') });
+        }`,
+      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: 'The `idempotencyKey` option', source: "the QStash message id `req.headers.get('Upstash-Message-Id')`" } }],
+    },
+    {
+      name: 'the Temporal activity id and attempt as a key',
+      code: `
+        import { Context } from '@temporalio/activity';
+        export async function charge(input: { cents: number }) {
+          const { info } = Context.current();
+          await stripe.charges.create({ amount: input.cents }, { idempotencyKey: \`\${info.activityId}-\${info.attempt}\` });
+        }`,
+      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: 'The `idempotencyKey` option', source: 'the Temporal activity id `info.activityId` and the Temporal activity attempt `info.attempt`' } }],
     },
   ],
 });
