@@ -310,6 +310,7 @@ export class OriginTracer {
     const code = this.code(node);
     const property = node.property;
     if (node.computed && property.type !== 'Literal') return this.elementsOf(this.visit(node.object, depth));
+    if (property.type === 'Literal' && typeof property.value === 'number' && Number.isInteger(property.value)) return this.elementsOf(this.visit(node.object, depth), property.value);
     const name = propertyName(node);
     if (name === undefined) return [leaf('unknown', code)];
     if (/^\d+$/.test(name)) return this.elementsOf(this.visit(node.object, depth), Number(name));

@@ -16,10 +16,12 @@ import { mongoose } from './mongoose.js';
 import { nats } from './nats.js';
 import { nestjs } from './nestjs.js';
 import { pgBoss } from './pg-boss.js';
+import { powertools } from './powertools.js';
 import { prisma } from './prisma.js';
-import { qstash } from './qstash.js';
 import { pulsar } from './pulsar.js';
+import { qstash } from './qstash.js';
 import { redis } from './redis.js';
+import { redisStreams } from './redis-streams.js';
 import { runtime } from './runtime.js';
 import { sequelize } from './sequelize.js';
 import { sql } from './sql.js';
@@ -56,6 +58,8 @@ export const libraries: readonly LibraryAdapter[] = [
   inngest,
   qstash,
   temporal,
+  redisStreams,
+  powertools,
   // Databases and stores
   sql,
   prisma,

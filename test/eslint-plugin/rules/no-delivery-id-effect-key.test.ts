@@ -234,6 +234,40 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await stripe.refunds.create({ amount: input.cents }, { idempotencyKey: \`refund-\${workflowId}\` });
         }`,
     },
+    {
+      name: 'an effect read from a Redis stream keyed by its payload, the entry id only acknowledged',
+      code: `
+        import Redis from 'ioredis';
+        const reply = await redis.xreadgroup('GROUP', 'payouts', 'worker-1', 'STREAMS', 'payouts', '>');
+        for (const [, entries] of reply ?? []) {
+          for (const [id, fields] of entries) {
+            const payout = JSON.parse(fields[1]);
+            await pool.query('INSERT INTO payouts (payout_id, cents) VALUES ($1, $2) ON CONFLICT (payout_id) DO NOTHING', [payout.payoutId, payout.cents]);
+            await redis.xack('payouts', 'payouts', id);
+          }
+        }`,
+    },
+    {
+      name: 'a Powertools idempotency key named by a path into the parsed body',
+      code: `
+        import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+        import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+        const persistenceStore = new DynamoDBPersistenceLayer({ tableName: 'idempotency' });
+        const config = new IdempotencyConfig({ eventKeyJmesPath: 'powertools_json(body).refundId' });
+        export const processRecord = makeIdempotent(async (record) => refund(JSON.parse(record.body)), { persistenceStore, config });`,
+    },
+    {
+      name: 'a Powertools key path into an EventBridge detail',
+      code: `
+        import { IdempotencyConfig, makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency';
+        export const idempotency = makeHandlerIdempotent({ persistenceStore, config: new IdempotencyConfig({ eventKeyJmesPath: 'detail.paymentId' }) });`,
+    },
+    {
+      name: 'an eventKeyJmesPath of another library is not read',
+      code: `
+        import { IdempotencyConfig } from './my-idempotency';
+        const config = new IdempotencyConfig({ eventKeyJmesPath: 'messageId' });`,
+    },
   ],
   invalid: [
     {
@@ -534,6 +568,38 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await stripe.charges.create({ amount: input.cents }, { idempotencyKey: \`\${info.activityId}-\${info.attempt}\` });
         }`,
       errors: [{ messageId: 'deliveryKey', line: 5, data: { key: 'The `idempotencyKey` option', source: 'the Temporal activity id `info.activityId` and the Temporal activity attempt `info.attempt`' } }],
+    },
+    {
+      name: 'a Redis stream entry id as the conflict target of an effect',
+      code: `
+        import Redis from 'ioredis';
+        const reply = await redis.xreadgroup('GROUP', 'payouts', 'worker-1', 'STREAMS', 'payouts', '>');
+        for (const [, entries] of reply ?? []) {
+          for (const [id, fields] of entries) {
+            await pool.query('INSERT INTO payouts (payout_id, cents) VALUES ($1, $2) ON CONFLICT (payout_id) DO NOTHING', [id, JSON.parse(fields[1]).cents]);
+          }
+        }`,
+      errors: [{ messageId: 'deliveryKey', line: 6, data: { key: 'The key `payout_id` of the INSERT into payouts', source: 'the stream entry id `id`' } }],
+    },
+    {
+      name: 'a Powertools idempotency key named by the SQS message id',
+      code: `
+        import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+        import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+        const persistenceStore = new DynamoDBPersistenceLayer({ tableName: 'idempotency' });
+        const config = new IdempotencyConfig({ eventKeyJmesPath: 'messageId' });
+        export const processRecord = makeIdempotent(async (record) => refund(JSON.parse(record.body)), { persistenceStore, config });`,
+      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: 'The idempotency key `messageId` named by `eventKeyJmesPath`', source: 'the SQS message id `messageId`' } }],
+    },
+    {
+      name: 'a Powertools decorator keyed by the first record of a whole event',
+      code: `
+        import { idempotent, IdempotencyConfig } from '@aws-lambda-powertools/idempotency';
+        class Lambda {
+          @idempotent({ persistenceStore, config: new IdempotencyConfig({ eventKeyJmesPath: 'Records[0].receiptHandle' }) })
+          async handler(event) { return refund(event); }
+        }`,
+      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: 'The idempotency key `Records[0].receiptHandle` named by `eventKeyJmesPath`', source: 'the SQS receipt handle `Records[0].receiptHandle`' } }],
     },
   ],
 });
