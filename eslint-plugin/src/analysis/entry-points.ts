@@ -115,14 +115,24 @@ function fromDecorators(fn: FunctionNode, index: number, param: TSESTree.Paramet
   return undefined;
 }
 
-function typeName(param: TSESTree.Node): string | undefined {
+function typeReference(param: TSESTree.Node): TSESTree.EntityName | undefined {
   const annotation = 'typeAnnotation' in param ? (param.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
   const type = annotation?.typeAnnotation;
-  if (type?.type !== 'TSTypeReference') return undefined;
-  const name = type.typeName;
-  if (name.type === 'Identifier') return name.name;
-  if (name.type === 'TSQualifiedName') return name.right.name;
+  return type?.type === 'TSTypeReference' ? type.typeName : undefined;
+}
+
+function typeName(param: TSESTree.Node): string | undefined {
+  const name = typeReference(param);
+  if (name?.type === 'Identifier') return name.name;
+  if (name?.type === 'TSQualifiedName') return name.right.name;
   return undefined;
+}
+
+/** The imported name a type is reached through: `Message`, or `Lib` of `Lib.Event`. */
+function typeBinding(param: TSESTree.Node): string | undefined {
+  let name: TSESTree.EntityName | undefined = typeReference(param);
+  while (name?.type === 'TSQualifiedName') name = name.left;
+  return name?.type === 'Identifier' ? name.name : undefined;
 }
 
 /** A parameter whose declared type says what it holds, or a handler whose variable's type does. */
@@ -130,7 +140,7 @@ function fromTypes(fn: FunctionNode, index: number, param: TSESTree.Node, code: 
   const table = file.libraries;
   const name = typeName(param);
   for (const { pattern } of (name && table.byType.get(name)) || []) {
-    if (pattern.from && !pattern.from.includes(file.imports.bindings.get(name!) ?? '')) continue;
+    if (pattern.from && !pattern.from.includes(file.imports.bindings.get(typeBinding(param) ?? '') ?? '')) continue;
     return [shaped(pattern.shape, code)];
   }
   const declarator = fn.parent;

@@ -9,7 +9,9 @@ import type { BrokerAdapter } from './types.js';
 export const redisStreams: BrokerAdapter = {
   kind: 'broker',
   name: 'redis-streams',
-  modules: ['ioredis', 'redis', '@redis/client', 'iovalkey', '@upstash/redis'],
+  // The stream commands are Redis's own names, whatever the client; the client modules belong to
+  // the redis adapter.
+  modules: [],
   shapes: {
     // ioredis: [[stream, entries], …]
     reply: { otherMembers: 'opaque', elements: { shape: 'redis-streams:stream' } },

@@ -32,6 +32,8 @@ export const stripe: BrokerAdapter = {
       members: { idempotency_key: { kind: 'business' }, id: { kind: 'unknown' } },
     },
   },
+  // `Stripe.Event`, with Stripe imported from the SDK.
+  types: [{ type: 'Event', from: ['stripe'], shape: 'stripe:event' }],
   results: [
     // stripe.webhooks.constructEvent(…): the receiver or an import of the SDK says it is Stripe's.
     { call: 'constructEvent', shape: 'stripe:event', evidence: { imports: true, receiver: /(^|\.)webhooks$/ } },
