@@ -23,6 +23,17 @@ export const rules = {
 } satisfies { [Name in RuleName]: { name: Name } };
 
 const sourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
+/**
+ * Code that never runs as competing workers on live deliveries: tests, fixtures, seeds and
+ * one-off migration scripts. The rules stay off there in the recommended config.
+ */
+const notServiceCode = [
+  '**/*.{test,spec}.*',
+  '**/{__tests__,__mocks__,__fixtures__,test,tests,e2e}/**',
+  '**/{migrations,seeds,seed}/**',
+  '**/{seed,seeds}.*',
+  '**/*.seed.*',
+];
 const typeScriptFiles = ['**/*.{ts,mts,cts,tsx}'];
 
 /**
@@ -63,6 +74,7 @@ plugin.configs.recommended = [
   {
     name: `${pluginName}/recommended`,
     files: sourceFiles,
+    ignores: notServiceCode,
     plugins: { [pluginName]: plugin as unknown as TSESLint.FlatConfig.Plugin },
     rules: Object.fromEntries(ruleNames.map((name) => [`${pluginName}/${name}`, catalogue[name].severity])),
   },

@@ -44,6 +44,7 @@ export const settingsSchema = {
         properties: { call: callPath, sql: position, params: position },
       },
     },
+    schema: { type: 'array', items: { type: 'string', minLength: 1 } },
     claims: {
       type: 'array',
       items: {

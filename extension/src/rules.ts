@@ -1,12 +1,10 @@
 /**
- * The plugin's rule ids as the editor sees them. Rule ids are fixed across the project
- * (settings keys, eslint-disable comments and lesson links all name them), so they are
- * listed here once rather than discovered at run time: settings must exist before the
- * lint engine, which is loaded lazily, is ready.
+ * The plugin's rule ids as the editor sees them, from the plugin's catalogue: plain data, so
+ * settings can be read before the lint engine (loaded lazily) is ready.
  */
-export const ruleNames = ['no-delivery-id-effect-key', 'no-amount-effect-key', 'no-check-then-insert'] as const;
+import { ruleNames, type RuleName } from 'eslint-plugin-idempotency/catalogue';
 
-export type RuleName = (typeof ruleNames)[number];
+export { ruleNames, type RuleName };
 
 export const pluginPrefix = 'idempotency';
 

@@ -7,6 +7,8 @@ import {
   type PgliteAssetUrls,
 } from '@idempotency/lessons';
 
+import { attachConsoles } from './console';
+import { showEvidence } from './evidence';
 import { goTo } from './navigation';
 import { restoreState, saveState, webviewApi } from './panel-state';
 import { Quiz } from './quiz';
@@ -76,6 +78,8 @@ if (!bootstrap.available || bootstrap.lesson !== idempotentConsumers.id) {
       setStatus(`Practice database ready (${runner.engine}): the run buttons execute on PostgreSQL inside this panel.`, 'ready');
       webviewApi.postMessage({ type: 'database-ready', milliseconds });
       quiz.enable(runner);
+      showEvidence(document, runner);
+      attachConsoles(document, runner);
     },
     (error: unknown) => {
       const reason = error instanceof Error ? error.message : String(error);

@@ -1,33 +1,53 @@
 import { handlerModule, shown, type ExampleScenario } from '../src/scenario.js';
-import * as example41 from './handlers/example-4-1.js';
+import * as example41Handlers from './handlers/example-4-1.js';
 import * as example42 from './handlers/example-4-2.js';
 import * as example43 from './handlers/example-4-3.js';
-import * as example44 from './handlers/example-4-4.js';
+import * as example44Handlers from './handlers/example-4-4.js';
+import * as example45Handlers from './handlers/example-4-5.js';
 import { balanceOf, countRows, inboxIds } from './readouts.js';
-import { balancesTable, inboxTable, keyedEffectsTable } from './tables.js';
+import { balancesTable, inboxTable, keyedEffectsTable, sequencedBalancesTable, uncheckedInboxTable } from './tables.js';
 
-/** `true` from a claim means this worker's insert created the inbox row. */
-const claimWord = (fresh: boolean) => (fresh ? 'fresh' : 'conflict');
+/** How a worker's claim reads in a result line, for the unique claim and for check-then-insert. */
+export const claimWords = {
+  unique: { took: 'fresh', declined: 'conflict' },
+  checking: { took: 'inserted', declined: 'skipped' },
+} as const;
+
+const claimWord = (fresh: boolean) => (fresh ? claimWords.unique.took : claimWords.unique.declined);
+
+const example41 = handlerModule('example-4-1', example41Handlers);
+
+/** The unique claim first, then check-then-insert on a table with no key, one worker at a time. */
+const inboxDesigns = [
+  { label: '4.1 inbox claims', schemaSql: inboxTable, handler: shown(example41, 'claimNotice', []), words: claimWords.unique },
+  {
+    label: '4.1 check then insert, one worker at a time',
+    schemaSql: uncheckedInboxTable,
+    handler: shown(example41, 'claimNoticeByChecking', ['no-check-then-insert']),
+    words: claimWords.checking,
+  },
+] as const;
 
 export const inboxClaims: ExampleScenario = {
   anchor: 'example-4-1',
   number: '4.1',
-  shown: [
-    shown(handlerModule('example-4-1', example41), 'claimNotice', []),
-    shown(handlerModule('example-4-1', example41), 'claimNoticeByChecking', ['no-check-then-insert']),
-  ],
+  shown: inboxDesigns.map((design) => design.handler),
   async run(session) {
-    await session.fresh(inboxTable);
-    const claims: string[] = [];
-    for (const delivery of [
-      { worker: 'A', message: { id: 'notice-amber' } },
-      { worker: 'B', message: { id: 'notice-birch' } },
-      { worker: 'A', message: { id: 'notice-amber' } },
-    ] as const) {
-      const result = await session.deliver(delivery, example41.claimNotice);
-      claims.push(`${delivery.message.id}=${result.committed ? claimWord(result.value) : result.reason}`);
+    const lines: string[] = [];
+    for (const design of inboxDesigns) {
+      await session.fresh(design.schemaSql, design.label);
+      const claims: string[] = [];
+      for (const delivery of [
+        { worker: 'A', message: { id: 'notice-amber' } },
+        { worker: 'B', message: { id: 'notice-birch' } },
+        { worker: 'A', message: { id: 'notice-amber' } },
+      ] as const) {
+        const result = await session.deliver(delivery, design.handler.run);
+        claims.push(`${delivery.message.id}=${result.committed ? (result.value ? design.words.took : design.words.declined) : result.reason}`);
+      }
+      lines.push(`${design.label}: ${claims.join(', ')}`);
     }
-    return `4.1 inbox claims: ${claims.join(', ')}`;
+    return lines.join('\n');
   },
 };
 
@@ -75,27 +95,72 @@ export const rollbackKeepsClaimRetryable: ExampleScenario = {
   },
 };
 
+const example44 = handlerModule('example-4-4', example44Handlers);
+
+/** Two messages that describe one refund; the race on a real server hands one to each worker. */
+export const oneRefundTwice: Readonly<Record<'A' | 'B', example44Handlers.RefundNotice>> = {
+  A: { id: 'source-maple-a', refundId: 'refund-maple-7', cents: 1200 },
+  B: { id: 'source-maple-b', refundId: 'refund-maple-7', cents: 1200 },
+};
+
+/** The refund keyed by the refund, then by the message that carried it, over the same two messages. */
+const refundDesigns = [
+  { label: '4.4 effect identity', name: 'recordRefund', flaggedBy: [] },
+  { label: '4.4 keyed by message', name: 'recordRefundPerMessage', flaggedBy: ['no-delivery-id-effect-key'] },
+] as const;
+
 export const effectIdentity: ExampleScenario = {
   anchor: 'example-4-4',
   number: '4.4',
-  shown: [
-    shown(handlerModule('example-4-4', example44), 'recordRefund', []),
-    shown(handlerModule('example-4-4', example44), 'recordRefundPerMessage', ['no-delivery-id-effect-key']),
-  ],
+  shown: refundDesigns.map((design) => shown(example44, design.name, design.flaggedBy)),
   async run(session) {
-    await session.fresh(inboxTable + keyedEffectsTable);
-    const handled: string[] = [];
-    for (const delivery of [
-      { worker: 'A', message: { id: 'source-maple-a', refundId: 'refund-maple-7', cents: 1200 } },
-      { worker: 'B', message: { id: 'source-maple-b', refundId: 'refund-maple-7', cents: 1200 } },
-    ] as const) {
-      const result = await session.deliver(delivery, example44.recordRefund);
-      handled.push(`${delivery.message.id}=${result.committed ? `${result.value.claim}/${result.value.effect}` : result.reason}`);
+    const lines: string[] = [];
+    for (const design of refundDesigns) {
+      await session.fresh(inboxTable + keyedEffectsTable, design.label);
+      const handled: string[] = [];
+      for (const delivery of [
+        { worker: 'A', message: oneRefundTwice.A },
+        { worker: 'B', message: oneRefundTwice.B },
+      ] as const) {
+        const result = await session.deliver(delivery, example44Handlers[design.name]);
+        handled.push(`${delivery.message.id}=${result.committed ? `${result.value.claim}/${result.value.effect}` : result.reason}`);
+      }
+      const inbox = await session.readCommitted('the inbox', (db) => countRows(db, 'inbox'));
+      const effects = await session.readCommitted('the effects', (db) => countRows(db, 'effects'));
+      lines.push(`${design.label}: ${handled.join(', ')}; inbox=${inbox} effects=${effects}`);
     }
-    const inbox = await session.readCommitted('the inbox', (db) => countRows(db, 'inbox'));
-    const effects = await session.readCommitted('the effects', (db) => countRows(db, 'effects'));
-    return `4.4 effect identity: ${handled.join(', ')}; inbox=${inbox} effects=${effects}`;
+    return lines.join('\n');
   },
 };
 
-export const examples: readonly ExampleScenario[] = [inboxClaims, snapshotIdentity, rollbackKeepsClaimRetryable, effectIdentity];
+const example45 = handlerModule('example-4-5', example45Handlers);
+
+/** Each design over the same arrivals: two snapshots in order, then the older one again, late. */
+const lateReplayDesigns = [
+  { name: 'per-worker claim', handler: shown(example45, 'applySnapshotClaimedPerWorker', [], 'the worker keys the inbox claim, and no rule judges claim keys') },
+  { name: 'snapshot claim', handler: shown(example45, 'applySnapshotClaimedOnce', []) },
+  { name: 'sequence guard', handler: shown(example45, 'applySnapshotIfNewer', []) },
+] as const;
+
+export const lateReplay: ExampleScenario = {
+  anchor: 'example-4-5',
+  number: '4.5',
+  shown: lateReplayDesigns.map((design) => design.handler),
+  async run(session) {
+    const older = { id: 'reconcile-17', accountId: 'acct-9', sequence: 17, cents: 700 };
+    const newer = { id: 'reconcile-18', accountId: 'acct-9', sequence: 18, cents: 900 };
+    const late = { worker: 'B', message: older } as const;
+    const results: string[] = [];
+    for (const design of lateReplayDesigns) {
+      await session.fresh(inboxTable + sequencedBalancesTable, design.name);
+      await session.deliver({ worker: 'A', message: older }, design.handler.run);
+      await session.deliver({ worker: 'A', message: newer }, design.handler.run);
+      const replay = await session.deliver(late, design.handler.run);
+      const balance = await session.readCommitted('the balance', (db) => balanceOf(db, older.accountId));
+      results.push(`${design.name} B=${replay.committed ? (replay.value ? 'applied' : 'skipped') : replay.reason} balance=${balance}`);
+    }
+    return `4.5 late replay of ${late.message.id}: ${results.join('; ')}`;
+  },
+};
+
+export const examples: readonly ExampleScenario[] = [inboxClaims, snapshotIdentity, rollbackKeepsClaimRetryable, effectIdentity, lateReplay];

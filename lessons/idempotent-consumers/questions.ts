@@ -55,7 +55,7 @@ export const q1 = defineQuestion<q1Handlers.ResultMessage>({
     a: shown(q1Module, 'handleResultPerWorker', ['no-delivery-id-effect-key']),
     b: shown(q1Module, 'handleResultIgnoringClaim', ['no-delivery-id-effect-key']),
     c: shippedResultHandler,
-    d: shown(q1Module, 'handleResultPerCourse', ['no-delivery-id-effect-key']),
+    d: shown(q1Module, 'handleResultPerCourse', []),
   },
   readOutcome: inboxAndEffects,
   answer: { kind: 'same-as-shipped' },
@@ -94,7 +94,7 @@ export const q3 = defineQuestion<q3Handlers.RefundMessage>({
     a: shown(q3Module, 'recordRefundBySourceMessage', ['no-delivery-id-effect-key']),
     b: shown(q3Module, 'recordRefundByMerchant', [], 'a merchant id is a business identity; only the domain knows it is too coarse for a refund'),
     c: shown(q3Module, 'recordRefundByAmount', ['no-amount-effect-key']),
-    d: shown(q3Module, 'recordRefundByWorker', ['no-delivery-id-effect-key']),
+    d: shown(q3Module, 'recordRefundByWorker', []),
   },
   labelledBy: 'effectId',
   readOutcome: inboxAndEffects,
@@ -121,7 +121,7 @@ export const q4 = defineQuestion<q4Handlers.SaleMessage>({
     b: shown(q4Module, 'recordSaleByAmountAndCurrency', ['no-amount-effect-key']),
     c: shown(q4Module, 'recordSaleBySale', []),
     // Worker identity makes this a delivery-derived key; the amount rule leaves such keys to that rule.
-    d: shown(q4Module, 'recordSaleByWorkerAndAmount', ['no-delivery-id-effect-key']),
+    d: shown(q4Module, 'recordSaleByWorkerAndAmount', []),
   },
   labelledBy: 'effectId',
   readOutcome: async (db) => ({

@@ -1,21 +1,67 @@
-import type { RaceScenario } from '../src/scenario.js';
+import type { Queryable } from '../src/database.js';
+import { defineRace, type RaceScenario } from '../src/scenario.js';
+import { claimWords, oneRefundTwice } from './examples.js';
 import { claimNotice, claimNoticeByChecking } from './handlers/example-4-1.js';
-import { inboxTable, uncheckedInboxTable } from './tables.js';
+import { recordRefund, recordRefundPerMessage, type RefundNotice } from './handlers/example-4-4.js';
+import { countRows } from './readouts.js';
+import { inboxTable, keyedEffectsTable, uncheckedInboxTable } from './tables.js';
 
-/** Example 4.1's two handlers, raced by workers A and B on two connections of a real server. */
+/**
+ * Examples 4.1 and 4.4 with their handlers raced by workers A and B on two connections of a real
+ * server, where one worker can wait for the other's uncommitted row.
+ */
+
+const bothHandle = { A: { id: 'notice-amber' }, B: { id: 'notice-amber' } };
+const inboxRows = async (db: Queryable) => ({ inbox: await countRows(db, 'inbox') });
+
+const effectRows = async (db: Queryable) => ({ inbox: await countRows(db, 'inbox'), effects: await countRows(db, 'effects') });
+const madeTheEffect = (record: typeof recordRefund) => async (db: Queryable, message: RefundNotice) => (await record(db, message)).effect === 'new';
+
 export const races: readonly RaceScenario[] = [
   {
+    anchor: 'example-4-1',
     label: '4.1 race, check then insert',
     schemaSql: uncheckedInboxTable,
-    message: { id: 'notice-amber' },
+    messages: bothHandle,
     handler: claimNoticeByChecking,
-    words: { took: 'inserted', declined: 'skipped' },
+    readOutcome: inboxRows,
+    words: claimWords.checking,
   },
   {
+    anchor: 'example-4-1',
     label: '4.1 race, unique claim',
     schemaSql: inboxTable,
-    message: { id: 'notice-amber' },
+    messages: bothHandle,
     handler: claimNotice,
-    words: { took: 'fresh', declined: 'conflict' },
+    readOutcome: inboxRows,
+    words: claimWords.unique,
   },
+  {
+    anchor: 'example-4-1',
+    label: '4.1 race, unique claim, A rolls back',
+    schemaSql: inboxTable,
+    messages: bothHandle,
+    handler: claimNotice,
+    readOutcome: inboxRows,
+    words: claimWords.unique,
+    rollsBack: 'A',
+  },
+  defineRace({
+    anchor: 'example-4-4',
+    label: '4.4 race, refund keyed by refund',
+    schemaSql: inboxTable + keyedEffectsTable,
+    messages: oneRefundTwice,
+    handler: madeTheEffect(recordRefund),
+    readOutcome: effectRows,
+    words: { took: 'new', declined: 'already-recorded' },
+  }),
+  defineRace({
+    anchor: 'example-4-4',
+    label: '4.4 race, refund keyed by message',
+    schemaSql: inboxTable + keyedEffectsTable,
+    messages: oneRefundTwice,
+    handler: madeTheEffect(recordRefundPerMessage),
+    readOutcome: effectRows,
+    words: { took: 'new', declined: 'already-recorded' },
+  }),
 ];

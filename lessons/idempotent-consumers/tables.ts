@@ -14,3 +14,7 @@ export const saleEffectsTable =
   'CREATE TABLE effects (effect_id text PRIMARY KEY, sale_id text NOT NULL, amount integer NOT NULL);';
 
 export const balancesTable = 'CREATE TABLE balances (account_id text PRIMARY KEY, cents integer NOT NULL);';
+
+/** Balances that remember which snapshot set them, so an upsert can refuse an older one. */
+export const sequencedBalancesTable =
+  'CREATE TABLE balances (account_id text PRIMARY KEY, cents integer NOT NULL, as_of integer NOT NULL);';

@@ -5,7 +5,7 @@
  */
 
 export type * from './model.js';
-export type { DatabaseOpener, LessonDatabase, Queryable, QueryRows } from './database.js';
+export type { DatabaseOpener, LessonDatabase, Queryable, QueryRows, StatementResult } from './database.js';
 export type {
   AnswerRule,
   Delivery,
@@ -19,11 +19,13 @@ export type {
   ShownHandler,
   WorkerName,
 } from './scenario.js';
-export type { ExampleResult, HandlerRun, ItemFailure, QuestionCheck } from './runner.js';
+export type { ExampleResult, HandlerRun, ItemFailure, QuestionCheck, RunEvent, SqlRun } from './runner.js';
 export type { PgliteAssets, PgliteAssetUrls } from './pglite-database.js';
+export type { TableRows, TimelineEvent, Transcript, TranscriptPart, TranscriptStatement } from './transcript.js';
 
 export { builtLessonFormat } from './model.js';
 export { formatOutcome } from './scenario.js';
+export { formatStatementResults, formatTimeline, formatTranscript } from './transcript.js';
 export { LessonRunner, describeFailure } from './runner.js';
 export { PgliteLessonDatabase, loadPgliteAssets, pgliteOpener } from './pglite-database.js';
 export { allQuestions, lessonAnchors, parseBuiltLesson } from './built-lesson.js';

@@ -20,14 +20,28 @@ export function parseBuiltLesson(json: unknown, origin: string): BuiltLesson {
   checkSection(lesson.field('analogy'), ['anchor', 'title', 'storyHtml', 'limitsHtml']);
   for (const example of lesson.field('examples').items()) {
     checkSection(example, ['anchor', 'number', 'title', 'html']);
-    for (const code of example.field('code').items()) checkCode(code);
+    const code = example.field('code').items();
+    code.forEach(checkCode);
+    const captions = example.field('captions').items();
+    captions.forEach((caption) => caption.string());
+    if (captions.length !== code.length) example.field('captions').fail(`has ${captions.length} captions for ${code.length} handlers`);
   }
   for (const question of lesson.field('questions').items()) checkQuestion(question);
   for (const tip of lesson.field('tips').items()) checkSection(tip, ['anchor', 'adviceHtml', 'whenHtml', 'verifyHtml']);
   for (const source of lesson.field('sources').items()) checkSection(source, ['id', 'title', 'url', 'fetched', 'noteHtml']);
+  checkSection(lesson.field('related'), ['anchor', 'title']);
+  for (const topic of lesson.field('related').field('topics').items()) checkSection(topic, ['title', 'html']);
   for (const place of lesson.field('places').items()) {
     checkSection(place, ['anchor', 'title']);
     place.field('rules').items().forEach((rule) => rule.string());
+  }
+  const recorded = lesson.field('recordedRaces');
+  if (recorded.raw() !== null) {
+    checkSection(recorded, ['recordedOn', 'engine']);
+    for (const race of recorded.field('races').items()) {
+      checkSection(race, ['anchor', 'label', 'line']);
+      race.field('timeline').items().forEach((event) => checkSection(event, ['worker', 'text']));
+    }
   }
   return json as BuiltLesson;
 }

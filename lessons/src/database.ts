@@ -6,11 +6,21 @@
 
 export interface QueryRows<Row> {
   rows: Row[];
+  /** Rows an INSERT, UPDATE or DELETE changed, as the engine reports it. */
+  affectedRows?: number;
 }
 
 /** The one method a lesson handler may call: a parameterised SQL statement. */
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryRows<Row>>;
+}
+
+/** What one statement typed into a lesson's SQL console gave back. */
+export interface StatementResult {
+  readonly columns: readonly string[];
+  readonly rows: readonly Record<string, unknown>[];
+  /** Rows an INSERT, UPDATE or DELETE changed. */
+  readonly affectedRows: number | null;
 }
 
 export interface LessonDatabase {
@@ -28,6 +38,12 @@ export interface LessonDatabase {
   asWorker<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Reads outside every worker transaction, so they see only what was committed. */
   readonly read: Queryable;
+  /**
+   * Runs SQL a learner typed, one or more statements, outside every worker transaction, and gives
+   * each statement's result. A transaction the text leaves open is rolled back at its end, so the
+   * next item still starts from a clean session. Rejects with PostgreSQL's message on an error.
+   */
+  runSql(sql: string): Promise<StatementResult[]>;
   close(): Promise<void>;
 }
 

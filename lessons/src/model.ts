@@ -1,4 +1,5 @@
 import type { RuleId } from './scenario.js';
+import type { TimelineEvent } from './transcript.js';
 
 /**
  * The lesson as `npm run build` writes it: text already rendered from Markdown to HTML (with raw
@@ -9,7 +10,7 @@ import type { RuleId } from './scenario.js';
 /** HTML rendered at build time from the lesson's own Markdown; safe to insert as markup. */
 export type Html = string;
 
-export const builtLessonFormat = 1;
+export const builtLessonFormat = 2;
 
 export interface BuiltLesson {
   readonly format: typeof builtLessonFormat;
@@ -27,8 +28,28 @@ export interface BuiltLesson {
   readonly questions: readonly BuiltQuestion[];
   readonly tips: readonly BuiltTip[];
   readonly sources: readonly BuiltSource[];
+  /** Neighbouring topics and how they connect; hosts list the rules that open this lesson after them. */
+  readonly related: BuiltRelated;
   /** Every place a link may open, in reading order, with the plugin rules that point at it. */
   readonly places: readonly Place[];
+  /** The races as last run on a real server, for hosts that have none; `null` until one is recorded. */
+  readonly recordedRaces: RecordedRaces | null;
+}
+
+export interface RecordedRaces {
+  /** `YYYY-MM-DD`. */
+  readonly recordedOn: string;
+  /** The server they ran on, e.g. `PostgreSQL 15.18`. */
+  readonly engine: string;
+  readonly races: readonly RecordedRace[];
+}
+
+export interface RecordedRace {
+  /** The example whose handlers were raced. */
+  readonly anchor: string;
+  readonly label: string;
+  readonly line: string;
+  readonly timeline: readonly TimelineEvent[];
 }
 
 export interface Place {
@@ -79,6 +100,8 @@ export interface BuiltExample {
   readonly html: Html;
   /** The handler the example runs first, then any contrasting handler it shows. */
   readonly code: readonly CodeSnippet[];
+  /** What each handler of `code` is, in the same order. */
+  readonly captions: readonly string[];
 }
 
 export interface DeliveryView {
@@ -126,6 +149,12 @@ export interface BuiltTip {
   readonly adviceHtml: Html;
   readonly whenHtml: Html;
   readonly verifyHtml: Html;
+}
+
+export interface BuiltRelated {
+  readonly anchor: string;
+  readonly title: string;
+  readonly topics: readonly { readonly title: string; readonly html: Html }[];
 }
 
 export interface BuiltSource {

@@ -1,6 +1,6 @@
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 
-import type { DatabaseOpener, LessonDatabase, Queryable, QueryRows } from './database.js';
+import type { DatabaseOpener, LessonDatabase, Queryable, QueryRows, StatementResult } from './database.js';
 
 /**
  * What a host hands over so PGlite never fetches anything by itself. A browser or webview host
@@ -93,11 +93,26 @@ export class PgliteLessonDatabase implements LessonDatabase {
     return this.pglite.transaction((tx) => work({ query: (sql, params) => rowsOf(tx.query(sql, params)) }));
   }
 
+  async runSql(sql: string): Promise<StatementResult[]> {
+    try {
+      const results = await this.pglite.exec(sql);
+      return results.map((result) => ({
+        columns: result.fields.map((field) => field.name),
+        rows: result.rows as Record<string, unknown>[],
+        // PGlite does not say which command a result belongs to; a result without columns is a change.
+        affectedRows: result.fields.length === 0 ? (result.affectedRows ?? 0) : null,
+      }));
+    } finally {
+      if (this.pglite.isInTransaction()) await this.pglite.exec('ROLLBACK');
+    }
+  }
+
   async close(): Promise<void> {
     if (!this.pglite.closed) await this.pglite.close();
   }
 }
 
-async function rowsOf<Row>(result: Promise<{ rows: unknown[] }>): Promise<QueryRows<Row>> {
-  return { rows: (await result).rows as Row[] };
+async function rowsOf<Row>(pending: Promise<{ rows: unknown[]; affectedRows?: number }>): Promise<QueryRows<Row>> {
+  const result = await pending;
+  return { rows: result.rows as Row[], affectedRows: result.affectedRows };
 }

@@ -1,4 +1,4 @@
-import type { DatabaseOpener, LessonDatabase } from './database.js';
+import type { DatabaseOpener, LessonDatabase, StatementResult } from './database.js';
 import {
   formatOutcome,
   type ExampleScenario,
@@ -8,6 +8,7 @@ import {
   type ShownHandler,
 } from './scenario.js';
 import { ItemSession, StepFailure } from './session.js';
+import type { Transcript } from './transcript.js';
 
 export interface ItemFailure {
   readonly step: number;
@@ -15,14 +16,15 @@ export interface ItemFailure {
   readonly reason: string;
 }
 
+/** Every result carries the transcript of the SQL that produced it, failed or not. */
 export type ExampleResult =
-  | { readonly anchor: string; readonly number: string; readonly ok: true; readonly line: string }
-  | { readonly anchor: string; readonly number: string; readonly ok: false; readonly failure: ItemFailure };
+  | { readonly anchor: string; readonly number: string; readonly ok: true; readonly line: string; readonly transcript: Transcript }
+  | { readonly anchor: string; readonly number: string; readonly ok: false; readonly failure: ItemFailure; readonly transcript: Transcript };
 
 /** The durable state one handler leaves after all of a question's deliveries. */
 export type HandlerRun =
-  | { readonly ok: true; readonly outcome: Outcome; readonly text: string }
-  | { readonly ok: false; readonly failure: ItemFailure };
+  | { readonly ok: true; readonly outcome: Outcome; readonly text: string; readonly transcript: Transcript }
+  | { readonly ok: false; readonly failure: ItemFailure; readonly transcript: Transcript };
 
 export interface QuestionCheck {
   readonly anchor: string;
@@ -36,6 +38,14 @@ export interface QuestionCheck {
   readonly criterion: string;
 }
 
+/** What SQL typed into the console gave: each statement's result, or PostgreSQL's error message. */
+export type SqlRun = { readonly ok: true; readonly results: readonly StatementResult[] } | { readonly ok: false; readonly error: string };
+
+/** What a runner tells its listeners after each run, for a host that shows the evidence of a result. */
+export type RunEvent =
+  | { readonly kind: 'example'; readonly anchor: string; readonly result: ExampleResult }
+  | { readonly kind: 'question'; readonly anchor: string; readonly check: QuestionCheck };
+
 export function describeFailure(failure: ItemFailure): string {
   return `failed at step ${failure.step} (${failure.stepLabel}): ${failure.reason}`;
 }
@@ -47,6 +57,7 @@ export function describeFailure(failure: ItemFailure): string {
  */
 export class LessonRunner {
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly listeners = new Set<(event: RunEvent) => void>();
 
   private constructor(
     readonly lesson: RunnableLesson,
@@ -61,16 +72,25 @@ export class LessonRunner {
     return this.db.engine;
   }
 
-  runExample(anchor: string): Promise<ExampleResult> {
+  /** Calls `listener` after every example run and every question check; returns how to stop. */
+  onRun(listener: (event: RunEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async runExample(anchor: string): Promise<ExampleResult> {
     const example = this.example(anchor);
-    return this.exclusive(async () => {
+    const result = await this.exclusive(async (): Promise<ExampleResult> => {
+      const session = new ItemSession(this.db);
       try {
-        const line = await example.run(new ItemSession(this.db));
-        return { anchor, number: example.number, ok: true, line };
+        const line = await example.run(session);
+        return { anchor, number: example.number, ok: true, line, transcript: await session.transcript() };
       } catch (error) {
-        return { anchor, number: example.number, ok: false, failure: asItemFailure(error) };
+        return { anchor, number: example.number, ok: false, failure: asItemFailure(error), transcript: await session.transcript() };
       }
     });
+    this.tell({ kind: 'example', anchor, result });
+    return result;
   }
 
   /** Runs the question's own handler (`shipped`) or one option's handler over the question's deliveries. */
@@ -86,7 +106,34 @@ export class LessonRunner {
     const shipped = question.shipped ? await this.runHandler(anchor, 'shipped') : undefined;
     const options: Record<string, HandlerRun> = {};
     for (const optionId of Object.keys(question.options)) options[optionId] = await this.runHandler(anchor, optionId);
-    return judge(question, shipped, options);
+    const check = judge(question, shipped, options);
+    this.tell({ kind: 'question', anchor, check });
+    return check;
+  }
+
+  private tell(event: RunEvent): void {
+    // A listener is a host's display; its failure must not turn a run into a failed one.
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        /* the result itself is still returned to the caller */
+      }
+    }
+  }
+
+  /**
+   * Runs SQL a learner typed against the database as the last run left it. It is queued like the
+   * runs, so it never lands in the middle of one; the next run resets what it changed.
+   */
+  runSql(sql: string): Promise<SqlRun> {
+    return this.exclusive(async () => {
+      try {
+        return { ok: true, results: await this.db.runSql(sql) };
+      } catch (error) {
+        return { ok: false, error: error instanceof Error ? error.message : String(error) };
+      }
+    });
   }
 
   close(): Promise<void> {
@@ -118,9 +165,9 @@ async function runQuestionHandler(db: LessonDatabase, question: QuestionScenario
     await session.fresh(question.schemaSql);
     for (const delivery of question.deliveries) await session.deliver(delivery, handler.run);
     const outcome = await session.readCommitted('the durable state', question.readOutcome);
-    return { ok: true, outcome, text: formatOutcome(outcome) };
+    return { ok: true, outcome, text: formatOutcome(outcome), transcript: await session.transcript() };
   } catch (error) {
-    return { ok: false, failure: asItemFailure(error) };
+    return { ok: false, failure: asItemFailure(error), transcript: await session.transcript() };
   }
 }
 

@@ -109,7 +109,10 @@ export interface ExampleScenario {
   readonly number: string;
   /** The handlers shown with the example, the one it runs first. */
   readonly shown: readonly ShownHandler[];
-  /** Runs the example on a fresh database and returns its result line, composed from rows read back. */
+  /**
+   * Runs the example on a fresh database (one per design it compares) and returns its result, one
+   * line per design, composed from rows read back.
+   */
   run(session: ItemSession): Promise<string>;
 }
 
@@ -118,14 +121,21 @@ export interface ExampleScenario {
  * single connection and cannot run this; it needs a PostgreSQL server.
  */
 export interface RaceScenario {
+  /** The example whose handlers it races, e.g. `example-4-1`. */
+  readonly anchor: string;
   /** Starts the result line, e.g. `4.1 race, unique claim`. */
   readonly label: string;
   readonly schemaSql: string;
-  readonly message: LessonMessage;
-  /** Resolves to `true` when this worker took the message. */
+  /** What each worker handles: one message for both, or a message each. */
+  readonly messages: Readonly<Record<WorkerName, LessonMessage>>;
+  /** Resolves to `true` when this worker took the message (or made the effect). */
   readonly handler: Handler<LessonMessage, boolean>;
+  /** The durable state once both workers are done, e.g. `{ inbox: 1 }`. */
+  readOutcome(db: Queryable): Promise<Outcome>;
   /** How a worker's result reads in the line: `fresh`/`conflict`, `inserted`/`skipped`. */
   readonly words: { readonly took: string; readonly declined: string };
+  /** A worker that ends with ROLLBACK instead of COMMIT, once the other is seen waiting for it. */
+  readonly rollsBack?: WorkerName;
 }
 
 export interface RunnableLesson {
@@ -142,4 +152,12 @@ export function defineQuestion<Message extends LessonMessage>(
   scenario: Omit<QuestionScenario, 'deliveries'> & { deliveries: readonly Delivery<Message>[] },
 ): QuestionScenario {
   return scenario;
+}
+
+/** Lets a race be written with its own message type: its messages and its handler are checked together. */
+export function defineRace<Message extends LessonMessage>(
+  race: Omit<RaceScenario, 'messages' | 'handler'> & { messages: Readonly<Record<WorkerName, Message>>; handler: Handler<Message, boolean> },
+): RaceScenario {
+  // The handler only ever receives the messages beside it, so erasing their type here is sound.
+  return race as unknown as RaceScenario;
 }

@@ -1,5 +1,6 @@
 import type { LessonDatabase, Queryable } from './database.js';
 import type { Delivery, Handler, LessonMessage, WorkerName } from './scenario.js';
+import { readTables, recording, type TableRows, type Transcript, type TranscriptStatement } from './transcript.js';
 
 /** Raised on purpose inside a worker's transaction to model a process that dies before COMMIT. */
 class InterruptedBeforeCommit extends Error {
@@ -33,6 +34,7 @@ export function workerId(worker: WorkerName): string {
  */
 export class ItemSession {
   private stepCount = 0;
+  private readonly parts: { title: string; statements: TranscriptStatement[]; tables?: TableRows }[] = [];
 
   constructor(private readonly db: LessonDatabase) {}
 
@@ -40,8 +42,22 @@ export class ItemSession {
     return this.db.engine;
   }
 
-  fresh(schemaSql: string): Promise<void> {
-    return this.step('create a fresh database', () => this.db.reset(schemaSql));
+  /** Starts a fresh database; `title` names this part of the transcript when an item uses several. */
+  fresh(schemaSql: string, title = 'the run'): Promise<void> {
+    return this.step('create a fresh database', async () => {
+      await this.endPart();
+      await this.db.reset(schemaSql);
+      this.parts.push({ title, statements: [] });
+    });
+  }
+
+  /**
+   * Everything the item ran, with the tables of its last database read now. Never throws: an item
+   * that failed still shows what ran up to the failure, and its tables if they can still be read.
+   */
+  async transcript(): Promise<Transcript> {
+    await this.endPart().catch(() => undefined);
+    return this.parts.map(({ title, statements, tables }) => ({ title, statements, tables: tables ?? {} }));
   }
 
   /**
@@ -56,7 +72,7 @@ export class ItemSession {
     const label = `worker ${delivery.worker} handles ${delivery.message.id}${options.interruptBeforeCommit ? ' and dies before COMMIT' : ''}`;
     return this.step(label, async () => {
       try {
-        const value = await this.db.asWorker(async (tx) => {
+        const value = await this.asRecordedWorker(delivery.worker, async (tx) => {
           const result = await handler(tx, delivery.message, workerId(delivery.worker));
           if (options.interruptBeforeCommit) throw new InterruptedBeforeCommit();
           return result;
@@ -71,12 +87,41 @@ export class ItemSession {
 
   /** Reads committed state from a connection that no worker transaction is using. */
   readCommitted<T>(what: string, read: (db: Queryable) => Promise<T>): Promise<T> {
-    return this.step(`read ${what}`, () => read(this.db.read));
+    return this.step(`read ${what}`, () => read(recording(this.db.read, 'reader', this.statements())));
   }
 
   /** Reads committed state the way a newly started worker would: fresh session, own transaction. */
   readAsFreshWorker<T>(worker: WorkerName, what: string, read: (db: Queryable) => Promise<T>): Promise<T> {
-    return this.step(`a fresh worker ${worker} reads ${what}`, () => this.db.asWorker(read));
+    return this.step(`a fresh worker ${worker} reads ${what}`, () => this.asRecordedWorker(worker, read));
+  }
+
+  /** One worker transaction, written into the transcript with the boundaries the adapter issues. */
+  private async asRecordedWorker<T>(worker: WorkerName, work: (tx: Queryable) => Promise<T>): Promise<T> {
+    const who = `worker ${worker}`;
+    const log = this.statements();
+    const boundary = (sql: string) => log.push({ who, sql, params: [], returned: null, changed: null });
+    try {
+      const result = await this.db.asWorker((tx) => {
+        boundary('DISCARD ALL');
+        boundary('BEGIN');
+        return work(recording(tx, who, log));
+      });
+      boundary('COMMIT');
+      return result;
+    } catch (error) {
+      boundary('ROLLBACK');
+      throw error;
+    }
+  }
+
+  private statements(): TranscriptStatement[] {
+    if (this.parts.length === 0) this.parts.push({ title: 'the run', statements: [] });
+    return this.parts.at(-1)!.statements;
+  }
+
+  private async endPart(): Promise<void> {
+    const open = this.parts.at(-1);
+    if (open && !open.tables) open.tables = await readTables(this.db.read);
   }
 
   private async step<T>(label: string, action: () => Promise<T>): Promise<T> {

@@ -177,6 +177,32 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     }
   });
 
+  it('keeps the SQL behind the answer one click away, and runs SQL typed into an example console on its database', async () => {
+    expect(openedQuestion).toBeDefined();
+    const lesson = workbench.lessonFrame();
+    const transcript = lesson.locator(`[data-evidence-for="${openedQuestion}"] details.transcript`).first();
+    await transcript.waitFor({ timeout: 30_000 });
+    expect(await transcript.getAttribute('open')).toBeNull();
+    await transcript.locator('summary').click();
+    expect(await transcript.locator('pre').textContent()).toMatch(/worker A {2}BEGIN\n/);
+
+    // Example 4.3's run leaves the payout worker B applied; a statement typed in its console must find that row.
+    const example = lesson.locator('[id="example-4-3"]');
+    await example.locator('details.sql-console summary').click();
+    const submit = example.locator('form[data-console-for="example-4-3"] button[type="submit"]');
+    await expect.poll(() => submit.isEnabled(), { timeout: 60_000 }).toBe(true);
+    await example.locator('textarea').fill('SELECT effect_id, amount FROM effects;');
+    await submit.click();
+    const output = example.locator('[data-console-output-for="example-4-3"]');
+    await expect.poll(() => output.textContent(), { timeout: 60_000 }).toContain('(1 row)');
+    expect(await output.textContent()).toMatch(/payout-cedar +\| 250/);
+    await example.locator('textarea').fill('SELECT nope FROM effects;');
+    await submit.click();
+    await expect.poll(() => output.textContent(), { timeout: 60_000 }).toBe('ERROR: column "nope" does not exist');
+    await example.scrollIntoViewIfNeeded();
+    await screenshot('lesson-example-4-3-console');
+  });
+
   it('keeps the answer and the computed state when the window reloads, and follows a dark theme', async () => {
     expect(computedShown).not.toBeNull();
     // Reload the way a person does, through the command: the workbench then saves its layout (and

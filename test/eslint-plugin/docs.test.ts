@@ -6,7 +6,7 @@ import { Linter } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { whenSqlParserReady } from '../../eslint-plugin/src/analysis/sql/parser.js';
-import plugin, { lessonLinks } from '../../eslint-plugin/src/index.js';
+import plugin, { lessonLinks, ruleNames } from '../../eslint-plugin/src/index.js';
 
 /**
  * The rule pages and the rules stay in step: every rule has a page with its description and its
@@ -45,7 +45,6 @@ function readPage(rule: string): Page {
 }
 
 const linter = new Linter({ configType: 'flat' });
-const ruleNames = Object.keys(plugin.rules) as (keyof typeof lessonLinks)[];
 
 function findings(code: string): string[] {
   const messages = linter.verify(
@@ -68,6 +67,13 @@ function findings(code: string): string[] {
 beforeAll(() => whenSqlParserReady());
 
 describe('rule documentation', () => {
+  it('the plugin has exactly the catalogue\'s rules, and the README lists exactly those', () => {
+    expect(Object.keys(plugin.rules).sort()).toEqual([...ruleNames].sort());
+    const readme = readFileSync(fileURLToPath(new URL('README.md', root)), 'utf8');
+    const listed = [...readme.matchAll(/^\| \[`([a-z-]+)`\]\(eslint-plugin\/docs\/rules\//gm)].map((match) => match[1]);
+    expect(listed).toEqual(ruleNames);
+  });
+
   for (const name of ruleNames) {
     describe(name, () => {
       const rule = plugin.rules[name];

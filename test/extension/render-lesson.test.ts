@@ -20,6 +20,33 @@ describe('the lesson page rendered on the host', () => {
     }
   });
 
+  it('gives every example a place for its transcript and a SQL console that waits for the database', () => {
+    for (const example of idempotentConsumersLesson.examples) {
+      expect(html).toContain(`<div class="evidence" data-evidence-for="${example.anchor}"></div>`);
+      expect(html).toContain(`<form data-console-for="${example.anchor}">`);
+      expect(html).toContain(`data-console-output-for="${example.anchor}"`);
+    }
+    expect(html.match(/<button type="submit" disabled/g)).toHaveLength(idempotentConsumersLesson.examples.length);
+  });
+
+  it('shows the races recorded on a real server under their examples, dated, with the server, as not run in the panel', () => {
+    const recorded = idempotentConsumersLesson.recordedRaces!;
+    expect(recorded.engine).toMatch(/^PostgreSQL \d+/);
+    const example41 = html.slice(html.indexOf('id="example-4-1"'), html.indexOf('id="example-4-2"'));
+    expect(example41).toContain(`recorded on ${recorded.engine} on ${recorded.recordedOn}`);
+    expect(example41).toContain('they were not run in this panel');
+    expect(example41).toContain('<code>4.1 race, unique claim: A=fresh, B=waited/conflict; inbox=1</code>');
+    expect(example41).toMatch(/\| waiting: pg_blocking_pids\(\d+\) names worker A/);
+    expect(html.slice(html.indexOf('id="example-4-2"'), html.indexOf('id="example-4-4"'))).not.toContain('recorded-races');
+  });
+
+  it('ends with the related topics and, for each rule, the sections it opens', () => {
+    const related = html.slice(html.indexOf('<section id="related">'));
+    expect(idempotentConsumersLesson.related.topics.map((topic) => topic.title)).toEqual(['Jobs in a queue', "The outbox, on the producer's side", 'The rules that point here']);
+    expect(related).toContain('href="https://docs.bullmq.io/patterns/idempotent-jobs"');
+    expect(related).toContain(`<li><code>no-check-then-insert</code>: <a href="#example-4-1">4.1 An inbox conflict is the consumer's decision</a>, <a href="#tip-1">Pro tip 1</a></li>`);
+  });
+
   it('escapes code and plain text, so handler source shows as written', () => {
     const q1 = idempotentConsumersLesson.questions.find((question) => question.anchor === 'q1')!;
     expect(q1.code?.source).toContain('Promise<boolean>');

@@ -8,15 +8,37 @@ import { idempotentConsumers } from '../../lessons/idempotent-consumers/index.js
 import { assembleLesson } from '../../lessons/src/build/assemble.js';
 import { HandlerSourceReader } from '../../lessons/src/build/extract-code.js';
 import { loadLessonText } from '../../lessons/src/build/load-lesson-text.js';
+import { readRecordedRaces } from '../../lessons/src/build/recorded-races.js';
 import { renderMarkdown } from '../../lessons/src/build/render-markdown.js';
 import { allQuestions, lessonAnchors, parseBuiltLesson } from '../../lessons/src/built-lesson.js';
 import { idempotentConsumersLesson as lesson } from '../../lessons/src/lesson-data.js';
-import type { CodeSnippet } from '../../lessons/src/model.js';
+import type { BuiltLesson, CodeSnippet } from '../../lessons/src/model.js';
 import { builtLessonFile, lessonFolder, packageRoot } from '../../lessons/src/node/paths.js';
 import { pgliteFromImage } from '../../lessons/src/node/pglite-node.js';
 import { LessonRunner } from '../../lessons/src/runner.js';
+import type { RunnableLesson } from '../../lessons/src/scenario.js';
 
 const repositoryRoot = dirname(packageRoot);
+
+/** Builds the lesson from its files as `npm run build` does, running `runnable` on PGlite. */
+async function buildFromFiles(runnable: RunnableLesson): Promise<BuiltLesson> {
+  const runner = await LessonRunner.open(runnable, pgliteFromImage());
+  try {
+    const folder = lessonFolder(lesson.id);
+    const { text, file } = await loadLessonText(folder, repositoryRoot);
+    return await assembleLesson({
+      text,
+      runnable,
+      files: { folder, textFile: file },
+      code: new HandlerSourceReader(repositoryRoot),
+      runHandler: (anchor, which) => runner.runHandler(anchor, which),
+      ruleLinks: lessonLinks,
+      recordedRaces: await readRecordedRaces(folder, repositoryRoot),
+    });
+  } finally {
+    await runner.close();
+  }
+}
 
 function everySnippet(): CodeSnippet[] {
   return [
@@ -37,6 +59,7 @@ describe('the places other tools link to', () => {
       'example-4-2',
       'example-4-3',
       'example-4-4',
+      'example-4-5',
       'q1',
       'q2',
       'q3',
@@ -44,6 +67,7 @@ describe('the places other tools link to', () => {
       'tip-1',
       'tip-2',
       'sources',
+      'related',
     ]);
   });
 
@@ -62,22 +86,8 @@ describe('the places other tools link to', () => {
 
 describe('the built lesson', () => {
   it('is what building the lesson from its files gives today (no stale build)', async () => {
-    const runner = await LessonRunner.open(idempotentConsumers, pgliteFromImage());
-    try {
-      const folder = lessonFolder(lesson.id);
-      const { text, file } = await loadLessonText(folder, repositoryRoot);
-      const rebuilt = await assembleLesson({
-        text,
-        runnable: idempotentConsumers,
-        files: { folder, textFile: file },
-        code: new HandlerSourceReader(repositoryRoot),
-        runHandler: (anchor, which) => runner.runHandler(anchor, which),
-        ruleLinks: lessonLinks,
-      });
-      expect(JSON.parse(readFileSync(builtLessonFile(lesson.id), 'utf8'))).toEqual(JSON.parse(JSON.stringify(rebuilt)));
-    } finally {
-      await runner.close();
-    }
+    const rebuilt = await buildFromFiles(idempotentConsumers);
+    expect(JSON.parse(readFileSync(builtLessonFile(lesson.id), 'utf8'))).toEqual(JSON.parse(JSON.stringify(rebuilt)));
   });
 
   it('shows each handler as its module has it, helpers first', () => {
@@ -126,6 +136,38 @@ describe('the built lesson', () => {
   });
 });
 
+describe("an option's explanation", () => {
+  const lessonText = JSON.parse(readFileSync(join(lessonFolder(lesson.id), 'lesson.json'), 'utf8')) as {
+    predict: { options: Record<string, string> };
+    questions: { anchor: string; options: Record<string, string> }[];
+  };
+
+  it('types no figure or id of its own: every digit comes from a placeholder the run fills', () => {
+    for (const [anchor, options] of [['predict', lessonText.predict.options] as const, ...lessonText.questions.map((question) => [question.anchor, question.options] as const)]) {
+      for (const [id, markdown] of Object.entries(options)) {
+        const ownWords = markdown.replace(/\{[a-z_.]+\}/g, '').replace(/\]\(#[a-z0-9-]+\)/g, ']');
+        expect(ownWords.replace(/\[[^\]]*\]/g, ''), `${anchor} option ${id}`).not.toMatch(/\d/);
+      }
+    }
+  });
+
+  it('changes when the handler behind it changes, because it is filled from that run', async () => {
+    const q3 = idempotentConsumers.questions.find((question) => question.anchor === 'q3')!;
+    const altered = {
+      ...idempotentConsumers,
+      questions: idempotentConsumers.questions.map((question) =>
+        question === q3 ? { ...q3, options: { ...q3.options, d: { ...q3.options['d']!, run: q3.options['a']!.run } } } : question,
+      ),
+    };
+    const rebuilt = await buildFromFiles(altered);
+    const explanation = (built: BuiltLesson) => built.questions.find((question) => question.anchor === 'q3')!.options.find((option) => option.id === 'd')!.explanationHtml;
+    expect(explanation(lesson)).toContain('<code>worker-A</code>, <code>worker-B</code>');
+    expect(explanation(lesson)).toContain('800 cents');
+    expect(explanation(rebuilt)).toContain('<code>credit-note-31</code>, <code>credit-note-32</code>, <code>credit-note-33</code>');
+    expect(explanation(rebuilt)).toContain('1100 cents');
+  });
+});
+
 describe('lesson text rendering', () => {
   it('escapes raw HTML and refuses script links', () => {
     const html = renderMarkdown('Hi <script>alert(1)</script> [x](javascript:alert(1)) [S1](#sources)');
@@ -149,7 +191,7 @@ describe('parseBuiltLesson', () => {
   });
 
   it('names the field that is wrong', () => {
-    expect(() => parseBuiltLesson({ ...built, format: 2 }, 'x.json')).toThrow('x.json: format: is 2; this package reads format 1, so rebuild the lesson');
+    expect(() => parseBuiltLesson({ ...built, format: 1 }, 'x.json')).toThrow('x.json: format: is 1; this package reads format 2, so rebuild the lesson');
     const questions = structuredClone(built['questions']) as { answer: string }[];
     questions[1]!.answer = 'z';
     expect(() => parseBuiltLesson({ ...built, questions }, 'x.json')).toThrow('x.json: questions[1].answer: expected one of a, b, c, d, found "z"');

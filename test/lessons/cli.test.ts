@@ -7,21 +7,74 @@ import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../lessons/src/node/paths.js';
 
 const cli = join(packageRoot, 'dist', 'src', 'node', 'cli.js');
-const run = (command: string) => {
+const run = (command: string, ...rest: string[]) => {
   // Without a server, `examples` prints the PGlite lines only.
   const { DATABASE_URL: _ignored, ...environment } = process.env;
-  return promisify(execFile)(process.execPath, [cli, command], { env: environment });
+  return promisify(execFile)(process.execPath, [cli, command, ...rest], { env: environment });
 };
 
+/** Runs the CLI with `input` as what the learner types. */
+function runTyping(input: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  const { DATABASE_URL: _ignored, ...environment } = process.env;
+  return new Promise((resolve, reject) => {
+    const child = execFile(process.execPath, [cli, ...args], { env: environment }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') reject(error);
+      else resolve({ stdout, stderr, code: child.exitCode });
+    });
+    child.stdin?.end(input);
+  });
+}
+
 describe('npm run lesson', () => {
-  it('-- examples prints the four example lines and nothing else', async () => {
+  it('-- examples prints the four original example lines, then the new ones, and nothing else', async () => {
     const { stdout } = await run('examples');
     expect(stdout.trim().split('\n')).toEqual([
       '4.1 inbox claims: notice-amber=fresh, notice-birch=fresh, notice-amber=conflict',
+      '4.1 check then insert, one worker at a time: notice-amber=inserted, notice-birch=inserted, notice-amber=skipped',
       '4.2 snapshots: ids=snapshot-elm-01,snapshot-elm-02 claims=fresh,fresh balance=930',
       '4.3 rollback: fresh-worker-before inbox=0 effects=0; retry=applied; after inbox=1 effects=1',
       '4.4 effect identity: source-maple-a=fresh/new, source-maple-b=fresh/already-recorded; inbox=2 effects=1',
+      '4.4 keyed by message: source-maple-a=fresh/new, source-maple-b=fresh/new; inbox=2 effects=2',
+      '4.5 late replay of reconcile-17: per-worker claim B=applied balance=700; snapshot claim B=skipped balance=900; sequence guard B=skipped balance=900',
+      '(computed on PGlite, one worker transaction at a time)',
     ]);
+  });
+
+  it('-- examples --transcript shows each worker\'s statements, their row counts and the final rows under each line', async () => {
+    const { stdout } = await run('examples', '--transcript');
+    const rollback = stdout.slice(stdout.indexOf('4.3 rollback'), stdout.indexOf('4.4 effect identity'));
+    expect(rollback).toContain(
+      "    worker A  INSERT INTO inbox(message_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING message_id  ['payout-cedar-1']  -> 1 row, 1 changed\n" +
+        "    worker A  INSERT INTO effects(effect_id, amount) VALUES ($1, $2)  ['payout-cedar', 250]  -> 0 rows, 1 changed\n" +
+        '    worker A  ROLLBACK\n',
+    );
+    expect(rollback).toContain("    table effects: 1 row\n      effect_id='payout-cedar' amount=250\n");
+    const lateReplay = stdout.slice(stdout.indexOf('4.5 late replay'));
+    expect(lateReplay).toContain('    -- sequence guard\n');
+    expect(lateReplay).toContain("WHERE balances.as_of < excluded.as_of RETURNING account_id  ['acct-9', 700, 17]  -> 0 rows, 0 changed");
+  });
+
+  it('-- console 4.1 runs SQL on the database the example left, with PostgreSQL\'s own error messages', async () => {
+    const { stdout, code } = await runTyping('SELECT message_id FROM inbox\n  ORDER BY message_id;\nSELECT nope FROM inbox;\n\\q\n', 'console', '4.1');
+    expect(code).toBe(0);
+    expect(stdout).toContain('message_id\n------------\nnotice-amber\nnotice-birch\n(2 rows)');
+    expect(stdout).toContain('ERROR: column "nope" does not exist');
+  });
+
+  it('-- console names the examples when it is given one that does not exist', async () => {
+    const { stderr, code } = await runTyping('', 'console', '9.9');
+    expect(code).toBe(2);
+    expect(stderr.trim()).toBe('lesson: there is no example 9.9; the examples are 4.1, 4.2, 4.3, 4.4, 4.5');
+  });
+
+  it('-- take asks each question, runs the answer typed and shows both states', async () => {
+    const { stdout, code } = await runTyping('b\nmaybe\na\n', 'take');
+    expect(code).toBe(0);
+    expect(stdout).toContain('Right: the database proves b (the state the shown handler produces: inbox=1 effects=1 sum=500).');
+    expect(stdout).toContain('Please type one of a, b, c, d.');
+    expect(stdout).toContain('  your answer, run:   inbox=3 effects=3 sum=1300\n  the shown handler: inbox=2 effects=2 sum=800\n');
+    expect(stdout).toContain('Not this time: the database proves c');
+    expect(stdout).toContain('Stopped before the end: 1 of 5 right so far.');
   });
 
   it('-- quiz prints every option with its state and the option the database proves', async () => {
@@ -36,6 +89,6 @@ describe('npm run lesson', () => {
   it('rejects an unknown command with its usage and status 2, without a stack trace', async () => {
     const failure = (await run('lecture').then(() => undefined, (error: unknown) => error)) as { code: number; stderr: string } | undefined;
     expect(failure?.code).toBe(2);
-    expect(failure?.stderr.trim()).toBe('usage: npm run lesson -- examples | quiz');
+    expect(failure?.stderr.trim()).toBe('usage: npm run lesson -- examples [--transcript] | quiz [--transcript] | take | console <example, e.g. 4.1> | record-races');
   });
 });

@@ -94,8 +94,9 @@ describe('text and code that disagree', () => {
         runnable: idempotentConsumers,
         files: { folder: lessonFolder('idempotent-consumers'), textFile: file },
         code: new HandlerSourceReader(join(packageRoot, '..')),
-        runHandler: async () => ({ ok: true, outcome: {}, text: '' }),
+        runHandler: async () => ({ ok: true, outcome: { inbox: 1 }, text: 'inbox=1', transcript: [] }),
         ruleLinks: {},
+        recordedRaces: null,
       });
     } catch (error) {
       return error instanceof Error ? error.message : String(error);
@@ -112,6 +113,19 @@ describe('text and code that disagree', () => {
   it('reports options that differ from the ones the code runs', async () => {
     expect(await assemblyError((lesson) => delete lesson['questions'][0]['options']['d'])).toBe(
       'broken-lesson/lesson.json: questions[0].options: has options a, b, c but questions.ts runs a, b, c, d',
+    );
+  });
+
+  it('reports an example with a caption missing for one of its handlers', async () => {
+    expect(await assemblyError((lesson) => lesson['examples'][4]['captions'].pop())).toBe(
+      'broken-lesson/lesson.json: examples[4].captions: has 2 captions but examples.ts shows 3 handlers',
+    );
+  });
+
+  it('reports an explanation naming a figure its run does not provide', async () => {
+    // The stand-in run of this test reads back only inbox=1 and leaves no tables.
+    expect(await assemblyError(() => undefined)).toBe(
+      'broken-lesson/lesson.json: predict.options.a: names {effects}, which its run does not provide (it provides {inbox})',
     );
   });
 

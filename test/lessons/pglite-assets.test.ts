@@ -38,7 +38,7 @@ describe('PGlite started from assets a host hands over', () => {
     try {
       expect(await runner.runExample('example-4-1')).toMatchObject({
         ok: true,
-        line: '4.1 inbox claims: notice-amber=fresh, notice-birch=fresh, notice-amber=conflict',
+        line: '4.1 inbox claims: notice-amber=fresh, notice-birch=fresh, notice-amber=conflict\n4.1 check then insert, one worker at a time: notice-amber=inserted, notice-birch=inserted, notice-amber=skipped',
       });
     } finally {
       await runner.close();

@@ -1,8 +1,11 @@
 import { createServer } from 'node:net';
+import { dirname } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { idempotentConsumers } from '../../lessons/idempotent-consumers/index.js';
+import { readRecordedRaces } from '../../lessons/src/build/recorded-races.js';
+import { lessonFolder, packageRoot } from '../../lessons/src/node/paths.js';
 import { pgliteFromImage } from '../../lessons/src/node/pglite-node.js';
 import { postgresOpener } from '../../lessons/src/node/postgres-database.js';
 import { runRaces } from '../../lessons/src/node/race.js';
@@ -79,15 +82,39 @@ if (databaseUrl) {
       });
     }
 
-    it('shows check-then-insert letting both workers insert, and the unique claim making one wait and conflict', async () => {
+    it('shows check-then-insert letting both workers insert, the unique claim making one wait, then conflict or insert as the other commits or rolls back, and the refund key keeping one refund', async () => {
       const results = await runRaces(idempotentConsumers.races, databaseUrl);
       expect(results.map((result) => (result.ok ? result.line : result.failure))).toEqual([
         '4.1 race, check then insert: A=inserted, B=inserted; inbox=2',
         '4.1 race, unique claim: A=fresh, B=waited/conflict; inbox=1',
+        '4.1 race, unique claim, A rolls back: A=fresh/rolled back, B=waited/fresh; inbox=1',
+        '4.4 race, refund keyed by refund: A=new, B=waited/already-recorded; inbox=2 effects=1',
+        '4.4 race, refund keyed by message: A=new, B=new; inbox=2 effects=2',
       ]);
-      const [checkThenInsert, uniqueClaim] = results;
+      const [checkThenInsert, uniqueClaim, afterRollback, refundKey, messageKey] = results;
       expect(checkThenInsert?.ok && checkThenInsert.workers).toEqual({ A: { took: true, waited: false }, B: { took: true, waited: false } });
       expect(uniqueClaim?.ok && uniqueClaim.workers).toEqual({ A: { took: true, waited: false }, B: { took: false, waited: true } });
+      expect(afterRollback?.ok && afterRollback.workers).toEqual({ A: { took: true, waited: false }, B: { took: true, waited: true } });
+      // The timeline puts B's wait, as pg_blocking_pids saw it, between A's insert and A's COMMIT, and B's answer after it.
+      const events = uniqueClaim?.ok ? uniqueClaim.timeline.map((event) => `${event.worker} ${event.text.replace(/\d+/g, 'n')}`) : [];
+      expect(events.slice(-4)).toEqual(['B waiting: pg_blocking_pids(n) names worker A (n)', 'A COMMIT', 'B -> n rows, n changed', 'B COMMIT']);
+      expect(uniqueClaim?.ok && uniqueClaim.timeline.at(-2)?.text).toBe('-> 0 rows, 0 changed');
+      expect(afterRollback?.ok && afterRollback.timeline.slice(-3).map((event) => `${event.worker} ${event.text}`)).toEqual(['A ROLLBACK', 'B -> 1 row, 1 changed', 'B COMMIT']);
+      expect(uniqueClaim?.ok && uniqueClaim.engine).toMatch(/^PostgreSQL \d+/);
+      // The recording the panel shows must still be what the server does (process ids aside).
+      const recorded = await readRecordedRaces(lessonFolder(idempotentConsumers.id), dirname(packageRoot));
+      const withoutPids = (text: string) => text.replace(/pg_blocking_pids\(\d+\) names worker (\w) \(\d+\)/, 'pg_blocking_pids names worker $1');
+      expect(recorded, 'no recorded-races.json: run npm run lesson -- record-races with DATABASE_URL').not.toBeNull();
+      expect(recorded!.races.map((race) => ({ ...race, timeline: race.timeline.map((event) => ({ ...event, text: withoutPids(event.text) })) }))).toEqual(
+        results.map((result, index) => ({
+          anchor: idempotentConsumers.races[index]!.anchor,
+          label: result.label,
+          line: result.ok ? result.line : result.failure,
+          timeline: result.ok ? result.timeline.map((event) => ({ ...event, text: withoutPids(event.text) })) : [],
+        })),
+      );
+      expect(refundKey?.ok && refundKey.outcome).toEqual({ inbox: 2, effects: 1 });
+      expect(messageKey?.ok && messageKey.outcome).toEqual({ inbox: 2, effects: 2 });
     });
   });
 }

@@ -17,6 +17,7 @@ const sharedDatabase = async (): Promise<LessonDatabase> => ({
   read: database.read,
   reset: (sql) => database.reset(sql),
   asWorker: (work) => database.asWorker(work),
+  runSql: (sql) => database.runSql(sql),
   close: async () => undefined, // the file closes it once, in afterAll
 });
 
@@ -30,18 +31,21 @@ afterAll(async () => {
 });
 
 describe('the examples, run on PGlite', () => {
-  it('print exactly the four lines the lesson promises', async () => {
+  it('print exactly the lines the lesson promises', async () => {
     const lines: string[] = [];
     for (const example of idempotentConsumers.examples) {
       const result = await runner.runExample(example.anchor);
       expect(result.ok, JSON.stringify(result)).toBe(true);
-      if (result.ok) lines.push(result.line);
+      if (result.ok) lines.push(...result.line.split('\n'));
     }
     expect(lines).toEqual([
       '4.1 inbox claims: notice-amber=fresh, notice-birch=fresh, notice-amber=conflict',
+      '4.1 check then insert, one worker at a time: notice-amber=inserted, notice-birch=inserted, notice-amber=skipped',
       '4.2 snapshots: ids=snapshot-elm-01,snapshot-elm-02 claims=fresh,fresh balance=930',
       '4.3 rollback: fresh-worker-before inbox=0 effects=0; retry=applied; after inbox=1 effects=1',
       '4.4 effect identity: source-maple-a=fresh/new, source-maple-b=fresh/already-recorded; inbox=2 effects=1',
+      '4.4 keyed by message: source-maple-a=fresh/new, source-maple-b=fresh/new; inbox=2 effects=2',
+      '4.5 late replay of reconcile-17: per-worker claim B=applied balance=700; snapshot claim B=skipped balance=900; sequence guard B=skipped balance=900',
     ]);
   });
 
@@ -56,6 +60,50 @@ describe('the examples, run on PGlite', () => {
     const sequential = [];
     for (const example of idempotentConsumers.examples) sequential.push(await runner.runExample(example.anchor));
     expect(results).toEqual(sequential);
+  });
+});
+
+describe('the transcript of a run', () => {
+  it('shows each statement with its parameters and row counts, the transaction boundaries, and the final rows', async () => {
+    const result = await runner.runExample('example-4-3');
+    expect(result.transcript).toHaveLength(1);
+    const [part] = result.transcript;
+    const workerA = part!.statements.filter((statement) => statement.who === 'worker A');
+    expect(workerA).toEqual([
+      { who: 'worker A', sql: 'DISCARD ALL', params: [], returned: null, changed: null },
+      { who: 'worker A', sql: 'BEGIN', params: [], returned: null, changed: null },
+      { who: 'worker A', sql: 'INSERT INTO inbox(message_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING message_id', params: ['payout-cedar-1'], returned: 1, changed: 1 },
+      { who: 'worker A', sql: 'INSERT INTO effects(effect_id, amount) VALUES ($1, $2)', params: ['payout-cedar', 250], returned: 0, changed: 1 },
+      { who: 'worker A', sql: 'ROLLBACK', params: [], returned: null, changed: null },
+    ]);
+    expect(part!.tables).toEqual({ effects: [{ effect_id: 'payout-cedar', amount: 250 }], inbox: [{ message_id: 'payout-cedar-1' }] });
+  });
+
+  it('gives an item that compares designs one part per fresh database, named after the design', async () => {
+    const result = await runner.runExample('example-4-5');
+    expect(result.transcript.map((part) => [part.title, part.tables['balances']])).toEqual([
+      ['per-worker claim', [{ account_id: 'acct-9', cents: 700, as_of: 17 }]],
+      ['snapshot claim', [{ account_id: 'acct-9', cents: 900, as_of: 18 }]],
+      ['sequence guard', [{ account_id: 'acct-9', cents: 900, as_of: 18 }]],
+    ]);
+    const lateGuarded = result.transcript[2]!.statements.filter((statement) => statement.who === 'worker B' && statement.sql.startsWith('INSERT'));
+    expect(lateGuarded.map((statement) => [statement.params, statement.returned, statement.changed])).toEqual([[['acct-9', 700, 17], 0, 0]]);
+  });
+});
+
+describe('the SQL console', () => {
+  it('runs what a learner types on the database the last run left, and gives PostgreSQL\'s message for a mistake', async () => {
+    await runner.runExample('example-4-4');
+    const rows = await runner.runSql('SELECT effect_id, amount FROM effects ORDER BY effect_id');
+    expect(rows).toEqual({ ok: true, results: [{ columns: ['effect_id', 'amount'], rows: [{ effect_id: 'source-maple-a', amount: 1200 }, { effect_id: 'source-maple-b', amount: 1200 }], affectedRows: null }] });
+    expect(await runner.runSql('SELECT * FROM no_such_table')).toEqual({ ok: false, error: 'relation "no_such_table" does not exist' });
+  });
+
+  it('rolls back a transaction the typed text leaves open, so the next run is unaffected', async () => {
+    await runner.runExample('example-4-3');
+    expect(await runner.runSql("BEGIN; INSERT INTO inbox VALUES ('typed')")).toMatchObject({ ok: true });
+    expect(await runner.runSql('SELECT count(*)::int AS n FROM inbox')).toMatchObject({ ok: true, results: [{ rows: [{ n: 1 }] }] });
+    expect((await runner.runExample('example-4-3')).ok).toBe(true);
   });
 });
 
@@ -75,6 +123,14 @@ describe('the quiz, decided by the database', () => {
       }
     });
   }
+
+  it('gives every option of a question a state of its own, so no two answers are the same answer', async () => {
+    for (const question of idempotentConsumers.questions) {
+      const check = await runner.checkQuestion(question.anchor);
+      const states = Object.values(check.options).map((run) => (run.ok ? run.text : 'failed'));
+      expect(new Set(states).size, `${question.anchor}: ${states.join(' | ')}`).toBe(states.length);
+    }
+  });
 
   it('question 1 asks about a handler whose state is inbox=2 effects=2 sum=800', async () => {
     const run = await runner.runHandler('q1', 'shipped');
@@ -172,14 +228,25 @@ describe('a failing item', () => {
       expect(failed.failure.stepLabel).toBe('worker B handles m-2');
       expect(failed.failure.reason).toMatch(/missing_table/);
     }
-    expect(await fragile.runExample('example-1-2')).toEqual({ anchor: 'example-1-2', number: '1.2', ok: true, line: '1.2 inbox=1' });
+    expect(await fragile.runExample('example-1-2')).toMatchObject({ anchor: 'example-1-2', number: '1.2', ok: true, line: '1.2 inbox=1' });
+    // The failed run still shows what ran: worker A committed, worker B's second statement failed and rolled back.
+    expect(failed.transcript[0]?.statements.filter((statement) => statement.returned === null && !statement.error).map((statement) => `${statement.who} ${statement.sql}`)).toEqual([
+      'worker A DISCARD ALL',
+      'worker A BEGIN',
+      'worker A COMMIT',
+      'worker B DISCARD ALL',
+      'worker B BEGIN',
+      'worker B ROLLBACK',
+    ]);
+    expect(failed.transcript[0]?.statements.find((statement) => statement.error)?.error).toMatch(/missing_table/);
+    expect(failed.transcript[0]?.tables).toEqual({ inbox: [{ message_id: 'm-1' }] });
   });
 
   it('fails one option of a question while the others still run and are judged', async () => {
     const fragile = await LessonRunner.open(fragileLesson, sharedDatabase);
     const check = await fragile.checkQuestion('q1');
     expect(check.options['a']?.ok).toBe(false);
-    expect(check.options['b']).toEqual({ ok: true, outcome: { inbox: 2 }, text: 'inbox=2' });
+    expect(check.options['b']).toMatchObject({ ok: true, outcome: { inbox: 2 }, text: 'inbox=2' });
     expect(check.provenRight).toEqual(['b']);
   });
 

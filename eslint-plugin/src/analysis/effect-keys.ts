@@ -29,6 +29,8 @@ export interface EffectKey {
    * `row`: the key of a row an effect writes (its id), which a repeat would duplicate.
    */
   strength: 'explicit' | 'row';
+  /** An idempotency key handed to another system (an option, a header), not a column of our own. */
+  external: boolean;
   /** Whether the write is an inbox claim (it records that a delivery was handled, nothing else); asked last, it traces every field. */
   isClaim(): boolean;
   /** What the key is built from when no expression holds it (a key named by a path): used instead of tracing `values`. */
@@ -98,6 +100,13 @@ function isClaim(operation: DataOperation, tracer: OriginTracer, names: NameJudg
   return sawDelivery;
 }
 
+/** Everything an inbox claim records, as facts; undefined when the write is not a claim. */
+export function claimedFacts(operation: DataOperation, tracer: OriginTracer, file: FileContext): Leaf[] | undefined {
+  if (operation.kind !== 'insert' && operation.kind !== 'upsert') return undefined;
+  if (!isClaim(operation, tracer, file.libraries.names)) return undefined;
+  return operation.fields.flatMap((field) => [...field.values.flatMap((value) => tracer.scalars(value)), ...sqlFunctionFacts(field.functions)]);
+}
+
 function wholeKey(operation: DataOperation, table: LibraryTable): boolean {
   return table.dataAdapter(operation.library)?.keyPolicy === 'whole-key';
 }
@@ -124,6 +133,7 @@ export function effectKeysOfOperation(operation: DataOperation, tracer: OriginTr
         functions: field.functions,
         description: describeField(operation, field, table),
         strength,
+        external: false,
         isClaim: claimOnce,
       },
     ];
@@ -172,6 +182,7 @@ export function effectKeyOfProperty(property: TSESTree.Property, table: LibraryT
     functions: [],
     description: /-/.test(name) ? `the \`${name}\` header` : `the \`${name}\` option`,
     strength: 'explicit',
+    external: true,
     isClaim: () => false,
   };
 }
@@ -192,5 +203,5 @@ export function effectKeyOfHeaderCall(node: TSESTree.CallExpression | TSESTree.A
     value = node.right;
   }
   if (!name || !value || value.type === 'SpreadElement' || !idempotencyKeyName.test(name)) return undefined;
-  return { node: value, values: [value], functions: [], description: `the \`${name}\` header`, strength: 'explicit', isClaim: () => false };
+  return { node: value, values: [value], functions: [], description: `the \`${name}\` header`, strength: 'explicit', external: true, isClaim: () => false };
 }

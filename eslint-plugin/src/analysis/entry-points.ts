@@ -1,8 +1,9 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { BrokerAdapter, Evidence, HandlerPattern, ShapeId } from '../libraries/types.js';
-import { listOf, shaped, type Fact } from './facts.js';
+import { guessed, listOf, shaped, type Fact } from './facts.js';
 import type { FileContext, FunctionNode } from './file-context.js';
+import { sitesInImporters } from './project/import-sites.js';
 import { calleeName, keyName, memberPath } from './scope.js';
 
 /**
@@ -157,8 +158,8 @@ function fromTypes(fn: FunctionNode, index: number, param: TSESTree.Node, code: 
 /** The last resort: names. `message` and `job` hold a delivery, `jobs` and `messages` a list of them. */
 export function deliveryByName(name: string, file: FileContext): Fact[] | undefined {
   for (const names of file.libraries.deliveryNames) {
-    if (names.one.test(name)) return [shaped(names.shape, name)];
-    if (names.many.test(name)) return [listOf(names.shape, name)];
+    if (names.one.test(name)) return [guessed(shaped(names.shape, name))];
+    if (names.many.test(name)) return [guessed(listOf(names.shape, name))];
   }
   return undefined;
 }
@@ -185,7 +186,14 @@ export function handlerParameter(fn: FunctionNode, index: number, sites: readonl
     const found = fromRegistration(fn, site, index, code, file);
     if (found) return found;
   }
-  return fromDecorators(fn, index, param, code, file);
+  const decorated = fromDecorators(fn, index, param, code, file);
+  if (decorated) return decorated;
+  // Defined here, registered in another module: `eachMessage: handleRefund` over there.
+  for (const { module, site } of sitesInImporters(fn, file)) {
+    const found = fromRegistration(fn, site, index, code, module);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** Names are consulted only when nothing else in the file says what a parameter holds. */
@@ -194,7 +202,7 @@ export function namedParameter(fn: FunctionNode, index: number, file: FileContex
   if (name === undefined) return undefined;
   const owner = functionName(fn);
   for (const handler of file.libraries.namedHandlers) {
-    if (index === 0 && owner === handler.functionName && name === handler.parameterName) return [shaped(handler.shape, name)];
+    if (index === 0 && owner === handler.functionName && name === handler.parameterName) return [guessed(shaped(handler.shape, name))];
   }
   return deliveryByName(name, file);
 }

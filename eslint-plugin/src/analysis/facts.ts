@@ -21,6 +21,11 @@ export type LeafKind =
 
 export interface Leaf {
   kind: LeafKind;
+  /**
+   * Known only from a name (`messageId`, a parameter called `message`), not from where the value
+   * comes from. Names may support a finding; they never make one.
+   */
+  guessed?: true;
   /** The source text the value was read from, e.g. `message.offset`. */
   code: string;
   /** What it is, for messages: "the Kafka offset". */
@@ -33,6 +38,7 @@ export interface Shaped {
   /** Owned by the adapter that knows the shape (`kafkajs:message`), or one of the analysis's own (`payload`). */
   shape: ShapeId;
   code: string;
+  guessed?: true;
 }
 
 export function shaped(shape: ShapeId, code: string): Shaped {
@@ -48,6 +54,7 @@ export interface LiteralObject {
   kind: 'object';
   object: TSESTree.ObjectExpression;
   code: string;
+  guessed?: true;
 }
 
 /** A list whose elements are known (`batch.messages`, `event.Records`, `[a, b]`). */
@@ -55,6 +62,7 @@ export interface ListOf {
   kind: 'list';
   elements: Fact[];
   code: string;
+  guessed?: true;
 }
 
 export type Fact = Leaf | Shaped | LiteralObject | ListOf;
@@ -63,11 +71,22 @@ export function leaf(kind: LeafKind, code: string, what?: string): Leaf {
   return what === undefined ? { kind, code } : { kind, code, what };
 }
 
+/** The same fact, known only from a name. */
+export function guessed<F extends Fact>(fact: F): F {
+  if (fact.kind === 'list') return { ...fact, guessed: true, elements: fact.elements.map(guessed) };
+  return { ...fact, guessed: true };
+}
+
+/** Facts derived from `owner` are as certain as it is. */
+export function asCertainAs<F extends Fact>(fact: F, owner: Fact): F {
+  return owner.guessed ? guessed(fact) : fact;
+}
+
 export function isLeaf(fact: Fact): fact is Leaf {
   return fact.kind !== 'shaped' && fact.kind !== 'object' && fact.kind !== 'list';
 }
 
 /** The facts of a value used as a scalar (in a key): structured values say nothing certain. */
 export function asScalars(facts: readonly Fact[]): Leaf[] {
-  return facts.map((fact) => (isLeaf(fact) ? fact : leaf('unknown', fact.code)));
+  return facts.map((fact) => (isLeaf(fact) ? fact : asCertainAs(leaf('unknown', fact.code), fact)));
 }

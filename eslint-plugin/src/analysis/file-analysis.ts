@@ -1,13 +1,17 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { libraryTableFor } from '../settings.js';
-import type { EffectKey } from './effect-keys.js';
+import { claimedFacts, type EffectKey } from './effect-keys.js';
 import type { Leaf } from './facts.js';
-import { FileContext } from './file-context.js';
+import { handlerParameter } from './entry-points.js';
+import { FileContext, isFunction, type FunctionNode } from './file-context.js';
 import { keyFacts } from './key-facts.js';
 import type { LibraryTable } from './library-table.js';
 import { findOperations, type DataOperation } from './operations/index.js';
 import { OriginTracer } from './origin.js';
+import type { SchemaModel } from './schema/model.js';
+import { projectSchema } from './schema/project-schema.js';
+import { walk } from './walk.js';
 
 /** An effect key with the facts of what it is built from. */
 export interface TracedKey extends EffectKey {
@@ -24,9 +28,15 @@ export class FileAnalysis {
   readonly tracer: OriginTracer;
   private readonly operations = new Map<TSESTree.Node, DataOperation[]>();
   private readonly keys = new Map<TSESTree.Node, readonly TracedKey[]>();
+  private claimed: Set<string> | undefined;
+  private schemaModel: SchemaModel | undefined;
 
-  constructor(sourceCode: Readonly<TSESLint.SourceCode>, libraries: LibraryTable) {
-    this.file = new FileContext(sourceCode, libraries);
+  constructor(
+    sourceCode: Readonly<TSESLint.SourceCode>,
+    libraries: LibraryTable,
+    private readonly location: { filename: string; cwd: string },
+  ) {
+    this.file = new FileContext(sourceCode, libraries, location.filename);
     this.tracer = new OriginTracer(this.file);
   }
 
@@ -37,6 +47,52 @@ export class FileAnalysis {
       this.operations.set(node, found);
     }
     return found;
+  }
+
+  private readonly serving = new Map<FunctionNode, boolean>();
+
+  /**
+   * Does `node` run while a delivery is handled: inside a function registered as a handler (of a
+   * broker, a webhook, a job), or in one such a function calls in this file?
+   */
+  servesDelivery(node: TSESTree.Node, depth = 0): boolean {
+    for (let current = node.parent; current; current = current.parent) {
+      if (isFunction(current) && this.isHandlerOrCalledByOne(current, depth)) return true;
+    }
+    return false;
+  }
+
+  private isHandlerOrCalledByOne(fn: FunctionNode, depth: number): boolean {
+    const known = this.serving.get(fn);
+    if (known !== undefined) return known;
+    this.serving.set(fn, false);
+    const sites = this.file.functionSites(fn);
+    const handles = fn.params.some((_, index) => (handlerParameter(fn, index, sites, this.file) ?? []).some((fact) => !fact.guessed));
+    const answer = handles || (depth < 3 && sites.some((site) => site !== fn && site.parent?.type === 'CallExpression' && this.servesDelivery(site, depth + 1)));
+    this.serving.set(fn, answer);
+    return answer;
+  }
+
+  /** The unique keys of the project this file belongs to, found the first time a rule asks. */
+  schema(): SchemaModel {
+    return (this.schemaModel ??= projectSchema(this.location.filename, this.file.libraries, this.file.libraries.schemaPaths, this.location.cwd));
+  }
+
+  /**
+   * The values this file claims in an inbox: the source of every fact that reaches a claim's key.
+   * The code's own claim says what it takes for the delivery's identity, so an effect keyed by
+   * the same value is keyed by the delivery, whatever the value is named.
+   */
+  claimedValues(): ReadonlySet<string> {
+    if (this.claimed) return this.claimed;
+    const claimed = new Set<string>();
+    walk(this.file.sourceAst, this.file.visitorKeys, (node) => {
+      if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression') return;
+      for (const operation of this.operationsAt(node)) {
+        for (const fact of claimedFacts(operation, this.tracer, this.file) ?? []) if (fact.kind === 'delivery') claimed.add(fact.code);
+      }
+    }, 200_000);
+    return (this.claimed = claimed);
   }
 
   /** The effect keys written at `node`, found by `find` the first time and traced. */
@@ -63,7 +119,7 @@ export function analysisFor(context: Readonly<TSESLint.RuleContext<string, reado
   const sourceCode = context.sourceCode;
   let analysis = analyses.get(sourceCode);
   if (!analysis) {
-    analysis = new FileAnalysis(sourceCode, libraryTableFor(context.settings));
+    analysis = new FileAnalysis(sourceCode, libraryTableFor(context.settings), { filename: context.filename, cwd: context.cwd });
     analyses.set(sourceCode, analysis);
   }
   return analysis;

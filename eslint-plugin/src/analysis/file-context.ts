@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import type { LibraryTable } from './library-table.js';
-import { keyName, propertyName, variableOf } from './scope.js';
+import { constantInitializer, keyName, propertyName, unwrapExpression, variableOf } from './scope.js';
 import { walk } from './walk.js';
 
 /**
@@ -17,6 +17,16 @@ export interface FileImports {
   sources: Set<string>;
   /** Local binding name → module source. */
   bindings: Map<string, string>;
+  /** Local binding name → the name it has in its module (`default`, `*` for a namespace). */
+  names: Map<string, string>;
+}
+
+/** What the analysis reads of a parsed file: ESLint's SourceCode for the linted file, a lighter stand-in for other modules. */
+export interface SourceLike {
+  readonly ast: TSESTree.Program;
+  readonly visitorKeys: TSESLint.SourceCode.VisitorKeys;
+  getScope(node: TSESTree.Node): TSESLint.Scope.Scope;
+  getText(node?: TSESTree.Node): string;
 }
 
 export function isFunction(node: TSESTree.Node | undefined | null): node is FunctionNode {
@@ -26,37 +36,59 @@ export function isFunction(node: TSESTree.Node | undefined | null): node is Func
 function importsOf(program: TSESTree.Program): FileImports {
   const sources = new Set<string>();
   const bindings = new Map<string, string>();
+  const names = new Map<string, string>();
   const visitRequire = (node: TSESTree.Node | null | undefined, pattern?: TSESTree.Node) => {
     if (node?.type === 'AwaitExpression') node = node.argument;
     if (node?.type !== 'CallExpression' || node.callee.type !== 'Identifier' || node.callee.name !== 'require') return;
     const [argument] = node.arguments;
     if (argument?.type !== 'Literal' || typeof argument.value !== 'string') return;
     sources.add(argument.value);
-    if (pattern?.type === 'Identifier') bindings.set(pattern.name, argument.value);
+    if (pattern?.type === 'Identifier') {
+      bindings.set(pattern.name, argument.value);
+      names.set(pattern.name, '*');
+    }
     if (pattern?.type === 'ObjectPattern') {
       for (const property of pattern.properties) {
-        if (property.type === 'Property' && property.value.type === 'Identifier') bindings.set(property.value.name, argument.value);
+        if (property.type === 'Property' && property.value.type === 'Identifier') {
+          bindings.set(property.value.name, argument.value);
+          const imported = keyName(property);
+          if (imported !== undefined) names.set(property.value.name, imported);
+        }
       }
     }
   };
   for (const statement of program.body) {
     if (statement.type === 'ImportDeclaration') {
       sources.add(statement.source.value);
-      for (const specifier of statement.specifiers) bindings.set(specifier.local.name, statement.source.value);
+      for (const specifier of statement.specifiers) {
+        bindings.set(specifier.local.name, statement.source.value);
+        const imported =
+          specifier.type === 'ImportDefaultSpecifier'
+            ? 'default'
+            : specifier.type === 'ImportNamespaceSpecifier'
+              ? '*'
+              : specifier.imported.type === 'Identifier'
+                ? specifier.imported.name
+                : String(specifier.imported.value);
+        names.set(specifier.local.name, imported);
+      }
     } else if (statement.type === 'VariableDeclaration') {
       for (const declarator of statement.declarations) visitRequire(declarator.init, declarator.id);
     }
   }
-  return { sources, bindings };
+  return { sources, bindings, names };
 }
 
 export class FileContext {
   readonly imports: FileImports;
   private readonly sitesCache = new Map<FunctionNode, TSESTree.Node[]>();
+  private memberCalls: Map<string, TSESTree.MemberExpression[]> | undefined;
 
   constructor(
-    private readonly sourceCode: Readonly<TSESLint.SourceCode>,
+    private readonly sourceCode: Readonly<SourceLike>,
     readonly libraries: LibraryTable,
+    /** The file's path, as ESLint gives it. */
+    readonly filename: string,
   ) {
     this.imports = importsOf(sourceCode.ast);
   }
@@ -65,13 +97,17 @@ export class FileContext {
 
   text = (node: TSESTree.Node): string => this.sourceCode.getText(node);
 
+  get sourceAst(): TSESTree.Program {
+    return this.sourceCode.ast;
+  }
+
   get visitorKeys(): TSESLint.SourceCode.VisitorKeys {
     return this.sourceCode.visitorKeys;
   }
 
-  /** The source of a node as messages quote it: at most 60 characters. */
+  /** The source of a node as messages quote it: on one line, at most 60 characters. */
   code(node: TSESTree.Node): string {
-    const text = this.sourceCode.getText(node);
+    const text = this.sourceCode.getText(node).replace(/\s+/g, ' ');
     return text.length > 60 ? `${text.slice(0, 57)}...` : text;
   }
 
@@ -94,8 +130,72 @@ export class FileContext {
     if (method?.type === 'MethodDefinition' || (method?.type === 'Property' && method.value === fn)) {
       sites.push(...this.thisCalls(method, keyName(method)));
     }
+    if (method?.type === 'MethodDefinition') sites.push(...this.instanceCalls(method));
     this.sitesCache.set(fn, sites);
     return sites;
+  }
+
+  /** Every `receiver.name(…)` callee in the file, by method name, found in one walk. */
+  private callsByMethod(): Map<string, TSESTree.MemberExpression[]> {
+    if (this.memberCalls) return this.memberCalls;
+    const calls = new Map<string, TSESTree.MemberExpression[]>();
+    walk(this.sourceCode.ast, this.sourceCode.visitorKeys, (node) => {
+      if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return;
+      const name = propertyName(node.callee);
+      if (name === undefined) return;
+      const list = calls.get(name);
+      if (list) list.push(node.callee);
+      else calls.set(name, [node.callee]);
+    }, 200_000);
+    return (this.memberCalls = calls);
+  }
+
+  /**
+   * `handler.handle(job)` where `handler` is `new RefundHandler()`, is held in a field set so, or
+   * is declared with the class as its type: the calls of a method on the class's instances.
+   */
+  private instanceCalls(method: TSESTree.MethodDefinition): TSESTree.Node[] {
+    const name = keyName(method);
+    const owner = method.parent.parent;
+    const className = owner.type === 'ClassDeclaration' || owner.type === 'ClassExpression' ? owner.id?.name : undefined;
+    if (!name || !className || method.static) return [];
+    return (this.callsByMethod().get(name) ?? []).filter((callee) => this.isInstanceOf(callee.object, className));
+  }
+
+  /** Does `receiver` hold an instance of the class `className`, as far as this file shows? */
+  private isInstanceOf(receiver: TSESTree.Node, className: string): boolean {
+    const node = unwrapExpression(receiver);
+    const constructs = (value: TSESTree.Node | null | undefined) => {
+      const inner = value && unwrapExpression(value);
+      return inner?.type === 'NewExpression' && inner.callee.type === 'Identifier' && inner.callee.name === className;
+    };
+    if (node.type === 'NewExpression') return constructs(node);
+    if (node.type === 'Identifier') {
+      const variable = variableOf(node, this.scopeOf(node));
+      const definition = variable?.defs[0];
+      if (!definition) return false;
+      if (definition.type === 'Variable' && constructs(constantInitializer(node, this.scopeOf(node)))) return true;
+      return typeNameOf(definition.name) === className;
+    }
+    if (node.type === 'MemberExpression' && node.object.type === 'ThisExpression') {
+      const field = propertyName(node);
+      let body: TSESTree.Node | undefined = node.parent;
+      while (body && body.type !== 'ClassBody') body = body.parent;
+      if (!field || body?.type !== 'ClassBody') return false;
+      for (const member of body.body) {
+        if (member.type === 'PropertyDefinition' && keyName(member) === field) {
+          return constructs(member.value) || typeNameOf(member) === className;
+        }
+        if (member.type === 'MethodDefinition' && member.kind === 'constructor') {
+          for (const param of member.value.params) {
+            if (param.type === 'TSParameterProperty' && param.parameter.type === 'Identifier' && param.parameter.name === field) {
+              return typeNameOf(param.parameter) === className;
+            }
+          }
+        }
+      }
+    }
+    return false;
   }
 
   /** `this.name(…)` calls in the class or object literal that holds a method. */
@@ -116,6 +216,70 @@ export class FileContext {
       }
     });
     return found;
+  }
+
+  /** The name this module exports `fn` by, if it exports it. */
+  exportNameOf(fn: FunctionNode): string | undefined {
+    const parent = fn.parent;
+    if (parent?.type === 'ExportDefaultDeclaration') return 'default';
+    const local = fn.type === 'FunctionDeclaration' ? fn.id?.name : parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier' ? parent.id.name : undefined;
+    if (!local) return undefined;
+    const declaration = fn.type === 'FunctionDeclaration' ? fn : parent?.parent;
+    if (declaration?.parent?.type === 'ExportNamedDeclaration') return local;
+    for (const statement of this.sourceCode.ast.body) {
+      if (statement.type === 'ExportDefaultDeclaration' && statement.declaration.type === 'Identifier' && statement.declaration.name === local) return 'default';
+      if (statement.type !== 'ExportNamedDeclaration' || statement.source) continue;
+      for (const specifier of statement.specifiers) {
+        if (specifier.local.type === 'Identifier' && specifier.local.name === local) {
+          return specifier.exported.type === 'Identifier' ? specifier.exported.name : String(specifier.exported.value);
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** The references, in this module, to a name it declares at its top level (an import, say). */
+  referencesTo(name: string): TSESTree.Node[] {
+    let scope: TSESLint.Scope.Scope | null = this.scopeOf(this.sourceCode.ast);
+    const moduleScope = scope.childScopes.find((child) => child.type === 'module');
+    if (moduleScope) scope = moduleScope;
+    const variable = scope.set.get(name);
+    return (variable?.references ?? []).map((reference) => reference.identifier as TSESTree.Node);
+  }
+
+  /** The function this module exports as `name` (`default` for its default export), when it declares one. */
+  exportedFunction(name: string): FunctionNode | undefined {
+    const declared = (local: string): FunctionNode | undefined => {
+      for (const statement of this.sourceCode.ast.body) {
+        const declaration = statement.type === 'ExportNamedDeclaration' && statement.declaration ? statement.declaration : statement;
+        if (declaration.type === 'FunctionDeclaration' && declaration.id?.name === local) return declaration;
+        if (declaration.type === 'VariableDeclaration') {
+          for (const declarator of declaration.declarations) {
+            if (declarator.id.type === 'Identifier' && declarator.id.name === local && isFunction(declarator.init)) return declarator.init;
+          }
+        }
+      }
+      return undefined;
+    };
+    for (const statement of this.sourceCode.ast.body) {
+      if (statement.type === 'ExportDefaultDeclaration' && name === 'default') {
+        const declaration = statement.declaration;
+        if (isFunction(declaration)) return declaration;
+        if (declaration.type === 'Identifier') return declared(declaration.name);
+      }
+      if (statement.type === 'ExportNamedDeclaration' && !statement.source) {
+        for (const specifier of statement.specifiers) {
+          const exported = specifier.exported.type === 'Identifier' ? specifier.exported.name : String(specifier.exported.value);
+          if (exported === name && specifier.local.type === 'Identifier') return declared(specifier.local.name);
+        }
+        const declaration = statement.declaration;
+        if (declaration && (declaration.type === 'FunctionDeclaration' || declaration.type === 'VariableDeclaration')) {
+          const found = declared(name);
+          if (found) return found;
+        }
+      }
+    }
+    return undefined;
   }
 
   /** A function declared in this file that `callee` names: a function, a constant arrow, or a method called on `this`. */
@@ -139,4 +303,12 @@ export class FileContext {
     }
     return undefined;
   }
+}
+
+/** The simple type name a binding or field is declared with: `RefundHandler` for `h: RefundHandler`. */
+function typeNameOf(node: TSESTree.Node): string | undefined {
+  const annotation = 'typeAnnotation' in node ? (node.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
+  const type = annotation?.typeAnnotation;
+  if (type?.type !== 'TSTypeReference') return undefined;
+  return type.typeName.type === 'Identifier' ? type.typeName.name : undefined;
 }

@@ -14,9 +14,13 @@ export function describeFact(fact: Leaf): string {
   return fact.what && !fact.what.startsWith('named ') ? `${fact.what} \`${fact.code}\`` : `\`${fact.code}\``;
 }
 
-/** Messages start with the key's description: "The key `effect_id` of …". */
+/**
+ * Messages start with the description of what they are about: "The key `effect_id` of …". Only
+ * our own words are capitalised; a description that starts with code (`prisma.user.create()`)
+ * keeps the code as written.
+ */
 export function capitalised(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return /^(the|a|an) /.test(text) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
 
 /** "a", "a and b", "a, b and c" (at most three, then "and others"). */

@@ -2,7 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { KeyPathPattern } from '../libraries/types.js';
 import type { EffectKey } from './effect-keys.js';
-import { asScalars, leaf, shaped, type Fact, type Leaf } from './facts.js';
+import { asCertainAs, asScalars, leaf, shaped, type Fact, type Leaf } from './facts.js';
 import type { FileContext } from './file-context.js';
 import type { LibraryTable } from './library-table.js';
 import { calleeName, keyName } from './scope.js';
@@ -59,9 +59,9 @@ function segments(path: string): Segment[] | undefined {
 function step(table: LibraryTable, facts: Fact[], segment: Segment, code: string): Fact[] {
   return facts.flatMap((fact): Fact[] => {
     if (fact.kind === 'list') return 'element' in segment ? fact.elements.map((element) => ({ ...element, code })) : [leaf('unknown', code)];
-    if (fact.kind !== 'shaped') return [leaf(fact.kind === 'object' ? 'unknown' : fact.kind, code, 'what' in fact ? fact.what : undefined)];
-    if ('element' in segment) return elementOfShape(table, fact.shape, segment.element, code, fact.code);
-    return memberOfShape(table, fact.shape, segment.member, code, fact.code);
+    if (fact.kind !== 'shaped') return [asCertainAs(leaf(fact.kind === 'object' ? 'unknown' : fact.kind, code, 'what' in fact ? fact.what : undefined), fact)];
+    if ('element' in segment) return elementOfShape(table, fact, segment.element, code);
+    return memberOfShape(table, fact, segment.member, code);
   });
 }
 
@@ -118,6 +118,8 @@ export function effectKeyOfKeyPath(property: TSESTree.Property, file: FileContex
       functions: [],
       description: `${pattern.label} \`${path}\` named by \`${name}\``,
       strength: 'explicit',
+      // The key is handed to the library that keeps the idempotency records.
+      external: true,
       isClaim: () => false,
       knownFacts: facts,
     };

@@ -7,6 +7,7 @@ import type {
   LibraryName,
   MemberSpec,
   ResultPattern,
+  SchemaFiles,
   ShapeId,
   ShapeSpec,
   TypePattern,
@@ -35,7 +36,11 @@ function matchesModule(source: string, modules: readonly (string | RegExp)[] | u
   return (modules ?? []).some((module) => (typeof module === 'string' ? module === source : module.test(source)));
 }
 
+let tables = 0;
+
 export class LibraryTable {
+  /** Tells tables apart in caches shared by the whole process. */
+  readonly id = (tables += 1);
   readonly adapters: readonly LibraryAdapter[];
   readonly brokers: readonly BrokerAdapter[];
   private readonly shapes = new Map<ShapeId, ShapeSpec>();
@@ -66,6 +71,10 @@ export class LibraryTable {
   private readonly dataByName = new Map<LibraryName, DataAdapter>();
   /** Every method name some data adapter recognises: the first, cheapest question about a call. */
   readonly dataMethods = new Set<string>();
+  /** The readers of schema files, one per data library that has them. */
+  readonly schemaReaders: SchemaFiles[] = [];
+  /** Schema files and folders named in settings, relative to the working directory. */
+  readonly schemaPaths: string[] = [];
 
   readonly mintingCalls = new Map<string, string>();
   readonly mintingPaths = new Map<string, string>();
@@ -91,6 +100,7 @@ export class LibraryTable {
       else {
         this.dataByName.set(adapter.name, adapter);
         violations.push(...(adapter.uniqueViolations ?? []));
+        if (adapter.schema) this.schemaReaders.push(adapter.schema);
         if (adapter.methods === 'any') this.dataForAnyMethod.push(adapter);
         else
           for (const method of adapter.methods) {
@@ -99,6 +109,8 @@ export class LibraryTable {
           }
       }
     }
+    // Those that recognise any call (SQL text) are asked first, then those that know the method.
+    for (const [method, named] of this.dataByMethod) this.dataByMethod.set(method, [...this.dataForAnyMethod, ...named]);
     const escaped = [...new Set(violations)].map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     this.names = new NameJudge(this.nameWords);
     this.uniqueViolation = escaped.length > 0 ? new RegExp(escaped.join('|'), 'i') : /$^/;
@@ -141,6 +153,7 @@ export class LibraryTable {
     if (adapter.workerVariables) this.workerVariables.push(adapter.workerVariables);
     if (adapter.deriving) this.deriving.push(adapter.deriving);
     for (const path of adapter.parsing ?? []) this.parsing.add(path);
+    this.schemaPaths.push(...(adapter.schemaPaths ?? []));
   }
 
   shape(id: ShapeId): ShapeSpec | undefined {
@@ -149,9 +162,7 @@ export class LibraryTable {
 
   /** The data adapters that may recognise a call of `method` (undefined: a tagged template), in registration order. */
   dataAdaptersFor(method: string | undefined): readonly DataAdapter[] {
-    const named = method === undefined ? undefined : this.dataByMethod.get(method);
-    if (!named) return this.dataForAnyMethod;
-    return this.dataForAnyMethod.length === 0 ? named : [...this.dataForAnyMethod, ...named];
+    return (method !== undefined && this.dataByMethod.get(method)) || this.dataForAnyMethod;
   }
 
   dataAdapter(name: LibraryName): DataAdapter | undefined {

@@ -1,9 +1,11 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { deliveryByName, handlerParameter, hasEvidence, namedParameter } from './entry-points.js';
-import { asScalars, isLeaf, leaf, shaped, type Fact, type Leaf } from './facts.js';
+import { asCertainAs, asScalars, isLeaf, leaf, shaped, type Fact, type Leaf } from './facts.js';
 import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
 import type { LibraryTable } from './library-table.js';
+import { sitesInImporters } from './project/import-sites.js';
+import { moduleContext, resolveImport } from './project/modules.js';
 import { byName, callOnShape, elementOfShape, memberOfShape, memberSpecFacts } from './shapes.js';
 import { calleeName, keyName, memberPath, objectProperty, propertyName, variableOf } from './scope.js';
 import { walk } from './walk.js';
@@ -18,6 +20,15 @@ import { walk } from './walk.js';
 
 const maxDepth = 60;
 const stepsPerFile = 50_000;
+/** How many modules deep a value is followed through imported functions. */
+const maxModuleDepth = 2;
+
+/** A tracer reading another module for one call: the called function's parameters are the caller's arguments. */
+interface CallBinding {
+  fn?: FunctionNode;
+  args?: Fact[][];
+  moduleDepth: number;
+}
 
 /** Methods that return the same value in another form. */
 const sameValueMethods = new Set([
@@ -103,7 +114,10 @@ export class OriginTracer {
   private steps = 0;
   private readonly table: LibraryTable;
 
-  constructor(private readonly file: FileContext) {
+  constructor(
+    private readonly file: FileContext,
+    private readonly binding?: CallBinding,
+  ) {
     this.table = file.libraries;
   }
 
@@ -261,6 +275,7 @@ export class OriginTracer {
 
   /** What parameter `index` of `fn` holds: a broker's delivery, an element of a list, or its call sites' arguments. */
   private parameter(fn: FunctionNode, index: number, depth: number): Fact[] {
+    if (this.binding?.fn === fn) return this.binding.args?.[index] ?? [];
     const sites = this.file.functionSites(fn);
     const role = handlerParameter(fn, index, sites, this.file);
     if (role) return role;
@@ -280,6 +295,15 @@ export class OriginTracer {
       }
     }
     if (facts.length > 0) return facts;
+    // An exported function called from other modules: what they pass.
+    if ((this.binding?.moduleDepth ?? 0) < maxModuleDepth) {
+      for (const { module, site } of sitesInImporters(fn, this.file)) {
+        const call = site.parent;
+        const argument = call?.type === 'CallExpression' && call.callee === site ? call.arguments[index] : undefined;
+        if (argument && argument.type !== 'SpreadElement') facts.push(...this.tracerFor(module).facts(argument));
+      }
+      if (facts.length > 0) return facts;
+    }
     return namedParameter(fn, index, this.file) ?? [];
   }
 
@@ -290,8 +314,8 @@ export class OriginTracer {
   private elementsOf(facts: Fact[], index?: number): Fact[] {
     return facts.flatMap((fact): Fact[] => {
       if (fact.kind === 'list') return fact.elements;
-      if (fact.kind === 'shaped') return elementOfShape(this.table, fact.shape, index, `${fact.code}[${index ?? 0}]`, fact.code);
-      return [leaf(isLeaf(fact) ? fact.kind : 'unknown', `${fact.code}[]`)];
+      if (fact.kind === 'shaped') return elementOfShape(this.table, fact, index, `${fact.code}[${index ?? 0}]`);
+      return [asCertainAs(leaf(isLeaf(fact) ? fact.kind : 'unknown', `${fact.code}[]`), fact)];
     });
   }
 
@@ -324,7 +348,7 @@ export class OriginTracer {
   private memberOf(fact: Fact, name: string, code: string, depth: number): Fact[] {
     switch (fact.kind) {
       case 'shaped':
-        return memberOfShape(this.table, fact.shape, name, code, fact.code);
+        return memberOfShape(this.table, fact, name, code);
       case 'object': {
         const property = objectProperty(fact.object, name);
         const owner = lastName(fact.code);
@@ -341,7 +365,7 @@ export class OriginTracer {
         if (name === 'length') return [leaf('constant', code)];
         const named = byName(this.table, lastName(fact.code), name, code);
         if (named) return [named];
-        return [leaf(fact.kind === 'constant' ? 'unknown' : fact.kind, code, fact.what)];
+        return [asCertainAs(leaf(fact.kind === 'constant' ? 'unknown' : fact.kind, code, fact.what), fact)];
       }
     }
   }
@@ -379,7 +403,7 @@ export class OriginTracer {
       let understood = true;
       for (const fact of receiver) {
         if (fact.kind === 'shaped') {
-          const result = callOnShape(table, fact.shape, name, code);
+          const result = callOnShape(table, fact, name, code);
           if (result) {
             results.push(...result);
             continue;
@@ -398,6 +422,8 @@ export class OriginTracer {
 
     const target = this.file.localFunction(callee);
     if (target) return this.returnsOf(target, depth);
+    const imported = this.importedFunction(callee);
+    if (imported) return this.returnsAcross(imported.module, imported.fn, node, depth);
     if (name && table.isDerivingCall(name)) return argumentScalars();
     return [leaf('unknown', code)];
   }
@@ -421,6 +447,47 @@ export class OriginTracer {
       return argument.type === 'SpreadElement' ? [leaf('unknown', code)] : this.scalarsOf(argument, depth);
     }
     return [leaf('unknown', code)];
+  }
+
+  private readonly importers = new Map<FileContext, OriginTracer>();
+
+  /** A tracer of a module that calls into this one, one level further from the linted file. */
+  private tracerFor(module: FileContext): OriginTracer {
+    let tracer = this.importers.get(module);
+    if (!tracer) {
+      tracer = new OriginTracer(module, { moduleDepth: (this.binding?.moduleDepth ?? 0) + 1 });
+      this.importers.set(module, tracer);
+    }
+    return tracer;
+  }
+
+  /** The function of another project module that `callee` names: `keyFor(…)`, `keys.keyFor(…)`. */
+  private importedFunction(callee: TSESTree.Node): { module: FileContext; fn: FunctionNode } | undefined {
+    if ((this.binding?.moduleDepth ?? 0) >= maxModuleDepth) return undefined;
+    let local: string | undefined;
+    let member: string | undefined;
+    if (callee.type === 'Identifier') local = callee.name;
+    else if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier') {
+      local = callee.object.name;
+      member = propertyName(callee);
+    }
+    const imports = this.file.imports;
+    const source = local && imports.bindings.get(local);
+    if (!local || !source) return undefined;
+    const name = imports.names.get(local);
+    const exported = name === '*' ? member : member === undefined ? name : undefined;
+    if (!exported) return undefined;
+    const resolved = resolveImport(this.file.filename, source);
+    const module = resolved ? moduleContext(resolved, this.table) : undefined;
+    const fn = module?.exportedFunction(exported);
+    return module && fn ? { module, fn } : undefined;
+  }
+
+  /** What an imported function returns for this call's arguments, read in its own module. */
+  private returnsAcross(module: FileContext, fn: FunctionNode, call: TSESTree.CallExpression, depth: number): Fact[] {
+    const args = call.arguments.map((argument) => (argument.type === 'SpreadElement' ? [] : this.visit(argument, depth)));
+    const tracer = new OriginTracer(module, { fn, args, moduleDepth: (this.binding?.moduleDepth ?? 0) + 1 });
+    return tracer.returnsOf(fn, 0);
   }
 
   private returnsOf(fn: FunctionNode, depth: number): Fact[] {

@@ -1,5 +1,5 @@
 import type { MemberSpec, ShapeId, ShapeSpec } from '../libraries/types.js';
-import { leaf, listOf, shaped, type Fact, type LeafKind } from './facts.js';
+import { asCertainAs, guessed, leaf, listOf, shaped, type Fact, type LeafKind, type Shaped } from './facts.js';
 import type { LibraryTable } from './library-table.js';
 import type { NameMeaning } from './names.js';
 
@@ -26,7 +26,7 @@ const meaningToKind: Record<NameMeaning, LeafKind | undefined> = {
 export function byName(table: LibraryTable, owner: string | undefined, name: string, code: string): Fact | undefined {
   const kind = meaningToKind[table.names.memberMeaning(owner, name)];
   if (!kind) return undefined;
-  return kind === 'delivery' || kind === 'worker' ? leaf(kind, code, `named ${name}`) : leaf(kind, code);
+  return kind === 'delivery' || kind === 'worker' ? guessed(leaf(kind, code, `named ${name}`)) : leaf(kind, code);
 }
 
 function lastWord(code: string): string | undefined {
@@ -56,8 +56,12 @@ function listedMember(table: LibraryTable, spec: ShapeSpec, name: string): Membe
   return undefined;
 }
 
-/** `value.name` for a value of `shape`. */
-export function memberOfShape(table: LibraryTable, shape: ShapeId, name: string, code: string, ownerCode: string): Fact[] {
+/** `value.name` for a shaped value. */
+export function memberOfShape(table: LibraryTable, owner: Shaped, name: string, code: string): Fact[] {
+  return memberOf(table, owner.shape, name, code, owner.code).map((fact) => asCertainAs(fact, owner));
+}
+
+function memberOf(table: LibraryTable, shape: ShapeId, name: string, code: string, ownerCode: string): Fact[] {
   switch (shape) {
     case 'payload':
     case 'headers':
@@ -76,20 +80,20 @@ export function memberOfShape(table: LibraryTable, shape: ShapeId, name: string,
   return [spec.otherMembers === 'unknown' ? leaf('unknown', code) : shaped('payload', code)];
 }
 
-/** `value.method(…)` for a value of `shape`, when the shape says what the method returns. */
-export function callOnShape(table: LibraryTable, shape: ShapeId, method: string, code: string): Fact[] | undefined {
+/** `value.method(…)` for a shaped value, when the shape says what the method returns. */
+export function callOnShape(table: LibraryTable, owner: Shaped, method: string, code: string): Fact[] | undefined {
   // Turning a raw body into text keeps it the body: JSON.parse of it is the payload.
-  if (shape === 'body') return method === 'toString' || method === 'toJSON' ? [shaped('body', code)] : undefined;
-  const spec = table.shape(shape)?.methods;
+  if (owner.shape === 'body') return method === 'toString' || method === 'toJSON' ? [asCertainAs(shaped('body', code), owner)] : undefined;
+  const spec = table.shape(owner.shape)?.methods;
   const member = spec && Object.hasOwn(spec, method) ? spec[method] : undefined;
-  return member ? [fromSpec(member, code)] : undefined;
+  return member ? [asCertainAs(fromSpec(member, code), owner)] : undefined;
 }
 
-/** An element of a value of `shape`: by position when the shape lists positions (`[id, fields]`). */
-export function elementOfShape(table: LibraryTable, shape: ShapeId, index: number | undefined, code: string, ownerCode: string): Fact[] {
-  const spec = table.shape(shape);
+/** An element of a shaped value: by position when the shape lists positions (`[id, fields]`). */
+export function elementOfShape(table: LibraryTable, owner: Shaped, index: number | undefined, code: string): Fact[] {
+  const spec = table.shape(owner.shape);
   const positioned = index !== undefined ? spec?.positions?.[index] : undefined;
-  if (positioned) return [fromSpec(positioned, code)];
-  if (spec?.elements) return [fromSpec(spec.elements, code)];
-  return memberOfShape(table, shape, String(index ?? 0), code, ownerCode);
+  if (positioned) return [asCertainAs(fromSpec(positioned, code), owner)];
+  if (spec?.elements) return [asCertainAs(fromSpec(spec.elements, code), owner)];
+  return memberOfShape(table, owner, String(index ?? 0), code);
 }

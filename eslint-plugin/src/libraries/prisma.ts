@@ -1,9 +1,11 @@
+import { getSchema, type AttributeArgument, type BlockAttribute, type Field, type Model } from '@mrleebo/prisma-ast/dist/prisma-ast.esm.js';
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { FileContext } from '../analysis/file-context.js';
 import { fieldsOf, objectLiteral, uniqueKeyFields } from '../analysis/operations/fields.js';
 import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
 import { memberPath, objectProperty } from '../analysis/scope.js';
+import type { DeclaredTable } from '../analysis/schema/model.js';
 import type { DataAdapter } from './types.js';
 
 /** Prisma Client: `prisma.refund.findFirst(…)`, `tx.refund.create({ data })`, `…upsert({ where, create })`. */
@@ -27,7 +29,10 @@ function prismaOperation(call: TSESTree.CallExpression, file: FileContext): Data
   if (has('table') || has('tableName')) return undefined;
   const base = { library: 'prisma' as const, targets: [normaliseTarget(model)], node: call, label: `${path.join('.')}()`, fields: [], arbitrated: false };
 
-  if (prismaOnly.has(method) || (reads.has(method) && (has('where') || has('select')))) return { ...base, kind: 'read' };
+  if (prismaOnly.has(method) || (reads.has(method) && (has('where') || has('select')))) {
+    const where = options && objectProperty(options, 'where')?.value;
+    return { ...base, kind: 'read', filters: where ? uniqueKeyFields(where, scopeOf).map((field) => field.name) : undefined };
+  }
   if ((method === 'create' || method === 'createMany' || method === 'createManyAndReturn') && has('data')) {
     const skipDuplicates = objectProperty(options!, 'skipDuplicates')?.value;
     return {
@@ -53,6 +58,50 @@ function prismaOperation(call: TSESTree.CallExpression, file: FileContext): Data
   return undefined;
 }
 
+function unquoted(value: unknown): string | undefined {
+  return typeof value === 'string' ? value.replace(/^"|"$/g, '') : undefined;
+}
+
+/** The field names of `@@unique([a, b])`, `@@id([a, b])`: the array argument, first or as `fields:`. */
+function attributeFields(args: readonly AttributeArgument[]): string[] {
+  for (const argument of args) {
+    const value = argument.value as unknown as { type?: string; args?: unknown[]; key?: string; value?: { type?: string; args?: unknown[] } };
+    const list = value.type === 'array' ? value : value.type === 'keyValue' && value.key === 'fields' ? value.value : undefined;
+    if (list?.type === 'array') return (list.args ?? []).map((item) => String(item).replace(/\(.*$/, ''));
+  }
+  return [];
+}
+
+/** The models of a Prisma schema and their unique keys: `@id`, `@unique`, `@@id`, `@@unique`. */
+function prismaSchemaKeys(text: string): DeclaredTable[] | null {
+  let models: Model[];
+  try {
+    models = getSchema(text).list.filter((block): block is Model => block.type === 'model');
+  } catch {
+    return null;
+  }
+  return models.map((model) => {
+    const keys: DeclaredTable['keys'][number][] = [];
+    let mapped: string | undefined;
+    for (const property of model.properties) {
+      if (property.type === 'field') {
+        const field = property as Field;
+        for (const attribute of field.attributes ?? []) {
+          if (attribute.name === 'id' || attribute.name === 'unique') keys.push({ columns: [field.name], partial: false, written: `${model.name}.${field.name} @${attribute.name}` });
+        }
+      } else if (property.type === 'attribute') {
+        const attribute = property as BlockAttribute;
+        if (attribute.name === 'map') mapped = unquoted(attribute.args[0]?.value);
+        if (attribute.name === 'id' || attribute.name === 'unique') {
+          const fields = attributeFields(attribute.args);
+          if (fields.length > 0) keys.push({ columns: fields, partial: false, written: `@@${attribute.name}([${fields.join(', ')}]) on ${model.name}` });
+        }
+      }
+    }
+    return { table: model.name, aliases: mapped ? [mapped] : [], keys };
+  });
+}
+
 export const prisma: DataAdapter = {
   kind: 'data',
   name: 'prisma',
@@ -62,4 +111,10 @@ export const prisma: DataAdapter = {
   recognise: (node, file) => (node.type === 'CallExpression' ? prismaOperation(node, file) : undefined),
   remedy: 'an upsert, or create and treat error P2002 as the duplicate',
   uniqueViolations: ['P2002'],
+  schema: {
+    locations: ['prisma/schema.prisma', 'schema.prisma', { folder: 'prisma/schema', ending: '.prisma', depth: 1 }, 'src/prisma/schema.prisma', 'db/schema.prisma'],
+    endings: ['.prisma'],
+    read: (text) => prismaSchemaKeys(text),
+    kind: 'a Prisma schema',
+  },
 };

@@ -16,6 +16,8 @@ export interface IdempotencySettings {
   sql?: { call: string; sql: number; params?: number }[];
   /** `{ call: 'inbox.claim', key: 1, returns: 'claimed' }` */
   claims?: { call: string; key: number; table?: string; returns?: 'claimed' | 'duplicate' }[];
+  /** `['db/schema.prisma', 'db/migrations']`: where the schema is, when it is not where the libraries keep it. */
+  schema?: string[];
 }
 
 function split(call: string): { receiver: string; method: string } {
@@ -116,5 +118,6 @@ export function settingsAdapters(settings: IdempotencySettings): LibraryAdapter[
   const adapters: LibraryAdapter[] = [];
   if (settings.consumers?.length) adapters.push(consumersAdapter(settings.consumers));
   if (settings.sql?.length || settings.claims?.length) adapters.push(dataAdapter(settings));
+  if (settings.schema?.length) adapters.push({ kind: 'values', name: 'settings', schemaPaths: settings.schema });
   return adapters;
 }

@@ -1,4 +1,5 @@
 import { sqlOperations } from '../analysis/operations/sql.js';
+import { uniqueKeysInSql } from '../analysis/sql/ddl.js';
 import type { SqlCalls } from '../analysis/sql/embedded.js';
 import type { DataAdapter } from './types.js';
 
@@ -26,4 +27,23 @@ export const sql: DataAdapter = {
   recognise: (node, file) => sqlOperations(node, file.scopeOf, sqlCalls, 'sql'),
   remedy: 'INSERT … ON CONFLICT DO NOTHING and check the row count',
   uniqueViolations: ['23505', 'unique_violation', 'duplicate key', 'ER_DUP_ENTRY', 'SQLITE_CONSTRAINT'],
+  // DDL files and migration folders of the common tools (plain SQL, Prisma, Supabase, Drizzle Kit).
+  schema: {
+    locations: [
+      'schema.sql',
+      'db/schema.sql',
+      'db/structure.sql',
+      { folder: 'migrations', ending: '.sql', depth: 3 },
+      { folder: 'db/migrations', ending: '.sql', depth: 3 },
+      { folder: 'database/migrations', ending: '.sql', depth: 3 },
+      { folder: 'src/migrations', ending: '.sql', depth: 3 },
+      { folder: 'prisma/migrations', ending: '.sql', depth: 2 },
+      { folder: 'supabase/migrations', ending: '.sql', depth: 1 },
+      { folder: 'drizzle', ending: '.sql', depth: 2 },
+      { folder: 'sql', ending: '.sql', depth: 2 },
+    ],
+    endings: ['.sql'],
+    read: (text) => uniqueKeysInSql(text),
+    kind: 'SQL',
+  },
 };

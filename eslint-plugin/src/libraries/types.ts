@@ -1,6 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import type { FileContext } from '../analysis/file-context.js';
+import type { DeclaredTable } from '../analysis/schema/model.js';
 import type { LeafKind } from '../analysis/facts.js';
 import type { DataOperation } from '../analysis/operations/types.js';
 
@@ -202,6 +203,21 @@ export type KeyPolicy = 'columns' | 'whole-key';
 /** Edits the rules may offer; each rule words them in its own messages. */
 export type SafeEdit = 'on-conflict-do-nothing' | 'nx' | 'on-conflict-do-nothing-call';
 
+/**
+ * Where a library's schema lives in a project, and how to read its unique keys. A location is a
+ * file, or a folder with the ending of its files (and how deep to look), relative to a project
+ * folder: `prisma/schema.prisma`, `{ folder: 'migrations', ending: '.sql', depth: 2 }`.
+ */
+export interface SchemaFiles {
+  locations: readonly (string | { folder: string; ending: string; depth?: number })[];
+  /** The endings of files given in settings that this reader reads. */
+  endings: readonly string[];
+  /** The tables and unique keys a file declares; null when it cannot be read. */
+  read(text: string, file: string): DeclaredTable[] | null;
+  /** What the file is, for the warning when it cannot be read: "a Prisma schema". */
+  kind: string;
+}
+
 export interface DataAdapter {
   kind: 'data' | 'store';
   name: LibraryName;
@@ -220,6 +236,8 @@ export interface DataAdapter {
   keyPolicy?: KeyPolicy;
   /** Codes, error names or message fragments by which the library reports a unique-key violation. */
   uniqueViolations?: readonly string[];
+  /** The library's schema files: where its tables' unique keys are declared. */
+  schema?: SchemaFiles;
 }
 
 /** What a team's own wrappers and helpers become, and the values adapters know (random ids, the clock). */
@@ -241,6 +259,8 @@ export interface ValueAdapter {
   deriving?: RegExp;
   /** Calls that parse a body into its content (`JSON.parse`). */
   parsing?: readonly string[];
+  /** Schema files or folders a team names, relative to the working directory. */
+  schemaPaths?: readonly string[];
 }
 
 export type LibraryAdapter = BrokerAdapter | DataAdapter | ValueAdapter;

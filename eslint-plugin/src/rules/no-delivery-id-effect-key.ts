@@ -1,4 +1,6 @@
 import { effectKeyListeners } from '../analysis/effect-key-listeners.js';
+import { analysisFor } from '../analysis/file-analysis.js';
+import type { Leaf } from '../analysis/facts.js';
 import { capitalised, describeFact, listed } from '../analysis/key-facts.js';
 import { createRule } from '../create-rule.js';
 
@@ -18,15 +20,22 @@ export const noDeliveryIdEffectKey = createRule({
   },
   defaultOptions: [],
   create(context) {
+    const analysis = analysisFor(context);
+    // Where a value comes from makes a finding. A name (`messageId`) alone never does, unless the
+    // code itself claims that value in its inbox, which says it identifies the delivery.
+    const certain = (fact: Leaf) => !fact.guessed || analysis.claimedValues().has(fact.code);
     return effectKeyListeners(context, (key) => {
       const facts = key.facts;
-      // A fresh random id is an ordinary row id; it is wrong only where it is meant to catch repeats.
+      // A fresh random id is an ordinary row id; it is wrong only where it is meant to catch
+      // repeats: as another system's idempotency key anywhere, as a dedupe key of our own only
+      // while a delivery is handled.
+      const mintedMatters = () => key.strength === 'explicit' && (key.external || analysis.servesDelivery(key.node));
       const kind = (['delivery', 'worker', 'minted'] as const).find(
-        (candidate) => (candidate !== 'minted' || key.strength === 'explicit') && facts.some((fact) => fact.kind === candidate),
+        (candidate) => facts.some((fact) => fact.kind === candidate && certain(fact)) && (candidate !== 'minted' || mintedMatters()),
       );
       // A claim records which deliveries were handled: there, the delivery's id is the right key.
       if (!kind || key.isClaim()) return;
-      const sources = [...new Set(facts.filter((fact) => fact.kind === kind).map(describeFact))];
+      const sources = [...new Set(facts.filter((fact) => fact.kind === kind && certain(fact)).map(describeFact))];
       context.report({
         node: key.node,
         messageId: kind === 'delivery' ? 'deliveryKey' : kind === 'worker' ? 'workerKey' : 'mintedKey',

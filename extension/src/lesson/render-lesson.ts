@@ -1,4 +1,4 @@
-import type { BuiltExample, BuiltLesson, BuiltQuestion, CodeSnippet } from '@idempotency/lessons';
+import { formatTimeline, type BuiltExample, type BuiltLesson, type BuiltQuestion, type CodeSnippet, type RecordedRaces } from '@idempotency/lessons';
 
 /**
  * The whole lesson as the panel's HTML, rendered on the extension host so the text is readable the
@@ -27,7 +27,7 @@ export function renderLesson(lesson: BuiltLesson): string {
     ...lesson.analogy.mapping.map((row) => `<tr><td>${text(row.analogy)}</td><td>${text(row.consumer)}</td></tr>`),
     `</tbody></table>${lesson.analogy.limitsHtml}</section>`,
     `<section aria-labelledby="examples"><h2 id="examples">Examples, run for real</h2>`,
-    ...lesson.examples.map(renderExample),
+    ...lesson.examples.map((example) => renderExample(example, lesson.recordedRaces)),
     `</section>`,
     `<section aria-labelledby="quiz"><h2 id="quiz">Try it</h2><p>Pick your answer first, then run it: the panel executes the handlers on PostgreSQL and shows what the database holds afterwards.</p>`,
     ...lesson.questions.map((question) => renderQuestion(question, 'h3')),
@@ -44,7 +44,18 @@ export function renderLesson(lesson: BuiltLesson): string {
         `<li id="source-${attribute(source.id)}"><strong>[${text(source.id)}]</strong> ${text(source.publisher)}, <a href="${attribute(source.url)}">${text(source.title)}</a>, fetched ${text(source.fetched)}${source.sha256 ? `; SHA-256 <code class="hash">${text(source.sha256)}</code>` : ''}.${source.noteHtml}</li>`,
     ),
     `</ul></section>`,
+    renderRelated(lesson),
   ].join('\n');
+}
+
+/** The neighbouring topics, then every rule of the plugin with the sections of this lesson it opens. */
+function renderRelated(lesson: BuiltLesson): string {
+  const topics = lesson.related.topics.map((topic) => `<h3>${text(topic.title)}</h3>${topic.html}`);
+  const rules = [...new Set(lesson.places.flatMap((place) => place.rules))].map((rule) => {
+    const places = lesson.places.filter((place) => place.rules.includes(rule));
+    return `<li><code>${text(rule)}</code>: ${places.map((place) => `<a href="#${attribute(place.anchor)}">${text(place.title)}</a>`).join(', ')}</li>`;
+  });
+  return `<section id="${attribute(lesson.related.anchor)}"><h2>${text(lesson.related.title)}</h2>${topics.join('')}<ul class="rule-places">${rules.join('')}</ul></section>`;
 }
 
 function renderContents(lesson: BuiltLesson): string {
@@ -62,12 +73,41 @@ function renderCode(code: CodeSnippet, caption?: string): string {
   return `<figure class="code"><figcaption>${text(caption ?? code.handler)}${flagged}</figcaption><pre tabindex="0"><code>${text(code.source)}</code></pre></figure>`;
 }
 
-function renderExample(example: BuiltExample): string {
+function renderExample(example: BuiltExample, recorded: RecordedRaces | null): string {
   return [
     `<article id="${attribute(example.anchor)}" class="example"><h3>${text(example.number)} ${text(example.title)}</h3>${example.html}`,
-    ...example.code.map((code, index) => renderCode(code, index === 0 ? 'The handler this example runs' : 'The tempting alternative')),
+    ...example.code.map((code, index) => renderCode(code, example.captions[index])),
     `<div class="run-row"><button type="button" data-run-example="${attribute(example.anchor)}" disabled>Run on PostgreSQL</button>`,
-    `<output class="result" data-result-for="${attribute(example.anchor)}" aria-live="polite"></output></div></article>`,
+    `<output class="result" data-result-for="${attribute(example.anchor)}" aria-live="polite"></output></div>`,
+    `<div class="evidence" data-evidence-for="${attribute(example.anchor)}"></div>`,
+    renderRecordedRaces(example, recorded),
+    renderConsole(example),
+    `</article>`,
+  ].join('\n');
+}
+
+/** What a real server did with this example's handlers when the races were last recorded. */
+function renderRecordedRaces(example: BuiltExample, recorded: RecordedRaces | null): string {
+  const races = recorded?.races.filter((race) => race.anchor === example.anchor) ?? [];
+  if (!recorded || races.length === 0) return '';
+  return [
+    `<details class="recorded-races"><summary>Two workers at once, on a real server (recorded ${text(recorded.recordedOn)})</summary>`,
+    `<p>PGlite in this panel has one connection, so it cannot race two workers. These timelines were recorded on ${text(recorded.engine)} on ${text(recorded.recordedOn)} with <code>npm run lesson -- record-races</code>; they were not run in this panel.</p>`,
+    ...races.map((race) => `<p><code>${text(race.line)}</code></p><pre tabindex="0">${text(formatTimeline(race.timeline))}</pre>`),
+    `</details>`,
+  ].join('\n');
+}
+
+/** A SQL console on the example's database; the page's script enables it once PGlite is up. */
+function renderConsole(example: BuiltExample): string {
+  const id = `console-${attribute(example.anchor)}`;
+  return [
+    `<details class="sql-console"><summary>Try your own SQL on this example's database</summary>`,
+    `<p>Runs in this panel on PGlite, against the tables example ${text(example.number)} left; nothing leaves your machine, and the next run starts afresh.</p>`,
+    `<form data-console-for="${attribute(example.anchor)}"><label for="${id}">SQL (Ctrl+Enter runs it)</label>`,
+    `<textarea id="${id}" rows="3" spellcheck="false" placeholder="SELECT * FROM inbox;"></textarea>`,
+    `<button type="submit" disabled title="The practice database is still starting">Run SQL</button></form>`,
+    `<pre class="console-output" data-console-output-for="${attribute(example.anchor)}" aria-live="polite" tabindex="0"></pre></details>`,
   ].join('\n');
 }
 
@@ -99,6 +139,7 @@ function renderQuestion(question: BuiltQuestion, heading: 'h2' | 'h3'): string {
     `<fieldset class="options"><legend>Your answer</legend>${options.join('')}</fieldset>`,
     `<div class="run-row"><button type="button" data-run-question="${attribute(question.anchor)}" disabled>Run on PostgreSQL</button></div>`,
     `<div class="result verdict" data-result-for="${attribute(question.anchor)}" aria-live="polite"></div>`,
+    `<div class="evidence" data-evidence-for="${attribute(question.anchor)}"></div>`,
     `</article>`,
   ].join('\n');
 }

@@ -10,10 +10,12 @@ import {
   type CodeSnippet,
   type DeliveryView,
   type Place,
+  type RecordedRaces,
 } from '../model.js';
 import { describeFailure, type HandlerRun } from '../runner.js';
 import { formatOutcome, type QuestionScenario, type RuleId, type RunnableLesson, type ShownHandler } from '../scenario.js';
 import type { HandlerSourceReader } from './extract-code.js';
+import { fillFromRun } from './fill-from-run.js';
 import type { LessonText, QuestionText } from './lesson-text.js';
 import { renderMarkdown } from './render-markdown.js';
 
@@ -35,10 +37,12 @@ export interface AssemblyInputs {
   readonly runnable: RunnableLesson;
   readonly files: LessonFiles;
   readonly code: HandlerSourceReader;
-  /** Runs one handler of a question on PGlite; used to label options with the state they produce. */
+  /** Runs one handler of a question on PGlite; its run labels the option and fills its explanation. */
   readonly runHandler: (anchor: string, which: string) => Promise<HandlerRun>;
   /** The plugin's rule-to-lesson table, so the lesson can say which rules point at each place. */
   readonly ruleLinks: Readonly<Record<string, RuleLink>>;
+  /** The races as last recorded on a real server, if they ever were. */
+  readonly recordedRaces: RecordedRaces | null;
 }
 
 /** Joins a lesson's text with what it runs, checks that they agree, and renders it for hosts. */
@@ -51,26 +55,41 @@ export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesso
   matchAnchors(questionTexts.map((question) => question.anchor), runnable.questions.map((question) => question.anchor), files.textFile, 'question', 'questions.ts');
   matchAnchors(text.examples.map((example) => example.anchor), runnable.examples.map((example) => example.anchor), files.textFile, 'example', 'examples.ts');
 
-  const questions: BuiltQuestion[] = [];
-  for (const [index, questionText] of questionTexts.entries()) {
-    const scenario = runnable.questions.find((candidate) => candidate.anchor === questionText.anchor)!;
-    const field = index === 0 ? 'predict' : `questions[${index - 1}]`;
-    questions.push(await buildQuestion(inputs, questionText, scenario, field, index === 0 ? null : index));
-  }
-
-  const examples: BuiltExample[] = text.examples.map((exampleText) => {
+  const examples: BuiltExample[] = text.examples.map((exampleText, index) => {
     const scenario = runnable.examples.find((candidate) => candidate.anchor === exampleText.anchor)!;
+    if (exampleText.captions.length !== scenario.shown.length) {
+      throw new LessonFileError(
+        files.textFile,
+        `examples[${index}].captions`,
+        `has ${exampleText.captions.length} captions but examples.ts shows ${scenario.shown.length} handlers`,
+      );
+    }
     return {
       anchor: scenario.anchor,
       number: scenario.number,
       title: exampleText.title,
+      captions: exampleText.captions,
       html: renderMarkdown(exampleText.body),
       code: scenario.shown.map((handler) => snippet(inputs, handler)),
     };
   });
 
+  // Every question's options are matched before any is run, so a mismatch is reported as one.
+  const questionFields = questionTexts.map((questionText, index) => {
+    const scenario = runnable.questions.find((candidate) => candidate.anchor === questionText.anchor)!;
+    const field = index === 0 ? 'predict' : `questions[${index - 1}]`;
+    const textIds = Object.keys(questionText.options);
+    const codeIds = Object.keys(scenario.options);
+    if (textIds.join() !== codeIds.join()) {
+      throw new LessonFileError(files.textFile, `${field}.options`, `has options ${textIds.join(', ')} but questions.ts runs ${codeIds.join(', ')}`);
+    }
+    return { questionText, scenario, field, number: index === 0 ? null : index };
+  });
+  const questions: BuiltQuestion[] = [];
+  for (const { questionText, scenario, field, number } of questionFields) questions.push(await buildQuestion(inputs, questionText, scenario, field, number));
+
   const [predict, ...quiz] = questions as [BuiltQuestion, ...BuiltQuestion[]];
-  const lesson: Omit<BuiltLesson, 'places'> = {
+  const lesson: Omit<BuiltLesson, 'places' | 'recordedRaces'> = {
     format: builtLessonFormat,
     id: text.id,
     title: text.title,
@@ -104,8 +123,18 @@ export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesso
       sha256: source.sha256,
       noteHtml: renderMarkdown(source.note),
     })),
+    related: {
+      anchor: 'related',
+      title: text.related.title,
+      topics: text.related.topics.map((topic) => ({ title: topic.title, html: renderMarkdown(topic.body) })),
+    },
   };
-  return { ...lesson, places: places(lesson, inputs.ruleLinks, files.textFile) };
+  for (const race of inputs.recordedRaces?.races ?? []) {
+    if (!examples.some((example) => example.anchor === race.anchor)) {
+      throw new LessonFileError(files.textFile, `recorded race "${race.label}"`, `belongs to ${race.anchor}, which the lesson does not have`);
+    }
+  }
+  return { ...lesson, places: places(lesson, inputs.ruleLinks, files.textFile), recordedRaces: inputs.recordedRaces };
 }
 
 async function buildQuestion(
@@ -115,27 +144,17 @@ async function buildQuestion(
   field: string,
   number: number | null,
 ): Promise<BuiltQuestion> {
-  const textIds = Object.keys(questionText.options);
-  const codeIds = Object.keys(scenario.options);
-  if (textIds.join() !== codeIds.join()) {
-    throw new LessonFileError(inputs.files.textFile, `${field}.options`, `has options ${textIds.join(', ')} but questions.ts runs ${codeIds.join(', ')}`);
-  }
   const options: BuiltOption[] = [];
-  for (const optionId of codeIds) {
+  for (const optionId of Object.keys(scenario.options)) {
     const handler = scenario.options[optionId]!;
-    const code = snippet(inputs, handler);
-    let label: string;
-    if (scenario.labelledBy) {
-      label = inputs.code.extract(handlerFile(inputs, handler), handler.name, scenario.labelledBy).label!;
-    } else {
-      label = labelFromRun(await inputs.runHandler(scenario.anchor, optionId), `${scenario.anchor} option ${optionId}`);
-    }
+    const run = await inputs.runHandler(scenario.anchor, optionId);
+    if (!run.ok) throw new Error(`${scenario.anchor} option ${optionId} could not be run to build it: ${describeFailure(run.failure)}`);
     options.push({
       id: optionId,
-      label,
+      label: scenario.labelledBy ? inputs.code.extract(handlerFile(inputs, handler), handler.name, scenario.labelledBy).label! : run.text,
       labelKind: scenario.labelledBy ? 'code' : 'outcome',
-      code,
-      explanationHtml: renderMarkdown(questionText.options[optionId]!),
+      code: snippet(inputs, handler),
+      explanationHtml: renderMarkdown(fillFromRun(questionText.options[optionId]!, run, inputs.files.textFile, `${field}.options.${optionId}`)),
     });
   }
   const rule = scenario.answer;
@@ -159,11 +178,6 @@ async function buildQuestion(
   };
 }
 
-function labelFromRun(run: HandlerRun, what: string): string {
-  if (!run.ok) throw new Error(`${what} could not be run to label it: ${describeFailure(run.failure)}`);
-  return run.text;
-}
-
 function snippet(inputs: AssemblyInputs, handler: ShownHandler): CodeSnippet {
   return {
     handler: `${handler.moduleId}#${handler.name}`,
@@ -185,7 +199,7 @@ function matchAnchors(inText: readonly string[], inCode: readonly string[], text
   if (missingText.length > 0) throw new LessonFileError(textFile, `${kind} ${missingText.join(', ')}`, `is missing: ${codeFile} runs it but the text does not describe it`);
 }
 
-function places(lesson: Omit<BuiltLesson, 'places'>, ruleLinks: AssemblyInputs['ruleLinks'], textFile: string): Place[] {
+function places(lesson: Omit<BuiltLesson, 'places' | 'recordedRaces'>, ruleLinks: AssemblyInputs['ruleLinks'], textFile: string): Place[] {
   const ordered: { anchor: string; title: string }[] = [
     { anchor: lesson.predict.anchor, title: lesson.predict.title },
     { anchor: lesson.thirtySeconds.anchor, title: lesson.thirtySeconds.title },
@@ -195,6 +209,7 @@ function places(lesson: Omit<BuiltLesson, 'places'>, ruleLinks: AssemblyInputs['
     ...lesson.questions.map((question) => ({ anchor: question.anchor, title: question.title })),
     ...lesson.tips.map((tip) => ({ anchor: tip.anchor, title: `Pro tip ${tip.number}` })),
     { anchor: 'sources', title: 'Sources' },
+    { anchor: lesson.related.anchor, title: lesson.related.title },
   ];
   const result = ordered.map((place) => ({ ...place, rules: [] as RuleId[] }));
   for (const [rule, link] of Object.entries(ruleLinks)) {

@@ -12,6 +12,7 @@ import { builtLessonFile, lessonFolder, packageRoot, pgliteImageFile } from '../
 import { assembleLesson, type RuleLink } from './assemble.js';
 import { HandlerSourceReader } from './extract-code.js';
 import { loadLessonText } from './load-lesson-text.js';
+import { readRecordedRaces } from './recorded-races.js';
 
 /**
  * `npm run build -w lessons`, first half (tsc is the second): prepares the PGlite image, renders
@@ -77,6 +78,7 @@ async function build(): Promise<void> {
         code: new HandlerSourceReader(dirname(packageRoot)),
         runHandler: (anchor, which) => runner.runHandler(anchor, which),
         ruleLinks,
+        recordedRaces: await readRecordedRaces(folder, dirname(packageRoot)),
       });
       const output = builtLessonFile(runnable.id);
       await mkdir(dirname(output), { recursive: true });

@@ -21,6 +21,8 @@ export interface QuestionText {
 export interface ExampleText {
   readonly anchor: string;
   readonly title: string;
+  /** One caption per handler the example shows, in the order `examples.ts` lists them. */
+  readonly captions: readonly string[];
   readonly body: Markdown;
 }
 
@@ -51,6 +53,7 @@ export interface LessonText {
   readonly questions: readonly QuestionText[];
   readonly tips: readonly TipText[];
   readonly sources: readonly SourceText[];
+  readonly related: { readonly title: string; readonly topics: readonly { readonly title: string; readonly body: Markdown }[] };
 }
 
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
@@ -73,6 +76,7 @@ export function readLessonText(json: unknown, file: string): LessonText {
     examples: nonEmpty(lesson.field('examples')).map((example) => ({
       anchor: example.field('anchor').matching(/^example-\d+-\d+$/, 'an anchor such as example-4-1'),
       title: example.field('title').string(),
+      captions: nonEmpty(example.field('captions')).map((caption) => caption.string()),
       body: example.field('body').markdown(),
     })),
     questions: nonEmpty(lesson.field('questions')).map((question) => readQuestion(question)),
@@ -82,6 +86,13 @@ export function readLessonText(json: unknown, file: string): LessonText {
       verify: tip.field('verify').markdown(),
     })),
     sources: nonEmpty(lesson.field('sources')).map(readSource),
+    related: {
+      title: lesson.field('related').field('title').string(),
+      topics: nonEmpty(lesson.field('related').field('topics')).map((topic) => ({
+        title: topic.field('title').string(),
+        body: topic.field('body').markdown(),
+      })),
+    },
   };
 }
 

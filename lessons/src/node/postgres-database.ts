@@ -1,6 +1,6 @@
 import pg from 'pg';
 
-import type { DatabaseOpener, LessonDatabase, Queryable } from '../database.js';
+import type { DatabaseOpener, LessonDatabase, Queryable, StatementResult } from '../database.js';
 
 /**
  * A real PostgreSQL server behind the same interface as PGlite. Everything happens in a schema of
@@ -68,6 +68,22 @@ export class PostgresLessonDatabase implements LessonDatabase {
     }
   }
 
+  async runSql(sql: string): Promise<StatementResult[]> {
+    const client = await this.pool.connect();
+    try {
+      const result = (await client.query(sql)) as pg.QueryResult | pg.QueryResult[];
+      return (Array.isArray(result) ? result : [result]).map((each) => ({
+        columns: (each.fields ?? []).map((field) => field.name),
+        rows: each.rows,
+        affectedRows: each.command === 'INSERT' || each.command === 'UPDATE' || each.command === 'DELETE' ? each.rowCount : null,
+      }));
+    } finally {
+      // Outside a transaction this is only a warning; inside one it ends what the text left open.
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+    }
+  }
+
   close(): Promise<void> {
     return this.pool.end();
   }
@@ -77,7 +93,7 @@ export function queryableOf(client: pg.Pool | pg.PoolClient | pg.Client): Querya
   return {
     async query<Row>(sql: string, params?: unknown[]) {
       const result = await client.query(sql, params);
-      return { rows: result.rows as Row[] };
+      return { rows: result.rows as Row[], affectedRows: result.rowCount ?? undefined };
     },
   };
 }

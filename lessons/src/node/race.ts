@@ -3,20 +3,32 @@ import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 
 import type { Queryable } from '../database.js';
-import type { RaceScenario, WorkerName } from '../scenario.js';
+import { formatOutcome, type Outcome, type RaceScenario, type WorkerName } from '../scenario.js';
 import { workerId } from '../session.js';
+import { rowCounts, statementText, type TimelineEvent } from '../transcript.js';
 import { queryableOf } from './postgres-database.js';
 
 /**
  * Races two workers on two connections of a real server, with an interleaving that is forced, not
  * hoped for: each worker's n-th statement waits until the worker before it has finished its n-th,
  * and the one after it its (n-1)-th. So for check-then-insert both SELECTs run before either
- * INSERT. A worker commits only once the other has finished or is seen (in pg_blocking_pids) to
- * wait for it, so "B waited" in a result is an observation, never an assumption.
+ * INSERT. A worker commits (or, where the race says so, rolls back) only once the other has finished
+ * or is seen (in pg_blocking_pids) to wait for it, so "B waited" in a result is an observation,
+ * never an assumption.
  */
 
 export type RaceResult =
-  | { readonly label: string; readonly ok: true; readonly line: string; readonly rows: number; readonly workers: Readonly<Record<WorkerName, WorkerRaceResult>> }
+  | {
+      readonly label: string;
+      readonly ok: true;
+      readonly line: string;
+      readonly outcome: Outcome;
+      readonly workers: Readonly<Record<WorkerName, WorkerRaceResult>>;
+      /** What each worker did and was seen waiting for, in the order it happened. */
+      readonly timeline: readonly TimelineEvent[];
+      /** The server it ran on, e.g. `PostgreSQL 15.18`. */
+      readonly engine: string;
+    }
   | { readonly label: string; readonly ok: false; readonly failure: string };
 
 export interface WorkerRaceResult {
@@ -52,12 +64,25 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
       const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
       sessions[name] = { client, pid };
     }
+    const version = await observer.query<{ server_version: string }>('SHOW server_version');
+    const engine = `PostgreSQL ${version.rows[0]?.server_version ?? ''}`.trim();
     step = 'create a fresh schema';
     await observer.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema};\n${race.schemaSql}`);
 
-    step = `workers A and B both handle ${race.message.id}`;
+    step = race.messages.A.id === race.messages.B.id ? `workers A and B both handle ${race.messages.A.id}` : `worker A handles ${race.messages.A.id} while worker B handles ${race.messages.B.id}`;
     const lockstep = new Lockstep();
     const waited: Record<WorkerName, boolean> = { A: false, B: false };
+    const timeline: TimelineEvent[] = [];
+    const note = (worker: WorkerName, text: string) => timeline.push({ worker, text });
+    // Each statement is noted when it is sent and again when its answer comes back, so a wait shows between the two.
+    const noting = (worker: WorkerName, db: Queryable): Queryable => ({
+      async query<Row>(sql: string, params: unknown[] = []) {
+        note(worker, statementText(sql, params));
+        const result = await db.query<Row>(sql, params);
+        note(worker, `-> ${rowCounts(result.rows.length, /^\s*(insert|update|delete)\b/i.test(sql) ? (result.affectedRows ?? null) : null)}`);
+        return result;
+      },
+    });
     const commitWhenOthersSettled = async (me: WorkerName) => {
       const deadline = Date.now() + patience;
       for (;;) {
@@ -68,8 +93,10 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
             sessions[other].pid,
             sessions[me].pid,
           ]);
-          if (blocked.rows[0]?.blocked) waited[other] = true;
-          else settled = false;
+          if (blocked.rows[0]?.blocked) {
+            if (!waited[other]) note(other, `waiting: pg_blocking_pids(${sessions[other].pid}) names worker ${me} (${sessions[me].pid})`);
+            waited[other] = true;
+          } else settled = false;
         }
         if (settled) return;
         if (Date.now() > deadline) throw new Error(`worker ${me} waited ${patience} ms for the other worker to finish or block`);
@@ -79,35 +106,39 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
     const took = await Promise.all(
       workers.map(async (name) => {
         const { client } = sessions[name];
+        // Boundaries are noted as they are sent: a COMMIT that frees a waiting worker comes before its answer.
+        note(name, 'BEGIN');
         await client.query('BEGIN');
         try {
-          const result = await race.handler(lockstep.wrap(name, queryableOf(client)), race.message, workerId(name));
+          const result = await race.handler(lockstep.wrap(name, noting(name, queryableOf(client))), race.messages[name], workerId(name));
           lockstep.finish(name);
           await commitWhenOthersSettled(name);
-          await client.query('COMMIT');
+          const end = race.rollsBack === name ? 'ROLLBACK' : 'COMMIT';
+          note(name, end);
+          await client.query(end);
           return result;
         } catch (error) {
           lockstep.finish(name);
+          note(name, 'ROLLBACK');
           await client.query('ROLLBACK').catch(() => undefined);
           throw error;
         }
       }),
     );
 
-    step = 'count the inbox rows after both commits';
-    const counted = await observer.query<{ rows: number }>('SELECT count(*)::int AS rows FROM inbox WHERE message_id = $1', [race.message.id]);
-    const rows = counted.rows[0]?.rows ?? 0;
+    step = 'read the durable state after both transactions ended';
+    const outcome = await race.readOutcome(queryableOf(observer));
     const results = Object.fromEntries(workers.map((name, index) => [name, { took: took[index]!, waited: waited[name] }])) as Record<
       WorkerName,
       WorkerRaceResult
     >;
     const describeWorker = (name: WorkerName) => {
-      const word = results[name].took ? race.words.took : race.words.declined;
+      const word = `${results[name].took ? race.words.took : race.words.declined}${race.rollsBack === name ? '/rolled back' : ''}`;
       return `${name}=${results[name].waited ? `waited/${word}` : word}`;
     };
     step = `drop schema ${schema}`;
     await observer.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    return { label: race.label, ok: true, line: `${race.label}: ${workers.map(describeWorker).join(', ')}; inbox=${rows}`, rows, workers: results };
+    return { label: race.label, ok: true, line: `${race.label}: ${workers.map(describeWorker).join(', ')}; ${formatOutcome(outcome)}`, outcome, workers: results, timeline, engine };
   } catch (error) {
     return { label: race.label, ok: false, failure: `failed at "${step}": ${error instanceof Error ? error.message : String(error)}` };
   } finally {

@@ -4,6 +4,41 @@ import { ruleTester } from '../rule-tester.js';
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
     {
+      name: 'a quota: a count compared with a limit decides nothing about a duplicate',
+      code: `
+        async function invite(teamId, email) {
+          const count = await prisma.invite.count({ where: { teamId } });
+          if (count >= MAX_INVITES) throw new Error('too many invites');
+          await prisma.invite.create({ data: { teamId, email } });
+        }`,
+    },
+    {
+      name: 'the duplicate is recognised by a helper of the catch',
+      code: `
+        async function claim(id) {
+          const seen = await prisma.inbox.findUnique({ where: { id } });
+          if (seen) return;
+          try { await prisma.inbox.create({ data: { id } }); } catch (error) { if (isDuplicateKeyError(error)) return; throw error; }
+        }`,
+    },
+    {
+      name: 'the caller catches the unique violation around the helper that inserts',
+      code: `
+        async function insertClaim(id) {
+          await pool.query('INSERT INTO inbox (message_id) VALUES ($1)', [id]);
+        }
+        async function handle(id) {
+          const { rows } = await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [id]);
+          if (rows.length > 0) return;
+          try {
+            await insertClaim(id);
+          } catch (error) {
+            if (error.code === '23505') return;
+            throw error;
+          }
+        }`,
+    },
+    {
       name: 'the insert settles duplicates itself with ON CONFLICT',
       code: `
         async function claim(id) {
@@ -162,6 +197,15 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
   ],
   invalid: [
+    {
+      name: 'a Prisma call is quoted as written, not capitalised',
+      code: `
+        async function claim(id) {
+          const seen = await prisma.inbox.findFirst({ where: { id } });
+          if (!seen) await prisma.inbox.create({ data: { id } });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', data: { write: 'prisma.inbox.create()', read: 'prisma.inbox.findFirst()', line: '3', remedy: 'an upsert, or create and treat error P2002 as the duplicate' } }],
+    },
     {
       name: 'SELECT then INSERT after an early return',
       code: `

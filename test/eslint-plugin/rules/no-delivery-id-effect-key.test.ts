@@ -4,6 +4,38 @@ import { ruleTester } from '../rule-tester.js';
 ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
   valid: [
     {
+      name: 'outside a handler, a fresh id as the conflict target of our own table is a new row, not a repeat to catch',
+      code: `
+        app.post('/charges', async (req, res) => {
+          await db.query('INSERT INTO charges (charge_key, cents) VALUES (gen_random_uuid(), $1) ON CONFLICT (charge_key) DO NOTHING', [req.body.cents]);
+        });`,
+    },
+    {
+      name: 'a helper called from a handler serves the delivery too, so its minted key is reported (see invalid); one called from an HTTP route is not',
+      code: `
+        async function charge(cents) {
+          await db.query('INSERT INTO charges (charge_key, cents) VALUES (gen_random_uuid(), $1) ON CONFLICT (charge_key) DO NOTHING', [cents]);
+        }
+        app.post('/charges', async (req) => { await charge(req.body.cents); });`,
+    },
+    {
+      name: 'names alone never make a finding: a parameter called message, claimed by a helper the file does not show',
+      code: `
+        async function handle(db, message, insertInbox) {
+          const effectId = message.id;
+          if (await insertInbox(message.id)) {
+            await db.query('INSERT INTO effects(effect_id, amount) VALUES($1,$2)', [effectId, message.cents]);
+          }
+        }`,
+    },
+    {
+      name: "an email's messageId is the mail provider's id, not a delivery's",
+      code: `
+        async function record(db, info) {
+          await db.query('INSERT INTO sent_emails (message_id, sent_to) VALUES ($1, $2) ON CONFLICT (message_id) DO NOTHING', [info.messageId, info.to]);
+        }`,
+    },
+    {
       name: 'the lesson predict handler: inbox claimed by job id, effect keyed by the business id',
       code: `
         async function run(tx) {
@@ -268,19 +300,43 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         import { IdempotencyConfig } from './my-idempotency';
         const config = new IdempotencyConfig({ eventKeyJmesPath: 'messageId' });`,
     },
+    {
+      name: 'SNS over SQS: a notification MessageId in the record body is known only by its name, and a name alone makes no finding',
+      code: `
+        import type { SQSHandler } from 'aws-lambda';
+        export const handler: SQSHandler = async (event) => {
+          for (const record of event.Records) {
+            const notification = JSON.parse(record.body);
+            await stripe.refunds.create({ charge: JSON.parse(notification.Message).chargeId }, { idempotencyKey: notification.MessageId });
+          }
+        };`,
+    },
   ],
   invalid: [
     {
-      name: 'the lesson question 1 handler: the effect keyed by the message id',
+      name: 'a minted dedupe key in a helper that a handler calls',
       code: `
-        async function handle(db, message, insertInbox) {
+        async function charge(cents) {
+          await db.query('INSERT INTO charges (charge_key, cents) VALUES (gen_random_uuid(), $1) ON CONFLICT (charge_key) DO NOTHING', [cents]);
+        }
+        channel.consume('charges', async (msg) => { await charge(JSON.parse(msg.content.toString()).cents); });`,
+      errors: [{ messageId: 'mintedKey', line: 3 }],
+    },
+    {
+      name: 'the lesson question 1 handler: the effect keyed by the id the same code claims in its inbox',
+      code: `
+        async function insertInbox(db, messageId) {
+          const claim = await db.query('INSERT INTO inbox(message_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING message_id', [messageId]);
+          return claim.rows.length === 1;
+        }
+        async function handle(db, message) {
           const inboxId = message.id;
           const effectId = message.id;
-          if (await insertInbox(inboxId)) {
+          if (await insertInbox(db, inboxId)) {
             await db.query('INSERT INTO effects(effect_id, amount) VALUES($1,$2)', [effectId, message.cents]);
           }
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 6, data: { key: 'The key `effect_id` of the INSERT into effects', source: "the message's delivery id `message.id`" } }],
+      errors: [{ messageId: 'deliveryKey', line: 10, data: { key: 'The key `effect_id` of the INSERT into effects', source: "the message's delivery id `message.id`" } }],
     },
     {
       name: 'kafkajs topic, partition and offset as a provider idempotency key',
@@ -377,10 +433,12 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
       errors: [{ messageId: 'mintedKey', line: 3 }],
     },
     {
-      name: 'gen_random_uuid() in SQL as the conflict target',
+      name: 'gen_random_uuid() in SQL as the conflict target, while a job is handled',
       code: `
-        await db.query('INSERT INTO charges (charge_key, cents) VALUES (gen_random_uuid(), $1) ON CONFLICT (charge_key) DO NOTHING', [cents]);`,
-      errors: [{ messageId: 'mintedKey', line: 2 }],
+        new Worker('charges', async (job) => {
+          await db.query('INSERT INTO charges (charge_key, cents) VALUES (gen_random_uuid(), $1) ON CONFLICT (charge_key) DO NOTHING', [job.data.cents]);
+        });`,
+      errors: [{ messageId: 'mintedKey', line: 3 }],
     },
     {
       name: 'the worker host name in a key',
@@ -538,18 +596,6 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
       errors: [{ messageId: 'deliveryKey', line: 3 }],
     },
     {
-      name: 'SNS over SQS: the notification MessageId from the record body as a key',
-      code: `
-        import type { SQSHandler } from 'aws-lambda';
-        export const handler: SQSHandler = async (event) => {
-          for (const record of event.Records) {
-            const notification = JSON.parse(record.body);
-            await stripe.refunds.create({ charge: JSON.parse(notification.Message).chargeId }, { idempotencyKey: notification.MessageId });
-          }
-        };`,
-      errors: [{ messageId: 'deliveryKey', line: 6 }],
-    },
-    {
       name: 'the QStash message id as a provider idempotency key',
       code: `
         import { Receiver } from '@upstash/qstash';
@@ -600,6 +646,19 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           async handler(event) { return refund(event); }
         }`,
       errors: [{ messageId: 'deliveryKey', line: 4, data: { key: 'The idempotency key `Records[0].receiptHandle` named by `eventKeyJmesPath`', source: 'the SQS receipt handle `Records[0].receiptHandle`' } }],
+    },
+    {
+      name: 'SNS over SQS: the notification MessageId claimed in the inbox and keying the effect too',
+      code: `
+        import type { SQSHandler } from 'aws-lambda';
+        export const handler: SQSHandler = async (event) => {
+          for (const record of event.Records) {
+            const notification = JSON.parse(record.body);
+            await pool.query('INSERT INTO processed_messages (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [notification.MessageId]);
+            await stripe.refunds.create({ charge: JSON.parse(notification.Message).chargeId }, { idempotencyKey: notification.MessageId });
+          }
+        };`,
+      errors: [{ messageId: 'deliveryKey', line: 7 }],
     },
   ],
 });

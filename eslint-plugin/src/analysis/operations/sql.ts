@@ -3,7 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import type { ScopeOf } from '../static-text.js';
 import { embeddedSql, sqlInterest, type EmbeddedSql, type SqlCalls } from '../sql/embedded.js';
 import type { LibraryName } from '../../libraries/types.js';
-import type { SqlRead } from '../sql/statements.js';
+import type { SqlChange, SqlRead } from '../sql/statements.js';
 import { normaliseTarget, type DataOperation } from './types.js';
 
 const rowLocking = /\bfor\s+(no\s+key\s+)?(update|share|key\s+share)\b/i;
@@ -28,11 +28,35 @@ function deferredRead(sql: EmbeddedSql, node: DataOperation['node'], library: Li
     get locksRows() {
       return rowLocking.test(sql.text) && statement()?.locksRows === true;
     },
+    get filters() {
+      return statement()?.filters;
+    },
     get label() {
       return `a SELECT on ${statement()?.tables.join(', ') || 'no table'}`;
     },
     // `refunds` and `categories` in the text for the targets `refund` and `category`.
     mayTouch: (target) => lower.includes(target.endsWith('y') ? target.slice(0, -1) : target),
+  };
+}
+
+/** An UPDATE or DELETE: its table is read from the parse only when a rule asks for it. */
+function deferredChange(sql: EmbeddedSql, node: DataOperation['node'], library: LibraryName): DataOperation {
+  const kind = /^\s*update\b/i.test(sql.text) ? 'update' : 'delete';
+  let change: SqlChange | null | undefined;
+  const statement = () => (change === undefined ? (change = (sql.summary?.statements.find((candidate) => candidate.kind === kind) as SqlChange | undefined) ?? null) : change);
+  return {
+    kind,
+    library,
+    node,
+    fields: [],
+    arbitrated: false,
+    get targets() {
+      const table = statement()?.table;
+      return table ? [normaliseTarget(table)] : [];
+    },
+    get label() {
+      return `the ${kind.toUpperCase()} of ${statement()?.table ?? 'a table'}`;
+    },
   };
 }
 
@@ -46,7 +70,9 @@ export function sqlOperations(
   const sql = embeddedSql(node, scopeOf, calls);
   if (!sql) return [];
   const interest = sqlInterest(sql.text);
-  if (interest !== 'write') return interest === 'read' ? [deferredRead(sql, node, library)] : [];
+  if (interest === 'read') return [deferredRead(sql, node, library)];
+  if (interest === 'change') return [deferredChange(sql, node, library)];
+  if (interest !== 'write') return [];
   const summary = sql.summary;
   if (!summary) return [];
   return summary.statements.map((statement): DataOperation => {
@@ -88,6 +114,7 @@ export function sqlOperations(
           fields: [],
           arbitrated: false,
           locksRows: statement.locksRows,
+          filters: statement.filters,
         };
       case 'update':
       case 'delete':

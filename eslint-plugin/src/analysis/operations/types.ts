@@ -43,6 +43,8 @@ export interface DataOperation {
    * and what its result says when truthy: this worker `claimed` it, or it was a `duplicate`.
    */
   claim?: 'claimed' | 'duplicate';
+  /** The columns or fields a read matches on, when the code shows them: what it checks for. */
+  filters?: readonly string[];
   /** A read that locks the rows it finds (FOR UPDATE). */
   locksRows?: boolean;
   /** How it reads in messages: "a SELECT", "prisma.refund.findFirst()". */

@@ -45,16 +45,19 @@ export function looksLikeSql(text: string): boolean {
 /**
  * What the rules need from a SQL text. `write`: it inserts rows or serialises workers, and is
  * parsed at once. `read`: a query, parsed only if a write in the same file may pair with it.
- * `none`: an UPDATE, a DELETE, a SET…, which no rule is about.
+ * `change`: an UPDATE or a DELETE, parsed only if a rule asks which table it changes.
+ * `none`: a SET…, DDL, anything else no rule is about.
  */
-export type SqlInterest = 'write' | 'read' | 'none';
+export type SqlInterest = 'write' | 'read' | 'change' | 'none';
 
 const writesOrSerialises = /\b(insert|merge)\b|pg_(try_)?advisory|\block\s+table\b|serializable/i;
 const startsAsRead = /^\s*\(?\s*(select|with)\b/i;
+const startsAsChange = /^\s*(update|delete)\b/i;
 
 export function sqlInterest(text: string): SqlInterest {
   if (writesOrSerialises.test(text)) return 'write';
-  return startsAsRead.test(text) ? 'read' : 'none';
+  if (startsAsRead.test(text)) return 'read';
+  return startsAsChange.test(text) ? 'change' : 'none';
 }
 
 /** The text of a literal or template written in place, without following names: a first look. */

@@ -31,6 +31,8 @@ export interface SqlInsert {
 export interface SqlRead {
   kind: 'read';
   tables: string[];
+  /** The columns its WHERE compares with `=` (or IN): what the read checks for; undefined without a WHERE. */
+  filters?: string[];
   /** FOR UPDATE / FOR SHARE: existing rows are locked (rows that do not exist yet are not). */
   locksRows: boolean;
 }
@@ -166,7 +168,26 @@ const advisoryLock = /^pg_(try_)?advisory_(xact_)?lock(_shared)?$/;
 function summariseSelect(select: SelectStmt): SqlStatement {
   const lock = functionsIn(select.targetList).find((name) => advisoryLock.test(name));
   if (lock) return { kind: 'serialisation', how: `${lock}()` };
-  return { kind: 'read', tables: tablesIn(select), locksRows: (select.lockingClause ?? []).length > 0 };
+  return { kind: 'read', tables: tablesIn(select), locksRows: (select.lockingClause ?? []).length > 0, filters: filtersOf(select.whereClause) };
+}
+
+/** Columns compared for equality in a WHERE clause: `message_id = $1 AND tenant_id = $2` → both. */
+function filtersOf(where: unknown): string[] | undefined {
+  if (!where) return undefined;
+  const columns = new Set<string>();
+  eachNode(where, (type, value) => {
+    if (type !== 'A_Expr') return;
+    const operator = unwrap((value.name as PgNode[] | undefined)?.[0])?.[1].sval;
+    if (value.kind !== 'AEXPR_IN' && operator !== '=') return;
+    for (const side of [value.lexpr, value.rexpr]) {
+      const column = unwrap(side as PgNode | undefined);
+      if (column?.[0] !== 'ColumnRef') continue;
+      const fields = (column[1].fields as PgNode[] | undefined) ?? [];
+      const name = unwrap(fields[fields.length - 1])?.[1].sval;
+      if (typeof name === 'string') columns.add(name.toLowerCase());
+    }
+  });
+  return [...columns];
 }
 
 function isSerializable(tree: unknown): boolean {

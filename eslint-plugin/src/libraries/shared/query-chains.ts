@@ -20,14 +20,27 @@ export const chainEnds: ReadonlySet<string> = new Set([
 ]);
 
 
+/** The chain a call ends, read once however many builders ask about it. */
+const chains = new WeakMap<TSESTree.CallExpression, Chain | null>();
+
+function chainEndingAt(node: TSESTree.CallExpression): Chain | null {
+  let chain = chains.get(node);
+  if (chain === undefined) {
+    chain = isChainEnd(node) ? chainOf(node) : null;
+    if (chain && chain.links.length < 2) chain = null;
+    chains.set(node, chain);
+  }
+  return chain;
+}
+
 /** Adapts a recogniser of whole chains to a data adapter's `recognise`: asked only at a chain's end. */
 export function atChainEnd(
   recognise: (chain: Chain, end: TSESTree.CallExpression, file: FileContext) => DataOperation | undefined,
 ): (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, file: FileContext) => DataOperation | undefined {
   return (node, file) => {
-    if (node.type !== 'CallExpression' || !isChainEnd(node)) return undefined;
-    const chain = chainOf(node);
-    return chain.links.length < 2 ? undefined : recognise(chain, node, file);
+    if (node.type !== 'CallExpression') return undefined;
+    const chain = chainEndingAt(node);
+    return chain ? recognise(chain, node, file) : undefined;
   };
 }
 

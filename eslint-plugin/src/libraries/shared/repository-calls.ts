@@ -105,7 +105,13 @@ export function repositoryOperation(library: LibraryName, call: TSESTree.CallExp
   const args = entity ? call.arguments.slice(1) : call.arguments;
   const base = { library, targets: [normaliseTarget(target)], node: call, label: `${memberPath(callee)?.join('.') ?? method}()`, fields: [], arbitrated: false };
 
-  if (readMethods.has(method) || (readMethodsWithQuery.has(method) && objectLiteral(args[0], scopeOf))) return { ...base, kind: 'read' };
+  if (readMethods.has(method) || (readMethodsWithQuery.has(method) && objectLiteral(args[0], scopeOf))) {
+    // findOneBy({ a }), exists({ a }), findOne({ where: { a } })
+    const query = objectLiteral(args[0], scopeOf);
+    const where = query && objectProperty(query, 'where')?.value;
+    const filters = query ? uniqueKeyFields(where ?? query, scopeOf).map((field) => field.name) : undefined;
+    return { ...base, kind: 'read', filters };
+  }
   if (insertMethods.has(method)) {
     const skip = objectLiteral(args[1], scopeOf);
     const ignoreDuplicates = skip && objectProperty(skip, 'ignoreDuplicates')?.value;

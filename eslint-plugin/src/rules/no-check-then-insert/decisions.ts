@@ -2,6 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { FileContext } from '../../analysis/file-context.js';
 import { variableOf } from '../../analysis/scope.js';
+import { walk } from '../../analysis/walk.js';
 
 /**
  * Does the application decide, from a value it read, whether a write happens? That is the shape
@@ -68,6 +69,9 @@ function climbToGuard(start: TSESTree.Node, polarity: Polarity): { guard?: Guard
           else if (operator !== '!==' && operator !== '!=' && operator !== '>') return {};
         } else if (other.type === 'Literal' && other.value === 1 && (operator === '<' || operator === '>=')) {
           if (operator === '<') current = flip(current);
+        } else if (operator === '<' || operator === '<=' || operator === '>' || operator === '>=') {
+          // `count >= MAX`: a quota compared with a limit, not a question of whether a row exists.
+          return {};
         } else {
           current = 'either';
         }
@@ -237,21 +241,47 @@ export function isDecidedBy(guardsOfRead: readonly Guard[], sites: readonly TSES
  * The write sits in a `try` whose `catch` treats a unique violation as the duplicate case:
  * `uniqueViolation` matches the codes and names the data libraries report one by.
  */
-export function handlesUniqueViolation(write: TSESTree.Node, text: (node: TSESTree.Node) => string, uniqueViolation: RegExp): boolean {
-  let current: TSESTree.Node | undefined = write;
+export function handlesUniqueViolation(write: TSESTree.Node, file: FileContext, uniqueViolation: RegExp): boolean {
+  return caughtAsDuplicate(write, file, uniqueViolation, 0);
+}
+
+/** Words by which code names the duplicate case itself: `isDuplicateError(e)`, `UniqueViolation`, a constraint's message. */
+const duplicateWords = /unique|duplicate|already.?exists|conflict/i;
+
+/**
+ * Does a `catch` around `node` (or around a call of the function `node` is in, `depth` levels
+ * up) treat the duplicate as handled: by an error code, a library's error class, or a helper
+ * whose name or body says so?
+ */
+function caughtAsDuplicate(node: TSESTree.Node, file: FileContext, uniqueViolation: RegExp, depth: number): boolean {
+  const says = (handler: TSESTree.Node) => {
+    const text = file.text(handler);
+    if (uniqueViolation.test(text) || duplicateWords.test(text)) return true;
+    // catch (e) { if (isMine(e)) … }: a helper of this file, read one level down.
+    let found = false;
+    walk(handler, file.visitorKeys, (inner) => {
+      if (found || inner.type !== 'CallExpression') return !found;
+      const helper = file.localFunction(inner.callee);
+      if (helper && uniqueViolation.test(file.text(helper))) found = true;
+      return !found;
+    });
+    return found;
+  };
+  let current: TSESTree.Node | undefined = node;
   while (current?.parent && !isFunctionNode(current)) {
     const parent: TSESTree.Node = current.parent;
-    if (parent.type === 'TryStatement' && parent.block === current && parent.handler && uniqueViolation.test(text(parent.handler))) return true;
+    if (parent.type === 'TryStatement' && parent.block === current && parent.handler && says(parent.handler)) return true;
     // write().catch((error) => { if (error.code === '23505') … })
     if (parent.type === 'MemberExpression' && parent.object === current && parent.parent?.type === 'CallExpression') {
       const call = parent.parent;
-      if (['catch', 'then'].includes(parent.property.type === 'Identifier' ? parent.property.name : '') && call.arguments.some((argument) => uniqueViolation.test(text(argument)))) {
-        return true;
-      }
+      if (['catch', 'then'].includes(parent.property.type === 'Identifier' ? parent.property.name : '') && call.arguments.some(says)) return true;
     }
     current = parent;
   }
-  return false;
+  // The write sits in a helper: its callers may catch the duplicate.
+  if (depth >= 2 || !current || !isFunctionNode(current) || current.type === 'TSDeclareFunction' || current.type === 'TSEmptyBodyFunctionExpression') return false;
+  const calls = file.functionSites(current).flatMap((site) => (site.parent?.type === 'CallExpression' && site.parent.callee === site ? [site.parent] : []));
+  return calls.length > 0 && calls.every((call) => caughtAsDuplicate(call, file, uniqueViolation, depth + 1));
 }
 
 /** An enclosing transaction started with SERIALIZABLE isolation, e.g. Prisma's `$transaction(fn, { isolationLevel })`. */

@@ -3,7 +3,8 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { analysisFor } from '../../analysis/file-analysis.js';
 import type { LibraryTable } from '../../analysis/library-table.js';
 import type { DataOperation } from '../../analysis/operations/index.js';
-import { capitalised } from '../../analysis/key-facts.js';
+import { capitalised, listed } from '../../analysis/key-facts.js';
+import { columnName, type SchemaModel, type UniqueKey } from '../../analysis/schema/model.js';
 import { variableOf } from '../../analysis/scope.js';
 import type { ScopeOf } from '../../analysis/static-text.js';
 import { createRule } from '../../create-rule.js';
@@ -62,6 +63,31 @@ function guardsOtherWork(write: DataOperation, read: DataOperation, neighbours: 
   );
 }
 
+/**
+ * A unique key of the written table, declared in the project's schema, whose columns the write
+ * fills and the read checked: the second worker's insert then fails on it instead of duplicating.
+ */
+function coveringKey(write: DataOperation, read: DataOperation, schema: () => SchemaModel): UniqueKey | undefined {
+  const target = write.targets[0];
+  const checked = read.filters;
+  if (!target || !checked || checked.length === 0 || write.fields.length === 0) return undefined;
+  const checkedColumns = new Set(checked.map(columnName));
+  const both = write.fields.map((field) => field.name).filter((name) => checkedColumns.has(columnName(name)));
+  return both.length > 0 ? schema().keyWithin(target, both) : undefined;
+}
+
+/** Writes between the check and the protected insert: they run before the insert fails, so twice. */
+function effectsEitherWay(write: DataOperation, read: DataOperation, neighbours: readonly DataOperation[]): DataOperation[] {
+  return neighbours.filter(
+    (other) =>
+      other !== write &&
+      other.kind !== 'read' &&
+      other.kind !== 'serialisation' &&
+      other.node.range[0] > read.node.range[1] &&
+      other.node.range[1] < write.node.range[0],
+  );
+}
+
 /** The operations of each function (undefined: the module's top level), collected once per file. */
 function byFunction(operations: readonly DataOperation[]): Map<TSESTree.Node | undefined, DataOperation[]> {
   const groups = new Map<TSESTree.Node | undefined, DataOperation[]>();
@@ -92,6 +118,8 @@ export const noCheckThenInsert = createRule({
     messages: {
       checkThenInsert:
         '{{write}} runs after {{read}} (line {{line}}) checked in application code whether it already exists: two workers can both see nothing and both write. Let a unique key decide instead: {{remedy}}.',
+      protectedButEffects:
+        '{{write}} is protected by {{key}}, so a second worker\'s insert fails; but {{effects}} runs after the check at line {{line}} and before that insert, whether it wins or not, so it runs twice. Move it after the insert, or into the insert\'s transaction.',
       resultIgnored:
         '{{write}} settles duplicates, but its result is ignored, so {{read}} (line {{line}}) still decides in application code: two workers can both pass that check and both go on. Make the write the check: act only when it reports that it wrote.',
       addOnConflict: 'Add ON CONFLICT DO NOTHING to the INSERT (then treat a row count of 0 as the duplicate).',
@@ -145,9 +173,21 @@ export const noCheckThenInsert = createRule({
           });
           if (!read) continue;
           const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
-          if (handlesUniqueViolation(write.node, text, table.uniqueViolation) || inSerializableTransaction(write.node, text) || serialised(write, read, neighbours, table)) continue;
+          if (handlesUniqueViolation(write.node, file, table.uniqueViolation) || inSerializableTransaction(write.node, text) || serialised(write, read, neighbours, table)) continue;
           if (writesWhatWasRead(write, read, file.scopeOf)) continue;
           if (decided === 'ignored' && !guardsOtherWork(write, read, neighbours)) continue;
+          const key = decided === 'unsettled' ? coveringKey(write, read, () => analysis.schema()) : undefined;
+          if (key) {
+            const effects = effectsEitherWay(write, read, neighbours);
+            if (effects.length > 0) {
+              context.report({
+                node: write.node,
+                messageId: 'protectedButEffects',
+                data: { write: capitalised(write.label), key: key.written, effects: listed(effects.map((effect) => effect.label)), line: String(read.node.loc.start.line) },
+              });
+            }
+            continue;
+          }
           const fix = decided === 'unsettled' ? write.fix : undefined;
           context.report({
             node: write.node,

@@ -1,0 +1,47 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import type { FileContext, FunctionNode } from '../file-context.js';
+import { walk } from '../walk.js';
+import { importersOf } from './importers.js';
+import { moduleContext } from './modules.js';
+
+/**
+ * Where other modules of the project use a function this module exports: each reference to the
+ * imported binding (`handleRefund` in `eachMessage: handleRefund`, or in `handleRefund(payload)`),
+ * with the module it is in, so that its registration or its arguments can be read there.
+ */
+
+export interface ImportSite {
+  module: FileContext;
+  site: TSESTree.Node;
+}
+
+const cache = new WeakMap<FunctionNode, ImportSite[]>();
+
+export function sitesInImporters(fn: FunctionNode, file: FileContext): ImportSite[] {
+  const known = cache.get(fn);
+  if (known) return known;
+  cache.set(fn, []);
+  const exported = file.exportNameOf(fn);
+  const found: ImportSite[] = [];
+  if (exported) {
+    for (const importer of importersOf(file.filename)) {
+      const module = moduleContext(importer.file, file.libraries);
+      if (!module) continue;
+      for (const [local, source] of module.imports.bindings) {
+        if (source !== importer.specifier) continue;
+        const name = module.imports.names.get(local);
+        if (name === exported) found.push(...module.referencesTo(local).map((site) => ({ module, site })));
+        else if (name === '*') {
+          walk(module.sourceAst, module.visitorKeys, (node) => {
+            if (node.type === 'MemberExpression' && node.object.type === 'Identifier' && node.object.name === local && !node.computed && node.property.type === 'Identifier' && node.property.name === exported) {
+              found.push({ module, site: node });
+            }
+          }, 200_000);
+        }
+      }
+    }
+  }
+  cache.set(fn, found);
+  return found;
+}

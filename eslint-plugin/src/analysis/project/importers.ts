@@ -1,0 +1,113 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+import { projectRoot } from '../schema/project-schema.js';
+import { resolveImport } from './modules.js';
+
+/**
+ * Which modules of the project import a given file: where its exported functions are called or
+ * registered as handlers. The project's source files are listed once (skipping dependencies and
+ * build output), and each file's import specifiers are read with a cheap scan, once per
+ * modification; only the files whose specifiers could name the target are resolved.
+ */
+
+const sourceFile = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
+const skipped = new Set(['node_modules', 'dist', 'build', 'out', 'coverage', 'vendor', 'tmp', 'generated']);
+const maxFiles = 40_000;
+const listingLifetimeMs = 5_000;
+const specifierPattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"]([^'"\n]+)['"]/gm;
+
+interface ProjectIndex {
+  at: number;
+  /** Specifier stem → the files and specifiers that end with it. */
+  byStem: Map<string, { file: string; specifier: string }[]>;
+}
+
+const indexes = new Map<string, ProjectIndex>();
+const specifiers = new Map<string, { stamp: string; specifiers: string[] }>();
+/** The editor sees new imports after this long; a command-line run builds the index once. */
+const indexLifetimeMs = 30_000;
+
+function now(): number {
+  return typeof performance !== 'undefined' ? performance.now() : Date.now();
+}
+
+function listSources(root: string): string[] {
+  const files: string[] = [];
+  const visit = (dir: string) => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (files.length >= maxFiles) return;
+      if (entry.name.startsWith('.')) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!skipped.has(entry.name)) visit(full);
+      } else if (entry.isFile() && sourceFile.test(entry.name) && !entry.name.endsWith('.d.ts') && !entry.name.includes('.min.')) {
+        files.push(full);
+      }
+    }
+  };
+  visit(root);
+  return files;
+}
+
+function specifiersIn(file: string): string[] {
+  let stamp: string;
+  try {
+    const stats = statSync(file);
+    if (stats.size > 1_000_000) return [];
+    stamp = `${stats.mtimeMs}:${stats.size}`;
+  } catch {
+    return [];
+  }
+  const known = specifiers.get(file);
+  if (known?.stamp === stamp) return known.specifiers;
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // Unreadable: it imports nothing we can see.
+  }
+  const found = [...new Set([...text.matchAll(specifierPattern)].map((match) => match[1]!))];
+  specifiers.set(file, { stamp, specifiers: found });
+  return found;
+}
+
+/** The last name a specifier ends with, without extension: `./keys.js` → `keys`, `@app/keys` → `keys`. */
+function stemOf(specifier: string): string {
+  return path.basename(specifier).replace(/\.(m|c)?(t|j)sx?$/, '');
+}
+
+function indexOf(root: string): ProjectIndex {
+  const known = indexes.get(root);
+  if (known && now() - known.at < indexLifetimeMs) return known;
+  const byStem = new Map<string, { file: string; specifier: string }[]>();
+  for (const file of listSources(root)) {
+    for (const specifier of specifiersIn(file)) {
+      if (!specifier.startsWith('.') && !specifier.includes('/')) continue;
+      const stem = stemOf(specifier);
+      const list = byStem.get(stem);
+      if (list) list.push({ file, specifier });
+      else byStem.set(stem, [{ file, specifier }]);
+    }
+  }
+  const index = { at: now(), byStem };
+  indexes.set(root, index);
+  return index;
+}
+
+/** The project files that import `target`, with the specifiers that name it. */
+export function importersOf(target: string): { file: string; specifier: string }[] {
+  const root = projectRoot(target);
+  if (!root) return [];
+  const stem = stemOf(target);
+  // An index module is named by its folder.
+  const names = stem === 'index' ? [path.basename(path.dirname(target))] : [stem];
+  const index = indexOf(root);
+  return names.flatMap((name) => index.byStem.get(name) ?? []).filter(({ file, specifier }) => file !== target && resolveImport(file, specifier) === target);
+}

@@ -1,0 +1,168 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import { createPathsMatcher, getTsconfig } from 'get-tsconfig';
+
+import { FileContext } from '../file-context.js';
+import type { LibraryTable } from '../library-table.js';
+
+/**
+ * Other modules of the project, read (never run) when a value crosses into them: an imported
+ * key builder, an imported handler. Imports are resolved as TypeScript and Node resolve them for
+ * the project's own files (relative paths, with or without extensions, `index` files, and the
+ * `paths` of the nearest tsconfig); packages in node_modules are not read. Each module is
+ * parsed once per modification, with typescript-eslint's parser when the project has it.
+ */
+
+const sourceExtensions = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+const maxModuleBytes = 1_000_000;
+const maxModules = 500;
+
+type Parse = (code: string, options: Record<string, unknown>) => {
+  ast: TSESTree.Program;
+  scopeManager: TSESLint.Scope.ScopeManager;
+  visitorKeys: TSESLint.SourceCode.VisitorKeys;
+};
+
+let parser: Parse | null | undefined;
+
+function moduleParser(): Parse | null {
+  if (parser !== undefined) return parser;
+  try {
+    parser = (createRequire(import.meta.url)('@typescript-eslint/parser') as { parseForESLint: Parse }).parseForESLint;
+  } catch {
+    parser = null;
+  }
+  return parser;
+}
+
+/** Lets a host that bundles its own parser (the editor extension) lend it for other modules. */
+export function useModuleParser(parse: Parse): void {
+  parser = parse;
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** `./keys`, `./keys.js` (for `keys.ts`), `./keys/index.ts`: the file a path names, if it is source. */
+function sourceFileAt(base: string): string | undefined {
+  if (sourceExtensions.includes(path.extname(base)) && isFile(base)) return base;
+  // TypeScript's ESM style: `./keys.js` written for `./keys.ts`.
+  const stem = /\.(m|c)?jsx?$/.test(base) ? base.replace(/\.(m|c)?jsx?$/, '') : base;
+  for (const extension of sourceExtensions) if (isFile(stem + extension)) return stem + extension;
+  for (const extension of sourceExtensions) if (isFile(path.join(base, `index${extension}`))) return path.join(base, `index${extension}`);
+  return undefined;
+}
+
+const matchers = new Map<string, ((specifier: string) => string[]) | null>();
+
+function pathsMatcher(dir: string): ((specifier: string) => string[]) | null {
+  let matcher = matchers.get(dir);
+  if (matcher === undefined) {
+    try {
+      const tsconfig = getTsconfig(dir);
+      matcher = (tsconfig && createPathsMatcher(tsconfig)) ?? null;
+    } catch {
+      matcher = null;
+    }
+    matchers.set(dir, matcher);
+  }
+  return matcher;
+}
+
+/** The project file `specifier` names from `fromFile`, or undefined (a package, or not found). */
+export function resolveImport(fromFile: string, specifier: string): string | undefined {
+  if (specifier.startsWith('.')) return sourceFileAt(path.resolve(path.dirname(fromFile), specifier));
+  if (specifier.startsWith('node:') || path.isAbsolute(specifier)) return undefined;
+  for (const candidate of pathsMatcher(path.dirname(fromFile))?.(specifier) ?? []) {
+    const found = sourceFileAt(candidate);
+    if (found && !found.includes(`${path.sep}node_modules${path.sep}`)) return found;
+  }
+  return undefined;
+}
+
+function setParents(node: TSESTree.Node, keys: TSESLint.SourceCode.VisitorKeys): void {
+  const stack: TSESTree.Node[] = [node];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    for (const key of keys[current.type] ?? []) {
+      const child = (current as unknown as Record<string, unknown>)[key];
+      for (const item of Array.isArray(child) ? child : [child]) {
+        if (item && typeof item === 'object' && 'type' in item) {
+          (item as { parent?: TSESTree.Node }).parent = current;
+          stack.push(item as TSESTree.Node);
+        }
+      }
+    }
+  }
+}
+
+/** What a FileContext needs of a parsed module, as ESLint's SourceCode provides it for the linted file. */
+class ModuleSource {
+  constructor(
+    readonly text: string,
+    readonly ast: TSESTree.Program,
+    private readonly scopeManager: TSESLint.Scope.ScopeManager,
+    readonly visitorKeys: TSESLint.SourceCode.VisitorKeys,
+  ) {}
+
+  getText(node?: TSESTree.Node): string {
+    return node ? this.text.slice(node.range[0], node.range[1]) : this.text;
+  }
+
+  /** The innermost scope that holds `node`, found as ESLint finds it. */
+  getScope(node: TSESTree.Node): TSESLint.Scope.Scope {
+    let inner = node.type !== 'Program';
+    for (let current: TSESTree.Node | undefined = node; current; current = current.parent) {
+      const scope = this.scopeManager.acquire(current, inner);
+      if (scope) return scope.type === 'function-expression-name' ? scope.childScopes[0]! : scope;
+      inner = current.type !== 'Program';
+    }
+    return this.scopeManager.scopes[0]!;
+  }
+}
+
+interface Parsed {
+  stamp: string;
+  context: FileContext | null;
+}
+
+const modules = new Map<string, Parsed>();
+
+/** The analysis context of another module of the project, or undefined when it cannot be read. */
+export function moduleContext(file: string, table: LibraryTable): FileContext | undefined {
+  let stamp: string;
+  try {
+    const stats = statSync(file);
+    if (stats.size > maxModuleBytes) return undefined;
+    stamp = `${stats.mtimeMs}:${stats.size}`;
+  } catch {
+    return undefined;
+  }
+  const key = `${file}\u0000${table.id}`;
+  const known = modules.get(key);
+  if (known?.stamp === stamp) return known.context ?? undefined;
+  const parse = moduleParser();
+  let context: FileContext | null = null;
+  if (parse && existsSync(file)) {
+    try {
+      const text = readFileSync(file, 'utf8');
+      const jsx = /\.(t|j)sx$/.test(file);
+      const { ast, scopeManager, visitorKeys } = parse(text, { range: true, loc: true, tokens: false, comment: false, ecmaVersion: 'latest', sourceType: 'module', ecmaFeatures: { jsx }, filePath: file });
+      setParents(ast, visitorKeys);
+      context = new FileContext(new ModuleSource(text, ast, scopeManager, visitorKeys), table, file);
+    } catch {
+      context = null;
+    }
+  }
+  if (modules.size >= maxModules) modules.clear();
+  modules.set(key, { stamp, context });
+  return context ?? undefined;
+}

@@ -1,0 +1,70 @@
+import { words } from '../names.js';
+import { normaliseTarget } from '../operations/types.js';
+
+/**
+ * What a project's schema says arbitrates duplicates: the unique keys of each table (primary
+ * keys, unique constraints, unique indexes), read from its schema files and migrations. Tables
+ * and columns are compared by their words, so `Refund.refundId` and `refunds.refund_id` meet.
+ */
+
+export interface UniqueKey {
+  /** The key's columns, normalised (`refund_id`). */
+  columns: readonly string[];
+  /** A partial index (`… WHERE deleted_at IS NULL`) settles duplicates only among the rows it covers. */
+  partial: boolean;
+  /** How the key is written, for messages: `@@unique([invoiceId, accountId])`, `UNIQUE (message_id)`. */
+  written: string;
+  /** The file that declares it. */
+  file: string;
+}
+
+/** One table's keys as a schema file declares them, before normalisation. */
+export interface DeclaredTable {
+  table: string;
+  /** Other names the same table goes by (a model and the table it is mapped to). */
+  aliases?: readonly string[];
+  keys: readonly { columns: readonly string[]; partial: boolean; written: string }[];
+}
+
+export function columnName(name: string): string {
+  return words(name).join('_');
+}
+
+export class SchemaModel {
+  private readonly byTable = new Map<string, UniqueKey[]>();
+  readonly files: readonly string[];
+
+  constructor(tables: readonly (DeclaredTable & { file: string })[], files: readonly string[]) {
+    this.files = files;
+    for (const declared of tables) {
+      for (const name of [declared.table, ...(declared.aliases ?? [])]) {
+        const target = normaliseTarget(name);
+        const keys = this.byTable.get(target) ?? [];
+        for (const key of declared.keys) keys.push({ ...key, columns: key.columns.map(columnName), file: declared.file });
+        this.byTable.set(target, keys);
+      }
+    }
+  }
+
+  /** Whether the schema declares the table at all: only then does a missing key mean something. */
+  knows(target: string): boolean {
+    return this.byTable.has(target);
+  }
+
+  uniqueKeys(target: string): readonly UniqueKey[] {
+    return this.byTable.get(target) ?? [];
+  }
+
+  /**
+   * A full (not partial) unique key of `target` whose columns are all among `columns`: a second
+   * write of the same values fails on it, whatever the application checked first.
+   */
+  keyWithin(target: string, columns: readonly string[]): UniqueKey | undefined {
+    const given = new Set(columns.map(columnName));
+    return this.uniqueKeys(target).find((key) => !key.partial && key.columns.length > 0 && key.columns.every((column) => given.has(column)));
+  }
+
+  get empty(): boolean {
+    return this.byTable.size === 0;
+  }
+}

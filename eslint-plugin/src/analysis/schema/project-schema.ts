@@ -1,0 +1,174 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+import type { SchemaFiles } from '../../libraries/types.js';
+import type { LibraryTable } from '../library-table.js';
+import { SchemaModel, type DeclaredTable } from './model.js';
+
+/**
+ * Finds a linted file's schema: the schema files and migrations of the project it belongs to,
+ * looked for at the data adapters' usual locations in each folder from the file's own up to the
+ * project's root (the folder with `.git`, else the highest with a `package.json`), and in the
+ * packages of a monorepo root; plus any files or folders a team names in its settings. Nothing
+ * outside the project is read. Files are parsed once per modification; a file that does not
+ * parse is skipped with one warning.
+ */
+
+const maxAscent = 12;
+const maxFilesPerFolder = 2_000;
+/** Monorepo folders whose packages may hold the schema of their neighbours. */
+const packageFolders = ['packages', 'apps', 'libs', 'services'];
+/** Long-lived processes (the editor) see new and deleted schema files after this long. */
+const listingLifetimeMs = 5_000;
+
+interface Parsed {
+  stamp: string;
+  tables: readonly DeclaredTable[] | null;
+}
+
+const parsed = new Map<string, Parsed>();
+const listings = new Map<string, { at: number; files: string[] }>();
+const warned = new Set<string>();
+
+function now(): number {
+  return typeof performance !== 'undefined' ? performance.now() : Date.now();
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The project a file belongs to: the folder with `.git` above it, else the highest with a `package.json`. */
+export function projectRoot(filename: string): string | undefined {
+  return ascend(filename).root;
+}
+
+function ascend(filename: string): { folders: string[]; root: string | undefined } {
+  const folders: string[] = [];
+  let dir = path.dirname(path.resolve(filename));
+  let root: string | undefined;
+  for (let depth = 0; depth < maxAscent; depth += 1) {
+    folders.push(dir);
+    if (existsSync(path.join(dir, '.git'))) {
+      root = dir;
+      break;
+    }
+    if (existsSync(path.join(dir, 'package.json'))) root = dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return { folders, root };
+}
+
+/** The project's folders a file's schema may be in: its own and each above it, to the project root. */
+export function projectFolders(filename: string): string[] {
+  const { folders, root } = ascend(filename);
+  if (!root) return folders.slice(0, 1);
+  const within = folders.slice(0, folders.indexOf(root) + 1);
+  for (const folder of packageFolders) {
+    const packages = path.join(root, folder);
+    if (!isDirectory(packages)) continue;
+    for (const entry of safeEntries(packages)) if (entry.isDirectory()) within.push(path.join(packages, entry.name));
+  }
+  return within;
+}
+
+function safeEntries(dir: string): import('node:fs').Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+/** Files under `dir` ending with `ending`, at most `depth` folders down, skipping dependencies. */
+function filesIn(dir: string, ending: string, depth: number): string[] {
+  const found: string[] = [];
+  const visit = (current: string, level: number) => {
+    for (const entry of safeEntries(current)) {
+      if (found.length >= maxFilesPerFolder) return;
+      const full = path.join(current, entry.name);
+      if (entry.isFile() && entry.name.endsWith(ending)) found.push(full);
+      else if (entry.isDirectory() && level < depth && entry.name !== 'node_modules' && !entry.name.startsWith('.')) visit(full, level + 1);
+    }
+  };
+  visit(dir, 1);
+  return found.sort();
+}
+
+function locate(folder: string, schema: SchemaFiles): string[] {
+  const key = `${folder}\u0000${schema.kind}`;
+  const listing = listings.get(key);
+  if (listing && now() - listing.at < listingLifetimeMs) return listing.files;
+  const files: string[] = [];
+  for (const location of schema.locations) {
+    if (typeof location === 'string') {
+      const file = path.join(folder, location);
+      if (existsSync(file)) files.push(file);
+    } else {
+      const dir = path.join(folder, location.folder);
+      if (isDirectory(dir)) files.push(...filesIn(dir, location.ending, location.depth ?? 1));
+    }
+  }
+  listings.set(key, { at: now(), files });
+  return files;
+}
+
+/** Files and folders named in settings, relative to the working directory. */
+function declared(paths: readonly string[], cwd: string, schema: SchemaFiles): string[] {
+  return paths.flatMap((given) => {
+    const full = path.resolve(cwd, given);
+    if (isDirectory(full)) return schema.endings.flatMap((ending) => filesIn(full, ending, 4));
+    return schema.endings.some((ending) => full.endsWith(ending)) && existsSync(full) ? [full] : [];
+  });
+}
+
+function read(file: string, schema: SchemaFiles): readonly DeclaredTable[] {
+  let stamp: string;
+  try {
+    const stats = statSync(file);
+    stamp = `${stats.mtimeMs}:${stats.size}`;
+  } catch {
+    return [];
+  }
+  const known = parsed.get(file);
+  if (known?.stamp === stamp) return known.tables ?? [];
+  let tables: readonly DeclaredTable[] | null;
+  try {
+    tables = schema.read(readFileSync(file, 'utf8'), file);
+  } catch {
+    tables = null;
+  }
+  parsed.set(file, { stamp, tables });
+  if (tables === null && !warned.has(file) && typeof process !== 'undefined' && typeof process.emitWarning === 'function') {
+    warned.add(file);
+    process.emitWarning(`eslint-plugin-idempotency skipped ${file}: it could not be read as ${schema.kind}. Findings that depend on its unique keys treat them as unknown.`);
+  }
+  return tables ?? [];
+}
+
+const models = new Map<string, SchemaModel>();
+
+/** The schema of the project `filename` belongs to, as the adapters' readers find it. */
+export function projectSchema(filename: string, table: LibraryTable, settingsPaths: readonly string[], cwd: string): SchemaModel {
+  const folders = projectFolders(filename);
+  const sources: { file: string; schema: SchemaFiles }[] = [];
+  for (const adapter of table.schemaReaders) {
+    const files = new Set([...folders.flatMap((folder) => locate(folder, adapter)), ...declared(settingsPaths, cwd, adapter)]);
+    for (const file of files) sources.push({ file, schema: adapter });
+  }
+  const tables = sources.flatMap(({ file, schema }) => read(file, schema).map((declaredTable) => ({ ...declaredTable, file })));
+  const key = sources.map(({ file }) => `${file}@${parsed.get(file)?.stamp ?? ''}`).join('\n');
+  let model = models.get(key);
+  if (!model) {
+    model = new SchemaModel(tables, sources.map(({ file }) => file));
+    if (models.size > 200) models.clear();
+    models.set(key, model);
+  }
+  return model;
+}

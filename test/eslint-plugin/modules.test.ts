@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+
+import { lintProject } from './support/project.js';
+
+/**
+ * Values followed into the project's other modules, through the real `eslint` command: a key
+ * built by an imported helper is judged by what the helper builds it from.
+ */
+
+const consumer = (specifier: string) => `
+import { Kafka } from 'kafkajs';
+import { refundKey, paymentKey } from '${specifier}';
+
+export async function start(consumer, stripe) {
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const refund = JSON.parse(message.value.toString());
+      await stripe.refunds.create({ charge: refund.chargeId }, { idempotencyKey: refundKey(message) });
+      await stripe.paymentIntents.create({ amount: refund.cents }, { idempotencyKey: paymentKey(refund) });
+    },
+  });
+}
+`;
+
+const keys = `
+export function refundKey(message: { offset: string }): string {
+  return \`refund-\${message.offset}\`;
+}
+
+export const paymentKey = (refund: { refundId: string }) => \`payment-\${refund.refundId}\`;
+`;
+
+describe('keys built in other modules', () => {
+  it('an imported helper that builds the key from the delivery is followed; one that builds it from the payload is not reported', async () => {
+    const { findings, messages } = await lintProject({ 'src/keys.ts': keys, 'src/consumer.ts': consumer('./keys.js') });
+    expect(findings).toEqual(['src/consumer.ts:9 idempotency/no-delivery-id-effect-key/deliveryKey']);
+    expect(messages[0]).toContain('the Kafka offset');
+  });
+
+  it('through tsconfig paths and an index module', async () => {
+    const { findings } = await lintProject({
+      'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@app/*': ['src/*'] } } }),
+      'src/keys/index.ts': keys,
+      'src/consumer.ts': consumer('@app/keys'),
+    });
+    expect(findings).toEqual(['src/consumer.ts:9 idempotency/no-delivery-id-effect-key/deliveryKey']);
+  });
+
+  it('a package in node_modules is not read', async () => {
+    const { findings } = await lintProject({ 'node_modules/keys/index.js': keys.replace(/: [^)]+\)/g, ')').replace(/\): string/, ')'), 'src/consumer.ts': consumer('keys') });
+    expect(findings).toEqual([]);
+  });
+});
+
+describe('handlers registered in one module and defined in another', () => {
+  const handler = `
+export async function handleRefund({ message }) {
+  const refund = JSON.parse(message.value.toString());
+  await stripe.refunds.create({ charge: refund.chargeId }, { idempotencyKey: \`refund-\${message.offset}\` });
+}
+
+export async function handleJob(job) {
+  await db.query('INSERT INTO payouts (payout_id, cents) VALUES ($1, $2) ON CONFLICT (payout_id) DO NOTHING', [job.id, job.data.cents]);
+}
+
+export async function notAHandler(message) {
+  await stripe.refunds.create({ charge: message.chargeId }, { idempotencyKey: \`refund-\${message.offset}\` });
+}
+`;
+  const registrations = `
+import { Kafka } from 'kafkajs';
+import { Worker } from 'bullmq';
+import { handleRefund, handleJob } from './handlers.js';
+
+await consumer.run({ eachMessage: handleRefund });
+new Worker('payouts', (job) => handleJob(job));
+`;
+
+  it('a handler passed by reference, and one called from an inline handler, know what they are given', async () => {
+    const { findings } = await lintProject({ 'src/handlers.js': handler, 'src/main.js': registrations });
+    expect(findings).toEqual(['src/handlers.js:4 idempotency/no-delivery-id-effect-key/deliveryKey', 'src/handlers.js:8 idempotency/no-delivery-id-effect-key/deliveryKey']);
+  });
+
+  it('the same with ESLint linting files in parallel threads', async () => {
+    const { findings } = await lintProject({ 'src/handlers.js': handler, 'src/main.js': registrations, 'src/other.js': 'export const x = 1;' }, undefined, ['--concurrency', '2']);
+    expect(findings).toEqual(['src/handlers.js:4 idempotency/no-delivery-id-effect-key/deliveryKey', 'src/handlers.js:8 idempotency/no-delivery-id-effect-key/deliveryKey']);
+  });
+
+  it('the recommended config leaves tests, seeds and migration scripts alone', async () => {
+    const { findings } = await lintProject({
+      'src/handlers.test.js': handler,
+      'src/main.js': registrations.replace('./handlers.js', './handlers.test.js'),
+      'db/migrations/002_backfill.js': registrations.replace('./handlers.js', '../../src/handlers.test.js'),
+      'prisma/seed.ts': 'await prisma.refund.findFirst({ where: { id } }) || await prisma.refund.create({ data: { id } });',
+    });
+    expect(findings).toEqual([]);
+  });
+
+  it('without the registering module, names alone say nothing', async () => {
+    const { findings } = await lintProject({ 'src/handlers.js': handler });
+    expect(findings).toEqual([]);
+  });
+});

@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+import { describe, expect, it } from 'vitest';
+
+import { catalogue, ruleNames as pluginRules } from '../../eslint-plugin/src/catalogue.js';
+import { ruleNames } from '../../extension/src/rules.js';
+
+/** The extension lists the plugin's rules from its catalogue; its settings schema must name the same ones. */
+describe('the extension and the rule catalogue', () => {
+  const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../extension/package.json', import.meta.url)), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { properties?: Record<string, { default?: string }> }> } };
+  };
+
+  it("knows the catalogue's rules", () => {
+    expect(ruleNames).toEqual(pluginRules);
+  });
+
+  it('has a setting for each rule of the catalogue and no other', () => {
+    const settings = manifest.contributes.configuration.properties['idempotency.rules']?.properties ?? {};
+    expect(Object.keys(settings).sort()).toEqual(Object.keys(catalogue).sort());
+  });
+});
