@@ -115,6 +115,23 @@ export async function handle(pool, id, day) {
     expect(messages[0]).toContain('the UPDATE of stats');
   });
 
+  it('writes in the same transaction as the protected insert are rolled back with it', async () => {
+    const { findings } = await lintProject({
+      'prisma/schema.prisma': prismaSchema.replace('model Visit', 'model Account {\n  id String @id\n  provider String\n  providerAccountId String\n  @@unique([provider, providerAccountId])\n}\n\nmodel Visit'),
+      'src/oauth.js': `
+export async function link(prisma, provider, providerAccountId, email) {
+  return prisma.$transaction(async (tx) => {
+    const existing = await tx.account.findFirst({ where: { provider, providerAccountId } });
+    if (existing) return existing;
+    await tx.subscriber.update({ where: { email }, data: { name: provider } });
+    return tx.account.create({ data: { provider, providerAccountId } });
+  });
+}
+`,
+    });
+    expect(findings).toEqual([]);
+  });
+
   it('a schema file that does not parse is skipped with one warning, and nothing crashes', async () => {
     const { findings, stderr } = await lintProject({
       'prisma/schema.prisma': 'model Broken {\n  id String @id\n',
@@ -130,4 +147,72 @@ export async function handle(pool, id, day) {
     expect((await lintProject(files)).findings).toHaveLength(3);
     expect((await lintProject(files, { schema: ['config/database'] })).findings).toEqual(['src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
   });
+
+  it('TypeORM entities: a unique column and a composite primary key, read from the entity classes', async () => {
+    const { findings } = await lintProject({
+      'src/entities.ts': `
+import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity()
+export class User {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column({ unique: true }) walletAddress!: string;
+}
+
+@Entity('segment_customers')
+export class SegmentCustomers {
+  @PrimaryColumn() segmentId!: string;
+  @PrimaryColumn() customerId!: string;
+}
+
+@Entity()
+export class Visit {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column() userId!: string;
+}
+`,
+      'src/service.ts': `
+import { getRepository } from 'typeorm';
+import { SegmentCustomers, User, Visit } from './entities.js';
+
+export async function findOrCreateUser(walletAddress: string) {
+  const found = await User.findOne({ where: { walletAddress } });
+  if (found) return found;
+  return User.create({ walletAddress }).save();
+}
+
+export async function addToSegment(repo: any, segmentId: string, customerId: string) {
+  const member = await this.segmentCustomersRepository.findOneBy({ segmentId, customerId });
+  if (!member) await this.segmentCustomersRepository.save({ segmentId, customerId });
+}
+
+export async function visit(userId: string) {
+  const seen = await Visit.findOne({ where: { userId } });
+  if (!seen) await Visit.insert({ userId });
+}
+`,
+    });
+    expect(findings).toEqual(['src/service.ts:18 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
+  it('Mongoose: a unique compound index on the schema a model is made from', async () => {
+    const { findings } = await lintProject({
+      'src/tenant.schema.js': `
+import mongoose, { Schema } from 'mongoose';
+const tenantSchema = new Schema({ identifier: String, _environmentId: String, name: String });
+tenantSchema.index({ _environmentId: 1, identifier: 1 }, { unique: true });
+export const Tenant = mongoose.model('Tenant', tenantSchema);
+`,
+      'src/create-tenant.js': `
+import mongoose from 'mongoose';
+export async function createTenant(tenantRepository, _environmentId, identifier, name) {
+  const existing = await tenantRepository.findOne({ _environmentId, identifier });
+  if (existing) throw new Error('exists');
+  return tenantRepository.create({ _environmentId, identifier, name });
+}
+`,
+    });
+    expect(findings).toEqual([]);
+  });
 });
+

@@ -171,11 +171,25 @@ function isOutgoingMessage(object: TSESTree.ObjectExpression, table: LibraryTabl
   return false;
 }
 
+const logMethods = /^(log|info|debug|warn|warning|error|trace|fatal|verbose|notice|captureMessage|captureException|addBreadcrumb)$/;
+
+/** `logger.info({ idempotencyKey, … })`: an object written to a log describes an effect, it does not make one. */
+function isLogLine(object: TSESTree.ObjectExpression): boolean {
+  let current: TSESTree.Node = object;
+  for (let depth = 0; depth < 6 && current.parent; depth += 1) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent.type === 'CallExpression') return logMethods.test(calleeName(parent.callee) ?? '');
+    if (parent.type !== 'Property' && parent.type !== 'ObjectExpression' && parent.type !== 'ArrayExpression') return false;
+    current = parent;
+  }
+  return false;
+}
+
 /** `{ idempotencyKey: … }` and `{ 'Idempotency-Key': … }`, in options and headers alike. */
 export function effectKeyOfProperty(property: TSESTree.Property, table: LibraryTable): EffectKey | undefined {
   const name = keyName(property);
   if (!name || !idempotencyKeyName.test(name) || property.value.type === 'AssignmentPattern') return undefined;
-  if (property.parent?.type !== 'ObjectExpression' || isOutgoingMessage(property.parent, table)) return undefined;
+  if (property.parent?.type !== 'ObjectExpression' || isOutgoingMessage(property.parent, table) || isLogLine(property.parent)) return undefined;
   return {
     node: property.value,
     values: [property.value],

@@ -26,6 +26,8 @@ export interface Leaf {
    * comes from. Names may support a finding; they never make one.
    */
   guessed?: true;
+  /** Used only when the value before it is missing (`given ?? randomUUID()`): a default, not the rule. */
+  fallback?: true;
   /** The source text the value was read from, e.g. `message.offset`. */
   code: string;
   /** What it is, for messages: "the Kafka offset". */

@@ -6,6 +6,7 @@ import type {
   LibraryAdapter,
   LibraryName,
   MemberSpec,
+  ModelFiles,
   ResultPattern,
   SchemaFiles,
   ShapeId,
@@ -73,6 +74,8 @@ export class LibraryTable {
   readonly dataMethods = new Set<string>();
   /** The readers of schema files, one per data library that has them. */
   readonly schemaReaders: SchemaFiles[] = [];
+  /** The readers of models declared in code. */
+  readonly modelReaders: ModelFiles[] = [];
   /** Schema files and folders named in settings, relative to the working directory. */
   readonly schemaPaths: string[] = [];
 
@@ -101,6 +104,7 @@ export class LibraryTable {
         this.dataByName.set(adapter.name, adapter);
         violations.push(...(adapter.uniqueViolations ?? []));
         if (adapter.schema) this.schemaReaders.push(adapter.schema);
+        if (adapter.models) this.modelReaders.push(adapter.models);
         if (adapter.methods === 'any') this.dataForAnyMethod.push(adapter);
         else
           for (const method of adapter.methods) {

@@ -169,8 +169,13 @@ export class OriginTracer {
           return node.operator === '/' ? bucketed(parts, this.code(node)) : parts;
         }
         return [leaf('constant', this.code(node))];
-      case 'LogicalExpression':
-        return [...this.visit(node.left, depth), ...this.visit(node.right, depth)];
+      case 'LogicalExpression': {
+        const left = this.visit(node.left, depth);
+        const right = this.visit(node.right, depth);
+        if (node.operator === '&&' || !left.some((fact) => fact.kind !== 'minted' && fact.kind !== 'unknown')) return [...left, ...right];
+        // `options.key ?? nanoid()`: the fresh value stands in only when no key was given.
+        return [...left, ...right.map((fact) => (fact.kind === 'minted' ? { ...fact, fallback: true as const } : fact))];
+      }
       case 'ConditionalExpression':
         return [...this.visit(node.consequent, depth), ...this.visit(node.alternate, depth)];
       case 'AwaitExpression':

@@ -1,4 +1,5 @@
 import { repositoryMethods, repositoryOperation } from './shared/repository-calls.js';
+import { mongooseSchemas } from './shared/model-declarations.js';
 import type { DataAdapter } from './types.js';
 
 /** Mongoose models and the MongoDB driver: `Refund.exists`, `new Refund(…).save()`, `updateOne(…, { upsert: true })`. */
@@ -11,4 +12,5 @@ export const mongoose: DataAdapter = {
   recognise: (node, file) => (node.type === 'CallExpression' ? repositoryOperation('mongoose', node, file) : undefined),
   remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
   uniqueViolations: ['E11000', '11000'],
+  models: { mentions: /\bSchema\s*\(/, read: mongooseSchemas },
 };

@@ -6,6 +6,7 @@ import { fieldsOf } from '../analysis/operations/fields.js';
 import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
 import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
 import { repositoryMethods, repositoryOperation } from './shared/repository-calls.js';
+import { typeormEntities } from './shared/model-declarations.js';
 import type { DataAdapter } from './types.js';
 
 /** TypeORM: `manager.createQueryBuilder().insert().into(Refund).values(row).orIgnore()`. */
@@ -40,4 +41,5 @@ export const typeorm: DataAdapter = {
   methods: new Set([...repositoryMethods, ...chainEnds]),
   recognise: (node, file) => builder(node, file) ?? (node.type === 'CallExpression' ? repositoryOperation('typeorm', node, file) : undefined),
   remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
+  models: { mentions: /@Entity\b/, read: typeormEntities },
 };

@@ -218,6 +218,13 @@ export interface SchemaFiles {
   kind: string;
 }
 
+/** Unique keys declared in model code (entity decorators, schema objects), read from the project's modules. */
+export interface ModelFiles {
+  /** A cheap look at a module's text: could it declare models of this library? */
+  mentions: RegExp;
+  read(module: FileContext): DeclaredTable[];
+}
+
 export interface DataAdapter {
   kind: 'data' | 'store';
   name: LibraryName;
@@ -238,6 +245,8 @@ export interface DataAdapter {
   uniqueViolations?: readonly string[];
   /** The library's schema files: where its tables' unique keys are declared. */
   schema?: SchemaFiles;
+  /** Models declared in code, with their unique keys. */
+  models?: ModelFiles;
 }
 
 /** What a team's own wrappers and helpers become, and the values adapters know (random ids, the clock). */

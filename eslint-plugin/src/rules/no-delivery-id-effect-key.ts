@@ -31,11 +31,11 @@ export const noDeliveryIdEffectKey = createRule({
       // while a delivery is handled.
       const mintedMatters = () => key.strength === 'explicit' && (key.external || analysis.servesDelivery(key.node));
       const kind = (['delivery', 'worker', 'minted'] as const).find(
-        (candidate) => facts.some((fact) => fact.kind === candidate && certain(fact)) && (candidate !== 'minted' || mintedMatters()),
+        (candidate) => facts.some((fact) => fact.kind === candidate && certain(fact) && !fact.fallback) && (candidate !== 'minted' || mintedMatters()),
       );
       // A claim records which deliveries were handled: there, the delivery's id is the right key.
       if (!kind || key.isClaim()) return;
-      const sources = [...new Set(facts.filter((fact) => fact.kind === kind && certain(fact)).map(describeFact))];
+      const sources = [...new Set(facts.filter((fact) => fact.kind === kind && certain(fact) && !fact.fallback).map(describeFact))];
       context.report({
         node: key.node,
         messageId: kind === 'delivery' ? 'deliveryKey' : kind === 'worker' ? 'workerKey' : 'mintedKey',

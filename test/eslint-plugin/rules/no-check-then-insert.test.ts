@@ -4,6 +4,17 @@ import { ruleTester } from '../rule-tester.js';
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
     {
+      name: 'saving an instance that was read updates it: it is not an insert',
+      code: `
+        import { Model } from 'sequelize';
+        async function run(id) {
+          const importModel = await Import.findByPk(id);
+          if (importModel.state !== 'created') return;
+          importModel.state = 'processing';
+          await importModel.save();
+        }`,
+    },
+    {
       name: 'a quota: a count compared with a limit decides nothing about a duplicate',
       code: `
         async function invite(teamId, email) {

@@ -4,6 +4,20 @@ import { ruleTester } from '../rule-tester.js';
 ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
   valid: [
     {
+      name: 'a log line that names the idempotency key keys nothing',
+      code: `
+        new Worker('payouts', async (job) => {
+          logger.info({ idempotencyKey: job.id, msg: 'skipped' });
+        });`,
+    },
+    {
+      name: "a fresh key only when the caller gave none: the caller's key is the rule",
+      code: `
+        new Worker('schedules', async (job) => {
+          await scheduler.create({ deduplicationKey: job.data.deduplicationKey ?? nanoid(24) });
+        });`,
+    },
+    {
       name: 'outside a handler, a fresh id as the conflict target of our own table is a new row, not a repeat to catch',
       code: `
         app.post('/charges', async (req, res) => {

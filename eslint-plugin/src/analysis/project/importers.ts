@@ -32,7 +32,8 @@ function now(): number {
   return typeof performance !== 'undefined' ? performance.now() : Date.now();
 }
 
-function listSources(root: string): string[] {
+/** The project's own source files below `root`: no dependencies, build output or declarations. */
+export function listSources(root: string): string[] {
   const files: string[] = [];
   const visit = (dir: string) => {
     let entries: import('node:fs').Dirent[];

@@ -1,8 +1,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-import type { SchemaFiles } from '../../libraries/types.js';
+import type { ModelFiles, SchemaFiles } from '../../libraries/types.js';
 import type { LibraryTable } from '../library-table.js';
+import { listSources } from '../project/importers.js';
+import { moduleContext } from '../project/modules.js';
 import { SchemaModel, type DeclaredTable } from './model.js';
 
 /**
@@ -152,6 +154,65 @@ function read(file: string, schema: SchemaFiles): readonly DeclaredTable[] {
   return tables ?? [];
 }
 
+const mentions = new Map<string, { stamp: string; readers: Set<ModelFiles> }>();
+const modelTables = new Map<string, { stamp: string; tables: readonly DeclaredTable[] }>();
+
+/** Which model readers a module's text could interest, asked once per modification. */
+function readersMentioned(file: string, readers: readonly ModelFiles[]): { stamp: string; readers: Set<ModelFiles> } | undefined {
+  let stamp: string;
+  try {
+    const stats = statSync(file);
+    if (stats.size > 1_000_000) return undefined;
+    stamp = `${stats.mtimeMs}:${stats.size}`;
+  } catch {
+    return undefined;
+  }
+  const known = mentions.get(file);
+  if (known?.stamp === stamp) return known;
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // Unreadable: it declares nothing we can see.
+  }
+  const found = { stamp, readers: new Set(readers.filter((reader) => reader.mentions.test(text))) };
+  mentions.set(file, found);
+  return found;
+}
+
+const declaredLately = new Map<string, { at: number; found: { tables: (DeclaredTable & { file: string })[]; stamps: string[] } }>();
+
+/** Tables declared in the project's model code, looked for again at most every few seconds. */
+function declaredInModels(filename: string, table: LibraryTable): { tables: (DeclaredTable & { file: string })[]; stamps: string[] } {
+  const root = projectRoot(filename);
+  if (!root || table.modelReaders.length === 0) return { tables: [], stamps: [] };
+  const key = `${root}\u0000${table.id}`;
+  const lately = declaredLately.get(key);
+  if (lately && now() - lately.at < listingLifetimeMs) return lately.found;
+  const found = scanModels(root, table);
+  declaredLately.set(key, { at: now(), found });
+  return found;
+}
+
+function scanModels(root: string, table: LibraryTable): { tables: (DeclaredTable & { file: string })[]; stamps: string[] } {
+  const tables: (DeclaredTable & { file: string })[] = [];
+  const stamps: string[] = [];
+  for (const file of listSources(root)) {
+    const mentioned = readersMentioned(file, table.modelReaders);
+    if (!mentioned || mentioned.readers.size === 0) continue;
+    stamps.push(`${file}@${mentioned.stamp}`);
+    const key = `${file}\u0000${table.id}`;
+    let known = modelTables.get(key);
+    if (known?.stamp !== mentioned.stamp) {
+      const module = moduleContext(file, table);
+      const read = module ? [...mentioned.readers].flatMap((reader) => { try { return reader.read(module); } catch { return []; } }) : [];
+      modelTables.set(key, (known = { stamp: mentioned.stamp, tables: read }));
+    }
+    tables.push(...known.tables.map((declared) => ({ ...declared, file })));
+  }
+  return { tables, stamps };
+}
+
 const models = new Map<string, SchemaModel>();
 
 /** The schema of the project `filename` belongs to, as the adapters' readers find it. */
@@ -163,10 +224,11 @@ export function projectSchema(filename: string, table: LibraryTable, settingsPat
     for (const file of files) sources.push({ file, schema: adapter });
   }
   const tables = sources.flatMap(({ file, schema }) => read(file, schema).map((declaredTable) => ({ ...declaredTable, file })));
-  const key = sources.map(({ file }) => `${file}@${parsed.get(file)?.stamp ?? ''}`).join('\n');
+  const inModels = declaredInModels(filename, table);
+  const key = [...sources.map(({ file }) => `${file}@${parsed.get(file)?.stamp ?? ''}`), ...inModels.stamps, String(table.id)].join('\n');
   let model = models.get(key);
   if (!model) {
-    model = new SchemaModel(tables, sources.map(({ file }) => file));
+    model = new SchemaModel([...tables, ...inModels.tables], [...sources.map(({ file }) => file), ...new Set(inModels.tables.map((declared) => declared.file))]);
     if (models.size > 200) models.clear();
     models.set(key, model);
   }

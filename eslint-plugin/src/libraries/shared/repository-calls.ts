@@ -3,7 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import type { FileContext } from '../../analysis/file-context.js';
 import { fieldsOf, objectLiteral, uniqueKeyFields } from '../../analysis/operations/fields.js';
 import { normaliseTarget, type DataOperation, type Field } from '../../analysis/operations/types.js';
-import { calleeName, memberPath, objectProperty, unwrapExpression } from '../../analysis/scope.js';
+import { calleeName, constantInitializer, memberPath, objectProperty, unwrapExpression } from '../../analysis/scope.js';
 import type { ScopeOf } from '../../analysis/static-text.js';
 import type { LibraryName } from '../types.js';
 
@@ -80,6 +80,16 @@ function updatedFields(node: TSESTree.Node | undefined, scopeOf: ScopeOf): Field
   return operators.length > 0 ? operators.flatMap((value) => fieldsOf(value, scopeOf)) : fieldsOf(update, scopeOf);
 }
 
+function isNewInstance(receiver: TSESTree.Node, scopeOf: ScopeOf): boolean {
+  let node = unwrapExpression(receiver);
+  if (node.type === 'Identifier') {
+    const init = constantInitializer(node, scopeOf(node));
+    if (!init) return false;
+    node = unwrapExpression(init);
+  }
+  return node.type === 'NewExpression' || (node.type === 'CallExpression' && /^(build|create|createEntity)$/.test(calleeName(node.callee) ?? ''));
+}
+
 /** The repository libraries, in the order they claim calls from files that import none of them. */
 const claimOrder: readonly LibraryName[] = ['typeorm', 'sequelize', 'mongoose'];
 
@@ -112,6 +122,9 @@ export function repositoryOperation(library: LibraryName, call: TSESTree.CallExp
     const filters = query ? uniqueKeyFields(where ?? query, scopeOf).map((field) => field.name) : undefined;
     return { ...base, kind: 'read', filters };
   }
+  // `found.save()` stores an instance that was read: an update. Only a new one (`new Refund(…).save()`,
+  // `const refund = Refund.build(…)`) is an insert.
+  if (method === 'save' && args.length === 0 && !isNewInstance(callee.object, scopeOf)) return undefined;
   if (insertMethods.has(method)) {
     const skip = objectLiteral(args[1], scopeOf);
     const ignoreDuplicates = skip && objectProperty(skip, 'ignoreDuplicates')?.value;

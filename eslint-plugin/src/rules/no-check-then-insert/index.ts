@@ -1,11 +1,11 @@
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { analysisFor } from '../../analysis/file-analysis.js';
 import type { LibraryTable } from '../../analysis/library-table.js';
 import type { DataOperation } from '../../analysis/operations/index.js';
 import { capitalised, listed } from '../../analysis/key-facts.js';
 import { columnName, type SchemaModel, type UniqueKey } from '../../analysis/schema/model.js';
-import { variableOf } from '../../analysis/scope.js';
+import { calleeName, variableOf } from '../../analysis/scope.js';
 import type { ScopeOf } from '../../analysis/static-text.js';
 import { createRule } from '../../create-rule.js';
 import type { SafeEdit } from '../../libraries/types.js';
@@ -76,15 +76,34 @@ function coveringKey(write: DataOperation, read: DataOperation, schema: () => Sc
   return both.length > 0 ? schema().keyWithin(target, both) : undefined;
 }
 
-/** Writes between the check and the protected insert: they run before the insert fails, so twice. */
-function effectsEitherWay(write: DataOperation, read: DataOperation, neighbours: readonly DataOperation[]): DataOperation[] {
+/** The transaction handle a call runs on: `tx` in `tx.user.create()`, when `tx` is a transaction callback's parameter. */
+function transactionOf(operation: DataOperation, scopeOf: ScopeOf): TSESLint.Scope.Variable | undefined {
+  const node = operation.node;
+  if (node.type !== 'CallExpression') return undefined;
+  let root: TSESTree.Node = node.callee;
+  while (root.type === 'MemberExpression' || root.type === 'CallExpression') root = root.type === 'MemberExpression' ? root.object : root.callee;
+  if (root.type !== 'Identifier') return undefined;
+  const variable = variableOf(root, scopeOf(root));
+  const definition = variable?.defs[0];
+  const fn = definition?.type === 'Parameter' ? definition.node : undefined;
+  const call = fn?.parent;
+  return call?.type === 'CallExpression' && /transaction|^begin$|^tx$/i.test(calleeName(call.callee) ?? '') ? variable ?? undefined : undefined;
+}
+
+/**
+ * Writes between the check and the protected insert, outside its transaction: they run before
+ * the insert fails, and nothing rolls them back, so they run twice.
+ */
+function effectsEitherWay(write: DataOperation, read: DataOperation, neighbours: readonly DataOperation[], scopeOf: ScopeOf): DataOperation[] {
+  const transaction = transactionOf(write, scopeOf);
   return neighbours.filter(
     (other) =>
       other !== write &&
       other.kind !== 'read' &&
       other.kind !== 'serialisation' &&
       other.node.range[0] > read.node.range[1] &&
-      other.node.range[1] < write.node.range[0],
+      other.node.range[1] < write.node.range[0] &&
+      !(transaction && transactionOf(other, scopeOf) === transaction),
   );
 }
 
@@ -178,7 +197,7 @@ export const noCheckThenInsert = createRule({
           if (decided === 'ignored' && !guardsOtherWork(write, read, neighbours)) continue;
           const key = decided === 'unsettled' ? coveringKey(write, read, () => analysis.schema()) : undefined;
           if (key) {
-            const effects = effectsEitherWay(write, read, neighbours);
+            const effects = effectsEitherWay(write, read, neighbours, file.scopeOf);
             if (effects.length > 0) {
               context.report({
                 node: write.node,
