@@ -393,9 +393,10 @@ export class OriginTracer {
       const header = this.requestHeader(first.value, code);
       if (header) return header;
     }
-    const receiverPath = callee.type === 'MemberExpression' ? memberPath(callee.object)?.join('.') ?? '' : '';
+    let receiverPath: string | undefined;
     for (const result of (name && table.results.get(name)) || []) {
       if (result.construct && !(first?.type === 'NewExpression' && calleeName(first.callee) === result.construct)) continue;
+      receiverPath ??= callee.type === 'MemberExpression' ? memberPath(callee.object)?.join('.') ?? '' : '';
       if (result.receiver && !result.receiver.test(receiverPath)) continue;
       const owner = table.resultOwners.get(result);
       if (result.evidence && owner && !hasEvidence(result.evidence, owner, this.file, receiverPath, undefined)) continue;
