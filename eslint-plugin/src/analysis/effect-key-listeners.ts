@@ -2,6 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { effectKeyOfHeaderCall, effectKeyOfProperty, effectKeysOfOperation } from './effect-keys.js';
 import { analysisFor, type TracedKey } from './file-analysis.js';
+import { effectKeyOfKeyPath } from './key-paths.js';
 
 /**
  * The listeners that find every effect key in a file; the two key rules share them (and, through
@@ -33,7 +34,7 @@ export function effectKeyListeners(
     },
     // Most properties and assignments are not keys: they are turned away before anything is stored.
     Property(node) {
-      const key = effectKeyOfProperty(node, analysis.file.libraries);
+      const key = effectKeyOfProperty(node, analysis.file.libraries) ?? effectKeyOfKeyPath(node, analysis.file);
       if (key) visit(analysis.keysAt(node, () => [key]));
     },
     AssignmentExpression(node) {

@@ -33,6 +33,8 @@ export interface EffectKey {
   external: boolean;
   /** Whether the write is an inbox claim (it records that a delivery was handled, nothing else); asked last, it traces every field. */
   isClaim(): boolean;
+  /** What the key is built from when no expression holds it (a key named by a path): used instead of tracing `values`. */
+  knownFacts?: Leaf[];
 }
 
 const mintingSqlFunctions = new Set(['gen_random_uuid', 'uuid_generate_v1', 'uuid_generate_v4', 'uuid_generate_v7', 'uuidv4', 'uuidv7', 'random', 'now', 'clock_timestamp', 'txid_current', 'nextval']);

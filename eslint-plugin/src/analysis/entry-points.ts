@@ -20,7 +20,8 @@ function parameterName(param: TSESTree.Parameter | undefined): string | undefine
   return inner?.type === 'Identifier' ? inner.name : undefined;
 }
 
-function hasEvidence(evidence: Evidence | undefined, adapter: BrokerAdapter, file: FileContext, receiver: string, param: string | undefined): boolean {
+/** Is `evidence` (any one of its kinds) found for a registration or a call of `adapter`? */
+export function hasEvidence(evidence: Evidence | undefined, adapter: BrokerAdapter, file: FileContext, receiver: string, param: string | undefined): boolean {
   if (!evidence) return true;
   return Boolean(
     (evidence.imports && file.libraries.imported(adapter, file.imports)) ||
@@ -47,7 +48,13 @@ function fromRegistration(fn: FunctionNode, site: TSESTree.Node, index: number, 
   if (parent.type === 'Property' && parent.value === site) {
     const key = keyName(parent);
     for (const { adapter, pattern } of (key !== undefined && table.byProperty.get(key)) || []) {
-      if (!hasEvidence(pattern.evidence, adapter, file, '', param)) continue;
+      let receiver = '';
+      if (pattern.inCall !== undefined) {
+        const call = parent.parent.parent;
+        if (call?.type !== 'CallExpression' || !call.arguments.includes(parent.parent as TSESTree.CallExpressionArgument) || calleeName(call.callee) !== pattern.inCall) continue;
+        receiver = call.callee.type === 'MemberExpression' ? memberPath(call.callee.object)?.join('.') ?? '' : '';
+      }
+      if (!hasEvidence(pattern.evidence, adapter, file, receiver, param)) continue;
       const found = targetFacts(pattern, fn, index, code);
       if (found) return found;
     }
@@ -109,14 +116,24 @@ function fromDecorators(fn: FunctionNode, index: number, param: TSESTree.Paramet
   return undefined;
 }
 
-function typeName(param: TSESTree.Node): string | undefined {
+function typeReference(param: TSESTree.Node): TSESTree.EntityName | undefined {
   const annotation = 'typeAnnotation' in param ? (param.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
   const type = annotation?.typeAnnotation;
-  if (type?.type !== 'TSTypeReference') return undefined;
-  const name = type.typeName;
-  if (name.type === 'Identifier') return name.name;
-  if (name.type === 'TSQualifiedName') return name.right.name;
+  return type?.type === 'TSTypeReference' ? type.typeName : undefined;
+}
+
+function typeName(param: TSESTree.Node): string | undefined {
+  const name = typeReference(param);
+  if (name?.type === 'Identifier') return name.name;
+  if (name?.type === 'TSQualifiedName') return name.right.name;
   return undefined;
+}
+
+/** The imported name a type is reached through: `Message`, or `Lib` of `Lib.Event`. */
+function typeBinding(param: TSESTree.Node): string | undefined {
+  let name: TSESTree.EntityName | undefined = typeReference(param);
+  while (name?.type === 'TSQualifiedName') name = name.left;
+  return name?.type === 'Identifier' ? name.name : undefined;
 }
 
 /** A parameter whose declared type says what it holds, or a handler whose variable's type does. */
@@ -124,7 +141,7 @@ function fromTypes(fn: FunctionNode, index: number, param: TSESTree.Node, code: 
   const table = file.libraries;
   const name = typeName(param);
   for (const { pattern } of (name && table.byType.get(name)) || []) {
-    if (pattern.from && !pattern.from.includes(file.imports.bindings.get(name!) ?? '')) continue;
+    if (pattern.from && !pattern.from.includes(file.imports.bindings.get(typeBinding(param) ?? '') ?? '')) continue;
     return [shaped(pattern.shape, code)];
   }
   const declarator = fn.parent;

@@ -5,6 +5,7 @@ import type { OriginTracer } from './origin.js';
 
 /** Everything an effect key is built from, as facts. */
 export function keyFacts(key: EffectKey, tracer: OriginTracer): Leaf[] {
+  if (key.knownFacts) return key.knownFacts;
   return [...key.values.flatMap((value) => tracer.scalars(value)), ...sqlFunctionFacts(key.functions)];
 }
 

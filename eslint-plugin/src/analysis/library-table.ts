@@ -2,8 +2,10 @@ import type {
   BrokerAdapter,
   DataAdapter,
   HandlerPattern,
+  KeyPathPattern,
   LibraryAdapter,
   LibraryName,
+  MemberSpec,
   ModelFiles,
   ResultPattern,
   SchemaFiles,
@@ -51,6 +53,12 @@ export class LibraryTable {
   readonly byHandlerType = new Map<string, Indexed<HandlerOf<'handlerType'>>[]>();
   readonly byType = new Map<string, Indexed<TypePattern>[]>();
   readonly results = new Map<string, ResultPattern[]>();
+  /** The adapter each result pattern belongs to, for its evidence. */
+  readonly resultOwners = new Map<ResultPattern, BrokerAdapter>();
+  /** Headers set by a delivery service on the requests it makes, by lower-case name. */
+  readonly requestHeaders = new Map<string, Indexed<MemberSpec>[]>();
+  /** Options that name a key by a path, by option name. */
+  readonly keyPaths = new Map<string, Indexed<KeyPathPattern>[]>();
   readonly sendMethods = new Set<string>();
   readonly sendReceiverMethods = new Map<string, RegExp[]>();
   readonly sendCommands: RegExp[] = [];
@@ -123,7 +131,12 @@ export class LibraryTable {
       else push(this.byHandlerType, pattern.handlerType, { adapter, pattern });
     }
     for (const pattern of adapter.types ?? []) push(this.byType, pattern.type, { adapter, pattern });
-    for (const pattern of adapter.results ?? []) push(this.results, pattern.call, pattern);
+    for (const pattern of adapter.results ?? []) {
+      push(this.results, pattern.call, pattern);
+      this.resultOwners.set(pattern, adapter);
+    }
+    for (const [name, pattern] of Object.entries(adapter.requestHeaders ?? {})) push(this.requestHeaders, name.toLowerCase(), { adapter, pattern });
+    for (const pattern of adapter.keyPaths ?? []) push(this.keyPaths, pattern.option, { adapter, pattern });
     for (const method of adapter.sends?.methods ?? []) this.sendMethods.add(method);
     for (const { method, receiver } of adapter.sends?.receiverMethods ?? []) push(this.sendReceiverMethods, method, receiver);
     if (adapter.sends?.commands) this.sendCommands.push(adapter.sends.commands);

@@ -1,12 +1,12 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { deliveryByName, handlerParameter, namedParameter } from './entry-points.js';
+import { deliveryByName, handlerParameter, hasEvidence, namedParameter } from './entry-points.js';
 import { asCertainAs, asScalars, isLeaf, leaf, shaped, type Fact, type Leaf } from './facts.js';
 import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
 import type { LibraryTable } from './library-table.js';
 import { sitesInImporters } from './project/import-sites.js';
 import { moduleContext, resolveImport } from './project/modules.js';
-import { byName, callOnShape, elementOfShape, memberOfShape } from './shapes.js';
+import { byName, callOnShape, elementOfShape, memberOfShape, memberSpecFacts } from './shapes.js';
 import { calleeName, keyName, memberPath, objectProperty, propertyName, variableOf } from './scope.js';
 import { walk } from './walk.js';
 
@@ -58,9 +58,13 @@ function startsAtGlobal(node: TSESTree.MemberExpression, names: ReadonlySet<stri
   return object.type === 'Identifier' && names.has(object.name);
 }
 
+/** Methods that read one header by name: `headers.get(name)`, `req.header(name)`. */
+const headerReaders = new Set(['get', 'header', 'getHeader']);
+
 const arrayCallbacks = new Set(['forEach', 'map', 'flatMap', 'filter', 'find', 'findLast', 'some', 'every']);
 
-type Step = { member: string } | { element: true };
+/** A member by name, or an element by index (undefined: any element, as for a rest element). */
+type Step = { member: string } | { element: number | undefined };
 
 /** The property path from a binding pattern's root to one identifier in it, plus its default values. */
 function pathTo(pattern: TSESTree.Node, target: TSESTree.Identifier): { steps: Step[]; defaults: TSESTree.Node[] } | undefined {
@@ -79,10 +83,11 @@ function pathTo(pattern: TSESTree.Node, target: TSESTree.Identifier): { steps: S
       }
       return undefined;
     case 'ArrayPattern':
-      for (const element of pattern.elements) {
+      for (const [index, element] of pattern.elements.entries()) {
         if (!element) continue;
-        const found = pathTo(element.type === 'RestElement' ? element.argument : element, target);
-        if (found) return { steps: [{ element: true }, ...found.steps], defaults: found.defaults };
+        const rest = element.type === 'RestElement';
+        const found = pathTo(rest ? element.argument : element, target);
+        if (found) return { steps: [{ element: rest ? undefined : index }, ...found.steps], defaults: found.defaults };
       }
       return undefined;
     case 'AssignmentPattern': {
@@ -267,7 +272,7 @@ export class OriginTracer {
   private follow(facts: Fact[], found: { steps: Step[]; defaults: TSESTree.Node[] }, binding: TSESTree.Identifier, depth: number): Fact[] {
     let current = facts;
     for (const step of found.steps) {
-      current = 'member' in step ? current.flatMap((fact) => this.memberOf(fact, step.member, `${fact.code}.${step.member}`, depth)) : this.elementsOf(current);
+      current = 'member' in step ? current.flatMap((fact) => this.memberOf(fact, step.member, `${fact.code}.${step.member}`, depth)) : this.elementsOf(current, step.element);
     }
     if (found.steps.length > 0) current = current.map((fact) => ({ ...fact, code: binding.name }));
     return [...current, ...found.defaults.flatMap((value) => this.visit(value, depth))];
@@ -307,11 +312,14 @@ export class OriginTracer {
     return namedParameter(fn, index, this.file) ?? [];
   }
 
-  /** What the elements of a list-like value are: `batch.messages[i]`, `event.Records[i]`. */
-  private elementsOf(facts: Fact[]): Fact[] {
+  /**
+   * What the elements of a list-like value are: `batch.messages[i]`, `event.Records[i]`; element
+   * `index` when the code says which (`entry[0]`, `const [id, fields] = entry`).
+   */
+  private elementsOf(facts: Fact[], index?: number): Fact[] {
     return facts.flatMap((fact): Fact[] => {
       if (fact.kind === 'list') return fact.elements;
-      if (fact.kind === 'shaped') return elementOfShape(this.table, fact, undefined, `${fact.code}[0]`);
+      if (fact.kind === 'shaped') return elementOfShape(this.table, fact, index, `${fact.code}[${index ?? 0}]`);
       return [asCertainAs(leaf(isLeaf(fact) ? fact.kind : 'unknown', `${fact.code}[]`), fact)];
     });
   }
@@ -331,9 +339,14 @@ export class OriginTracer {
     const code = this.code(node);
     const property = node.property;
     if (node.computed && property.type !== 'Literal') return this.elementsOf(this.visit(node.object, depth));
+    if (property.type === 'Literal' && typeof property.value === 'number' && Number.isInteger(property.value)) return this.elementsOf(this.visit(node.object, depth), property.value);
     const name = propertyName(node);
     if (name === undefined) return [leaf('unknown', code)];
-    if (/^\d+$/.test(name)) return this.elementsOf(this.visit(node.object, depth));
+    if (/^\d+$/.test(name)) return this.elementsOf(this.visit(node.object, depth), Number(name));
+    if (node.computed) {
+      const header = this.requestHeader(name, code);
+      if (header) return header;
+    }
     return this.visit(node.object, depth).flatMap((fact) => this.memberOf(fact, name, code, depth));
   }
 
@@ -376,8 +389,18 @@ export class OriginTracer {
 
     if (path && table.parsing.has(path)) return [shaped('payload', code)];
     const [first] = node.arguments;
+    if (name && headerReaders.has(name) && first?.type === 'Literal' && typeof first.value === 'string') {
+      const header = this.requestHeader(first.value, code);
+      if (header) return header;
+    }
+    let receiverPath: string | undefined;
     for (const result of (name && table.results.get(name)) || []) {
-      if (!result.construct || (first?.type === 'NewExpression' && calleeName(first.callee) === result.construct)) return [shaped(result.shape, code)];
+      if (result.construct && !(first?.type === 'NewExpression' && calleeName(first.callee) === result.construct)) continue;
+      receiverPath ??= callee.type === 'MemberExpression' ? memberPath(callee.object)?.join('.') ?? '' : '';
+      if (result.receiver && !result.receiver.test(receiverPath)) continue;
+      const owner = table.resultOwners.get(result);
+      if (result.evidence && owner && !hasEvidence(result.evidence, owner, this.file, receiverPath, undefined)) continue;
+      return [shaped(result.shape, code)];
     }
 
     if (callee.type === 'MemberExpression' && name) {
@@ -409,6 +432,14 @@ export class OriginTracer {
     if (imported) return this.returnsAcross(imported.module, imported.fn, node, depth);
     if (name && table.isDerivingCall(name)) return argumentScalars();
     return [leaf('unknown', code)];
+  }
+
+  /** A header that a delivery service sets on its requests, in a file that imports its library. */
+  private requestHeader(name: string, code: string): Fact[] | undefined {
+    for (const { adapter, pattern } of this.table.requestHeaders.get(name.toLowerCase()) ?? []) {
+      if (this.file.libraries.imported(adapter, this.file.imports)) return memberSpecFacts(pattern, code);
+    }
+    return undefined;
   }
 
   private construct(node: TSESTree.NewExpression, depth: number): Fact[] {

@@ -33,6 +33,11 @@ function lastWord(code: string): string | undefined {
   return /([A-Za-z_$][\w$]*)\s*$/.exec(code)?.[1];
 }
 
+/** The facts of a value an adapter's table describes. */
+export function memberSpecFacts(spec: MemberSpec, code: string): Fact[] {
+  return [fromSpec(spec, code)];
+}
+
 function fromSpec(spec: MemberSpec, code: string): Fact {
   if ('identity' in spec) return leaf('delivery', code, spec.identity);
   if ('shape' in spec) return shaped(spec.shape, code);

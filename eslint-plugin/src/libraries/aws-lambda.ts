@@ -1,6 +1,6 @@
 import type { BrokerAdapter } from './types.js';
 
-/** AWS Lambda event sources: SQS, SNS and Kinesis records handed to `exports.handler`. */
+/** AWS Lambda event sources: SQS, SNS and Kinesis records handed to `exports.handler`, and EventBridge events. */
 export const awsLambda: BrokerAdapter = {
   kind: 'broker',
   name: 'aws-lambda',
@@ -50,8 +50,23 @@ export const awsLambda: BrokerAdapter = {
         MessageAttributes: { shape: 'headers' },
       },
     },
+    // An EventBridge event: its id is EventBridge's, its detail the producer's content.
+    eventbridge: {
+      otherMembers: 'unknown',
+      members: {
+        id: { identity: 'the EventBridge event id' },
+        detail: { shape: 'payload' },
+        'detail-type': { kind: 'unknown' },
+        source: { kind: 'unknown' },
+        time: { kind: 'unknown' },
+        account: { kind: 'unknown' },
+        region: { kind: 'unknown' },
+        resources: { kind: 'unknown' },
+      },
+    },
   },
   handlers: [
+    { handlerType: 'EventBridgeHandler', shape: 'aws-lambda:eventbridge' },
     { handlerType: 'SQSHandler', shape: 'aws-lambda:event' },
     { handlerType: 'KinesisStreamHandler', shape: 'aws-lambda:event' },
     { handlerType: 'SNSHandler', shape: 'aws-lambda:event' },
@@ -61,6 +76,7 @@ export const awsLambda: BrokerAdapter = {
     { type: 'SQSEvent', shape: 'aws-lambda:event' },
     { type: 'KinesisStreamEvent', shape: 'aws-lambda:event' },
     { type: 'SNSEvent', shape: 'aws-lambda:event' },
+    { type: 'EventBridgeEvent', shape: 'aws-lambda:eventbridge' },
   ],
   nameWords: ['lambda'],
   // The `event` of a function called `handler` is a Lambda event.

@@ -39,7 +39,6 @@ export const common: BrokerAdapter = {
     methods: ['stringify', 'produce', 'enqueue'],
     receiverMethods: [{ method: 'send', receiver: /queue|channel|publisher|bus/i }],
   },
-  nameWords: ['nats'],
   deliveryNames: {
     one: /^(message|msg|rawMessage|kafkaMessage|sqsMessage|amqpMessage|delivery|envelope|job)$/,
     many: /^(jobs|messages)$/,

@@ -2,26 +2,35 @@ import { LibraryTable } from '../analysis/library-table.js';
 import { amqplib } from './amqplib.js';
 import { awsLambda } from './aws-lambda.js';
 import { awsSqs } from './aws-sqs.js';
+import { azureServiceBus } from './azure-service-bus.js';
 import { bullmq } from './bullmq.js';
 import { common } from './common.js';
 import { drizzle } from './drizzle.js';
 import { dynamodb } from './dynamodb.js';
 import { googlePubsub } from './google-pubsub.js';
 import { idGenerators } from './id-generators.js';
+import { inngest } from './inngest.js';
 import { kafkajs } from './kafkajs.js';
 import { knex } from './knex.js';
 import { kysely } from './kysely.js';
 import { mikroOrm } from './mikro-orm.js';
 import { mongodb } from './mongodb.js';
 import { mongoose } from './mongoose.js';
+import { nats } from './nats.js';
 import { nestjs } from './nestjs.js';
 import { objection } from './objection.js';
 import { pgBoss } from './pg-boss.js';
+import { powertools } from './powertools.js';
 import { prisma } from './prisma.js';
+import { pulsar } from './pulsar.js';
+import { qstash } from './qstash.js';
 import { redis } from './redis.js';
+import { redisStreams } from './redis-streams.js';
 import { runtime } from './runtime.js';
 import { sequelize } from './sequelize.js';
 import { sql } from './sql.js';
+import { stripe } from './stripe.js';
+import { temporal } from './temporal.js';
 import { typeorm } from './typeorm.js';
 import type { LibraryAdapter } from './types.js';
 
@@ -47,6 +56,15 @@ export const libraries: readonly LibraryAdapter[] = [
   pgBoss,
   googlePubsub,
   nestjs,
+  pulsar,
+  nats,
+  azureServiceBus,
+  stripe,
+  inngest,
+  qstash,
+  temporal,
+  redisStreams,
+  powertools,
   // Databases and stores
   sql,
   dynamodb,

@@ -24,6 +24,15 @@ export type LibraryName =
   | 'pg-boss'
   | 'google-pubsub'
   | 'nestjs'
+  | 'pulsar'
+  | 'nats'
+  | 'azure-service-bus'
+  | 'redis-streams'
+  | 'qstash'
+  | 'stripe'
+  | 'inngest'
+  | 'temporal'
+  | 'powertools'
   | 'sql'
   | 'prisma'
   | 'knex'
@@ -91,6 +100,11 @@ export interface HandlerTarget {
   /** A list when the parameter is an array pattern or has a plural name, one item otherwise. */
   listWhenPlural?: boolean;
   evidence?: Evidence;
+  /**
+   * For a `property` pattern: the object holding the property is an argument of a call to a
+   * method of this name (`subscribe({ processMessage })`); evidence then reads that call's receiver.
+   */
+  inCall?: string;
 }
 
 /** How a function becomes a handler of deliveries. */
@@ -121,7 +135,28 @@ export interface ResultPattern {
   call: string;
   /** The call's first argument constructs this class. */
   construct?: string;
+  /** The call's receiver reads so (`Context.current()`): required, unlike evidence. */
+  receiver?: RegExp;
+  /** Further evidence the call is this library's (a method name other libraries share). */
+  evidence?: Evidence;
   shape: ShapeId;
+}
+
+/**
+ * An option whose value is a path into the event a handler is given, naming the key that decides
+ * duplicates (`{ keyPath: 'body.orderId' }` given to `new DedupeConfig(…)`): the key is what the
+ * path names, judged against `root`.
+ */
+export interface KeyPathPattern {
+  /** The class whose options object holds the option. */
+  construct: string;
+  option: string;
+  /** What the path is read against. */
+  root: ShapeId;
+  /** Functions of the path language that parse a member into content (`parse_json(body)`). */
+  parsing?: readonly string[];
+  /** How messages name the key: "the idempotency key". */
+  label: string;
 }
 
 /** How messages are sent: an object built inside such a call is an outgoing message, not an effect's options. */
@@ -152,6 +187,14 @@ export interface BrokerAdapter {
   deliveryNames?: { one: RegExp; many: RegExp; shape: ShapeId };
   /** Named handlers whose first parameter of this name is a shape: the `event` of a function called `handler`. */
   namedHandlers?: readonly { functionName: string; parameterName: string; shape: ShapeId }[];
+  /**
+   * Headers a delivery service sets on the HTTP requests it makes to a handler, by lower-case
+   * name: `headers.get(name)`, `headers[name]` and `req.header(name)` read them in files that
+   * import one of the adapter's modules.
+   */
+  requestHeaders?: Readonly<Record<string, MemberSpec>>;
+  /** Options naming, by a path into the event, the key that decides duplicates. */
+  keyPaths?: readonly KeyPathPattern[];
 }
 
 /**

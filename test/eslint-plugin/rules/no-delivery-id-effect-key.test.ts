@@ -228,6 +228,129 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           if (await redis.sadd('processed', job.id)) await issueRefund(job.data);
         });`,
     },
+    {
+      name: 'a Pulsar message id claimed in a processed-messages table, the effect keyed by the payload',
+      code: `
+        import Pulsar from 'pulsar-client';
+        const msg = await consumer.receive();
+        const refund = JSON.parse(msg.getData().toString());
+        await pool.query('INSERT INTO processed_messages (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [msg.getMessageId().toString()]);
+        await stripe.refunds.create({ charge: refund.chargeId }, { idempotencyKey: refund.refundId });`,
+    },
+    {
+      name: 'a JetStream payload id as the conflict target',
+      code: `
+        import { connect } from 'nats';
+        await c.consume({ callback: async (m) => {
+          const order = m.json();
+          await pool.query('INSERT INTO shipments (order_id, seq) VALUES ($1, $2) ON CONFLICT (order_id) DO NOTHING', [order.orderId, m.seq]);
+        } });`,
+    },
+    {
+      name: 'a Service Bus body id as a provider idempotency key',
+      code: `
+        import { ServiceBusClient } from '@azure/service-bus';
+        receiver.subscribe({ processMessage: async (message) => {
+          await stripe.payouts.create({ amount: message.body.cents }, { idempotencyKey: \`payout-\${message.body.payoutId}\` });
+          await receiver.completeMessage(message);
+        }, processError: async () => {} });`,
+    },
+    {
+      name: 'a Stripe event id as the key of an inbox of handled events',
+      code: `
+        import Stripe from 'stripe';
+        export async function POST(req) {
+          const event = stripe.webhooks.constructEvent(await req.text(), req.headers.get('stripe-signature'), secret);
+          await pool.query('INSERT INTO processed_events (event_id, received_at) VALUES ($1, now()) ON CONFLICT DO NOTHING', [event.id]);
+        }`,
+    },
+    {
+      name: 'a Stripe object id from the event as a provider idempotency key',
+      code: `
+        const event = stripe.webhooks.constructEvent(body, signature, secret);
+        const charge = event.data.object;
+        await ledger.post({ cents: charge.amount }, { idempotencyKey: \`refund-\${charge.id}\` });`,
+    },
+    {
+      name: 'an Inngest event payload id as an idempotency key',
+      code: `
+        import { Inngest } from 'inngest';
+        inngest.createFunction({ id: 'refund' }, { event: 'refund/requested' }, async ({ event, step }) => {
+          await step.run('refund', () => stripe.refunds.create({ charge: event.data.chargeId }, { idempotencyKey: event.data.refundId }));
+        });`,
+    },
+    {
+      name: 'an EventBridge detail id as the conflict target',
+      code: `
+        import type { EventBridgeHandler } from 'aws-lambda';
+        export const handler: EventBridgeHandler<'Paid', { paymentId: string }, void> = async (event) => {
+          await pool.query('INSERT INTO receipts (payment_id) VALUES ($1) ON CONFLICT (payment_id) DO NOTHING', [event.detail.paymentId]);
+        };`,
+    },
+    {
+      name: 'a QStash message id claimed in an inbox, the effect keyed by the body',
+      code: `
+        import { verifySignatureAppRouter } from '@upstash/qstash/nextjs';
+        export const POST = verifySignatureAppRouter(async (req: Request) => {
+          const body = await req.json();
+          await pool.query('INSERT INTO processed_messages (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [req.headers.get('Upstash-Message-Id')]);
+          await stripe.refunds.create({ charge: body.chargeId }, { idempotencyKey: body.refundId });
+        });`,
+    },
+    {
+      name: 'a Temporal workflow id names the operation',
+      code: `
+        import { Context } from '@temporalio/activity';
+        export async function refund(input: { cents: number }) {
+          const { workflowId } = Context.current().info.workflowExecution;
+          await stripe.refunds.create({ amount: input.cents }, { idempotencyKey: \`refund-\${workflowId}\` });
+        }`,
+    },
+    {
+      name: 'an effect read from a Redis stream keyed by its payload, the entry id only acknowledged',
+      code: `
+        import Redis from 'ioredis';
+        const reply = await redis.xreadgroup('GROUP', 'payouts', 'worker-1', 'STREAMS', 'payouts', '>');
+        for (const [, entries] of reply ?? []) {
+          for (const [id, fields] of entries) {
+            const payout = JSON.parse(fields[1]);
+            await pool.query('INSERT INTO payouts (payout_id, cents) VALUES ($1, $2) ON CONFLICT (payout_id) DO NOTHING', [payout.payoutId, payout.cents]);
+            await redis.xack('payouts', 'payouts', id);
+          }
+        }`,
+    },
+    {
+      name: 'a Powertools idempotency key named by a path into the parsed body',
+      code: `
+        import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+        import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+        const persistenceStore = new DynamoDBPersistenceLayer({ tableName: 'idempotency' });
+        const config = new IdempotencyConfig({ eventKeyJmesPath: 'powertools_json(body).refundId' });
+        export const processRecord = makeIdempotent(async (record) => refund(JSON.parse(record.body)), { persistenceStore, config });`,
+    },
+    {
+      name: 'a Powertools key path into an EventBridge detail',
+      code: `
+        import { IdempotencyConfig, makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency';
+        export const idempotency = makeHandlerIdempotent({ persistenceStore, config: new IdempotencyConfig({ eventKeyJmesPath: 'detail.paymentId' }) });`,
+    },
+    {
+      name: 'an eventKeyJmesPath of another library is not read',
+      code: `
+        import { IdempotencyConfig } from './my-idempotency';
+        const config = new IdempotencyConfig({ eventKeyJmesPath: 'messageId' });`,
+    },
+    {
+      name: 'SNS over SQS: a notification MessageId in the record body is known only by its name, and a name alone makes no finding',
+      code: `
+        import type { SQSHandler } from 'aws-lambda';
+        export const handler: SQSHandler = async (event) => {
+          for (const record of event.Records) {
+            const notification = JSON.parse(record.body);
+            await stripe.refunds.create({ charge: JSON.parse(notification.Message).chargeId }, { idempotencyKey: notification.MessageId });
+          }
+        };`,
+    },
   ],
   invalid: [
     {
@@ -479,6 +602,53 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
       errors: [{ messageId: 'deliveryKey', line: 4 }],
     },
     {
+      name: 'a Pulsar message id as a provider idempotency key',
+      code: `
+        import Pulsar from 'pulsar-client';
+        await client.subscribe({ topic: 'refunds', subscription: 'svc', listener: async (msg, consumer) => {
+          await stripe.refunds.create({ amount: 5 }, { idempotencyKey: msg.getMessageId().toString() });
+          consumer.acknowledge(msg);
+        } });`,
+      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: 'The `idempotencyKey` option', source: 'the Pulsar message id `msg.getMessageId()`' } }],
+    },
+    {
+      name: 'a JetStream stream sequence as the conflict target of an effect',
+      code: `
+        import { connect } from 'nats';
+        const messages = await c.consume();
+        for await (const m of messages) {
+          await pool.query('INSERT INTO ledger (entry_id, cents) VALUES ($1, $2) ON CONFLICT (entry_id) DO NOTHING', [m.info.streamSequence, m.json().cents]);
+          m.ack();
+        }`,
+      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: 'The key `entry_id` of the INSERT into ledger', source: 'the JetStream stream sequence `m.info.streamSequence`' } }],
+    },
+    {
+      name: 'a Service Bus message id as the key of a refund',
+      code: `
+        import { ServiceBusClient } from '@azure/service-bus';
+        receiver.subscribe({ processMessage: async (message) => {
+          await prisma.refund.upsert({ where: { id: message.messageId }, create: { id: message.messageId, cents: message.body.cents }, update: {} });
+        }, processError: async () => {} });`,
+      errors: [{ messageId: 'deliveryKey', line: 4 }],
+    },
+    {
+      name: 'a Stripe event id as the key of an effect',
+      code: `
+        import Stripe from 'stripe';
+        const event = stripe.webhooks.constructEvent(body, signature, secret);
+        await ledger.post({ cents: event.data.object.amount }, { idempotencyKey: event.id });`,
+      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: 'The `idempotencyKey` option', source: 'the Stripe event id `event.id`' } }],
+    },
+    {
+      name: 'the Inngest attempt mixed into a key',
+      code: `
+        import { Inngest } from 'inngest';
+        inngest.createFunction({ id: 'mail' }, { event: 'mail/send' }, async ({ event, attempt }) => {
+          await mailer.send({ to: event.data.to }, { headers: { 'Idempotency-Key': \`\${event.data.mailId}-\${attempt}\` } });
+        });`,
+      errors: [{ messageId: 'deliveryKey', line: 4 }],
+    },
+    {
       name: 'Redis: an SADD member built from the job id guarding a refund',
       code: `
         import Redis from 'ioredis';
@@ -486,6 +656,79 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           if (await this.store.sadd('refunds', \`\${job.data.accountId}:\${job.id}\`)) await issueRefund(job.data);
         });`,
       errors: [{ messageId: 'deliveryKey', line: 4 }],
+    },
+    {
+      name: 'an EventBridge event id as the key of an effect',
+      code: `
+        export async function onPaid(event: EventBridgeEvent<'Paid', { paymentId: string }>) {
+          await pool.query('INSERT INTO receipts (receipt_id, payment_id) VALUES ($1, $2) ON CONFLICT (receipt_id) DO NOTHING', [event.id, event.detail.paymentId]);
+        }`,
+      errors: [{ messageId: 'deliveryKey', line: 3 }],
+    },
+    {
+      name: 'the QStash message id as a provider idempotency key',
+      code: `
+        import { Receiver } from '@upstash/qstash';
+        export async function POST(req: Request) {
+          const body = await req.json();
+          await stripe.refunds.create({ charge: body.chargeId }, { idempotencyKey: req.headers.get('Upstash-Message-Id') });
+        }`,
+      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: 'The `idempotencyKey` option', source: "the QStash message id `req.headers.get('Upstash-Message-Id')`" } }],
+    },
+    {
+      name: 'the Temporal activity id and attempt as a key',
+      code: `
+        import { Context } from '@temporalio/activity';
+        export async function charge(input: { cents: number }) {
+          const { info } = Context.current();
+          await stripe.charges.create({ amount: input.cents }, { idempotencyKey: \`\${info.activityId}-\${info.attempt}\` });
+        }`,
+      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: 'The `idempotencyKey` option', source: 'the Temporal activity id `info.activityId` and the Temporal activity attempt `info.attempt`' } }],
+    },
+    {
+      name: 'a Redis stream entry id as the conflict target of an effect',
+      code: `
+        import Redis from 'ioredis';
+        const reply = await redis.xreadgroup('GROUP', 'payouts', 'worker-1', 'STREAMS', 'payouts', '>');
+        for (const [, entries] of reply ?? []) {
+          for (const [id, fields] of entries) {
+            await pool.query('INSERT INTO payouts (payout_id, cents) VALUES ($1, $2) ON CONFLICT (payout_id) DO NOTHING', [id, JSON.parse(fields[1]).cents]);
+          }
+        }`,
+      errors: [{ messageId: 'deliveryKey', line: 6, data: { key: 'The key `payout_id` of the INSERT into payouts', source: 'the stream entry id `id`' } }],
+    },
+    {
+      name: 'a Powertools idempotency key named by the SQS message id',
+      code: `
+        import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+        import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+        const persistenceStore = new DynamoDBPersistenceLayer({ tableName: 'idempotency' });
+        const config = new IdempotencyConfig({ eventKeyJmesPath: 'messageId' });
+        export const processRecord = makeIdempotent(async (record) => refund(JSON.parse(record.body)), { persistenceStore, config });`,
+      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: 'The idempotency key `messageId` named by `eventKeyJmesPath`', source: 'the SQS message id `messageId`' } }],
+    },
+    {
+      name: 'a Powertools decorator keyed by the first record of a whole event',
+      code: `
+        import { idempotent, IdempotencyConfig } from '@aws-lambda-powertools/idempotency';
+        class Lambda {
+          @idempotent({ persistenceStore, config: new IdempotencyConfig({ eventKeyJmesPath: 'Records[0].receiptHandle' }) })
+          async handler(event) { return refund(event); }
+        }`,
+      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: 'The idempotency key `Records[0].receiptHandle` named by `eventKeyJmesPath`', source: 'the SQS receipt handle `Records[0].receiptHandle`' } }],
+    },
+    {
+      name: 'SNS over SQS: the notification MessageId claimed in the inbox and keying the effect too',
+      code: `
+        import type { SQSHandler } from 'aws-lambda';
+        export const handler: SQSHandler = async (event) => {
+          for (const record of event.Records) {
+            const notification = JSON.parse(record.body);
+            await pool.query('INSERT INTO processed_messages (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [notification.MessageId]);
+            await stripe.refunds.create({ charge: JSON.parse(notification.Message).chargeId }, { idempotencyKey: notification.MessageId });
+          }
+        };`,
+      errors: [{ messageId: 'deliveryKey', line: 7 }],
     },
   ],
 });
