@@ -46,6 +46,13 @@ describe('the examples, run on PGlite', () => {
       '4.4 effect identity: source-maple-a=fresh/new, source-maple-b=fresh/already-recorded; inbox=2 effects=1',
       '4.4 keyed by message: source-maple-a=fresh/new, source-maple-b=fresh/new; inbox=2 effects=2',
       '4.5 late replay of reconcile-17: per-worker claim B=applied balance=700; snapshot claim B=skipped balance=900; sequence guard B=skipped balance=900',
+      '4.6 check, credit, record, on a pool: A=credited, B=credited; inbox=1 effects=2',
+      '4.6 claim first, one transaction: A=credited, B=skipped; inbox=1 effects=1',
+      '4.6 A dies after its credit, then B: check, credit, record A=died after statement 2 B=credited inbox=1 effects=2; claim first A=died after statement 2 B=credited inbox=1 effects=1',
+      '4.7 set in memory: A=credited, A=skipped, A restarted=credited, B=credited; inbox=0 effects=3',
+      '4.7 inbox claim: A=credited, A=skipped, A restarted=skipped, B=skipped; inbox=1 effects=1',
+      '4.8 claim, inbox with no unique key: A=credited, B=credited; inbox=2 effects=2',
+      '4.8 claim, inbox with PRIMARY KEY (message_id): A=credited, B=skipped; inbox=1 effects=1',
     ]);
   });
 
@@ -88,6 +95,42 @@ describe('the transcript of a run', () => {
     ]);
     const lateGuarded = result.transcript[2]!.statements.filter((statement) => statement.who === 'worker B' && statement.sql.startsWith('INSERT'));
     expect(lateGuarded.map((statement) => [statement.params, statement.returned, statement.changed])).toEqual([[['acct-9', 700, 17], 0, 0]]);
+  });
+});
+
+describe('workers side by side', () => {
+  const boundaries = new Set(['DISCARD ALL', 'BEGIN', 'COMMIT', 'ROLLBACK']);
+  const workerStatements = (statements: readonly { who: string; sql: string }[]) =>
+    statements.filter((statement) => statement.who !== 'reader' && !boundaries.has(statement.sql)).map((statement) => `${statement.who} ${statement.sql.split('(')[0]}`);
+
+  it('take turns a statement at a time when the handler is on a pool, each statement its own worker transaction', async () => {
+    const result = await runner.runExample('example-4-6');
+    const [onPool, claimFirst, poolCrash] = result.transcript;
+    expect(workerStatements(onPool!.statements)).toEqual([
+      'worker A SELECT 1 FROM inbox WHERE message_id = $1',
+      'worker B SELECT 1 FROM inbox WHERE message_id = $1',
+      'worker A INSERT INTO effects',
+      'worker B INSERT INTO effects',
+      'worker A INSERT INTO inbox',
+      'worker B INSERT INTO inbox',
+    ]);
+    expect(onPool!.statements.filter((statement) => statement.sql === 'BEGIN')).toHaveLength(6);
+    // One transaction per worker: B's claim runs only after A's transaction is over, and finds A's row.
+    expect(claimFirst!.statements.filter((statement) => statement.sql === 'BEGIN')).toHaveLength(2);
+    expect(workerStatements(claimFirst!.statements)).toEqual(['worker A INSERT INTO inbox', 'worker A INSERT INTO effects', 'worker B INSERT INTO inbox']);
+    // The worker that died after its credit never wrote its record; the credit it committed stays.
+    expect(workerStatements(poolCrash!.statements).filter((statement) => statement.startsWith('worker A'))).toEqual([
+      'worker A SELECT 1 FROM inbox WHERE message_id = $1',
+      'worker A INSERT INTO effects',
+    ]);
+    expect(poolCrash!.tables['effects']).toHaveLength(2);
+  });
+
+  it('give each worker process its own memory, which a restart empties', async () => {
+    const result = await runner.runExample('example-4-7');
+    expect(result.ok && result.line.split('\n')[0]).toBe('4.7 set in memory: A=credited, A=skipped, A restarted=credited, B=credited; inbox=0 effects=3');
+    // The memory belongs to the run: a second run starts with empty processes and gives the same line.
+    expect(await runner.runExample('example-4-7')).toEqual(result);
   });
 });
 
