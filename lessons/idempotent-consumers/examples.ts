@@ -166,7 +166,7 @@ export const lateReplay: ExampleScenario = {
   },
 };
 
-export const example46 = handlerModule('example-4-6', example46Handlers);
+const example46 = handlerModule('example-4-6', example46Handlers);
 
 /** How a cashback handler's result reads in a line. */
 export const creditWords = { took: 'credited', declined: 'skipped' } as const;
@@ -180,11 +180,12 @@ async function inboxAndEffectCounts(session: ItemSession): Promise<string> {
 }
 
 export const claimFirst = shown(example46, 'claimThenCredit', []);
+// intended: no-claim-after-effect
+export const creditThenRecordOnPool = onPool(shown(example46, 'creditThenRecord', []));
 
 /** The record written after the effect, its statements committing one by one, next to the claim made first in one transaction. */
 const claimOrderDesigns = [
-  // intended: no-claim-after-effect
-  { label: 'check, credit, record, on a pool', short: 'check, credit, record', handler: onPool(shown(example46, 'creditThenRecord', [])) },
+  { label: 'check, credit, record, on a pool', short: 'check, credit, record', handler: creditThenRecordOnPool },
   { label: 'claim first, one transaction', short: 'claim first', handler: claimFirst },
 ] as const;
 
@@ -192,6 +193,12 @@ export const orderPaidTwice: Readonly<Record<'A' | 'B', example46Handlers.PaidOr
   A: { id: 'order-41-paid', cashbackId: 'cashback-41', cents: 150 },
   B: { id: 'order-41-paid', cashbackId: 'cashback-41', cents: 150 },
 };
+
+/** The paid order reaching worker A and worker B. */
+const orderToBoth = [
+  { worker: 'A', message: orderPaidTwice.A },
+  { worker: 'B', message: orderPaidTwice.B },
+] as const;
 
 export const claimAfterEffect: ExampleScenario = {
   anchor: 'example-4-6',
@@ -201,12 +208,8 @@ export const claimAfterEffect: ExampleScenario = {
     const lines: string[] = [];
     for (const design of claimOrderDesigns) {
       await session.fresh(inboxTable + unkeyedEffectsTable, design.label);
-      const deliveries = [
-        { worker: 'A', message: orderPaidTwice.A },
-        { worker: 'B', message: orderPaidTwice.B },
-      ] as const;
-      const results = await session.sideBySide(deliveries, design.handler.run, { commits: design.handler.commits });
-      lines.push(`4.6 ${design.label}: ${deliveries.map((delivery, index) => `${delivery.worker}=${creditWord(results[index]!)}`).join(', ')}; ${await inboxAndEffectCounts(session)}`);
+      const results = await session.sideBySide(orderToBoth, design.handler.run, { commits: design.handler.commits });
+      lines.push(`4.6 ${design.label}: ${orderToBoth.map((delivery, index) => `${delivery.worker}=${creditWord(results[index]!)}`).join(', ')}; ${await inboxAndEffectCounts(session)}`);
     }
     // Worker A dies right after the credit, its second statement; the broker then hands the order to worker B.
     const afterCrash: string[] = [];
@@ -222,10 +225,12 @@ export const claimAfterEffect: ExampleScenario = {
   },
 };
 
+// intended: no-in-memory-dedupe
+export const rememberingWorker = shownWorker(handlerModule('example-4-7', example47Handlers), 'RememberingWorker', []);
+
 /** What an in-memory set remembers, and what the inbox does, over one order's four arrivals. */
 const memoryDesigns: readonly { label: string; handler: ShownHandler }[] = [
-  // intended: no-in-memory-dedupe
-  { label: 'set in memory', handler: shownWorker(handlerModule('example-4-7', example47Handlers), 'RememberingWorker', []) },
+  { label: 'set in memory', handler: rememberingWorker },
   { label: 'inbox claim', handler: claimFirst },
 ];
 
@@ -266,10 +271,7 @@ export const claimWithoutUniqueKey: ExampleScenario = {
     for (const key of inboxKeys) {
       await session.fresh(key.schemaSql + unkeyedEffectsTable, key.label);
       const handled: string[] = [];
-      for (const delivery of [
-        { worker: 'A', message: orderPaidTwice.A },
-        { worker: 'B', message: orderPaidTwice.B },
-      ] as const) {
+      for (const delivery of orderToBoth) {
         handled.push(`${delivery.worker}=${creditWord(await session.deliver(delivery, claimFirst.run))}`);
       }
       lines.push(`4.8 claim, inbox with ${key.label}: ${handled.join(', ')}; ${await inboxAndEffectCounts(session)}`);

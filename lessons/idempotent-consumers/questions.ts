@@ -1,6 +1,6 @@
 import type { Queryable } from '../src/database.js';
 import { defineQuestion, handlerModule, onPool, shown, shownWorker, type QuestionScenario } from '../src/scenario.js';
-import { claimFirst, example46 } from './examples.js';
+import { claimFirst, creditThenRecordOnPool, rememberingWorker } from './examples.js';
 import type { PaidOrder } from './handlers/example-4-6.js';
 import * as predictHandlers from './handlers/predict.js';
 import * as q1Handlers from './handlers/q1.js';
@@ -10,7 +10,6 @@ import * as q4Handlers from './handlers/q4.js';
 import * as q5Handlers from './handlers/q5.js';
 import * as q6Handlers from './handlers/q6.js';
 import * as q7Handlers from './handlers/q7.js';
-import * as example47Handlers from './handlers/example-4-7.js';
 import { balanceOf, countRows, effectTotals, recordedSales } from './readouts.js';
 import { balancesTable, claimsTable, inboxTable, keyedEffectsTable, saleEffectsTable, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
 
@@ -157,8 +156,7 @@ export const q5 = defineQuestion<PaidOrder>({
   ],
   sideBySide: true,
   options: {
-    // intended: no-claim-after-effect
-    a: onPool(shown(example46, 'creditThenRecord', [])),
+    a: creditThenRecordOnPool,
     b: claimFirst,
     c: onPool(shown(handlerModule('q5', q5Handlers), 'creditUnlessCredited', ['no-check-then-insert'])),
   },
@@ -176,8 +174,7 @@ export const q6 = defineQuestion<PaidOrder>({
     { worker: 'A', message: { id: 'order-74-paid', cashbackId: 'cashback-74', cents: 60 } },
   ],
   options: {
-    // intended: no-in-memory-dedupe
-    a: shownWorker(handlerModule('example-4-7', example47Handlers), 'RememberingWorker', []),
+    a: rememberingWorker,
     // intended: no-in-memory-dedupe and no-claim-after-effect
     b: shownWorker(handlerModule('q6', q6Handlers), 'RememberingAndRecordingWorker', []),
     c: claimFirst,

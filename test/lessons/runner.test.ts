@@ -112,6 +112,15 @@ describe('workers side by side', () => {
     expect(poolCrash!.tables['effects']).toHaveLength(2);
   });
 
+  it('are what lets the record after the credit repeat it: one after another, its check finds the first record', async () => {
+    const q5 = idempotentConsumers.questions.find((question) => question.anchor === 'q5')!;
+    const inTurn = await runner.runHandler('q5', 'a');
+    const oneAfterAnother = await LessonRunner.open({ ...idempotentConsumers, questions: [{ ...q5, sideBySide: false }] }, sharedDatabase);
+    const sequential = await oneAfterAnother.runHandler('q5', 'a');
+    expect(inTurn.ok && inTurn.text).toBe('inbox=1 effects=2 sum=480');
+    expect(sequential.ok && sequential.text).toBe('inbox=1 effects=1 sum=240');
+  });
+
   it('give each worker process its own memory, which a restart empties', async () => {
     const result = await runner.runExample('example-4-7');
     expect(result.ok && result.line.split('\n')[0]).toBe('4.7 set in memory: A=credited, A=skipped, A restarted=credited, B=credited; inbox=0 effects=3');
