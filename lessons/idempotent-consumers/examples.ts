@@ -1,11 +1,14 @@
-import { handlerModule, shown, type ExampleScenario } from '../src/scenario.js';
+import { handlerModule, onPool, shown, shownWorker, type ExampleScenario, type ShownHandler } from '../src/scenario.js';
+import type { DeliveryResult, ItemSession } from '../src/session.js';
 import * as example41Handlers from './handlers/example-4-1.js';
 import * as example42 from './handlers/example-4-2.js';
 import * as example43 from './handlers/example-4-3.js';
 import * as example44Handlers from './handlers/example-4-4.js';
 import * as example45Handlers from './handlers/example-4-5.js';
+import * as example46Handlers from './handlers/example-4-6.js';
+import * as example47Handlers from './handlers/example-4-7.js';
 import { balanceOf, countRows, inboxIds } from './readouts.js';
-import { balancesTable, inboxTable, keyedEffectsTable, sequencedBalancesTable, uncheckedInboxTable } from './tables.js';
+import { balancesTable, inboxTable, keyedEffectsTable, sequencedBalancesTable, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
 
 /** How a worker's claim reads in a result line, for the unique claim and for check-then-insert. */
 export const claimWords = {
@@ -163,4 +166,127 @@ export const lateReplay: ExampleScenario = {
   },
 };
 
-export const examples: readonly ExampleScenario[] = [inboxClaims, snapshotIdentity, rollbackKeepsClaimRetryable, effectIdentity, lateReplay];
+const example46 = handlerModule('example-4-6', example46Handlers);
+
+/** How a cashback handler's result reads in a line. */
+export const creditWords = { took: 'credited', declined: 'skipped' } as const;
+
+const creditWord = (result: DeliveryResult<unknown>) => (result.committed ? (result.value ? creditWords.took : creditWords.declined) : result.reason);
+
+async function inboxAndEffectCounts(session: ItemSession): Promise<string> {
+  const inbox = await session.readCommitted('the inbox', (db) => countRows(db, 'inbox'));
+  const effects = await session.readCommitted('the effects', (db) => countRows(db, 'effects'));
+  return `inbox=${inbox} effects=${effects}`;
+}
+
+export const claimFirst = shown(example46, 'claimThenCredit', []);
+// intended: no-claim-after-effect
+export const creditThenRecordOnPool = onPool(shown(example46, 'creditThenRecord', []));
+
+/** The record written after the effect, its statements committing one by one, next to the claim made first in one transaction. */
+const claimOrderDesigns = [
+  { label: 'check, credit, record, on a pool', short: 'check, credit, record', handler: creditThenRecordOnPool },
+  { label: 'claim first, one transaction', short: 'claim first', handler: claimFirst },
+] as const;
+
+export const orderPaidTwice: Readonly<Record<'A' | 'B', example46Handlers.PaidOrder>> = {
+  A: { id: 'order-41-paid', cashbackId: 'cashback-41', cents: 150 },
+  B: { id: 'order-41-paid', cashbackId: 'cashback-41', cents: 150 },
+};
+
+/** The paid order reaching worker A and worker B. */
+const orderToBoth = [
+  { worker: 'A', message: orderPaidTwice.A },
+  { worker: 'B', message: orderPaidTwice.B },
+] as const;
+
+export const claimAfterEffect: ExampleScenario = {
+  anchor: 'example-4-6',
+  number: '4.6',
+  shown: claimOrderDesigns.map((design) => design.handler),
+  async run(session) {
+    const lines: string[] = [];
+    for (const design of claimOrderDesigns) {
+      await session.fresh(inboxTable + unkeyedEffectsTable, design.label);
+      const results = await session.sideBySide(orderToBoth, design.handler.run, { commits: design.handler.commits });
+      lines.push(`4.6 ${design.label}: ${orderToBoth.map((delivery, index) => `${delivery.worker}=${creditWord(results[index]!)}`).join(', ')}; ${await inboxAndEffectCounts(session)}`);
+    }
+    // Worker A dies right after the credit, its second statement; the broker then hands the order to worker B.
+    const afterCrash: string[] = [];
+    for (const design of claimOrderDesigns) {
+      await session.fresh(inboxTable + unkeyedEffectsTable, `${design.short}, A dies after the credit`);
+      const commits = design.handler.commits;
+      const died = await session.deliver({ worker: 'A', message: orderPaidTwice.A }, design.handler.run, { commits, diesAfterStatements: 2 });
+      const retry = await session.deliver({ worker: 'B', message: orderPaidTwice.B }, design.handler.run, { commits });
+      afterCrash.push(`${design.short} A=${creditWord(died)} B=${creditWord(retry)} ${await inboxAndEffectCounts(session)}`);
+    }
+    lines.push(`4.6 A dies after its credit, then B: ${afterCrash.join('; ')}`);
+    return lines.join('\n');
+  },
+};
+
+// intended: no-in-memory-dedupe
+export const rememberingWorker = shownWorker(handlerModule('example-4-7', example47Handlers), 'RememberingWorker', []);
+
+/** What an in-memory set remembers, and what the inbox does, over one order's four arrivals. */
+const memoryDesigns: readonly { label: string; handler: ShownHandler }[] = [
+  { label: 'set in memory', handler: rememberingWorker },
+  { label: 'inbox claim', handler: claimFirst },
+];
+
+export const inMemoryDedupe: ExampleScenario = {
+  anchor: 'example-4-7',
+  number: '4.7',
+  shown: memoryDesigns.map((design) => design.handler),
+  async run(session) {
+    const order = { id: 'order-52-paid', cashbackId: 'cashback-52', cents: 90 };
+    const lines: string[] = [];
+    for (const design of memoryDesigns) {
+      await session.fresh(inboxTable + unkeyedEffectsTable, design.label);
+      const handled: string[] = [];
+      for (const [worker, restartFirst] of [['A', false], ['A', false], ['A', true], ['B', false]] as const) {
+        if (restartFirst) session.restart(worker);
+        const result = await session.deliver({ worker, message: order }, design.handler.run);
+        handled.push(`${worker}${restartFirst ? ' restarted' : ''}=${creditWord(result)}`);
+      }
+      lines.push(`4.7 ${design.label}: ${handled.join(', ')}; ${await inboxAndEffectCounts(session)}`);
+    }
+    return lines.join('\n');
+  },
+};
+
+/** The same claim over two inbox tables: one without a unique key, one keyed by the message id. */
+const inboxKeys = [
+  { label: 'no unique key', schemaSql: uncheckedInboxTable },
+  { label: 'PRIMARY KEY (message_id)', schemaSql: inboxTable },
+] as const;
+
+export const claimWithoutUniqueKey: ExampleScenario = {
+  anchor: 'example-4-8',
+  number: '4.8',
+  // intended: no-claim-without-unique-key, which can report it only where it sees the table (tables.ts), not in the snippet alone
+  shown: [claimFirst],
+  async run(session) {
+    const lines: string[] = [];
+    for (const key of inboxKeys) {
+      await session.fresh(key.schemaSql + unkeyedEffectsTable, key.label);
+      const handled: string[] = [];
+      for (const delivery of orderToBoth) {
+        handled.push(`${delivery.worker}=${creditWord(await session.deliver(delivery, claimFirst.run))}`);
+      }
+      lines.push(`4.8 claim, inbox with ${key.label}: ${handled.join(', ')}; ${await inboxAndEffectCounts(session)}`);
+    }
+    return lines.join('\n');
+  },
+};
+
+export const examples: readonly ExampleScenario[] = [
+  inboxClaims,
+  snapshotIdentity,
+  rollbackKeepsClaimRetryable,
+  effectIdentity,
+  lateReplay,
+  claimAfterEffect,
+  inMemoryDedupe,
+  claimWithoutUniqueKey,
+];

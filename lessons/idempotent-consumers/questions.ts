@@ -1,12 +1,17 @@
 import type { Queryable } from '../src/database.js';
-import { defineQuestion, handlerModule, shown, type QuestionScenario } from '../src/scenario.js';
+import { defineQuestion, handlerModule, onPool, shown, shownWorker, type QuestionScenario } from '../src/scenario.js';
+import { claimFirst, creditThenRecordOnPool, rememberingWorker } from './examples.js';
+import type { PaidOrder } from './handlers/example-4-6.js';
 import * as predictHandlers from './handlers/predict.js';
 import * as q1Handlers from './handlers/q1.js';
 import * as q2Handlers from './handlers/q2.js';
 import * as q3Handlers from './handlers/q3.js';
 import * as q4Handlers from './handlers/q4.js';
+import * as q5Handlers from './handlers/q5.js';
+import * as q6Handlers from './handlers/q6.js';
+import * as q7Handlers from './handlers/q7.js';
 import { balanceOf, countRows, effectTotals, recordedSales } from './readouts.js';
-import { balancesTable, inboxTable, keyedEffectsTable, saleEffectsTable, unkeyedEffectsTable } from './tables.js';
+import { balancesTable, claimsTable, inboxTable, keyedEffectsTable, saleEffectsTable, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
 
 const predictModule = handlerModule('predict', predictHandlers);
 const q1Module = handlerModule('q1', q1Handlers);
@@ -136,4 +141,65 @@ export const q4 = defineQuestion<q4Handlers.SaleMessage>({
   },
 });
 
-export const questions: readonly QuestionScenario[] = [predict, q1, q2, q3, q4];
+const creditedOnce = {
+  kind: 'satisfies',
+  requirement: 'credits the cashback once: effects=1',
+  holds: (outcome) => outcome['effects'] === 1,
+} as const satisfies QuestionScenario['answer'];
+
+export const q5 = defineQuestion<PaidOrder>({
+  anchor: 'q5',
+  schemaSql: inboxTable + unkeyedEffectsTable,
+  deliveries: [
+    { worker: 'A', message: { id: 'order-63-paid', cashbackId: 'cashback-63', cents: 240 } },
+    { worker: 'B', message: { id: 'order-63-paid', cashbackId: 'cashback-63', cents: 240 } },
+  ],
+  sideBySide: true,
+  options: {
+    a: creditThenRecordOnPool,
+    b: claimFirst,
+    c: onPool(shown(handlerModule('q5', q5Handlers), 'creditUnlessCredited', ['no-check-then-insert'])),
+  },
+  readOutcome: inboxAndEffects,
+  answer: creditedOnce,
+});
+
+export const q6 = defineQuestion<PaidOrder>({
+  anchor: 'q6',
+  schemaSql: inboxTable + unkeyedEffectsTable,
+  deliveries: [
+    { worker: 'A', message: { id: 'order-74-paid', cashbackId: 'cashback-74', cents: 60 } },
+    // The broker lost A's acknowledgement and hands the order to worker B, then back to A.
+    { worker: 'B', message: { id: 'order-74-paid', cashbackId: 'cashback-74', cents: 60 } },
+    { worker: 'A', message: { id: 'order-74-paid', cashbackId: 'cashback-74', cents: 60 } },
+  ],
+  options: {
+    a: rememberingWorker,
+    // intended: no-in-memory-dedupe and no-claim-after-effect
+    b: shownWorker(handlerModule('q6', q6Handlers), 'RememberingAndRecordingWorker', []),
+    c: claimFirst,
+  },
+  readOutcome: inboxAndEffects,
+  answer: creditedOnce,
+});
+
+const q7Module = handlerModule('q7', q7Handlers);
+
+export const q7 = defineQuestion<PaidOrder>({
+  anchor: 'q7',
+  schemaSql: uncheckedInboxTable + claimsTable + unkeyedEffectsTable,
+  deliveries: [
+    { worker: 'A', message: { id: 'order-85-paid', cashbackId: 'cashback-85', cents: 300 } },
+    { worker: 'B', message: { id: 'order-85-paid', cashbackId: 'cashback-85', cents: 300 } },
+  ],
+  options: {
+    a: shown(q7Module, 'claimInClaimsThenCredit', []),
+    b: shown(q7Module, 'checkInboxThenCredit', ['no-check-then-insert']),
+    // intended: no-claim-without-unique-key, where it sees the inbox table; the snippet alone shows no schema
+    c: claimFirst,
+  },
+  readOutcome: async (db) => ({ inbox: await countRows(db, 'inbox'), claims: await countRows(db, 'claims'), effects: await countRows(db, 'effects') }),
+  answer: { kind: 'reproduces', trace: { inbox: 2, claims: 0, effects: 2 } },
+});
+
+export const questions: readonly QuestionScenario[] = [predict, q1, q2, q3, q4, q5, q6, q7];

@@ -1,13 +1,14 @@
 import type { Queryable } from '../src/database.js';
 import { defineRace, type RaceScenario } from '../src/scenario.js';
-import { claimWords, oneRefundTwice } from './examples.js';
+import { claimWords, creditWords, oneRefundTwice, orderPaidTwice } from './examples.js';
+import { claimThenCredit, creditThenRecord } from './handlers/example-4-6.js';
 import { claimNotice, claimNoticeByChecking } from './handlers/example-4-1.js';
 import { recordRefund, recordRefundPerMessage, type RefundNotice } from './handlers/example-4-4.js';
 import { countRows } from './readouts.js';
-import { inboxTable, keyedEffectsTable, uncheckedInboxTable } from './tables.js';
+import { inboxTable, keyedEffectsTable, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
 
 /**
- * Examples 4.1 and 4.4 with their handlers raced by workers A and B on two connections of a real
+ * Examples 4.1, 4.4 and 4.6 with their handlers raced by workers A and B on two connections of a real
  * server, where one worker can wait for the other's uncommitted row.
  */
 
@@ -63,5 +64,24 @@ export const races: readonly RaceScenario[] = [
     handler: madeTheEffect(recordRefundPerMessage),
     readOutcome: effectRows,
     words: { took: 'new', declined: 'already-recorded' },
+  }),
+  // Each worker runs the whole handler in one transaction here; the check still comes before the record.
+  defineRace({
+    anchor: 'example-4-6',
+    label: '4.6 race, check, credit, record',
+    schemaSql: inboxTable + unkeyedEffectsTable,
+    messages: orderPaidTwice,
+    handler: creditThenRecord,
+    readOutcome: effectRows,
+    words: creditWords,
+  }),
+  defineRace({
+    anchor: 'example-4-6',
+    label: '4.6 race, claim first',
+    schemaSql: inboxTable + unkeyedEffectsTable,
+    messages: orderPaidTwice,
+    handler: claimThenCredit,
+    readOutcome: effectRows,
+    words: creditWords,
   }),
 ];

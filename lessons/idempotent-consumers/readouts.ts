@@ -2,7 +2,7 @@ import type { Queryable } from '../src/database.js';
 
 /** Reads of durable state, made after the last transaction of an item has finished. */
 
-export async function countRows(db: Queryable, table: 'inbox' | 'effects'): Promise<number> {
+export async function countRows(db: Queryable, table: 'inbox' | 'claims' | 'effects'): Promise<number> {
   const result = await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${table}`);
   return result.rows[0]?.count ?? 0;
 }

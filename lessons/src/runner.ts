@@ -163,7 +163,9 @@ async function runQuestionHandler(db: LessonDatabase, question: QuestionScenario
   const session = new ItemSession(db);
   try {
     await session.fresh(question.schemaSql);
-    for (const delivery of question.deliveries) await session.deliver(delivery, handler.run);
+    const options = { commits: handler.commits };
+    if (question.sideBySide) await session.sideBySide(question.deliveries, handler.run, options);
+    else for (const delivery of question.deliveries) await session.deliver(delivery, handler.run, options);
     const outcome = await session.readCommitted('the durable state', question.readOutcome);
     return { ok: true, outcome, text: formatOutcome(outcome), transcript: await session.transcript() };
   } catch (error) {

@@ -20,8 +20,33 @@ export interface Delivery<Message extends LessonMessage> {
   readonly message: Message;
 }
 
+/**
+ * The memory of one worker process: it lasts across that worker's deliveries and is gone when the
+ * process restarts. A handler that keeps state in memory keeps it here, so each simulated worker
+ * has its own, as separate processes do.
+ */
+export class WorkerProcess {
+  private readonly instances = new Map<new () => object, object>();
+
+  /** The process's one instance of `Kind`, made on first use. */
+  instance<T extends object>(Kind: new () => T): T {
+    let existing = this.instances.get(Kind) as T | undefined;
+    if (!existing) {
+      existing = new Kind();
+      this.instances.set(Kind, existing);
+    }
+    return existing;
+  }
+}
+
 /** A consumer handler as the lessons write it: the connection of one worker, one message. */
-export type Handler<Message, Result = unknown> = (db: Queryable, message: Message, workerId: string) => Promise<Result>;
+export type Handler<Message, Result = unknown> = (db: Queryable, message: Message, workerId: string, process: WorkerProcess) => Promise<Result>;
+
+/**
+ * How a handler's statements reach the database: `together` in one worker transaction (the lesson's
+ * default), `each` committing one by one, as statements sent through a connection pool do.
+ */
+export type Commits = 'together' | 'each';
 
 /** A rule of eslint-plugin-idempotency, by id. Only the type is imported: the browser never loads the plugin. */
 export type RuleId = RuleName;
@@ -42,6 +67,8 @@ export interface ShownHandler {
   readonly flaggedBy: readonly RuleId[];
   /** Why no rule reports it, for faulty code that lies outside every rule's reach. */
   readonly unflaggedBecause?: string;
+  /** `each` for a handler written against a pool; omitted for one worker transaction. */
+  readonly commits?: Commits;
 }
 
 export interface HandlerModule<Exports> {
@@ -65,6 +92,25 @@ export function shown<Exports extends object>(
     throw new Error(`handlers/${module.id}.ts: export "${name}" is not a function`);
   }
   return { moduleId: module.id, name, run: run as Handler<LessonMessage>, flaggedBy, ...(unflaggedBecause ? { unflaggedBecause } : {}) };
+}
+
+/** The same handler with its statements committing one by one, as on a pool. */
+export function onPool(handler: ShownHandler): ShownHandler {
+  return { ...handler, commits: 'each' };
+}
+
+/** A worker written as a class whose `handle` method takes each delivery; every worker process has its own instance. */
+export interface WorkerClass<Message> {
+  new (): { handle(db: Queryable, message: Message): Promise<boolean> };
+}
+
+/** Picks a worker class out of its module; the lesson shows the class and runs one instance per worker process. */
+export function shownWorker<Exports extends object>(module: HandlerModule<Exports>, name: keyof Exports & string, flaggedBy: readonly RuleId[]): ShownHandler {
+  const Kind = module.exports[name] as unknown as WorkerClass<LessonMessage>;
+  if (typeof Kind !== 'function' || typeof Kind.prototype?.handle !== 'function') {
+    throw new Error(`handlers/${module.id}.ts: export "${name}" is not a class with a handle method`);
+  }
+  return { moduleId: module.id, name, run: (db, message, _workerId, process) => process.instance(Kind).handle(db, message), flaggedBy };
 }
 
 /** Durable state read back after the last commit, in display order: `inbox=2 effects=2 sum=800`. */
@@ -100,6 +146,11 @@ export interface QuestionScenario {
   readonly labelledBy?: string;
   readOutcome(db: Queryable): Promise<Outcome>;
   readonly answer: AnswerRule;
+  /**
+   * The deliveries run side by side, each worker taking one step (one worker transaction) in turn,
+   * instead of one after another; see `ItemSession.sideBySide`.
+   */
+  readonly sideBySide?: boolean;
 }
 
 export interface ExampleScenario {

@@ -1,12 +1,17 @@
 import type { LessonDatabase, Queryable } from './database.js';
-import type { Delivery, Handler, LessonMessage, WorkerName } from './scenario.js';
+import { WorkerProcess, type Commits, type Delivery, type Handler, type LessonMessage, type WorkerName } from './scenario.js';
 import { readTables, recording, type TableRows, type Transcript, type TranscriptStatement } from './transcript.js';
 
-/** Raised on purpose inside a worker's transaction to model a process that dies before COMMIT. */
-class InterruptedBeforeCommit extends Error {
-  constructor() {
-    super('interrupted before commit');
-  }
+/** Raised on purpose inside a worker to model a process that dies: before COMMIT, or after a statement. */
+class WorkerDied extends Error {}
+
+export interface DeliveryOptions {
+  /** The handler runs to its end and then the worker dies: its transaction rolls back, as for a lost connection. */
+  readonly interruptBeforeCommit?: boolean;
+  /** How the handler's statements commit; `together` (one worker transaction) when omitted. */
+  readonly commits?: Commits;
+  /** The worker dies as soon as this many of its statements have run: what they committed stays. */
+  readonly diesAfterStatements?: number;
 }
 
 /** Which step of an item failed, and why. Items report this instead of throwing past the runner. */
@@ -34,6 +39,7 @@ export function workerId(worker: WorkerName): string {
  */
 export class ItemSession {
   private stepCount = 0;
+  private readonly processes = new Map<WorkerName, WorkerProcess>();
   private readonly parts: { title: string; statements: TranscriptStatement[]; tables?: TableRows }[] = [];
 
   constructor(private readonly db: LessonDatabase) {}
@@ -67,22 +73,80 @@ export class ItemSession {
   deliver<Message extends LessonMessage, Result>(
     delivery: Delivery<Message>,
     handler: Handler<Message, Result>,
-    options: { interruptBeforeCommit?: boolean } = {},
+    options: DeliveryOptions = {},
   ): Promise<DeliveryResult<Result>> {
-    const label = `worker ${delivery.worker} handles ${delivery.message.id}${options.interruptBeforeCommit ? ' and dies before COMMIT' : ''}`;
-    return this.step(label, async () => {
-      try {
-        const value = await this.asRecordedWorker(delivery.worker, async (tx) => {
-          const result = await handler(tx, delivery.message, workerId(delivery.worker));
-          if (options.interruptBeforeCommit) throw new InterruptedBeforeCommit();
-          return result;
-        });
-        return { committed: true, value };
-      } catch (error) {
-        if (error instanceof InterruptedBeforeCommit) return { committed: false, reason: error.message };
-        throw error;
-      }
+    const dies = options.interruptBeforeCommit ? ' and dies before COMMIT' : options.diesAfterStatements ? ` and dies after statement ${options.diesAfterStatements}` : '';
+    return this.step(`worker ${delivery.worker} handles ${delivery.message.id}${dies}`, () => this.handle(delivery, handler, options, null));
+  }
+
+  /**
+   * Delivers to several workers side by side, taking turns in the order given: each worker runs one
+   * step, a worker transaction, then the next worker runs one. A handler in one transaction is one
+   * step; a handler on a pool takes a step per statement, so another worker's statements land
+   * between its own. Steps never overlap (PGlite has one connection): what a worker does while it
+   * waits for another's uncommitted row needs two connections to a real server.
+   */
+  sideBySide<Message extends LessonMessage, Result>(
+    deliveries: readonly Delivery<Message>[],
+    handler: Handler<Message, Result>,
+    options: DeliveryOptions = {},
+  ): Promise<DeliveryResult<Result>[]> {
+    const label = `workers ${deliveries.map((delivery) => `${delivery.worker} (${delivery.message.id})`).join(' and ')} take turns`;
+    return this.step(label, () => {
+      const turns = new Turns(deliveries.map((delivery) => delivery.worker));
+      return Promise.all(deliveries.map((delivery) => this.handle(delivery, handler, options, turns).finally(() => turns.leave(delivery.worker))));
     });
+  }
+
+  /** The worker's process stops and a new one starts: whatever it held in memory is gone. */
+  restart(worker: WorkerName): void {
+    this.processes.set(worker, new WorkerProcess());
+  }
+
+  private process(worker: WorkerName): WorkerProcess {
+    if (!this.processes.has(worker)) this.restart(worker);
+    return this.processes.get(worker)!;
+  }
+
+  private async handle<Message extends LessonMessage, Result>(
+    delivery: Delivery<Message>,
+    handler: Handler<Message, Result>,
+    options: DeliveryOptions,
+    turns: Turns | null,
+  ): Promise<DeliveryResult<Result>> {
+    const { worker, message } = delivery;
+    const asStep = async <T>(work: (tx: Queryable) => Promise<T>): Promise<T> => {
+      await turns?.take(worker);
+      try {
+        return await this.asRecordedWorker(worker, work);
+      } finally {
+        turns?.pass(worker);
+      }
+    };
+    let statements = 0;
+    const counted = (db: Queryable): Queryable => ({
+      async query<Row>(sql: string, params?: unknown[]) {
+        const result = await db.query<Row>(sql, params);
+        statements += 1;
+        if (statements === options.diesAfterStatements) throw new WorkerDied(`died after statement ${statements}`);
+        return result;
+      },
+    });
+    const run = (db: Queryable) => handler(db, message, workerId(worker), this.process(worker));
+    try {
+      const value =
+        options.commits === 'each'
+          ? await run(counted({ query: <Row>(sql: string, params?: unknown[]) => asStep((tx) => tx.query<Row>(sql, params)) }))
+          : await asStep(async (tx) => {
+              const result = await run(counted(tx));
+              if (options.interruptBeforeCommit) throw new WorkerDied('interrupted before commit');
+              return result;
+            });
+      return { committed: true, value };
+    } catch (error) {
+      if (error instanceof WorkerDied) return { committed: false, reason: error.message };
+      throw error;
+    }
   }
 
   /** Reads committed state from a connection that no worker transaction is using. */
@@ -133,5 +197,42 @@ export class ItemSession {
       if (error instanceof StepFailure) throw error;
       throw new StepFailure(step, label, error instanceof Error ? error.message : String(error));
     }
+  }
+}
+
+/** Whose turn it is among workers that take turns; a worker that is done leaves the rotation. */
+class Turns {
+  private current = 0;
+  private waiting: (() => void)[] = [];
+
+  constructor(private readonly order: WorkerName[]) {}
+
+  take(worker: WorkerName): Promise<void> {
+    if (this.order[this.current] === worker) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => (this.order[this.current] === worker ? resolve() : this.waiting.push(check));
+      this.waiting.push(check);
+    });
+  }
+
+  pass(worker: WorkerName): void {
+    const index = this.order.indexOf(worker);
+    if (index === this.current) this.current = (index + 1) % this.order.length;
+    this.wake();
+  }
+
+  leave(worker: WorkerName): void {
+    const index = this.order.indexOf(worker);
+    if (index < 0) return;
+    this.order.splice(index, 1);
+    if (index < this.current) this.current -= 1;
+    if (this.current >= this.order.length) this.current = 0;
+    this.wake();
+  }
+
+  private wake(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const check of waiting) check();
   }
 }

@@ -42,7 +42,15 @@ describe('the lesson page rendered on the host', () => {
 
   it('ends with the related topics and, for each rule, the sections it opens', () => {
     const related = html.slice(html.indexOf('<section id="related">'));
-    expect(idempotentConsumersLesson.related.topics.map((topic) => topic.title)).toEqual(['Jobs in a queue', "The outbox, on the producer's side", 'The rules that point here']);
+    expect(idempotentConsumersLesson.related.topics.map((topic) => topic.title)).toEqual([
+      'Jobs in a queue',
+      "The outbox, on the producer's side",
+      'Recording after the effect',
+      'Deduplicating in memory',
+      'A claim without a unique key',
+      'The rules that point here',
+    ]);
+    for (const anchor of ['example-4-6', 'q5', 'example-4-7', 'q6', 'example-4-8', 'q7']) expect(related).toContain(`href="#${anchor}"`);
     expect(related).toContain('href="https://docs.bullmq.io/patterns/idempotent-jobs"');
     expect(related).toContain(`<li><code>no-check-then-insert</code>: <a href="#example-4-1">4.1 An inbox conflict is the consumer's decision</a>, <a href="#tip-1">Pro tip 1</a></li>`);
   });

@@ -60,10 +60,16 @@ describe('the places other tools link to', () => {
       'example-4-3',
       'example-4-4',
       'example-4-5',
+      'example-4-6',
+      'example-4-7',
+      'example-4-8',
       'q1',
       'q2',
       'q3',
       'q4',
+      'q5',
+      'q6',
+      'q7',
       'tip-1',
       'tip-2',
       'sources',
@@ -97,9 +103,10 @@ describe('the built lesson', () => {
       const file = join(lessonFolder(lesson.id), 'handlers', `${moduleId}.ts`);
       const moduleText = readFileSync(file, 'utf8');
       expect(snippet.source).toBe(reader.extract(file, name).source);
-      // The handler itself comes last and stands verbatim in the module that runs it.
-      const handlerText = snippet.source.slice(snippet.source.lastIndexOf(`async function ${name}(`));
-      expect(handlerText).toMatch(/^async function/);
+      // The handler (a function, or a worker class) comes last and stands verbatim in the module that runs it.
+      const start = Math.max(snippet.source.lastIndexOf(`async function ${name}(`), snippet.source.lastIndexOf(`class ${name} {`));
+      const handlerText = snippet.source.slice(start);
+      expect(handlerText).toMatch(/^(async function|class) /);
       expect(moduleText).toContain(`export ${handlerText}\n`);
     }
   });

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 import { packageRoot } from '../../lessons/src/node/paths.js';
+import { exampleLines } from '../support/example-lines.js';
 
 const cli = join(packageRoot, 'dist', 'src', 'node', 'cli.js');
 const run = (command: string, ...rest: string[]) => {
@@ -29,13 +30,7 @@ describe('npm run lesson', () => {
   it('-- examples prints the four original example lines, then the new ones, and nothing else', async () => {
     const { stdout } = await run('examples');
     expect(stdout.trim().split('\n')).toEqual([
-      '4.1 inbox claims: notice-amber=fresh, notice-birch=fresh, notice-amber=conflict',
-      '4.1 check then insert, one worker at a time: notice-amber=inserted, notice-birch=inserted, notice-amber=skipped',
-      '4.2 snapshots: ids=snapshot-elm-01,snapshot-elm-02 claims=fresh,fresh balance=930',
-      '4.3 rollback: fresh-worker-before inbox=0 effects=0; retry=applied; after inbox=1 effects=1',
-      '4.4 effect identity: source-maple-a=fresh/new, source-maple-b=fresh/already-recorded; inbox=2 effects=1',
-      '4.4 keyed by message: source-maple-a=fresh/new, source-maple-b=fresh/new; inbox=2 effects=2',
-      '4.5 late replay of reconcile-17: per-worker claim B=applied balance=700; snapshot claim B=skipped balance=900; sequence guard B=skipped balance=900',
+      ...exampleLines,
       '(computed on PGlite, one worker transaction at a time)',
     ]);
   });
@@ -52,6 +47,11 @@ describe('npm run lesson', () => {
     const lateReplay = stdout.slice(stdout.indexOf('4.5 late replay'));
     expect(lateReplay).toContain('    -- sequence guard\n');
     expect(lateReplay).toContain("WHERE balances.as_of < excluded.as_of RETURNING account_id  ['acct-9', 700, 17]  -> 0 rows, 0 changed");
+    const claimAfterEffect = stdout.slice(stdout.indexOf('    -- check, credit, record, on a pool\n'), stdout.indexOf('    -- claim first, one transaction\n'));
+    expect(claimAfterEffect).toContain(
+      "    worker B  INSERT INTO inbox(message_id) VALUES ($1) ON CONFLICT DO NOTHING  ['order-41-paid']  -> 0 rows, 0 changed\n",
+    );
+    expect(claimAfterEffect).toContain("    table effects: 2 rows\n      effect_id='cashback-41' amount=150\n      effect_id='cashback-41' amount=150\n");
   });
 
   it('-- console 4.1 runs SQL on the database the example left, with PostgreSQL\'s own error messages', async () => {
@@ -64,7 +64,7 @@ describe('npm run lesson', () => {
   it('-- console names the examples when it is given one that does not exist', async () => {
     const { stderr, code } = await runTyping('', 'console', '9.9');
     expect(code).toBe(2);
-    expect(stderr.trim()).toBe('lesson: there is no example 9.9; the examples are 4.1, 4.2, 4.3, 4.4, 4.5');
+    expect(stderr.trim()).toBe('lesson: there is no example 9.9; the examples are 4.1, 4.2, 4.3, 4.4, 4.5, 4.6, 4.7, 4.8');
   });
 
   it('-- take asks each question, runs the answer typed and shows both states', async () => {
@@ -74,7 +74,7 @@ describe('npm run lesson', () => {
     expect(stdout).toContain('Please type one of a, b, c, d.');
     expect(stdout).toContain('  your answer, run:   inbox=3 effects=3 sum=1300\n  the shown handler: inbox=2 effects=2 sum=800\n');
     expect(stdout).toContain('Not this time: the database proves c');
-    expect(stdout).toContain('Stopped before the end: 1 of 5 right so far.');
+    expect(stdout).toContain('Stopped before the end: 1 of 8 right so far.');
   });
 
   it('-- quiz prints every option with its state and the option the database proves', async () => {
@@ -82,7 +82,9 @@ describe('npm run lesson', () => {
     expect(stdout).toContain('  c) inbox=2 effects=2 sum=800   <- proven right');
     expect(stdout).toContain('  d) inbox=2 balance=900   <- proven right');
     expect(stdout).toContain('the database proves b (reproduces inbox=3 effects=1 sum=400); the lesson declares b');
-    expect(stdout.match(/<- proven right/g)).toHaveLength(5);
+    expect(stdout.match(/<- proven right/g)).toHaveLength(8);
+    expect(stdout).toContain('  b) inbox=1 effects=1 sum=240   <- proven right');
+    expect(stdout).toContain('the database proves c (reproduces inbox=2 claims=0 effects=2); the lesson declares c');
     expect(stdout).not.toContain('DISAGREE');
   });
 

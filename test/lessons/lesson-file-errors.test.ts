@@ -138,7 +138,7 @@ describe('text and code that disagree', () => {
   it('reports a handler that its module does not define, naming the file', () => {
     const reader = new HandlerSourceReader(join(packageRoot, '..'));
     expect(() => reader.extract(join(lessonFolder('idempotent-consumers'), 'handlers', 'q1.ts'), 'handleNothing')).toThrow(
-      'lessons/idempotent-consumers/handlers/q1.ts: handleNothing: no top-level function with this name',
+      'lessons/idempotent-consumers/handlers/q1.ts: handleNothing: no top-level function or class with this name',
     );
   });
 });

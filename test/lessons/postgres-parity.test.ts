@@ -82,7 +82,7 @@ if (databaseUrl) {
       });
     }
 
-    it('shows check-then-insert letting both workers insert, the unique claim making one wait, then conflict or insert as the other commits or rolls back, and the refund key keeping one refund', async () => {
+    it('shows check-then-insert letting both workers insert, the unique claim making one wait, then conflict or insert as the other commits or rolls back, the refund key keeping one refund, and a record after the credit letting both credit', async () => {
       const results = await runRaces(idempotentConsumers.races, databaseUrl);
       expect(results.map((result) => (result.ok ? result.line : result.failure))).toEqual([
         '4.1 race, check then insert: A=inserted, B=inserted; inbox=2',
@@ -90,8 +90,10 @@ if (databaseUrl) {
         '4.1 race, unique claim, A rolls back: A=fresh/rolled back, B=waited/fresh; inbox=1',
         '4.4 race, refund keyed by refund: A=new, B=waited/already-recorded; inbox=2 effects=1',
         '4.4 race, refund keyed by message: A=new, B=new; inbox=2 effects=2',
+        '4.6 race, check, credit, record: A=credited, B=waited/credited; inbox=1 effects=2',
+        '4.6 race, claim first: A=credited, B=waited/skipped; inbox=1 effects=1',
       ]);
-      const [checkThenInsert, uniqueClaim, afterRollback, refundKey, messageKey] = results;
+      const [checkThenInsert, uniqueClaim, afterRollback, refundKey, messageKey, creditThenRecord, claimFirst] = results;
       expect(checkThenInsert?.ok && checkThenInsert.workers).toEqual({ A: { took: true, waited: false }, B: { took: true, waited: false } });
       expect(uniqueClaim?.ok && uniqueClaim.workers).toEqual({ A: { took: true, waited: false }, B: { took: false, waited: true } });
       expect(afterRollback?.ok && afterRollback.workers).toEqual({ A: { took: true, waited: false }, B: { took: true, waited: true } });
@@ -115,6 +117,28 @@ if (databaseUrl) {
       );
       expect(refundKey?.ok && refundKey.outcome).toEqual({ inbox: 2, effects: 1 });
       expect(messageKey?.ok && messageKey.outcome).toEqual({ inbox: 2, effects: 2 });
+      // Both workers checked before either recorded, so both credited; B waited only at its record, which then did nothing.
+      const statementsOf = (race: (typeof results)[number] | undefined) => (race?.ok ? race.timeline.map((event) => `${event.worker} ${event.text.replace(/\d+/g, 'n').split('  [')[0]}`) : []);
+      expect(statementsOf(creditThenRecord).slice(2, 6)).toEqual([
+        'A SELECT n FROM inbox WHERE message_id = $n',
+        'A -> n rows',
+        'B SELECT n FROM inbox WHERE message_id = $n',
+        'B -> n rows',
+      ]);
+      expect(statementsOf(creditThenRecord).slice(-4)).toEqual(['B waiting: pg_blocking_pids(n) names worker A (n)', 'A COMMIT', 'B -> n rows, n changed', 'B COMMIT']);
+      expect(creditThenRecord?.ok && creditThenRecord.timeline.at(-2)?.text).toBe('-> 0 rows, 0 changed');
+      // With the claim first, B waits at its claim while A goes on to credit and commit; B then stops without crediting.
+      expect(statementsOf(claimFirst).slice(2)).toEqual([
+        'A INSERT INTO inbox(message_id) VALUES ($n) ON CONFLICT DO NOTHING RETURNING message_id',
+        'A -> n row, n changed',
+        'B INSERT INTO inbox(message_id) VALUES ($n) ON CONFLICT DO NOTHING RETURNING message_id',
+        'B waiting: pg_blocking_pids(n) names worker A (n)',
+        'A INSERT INTO effects(effect_id, amount) VALUES ($n, $n)',
+        'A -> n rows, n changed',
+        'A COMMIT',
+        'B -> n rows, n changed',
+        'B COMMIT',
+      ]);
     });
   });
 }

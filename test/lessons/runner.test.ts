@@ -8,6 +8,7 @@ import { allQuestions } from '../../lessons/src/built-lesson.js';
 import { pgliteFromImage } from '../../lessons/src/node/pglite-node.js';
 import { LessonRunner } from '../../lessons/src/runner.js';
 import { defineQuestion, type RunnableLesson, type ShownHandler } from '../../lessons/src/scenario.js';
+import { exampleLines } from '../support/example-lines.js';
 
 // One PGlite instance for the whole file: starting one costs half a second and 700 MB.
 let database: LessonDatabase;
@@ -38,15 +39,7 @@ describe('the examples, run on PGlite', () => {
       expect(result.ok, JSON.stringify(result)).toBe(true);
       if (result.ok) lines.push(...result.line.split('\n'));
     }
-    expect(lines).toEqual([
-      '4.1 inbox claims: notice-amber=fresh, notice-birch=fresh, notice-amber=conflict',
-      '4.1 check then insert, one worker at a time: notice-amber=inserted, notice-birch=inserted, notice-amber=skipped',
-      '4.2 snapshots: ids=snapshot-elm-01,snapshot-elm-02 claims=fresh,fresh balance=930',
-      '4.3 rollback: fresh-worker-before inbox=0 effects=0; retry=applied; after inbox=1 effects=1',
-      '4.4 effect identity: source-maple-a=fresh/new, source-maple-b=fresh/already-recorded; inbox=2 effects=1',
-      '4.4 keyed by message: source-maple-a=fresh/new, source-maple-b=fresh/new; inbox=2 effects=2',
-      '4.5 late replay of reconcile-17: per-worker claim B=applied balance=700; snapshot claim B=skipped balance=900; sequence guard B=skipped balance=900',
-    ]);
+    expect(lines).toEqual(exampleLines);
   });
 
   it('give the same line when run again, because every run starts from a fresh database', async () => {
@@ -88,6 +81,51 @@ describe('the transcript of a run', () => {
     ]);
     const lateGuarded = result.transcript[2]!.statements.filter((statement) => statement.who === 'worker B' && statement.sql.startsWith('INSERT'));
     expect(lateGuarded.map((statement) => [statement.params, statement.returned, statement.changed])).toEqual([[['acct-9', 700, 17], 0, 0]]);
+  });
+});
+
+describe('workers side by side', () => {
+  const boundaries = new Set(['DISCARD ALL', 'BEGIN', 'COMMIT', 'ROLLBACK']);
+  const workerStatements = (statements: readonly { who: string; sql: string }[]) =>
+    statements.filter((statement) => statement.who !== 'reader' && !boundaries.has(statement.sql)).map((statement) => `${statement.who} ${statement.sql.split('(')[0]}`);
+
+  it('take turns a statement at a time when the handler is on a pool, each statement its own worker transaction', async () => {
+    const result = await runner.runExample('example-4-6');
+    const [onPool, claimFirst, poolCrash] = result.transcript;
+    expect(workerStatements(onPool!.statements)).toEqual([
+      'worker A SELECT 1 FROM inbox WHERE message_id = $1',
+      'worker B SELECT 1 FROM inbox WHERE message_id = $1',
+      'worker A INSERT INTO effects',
+      'worker B INSERT INTO effects',
+      'worker A INSERT INTO inbox',
+      'worker B INSERT INTO inbox',
+    ]);
+    expect(onPool!.statements.filter((statement) => statement.sql === 'BEGIN')).toHaveLength(6);
+    // One transaction per worker: B's claim runs only after A's transaction is over, and finds A's row.
+    expect(claimFirst!.statements.filter((statement) => statement.sql === 'BEGIN')).toHaveLength(2);
+    expect(workerStatements(claimFirst!.statements)).toEqual(['worker A INSERT INTO inbox', 'worker A INSERT INTO effects', 'worker B INSERT INTO inbox']);
+    // The worker that died after its credit never wrote its record; the credit it committed stays.
+    expect(workerStatements(poolCrash!.statements).filter((statement) => statement.startsWith('worker A'))).toEqual([
+      'worker A SELECT 1 FROM inbox WHERE message_id = $1',
+      'worker A INSERT INTO effects',
+    ]);
+    expect(poolCrash!.tables['effects']).toHaveLength(2);
+  });
+
+  it('are what lets the record after the credit repeat it: one after another, its check finds the first record', async () => {
+    const q5 = idempotentConsumers.questions.find((question) => question.anchor === 'q5')!;
+    const inTurn = await runner.runHandler('q5', 'a');
+    const oneAfterAnother = await LessonRunner.open({ ...idempotentConsumers, questions: [{ ...q5, sideBySide: false }] }, sharedDatabase);
+    const sequential = await oneAfterAnother.runHandler('q5', 'a');
+    expect(inTurn.ok && inTurn.text).toBe('inbox=1 effects=2 sum=480');
+    expect(sequential.ok && sequential.text).toBe('inbox=1 effects=1 sum=240');
+  });
+
+  it('give each worker process its own memory, which a restart empties', async () => {
+    const result = await runner.runExample('example-4-7');
+    expect(result.ok && result.line.split('\n')[0]).toBe('4.7 set in memory: A=credited, A=skipped, A restarted=credited, B=credited; inbox=0 effects=3');
+    // The memory belongs to the run: a second run starts with empty processes and gives the same line.
+    expect(await runner.runExample('example-4-7')).toEqual(result);
   });
 });
 

@@ -11,6 +11,9 @@ import { LessonFileError } from '../json-reader.js';
  * helpers first, without `export` and without the doc comments that are meant for maintainers.
  */
 
+/** What a lesson shows: a handler function, or a worker class whose instances live in a process. */
+type Shown = ts.FunctionDeclaration | ts.ClassDeclaration;
+
 export interface ExtractedHandler {
   /** Helpers, then the handler, separated by blank lines. */
   readonly source: string;
@@ -26,7 +29,7 @@ export class HandlerSourceReader {
 
   extract(file: string, functionName: string, labelVariable?: string): ExtractedHandler {
     const handler = this.findFunction(file, functionName);
-    const helpers: ts.FunctionDeclaration[] = [];
+    const helpers: Shown[] = [];
     this.collectHelpers(handler, helpers, new Set([handler]));
     const source = [...helpers, handler].map((declaration) => displayText(declaration)).join('\n\n');
     if (labelVariable === undefined) return { source };
@@ -37,7 +40,7 @@ export class HandlerSourceReader {
     return { source, label };
   }
 
-  private collectHelpers(from: ts.FunctionDeclaration, into: ts.FunctionDeclaration[], seen: Set<ts.FunctionDeclaration>): void {
+  private collectHelpers(from: Shown, into: Shown[], seen: Set<Shown>): void {
     const visit = (node: ts.Node): void => {
       if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) {
         const helper = this.resolveFunction(from.getSourceFile(), node.expression.text);
@@ -49,11 +52,12 @@ export class HandlerSourceReader {
       }
       ts.forEachChild(node, visit);
     };
-    if (from.body) visit(from.body);
+    if (ts.isClassDeclaration(from)) from.members.forEach(visit);
+    else if (from.body) visit(from.body);
   }
 
   /** A function of the same file, or one imported by name from a relative module. */
-  private resolveFunction(sourceFile: ts.SourceFile, name: string): ts.FunctionDeclaration | undefined {
+  private resolveFunction(sourceFile: ts.SourceFile, name: string): Shown | undefined {
     const local = topLevelFunction(sourceFile, name);
     if (local) return local;
     for (const statement of sourceFile.statements) {
@@ -69,9 +73,9 @@ export class HandlerSourceReader {
     return undefined;
   }
 
-  private findFunction(file: string, name: string): ts.FunctionDeclaration {
+  private findFunction(file: string, name: string): Shown {
     const declaration = topLevelFunction(this.parse(file), name);
-    if (!declaration) throw new LessonFileError(this.shortName(file), name, 'no top-level function with this name');
+    if (!declaration) throw new LessonFileError(this.shortName(file), name, 'no top-level function or class with this name');
     return declaration;
   }
 
@@ -95,13 +99,14 @@ export class HandlerSourceReader {
   }
 }
 
-function topLevelFunction(sourceFile: ts.SourceFile, name: string): ts.FunctionDeclaration | undefined {
+function topLevelFunction(sourceFile: ts.SourceFile, name: string): Shown | undefined {
   return sourceFile.statements.find(
-    (statement): statement is ts.FunctionDeclaration => ts.isFunctionDeclaration(statement) && statement.name?.text === name,
+    (statement): statement is Shown => (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) && statement.name?.text === name,
   );
 }
 
-function findDeclaration(handler: ts.FunctionDeclaration, variable: string): string | undefined {
+function findDeclaration(handler: Shown, variable: string): string | undefined {
+  if (ts.isClassDeclaration(handler)) return undefined;
   let found: string | undefined;
   const visit = (node: ts.Node): void => {
     if (found) return;
@@ -115,7 +120,7 @@ function findDeclaration(handler: ts.FunctionDeclaration, variable: string): str
   return found;
 }
 
-/** The declaration as written, minus `export`: the reader sees a function, not a module surface. */
-function displayText(declaration: ts.FunctionDeclaration): string {
+/** The declaration as written, minus `export`: the reader sees a function or class, not a module surface. */
+function displayText(declaration: Shown): string {
   return declaration.getText().replace(/^export\s+/, '');
 }

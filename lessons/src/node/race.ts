@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 
 import type { Queryable } from '../database.js';
-import { formatOutcome, type Outcome, type RaceScenario, type WorkerName } from '../scenario.js';
+import { formatOutcome, WorkerProcess, type Outcome, type RaceScenario, type WorkerName } from '../scenario.js';
 import { workerId } from '../session.js';
 import { rowCounts, statementText, type TimelineEvent } from '../transcript.js';
 import { queryableOf } from './postgres-database.js';
@@ -11,10 +11,10 @@ import { queryableOf } from './postgres-database.js';
 /**
  * Races two workers on two connections of a real server, with an interleaving that is forced, not
  * hoped for: each worker's n-th statement waits until the worker before it has finished its n-th,
- * and the one after it its (n-1)-th. So for check-then-insert both SELECTs run before either
- * INSERT. A worker commits (or, where the race says so, rolls back) only once the other has finished
- * or is seen (in pg_blocking_pids) to wait for it, so "B waited" in a result is an observation,
- * never an assumption.
+ * and the one after it its (n-1)-th, unless that worker is seen (in pg_blocking_pids) waiting for
+ * it. So for check-then-insert both SELECTs run before either INSERT. A worker commits (or, where
+ * the race says so, rolls back) only once the other has finished or is seen waiting for it, so
+ * "B waited" in a result is an observation, never an assumption.
  */
 
 export type RaceResult =
@@ -72,33 +72,44 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
     step = race.messages.A.id === race.messages.B.id ? `workers A and B both handle ${race.messages.A.id}` : `worker A handles ${race.messages.A.id} while worker B handles ${race.messages.B.id}`;
     const lockstep = new Lockstep();
     const waited: Record<WorkerName, boolean> = { A: false, B: false };
+    const inFlight: Record<WorkerName, boolean> = { A: false, B: false };
     const timeline: TimelineEvent[] = [];
     const note = (worker: WorkerName, text: string) => timeline.push({ worker, text });
     // Each statement is noted when it is sent and again when its answer comes back, so a wait shows between the two.
     const noting = (worker: WorkerName, db: Queryable): Queryable => ({
       async query<Row>(sql: string, params: unknown[] = []) {
         note(worker, statementText(sql, params));
-        const result = await db.query<Row>(sql, params);
-        note(worker, `-> ${rowCounts(result.rows.length, /^\s*(insert|update|delete)\b/i.test(sql) ? (result.affectedRows ?? null) : null)}`);
-        return result;
+        inFlight[worker] = true;
+        try {
+          const result = await db.query<Row>(sql, params);
+          note(worker, `-> ${rowCounts(result.rows.length, /^\s*(insert|update|delete)\b/i.test(sql) ? (result.affectedRows ?? null) : null)}`);
+          return result;
+        } finally {
+          inFlight[worker] = false;
+        }
       },
     });
+    // While the workers run, the observer asks the server which of them waits for the other; a
+    // waiting worker can go no further, so the lockstep stops holding the other one back for it.
+    let racing = true;
+    const watcher = (async () => {
+      while (racing) {
+        for (const name of workers) {
+          if (!inFlight[name] || lockstep.isBlocked(name)) continue;
+          const other = workers.find((candidate) => candidate !== name)!;
+          const blocked = await observer.query<{ blocked: boolean }>('SELECT $2::int = ANY (pg_blocking_pids($1)) AS blocked', [sessions[name].pid, sessions[other].pid]);
+          if (blocked.rows[0]?.blocked) {
+            note(name, `waiting: pg_blocking_pids(${sessions[name].pid}) names worker ${other} (${sessions[other].pid})`);
+            waited[name] = true;
+            lockstep.block(name);
+          }
+        }
+        await delay(5);
+      }
+    })();
     const commitWhenOthersSettled = async (me: WorkerName) => {
       const deadline = Date.now() + patience;
-      for (;;) {
-        let settled = true;
-        for (const other of workers) {
-          if (other === me || lockstep.isFinished(other)) continue;
-          const blocked = await observer.query<{ blocked: boolean }>('SELECT $2::int = ANY (pg_blocking_pids($1)) AS blocked', [
-            sessions[other].pid,
-            sessions[me].pid,
-          ]);
-          if (blocked.rows[0]?.blocked) {
-            if (!waited[other]) note(other, `waiting: pg_blocking_pids(${sessions[other].pid}) names worker ${me} (${sessions[me].pid})`);
-            waited[other] = true;
-          } else settled = false;
-        }
-        if (settled) return;
+      while (!workers.every((other) => other === me || lockstep.isFinished(other) || lockstep.isBlocked(other))) {
         if (Date.now() > deadline) throw new Error(`worker ${me} waited ${patience} ms for the other worker to finish or block`);
         await delay(5);
       }
@@ -110,7 +121,7 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
         note(name, 'BEGIN');
         await client.query('BEGIN');
         try {
-          const result = await race.handler(lockstep.wrap(name, noting(name, queryableOf(client))), race.messages[name], workerId(name));
+          const result = await race.handler(lockstep.wrap(name, noting(name, queryableOf(client))), race.messages[name], workerId(name), new WorkerProcess());
           lockstep.finish(name);
           await commitWhenOthersSettled(name);
           const end = race.rollsBack === name ? 'ROLLBACK' : 'COMMIT';
@@ -124,7 +135,10 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
           throw error;
         }
       }),
-    );
+    ).finally(async () => {
+      racing = false;
+      await watcher;
+    });
 
     step = 'read the durable state after both transactions ended';
     const outcome = await race.readOutcome(queryableOf(observer));
@@ -150,6 +164,8 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
 class Lockstep {
   private readonly completed = new Map<WorkerName, number>();
   private readonly finished = new Set<WorkerName>();
+  /** Workers the server shows waiting for the other's uncommitted work: they cannot move until it ends. */
+  private readonly blocked = new Set<WorkerName>();
   private waiting: (() => void)[] = [];
 
   wrap(me: WorkerName, db: Queryable): Queryable {
@@ -159,13 +175,14 @@ class Lockstep {
         const statement = ++issued;
         await this.until(() =>
           workers.every((other, index) => {
-            if (other === me || this.finished.has(other)) return true;
+            if (other === me || this.finished.has(other) || this.blocked.has(other)) return true;
             const needed = index < workers.indexOf(me) ? statement : statement - 1;
             return (this.completed.get(other) ?? 0) >= needed;
           }),
         );
         const result = await db.query<Row>(sql, params);
         this.completed.set(me, statement);
+        this.blocked.delete(me);
         this.wake();
         return result;
       },
@@ -179,6 +196,15 @@ class Lockstep {
 
   isFinished(worker: WorkerName): boolean {
     return this.finished.has(worker);
+  }
+
+  block(worker: WorkerName): void {
+    this.blocked.add(worker);
+    this.wake();
+  }
+
+  isBlocked(worker: WorkerName): boolean {
+    return this.blocked.has(worker);
   }
 
   private until(condition: () => boolean): Promise<void> {
