@@ -197,9 +197,9 @@ export async function visit(userId: string) {
 
   it('Mongoose: a unique compound index on the schema a model is made from', async () => {
     const { findings } = await lintProject({
-      'src/tenant.schema.js': `
+      'src/tenant.schema.ts': `
 import mongoose, { Schema } from 'mongoose';
-const tenantSchema = new Schema({ identifier: String, _environmentId: String, name: String });
+const tenantSchema = new Schema<{ identifier: string }>({ identifier: String, _environmentId: String, name: String });
 tenantSchema.index({ _environmentId: 1, identifier: 1 }, { unique: true });
 export const Tenant = mongoose.model('Tenant', tenantSchema);
 `,

@@ -176,8 +176,12 @@ export class OriginTracer {
         // `options.key ?? nanoid()`: the fresh value stands in only when no key was given.
         return [...left, ...right.map((fact) => (fact.kind === 'minted' ? { ...fact, fallback: true as const } : fact))];
       }
-      case 'ConditionalExpression':
-        return [...this.visit(node.consequent, depth), ...this.visit(node.alternate, depth)];
+      case 'ConditionalExpression': {
+        // `given ? given : nanoid()`: a fresh value in one branch only stands in for the other.
+        const branches = [this.visit(node.consequent, depth), this.visit(node.alternate, depth)];
+        const given = branches.some((facts) => facts.some((fact) => fact.kind !== 'minted' && fact.kind !== 'unknown' && fact.kind !== 'constant'));
+        return branches.flatMap((facts) => (given && facts.every((fact) => fact.kind === 'minted') ? facts.map((fact) => ({ ...fact, fallback: true as const })) : facts));
+      }
       case 'AwaitExpression':
         return this.visit(node.argument, depth);
       case 'TSAsExpression':

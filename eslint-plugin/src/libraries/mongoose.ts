@@ -15,5 +15,5 @@ export const mongoose: DataAdapter = {
   recognise: (node, file) => (node.type === 'CallExpression' ? repositoryOperation('mongoose', node, file) : undefined),
   remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
   uniqueViolations: ['E11000', '11000'],
-  models: { mentions: /\bSchema\s*\(/, read: mongooseSchemas },
+  models: { mentions: /\bSchema\s*(<[^>]*>)?\s*\(/, read: mongooseSchemas },
 };

@@ -15,6 +15,6 @@ export const qstash: BrokerAdapter = {
     'upstash-schedule-id': { kind: 'unknown' },
   },
   // A message published with a key minted at the source is an outgoing message, not an effect.
-  sends: { methods: ['publishJSON', 'batchJSON'] },
+  sends: { methods: ['publishJSON', 'batchJSON', 'enqueueJSON', 'enqueue'] },
   nameWords: ['qstash'],
 };

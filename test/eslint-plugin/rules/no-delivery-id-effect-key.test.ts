@@ -4,6 +4,23 @@ import { ruleTester } from '../rule-tester.js';
 ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
   valid: [
     {
+      name: "a webhook's own enqueue deduplicated by the Stripe event id: an inbox for the event, not an effect key",
+      code: `
+        import Stripe from 'stripe';
+        import { Client } from '@upstash/qstash';
+        export async function POST(req) {
+          const event = stripe.webhooks.constructEvent(await req.text(), req.headers.get('stripe-signature'), secret);
+          await queue.enqueueJSON({ url: target, deduplicationId: event.id, body: { account: event.account } });
+        }`,
+    },
+    {
+      name: 'a fresh key in one branch of a conditional only stands in for the given one',
+      code: `
+        new Worker('schedules', async (job) => {
+          await scheduler.create({ deduplicationKey: job.data.deduplicationKey ? job.data.deduplicationKey : nanoid(24) });
+        });`,
+    },
+    {
       name: 'a log line that names the idempotency key keys nothing',
       code: `
         new Worker('payouts', async (job) => {

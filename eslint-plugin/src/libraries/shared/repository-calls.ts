@@ -81,6 +81,12 @@ function updatedFields(node: TSESTree.Node | undefined, scopeOf: ScopeOf): Field
   return operators.length > 0 ? operators.flatMap((value) => fieldsOf(value, scopeOf)) : fieldsOf(update, scopeOf);
 }
 
+/** `importModel.save({ transaction })`: a variable holding a record, not a repository or a model class. */
+function isInstance(receiver: TSESTree.Node): boolean {
+  const node = unwrapExpression(receiver);
+  return node.type === 'Identifier' && !/^[A-Z]/.test(node.name) && !/(Repository|Repo|Manager)$/i.test(node.name) && !/^(em|manager|repository|repo|db)$/.test(node.name);
+}
+
 function isNewInstance(receiver: TSESTree.Node, scopeOf: ScopeOf): boolean {
   let node = unwrapExpression(receiver);
   if (node.type === 'Identifier') {
@@ -129,7 +135,7 @@ export function repositoryOperation(library: LibraryName, call: TSESTree.CallExp
   }
   // `found.save()` stores an instance that was read: an update. Only a new one (`new Refund(…).save()`,
   // `const refund = Refund.build(…)`) is an insert.
-  if (method === 'save' && args.length === 0 && !isNewInstance(callee.object, scopeOf)) return undefined;
+  if (method === 'save' && isInstance(callee.object) && !isNewInstance(callee.object, scopeOf)) return undefined;
   if (insertMethods.has(method)) {
     const skip = objectLiteral(args[1], scopeOf);
     const ignoreDuplicates = skip && objectProperty(skip, 'ignoreDuplicates')?.value;
