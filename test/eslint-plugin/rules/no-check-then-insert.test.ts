@@ -6,6 +6,23 @@ const dynamoRemedy = "a put with ConditionExpression 'attribute_not_exists(<key>
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
     {
+      name: 'a read of the source row, then a new row with a fresh id: the read never looked for the inserted row',
+      code: `
+        async function duplicate(sourceId) {
+          const copy = await prisma.envelope.findFirst({ where: { id: sourceId } });
+          if (!copy) await prisma.envelope.create({ data: { id: nanoid(), title: 'Untitled' } });
+        }`,
+    },
+    {
+      name: 'a read on columns the insert does not write decides nothing about a duplicate of it',
+      code: `
+        async function token(clientId, userId) {
+          const { rows } = await pool.query('SELECT 1 FROM clients WHERE client_id = $1', [clientId]);
+          if (rows.length > 0) return;
+          await pool.query('INSERT INTO clients (owner_id, scope) VALUES ($1, $2)', [userId, 'read']);
+        }`,
+    },
+    {
       name: 'a cache fill: GET missed, the value is computed and stored with an expiry',
       code: `
         import Redis from 'ioredis';

@@ -92,6 +92,21 @@ function transactionOf(operation: DataOperation, scopeOf: ScopeOf): TSESLint.Sco
 }
 
 /**
+ * Does the read look for the row being inserted? Only when the insert writes a column the read
+ * matched on, with a value that is not new (a fresh id names a new row, never the one checked).
+ * Unknown when either side does not show its columns.
+ */
+function looksForInsertedRow(write: DataOperation, read: DataOperation, tracer: OriginTracer): boolean {
+  if (!read.filters || read.filters.length === 0 || write.fields.length === 0) return true;
+  const checked = new Set(read.filters.map(columnName));
+  return write.fields.some(
+    (field) =>
+      checked.has(columnName(field.name)) &&
+      (field.values.length === 0 || field.values.some((value) => tracer.scalars(value).some((fact) => fact.kind !== 'minted'))),
+  );
+}
+
+/**
  * Writes between the check and the protected insert, outside its transaction: they run before
  * the insert fails, and nothing rolls them back, so they run twice.
  */
@@ -204,6 +219,7 @@ export const noCheckThenInsert = createRule({
           const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
           if (handlesUniqueViolation(write.node, file, table.uniqueViolation) || inSerializableTransaction(write.node, text) || serialised(write, read, neighbours, table)) continue;
           if (writesWhatWasRead(write, read, file.scopeOf) || (decided === 'unsettled' && storesState(write, analysis.tracer, table))) continue;
+          if (!looksForInsertedRow(write, read, analysis.tracer)) continue;
           if (decided === 'ignored' && !guardsOtherWork(write, read, neighbours)) continue;
           const key = decided === 'unsettled' ? coveringKey(write, read, () => analysis.schema()) : undefined;
           if (key) {
