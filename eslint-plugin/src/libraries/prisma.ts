@@ -22,7 +22,8 @@ function prismaOperation(call: TSESTree.CallExpression, file: FileContext): Data
   if (!path || path.length < 3) return undefined;
   const method = path[path.length - 1]!;
   const model = path[path.length - 2]!;
-  if (model.startsWith('$')) return undefined;
+  // `this.tenantRepository.create({ data })` is a team's repository, not a Prisma model delegate.
+  if (model.startsWith('$') || /(Repository|Repo|Service|Store|Dao)$/i.test(model)) return undefined;
   const options = objectLiteral(call.arguments[0], scopeOf);
   const has = (name: string) => Boolean(options && objectProperty(options, name));
   // A home-made data layer with Prisma-like names takes its table as an option; Prisma never does.
