@@ -6,6 +6,21 @@ const dynamoRemedy = "a put with ConditionExpression 'attribute_not_exists(<key>
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
     {
+      name: "the unique violation recognised by its constraint's name",
+      code: `
+        async function acquire(key) {
+          const row = await loadLock(key);
+          const { rows } = await manager.execute('SELECT id FROM locking WHERE id = ?', [key]);
+          if (rows.length === 0) {
+            try {
+              await manager.execute('INSERT INTO locking (id, owner_id) VALUES (?, ?)', [key, owner]);
+            } catch (err) {
+              if (!err.toString().includes('locking_pkey')) throw err;
+            }
+          }
+        }`,
+    },
+    {
       name: 'a read of the source row, then a new row with a fresh id: the read never looked for the inserted row',
       code: `
         async function duplicate(sourceId) {
