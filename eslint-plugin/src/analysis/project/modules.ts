@@ -79,6 +79,8 @@ function pathsMatcher(dir: string): ((specifier: string) => string[]) | null {
 
 /** The project file `specifier` names from `fromFile`, or undefined (a package, or not found). */
 export function resolveImport(fromFile: string, specifier: string): string | undefined {
+  // A file known by a bare name has no folder to resolve from (see projectRoot).
+  if (!path.isAbsolute(fromFile)) return undefined;
   if (specifier.startsWith('.')) return sourceFileAt(path.resolve(path.dirname(fromFile), specifier));
   if (specifier.startsWith('node:') || path.isAbsolute(specifier)) return undefined;
   for (const candidate of pathsMatcher(path.dirname(fromFile))?.(specifier) ?? []) {

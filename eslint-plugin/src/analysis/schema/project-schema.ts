@@ -49,8 +49,14 @@ export function projectRoot(filename: string): string | undefined {
   return ascend(filename).root;
 }
 
+/**
+ * A file known by a bare name (the editor's, a test's `file.ts`) belongs to no folder we can
+ * trust: resolved against the working directory it would send the analysis through whatever
+ * tree the process happens to run in. Only a file's absolute path places it in a project.
+ */
 function ascend(filename: string): { folders: string[]; root: string | undefined } {
   const folders: string[] = [];
+  if (!path.isAbsolute(filename)) return { folders, root: undefined };
   let dir = path.dirname(path.resolve(filename));
   let root: string | undefined;
   for (let depth = 0; depth < maxAscent; depth += 1) {
