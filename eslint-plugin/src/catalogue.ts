@@ -38,6 +38,11 @@ export const catalogue = {
     severity: 'error',
     lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-1', seeAlso: ['tip-1'] },
   },
+  'no-claim-after-effect': {
+    description: 'Disallow recording that a delivery or operation was handled only after its effect ran, or through a claim whose result is ignored',
+    severity: 'error',
+    lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-6', seeAlso: ['q5'] },
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type RuleName = keyof typeof catalogue;

@@ -1,8 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../../analysis/file-context.js';
-import { variableOf } from '../../analysis/scope.js';
-import { walk } from '../../analysis/walk.js';
+import type { FileContext } from './file-context.js';
+import { variableOf } from './scope.js';
+import { walk } from './walk.js';
 
 /**
  * Does the application decide, from a value it read, whether a write happens? That is the shape
