@@ -1,7 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { enclosingFunction, guardsFedBy, handlesUniqueViolation, inSerializableTransaction, isDecidedBy, writeSites } from './decisions.js';
+import { enclosingFunction, exits, guardsFedBy, handlesUniqueViolation, inSerializableTransaction, isDecidedBy, writeSites } from './decisions.js';
 import type { FileAnalysis } from './file-analysis.js';
+import { isFunction } from './file-context.js';
 import type { LibraryTable } from './library-table.js';
 import type { DataOperation } from './operations/index.js';
 import type { OriginTracer } from './origin.js';
@@ -153,13 +154,33 @@ function workBetween(write: DataOperation, read: DataOperation, guards: ReturnTy
     // A call around the write (a retry wrapper, a transaction) is not work done before it.
     if (node.type !== 'CallExpression' || node.range[1] >= write.node.range[0]) return true;
     if (transaction && transactionOf(node, file.scopeOf) === transaction) return false;
-    if (!isDecidedBy(guards, [node])) return true;
+    if (!isDecidedBy(guards, [node]) || !onPathTo(node, write.node)) return true;
     const work = workOfCall(node, file, (call) => analysis.operationsAt(call));
     if (work) found.push(work);
     // A call that does work counts once, whatever its arguments do.
     return !work;
   });
   return found;
+}
+
+function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
+  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
+}
+
+/**
+ * Does `node` run on the way to `write`? Not when it sits in a branch that leaves before the
+ * write (`if (empty) { await del(); return; }`), in the other branch of a condition the write is
+ * in, or in a `catch` the write is not in.
+ */
+function onPathTo(node: TSESTree.Node, write: TSESTree.Node): boolean {
+  for (let current: TSESTree.Node = node; current.parent && !isFunction(current.parent); current = current.parent) {
+    const parent: TSESTree.Node = current.parent;
+    if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && current !== parent.test) {
+      if (contains(parent, write) ? !contains(current, write) : parent.type === 'IfStatement' && exits(current as TSESTree.Statement)) return false;
+    }
+    if (parent.type === 'CatchClause' && !contains(parent, write)) return false;
+  }
+  return true;
 }
 
 const found = new WeakMap<FileAnalysis, readonly CheckedWrite[]>();

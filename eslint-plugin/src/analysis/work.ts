@@ -85,8 +85,24 @@ function calledHelperDoesWork(call: TSESTree.CallExpression, file: FileContext, 
 
 /**
  * The work a call in the linted file does: its own operations (found by `operationsAt`, the
- * file's cache), a message it sends, or a helper of the project that does work.
+ * file's cache), a message it sends, a helper of the project that does work, or a call awaited
+ * for its effect alone.
  */
+/** Calls that ask, wait or log rather than act. */
+const notEffects = /^(log|debug|info|warn|warning|error|trace|sleep|delay|wait|setTimeout|flush|commit|rollback|release|close|end|connect|disconnect|(assert|validate|check|ensure|verify|authori[sz]e|authenticate|require|get|find|fetch|load|read|list|count|compute|calculate|parse|render|format|revalidate|invalidate|lookup|resolve|build|prepare)([A-Z_]\w*)?)$/;
+
+/**
+ * `await sendInvitationEmail(…);` as a statement of its own: a call awaited for what it does, its
+ * result thrown away. It is work even when the analysis cannot see inside it (a provider's SDK,
+ * a mailer), unless its name says it only asks, waits or logs.
+ */
+function awaitedForEffect(call: TSESTree.CallExpression, file: FileContext): Work | undefined {
+  if (call.parent?.type !== 'AwaitExpression' || call.parent.parent?.type !== 'ExpressionStatement') return undefined;
+  const name = calleeName(call.callee);
+  if (!name || notEffects.test(name)) return undefined;
+  return { node: call, label: `${file.code(call.callee)}()` };
+}
+
 /**
  * `stripe.refunds.create(…, { idempotencyKey })`: a call that carries its own idempotency key is
  * settled by the service it calls (whether that key is right is no-delivery-id-effect-key's
@@ -113,5 +129,5 @@ export function workOfCall(
   if (write) return { node: call, label: write.label };
   if (operations.length > 0) return undefined;
   if (sendsMessage(call, file)) return { node: call, label: `${file.code(call.callee)}()` };
-  return calledHelperDoesWork(call, file, 1) ? { node: call, label: `${file.code(call.callee)}()` } : undefined;
+  return calledHelperDoesWork(call, file, 1) ? { node: call, label: `${file.code(call.callee)}()` } : awaitedForEffect(call, file);
 }

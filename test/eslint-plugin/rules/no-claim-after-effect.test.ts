@@ -7,6 +7,30 @@ import { lintProject } from '../support/project.js';
 ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
   valid: [
     {
+      name: 'work in a branch that leaves before the record does not run on its way',
+      code: `
+        async function handle(redis, token, order) {
+          const clickId = await redis.hget('checkout:' + token, 'clickId');
+          if (clickId === '') {
+            await redis.del('checkout:' + token);
+            return;
+          }
+          if (clickId) return;
+          await redis.hset('checkout:' + token, { order });
+        }`,
+    },
+    {
+      name: 'a call awaited only to ask or wait is no work',
+      code: `
+        async function handle(db, order) {
+          const handled = await db.query('SELECT 1 FROM inbox WHERE message_id = $1', [order.id]);
+          if (handled.rows.length > 0) return;
+          await assertWithinLimits(order.account);
+          await sleep(10);
+          await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
+        }`,
+    },
+    {
       name: 'claim first: the ON CONFLICT claim is the check, and its result gates the credit',
       code: `
         async function handle(db, order) {
@@ -240,6 +264,19 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
         }`,
       errors: [{ messageId: 'recordAfterWork', line: 9 }],
+    },
+    {
+      name: 'a Redis lock taken after the check, then a digest sent by a call nobody can see into',
+      code: `
+        import Redis from 'ioredis';
+        export const handler = async (day) => {
+          if (await redis.get(\`digest:sent:\${day}\`)) return;
+          const lock = await redis.set(\`digest:lock:\${day}\`, '1', 'EX', 600, 'NX');
+          if (lock !== 'OK') return;
+          await sendDigest();
+          await redis.set(\`digest:sent:\${day}\`, '1', 'EX', 86400);
+        };`,
+      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: 'The Redis SET of `digest:sent:*`', work: 'sendDigest()', line: '4' } }],
     },
     {
       name: 'check, a claim whose result nobody reads, then the payment',
