@@ -10,7 +10,7 @@ import { columnName, type SchemaModel, type UniqueKey } from './schema/model.js'
 import { calleeName, variableOf } from './scope.js';
 import type { ScopeOf } from './static-text.js';
 import { walk } from './walk.js';
-import { repeatsWhenRun, workOfCall, type Work } from './work.js';
+import { isWork, workOfCall, type Work } from './work.js';
 
 /**
  * Writes that the application decided to make from a read of the same rows: "look, and write if
@@ -242,7 +242,7 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
       read,
       settles,
       workBefore: workBetween(write, read, guardsFor(read), analysis),
-      guardsOtherWork: neighbours.some((other) => other !== write && repeatsWhenRun(other) && other.node.range[0] > read.node.range[1]),
+      guardsOtherWork: neighbours.some((other) => other !== write && isWork(other, file) && other.node.range[0] > read.node.range[1]),
       storesState: storesState(write, analysis.tracer, table),
       coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema()) }).value,
     });

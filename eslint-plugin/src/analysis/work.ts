@@ -4,7 +4,7 @@ import { idempotencyKeyName } from './effect-keys.js';
 import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
 import { findOperations, type DataOperation } from './operations/index.js';
 import { importedFunction } from './project/modules.js';
-import { calleeName, keyName, memberPath } from './scope.js';
+import { calleeName, constantInitializer, keyName, memberPath, unwrapExpression } from './scope.js';
 import { walk } from './walk.js';
 
 /**
@@ -25,8 +25,29 @@ const maxHelperDepth = 2;
 const walkBudget = 5_000;
 
 /** A write whose repeat is a second effect: not a read, not a lock, not one that settles duplicates. */
-export function repeatsWhenRun(operation: DataOperation): boolean {
+function repeatsWhenRun(operation: DataOperation): boolean {
   return operation.kind !== 'read' && operation.kind !== 'serialisation' && !operation.arbitrated;
+}
+
+/**
+ * An upsert of a value the code added up (`balance: current + credit`): settling the row does not
+ * make it safe to repeat, since a second run adds again.
+ */
+function accumulates(operation: DataOperation, file: FileContext): boolean {
+  if (operation.kind !== 'upsert' || operation.skipsDuplicates) return false;
+  const sum = (node: TSESTree.Node, depth: number): boolean => {
+    const value = unwrapExpression(node);
+    if (value.type === 'BinaryExpression') return (value.operator === '+' || value.operator === '-') && value.left.type !== 'Literal' && value.left.type !== 'TemplateLiteral';
+    if (value.type !== 'Identifier' || depth > 1) return false;
+    const init = constantInitializer(value, file.scopeOf(value));
+    return init !== undefined && sum(init, depth + 1);
+  };
+  return operation.fields.some((field) => field.values.some((value) => sum(value, 0)));
+}
+
+/** A write that a second run makes again, knowing the file it is in. */
+export function isWork(operation: DataOperation, file: FileContext): boolean {
+  return repeatsWhenRun(operation) || accumulates(operation, file);
 }
 
 /** `producer.send(…)`, `channel.sendToQueue(…)` in a file that uses a broker: a message that goes out. */
@@ -63,9 +84,9 @@ function helperDoesWork(fn: FunctionNode, file: FileContext, depth: number): boo
       if (found) return false;
       // A function defined inside runs when something calls it, not when the helper does.
       if (node !== fn.body && isFunction(node)) return false;
-      if (node.type === 'TaggedTemplateExpression' && findOperations(node, file).some(repeatsWhenRun)) found = true;
+      if (node.type === 'TaggedTemplateExpression' && findOperations(node, file).some((operation) => isWork(operation, file))) found = true;
       if (node.type === 'CallExpression') {
-        found = findOperations(node, file).some(repeatsWhenRun) || sendsMessage(node, file) || calledHelperDoesWork(node, file, depth + 1);
+        found = findOperations(node, file).some((operation) => isWork(operation, file)) || sendsMessage(node, file) || calledHelperDoesWork(node, file, depth + 1);
       }
       return !found;
     },
@@ -125,7 +146,7 @@ export function workOfCall(
 ): Work | undefined {
   if (carriesIdempotencyKey(call)) return undefined;
   const operations = operationsAt(call);
-  const write = operations.find(repeatsWhenRun);
+  const write = operations.find((operation) => isWork(operation, file));
   if (write) return { node: call, label: write.label };
   if (operations.length > 0) return undefined;
   if (sendsMessage(call, file)) return { node: call, label: `${file.code(call.callee)}()` };
