@@ -38,7 +38,8 @@ function filtersOf(chain: Chain): string[] {
   const columns: string[] = [];
   for (const { name, call } of chain.links) {
     if (!columnFilters.has(name)) continue;
-    const column = literalArgument(call);
+    // `metadata->>OrderId` filters on a path inside the column `metadata`.
+    const column = literalArgument(call)?.split('->')[0]?.trim();
     if (column) columns.push(column);
     const [argument] = call.arguments;
     if (name === 'match' && argument?.type === 'ObjectExpression') {

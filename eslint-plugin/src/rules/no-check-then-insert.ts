@@ -19,8 +19,7 @@ export const noCheckThenInsert = createRule({
     type: 'problem',
     hasSuggestions: true,
     messages: {
-      checkThenInsert:
-        '{{write}} runs after {{read}} (line {{line}}) checked in application code whether it already exists: two workers can both see nothing and both write. Let a unique key decide instead: {{remedy}}.',
+      checkThenInsert: '{{write}} is decided by a check in application code ({{read}}, line {{line}}), so two workers can both write; let a unique key decide: {{remedy}}.',
       addOnConflict: 'Part of the fix: add ON CONFLICT DO NOTHING, then make the code skip the work when the row count is 0',
       addNx: 'Part of the fix: add NX, then make the code skip the work when Redis replies null',
       addOnConflictDoNothing: 'Part of the fix: add .onConflictDoNothing(), then make the code skip the work when no row comes back',

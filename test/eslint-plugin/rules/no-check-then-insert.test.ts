@@ -6,6 +6,16 @@ const dynamoRemedy = "a put with ConditionExpression 'attribute_not_exists(<key>
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
     {
+      name: 'an HSET of an object that parks state is a cache fill, not a claim',
+      code: `
+        import { Redis } from '@upstash/redis';
+        async function park(redis, token, event) {
+          const clickId = await redis.hget('checkout:' + token, 'clickId');
+          if (clickId) return;
+          await redis.hset('checkout:' + token, { order: event });
+        }`,
+    },
+    {
       name: "a comparison of the found row's state is no existence check",
       code: `
         import { PrismaClient } from '@prisma/client';
@@ -831,7 +841,7 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         {
           messageId: 'checkThenInsert',
           line: 6,
-          data: { write: 'The Redis SET of `key`', read: 'the Redis GET of `key`', line: '5', remedy: 'SET … NX and check its reply' },
+          data: { write: "The Redis SET of 'key'", read: "the Redis GET of 'key'", line: '5', remedy: 'SET … NX and check its reply' },
           suggestions: [
             {
               messageId: 'addNx',

@@ -276,18 +276,18 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await sendDigest();
           await redis.set(\`digest:sent:\${day}\`, '1', 'EX', 86400);
         };`,
-      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: 'The Redis SET of `digest:sent:*`', work: 'sendDigest()', line: '4' } }],
+      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: "The Redis SET of 'digest:sent:*'", work: 'sendDigest()', line: '4' } }],
     },
     {
-      name: 'Supabase: the balance upserted from a value read and added to, then the transaction recorded',
+      name: 'Supabase: the balance upserted from a value read and added to, then the transaction recorded (checked by a path in its JSON column)',
       code: `
         async function handle(supabase, body, userId, credits) {
-          const { data: existing } = await supabase.from('transactions').select('id').eq('order_id', body.OrderId).maybeSingle();
+          const { data: existing } = await supabase.from('transactions').select('id').eq('metadata->>OrderId', body.OrderId).maybeSingle();
           if (existing) return;
           const { data: stats } = await supabase.from('user_stats').select('balance').eq('user_id', userId).maybeSingle();
           const balance = (stats?.balance || 0) + credits;
           await supabase.from('user_stats').upsert({ user_id: userId, balance }, { onConflict: 'user_id' });
-          await supabase.from('transactions').insert({ order_id: body.OrderId, user_id: userId, amount: credits });
+          await supabase.from('transactions').insert({ metadata: body, user_id: userId, amount: credits });
         }`,
       errors: [{ messageId: 'recordAfterWork', line: 8 }],
     },
