@@ -99,10 +99,15 @@ function looksForInsertedRow(write: DataOperation, read: DataOperation, tracer: 
  * A unique key of the written table, declared in the project's schema, whose columns the write
  * fills and the read checked: the second worker's insert then fails on it instead of duplicating.
  */
-function coveringKey(write: DataOperation, read: DataOperation, schema: () => SchemaModel): UniqueKey | undefined {
+function coveringKey(write: DataOperation, read: DataOperation, schema: () => SchemaModel, tracer: OriginTracer): UniqueKey | undefined {
   const target = write.targets[0];
   const checked = read.filters;
-  if (!target || !checked || checked.length === 0 || write.fields.length === 0) return undefined;
+  if (!target || write.fields.length === 0) return undefined;
+  // A key every insert fills with the same constant (a singleton row, `id: true`): the second always fails.
+  const constant = write.fields.filter((field) => field.values.length > 0 && field.values.every((value) => tracer.scalars(value).every((fact) => fact.kind === 'constant')));
+  const singleton = constant.length > 0 ? schema().keyWithin(target, constant.map((field) => field.name)) : undefined;
+  if (singleton) return singleton;
+  if (!checked || checked.length === 0) return undefined;
   const checkedColumns = new Set(checked.map(columnName));
   const both = write.fields.map((field) => field.name).filter((name) => checkedColumns.has(columnName(name)));
   return both.length > 0 ? schema().keyWithin(target, both) : undefined;
@@ -244,7 +249,7 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
       workBefore: workBetween(write, read, guardsFor(read), analysis),
       guardsOtherWork: neighbours.some((other) => other !== write && isWork(other, file) && other.node.range[0] > read.node.range[1]),
       storesState: storesState(write, analysis.tracer, table),
-      coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema()) }).value,
+      coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer) }).value,
     });
   }
   return result;

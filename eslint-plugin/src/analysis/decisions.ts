@@ -41,6 +41,7 @@ function climbToGuard(start: TSESTree.Node, polarity: Polarity): { guard?: Guard
   let node = start;
   let current = polarity;
   let viaField = false;
+  let afterElement = false;
   for (let guard = 0; guard < 16; guard += 1) {
     const parent = node.parent;
     if (!parent) return {};
@@ -53,7 +54,15 @@ function climbToGuard(start: TSESTree.Node, polarity: Polarity): { guard?: Guard
       case 'MemberExpression':
         // rows.length, result.rowCount, rows[0], count.count: still "found" when truthy.
         if (parent.object !== node) return {};
-        if (!existenceMembers.test(propertyName(parent) ?? '')) viaField = true;
+        const member = propertyName(parent) ?? (parent.computed && parent.property.type === 'Literal' ? String(parent.property.value) : '');
+        if (!existenceMembers.test(member)) {
+          // `token.revoked` of a row the code knows it has is its state, whatever the test;
+          // `found?.id` may still ask whether there is a row, and `rows[0].n` is what a
+          // count or EXISTS query answered.
+          if (!parent.optional && !afterElement) return {};
+          viaField = true;
+        }
+        afterElement = member === '0';
         break;
       case 'CallExpression':
         // Boolean(x), Number(x.count): truthy exactly when x says a row was found.
