@@ -5,6 +5,7 @@ import type { TSESLint } from '@typescript-eslint/utils';
 import { catalogue, ruleNames, type RuleName } from './catalogue.js';
 import { noAmountEffectKey } from './rules/no-amount-effect-key.js';
 import { noCheckThenInsert } from './rules/no-check-then-insert/index.js';
+import { noClaimWithoutUniqueKey } from './rules/no-claim-without-unique-key.js';
 import { noDeliveryIdEffectKey } from './rules/no-delivery-id-effect-key.js';
 
 export { catalogue, lessonLinks, lessonTarget, ruleNames, type CatalogueEntry, type LessonLink, type RuleName } from './catalogue.js';
@@ -20,6 +21,7 @@ export const rules = {
   'no-delivery-id-effect-key': noDeliveryIdEffectKey,
   'no-amount-effect-key': noAmountEffectKey,
   'no-check-then-insert': noCheckThenInsert,
+  'no-claim-without-unique-key': noClaimWithoutUniqueKey,
 } satisfies { [Name in RuleName]: { name: Name } };
 
 const sourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
