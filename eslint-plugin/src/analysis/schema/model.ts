@@ -30,6 +30,11 @@ export interface DeclaredTable {
    * the keys it lists may not be all the table has.
    */
   unsure?: boolean;
+  /**
+   * The declaration adds keys to a table declared elsewhere (ALTER TABLE, CREATE INDEX): alone it
+   * does not show every key the table has.
+   */
+  addition?: boolean;
 }
 
 export function columnName(name: string): string {
@@ -39,6 +44,7 @@ export function columnName(name: string): string {
 export class SchemaModel {
   private readonly byTable = new Map<string, UniqueKey[]>();
   private readonly unsure = new Set<string>();
+  private readonly declaredWhole = new Set<string>();
   private readonly declarations = new Map<string, { name: string; files: Set<string> }>();
   readonly files: readonly string[];
   /** Schema files found that could not be read: any table's keys may be declared there. */
@@ -51,6 +57,7 @@ export class SchemaModel {
       for (const name of [declared.table, ...(declared.aliases ?? [])]) {
         const target = normaliseTarget(name);
         if (declared.unsure) this.unsure.add(target);
+        if (!declared.addition) this.declaredWhole.add(target);
         const declaration = this.declarations.get(target) ?? { name: declared.table, files: new Set<string>() };
         declaration.files.add(declared.file);
         this.declarations.set(target, declaration);
@@ -68,11 +75,12 @@ export class SchemaModel {
 
   /**
    * Whether the keys listed for `target` are all it has, as far as the readers can tell: the
-   * table is known, no declaration of it left a doubt, and no schema file failed to read. Only
-   * then may a rule say that a table has no key on some columns.
+   * table is declared whole somewhere (not only altered or indexed), no declaration of it left a
+   * doubt, and no schema file failed to read. Only then may a rule say that a table has no key on
+   * some columns.
    */
   keysSettled(target: string): boolean {
-    return this.knows(target) && !this.unsure.has(target) && this.unreadable.length === 0;
+    return this.declaredWhole.has(target) && !this.unsure.has(target) && this.unreadable.length === 0;
   }
 
   /** How the schema names `target` (its first declaration's table name), and the files that declare it. */

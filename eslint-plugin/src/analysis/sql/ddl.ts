@@ -93,7 +93,7 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
       const key = constraintKey(definition, [], table);
       return key ? [key] : [];
     });
-    return keys.length > 0 || unsure ? [{ table, keys, ...(unsure ? { unsure } : {}) }] : [];
+    return keys.length > 0 || unsure ? [{ table, keys, addition: true, ...(unsure ? { unsure } : {}) }] : [];
   }
   if (type === 'IndexStmt' && body.unique === true) {
     const table = relationName(body.relation);
@@ -101,15 +101,15 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
     // An expression (lower(email)) is not a column: such an index settles duplicates of the
     // expression only, which no list of columns describes.
     const columns = ((body.indexParams as unknown[]) ?? []).map((param) => (entry(param)?.[1].name as string | undefined)?.toLowerCase());
-    if (columns.some((column) => column === undefined)) return [{ table, keys: [], unsure: true }];
+    if (columns.some((column) => column === undefined)) return [{ table, keys: [], unsure: true, addition: true }];
     const partial = body.whereClause !== undefined;
-    return [{ table, keys: [{ columns: columns as string[], partial, written: `UNIQUE INDEX ${String(body.idxname ?? '')} on ${table} (${columns.join(', ')})${partial ? ' WHERE …' : ''}` }] }];
+    return [{ table, addition: true, keys: [{ columns: columns as string[], partial, written: `UNIQUE INDEX ${String(body.idxname ?? '')} on ${table} (${columns.join(', ')})${partial ? ' WHERE …' : ''}` }] }];
   }
   // A renamed column or table: the keys read so far may name what is no longer there.
   if (type === 'RenameStmt' && body.relation) {
     const table = relationName(body.relation);
     const renamed = body.renameType === 'OBJECT_TABLE' && typeof body.newname === 'string' ? [body.newname.toLowerCase()] : [];
-    return [table, ...renamed].filter((name): name is string => Boolean(name)).map((name) => ({ table: name, keys: [], unsure: true }));
+    return [table, ...renamed].filter((name): name is string => Boolean(name)).map((name) => ({ table: name, keys: [], unsure: true, addition: true }));
   }
   // Code run by the database (DO blocks, functions) may create keys no statement here shows.
   if (type === 'DoStmt' || type === 'CreateFunctionStmt') return tablesMentioned(JSON.stringify(body));
@@ -123,7 +123,7 @@ function tablesMentioned(text: string): DeclaredTable[] {
     const name = match[1]!.split('.').pop()!.replace(/^["`]|["`]$/g, '').toLowerCase();
     if (name) names.add(name);
   }
-  return [...names].map((table) => ({ table, keys: [], unsure: true }));
+  return [...names].map((table) => ({ table, keys: [], unsure: true, addition: true }));
 }
 
 /** Top-level statements of a text, split at its semicolons by PostgreSQL's own scanner. */
