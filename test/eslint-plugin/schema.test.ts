@@ -247,6 +247,7 @@ describe('what the schema model knows of a table, and how sure it is', async () 
     ['a renamed column', 'CREATE TABLE events (id int PRIMARY KEY, event_id text); ALTER TABLE events RENAME COLUMN event_id TO external_id;', 'event'],
     ['only an index, the table created elsewhere', 'CREATE UNIQUE INDEX invoices_sequence ON invoices (recurring_id, sequence) WHERE recurring_id IS NOT NULL;', 'invoice'],
     ['only an ALTER TABLE', 'ALTER TABLE invoices ADD CONSTRAINT invoices_token UNIQUE (token);', 'invoice'],
+    ['a DO block that names it quoted', 'CREATE TABLE "Secret" (id int PRIMARY KEY, name text); DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_indexes) THEN CREATE UNIQUE INDEX "Secret_name_key" ON "Secret" (name); END IF; END $$;', 'secret'],
     ['a DO block that names it', "CREATE TABLE jobs (id int PRIMARY KEY, key text); DO $$ BEGIN EXECUTE 'CREATE UNIQUE INDEX jobs_key ON jobs (key)'; END $$;", 'job'],
   ])('%s leaves the keys unsettled', (_name, sql, target) => {
     const schema = model(sql);

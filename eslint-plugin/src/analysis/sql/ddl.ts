@@ -112,8 +112,14 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
     return [table, ...renamed].filter((name): name is string => Boolean(name)).map((name) => ({ table: name, keys: [], unsure: true, addition: true }));
   }
   // Code run by the database (DO blocks, functions) may create keys no statement here shows.
-  if (type === 'DoStmt' || type === 'CreateFunctionStmt') return tablesMentioned(JSON.stringify(body));
+  if (type === 'DoStmt' || type === 'CreateFunctionStmt') return tablesMentioned(stringsIn(body).join('\n'));
   return [];
+}
+
+/** The string values inside a parse tree: a DO block's or a function's body. */
+function stringsIn(tree: unknown, depth = 0): string[] {
+  if (depth > 50 || !tree || typeof tree !== 'object') return typeof tree === 'string' ? [tree] : [];
+  return Object.values(tree as Tree).flatMap((value) => stringsIn(value, depth + 1));
 }
 
 /** Tables a text we cannot read names after TABLE or ON: their keys may be declared there. */
