@@ -87,7 +87,7 @@ function opening(label: string): string {
 
 function where(schema: SchemaModel, target: string): string {
   const files = schema.declaration(target)?.files ?? [];
-  return files.length > 0 && files.every((file) => file.endsWith('.sql')) ? 'in a new migration' : 'to its schema, with a migration if it has them';
+  return files.length > 0 && files.every((file) => file.endsWith('.sql')) ? 'in a new migration' : 'in its schema';
 }
 
 export const noClaimWithoutUniqueKey = createRule({
