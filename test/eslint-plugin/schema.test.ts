@@ -323,13 +323,14 @@ export class Service {
     expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual(['src/service.ts:8 idempotency/no-claim-without-unique-key/upsertNoKey']);
   });
 
-  it('TypeORM: an entity with a base class or a one-to-one relation is not known whole', async () => {
+  it('TypeORM: an entity with a base class, a one-to-one relation or no primary column (a MikroORM entity) is not known whole', async () => {
     const { findings } = await lintProject({
       'src/entities.ts': `
 import { Entity, PrimaryGeneratedColumn, Column, OneToOne, JoinColumn } from 'typeorm';
 @Entity('receipts') export class Receipt { @PrimaryGeneratedColumn() id: number; @Column() orderId: string; }
 @Entity('profiles') export class Profile { @PrimaryGeneratedColumn() id: number; @OneToOne(() => User) @JoinColumn() user: User; @Column() userId: string; }
 @Entity('notes') export class Note extends Base { @Column() ref: string; }
+@Entity({ tableName: 'locks' }) export class Lock { @PrimaryKey({ columnType: 'text' }) id!: string; @Property() owner!: string; }
 `,
       'src/write.ts': `
 import { Repository } from 'typeorm';
@@ -337,6 +338,11 @@ export async function write(db: any, orderId: string, userId: string, ref: strin
   await db.query('INSERT INTO receipts ("orderId") VALUES ($1) ON CONFLICT DO NOTHING', [orderId]);
   await db.query('INSERT INTO profiles ("userId") VALUES ($1) ON CONFLICT DO NOTHING', [userId]);
   await db.query('INSERT INTO notes (ref) VALUES ($1) ON CONFLICT DO NOTHING', [ref]);
+  try {
+    await db.query('INSERT INTO locks (id, owner) VALUES ($1, $2)', [ref, userId]);
+  } catch (error) {
+    if (String(error).includes('locks_pkey')) return;
+  }
 }
 `,
     });

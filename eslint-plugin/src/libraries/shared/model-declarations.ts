@@ -87,6 +87,9 @@ export function typeormEntities(file: FileContext): DeclaredTable[] {
       }
     }
     if (primary.length > 0) keys.push({ columns: primary, partial: false, written: `the primary key (${primary.join(', ')}) of ${className}` });
+    // Every TypeORM entity has a primary column; finding none means the class is another
+    // library's (MikroORM's @PrimaryKey) or declares it where this reading does not look.
+    else unsure = true;
     tables.push({ table: className, aliases: typeof named === 'string' ? [named] : [], keys, ...(unsure ? { unsure } : {}) });
   });
   return tables;
