@@ -110,7 +110,7 @@ export async function handle(pool, id, day) {
 }
 `,
     });
-    expect(findings).toEqual(['src/claim.js:6 idempotency/no-check-then-insert/protectedButEffects']);
+    expect(findings).toEqual(['src/claim.js:6 idempotency/no-claim-after-effect/protectedButWorkBefore']);
     expect(messages[0]).toContain('PRIMARY KEY (message_id) on inbox');
     expect(messages[0]).toContain('the UPDATE of stats');
   });

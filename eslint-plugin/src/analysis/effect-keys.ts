@@ -140,7 +140,7 @@ export function effectKeysOfOperation(operation: DataOperation, tracer: OriginTr
   });
 }
 
-const idempotencyKeyName = /^(x-)?(idempotency|idempotent|dedupe?|deduplication)[-_ ]?(key|id|token)$/i;
+export const idempotencyKeyName = /^(x-)?(idempotency|idempotent|dedupe?|deduplication)[-_ ]?(key|id|token)$/i;
 
 /**
  * Is this object a message being sent rather than the options of an effect? A producer that mints

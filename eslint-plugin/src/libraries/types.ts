@@ -36,6 +36,7 @@ export type LibraryName =
   | 'sql'
   | 'prisma'
   | 'knex'
+  | 'supabase'
   | 'drizzle'
   | 'kysely'
   | 'typeorm'

@@ -7,7 +7,7 @@ import type { DataOperation } from '../analysis/operations/index.js';
 import { capitalised } from '../analysis/key-facts.js';
 import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
 import { createRule } from '../create-rule.js';
-import { duplicateWords, enclosingFunction } from './no-check-then-insert/decisions.js';
+import { duplicateWords, enclosingFunction } from '../analysis/decisions.js';
 
 /**
  * How a write expects a unique key to settle its duplicate. `any`: ON CONFLICT DO NOTHING with no
