@@ -144,6 +144,11 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       code: `import { eq } from 'drizzle-orm'; export async function pay(db, o, t) { await db.insert(payments).values({ orderId: o, tenantId: t }).onConflictDoNothing({ target: [payments.tenantId, payments.orderId] }); }`,
     },
     {
+      name: 'Supabase: upsert onConflict naming a unique index',
+      filename,
+      code: `import { createClient } from '@supabase/supabase-js'; export async function pay(supabase, o, t) { await supabase.from('payments').upsert({ order_id: o, tenant_id: t }, { onConflict: 'tenant_id,order_id', ignoreDuplicates: true }); }`,
+    },
+    {
       name: 'Prisma: upsert needs a unique where by its API',
       filename,
       code: `export async function track(prisma, eventId) { await prisma.webhook.upsert({ where: { id: eventId }, create: { eventId, payload: {} }, update: {} }); }`,
@@ -262,6 +267,12 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       name: 'Drizzle: onConflictDoNothing({ target }) naming half a unique index',
       filename,
       code: `import { eq } from 'drizzle-orm'; export async function pay(db, o, t) { await db.insert(payments).values({ orderId: o, tenantId: t }).onConflictDoNothing({ target: payments.orderId }); }`,
+      errors: [{ messageId: 'noMatchingKey' }],
+    },
+    {
+      name: 'Supabase: upsert onConflict naming a column with no key',
+      filename,
+      code: `import { createClient } from '@supabase/supabase-js'; export async function claim(supabase, id) { await supabase.from('inbox').upsert({ message_id: id }, { onConflict: 'message_id', ignoreDuplicates: true }); }`,
       errors: [{ messageId: 'noMatchingKey' }],
     },
     {
