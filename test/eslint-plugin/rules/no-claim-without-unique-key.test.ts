@@ -204,6 +204,11 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       code: `import mongoose from 'mongoose'; export async function touch(ids) { await AccountIps.updateOne({ accountId: { $in: ids } }, { $set: { lastConnection: new Date() } }, { upsert: true }); }`,
     },
     {
+      name: 'Mongoose: a filter by an operator ($where) is not an empty filter',
+      filename,
+      code: `import mongoose from 'mongoose'; export async function mark(day) { await DbMetadata.findOneAndUpdate({ $where: 'this.ok' }, { $set: { routingFeeLastEntry: day } }, { upsert: true }); }`,
+    },
+    {
       name: 'Redis: SET NX has one key and needs no schema',
       filename,
       code: `import Redis from 'ioredis'; export async function claim(redis, id) { return redis.set(\`inbox:\${id}\`, '1', 'EX', 3600, 'NX'); }`,

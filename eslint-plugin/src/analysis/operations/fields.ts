@@ -48,9 +48,9 @@ export function uniqueKeyFields(node: TSESTree.Node | undefined, scopeOf: ScopeO
 }
 
 /**
- * Does the object literal show every field it writes? Not with a spread, a computed name, or a
- * nested object (a relation written through it, whose columns the object does not name); not
- * for a list of rows, which may differ from the first.
+ * Does the object literal show every field it writes (or matches on)? Not with a spread, a
+ * computed name, an operator, or a nested object (a relation written through it, whose columns
+ * the object does not name); not for a list of rows, which may differ from the first.
  */
 export function showsEveryField(node: TSESTree.Node | undefined, scopeOf: ScopeOf): boolean {
   if (!node) return false;
@@ -62,7 +62,8 @@ export function showsEveryField(node: TSESTree.Node | undefined, scopeOf: ScopeO
   const object = objectLiteral(current, scopeOf);
   if (!object) return false;
   return object.properties.every((property) => {
-    if (property.type !== 'Property' || keyName(property) === undefined) return false;
+    // A `$` operator ($where, $expr) matches by something other than its fields.
+    if (property.type !== 'Property' || keyName(property) === undefined || keyName(property)!.startsWith('$')) return false;
     const value = unwrapExpression(property.value as TSESTree.Node);
     return value.type !== 'ObjectExpression' && value.type !== 'ArrayExpression';
   });
