@@ -75,7 +75,7 @@ describe('the document linter', () => {
   it('passes only the rules that are not off', async () => {
     const { linter, requests, document } = setup({ rules: { 'no-amount-effect-key': 'off', 'no-check-then-insert': 'hint' } });
     await linter.lintNow(document as never);
-    expect(requests[0]?.rules).toEqual(['no-delivery-id-effect-key', 'no-check-then-insert']);
+    expect(requests[0]?.rules).toEqual(['no-delivery-id-effect-key', 'no-check-then-insert', 'no-claim-after-effect', 'no-claim-without-unique-key']);
   });
 
   it('skips a file over the size limit, says so, and drops its old diagnostics', async () => {

@@ -11,7 +11,13 @@ describe('settings', () => {
       enable: true,
       run: 'onType',
       typingDelayMs: 300,
-      rules: { 'no-delivery-id-effect-key': 'warning', 'no-amount-effect-key': 'warning', 'no-check-then-insert': 'warning' },
+      rules: {
+        'no-delivery-id-effect-key': 'warning',
+        'no-amount-effect-key': 'warning',
+        'no-check-then-insert': 'warning',
+        'no-claim-after-effect': 'warning',
+        'no-claim-without-unique-key': 'warning',
+      },
       deferToProjectEslint: false,
       maxFileSizeBytes: 512 * 1024,
     });
@@ -23,7 +29,7 @@ describe('settings', () => {
     expect(settings.typingDelayMs).toBe(300);
     expect(settings.maxFileSizeBytes).toBe(512 * 1024);
     expect(settings.rules['no-amount-effect-key']).toBe('warning');
-    expect(enabledRules(settings)).toEqual(['no-delivery-id-effect-key', 'no-amount-effect-key']);
+    expect(enabledRules(settings)).toEqual(['no-delivery-id-effect-key', 'no-amount-effect-key', 'no-claim-after-effect', 'no-claim-without-unique-key']);
   });
 });
 
