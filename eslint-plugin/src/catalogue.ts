@@ -43,6 +43,11 @@ export const catalogue = {
     severity: 'error',
     lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-6', seeAlso: ['q5'] },
   },
+  'no-claim-without-unique-key': {
+    description: 'Disallow a claim that counts on a unique key the schema does not declare: ON CONFLICT, an upsert or a caught duplicate with nothing to settle it',
+    severity: 'error',
+    lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-8', seeAlso: ['q7'] },
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type RuleName = keyof typeof catalogue;

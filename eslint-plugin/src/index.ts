@@ -6,6 +6,7 @@ import { catalogue, ruleNames, type RuleName } from './catalogue.js';
 import { noAmountEffectKey } from './rules/no-amount-effect-key.js';
 import { noCheckThenInsert } from './rules/no-check-then-insert.js';
 import { noClaimAfterEffect } from './rules/no-claim-after-effect.js';
+import { noClaimWithoutUniqueKey } from './rules/no-claim-without-unique-key.js';
 import { noDeliveryIdEffectKey } from './rules/no-delivery-id-effect-key.js';
 
 export { catalogue, lessonLinks, lessonTarget, ruleNames, type CatalogueEntry, type LessonLink, type RuleName } from './catalogue.js';
@@ -22,6 +23,7 @@ export const rules = {
   'no-amount-effect-key': noAmountEffectKey,
   'no-check-then-insert': noCheckThenInsert,
   'no-claim-after-effect': noClaimAfterEffect,
+  'no-claim-without-unique-key': noClaimWithoutUniqueKey,
 } satisfies { [Name in RuleName]: { name: Name } };
 
 const sourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];

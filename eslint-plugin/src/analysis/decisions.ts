@@ -266,7 +266,7 @@ export function handlesUniqueViolation(write: TSESTree.Node, file: FileContext, 
  * Words by which code names the duplicate case itself: `isDuplicateError(e)`, `UniqueViolation`,
  * and PostgreSQL's names for unique constraints (`locking_pkey`, `users_email_key`).
  */
-const duplicateWords = /unique|duplicate|already.?exists|conflict|\w_(pkey|key|ukey|uniq)\b/i;
+export const duplicateWords = /unique|duplicate|already.?exists|conflict|\w_(pkey|key|ukey|uniq)\b/i;
 
 /**
  * Does a `catch` around `node` (or around a call of the function `node` is in, `depth` levels

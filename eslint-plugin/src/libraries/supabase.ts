@@ -85,6 +85,8 @@ function supabaseChain(chain: Chain, end: TSESTree.CallExpression, file: FileCon
       label: `the Supabase upsert into ${table}`,
       fields: fieldsOf(upsert.call.arguments[0], file.scopeOf),
       conflictTarget: target,
+      // onConflict: 'a,b' becomes ON CONFLICT (a, b), which needs a unique key on exactly those columns.
+      ...(target && target.length > 0 ? { arbiter: 'exact' as const } : {}),
       arbitrated: true,
       skipsDuplicates: ignores,
     };
