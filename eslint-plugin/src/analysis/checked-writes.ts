@@ -7,7 +7,7 @@ import type { LibraryTable } from './library-table.js';
 import type { DataOperation } from './operations/index.js';
 import type { OriginTracer } from './origin.js';
 import { columnName, type SchemaModel, type UniqueKey } from './schema/model.js';
-import { calleeName, variableOf } from './scope.js';
+import { calleeName, keyName, variableOf } from './scope.js';
 import type { ScopeOf } from './static-text.js';
 import { walk } from './walk.js';
 import { isWork, workOfCall, type Work } from './work.js';
@@ -64,9 +64,29 @@ function settlesHow(write: DataOperation): CheckedWrite['settles'] | undefined {
   return write.skipsDuplicates && resultIgnored(write.node) ? 'ignored' : undefined;
 }
 
-/** The transaction handle a call runs on: `tx` in `tx.user.create()` or `credit(tx, …)`, when `tx` is a transaction callback's parameter. */
+/** `{ transaction }`, `{ transaction: t }`, `{ session }`: the transaction an ORM call is given as an option. */
+const transactionOptions = /^(transaction|trx|tx|session|transactionalEntityManager)$/;
+
+function transactionOption(call: TSESTree.CallExpression, scopeOf: ScopeOf): TSESLint.Scope.Variable | undefined {
+  for (const argument of call.arguments) {
+    if (argument.type !== 'ObjectExpression') continue;
+    for (const property of argument.properties) {
+      if (property.type !== 'Property' || property.value.type !== 'Identifier' || !transactionOptions.test(keyName(property) ?? '')) continue;
+      const variable = variableOf(property.value, scopeOf(property.value));
+      if (variable) return variable;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The transaction handle a call runs on: `tx` in `tx.user.create()` or `credit(tx, …)`, when `tx`
+ * is a transaction callback's parameter, or the transaction it is given as an option.
+ */
 function transactionOf(node: TSESTree.Node, scopeOf: ScopeOf): TSESLint.Scope.Variable | undefined {
   if (node.type !== 'CallExpression') return undefined;
+  const option = transactionOption(node, scopeOf);
+  if (option) return option;
   let root: TSESTree.Node = node.callee;
   while (root.type === 'MemberExpression' || root.type === 'CallExpression') root = root.type === 'MemberExpression' ? root.object : root.callee;
   const handles = [root, ...node.arguments].filter((candidate): candidate is TSESTree.Identifier => candidate.type === 'Identifier');

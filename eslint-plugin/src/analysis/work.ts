@@ -121,7 +121,7 @@ function awaitedForEffect(call: TSESTree.CallExpression, file: FileContext): Wor
   if (call.parent?.type !== 'AwaitExpression' || call.parent.parent?.type !== 'ExpressionStatement') return undefined;
   const name = calleeName(call.callee);
   if (!name || notEffects.test(name)) return undefined;
-  return { node: call, label: `${file.code(call.callee)}()` };
+  return { node: call, label: callLabel(call, file) };
 }
 
 /**
@@ -139,6 +139,13 @@ function carriesIdempotencyKey(call: TSESTree.CallExpression): boolean {
   return call.arguments.some((argument) => named(argument, 0));
 }
 
+/** How a call reads in a message: `verifyDomain()` for `verifyDomain(…).catch(…)` too. */
+function callLabel(call: TSESTree.CallExpression, file: FileContext): string {
+  let callee: TSESTree.Node = call.callee;
+  while (callee.type === 'MemberExpression' && callee.object.type === 'CallExpression' && /^(catch|then|finally)$/.test(calleeName(callee) ?? '')) callee = callee.object.callee;
+  return `${file.code(callee)}()`;
+}
+
 export function workOfCall(
   call: TSESTree.CallExpression,
   file: FileContext,
@@ -149,6 +156,6 @@ export function workOfCall(
   const write = operations.find((operation) => isWork(operation, file));
   if (write) return { node: call, label: write.label };
   if (operations.length > 0) return undefined;
-  if (sendsMessage(call, file)) return { node: call, label: `${file.code(call.callee)}()` };
-  return calledHelperDoesWork(call, file, 1) ? { node: call, label: `${file.code(call.callee)}()` } : awaitedForEffect(call, file);
+  if (sendsMessage(call, file)) return { node: call, label: callLabel(call, file) };
+  return calledHelperDoesWork(call, file, 1) ? { node: call, label: callLabel(call, file) } : awaitedForEffect(call, file);
 }

@@ -7,6 +7,19 @@ import { lintProject } from '../support/project.js';
 ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
   valid: [
     {
+      name: 'Sequelize: the work and the record are given the same transaction as an option',
+      code: `
+        import { Sequelize } from 'sequelize';
+        async function connect(sequelize, user, url) {
+          await sequelize.transaction(async (transaction) => {
+            const existing = await Integration.findOne({ where: { teamId: user.teamId, url }, transaction });
+            if (existing) return;
+            const auth = await IntegrationAuthentication.create({ userId: user.id }, { transaction });
+            await Integration.create({ teamId: user.teamId, url, authenticationId: auth.id }, { transaction });
+          });
+        }`,
+    },
+    {
       name: 'work in a branch that leaves before the record does not run on its way',
       code: `
         async function handle(redis, token, order) {
@@ -290,6 +303,17 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await supabase.from('transactions').insert({ metadata: body, user_id: userId, amount: credits });
         }`,
       errors: [{ messageId: 'recordAfterWork', line: 8 }],
+    },
+    {
+      name: 'an external call awaited with its errors handled is named by the call, not its catch',
+      code: `
+        async function addDomain(db, domain) {
+          const found = await db.query('SELECT 1 FROM email_domains WHERE domain = $1', [domain]);
+          if (found.rows.length > 0) return;
+          await verifyDomainWithProvider(domain).catch((error) => { throw error; });
+          await db.query('INSERT INTO email_domains (domain) VALUES ($1)', [domain]);
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 6, data: { write: 'The INSERT into email_domains', work: 'verifyDomainWithProvider()', line: '3' } }],
     },
     {
       name: 'check, a claim whose result nobody reads, then the payment',
