@@ -51,14 +51,13 @@ export class FileAnalysis {
 
   private all: DataOperation[] | undefined;
 
-  /** Every operation of the file, in source order. */
+  /**
+   * Every operation of the file, in source order. Complete once ESLint has visited every call of
+   * the file with `operationListeners` (ask at `Program:exit`): the traversal ESLint makes anyway
+   * finds them, rather than a walk of its own.
+   */
   allOperations(): readonly DataOperation[] {
-    if (this.all) return this.all;
-    const all: DataOperation[] = [];
-    walk(this.file.sourceAst, this.file.visitorKeys, (node) => {
-      if (node.type === 'CallExpression' || node.type === 'TaggedTemplateExpression') all.push(...this.operationsAt(node));
-    }, 1_000_000);
-    return (this.all = all);
+    return (this.all ??= [...this.operations.values()].flat().sort((a, b) => a.node.range[0] - b.node.range[0]));
   }
 
   private readonly serving = new Map<FunctionNode, boolean>();
@@ -135,4 +134,15 @@ export function analysisFor(context: Readonly<TSESLint.RuleContext<string, reado
     analyses.set(sourceCode, analysis);
   }
   return analysis;
+}
+
+/** Listeners that have every call and tagged template of the file recognised, for `allOperations`. */
+export function operationListeners(analysis: FileAnalysis): {
+  CallExpression: (node: TSESTree.CallExpression) => void;
+  TaggedTemplateExpression: (node: TSESTree.TaggedTemplateExpression) => void;
+} {
+  const recognise = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => {
+    analysis.operationsAt(node);
+  };
+  return { CallExpression: recognise, TaggedTemplateExpression: recognise };
 }

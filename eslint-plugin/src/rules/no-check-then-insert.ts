@@ -1,5 +1,5 @@
 import { checkedWrites } from '../analysis/checked-writes.js';
-import { analysisFor } from '../analysis/file-analysis.js';
+import { analysisFor, operationListeners } from '../analysis/file-analysis.js';
 import { capitalised } from '../analysis/key-facts.js';
 import { createRule } from '../create-rule.js';
 import type { SafeEdit } from '../libraries/types.js';
@@ -31,6 +31,7 @@ export const noCheckThenInsert = createRule({
     const analysis = analysisFor(context);
     const table = analysis.file.libraries;
     return {
+      ...operationListeners(analysis),
       'Program:exit'() {
         for (const checked of checkedWrites(analysis)) {
           const { write, read } = checked;

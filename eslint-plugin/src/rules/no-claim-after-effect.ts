@@ -1,5 +1,5 @@
 import { checkedWrites } from '../analysis/checked-writes.js';
-import { analysisFor } from '../analysis/file-analysis.js';
+import { analysisFor, operationListeners } from '../analysis/file-analysis.js';
 import { capitalised, listed } from '../analysis/key-facts.js';
 import { createRule } from '../create-rule.js';
 
@@ -21,6 +21,7 @@ export const noClaimAfterEffect = createRule({
   create(context) {
     const analysis = analysisFor(context);
     return {
+      ...operationListeners(analysis),
       'Program:exit'() {
         for (const checked of checkedWrites(analysis)) {
           const { write, read, workBefore } = checked;
