@@ -38,6 +38,11 @@ export const catalogue = {
     severity: 'error',
     lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-1', seeAlso: ['tip-1'] },
   },
+  'no-in-memory-dedupe': {
+    description: 'Disallow deciding whether a delivery was already handled from a collection in process memory, which a restart or a second worker does not share',
+    severity: 'error',
+    lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-7', seeAlso: ['q6'] },
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type RuleName = keyof typeof catalogue;

@@ -6,6 +6,7 @@ import { catalogue, ruleNames, type RuleName } from './catalogue.js';
 import { noAmountEffectKey } from './rules/no-amount-effect-key.js';
 import { noCheckThenInsert } from './rules/no-check-then-insert/index.js';
 import { noDeliveryIdEffectKey } from './rules/no-delivery-id-effect-key.js';
+import { noInMemoryDedupe } from './rules/no-in-memory-dedupe.js';
 
 export { catalogue, lessonLinks, lessonTarget, ruleNames, type CatalogueEntry, type LessonLink, type RuleName } from './catalogue.js';
 export { ruleDocsUrl } from './create-rule.js';
@@ -20,6 +21,7 @@ export const rules = {
   'no-delivery-id-effect-key': noDeliveryIdEffectKey,
   'no-amount-effect-key': noAmountEffectKey,
   'no-check-then-insert': noCheckThenInsert,
+  'no-in-memory-dedupe': noInMemoryDedupe,
 } satisfies { [Name in RuleName]: { name: Name } };
 
 const sourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
