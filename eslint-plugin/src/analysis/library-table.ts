@@ -1,6 +1,7 @@
 import type {
   BrokerAdapter,
   CollectionSpec,
+  RequestSpec,
   DataAdapter,
   HandlerPattern,
   KeyPathPattern,
@@ -94,6 +95,8 @@ export class LibraryTable {
   readonly literalCollections = new Map<'array' | 'object', CollectionSpec>();
   /** Every lookup and record method of those collections: the cheap first question about a call. */
   readonly collectionMethods = new Set<string>();
+  /** Calls that send requests to other systems, by the function's name. */
+  readonly requests = new Map<string, RequestSpec>();
   /** Matches the text of a `catch` that treats a unique-key violation as the duplicate. */
   readonly uniqueViolation: RegExp;
   /** What names mean, with the transport words of these libraries. */
@@ -169,6 +172,7 @@ export class LibraryTable {
       else if (spec.literal) this.literalCollections.set(spec.literal, spec);
       for (const method of [...spec.lookups, ...spec.records]) this.collectionMethods.add(method);
     }
+    for (const spec of adapter.requests ?? []) this.requests.set(spec.call, spec);
   }
 
   shape(id: ShapeId): ShapeSpec | undefined {

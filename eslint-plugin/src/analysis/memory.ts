@@ -446,6 +446,11 @@ export function effectIn(
           label = `${module.code(node.callee)}()`;
           return false;
         }
+        const request = writingRequest(node, module);
+        if (request) {
+          label = request;
+          return false;
+        }
         helpers.push({ call: node, module });
       }
       return true;
@@ -489,6 +494,21 @@ function sends(call: TSESTree.CallExpression, module: FileContext): boolean {
   // A method shared with collections (`add`) sends only on a receiver that reads as a queue.
   if (table.sendMethods.has(name) && text && /queue|producer|publisher|channel/i.test(text)) return true;
   return receivers.some((pattern) => pattern.test(text));
+}
+
+/** `fetch(url, { method: 'POST' })`: a request that changes something in another system, named for messages. */
+function writingRequest(call: TSESTree.CallExpression, module: FileContext): string | undefined {
+  if (call.callee.type !== 'Identifier') return undefined;
+  const spec = module.libraries.requests.get(call.callee.name);
+  const options = call.arguments[1];
+  if (!spec || options?.type !== 'ObjectExpression') return undefined;
+  for (const property of options.properties) {
+    if (property.type !== 'Property' || keyName(property) !== spec.methodOption) continue;
+    const value = property.value;
+    const method = value.type === 'Literal' && typeof value.value === 'string' ? value.value.toUpperCase() : undefined;
+    return method && spec.writing.includes(method) ? `the ${method} request (${call.callee.name})` : undefined;
+  }
+  return undefined;
 }
 
 /** A collection made inside a function (`const batch = new Set()`): not long-lived, but still not a broker. */

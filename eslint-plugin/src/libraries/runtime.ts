@@ -35,4 +35,5 @@ export const runtime: ValueAdapter = {
     { literal: 'array', lookups: ['includes'], records: ['push', 'unshift'], label: 'an array' },
     { literal: 'object', lookups: ['[]', 'in'], records: ['[]'], label: 'an object' },
   ],
+  requests: [{ call: 'fetch', methodOption: 'method', writing: ['POST', 'PUT', 'PATCH', 'DELETE'] }],
 };

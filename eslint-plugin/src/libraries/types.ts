@@ -296,6 +296,20 @@ export interface ValueAdapter {
   schemaPaths?: readonly string[];
   /** Collections kept in the process's memory: a module's or an object's one outlives a delivery. */
   collections?: readonly CollectionSpec[];
+  /**
+   * Calls that send a request to another system, and the request methods that change something
+   * there: `fetch(url, { method: 'POST' })` is an effect, a plain `fetch(url)` a read.
+   */
+  requests?: readonly RequestSpec[];
+}
+
+export interface RequestSpec {
+  /** The function called: `fetch`. */
+  call: string;
+  /** The option of its second argument that names the method. */
+  methodOption: string;
+  /** Methods that write, upper case. */
+  writing: readonly string[];
 }
 
 export type LibraryAdapter = BrokerAdapter | DataAdapter | ValueAdapter;

@@ -171,6 +171,19 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
           await prisma.payment.create({ data: { id: event.id } });
         } });`,
     },
+    {
+      name: 'a request that only reads (a plain fetch) is not an effect',
+      code: `
+        const seen = new Set();
+        async function lookup(id) { return fetch('https://api.example.com/orders/' + id); }
+        export default async function handler(req, res) {
+          const update = req.body;
+          if (seen.has(update.update_id)) return res.send('ok');
+          seen.add(update.update_id);
+          await lookup(update.update_id);
+          return res.send('ok');
+        }`,
+    },
   ],
   invalid: [
     {
@@ -331,6 +344,23 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
           return new Response('ok');
         };`,
       errors: [{ messageId: 'inMemory', data: { collection: 'events', effect: 'queue.add()' }, line: 12 }],
+    },
+    {
+      name: 'a serverless webhook: a module-level Set, then a POST to another system through a helper',
+      code: `
+        const processedUpdates = new Set();
+        async function notify(chatId, text) {
+          await fetch('https://api.telegram.org/bot/sendMessage', { method: 'POST', body: JSON.stringify({ chat_id: chatId, text }) });
+        }
+        export default async function handler(req, res) {
+          const update = req.body;
+          const updateId = update.update_id;
+          if (processedUpdates.has(updateId)) return res.status(200).send('OK');
+          processedUpdates.add(updateId);
+          await notify(update.message.chat.id, 'Welcome');
+          return res.send('OK');
+        }`,
+      errors: [{ messageId: 'inMemory', data: { collection: 'processedUpdates', effect: 'the POST request (fetch)' }, line: 9 }],
     },
   ],
 });
