@@ -4,6 +4,7 @@ import type { CollectionSpec } from '../libraries/types.js';
 import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
 import type { DataOperation } from './operations/index.js';
 import type { OriginTracer } from './origin.js';
+import { importersOf } from './project/importers.js';
 import { moduleContext, resolveImport } from './project/modules.js';
 import { calleeName, keyName, memberPath, propertyName, variableOf } from './scope.js';
 import { walk } from './walk.js';
@@ -240,7 +241,7 @@ function exits(statement: TSESTree.Statement | null | undefined): boolean {
   return false;
 }
 
-function returnedBoolean(statement: TSESTree.Statement | null | undefined): boolean | undefined {
+export function returnedBoolean(statement: TSESTree.Statement | null | undefined): boolean | undefined {
   if (!statement) return undefined;
   if (statement.type === 'BlockStatement') return returnedBoolean(statement.body[statement.body.length - 1]);
   if (statement.type === 'ReturnStatement' && statement.argument?.type === 'Literal' && typeof statement.argument.value === 'boolean') return statement.argument.value;
@@ -436,7 +437,8 @@ export function effectIn(
         return !label;
       }
       if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression') return true;
-      const write = operationsAt(node, module).find((operation) => operation.kind !== 'read' && operation.kind !== 'serialisation' && operation.skipsDuplicates !== true);
+      // A write that settles duplicates itself (an upsert, ON CONFLICT, a conditional put) does not repeat.
+      const write = operationsAt(node, module).find((operation) => operation.kind !== 'read' && operation.kind !== 'serialisation' && !operation.arbitrated);
       if (write) {
         label = write.label;
         return false;
@@ -574,3 +576,48 @@ export function keyText(node: TSESTree.Node, file: FileContext): string {
   return file.text(unwrap(node)).replace(/\s+/g, '').replace(/\?\./g, '.');
 }
 
+
+/** The name a CommonJS module exports a function by: `module.exports = { name }`, `exports.name = fn`. */
+function commonJsExportName(fn: FunctionNode, file: FileContext): string | undefined {
+  const local = fn.type === 'FunctionDeclaration' ? fn.id?.name : fn.parent?.type === 'VariableDeclarator' && fn.parent.id.type === 'Identifier' ? fn.parent.id.name : undefined;
+  for (const statement of file.sourceAst.body) {
+    const expression = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
+    if (expression?.type !== 'AssignmentExpression') continue;
+    const target = memberPath(expression.left)?.join('.');
+    if (target === 'module.exports' && expression.right.type === 'ObjectExpression') {
+      for (const property of expression.right.properties) {
+        if (property.type === 'Property' && property.value.type === 'Identifier' && property.value.name === local) return keyName(property);
+      }
+    }
+    const named = target && /^(module\.)?exports\.(\w+)$/.exec(target)?.[2];
+    if (named && (expression.right === fn || (expression.right.type === 'Identifier' && expression.right.name === local))) return named;
+  }
+  return undefined;
+}
+
+/** The calls of `fn`, in its own module and in the project's modules that import it (as an ES or a CommonJS export). */
+export function callsOf(fn: FunctionNode, file: FileContext): { call: TSESTree.CallExpression; module: FileContext }[] {
+  const calls: { call: TSESTree.CallExpression; module: FileContext }[] = [];
+  const add = (site: TSESTree.Node, module: FileContext) => {
+    const call = site.parent;
+    if (call?.type === 'CallExpression' && call.callee === site) calls.push({ call, module });
+  };
+  for (const site of file.functionSites(fn)) if (site !== fn) add(site, file);
+  const exported = file.exportNameOf(fn) ?? commonJsExportName(fn, file);
+  if (!exported) return calls;
+  for (const importer of importersOf(file.filename).slice(0, 20)) {
+    const module = moduleContext(importer.file, file.libraries);
+    if (!module) continue;
+    for (const [local, source] of module.imports.bindings) {
+      if (source !== importer.specifier) continue;
+      const name = module.imports.names.get(local);
+      if (name === exported) for (const site of module.referencesTo(local)) add(site, module);
+      else if (name === '*') {
+        walk(module.sourceAst, module.visitorKeys, (node) => {
+          if (node.type === 'MemberExpression' && node.object.type === 'Identifier' && node.object.name === local && propertyName(node) === exported) add(node, module);
+        }, 200_000);
+      }
+    }
+  }
+  return calls;
+}

@@ -3,6 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { analysisFor } from '../analysis/file-analysis.js';
 import type { FileContext, FunctionNode } from '../analysis/file-context.js';
 import {
+  callsOf,
   effectIn,
   enclosingFunctionOf,
   fromParameters,
@@ -12,8 +13,10 @@ import {
   membershipAt,
   recordingsOf,
   recordingsWhereItLives,
+  returnedBoolean,
   storesMarker,
   unseenCode,
+  type Gate,
   type Membership,
 } from '../analysis/memory.js';
 import { findOperations, type DataOperation } from '../analysis/operations/index.js';
@@ -34,11 +37,18 @@ function resultIgnored(node: TSESTree.Node): boolean {
  * read, SET NX, a conditional put that fails on a duplicate, a team's claim helper. With one, the
  * memory is only a fast path in front of it.
  */
-function claimsDurably(fn: FunctionNode, file: FileContext, operationsAt: (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => readonly DataOperation[]): boolean {
+function claimsDurably(
+  fn: FunctionNode,
+  effect: TSESTree.Node,
+  file: FileContext,
+  operationsAt: (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => readonly DataOperation[],
+): boolean {
   let found = false;
   walk(fn.body, file.visitorKeys, (node) => {
     if (found) return false;
     if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression') return true;
+    // Only a claim on the way to the effect gates it: not one in another branch of the function.
+    if (node.range[0] >= effect.range[0] || !onTheWayTo(node, effect, fn)) return true;
     found = operationsAt(node).some(
       (operation) =>
         operation.claim !== undefined ||
@@ -49,6 +59,22 @@ function claimsDurably(fn: FunctionNode, file: FileContext, operationsAt: (node:
     return !found;
   }, 20_000);
   return found;
+}
+
+/** Does every branch that holds `node` (up to `fn`) also hold `effect`: does the code reach `effect` after `node`? */
+function onTheWayTo(node: TSESTree.Node, effect: TSESTree.Node, fn: FunctionNode): boolean {
+  const holds = (outer: TSESTree.Node) => outer.range[0] <= effect.range[0] && effect.range[1] <= outer.range[1];
+  for (let current: TSESTree.Node | undefined = node; current && current !== fn; current = current.parent) {
+    const parent: TSESTree.Node | undefined = current.parent;
+    if (!parent) break;
+    const branch =
+      (parent.type === 'IfStatement' && current !== parent.test) ||
+      (parent.type === 'ConditionalExpression' && current !== parent.test) ||
+      parent.type === 'SwitchCase' ||
+      (parent.type === 'LogicalExpression' && current === parent.right);
+    if (branch && !holds(current)) return false;
+  }
+  return true;
 }
 
 export const noInMemoryDedupe = createRule({
@@ -76,16 +102,36 @@ export const noInMemoryDedupe = createRule({
       module === file ? analysis.operationsAt(node) : findOperations(node, module);
     const reported = new Set<TSESTree.Node>();
 
+    /**
+     * A helper that decides and returns a boolean (`if (seen.has(id)) return false; …; return
+     * true`) gates its callers' code. Where a caller can read the helper, the caller reports at
+     * its call; otherwise (a CommonJS export) the finding is here, at the lookup.
+     */
+    const effectOfCallers = (gate: Gate, fn: FunctionNode) => {
+      const answer = returnedBoolean(gate.statement.consequent);
+      if (answer === undefined || fn.body.type !== 'BlockStatement' || gate.statement.parent !== fn.body) return undefined;
+      if (returnedBoolean(fn.body.body[fn.body.body.length - 1]) !== !answer) return undefined;
+      const truthyWhenHeld = gate.whenTrue === 'present' ? answer : !answer;
+      for (const { call, module } of callsOf(fn, file).slice(0, 20)) {
+        if (membershipAt(call, module)) continue;
+        for (const outer of gatesOf(call, truthyWhenHeld ? 'present' : 'absent', module)) {
+          const effect = effectIn(unseenCode(outer), module, operationsIn);
+          if (effect) return effect;
+        }
+      }
+      return undefined;
+    };
+
     const check = (membership: Membership) => {
       if (reported.has(membership.node)) return;
       const { collection, key } = membership;
       for (const gate of gatesOf(membership.node, membership.whenTruthy, file)) {
         const fn = enclosingFunctionOf(gate.statement);
         const region = unseenCode(gate);
-        if (!fn || region.length === 0) continue;
-        const effect = effectIn(region, file, operationsIn);
+        if (!fn || reported.has(gate.statement)) continue;
+        const effect = effectIn(region, file, operationsIn) ?? effectOfCallers(gate, fn);
         if (!effect) continue;
-        if (claimsDurably(fn, file, (node) => analysis.operationsAt(node))) return;
+        if (claimsDurably(fn, effect.node, file, (node) => analysis.operationsAt(node))) return;
         const facts = analysis.tracer.scalars(key);
         if (facts.length > 0 && facts.every((fact) => fact.kind === 'constant' || fact.kind === 'time' || fact.kind === 'minted')) return;
         const wanted = keyText(key, file);
@@ -101,6 +147,7 @@ export const noInMemoryDedupe = createRule({
         const protocol = sameKey && fromParameters(key, file) && !inLoopWithin(membership.node, fn);
         if (!(delivery && (sameKey || everywhere.length > 0 || membership.records)) && !protocol) return;
         reported.add(membership.node);
+        reported.add(gate.statement);
         context.report({ node: membership.node, messageId: 'inMemory', data: { collection: collection.name, effect: effect.label.replace(/`/g, '') } });
         return;
       }

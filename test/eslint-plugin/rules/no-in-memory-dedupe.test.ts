@@ -362,5 +362,23 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
         }`,
       errors: [{ messageId: 'inMemory', data: { collection: 'processedUpdates', effect: 'the POST request (fetch)' }, line: 9 }],
     },
+    {
+      name: 'an upsert in another branch of the handler does not claim this key',
+      code: `
+        const processedUpdates = new Set();
+        export default async function handler(req, res) {
+          const body = req.body;
+          if (body.paymentId) {
+            await prisma.userStats.upsert({ where: { id: body.userId }, create: { id: body.userId }, update: {} });
+            return res.send('OK');
+          }
+          const updateId = body.update_id;
+          if (processedUpdates.has(updateId)) return res.send('OK');
+          processedUpdates.add(updateId);
+          await prisma.reply.create({ data: { updateId, text: 'Welcome' } });
+          return res.send('OK');
+        }`,
+      errors: [{ messageId: 'inMemory', data: { collection: 'processedUpdates', effect: 'prisma.reply.create()' }, line: 10 }],
+    },
   ],
 });
