@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { ruleNames } from '../../extension/src/rules';
 import { enabledRules, readSettings } from '../../extension/src/settings';
 import { describeState } from '../../extension/src/status/lint-state';
 
@@ -11,7 +12,7 @@ describe('settings', () => {
       enable: true,
       run: 'onType',
       typingDelayMs: 300,
-      rules: { 'no-delivery-id-effect-key': 'warning', 'no-amount-effect-key': 'warning', 'no-check-then-insert': 'warning' },
+      rules: Object.fromEntries(ruleNames.map((name) => [name, 'warning'])),
       deferToProjectEslint: false,
       maxFileSizeBytes: 512 * 1024,
     });
@@ -23,7 +24,7 @@ describe('settings', () => {
     expect(settings.typingDelayMs).toBe(300);
     expect(settings.maxFileSizeBytes).toBe(512 * 1024);
     expect(settings.rules['no-amount-effect-key']).toBe('warning');
-    expect(enabledRules(settings)).toEqual(['no-delivery-id-effect-key', 'no-amount-effect-key']);
+    expect(enabledRules(settings)).toEqual(ruleNames.filter((name) => name !== 'no-check-then-insert'));
   });
 });
 

@@ -34,5 +34,6 @@ export const fakePlugin: IdempotencyPlugin & { rules: Record<string, Rule.RuleMo
     'no-delivery-id-effect-key': reportIdentifier('deliveryKey', true),
     'no-amount-effect-key': reportIdentifier('amountKey', false),
     'no-check-then-insert': reportIdentifier('checkThenInsert', false),
+    'no-in-memory-dedupe': reportIdentifier('memoryKey', false),
   },
 };
