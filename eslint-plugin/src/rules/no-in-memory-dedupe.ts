@@ -83,7 +83,7 @@ export const noInMemoryDedupe = createRule({
     type: 'problem',
     messages: {
       inMemory:
-        '{{collection}} is process memory: after a restart, or on a second worker, it is empty and {{effect}} runs again. Claim the key durably instead: a row with a unique key, or SET NX.',
+        '{{collection}} is process memory, empty after a restart and on a second worker, so {{effect}} runs again; claim the key durably instead, in a row with a unique key or with SET NX.',
     },
     schema: [],
   },
