@@ -20,7 +20,7 @@ new Worker('payouts', async (job) => {
   const marker = `payout-sent:${job.data.payoutId}`;
   if (await redis.get(marker)) return;
   await sendPayout(job.data);
-  await redis.set(marker, '1', 'EX', 86400); // flagged: no-check-then-insert
+  await redis.set(marker, '1', 'EX', 86400); // flagged: no-claim-after-effect
 });
 
 async function sendPayout(payout) {

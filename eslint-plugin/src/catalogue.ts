@@ -38,10 +38,20 @@ export const catalogue = {
     severity: 'error',
     lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-1', seeAlso: ['tip-1'] },
   },
+  'no-claim-after-effect': {
+    description: 'Disallow recording that a delivery or operation was handled only after its effect ran, or through a claim whose result is ignored',
+    severity: 'error',
+    lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-6', seeAlso: ['q5'] },
+  },
   'no-in-memory-dedupe': {
     description: 'Disallow deciding whether a delivery was already handled from a collection in process memory, which a restart or a second worker does not share',
     severity: 'error',
     lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-7', seeAlso: ['q6'] },
+  },
+  'no-claim-without-unique-key': {
+    description: 'Disallow a claim that counts on a unique key the schema does not declare: ON CONFLICT, an upsert or a caught duplicate with nothing to settle it',
+    severity: 'error',
+    lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-8', seeAlso: ['q7'] },
   },
 } as const satisfies Record<string, CatalogueEntry>;
 

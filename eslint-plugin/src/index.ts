@@ -4,7 +4,9 @@ import type { TSESLint } from '@typescript-eslint/utils';
 
 import { catalogue, ruleNames, type RuleName } from './catalogue.js';
 import { noAmountEffectKey } from './rules/no-amount-effect-key.js';
-import { noCheckThenInsert } from './rules/no-check-then-insert/index.js';
+import { noCheckThenInsert } from './rules/no-check-then-insert.js';
+import { noClaimAfterEffect } from './rules/no-claim-after-effect.js';
+import { noClaimWithoutUniqueKey } from './rules/no-claim-without-unique-key.js';
 import { noDeliveryIdEffectKey } from './rules/no-delivery-id-effect-key.js';
 import { noInMemoryDedupe } from './rules/no-in-memory-dedupe.js';
 
@@ -21,7 +23,9 @@ export const rules = {
   'no-delivery-id-effect-key': noDeliveryIdEffectKey,
   'no-amount-effect-key': noAmountEffectKey,
   'no-check-then-insert': noCheckThenInsert,
+  'no-claim-after-effect': noClaimAfterEffect,
   'no-in-memory-dedupe': noInMemoryDedupe,
+  'no-claim-without-unique-key': noClaimWithoutUniqueKey,
 } satisfies { [Name in RuleName]: { name: Name } };
 
 const sourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];

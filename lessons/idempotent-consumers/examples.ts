@@ -180,8 +180,7 @@ async function inboxAndEffectCounts(session: ItemSession): Promise<string> {
 }
 
 export const claimFirst = shown(example46, 'claimThenCredit', []);
-// intended: no-claim-after-effect
-export const creditThenRecordOnPool = onPool(shown(example46, 'creditThenRecord', []));
+export const creditThenRecordOnPool = onPool(shown(example46, 'creditThenRecord', ['no-claim-after-effect']));
 
 /** The record written after the effect, its statements committing one by one, next to the claim made first in one transaction. */
 const claimOrderDesigns = [

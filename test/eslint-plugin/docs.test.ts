@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import tsParser from '@typescript-eslint/parser';
@@ -20,34 +22,59 @@ interface Page {
   text: string;
   /** Code blocks under "### Incorrect" and "### Correct". */
   examples: { kind: 'Incorrect' | 'Correct'; code: string }[];
+  /** Blocks under "### Schema" (```sql, ```prisma): the project the examples are linted in. */
+  schema: { language: string; code: string }[];
 }
 
 function readPage(rule: string): Page {
   const text = readFileSync(fileURLToPath(new URL(`eslint-plugin/docs/rules/${rule}.md`, root)), 'utf8');
   const examples: Page['examples'] = [];
+  const schema: Page['schema'] = [];
   let section: string | undefined;
   let block: string[] | undefined;
+  let language = '';
   for (const line of text.split('\n')) {
     if (block) {
       if (line.startsWith('```')) {
         if (section === 'Incorrect' || section === 'Correct') examples.push({ kind: section, code: block.join('\n') });
+        if (section === 'Schema') schema.push({ language, code: block.join('\n') });
         block = undefined;
       } else {
         block.push(line);
       }
     } else if (line.startsWith('```')) {
       block = [];
+      language = line.slice(3).trim();
     } else if (line.startsWith('#')) {
       section = /^###\s+(.*)$/.exec(line)?.[1]?.trim();
     }
   }
-  return { text, examples };
+  return { text, examples, schema };
+}
+
+/**
+ * A page's schema, written as a small project: examples of a rule that reads the schema are
+ * linted as a file of it. Without a schema block, a bare name, as an editor's untitled file.
+ */
+function snippetName(schema: Page['schema']): string {
+  if (schema.length === 0) return 'snippet.ts';
+  const dir = mkdtempSync(path.join(tmpdir(), 'idempotency-docs-'));
+  mkdirSync(path.join(dir, '.git'));
+  mkdirSync(path.join(dir, 'migrations'));
+  mkdirSync(path.join(dir, 'prisma'));
+  writeFileSync(path.join(dir, 'package.json'), '{"name":"docs","private":true}');
+  schema.forEach((block, index) => {
+    if (block.language === 'prisma') writeFileSync(path.join(dir, 'prisma/schema.prisma'), block.code);
+    else writeFileSync(path.join(dir, `migrations/${String(index + 1).padStart(3, '0')}.sql`), block.code);
+  });
+  return path.join(dir, 'snippet.ts');
 }
 
 const linter = new Linter({ configType: 'flat' });
 
-function findings(code: string): string[] {
-  const messages = linter.verify(
+function findings(code: string, filename = 'snippet.ts'): string[] {
+  // A file of a project is linted from its folder: flat config matches files under its base path.
+  const messages = (path.isAbsolute(filename) ? new Linter({ configType: 'flat', cwd: path.dirname(filename) }) : linter).verify(
     code,
     [
       {
@@ -57,7 +84,7 @@ function findings(code: string): string[] {
         rules: Object.fromEntries(ruleNames.map((name) => [`idempotency/${name}`, 'error' as const])),
       },
     ],
-    { filename: 'snippet.ts' },
+    { filename },
   );
   const fatal = messages.find((message) => message.fatal);
   if (fatal) throw new Error(`an example does not parse: ${fatal.message}\n${code}`);
@@ -110,8 +137,9 @@ describe('rule documentation', () => {
         const correct = page.examples.filter((example) => example.kind === 'Correct');
         expect(incorrect.length).toBeGreaterThan(0);
         expect(correct.length).toBeGreaterThan(0);
-        for (const example of incorrect) expect(findings(example.code), example.code).toContain(`idempotency/${name}`);
-        for (const example of correct) expect(findings(example.code), example.code).toEqual([]);
+        const filename = snippetName(page.schema);
+        for (const example of incorrect) expect(findings(example.code, filename), example.code).toContain(`idempotency/${name}`);
+        for (const example of correct) expect(findings(example.code, filename), example.code).toEqual([]);
       });
     });
   }

@@ -110,7 +110,7 @@ export async function handle(pool, id, day) {
 }
 `,
     });
-    expect(findings).toEqual(['src/claim.js:6 idempotency/no-check-then-insert/protectedButEffects']);
+    expect(findings).toEqual(['src/claim.js:6 idempotency/no-claim-after-effect/protectedButWorkBefore']);
     expect(messages[0]).toContain('PRIMARY KEY (message_id) on inbox');
     expect(messages[0]).toContain('the UPDATE of stats');
   });
@@ -216,3 +216,136 @@ export async function createTenant(tenantRepository, _environmentId, identifier,
   });
 });
 
+
+describe('what the schema model knows of a table, and how sure it is', async () => {
+  const { whenSqlParserReady } = await import('../../eslint-plugin/src/analysis/sql/parser.js');
+  const { uniqueKeysInSql } = await import('../../eslint-plugin/src/analysis/sql/ddl.js');
+  const { SchemaModel } = await import('../../eslint-plugin/src/analysis/schema/model.js');
+  await whenSqlParserReady();
+  const model = (sql: string, unreadable: string[] = []) =>
+    new SchemaModel((uniqueKeysInSql(sql) ?? []).map((table) => ({ ...table, file: 'migrations/001.sql' })), ['migrations/001.sql'], unreadable);
+
+  it('a table with no key at all is known, and its keys are settled: there are none', () => {
+    const schema = model('CREATE TABLE inbox (message_id text NOT NULL);');
+    expect(schema.knows('inbox')).toBe(true);
+    expect(schema.keysSettled('inbox')).toBe(true);
+    expect(schema.uniqueKeys('inbox')).toEqual([]);
+    expect(schema.declaration('inbox')).toEqual({ name: 'inbox', files: ['migrations/001.sql'] });
+  });
+
+  it('UNIQUE on a column added by ALTER TABLE is a key', () => {
+    const schema = model('CREATE TABLE coupons (id bigserial PRIMARY KEY); ALTER TABLE coupons ADD COLUMN code text UNIQUE;');
+    expect(schema.uniqueKeys('coupon').map((key) => key.columns)).toEqual([['id'], ['code']]);
+  });
+
+  it.each([
+    ['an expression index', 'CREATE TABLE users (id int PRIMARY KEY, email text); CREATE UNIQUE INDEX users_email ON users (lower(email));', 'user'],
+    ['an exclusion constraint', 'CREATE TABLE bookings (id int PRIMARY KEY, during tstzrange, EXCLUDE USING gist (during WITH &&));', 'booking'],
+    ['UNIQUE USING INDEX', 'CREATE TABLE tags (id int PRIMARY KEY, name text); ALTER TABLE tags ADD CONSTRAINT tags_name UNIQUE USING INDEX tags_name_idx;', 'tag'],
+    ['a copy of another table', 'CREATE TABLE archive (LIKE orders INCLUDING ALL);', 'archive'],
+    ['a partition', 'CREATE TABLE orders_2024 PARTITION OF orders FOR VALUES FROM (1) TO (2);', 'orders_2024'],
+    ['a renamed column', 'CREATE TABLE events (id int PRIMARY KEY, event_id text); ALTER TABLE events RENAME COLUMN event_id TO external_id;', 'event'],
+    ['only an index, the table created elsewhere', 'CREATE UNIQUE INDEX invoices_sequence ON invoices (recurring_id, sequence) WHERE recurring_id IS NOT NULL;', 'invoice'],
+    ['only an ALTER TABLE', 'ALTER TABLE invoices ADD CONSTRAINT invoices_token UNIQUE (token);', 'invoice'],
+    ['a DO block that names it quoted', 'CREATE TABLE "Secret" (id int PRIMARY KEY, name text); DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_indexes) THEN CREATE UNIQUE INDEX "Secret_name_key" ON "Secret" (name); END IF; END $$;', 'secret'],
+    ['a DO block that names it', "CREATE TABLE jobs (id int PRIMARY KEY, key text); DO $$ BEGIN EXECUTE 'CREATE UNIQUE INDEX jobs_key ON jobs (key)'; END $$;", 'job'],
+  ])('%s leaves the keys unsettled', (_name, sql, target) => {
+    const schema = model(sql);
+    expect(schema.knows(target)).toBe(true);
+    expect(schema.keysSettled(target)).toBe(false);
+  });
+
+  it('a statement PostgreSQL rejects leaves the tables it names unsettled, and the others as they were', () => {
+    const schema = model('CREATE TABLE feeds (id int PRIMARY KEY, post_id int);\nALTER TABLE feeds ADD UNIQUE KEY feeds_post (post_id) USING BTREE;\nCREATE TABLE topics (id int PRIMARY KEY);');
+    expect(schema.keysSettled('feed')).toBe(false);
+    expect(schema.keysSettled('topic')).toBe(true);
+  });
+
+  it('a schema file that could not be read leaves every table unsettled', () => {
+    const schema = model('CREATE TABLE inbox (message_id text NOT NULL);', ['migrations/002.sql']);
+    expect(schema.knows('inbox')).toBe(true);
+    expect(schema.keysSettled('inbox')).toBe(false);
+  });
+});
+
+describe('model files: which tables the readers know whole', () => {
+  it('Mongoose: a schema without unique fields is known by its _id; a plugin or a schema made elsewhere is not known whole', async () => {
+    const { findings } = await lintProject({
+      'src/models.ts': `
+import mongoose, { Schema } from 'mongoose';
+import { ipSchema } from './shared.js';
+const visitSchema = new Schema({ userId: { type: String, index: true }, day: String });
+export const Visit = mongoose.model('Visit', visitSchema);
+const tokenSchema = new Schema({ token: String });
+tokenSchema.plugin(uniqueTokens);
+export const Token = mongoose.model('Token', tokenSchema);
+export const Ip = mongoose.model('Ip', ipSchema);
+const spreadSchema = new Schema({ ...base, name: String });
+export const Spread = mongoose.model('Spread', spreadSchema);
+`,
+      'src/track.ts': `
+import mongoose from 'mongoose';
+export async function track(userId: string, day: string, token: string, ip: string) {
+  await Visit.updateOne({ userId, day }, { $set: { at: new Date() } }, { upsert: true });
+  await Token.updateOne({ token }, { $set: { token } }, { upsert: true });
+  await Ip.updateOne({ ip }, { $set: { ip } }, { upsert: true });
+  await Spread.updateOne({ name: ip }, { $set: { ip } }, { upsert: true });
+}
+`,
+    });
+    expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual(['src/track.ts:4 idempotency/no-claim-without-unique-key/upsertNoKey']);
+  });
+
+  it('NestJS Mongoose: @Prop({ unique: true }) is a key; SchemaFactory indexes count', async () => {
+    const { findings } = await lintProject({
+      'src/keys.schema.ts': `
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+@Schema()
+export class ApiKey { @Prop({ unique: true }) key: string; @Prop() owner: string; }
+export const ApiKeySchema = SchemaFactory.createForClass(ApiKey);
+@Schema()
+export class Seat { @Prop() teamId: string; @Prop() userId: string; }
+export const SeatSchema = SchemaFactory.createForClass(Seat);
+SeatSchema.index({ teamId: 1, userId: 1 }, { unique: true });
+`,
+      'src/service.ts': `
+import { Model } from 'mongoose';
+export class Service {
+  constructor(private apiKeyModel: Model<unknown>, private seatModel: Model<unknown>) {}
+  async keep(key: string, owner: string, teamId: string, userId: string) {
+    await this.apiKeyModel.updateOne({ key }, { owner }, { upsert: true });
+    await this.seatModel.updateOne({ teamId, userId }, { teamId }, { upsert: true });
+    await this.apiKeyModel.updateOne({ owner }, { owner }, { upsert: true });
+  }
+}
+`,
+    });
+    expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual(['src/service.ts:8 idempotency/no-claim-without-unique-key/upsertNoKey']);
+  });
+
+  it('TypeORM: an entity with a base class, a one-to-one relation or no primary column (a MikroORM entity) is not known whole', async () => {
+    const { findings } = await lintProject({
+      'src/entities.ts': `
+import { Entity, PrimaryGeneratedColumn, Column, OneToOne, JoinColumn } from 'typeorm';
+@Entity('receipts') export class Receipt { @PrimaryGeneratedColumn() id: number; @Column() orderId: string; }
+@Entity('profiles') export class Profile { @PrimaryGeneratedColumn() id: number; @OneToOne(() => User) @JoinColumn() user: User; @Column() userId: string; }
+@Entity('notes') export class Note extends Base { @Column() ref: string; }
+@Entity({ tableName: 'locks' }) export class Lock { @PrimaryKey({ columnType: 'text' }) id!: string; @Property() owner!: string; }
+`,
+      'src/write.ts': `
+import { Repository } from 'typeorm';
+export async function write(db: any, orderId: string, userId: string, ref: string) {
+  await db.query('INSERT INTO receipts ("orderId") VALUES ($1) ON CONFLICT DO NOTHING', [orderId]);
+  await db.query('INSERT INTO profiles ("userId") VALUES ($1) ON CONFLICT DO NOTHING', [userId]);
+  await db.query('INSERT INTO notes (ref) VALUES ($1) ON CONFLICT DO NOTHING', [ref]);
+  try {
+    await db.query('INSERT INTO locks (id, owner) VALUES ($1, $2)', [ref, userId]);
+  } catch (error) {
+    if (String(error).includes('locks_pkey')) return;
+  }
+}
+`,
+    });
+    expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual(['src/write.ts:4 idempotency/no-claim-without-unique-key/noKeyOnColumns']);
+  });
+});

@@ -77,6 +77,7 @@ describe('the document linter', () => {
     const { linter, requests, document } = setup({ rules: { 'no-amount-effect-key': 'off', 'no-check-then-insert': 'hint' } });
     await linter.lintNow(document as never);
     expect(requests[0]?.rules).toEqual(ruleNames.filter((name) => name !== 'no-amount-effect-key'));
+    expect(requests[0]?.rules).toContain('no-check-then-insert');
   });
 
   it('skips a file over the size limit, says so, and drops its old diagnostics', async () => {

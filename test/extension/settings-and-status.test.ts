@@ -25,6 +25,7 @@ describe('settings', () => {
     expect(settings.maxFileSizeBytes).toBe(512 * 1024);
     expect(settings.rules['no-amount-effect-key']).toBe('warning');
     expect(enabledRules(settings)).toEqual(ruleNames.filter((name) => name !== 'no-check-then-insert'));
+    expect(enabledRules(settings)).toContain('no-delivery-id-effect-key');
   });
 });
 

@@ -113,7 +113,7 @@ function wholeKey(operation: DataOperation, table: LibraryTable): boolean {
 
 function describeField(operation: DataOperation, field: Field, table: LibraryTable): string {
   if (wholeKey(operation, table)) return `the key of ${operation.label}`;
-  const name = field.name.startsWith('#') ? `column ${field.name.slice(1)}` : `\`${field.name}\``;
+  const name = field.name.startsWith('#') ? `column ${field.name.slice(1)}` : `'${field.name}'`;
   return `the key ${name} of ${operation.label}`;
 }
 
@@ -140,7 +140,7 @@ export function effectKeysOfOperation(operation: DataOperation, tracer: OriginTr
   });
 }
 
-const idempotencyKeyName = /^(x-)?(idempotency|idempotent|dedupe?|deduplication)[-_ ]?(key|id|token)$/i;
+export const idempotencyKeyName = /^(x-)?(idempotency|idempotent|dedupe?|deduplication)[-_ ]?(key|id|token)$/i;
 
 /**
  * Is this object a message being sent rather than the options of an effect? A producer that mints
@@ -194,7 +194,7 @@ export function effectKeyOfProperty(property: TSESTree.Property, table: LibraryT
     node: property.value,
     values: [property.value],
     functions: [],
-    description: /-/.test(name) ? `the \`${name}\` header` : `the \`${name}\` option`,
+    description: /-/.test(name) ? `the '${name}' header` : `the '${name}' option`,
     strength: 'explicit',
     external: true,
     isClaim: () => false,
@@ -217,5 +217,5 @@ export function effectKeyOfHeaderCall(node: TSESTree.CallExpression | TSESTree.A
     value = node.right;
   }
   if (!name || !value || value.type === 'SpreadElement' || !idempotencyKeyName.test(name)) return undefined;
-  return { node: value, values: [value], functions: [], description: `the \`${name}\` header`, strength: 'explicit', external: true, isClaim: () => false };
+  return { node: value, values: [value], functions: [], description: `the '${name}' header`, strength: 'explicit', external: true, isClaim: () => false };
 }

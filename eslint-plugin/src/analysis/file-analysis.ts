@@ -49,6 +49,18 @@ export class FileAnalysis {
     return found;
   }
 
+  private all: DataOperation[] | undefined;
+
+  /** Every operation of the file, in source order. */
+  allOperations(): readonly DataOperation[] {
+    if (this.all) return this.all;
+    const all: DataOperation[] = [];
+    walk(this.file.sourceAst, this.file.visitorKeys, (node) => {
+      if (node.type === 'CallExpression' || node.type === 'TaggedTemplateExpression') all.push(...this.operationsAt(node));
+    }, 1_000_000);
+    return (this.all = all);
+  }
+
   private readonly serving = new Map<FunctionNode, boolean>();
 
   /**

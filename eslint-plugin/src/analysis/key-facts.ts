@@ -9,9 +9,9 @@ export function keyFacts(key: EffectKey, tracer: OriginTracer): Leaf[] {
   return [...key.values.flatMap((value) => tracer.scalars(value)), ...sqlFunctionFacts(key.functions)];
 }
 
-/** "the Kafka offset `message.offset`": how a fact is named in a message. */
+/** "the Kafka offset 'message.offset'": how a fact is named in a message (plain text, quoted as ESLint's own messages quote names). */
 export function describeFact(fact: Leaf): string {
-  return fact.what && !fact.what.startsWith('named ') ? `${fact.what} \`${fact.code}\`` : `\`${fact.code}\``;
+  return fact.what && !fact.what.startsWith('named ') ? `${fact.what} '${fact.code}'` : `'${fact.code}'`;
 }
 
 /**

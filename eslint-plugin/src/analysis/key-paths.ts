@@ -116,7 +116,7 @@ export function effectKeyOfKeyPath(property: TSESTree.Property, file: FileContex
       node: property.value,
       values: [],
       functions: [],
-      description: `${pattern.label} \`${path}\` named by \`${name}\``,
+      description: `${pattern.label} '${path}' named by '${name}'`,
       strength: 'explicit',
       // The key is handed to the library that keeps the idempotency records.
       external: true,

@@ -5,7 +5,7 @@ import { asCertainAs, asScalars, isLeaf, leaf, shaped, type Fact, type Leaf } fr
 import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
 import type { LibraryTable } from './library-table.js';
 import { sitesInImporters } from './project/import-sites.js';
-import { moduleContext, resolveImport } from './project/modules.js';
+import { importedFunction } from './project/modules.js';
 import { byName, callOnShape, elementOfShape, memberOfShape, memberSpecFacts } from './shapes.js';
 import { calleeName, keyName, memberPath, objectProperty, propertyName, variableOf } from './scope.js';
 import { walk } from './walk.js';
@@ -474,23 +474,7 @@ export class OriginTracer {
   /** The function of another project module that `callee` names: `keyFor(…)`, `keys.keyFor(…)`. */
   private importedFunction(callee: TSESTree.Node): { module: FileContext; fn: FunctionNode } | undefined {
     if ((this.binding?.moduleDepth ?? 0) >= maxModuleDepth) return undefined;
-    let local: string | undefined;
-    let member: string | undefined;
-    if (callee.type === 'Identifier') local = callee.name;
-    else if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier') {
-      local = callee.object.name;
-      member = propertyName(callee);
-    }
-    const imports = this.file.imports;
-    const source = local && imports.bindings.get(local);
-    if (!local || !source) return undefined;
-    const name = imports.names.get(local);
-    const exported = name === '*' ? member : member === undefined ? name : undefined;
-    if (!exported) return undefined;
-    const resolved = resolveImport(this.file.filename, source);
-    const module = resolved ? moduleContext(resolved, this.table) : undefined;
-    const fn = module?.exportedFunction(exported);
-    return module && fn ? { module, fn } : undefined;
+    return importedFunction(this.file, callee);
   }
 
   /** What an imported function returns for this call's arguments, read in its own module. */

@@ -2,7 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { FileContext } from '../analysis/file-context.js';
 import { chainOf, isChainEnd, link, literalArgument, type Chain } from '../analysis/operations/chain.js';
-import { fieldsOf, objectLiteral } from '../analysis/operations/fields.js';
+import { fieldsOf, objectLiteral, showsEveryField } from '../analysis/operations/fields.js';
 import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
 import { memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
 import type { ScopeOf } from '../analysis/static-text.js';
@@ -18,6 +18,11 @@ function drizzleTarget(argument: TSESTree.Node | undefined): string[] {
   return [tableName(object) ?? ''].filter(Boolean);
 }
 
+function targetCount(argument: TSESTree.Node): number {
+  const object = unwrapExpression(argument);
+  return object.type === 'ArrayExpression' ? object.elements.length : 1;
+}
+
 function drizzleChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: FileContext): DataOperation | undefined {
   const insert = link(chain, 'insert');
   const values = link(chain, 'values');
@@ -26,7 +31,18 @@ function drizzleChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: F
     if (!table) return undefined;
     const conflict = link(chain, 'onConflictDoNothing', 'onConflictDoUpdate');
     const options = conflict && objectLiteral(conflict.call.arguments[0], scopeOf);
-    const target = options ? drizzleTarget(objectProperty(options, 'target')?.value) : [];
+    const targetOption = options && objectProperty(options, 'target')?.value;
+    const target = targetOption ? drizzleTarget(targetOption) : [];
+    // No target: any unique key. A target of columns written out: exactly that key. Anything
+    // else (a variable, a `where`, a constraint name) is not ours to judge.
+    const plain = options && !objectProperty(options, 'where') && !objectProperty(options, 'targetWhere') && !objectProperty(options, 'setWhere');
+    const arbiter = !conflict
+      ? undefined
+      : conflict.call.arguments.length === 0
+        ? ('any' as const)
+        : plain && targetOption && target.length === targetCount(targetOption)
+          ? ('exact' as const)
+          : undefined;
     return {
       kind: 'insert',
       library: 'drizzle' as const,
@@ -34,7 +50,9 @@ function drizzleChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: F
       node: end,
       label: `the Drizzle insert into ${table}`,
       fields: fieldsOf(values.call.arguments[0], scopeOf),
+      fieldsComplete: showsEveryField(values.call.arguments[0], scopeOf),
       conflictTarget: target.length > 0 ? target : undefined,
+      ...(arbiter ? { arbiter } : {}),
       arbitrated: Boolean(conflict),
       skipsDuplicates: conflict?.name === 'onConflictDoNothing',
       fix: conflict

@@ -31,6 +31,7 @@ import { runtime } from './runtime.js';
 import { sequelize } from './sequelize.js';
 import { sql } from './sql.js';
 import { stripe } from './stripe.js';
+import { supabase } from './supabase.js';
 import { temporal } from './temporal.js';
 import { typeorm } from './typeorm.js';
 import type { LibraryAdapter } from './types.js';
@@ -76,6 +77,7 @@ export const libraries: readonly LibraryAdapter[] = [
   prisma,
   drizzle,
   kysely,
+  supabase,
   knex,
   redis,
   typeorm,

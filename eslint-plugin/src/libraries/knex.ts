@@ -2,7 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { FileContext } from '../analysis/file-context.js';
 import { chainOf, isChainEnd, link, literalArgument, type Chain } from '../analysis/operations/chain.js';
-import { fieldsOf, objectLiteral } from '../analysis/operations/fields.js';
+import { fieldsOf, objectLiteral, showsEveryField } from '../analysis/operations/fields.js';
 import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
 import { memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
 import type { ScopeOf } from '../analysis/static-text.js';
@@ -12,6 +12,13 @@ import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
 /** knex: `knex('refunds').where({ id }).first()`, `.insert(row).onConflict('id').ignore()`. */
 
 const knexReads = new Set(['first', 'select', 'where', 'andWhere', 'whereIn', 'count', 'pluck', 'exists', 'limit']);
+
+/** The columns `.onConflict('a')`, `.onConflict(['a', 'b'])` names; undefined when they are not all written out. */
+function conflictColumns(args: readonly TSESTree.CallExpressionArgument[]): string[] | undefined {
+  const items = args.length === 1 && args[0]!.type === 'ArrayExpression' ? args[0].elements : args;
+  const columns = items.map((item) => (item?.type === 'Literal' && typeof item.value === 'string' ? item.value : undefined));
+  return columns.every((column) => column !== undefined) ? (columns as string[]) : undefined;
+}
 
 function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: FileContext): DataOperation | undefined {
   const [first, second] = chain.links;
@@ -25,12 +32,16 @@ function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: File
   const insert = link(chain, 'insert');
   if (insert) {
     const conflict = link(chain, 'onConflict');
+    const columns = conflict && conflictColumns(conflict.call.arguments);
     return {
       ...base,
       kind: 'insert',
       label: `the knex insert into ${table}`,
       fields: fieldsOf(insert.call.arguments[0], scopeOf),
+      fieldsComplete: showsEveryField(insert.call.arguments[0], scopeOf),
       conflictTarget: conflict ? conflict.call.arguments.map((argument) => (argument.type === 'Literal' ? String(argument.value) : '')).filter(Boolean) : undefined,
+      // .onConflict() with no columns: any unique key; .onConflict(['a', 'b']): exactly that one.
+      ...(conflict && columns ? { arbiter: columns.length === 0 ? ('any' as const) : ('exact' as const), conflictTarget: columns.length > 0 ? columns : undefined } : {}),
       arbitrated: Boolean(conflict),
       skipsDuplicates: Boolean(link(chain, 'ignore')),
     };

@@ -2,7 +2,7 @@ import { getSchema, type AttributeArgument, type BlockAttribute, type Field, typ
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { FileContext } from '../analysis/file-context.js';
-import { fieldsOf, objectLiteral, uniqueKeyFields } from '../analysis/operations/fields.js';
+import { fieldsOf, objectLiteral, showsEveryField, uniqueKeyFields } from '../analysis/operations/fields.js';
 import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
 import { memberPath, objectProperty } from '../analysis/scope.js';
 import type { DeclaredTable } from '../analysis/schema/model.js';
@@ -40,6 +40,9 @@ function prismaOperation(call: TSESTree.CallExpression, file: FileContext): Data
       ...base,
       kind: 'insert',
       fields: fieldsOf(objectProperty(options!, 'data')?.value, scopeOf),
+      fieldsComplete: showsEveryField(objectProperty(options!, 'data')?.value, scopeOf),
+      // skipDuplicates is ON CONFLICT DO NOTHING: any unique key the rows fill.
+      ...(skipDuplicates?.type === 'Literal' && skipDuplicates.value === true ? { arbiter: 'any' as const } : {}),
       arbitrated: skipDuplicates?.type === 'Literal' && skipDuplicates.value === true,
       skipsDuplicates: skipDuplicates?.type === 'Literal' && skipDuplicates.value === true,
     };

@@ -246,7 +246,7 @@ function operationOf(sent: Sent, file: FileContext): DataOperation | undefined {
   const shape = keyShape(key, file);
   const verb = method.toUpperCase();
   const member = memberOf(command, args);
-  const label = member ? `the Redis ${verb} of \`${file.code(member)}\` in \`${shape}\`` : `the Redis ${verb} of \`${shape}\``;
+  const label = member ? `the Redis ${verb} of '${file.code(member)}' in '${shape}'` : `the Redis ${verb} of '${shape}'`;
   const fields: Field[] = member ? [{ name: command.memberName ?? 'member', values: [member], functions: [] }] : [{ name: 'key', values: [key], functions: [] }];
   const base = { library: 'redis' as const, targets: [shape], node, fields, arbitrated: false };
   if (command.role === 'read') return { ...base, kind: 'read', label, fields: [] };
@@ -257,7 +257,9 @@ function operationOf(sent: Sent, file: FileContext): DataOperation | undefined {
   const last = args[args.length - 1]!;
   // What the write stores under its key: SET k v, SETEX k seconds v, HSET k field v.
   const valueAt = method === 'setex' || method === 'psetex' || method === 'setEx' || method === 'pSetEx' || command.memberName === 'field' || method === 'hset' || method === 'hSet' ? 2 : 1;
-  const stored = command.role === 'add' ? [] : args.slice(valueAt, valueAt + 1);
+  // HSET k { field: v } (node-redis, Upstash): the object is what is stored.
+  const fieldObject = (method === 'hset' || method === 'hSet') && args[1]?.type === 'ObjectExpression' ? [args[1]] : undefined;
+  const stored = command.role === 'add' ? [] : (fieldObject ?? args.slice(valueAt, valueAt + 1));
   return {
     ...base,
     kind: nx ? 'upsert' : 'insert',

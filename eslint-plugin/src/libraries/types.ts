@@ -37,6 +37,7 @@ export type LibraryName =
   | 'sql'
   | 'prisma'
   | 'knex'
+  | 'supabase'
   | 'drizzle'
   | 'kysely'
   | 'typeorm'

@@ -11,8 +11,7 @@ export const noAmountEffectKey = createRule({
   meta: {
     type: 'problem',
     messages: {
-      amountKey:
-        '{{key}} is derived from an amount ({{amount}}){{others}}: two different operations for the same amount share the key, and the second is silently dropped. Key it on the operation instead (an invoice, payment or sale id).',
+      amountKey: "{{key}} is made of an amount ({{amount}}){{others}}, so two operations of the same amount share it and the second is dropped; key it on the operation's own id.",
     },
     schema: [],
   },

@@ -9,13 +9,11 @@ export const noDeliveryIdEffectKey = createRule({
   meta: {
     type: 'problem',
     messages: {
-      deliveryKey:
-        '{{key}} is derived from the delivery ({{source}}), not from the business operation: another message about the same operation gets another key, and the effect runs twice. Key it on the operation instead (a refund, sale or payment id from the payload).',
-      mintedKey:
-        '{{key}} is derived from a value made fresh on every attempt ({{source}}): a retry never matches the first try, and the effect runs twice. Key it on the operation instead (a refund, sale or payment id from the payload).',
-      workerKey:
-        '{{key}} is derived from the worker ({{source}}): the same message handled by another worker gets another key, and the effect runs twice. Key it on the operation instead (a refund, sale or payment id from the payload).',
+      deliveryKey: "{{key}} comes from the delivery ({{source}}), not the business operation, so another message about the same operation repeats the effect; key it on the operation's own id.",
+      mintedKey: "{{key}} is made fresh on every attempt ({{source}}), so a retry never matches the first try; key it on the operation's own id.",
+      workerKey: "{{key}} comes from the worker ({{source}}), so the same message on another worker gets another key; key it on the operation's own id.",
     },
+
     schema: [],
   },
   defaultOptions: [],

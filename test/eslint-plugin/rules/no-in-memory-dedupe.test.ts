@@ -295,7 +295,7 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
           await redis.set('voucher:' + event.voucherId + ':owner', event.accountId);
           seen.set(event.voucherId, 1);
         } });`,
-      errors: [{ messageId: 'inMemory', data: { collection: 'seen', effect: 'the Redis SET of voucher:*:owner' }, line: 8 }],
+      errors: [{ messageId: 'inMemory', data: { collection: 'seen', effect: "the Redis SET of 'voucher:*:owner'" }, line: 8 }],
     },
     {
       name: 'QuickLRU, consulted through a constant, in a helper the handler calls',

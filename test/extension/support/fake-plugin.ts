@@ -1,6 +1,7 @@
 import type { Rule } from 'eslint';
 
 import type { IdempotencyPlugin } from '../../../extension/src/lint/lint-engine';
+import { ruleNames } from '../../../extension/src/rules';
 
 /**
  * A plugin with the real rule ids whose rules report simple, predictable things, so the
@@ -29,11 +30,17 @@ const reportIdentifier = (name: string, withSuggestion: boolean): Rule.RuleModul
   },
 });
 
+/** The identifier each rule reports; a rule of the catalogue not named here reports its own camel-cased name. */
+const reported: Record<string, string> = {
+  'no-delivery-id-effect-key': 'deliveryKey',
+  'no-amount-effect-key': 'amountKey',
+  'no-check-then-insert': 'checkThenInsert',
+};
+
+const camelCased = (name: string) => name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
 export const fakePlugin: IdempotencyPlugin & { rules: Record<string, Rule.RuleModule> } = {
-  rules: {
-    'no-delivery-id-effect-key': reportIdentifier('deliveryKey', true),
-    'no-amount-effect-key': reportIdentifier('amountKey', false),
-    'no-check-then-insert': reportIdentifier('checkThenInsert', false),
-    'no-in-memory-dedupe': reportIdentifier('memoryKey', false),
-  },
+  rules: Object.fromEntries(
+    ruleNames.map((name) => [name, reportIdentifier(reported[name] ?? camelCased(name), name === 'no-delivery-id-effect-key')]),
+  ),
 };

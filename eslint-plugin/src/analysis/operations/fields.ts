@@ -46,3 +46,25 @@ export function uniqueKeyFields(node: TSESTree.Node | undefined, scopeOf: ScopeO
   }
   return fields;
 }
+
+/**
+ * Does the object literal show every field it writes (or matches on)? Not with a spread, a
+ * computed name, an operator, or a nested object (a relation written through it, whose columns
+ * the object does not name); not for a list of rows, which may differ from the first.
+ */
+export function showsEveryField(node: TSESTree.Node | undefined, scopeOf: ScopeOf): boolean {
+  if (!node) return false;
+  let current = unwrapExpression(node);
+  if (current.type === 'ArrayExpression') {
+    if (current.elements.length !== 1 || !current.elements[0] || current.elements[0].type === 'SpreadElement') return false;
+    current = current.elements[0];
+  }
+  const object = objectLiteral(current, scopeOf);
+  if (!object) return false;
+  return object.properties.every((property) => {
+    // A `$` operator ($where, $expr) matches by something other than its fields.
+    if (property.type !== 'Property' || keyName(property) === undefined || keyName(property)!.startsWith('$')) return false;
+    const value = unwrapExpression(property.value as TSESTree.Node);
+    return value.type !== 'ObjectExpression' && value.type !== 'ArrayExpression';
+  });
+}

@@ -92,6 +92,9 @@ export function sqlOperations(
             functions: column.functions,
           })),
           conflictTarget: statement.onConflict?.target.length ? statement.onConflict.target : undefined,
+          ...(statement.onConflict?.inferred === 'columns' ? { arbiter: 'exact' as const } : statement.onConflict?.inferred === 'none' ? { arbiter: 'any' as const } : {}),
+          // INSERT INTO t VALUES (…) names no columns: it fills them all.
+          fieldsComplete: statement.columns.every((column) => !column.name.startsWith('#')),
           arbitrated: Boolean(statement.onConflict) || statement.filtered,
           skipsDuplicates: statement.onConflict?.action === 'nothing' || statement.filtered,
           fix:

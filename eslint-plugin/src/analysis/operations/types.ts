@@ -31,6 +31,16 @@ export interface DataOperation {
   fields: Field[];
   /** The unique key the write settles duplicates on (ON CONFLICT target, upsert `where`), if named. */
   conflictTarget?: string[];
+  /**
+   * How the database picks the unique key that settles the write, when the adapter knows:
+   * `exact`, a key on exactly `conflictTarget` (ON CONFLICT (cols): without one the statement
+   * is rejected); `any`, whichever key the inserted row fills (ON CONFLICT DO NOTHING with no
+   * target: without one nothing ever conflicts); `within`, a key among the fields matched on (a
+   * document store's upsert by filter: without one, concurrent upserts insert twice).
+   */
+  arbiter?: 'exact' | 'any' | 'within';
+  /** `fields` are all the fields the write sets: no spread, no computed name, no nested write. */
+  fieldsComplete?: boolean;
   /** The write settles duplicates itself: ON CONFLICT, upsert, SET NX, INSERT … WHERE NOT EXISTS. */
   arbitrated: boolean;
   /**

@@ -5,8 +5,9 @@ import path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { createPathsMatcher, getTsconfig } from 'get-tsconfig';
 
-import { FileContext } from '../file-context.js';
+import { FileContext, type FunctionNode } from '../file-context.js';
 import type { LibraryTable } from '../library-table.js';
+import { propertyName } from '../scope.js';
 
 /**
  * Other modules of the project, read (never run) when a value crosses into them: an imported
@@ -167,4 +168,28 @@ export function moduleContext(file: string, table: LibraryTable): FileContext | 
   if (modules.size >= maxModules) modules.clear();
   modules.set(key, { stamp, context });
   return context ?? undefined;
+}
+
+/**
+ * The function another module of the project exports under the name `callee` calls it by
+ * (`helper(…)` after `import { helper }`, `lib.helper(…)` after `import * as lib`), read in that
+ * module; undefined when the callee is not imported or its module cannot be read.
+ */
+export function importedFunction(file: FileContext, callee: TSESTree.Node): { module: FileContext; fn: FunctionNode } | undefined {
+  let local: string | undefined;
+  let member: string | undefined;
+  if (callee.type === 'Identifier') local = callee.name;
+  else if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier') {
+    local = callee.object.name;
+    member = propertyName(callee);
+  }
+  const source = local && file.imports.bindings.get(local);
+  if (!local || !source) return undefined;
+  const name = file.imports.names.get(local);
+  const exported = name === '*' ? member : member === undefined ? name : undefined;
+  if (!exported) return undefined;
+  const resolved = resolveImport(file.filename, source);
+  const module = resolved ? moduleContext(resolved, file.libraries) : undefined;
+  const fn = module?.exportedFunction(exported);
+  return module && fn ? { module, fn } : undefined;
 }

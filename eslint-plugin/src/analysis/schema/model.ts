@@ -24,6 +24,17 @@ export interface DeclaredTable {
   /** Other names the same table goes by (a model and the table it is mapped to). */
   aliases?: readonly string[];
   keys: readonly { columns: readonly string[]; partial: boolean; written: string }[];
+  /**
+   * The reader met something that may declare a key it cannot read (an expression index, a
+   * plugin, a copied or inherited table, a statement it could not parse that names the table):
+   * the keys it lists may not be all the table has.
+   */
+  unsure?: boolean;
+  /**
+   * The declaration adds keys to a table declared elsewhere (ALTER TABLE, CREATE INDEX): alone it
+   * does not show every key the table has.
+   */
+  addition?: boolean;
 }
 
 export function columnName(name: string): string {
@@ -32,13 +43,24 @@ export function columnName(name: string): string {
 
 export class SchemaModel {
   private readonly byTable = new Map<string, UniqueKey[]>();
+  private readonly unsure = new Set<string>();
+  private readonly declaredWhole = new Set<string>();
+  private readonly declarations = new Map<string, { name: string; files: Set<string> }>();
   readonly files: readonly string[];
+  /** Schema files found that could not be read: any table's keys may be declared there. */
+  readonly unreadable: readonly string[];
 
-  constructor(tables: readonly (DeclaredTable & { file: string })[], files: readonly string[]) {
+  constructor(tables: readonly (DeclaredTable & { file: string })[], files: readonly string[], unreadable: readonly string[] = []) {
     this.files = files;
+    this.unreadable = unreadable;
     for (const declared of tables) {
       for (const name of [declared.table, ...(declared.aliases ?? [])]) {
         const target = normaliseTarget(name);
+        if (declared.unsure) this.unsure.add(target);
+        if (!declared.addition) this.declaredWhole.add(target);
+        const declaration = this.declarations.get(target) ?? { name: declared.table, files: new Set<string>() };
+        declaration.files.add(declared.file);
+        this.declarations.set(target, declaration);
         const keys = this.byTable.get(target) ?? [];
         for (const key of declared.keys) keys.push({ ...key, columns: key.columns.map(columnName), file: declared.file });
         this.byTable.set(target, keys);
@@ -49,6 +71,22 @@ export class SchemaModel {
   /** Whether the schema declares the table at all: only then does a missing key mean something. */
   knows(target: string): boolean {
     return this.byTable.has(target);
+  }
+
+  /**
+   * Whether the keys listed for `target` are all it has, as far as the readers can tell: the
+   * table is declared whole somewhere (not only altered or indexed), no declaration of it left a
+   * doubt, and no schema file failed to read. Only then may a rule say that a table has no key on
+   * some columns.
+   */
+  keysSettled(target: string): boolean {
+    return this.declaredWhole.has(target) && !this.unsure.has(target) && this.unreadable.length === 0;
+  }
+
+  /** How the schema names `target` (its first declaration's table name), and the files that declare it. */
+  declaration(target: string): { name: string; files: readonly string[] } | undefined {
+    const found = this.declarations.get(target);
+    return found && { name: found.name, files: [...found.files] };
   }
 
   uniqueKeys(target: string): readonly UniqueKey[] {

@@ -234,7 +234,8 @@ export function projectSchema(filename: string, table: LibraryTable, settingsPat
   const key = [...sources.map(({ file }) => `${file}@${parsed.get(file)?.stamp ?? ''}`), ...inModels.stamps, String(table.id)].join('\n');
   let model = models.get(key);
   if (!model) {
-    model = new SchemaModel([...tables, ...inModels.tables], [...sources.map(({ file }) => file), ...new Set(inModels.tables.map((declared) => declared.file))]);
+    const unreadable = sources.filter(({ file }) => parsed.get(file)?.tables === null).map(({ file }) => file);
+    model = new SchemaModel([...tables, ...inModels.tables], [...sources.map(({ file }) => file), ...new Set(inModels.tables.map((declared) => declared.file))], unreadable);
     if (models.size > 200) models.clear();
     models.set(key, model);
   }

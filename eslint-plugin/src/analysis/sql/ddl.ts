@@ -34,46 +34,102 @@ function constraintKey(constraint: Tree, columns: string[], table: string): { co
   return { columns: keys.map((key) => key.toLowerCase()), partial: false, written: `${word} (${keys.join(', ')}) on ${table}` };
 }
 
+/** A constraint that settles duplicates in a way the keys below cannot describe: EXCLUDE, or UNIQUE USING INDEX. */
+function opaqueConstraint(constraint: Tree): boolean {
+  if (constraint.contype === 'CONSTR_EXCLUSION') return true;
+  return (constraint.contype === 'CONSTR_PRIMARY' || constraint.contype === 'CONSTR_UNIQUE') && typeof constraint.indexname === 'string';
+}
+
+function columnKeys(column: Tree, table: string): { keys: DeclaredTable['keys'][number][]; unsure: boolean } {
+  const keys: DeclaredTable['keys'][number][] = [];
+  let unsure = false;
+  for (const constraint of (column.constraints as unknown[]) ?? []) {
+    const body = entry(constraint)?.[1] ?? {};
+    if (opaqueConstraint(body)) unsure = true;
+    const key = constraintKey(body, [String(column.colname)], table);
+    if (key) keys.push(key);
+  }
+  return { keys, unsure };
+}
+
 function tablesOf(statement: [string, Tree]): DeclaredTable[] {
   const [type, body] = statement;
   if (type === 'CreateStmt') {
     const table = relationName(body.relation);
     if (!table) return [];
     const keys: DeclaredTable['keys'][number][] = [];
+    // A partition or a child table gets keys from its parent; LIKE … INCLUDING copies another table's.
+    let unsure = (Array.isArray(body.inhRelations) && body.inhRelations.length > 0) || body.partbound !== undefined;
     for (const element of (body.tableElts as unknown[]) ?? []) {
       const [kind, value] = entry(element) ?? [];
       if (kind === 'ColumnDef' && value) {
-        for (const constraint of (value.constraints as unknown[]) ?? []) {
-          const key = constraintKey(entry(constraint)?.[1] ?? {}, [String(value.colname)], table);
-          if (key) keys.push(key);
-        }
+        const found = columnKeys(value, table);
+        keys.push(...found.keys);
+        unsure ||= found.unsure;
       } else if (kind === 'Constraint' && value) {
+        if (opaqueConstraint(value)) unsure = true;
         const key = constraintKey(value, [], table);
         if (key) keys.push(key);
+      } else if (kind === 'TableLikeClause') {
+        unsure = true;
       }
     }
-    return [{ table, keys }];
+    return [{ table, keys, ...(unsure ? { unsure } : {}) }];
   }
   if (type === 'AlterTableStmt') {
     const table = relationName(body.relation);
     if (!table) return [];
+    let unsure = false;
     const keys = ((body.cmds as unknown[]) ?? []).flatMap((command) => {
-      const definition = entry((entry(command)?.[1] as Tree | undefined)?.def)?.[1];
-      const key = definition && constraintKey(definition, [], table);
+      const [kind, definition] = entry((entry(command)?.[1] as Tree | undefined)?.def) ?? [];
+      if (!definition) return [];
+      // ALTER TABLE … ADD COLUMN code text UNIQUE
+      if (kind === 'ColumnDef') {
+        const found = columnKeys(definition, table);
+        unsure ||= found.unsure;
+        return found.keys;
+      }
+      if (opaqueConstraint(definition)) unsure = true;
+      const key = constraintKey(definition, [], table);
       return key ? [key] : [];
     });
-    return keys.length > 0 ? [{ table, keys }] : [];
+    return keys.length > 0 || unsure ? [{ table, keys, addition: true, ...(unsure ? { unsure } : {}) }] : [];
   }
   if (type === 'IndexStmt' && body.unique === true) {
     const table = relationName(body.relation);
     if (!table) return [];
-    // An expression (lower(email)) is not a column: such an index settles duplicates of the expression only.
+    // An expression (lower(email)) is not a column: such an index settles duplicates of the
+    // expression only, which no list of columns describes.
     const columns = ((body.indexParams as unknown[]) ?? []).map((param) => (entry(param)?.[1].name as string | undefined)?.toLowerCase());
-    if (columns.some((column) => column === undefined)) return [];
+    if (columns.some((column) => column === undefined)) return [{ table, keys: [], unsure: true, addition: true }];
     const partial = body.whereClause !== undefined;
-    return [{ table, keys: [{ columns: columns as string[], partial, written: `UNIQUE INDEX ${String(body.idxname ?? '')} on ${table} (${columns.join(', ')})${partial ? ' WHERE …' : ''}` }] }];
+    return [{ table, addition: true, keys: [{ columns: columns as string[], partial, written: `UNIQUE INDEX ${String(body.idxname ?? '')} on ${table} (${columns.join(', ')})${partial ? ' WHERE …' : ''}` }] }];
   }
+  // A renamed column or table: the keys read so far may name what is no longer there.
+  if (type === 'RenameStmt' && body.relation) {
+    const table = relationName(body.relation);
+    const renamed = body.renameType === 'OBJECT_TABLE' && typeof body.newname === 'string' ? [body.newname.toLowerCase()] : [];
+    return [table, ...renamed].filter((name): name is string => Boolean(name)).map((name) => ({ table: name, keys: [], unsure: true, addition: true }));
+  }
+  // Code run by the database (DO blocks, functions) may create keys no statement here shows.
+  if (type === 'DoStmt' || type === 'CreateFunctionStmt') return tablesMentioned(stringsIn(body).join('\n'));
   return [];
+}
+
+/** The string values inside a parse tree: a DO block's or a function's body. */
+function stringsIn(tree: unknown, depth = 0): string[] {
+  if (depth > 50 || !tree || typeof tree !== 'object') return typeof tree === 'string' ? [tree] : [];
+  return Object.values(tree as Tree).flatMap((value) => stringsIn(value, depth + 1));
+}
+
+/** Tables a text we cannot read names after TABLE or ON: their keys may be declared there. */
+function tablesMentioned(text: string): DeclaredTable[] {
+  const names = new Set<string>();
+  for (const match of text.matchAll(/\b(?:table|on)\s+(?:only\s+)?(?:if\s+(?:not\s+)?exists\s+)?((?:[\w$]+|"[^"]+"|`[^`]+`)(?:\.(?:[\w$]+|"[^"]+"|`[^`]+`))?)/gi)) {
+    const name = match[1]!.split('.').pop()!.replace(/^["`]|["`]$/g, '').toLowerCase();
+    if (name) names.add(name);
+  }
+  return [...names].map((table) => ({ table, keys: [], unsure: true, addition: true }));
 }
 
 /** Top-level statements of a text, split at its semicolons by PostgreSQL's own scanner. */
@@ -94,10 +150,17 @@ function statementsOf(text: string): string[] {
 
 export function uniqueKeysInSql(text: string): DeclaredTable[] | null {
   const whole = parseSql(text);
-  const trees = whole ? [whole] : statementsOf(text).map(parseSql);
+  const parts = whole ? [] : statementsOf(text);
+  const trees = whole ? [whole] : parts.map(parseSql);
   if (trees.every((tree) => tree === null)) return text.trim() === '' ? [] : null;
-  return trees.flatMap((tree) => (tree?.stmts ?? []).flatMap((raw) => {
-    const statement = entry(raw.stmt);
-    return statement ? tablesOf(statement) : [];
-  }));
+  // A statement PostgreSQL rejects (another dialect's ALTER TABLE … ADD UNIQUE KEY) may still
+  // declare a key: the tables it names are not fully known.
+  const skipped = parts.filter((_part, index) => trees[index] === null).flatMap(tablesMentioned);
+  return [
+    ...trees.flatMap((tree) => (tree?.stmts ?? []).flatMap((raw) => {
+      const statement = entry(raw.stmt);
+      return statement ? tablesOf(statement) : [];
+    })),
+    ...skipped,
+  ];
 }

@@ -21,7 +21,11 @@ export interface SqlInsert {
   kind: 'insert';
   table: string;
   columns: InsertedColumn[];
-  onConflict?: { action: 'nothing' | 'update'; target: string[] };
+  /**
+   * `inferred`: how the key is named: `columns` (plain columns, in `target`), `none` (no target:
+   * any unique key), `other` (ON CONSTRAINT, an expression).
+   */
+  onConflict?: { action: 'nothing' | 'update'; target: string[]; inferred?: 'columns' | 'none' | 'other' };
   /** INSERT … SELECT … WHERE: the statement decides for itself whether to write. */
   filtered: boolean;
   /** Where an ON CONFLICT clause would go (a byte offset): before RETURNING, or at the end. */
@@ -127,11 +131,13 @@ function insertColumns(insert: InsertStmt): InsertedColumn[] {
 function conflictClause(insert: InsertStmt): SqlInsert['onConflict'] {
   const clause = insert.onConflictClause;
   if (!clause) return undefined;
-  const target = (clause.infer?.indexElems ?? [])
+  const elements = clause.infer?.indexElems ?? [];
+  const target = elements
     .map((element) => unwrap(element)?.[1].name)
     .filter((name): name is string => typeof name === 'string')
     .map((name) => name.toLowerCase());
-  return { action: clause.action === 'ONCONFLICT_UPDATE' ? 'update' : 'nothing', target };
+  const inferred = !clause.infer ? 'none' : clause.infer.conname || target.length === 0 || target.length !== elements.length ? 'other' : 'columns';
+  return { action: clause.action === 'ONCONFLICT_UPDATE' ? 'update' : 'nothing', target, inferred };
 }
 
 function summariseInsert(insert: InsertStmt, conflictClauseAt: SqlInsert['conflictClauseAt']): SqlInsert {

@@ -30,6 +30,12 @@ function strings(node: TSESTree.Node | undefined): string[] {
   return list.elements.flatMap((element) => (element?.type === 'Literal' && typeof element.value === 'string' ? [element.value] : []));
 }
 
+function optionFalse(options: TSESTree.Node | undefined, name: string, file: FileContext): boolean {
+  const object = objectLiteral(options, file.scopeOf);
+  const value = object && objectProperty(object, name)?.value;
+  return value?.type === 'Literal' && value.value === false;
+}
+
 function optionTrue(options: TSESTree.Node | undefined, name: string, file: FileContext): boolean {
   const object = objectLiteral(options, file.scopeOf);
   return Boolean(object && isTrue(objectProperty(object, name)?.value));
@@ -48,16 +54,23 @@ export function typeormEntities(file: FileContext): DeclaredTable[] {
     const named = first?.type === 'Literal' && typeof first.value === 'string' ? first.value : objectLiteral(first, file.scopeOf) && (objectProperty(objectLiteral(first, file.scopeOf)!, 'name')?.value as TSESTree.Literal | undefined)?.value;
     const keys: { columns: string[]; partial: boolean; written: string }[] = [];
     const primary: string[] = [];
+    // A base class, a one-to-one relation (its join column is unique), an index kept out of
+    // synchronisation or written in a way not read here: keys this reading does not list.
+    let unsure = node.superClass !== null || optionFalse(decoratorArguments(entity).find((argument) => objectLiteral(argument, file.scopeOf)), 'synchronize', file);
     for (const decorator of decorators) {
       const name = decoratorName(decorator);
       const args = decoratorArguments(decorator);
       if (name === 'Unique') {
         const columns = strings(args[args.length - 1]);
         if (columns.length > 0) keys.push({ columns, partial: false, written: `@Unique([${columns.join(', ')}]) on ${className}` });
+        else unsure = true;
       } else if (name === 'Index' && optionTrue(args[args.length - 1], 'unique', file)) {
         const columns = strings(args.find((argument) => argument.type === 'ArrayExpression'));
         const partial = Boolean(objectLiteral(args[args.length - 1], file.scopeOf) && objectProperty(objectLiteral(args[args.length - 1], file.scopeOf)!, 'where'));
         if (columns.length > 0) keys.push({ columns, partial, written: `@Index([${columns.join(', ')}], { unique: true }) on ${className}` });
+        else unsure = true;
+      } else if (name === 'Index' && (optionFalse(args[args.length - 1], 'synchronize', file) || args.some((argument) => argument.type !== 'Literal' && !objectLiteral(argument, file.scopeOf) && argument.type !== 'ArrayExpression'))) {
+        unsure = true;
       }
     }
     for (const member of node.body.body) {
@@ -67,13 +80,17 @@ export function typeormEntities(file: FileContext): DeclaredTable[] {
       for (const decorator of member.decorators ?? []) {
         const name = decoratorName(decorator);
         const [options] = decoratorArguments(decorator).slice(-1);
+        if (name === 'OneToOne') unsure = true;
         if (name === 'PrimaryColumn' || name === 'PrimaryGeneratedColumn') primary.push(field);
         else if ((name === 'Column' || name === 'Index') && optionTrue(options, 'unique', file)) keys.push({ columns: [field], partial: false, written: `${className}.${field} (unique)` });
         else if (name === 'Column' && optionTrue(options, 'primary', file)) primary.push(field);
       }
     }
     if (primary.length > 0) keys.push({ columns: primary, partial: false, written: `the primary key (${primary.join(', ')}) of ${className}` });
-    tables.push({ table: className, aliases: typeof named === 'string' ? [named] : [], keys });
+    // Every TypeORM entity has a primary column; finding none means the class is another
+    // library's (MikroORM's @PrimaryKey) or declares it where this reading does not look.
+    else unsure = true;
+    tables.push({ table: className, aliases: typeof named === 'string' ? [named] : [], keys, ...(unsure ? { unsure } : {}) });
   });
   return tables;
 }
@@ -92,25 +109,77 @@ function uniqueFields(definition: TSESTree.ObjectExpression, file: FileContext):
   return fields;
 }
 
+/** Does `node` hold a `unique` option (or an index that is unique) anywhere inside? */
+function mentionsUnique(node: TSESTree.Node, file: FileContext): boolean {
+  return /\bunique\b/.test(file.text(node).replace(/\bunique\s*:\s*false\b/g, ''));
+}
+
+/** Field types whose definitions hold no options: `String`, `[Number]`, `Schema.Types.ObjectId`. */
+const fieldTypes = /^(String|Number|Boolean|Date|Buffer|Map|Object|Array|BigInt|Mixed|ObjectId|Decimal128|UUID|Double|Int32)$/;
+
+/**
+ * Whether a schema definition may declare keys `uniqueFields` does not see: a spread, a computed
+ * name, a field built by a call or taken from elsewhere, a `unique` deeper than a top-level field.
+ */
+function definitionUnsure(definition: TSESTree.ObjectExpression, file: FileContext): boolean {
+  return definition.properties.some((property) => {
+    if (property.type !== 'Property' || keyName(property) === undefined) return true;
+    const value = unwrapExpression(property.value as TSESTree.Node);
+    const options = objectLiteral(value, file.scopeOf);
+    if (options) {
+      // { type: String, unique: true } is read; { nested: { deep: { unique: true } } } is not.
+      const deeper = options.properties.filter((option) => !(option.type === 'Property' && ['unique', 'index'].includes(keyName(option) ?? '')));
+      return deeper.some((option) => mentionsUnique(option, file)) || options.properties.some((option) => option.type !== 'Property');
+    }
+    if (value.type === 'Identifier') return !fieldTypes.test(value.name) && !/Schema$/.test(value.name);
+    if (value.type === 'MemberExpression') return false;
+    if (value.type === 'ArrayExpression') return mentionsUnique(value, file);
+    return value.type !== 'Literal' && mentionsUnique(value, file);
+  });
+}
+
+/** Options of a decorator that may hold a key we cannot read (`@Prop(raw({ … }))`, a variable). */
+function optionsUnsure(args: readonly TSESTree.CallExpressionArgument[], file: FileContext): boolean {
+  return args.some((argument) => !objectLiteral(argument, file.scopeOf) && mentionsUnique(argument, file));
+}
+
+/** The implicit key of every MongoDB document. */
+function idKey(model: string): DeclaredTable['keys'][number] {
+  return { columns: ['_id'], partial: false, written: `_id of ${model}` };
+}
+
 /**
  * `const tenantSchema = new Schema({ email: { type: String, unique: true } })`,
- * `tenantSchema.index({ a: 1, b: 1 }, { unique: true })`, `model('Tenant', tenantSchema)`.
+ * `tenantSchema.index({ a: 1, b: 1 }, { unique: true })`, `model('Tenant', tenantSchema)`, and
+ * NestJS's `@Schema() class Tenant { @Prop({ unique: true }) email }`. Every schema is listed,
+ * keys or none (a document always has its `_id`); one the reader may not see whole (a plugin, a
+ * spread, an option it cannot read) is marked unsure.
  */
 export function mongooseSchemas(file: FileContext): DeclaredTable[] {
-  const bySchema = new Map<string, { keys: DeclaredTable['keys'][number][]; models: string[] }>();
+  const bySchema = new Map<string, { keys: DeclaredTable['keys'][number][]; models: string[]; unsure: boolean; defined: boolean }>();
   const entry = (name: string) => {
     let found = bySchema.get(name);
-    if (!found) bySchema.set(name, (found = { keys: [], models: [] }));
+    if (!found) bySchema.set(name, (found = { keys: [], models: [], unsure: false, defined: false }));
     return found;
   };
+  const classes: DeclaredTable[] = [];
   walk(file.sourceAst, file.visitorKeys, (node) => {
     if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && node.init) {
       const init = unwrapExpression(node.init);
       if ((init.type === 'NewExpression' || init.type === 'CallExpression') && calleeName(init.callee) === 'Schema') {
         const definition = objectLiteral(init.arguments[0], file.scopeOf);
         const target = entry(node.id.name);
+        target.defined = true;
         for (const field of definition ? uniqueFields(definition, file) : []) target.keys.push({ columns: [field], partial: false, written: `${field} (unique: true)` });
+        if (!definition || definitionUnsure(definition, file)) target.unsure = true;
+      } else if (init.type === 'CallExpression' && calleeName(init.callee) === 'createForClass') {
+        // SchemaFactory.createForClass(Tenant): the class says the fields; indexes may follow.
+        entry(node.id.name).defined = true;
       }
+    }
+    if ((node.type === 'ClassDeclaration' || node.type === 'ClassExpression') && node.id) {
+      const schema = (node.decorators ?? []).find((decorator) => decoratorName(decorator) === 'Schema');
+      if (schema) classes.push(decoratedSchema(node, schema, file));
     }
     if (node.type !== 'CallExpression') return;
     const method = calleeName(node.callee);
@@ -120,14 +189,55 @@ export function mongooseSchemas(file: FileContext): DeclaredTable[] {
       const columns = fields ? fields.properties.flatMap((property) => (property.type === 'Property' && keyName(property) ? [keyName(property)!] : [])) : [];
       const partial = Boolean(objectLiteral(node.arguments[1], file.scopeOf) && objectProperty(objectLiteral(node.arguments[1], file.scopeOf)!, 'partialFilterExpression'));
       if (columns.length > 0) entry(receiver).keys.push({ columns, partial, written: `${receiver}.index({ ${columns.join(', ')} }, { unique: true })` });
+      if (!fields || columns.length !== fields.properties.length) entry(receiver).unsure = true;
+    } else if (method === 'index' && receiver && node.arguments[1] && !objectLiteral(node.arguments[1], file.scopeOf)) {
+      // index(fields, options) with options we cannot read may be unique.
+      entry(receiver).unsure = true;
     }
+    // Plugins and later additions may bring keys of their own.
+    if ((method === 'plugin' || method === 'add' || method === 'loadClass') && receiver && bySchema.has(receiver)) entry(receiver).unsure = true;
     if (method === 'model' && node.arguments[0]?.type === 'Literal' && typeof node.arguments[0].value === 'string' && node.arguments[1]?.type === 'Identifier') {
       entry(node.arguments[1].name).models.push(node.arguments[0].value);
     }
   });
-  return [...bySchema].flatMap(([schema, { keys, models }]) => {
-    // `TenantSchema` without a model call in this file is still named after its model.
-    const names = models.length > 0 ? models : [schema.replace(/Schema$/i, '')];
-    return keys.length > 0 ? names.map((name) => ({ table: name, keys })) : [];
-  });
+  return [
+    ...[...bySchema].flatMap(([schema, { keys, models, unsure, defined }]) => {
+      // `TenantSchema` without a model call in this file is still named after its model.
+      const names = models.length > 0 ? models : [schema.replace(/Schema$/i, '')];
+      // A schema made in another module is not seen whole here.
+      const doubt = unsure || !defined;
+      return names.map((name) => ({ table: name, keys: [idKey(name), ...keys], ...(doubt ? { unsure: doubt } : {}) }));
+    }),
+    ...classes,
+  ];
+}
+
+/** `@Schema({ collection }) class EventKey { @Prop({ unique: true }) key: string }` (NestJS). */
+function decoratedSchema(node: TSESTree.ClassDeclaration | TSESTree.ClassExpression, schema: TSESTree.Decorator, file: FileContext): DeclaredTable {
+  const className = node.id!.name;
+  const keys: DeclaredTable['keys'][number][] = [idKey(className)];
+  // A base class or options we cannot read may declare keys of their own.
+  let unsure = node.superClass !== null || optionsUnsure(decoratorArguments(schema), file);
+  const options = objectLiteral(decoratorArguments(schema)[0], file.scopeOf);
+  const collection = options && objectProperty(options, 'collection')?.value;
+  for (const member of node.body.body) {
+    if (member.type !== 'PropertyDefinition') continue;
+    const field = keyName(member);
+    for (const decorator of member.decorators ?? []) {
+      if (decoratorName(decorator) !== 'Prop') continue;
+      const args = decoratorArguments(decorator);
+      if (!field || optionsUnsure(args, file)) {
+        unsure = true;
+        continue;
+      }
+      const props = objectLiteral(args[0], file.scopeOf);
+      const index = props && objectLiteral(objectProperty(props, 'index')?.value, file.scopeOf);
+      if (props && (isTrue(objectProperty(props, 'unique')?.value) || (index && isTrue(objectProperty(index, 'unique')?.value)))) {
+        keys.push({ columns: [field], partial: false, written: `${className}.${field} (unique: true)` });
+      } else if (props?.properties.some((option) => !(option.type === 'Property' && ['unique', 'index'].includes(keyName(option) ?? '')) && mentionsUnique(option, file))) {
+        unsure = true;
+      }
+    }
+  }
+  return { table: className, aliases: collection?.type === 'Literal' && typeof collection.value === 'string' ? [collection.value] : [], keys, ...(unsure ? { unsure } : {}) };
 }

@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { FileContext } from '../../analysis/file-context.js';
-import { fieldsOf, objectLiteral, uniqueKeyFields } from '../../analysis/operations/fields.js';
+import { fieldsOf, objectLiteral, showsEveryField, uniqueKeyFields } from '../../analysis/operations/fields.js';
 import { normaliseTarget, type DataOperation, type Field } from '../../analysis/operations/types.js';
 import { calleeName, constantInitializer, memberPath, objectProperty, unwrapExpression } from '../../analysis/scope.js';
 import type { ScopeOf } from '../../analysis/static-text.js';
@@ -143,6 +143,7 @@ export function repositoryOperation(library: LibraryName, call: TSESTree.CallExp
       ...base,
       kind: 'insert',
       fields: fieldsOf(args[0], scopeOf),
+      fieldsComplete: showsEveryField(args[0], scopeOf),
       arbitrated: ignoreDuplicates?.type === 'Literal' && ignoreDuplicates.value === true,
       skipsDuplicates: ignoreDuplicates?.type === 'Literal' && ignoreDuplicates.value === true,
     };
@@ -155,7 +156,9 @@ export function repositoryOperation(library: LibraryName, call: TSESTree.CallExp
       list && list.type === 'ArrayExpression'
         ? list.elements.map((element) => (element?.type === 'Literal' ? String(element.value) : '')).filter(Boolean)
         : undefined;
-    return { ...base, kind: 'upsert', fields: fieldsOf(args[0], scopeOf), conflictTarget, arbitrated: true };
+    // upsert(row, ['refundId']): ON CONFLICT ("refundId"), which needs a key on exactly those columns.
+    const exact = conflictTarget !== undefined && conflictTarget.length > 0 && list?.type === 'ArrayExpression' && conflictTarget.length === list.elements.length;
+    return { ...base, kind: 'upsert', fields: fieldsOf(args[0], scopeOf), conflictTarget, ...(exact ? { arbiter: 'exact' as const } : {}), arbitrated: true };
   }
   if (method === 'findOrCreate') {
     const options = objectLiteral(args[0], scopeOf);
@@ -169,6 +172,8 @@ export function repositoryOperation(library: LibraryName, call: TSESTree.CallExp
       kind: 'upsert',
       fields: [...filter, ...updatedFields(args[1], scopeOf)],
       conflictTarget: filter.map((field) => field.name),
+      // Matched by a filter of plain equalities, the upsert is atomic only under a unique key among them.
+      ...(showsEveryField(args[0], scopeOf) ? { arbiter: 'within' as const } : {}),
       arbitrated: true,
     };
   }

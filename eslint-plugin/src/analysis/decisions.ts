@@ -1,8 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../../analysis/file-context.js';
-import { variableOf } from '../../analysis/scope.js';
-import { walk } from '../../analysis/walk.js';
+import type { FileContext } from './file-context.js';
+import { propertyName, variableOf } from './scope.js';
+import { walk } from './walk.js';
 
 /**
  * Does the application decide, from a value it read, whether a write happens? That is the shape
@@ -40,6 +40,8 @@ function isNothing(node: TSESTree.Node): boolean {
 function climbToGuard(start: TSESTree.Node, polarity: Polarity): { guard?: Guard; bound?: { id: TSESTree.Node; polarity: Polarity }; returned?: Polarity } {
   let node = start;
   let current = polarity;
+  let viaField = false;
+  let afterElement = false;
   for (let guard = 0; guard < 16; guard += 1) {
     const parent = node.parent;
     if (!parent) return {};
@@ -52,6 +54,15 @@ function climbToGuard(start: TSESTree.Node, polarity: Polarity): { guard?: Guard
       case 'MemberExpression':
         // rows.length, result.rowCount, rows[0], count.count: still "found" when truthy.
         if (parent.object !== node) return {};
+        const member = propertyName(parent) ?? (parent.computed && parent.property.type === 'Literal' ? String(parent.property.value) : '');
+        if (!existenceMembers.test(member)) {
+          // `token.revoked` of a row the code knows it has is its state, whatever the test;
+          // `found?.id` may still ask whether there is a row, and `rows[0].n` is what a
+          // count or EXISTS query answered.
+          if (!parent.optional && !afterElement) return {};
+          viaField = true;
+        }
+        afterElement = member === '0';
         break;
       case 'CallExpression':
         // Boolean(x), Number(x.count): truthy exactly when x says a row was found.
@@ -71,6 +82,9 @@ function climbToGuard(start: TSESTree.Node, polarity: Polarity): { guard?: Guard
           if (operator === '<') current = flip(current);
         } else if (operator === '<' || operator === '<=' || operator === '>' || operator === '>=') {
           // `count >= MAX`: a quota compared with a limit, not a question of whether a row exists.
+          return {};
+        } else if (viaField) {
+          // `found.status !== 'done'`: the row's state, not whether it exists.
           return {};
         } else {
           current = 'either';
@@ -102,10 +116,13 @@ function climbToGuard(start: TSESTree.Node, polarity: Polarity): { guard?: Guard
   return {};
 }
 
+/** Members that still say whether something was found: `rows.length`, `result.rowCount`, `rows[0]`, `{ count }`. */
+const existenceMembers = /^(length|rowCount|rows|count|_count|size|0|Count|Item|Items|affectedRows|numRows|exists)$/;
+
 const exitStatements = new Set(['ReturnStatement', 'ThrowStatement', 'ContinueStatement', 'BreakStatement']);
 
 /** Statements that never fall through: `return`, `throw`, `continue`, `break`, or a block ending in one. */
-function exits(statement: TSESTree.Statement | null | undefined): boolean {
+export function exits(statement: TSESTree.Statement | null | undefined): boolean {
   if (!statement) return false;
   if (exitStatements.has(statement.type)) return true;
   if (statement.type === 'BlockStatement') return exits(statement.body[statement.body.length - 1]);
@@ -249,7 +266,7 @@ export function handlesUniqueViolation(write: TSESTree.Node, file: FileContext, 
  * Words by which code names the duplicate case itself: `isDuplicateError(e)`, `UniqueViolation`,
  * and PostgreSQL's names for unique constraints (`locking_pkey`, `users_email_key`).
  */
-const duplicateWords = /unique|duplicate|already.?exists|conflict|\w_(pkey|key|ukey|uniq)\b/i;
+export const duplicateWords = /unique|duplicate|already.?exists|conflict|\w_(pkey|key|ukey|uniq)\b/i;
 
 /**
  * Does a `catch` around `node` (or around a call of the function `node` is in, `depth` levels

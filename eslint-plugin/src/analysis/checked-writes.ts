@@ -1,0 +1,256 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+
+import { enclosingFunction, exits, guardsFedBy, handlesUniqueViolation, inSerializableTransaction, isDecidedBy, writeSites } from './decisions.js';
+import type { FileAnalysis } from './file-analysis.js';
+import { isFunction } from './file-context.js';
+import type { LibraryTable } from './library-table.js';
+import type { DataOperation } from './operations/index.js';
+import type { OriginTracer } from './origin.js';
+import { columnName, type SchemaModel, type UniqueKey } from './schema/model.js';
+import { calleeName, variableOf } from './scope.js';
+import type { ScopeOf } from './static-text.js';
+import { walk } from './walk.js';
+import { isWork, workOfCall, type Work } from './work.js';
+
+/**
+ * Writes that the application decided to make from a read of the same rows: "look, and write if
+ * nothing was there". Two rules read them: a write that does not settle duplicates is a
+ * check-then-insert; one that comes after other work, or whose own verdict is ignored, records
+ * the claim too late. Found once per file, for both.
+ */
+export interface CheckedWrite {
+  write: DataOperation;
+  /** The read whose result decided that the write happens. */
+  read: DataOperation;
+  /** `unsettled`: the write does not settle duplicates; `ignored`: it does, by writing nothing, and nobody reads whether it wrote. */
+  settles: 'unsettled' | 'ignored';
+  /** Work the same check lets through before the write, outside the write's transaction. */
+  workBefore: readonly Work[];
+  /** Some other write, one a repeat would do again, follows the check in the same function, before or after this one. */
+  guardsOtherWork: boolean;
+  /** A cache fill: the key-value write stores a computed value, not a marker. */
+  storesState: boolean;
+  /** The project's unique key that covers the columns the read checked and the write fills. */
+  coveringKey(): UniqueKey | undefined;
+}
+
+/**
+ * An advisory lock, LOCK TABLE, SERIALIZABLE, a lock on another row, or a Redis lock (SET … NX on
+ * another key) taken before the check serialises the workers, and the state is read under it.
+ * Taken after the check, it comes too late.
+ */
+function serialised(write: DataOperation, read: DataOperation, neighbours: readonly DataOperation[], table: LibraryTable): boolean {
+  const elsewhere = (other: DataOperation) => !other.targets.some((target) => write.targets.includes(target));
+  // A key-value store's SET … NX on another key is a lock.
+  const lock = (other: DataOperation) => table.dataAdapter(other.library)?.keyPolicy === 'whole-key' && other.skipsDuplicates === true;
+  return neighbours.some(
+    (other) =>
+      other.node.range[0] < read.node.range[0] &&
+      (other.kind === 'serialisation' || (other.kind === 'read' && other.locksRows === true && elsewhere(other)) || (lock(other) && elsewhere(other))),
+  );
+}
+
+/** `await db.query('INSERT … ON CONFLICT DO NOTHING')` as a statement of its own: nobody reads what it said. */
+function resultIgnored(node: TSESTree.Node): boolean {
+  let current = node;
+  while (current.parent && (current.parent.type === 'AwaitExpression' || current.parent.type === 'ChainExpression')) current = current.parent;
+  return current.parent?.type === 'ExpressionStatement';
+}
+
+/** Whether the write leaves the earlier check deciding: it does not settle duplicates, or settles them while its result is ignored. */
+function settlesHow(write: DataOperation): CheckedWrite['settles'] | undefined {
+  if (write.kind !== 'insert' && write.kind !== 'upsert') return undefined;
+  if (!write.arbitrated) return 'unsettled';
+  return write.skipsDuplicates && resultIgnored(write.node) ? 'ignored' : undefined;
+}
+
+/** The transaction handle a call runs on: `tx` in `tx.user.create()` or `credit(tx, …)`, when `tx` is a transaction callback's parameter. */
+function transactionOf(node: TSESTree.Node, scopeOf: ScopeOf): TSESLint.Scope.Variable | undefined {
+  if (node.type !== 'CallExpression') return undefined;
+  let root: TSESTree.Node = node.callee;
+  while (root.type === 'MemberExpression' || root.type === 'CallExpression') root = root.type === 'MemberExpression' ? root.object : root.callee;
+  const handles = [root, ...node.arguments].filter((candidate): candidate is TSESTree.Identifier => candidate.type === 'Identifier');
+  for (const handle of handles) {
+    const variable = variableOf(handle, scopeOf(handle));
+    const definition = variable?.defs[0];
+    const fn = definition?.type === 'Parameter' ? definition.node : undefined;
+    const call = fn?.parent;
+    if (call?.type === 'CallExpression' && /transaction|^begin$|^tx$/i.test(calleeName(call.callee) ?? '')) return variable ?? undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Does the read look for the row being inserted? Only when the insert writes a column the read
+ * matched on, with a value that is not new (a fresh id names a new row, never the one checked).
+ * Unknown when either side does not show its columns.
+ */
+function looksForInsertedRow(write: DataOperation, read: DataOperation, tracer: OriginTracer): boolean {
+  if (!read.filters || read.filters.length === 0 || write.fields.length === 0) return true;
+  const checked = new Set(read.filters.map(columnName));
+  return write.fields.some(
+    (field) =>
+      checked.has(columnName(field.name)) &&
+      (field.values.length === 0 || field.values.some((value) => tracer.scalars(value).some((fact) => fact.kind !== 'minted'))),
+  );
+}
+
+/**
+ * A unique key of the written table, declared in the project's schema, whose columns the write
+ * fills and the read checked: the second worker's insert then fails on it instead of duplicating.
+ */
+function coveringKey(write: DataOperation, read: DataOperation, schema: () => SchemaModel, tracer: OriginTracer): UniqueKey | undefined {
+  const target = write.targets[0];
+  const checked = read.filters;
+  if (!target || write.fields.length === 0) return undefined;
+  // A key every insert fills with the same constant (a singleton row, `id: true`): the second always fails.
+  const constant = write.fields.filter((field) => field.values.length > 0 && field.values.every((value) => tracer.scalars(value).every((fact) => fact.kind === 'constant')));
+  const singleton = constant.length > 0 ? schema().keyWithin(target, constant.map((field) => field.name)) : undefined;
+  if (singleton) return singleton;
+  if (!checked || checked.length === 0) return undefined;
+  const checkedColumns = new Set(checked.map(columnName));
+  const both = write.fields.map((field) => field.name).filter((name) => checkedColumns.has(columnName(name)));
+  return both.length > 0 ? schema().keyWithin(target, both) : undefined;
+}
+
+/**
+ * A key-value write that stores a computed value (a cache fill: GET missed, compute, SET) keeps
+ * state; only a marker (a constant, the time) records that something was done.
+ */
+function storesState(write: DataOperation, tracer: OriginTracer, table: LibraryTable): boolean {
+  if (table.dataAdapter(write.library)?.keyPolicy !== 'whole-key' || !write.stored || write.stored.length === 0) return false;
+  return write.stored.some((value) => tracer.scalars(value).some((fact) => fact.kind !== 'constant' && fact.kind !== 'time' && fact.kind !== 'minted'));
+}
+
+/** `save(found)` after `const found = await repo.findOne(…)` updates the row that was read. */
+function writesWhatWasRead(write: DataOperation, read: DataOperation, scopeOf: ScopeOf): boolean {
+  if (write.node.type !== 'CallExpression') return false;
+  return write.node.arguments.some((argument) => {
+    if (argument.type !== 'Identifier') return false;
+    const definition = variableOf(argument, scopeOf(argument))?.defs[0];
+    return definition?.type === 'Variable' && definition.node.init !== null && definition.node.init.range[0] <= read.node.range[0] && read.node.range[1] <= definition.node.init.range[1];
+  });
+}
+
+/** The operations of each function (undefined: the module's top level). */
+function byFunction(operations: readonly DataOperation[]): Map<TSESTree.Node | undefined, DataOperation[]> {
+  const groups = new Map<TSESTree.Node | undefined, DataOperation[]>();
+  for (const operation of operations) {
+    const owner = enclosingFunction(operation.node);
+    const group = groups.get(owner);
+    if (group) group.push(operation);
+    else groups.set(owner, [operation]);
+  }
+  return groups;
+}
+
+/**
+ * The work that runs after the check and before the write, on the side of the check the write
+ * is on, and outside the write's transaction: it has happened by the time the write records it.
+ */
+function workBetween(write: DataOperation, read: DataOperation, guards: ReturnType<typeof guardsFedBy>, analysis: FileAnalysis): Work[] {
+  const body = enclosingFunction(write.node)?.body;
+  if (!body) return [];
+  const file = analysis.file;
+  const transaction = transactionOf(write.node, file.scopeOf);
+  const found: Work[] = [];
+  walk(body, file.visitorKeys, (node) => {
+    if (node.range[1] <= read.node.range[1] || node.range[0] >= write.node.range[0]) return node.range[1] > read.node.range[1] && node.range[0] < write.node.range[0];
+    // A call around the write (a retry wrapper, a transaction) is not work done before it.
+    if (node.type !== 'CallExpression' || node.range[1] >= write.node.range[0]) return true;
+    if (transaction && transactionOf(node, file.scopeOf) === transaction) return false;
+    if (!isDecidedBy(guards, [node]) || !onPathTo(node, write.node)) return true;
+    const work = workOfCall(node, file, (call) => analysis.operationsAt(call));
+    if (work) found.push(work);
+    // A call that does work counts once, whatever its arguments do.
+    return !work;
+  });
+  return found;
+}
+
+function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
+  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
+}
+
+/**
+ * Does `node` run on the way to `write`? Not when it sits in a branch that leaves before the
+ * write (`if (empty) { await del(); return; }`), in the other branch of a condition the write is
+ * in, or in a `catch` the write is not in.
+ */
+function onPathTo(node: TSESTree.Node, write: TSESTree.Node): boolean {
+  for (let current: TSESTree.Node = node; current.parent && !isFunction(current.parent); current = current.parent) {
+    const parent: TSESTree.Node = current.parent;
+    if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && current !== parent.test) {
+      if (contains(parent, write) ? !contains(current, write) : parent.type === 'IfStatement' && exits(current as TSESTree.Statement)) return false;
+    }
+    if (parent.type === 'CatchClause' && !contains(parent, write)) return false;
+  }
+  return true;
+}
+
+const found = new WeakMap<FileAnalysis, readonly CheckedWrite[]>();
+
+/** Every write of the file that a read of the same rows decided, with what surrounds it. */
+export function checkedWrites(analysis: FileAnalysis): readonly CheckedWrite[] {
+  const known = found.get(analysis);
+  if (known) return known;
+  const result = findCheckedWrites(analysis);
+  found.set(analysis, result);
+  return result;
+}
+
+function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
+  const operations = analysis.allOperations();
+  const reads = operations.filter((operation) => operation.kind === 'read');
+  if (reads.length === 0) return [];
+  const file = analysis.file;
+  const table = file.libraries;
+  const guardsOf = new Map<DataOperation, ReturnType<typeof guardsFedBy>>();
+  const guardsFor = (read: DataOperation) => {
+    let guards = guardsOf.get(read);
+    if (!guards) {
+      guards = guardsFedBy(read.node, file);
+      guardsOf.set(read, guards);
+    }
+    return guards;
+  };
+  const groups = byFunction(operations);
+  // The reads that may touch a table, found once per table rather than once per write.
+  const readsOf = new Map<string, DataOperation[]>();
+  const readsMayTouching = (target: string) => {
+    let touching = readsOf.get(target);
+    if (!touching) {
+      touching = reads.filter((read) => !read.mayTouch || read.mayTouch(target));
+      readsOf.set(target, touching);
+    }
+    return touching;
+  };
+  const result: CheckedWrite[] = [];
+  for (const write of operations) {
+    const settles = settlesHow(write);
+    if (!settles) continue;
+    const sites = writeSites(write.node, file);
+    // Cheapest first: a glance at the text, then whether the read decides anything here, and
+    // only then its tables (which may mean parsing its SQL).
+    const candidates = write.targets.length === 1 ? readsMayTouching(write.targets[0]!) : [...new Set(write.targets.flatMap(readsMayTouching))];
+    const read = candidates.find((candidate) => {
+      const guards = guardsFor(candidate);
+      return guards.length > 0 && isDecidedBy(guards, sites) && candidate.targets.some((target) => write.targets.includes(target));
+    });
+    if (!read) continue;
+    const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
+    if (handlesUniqueViolation(write.node, file, table.uniqueViolation) || inSerializableTransaction(write.node, file.text) || serialised(write, read, neighbours, table)) continue;
+    if (writesWhatWasRead(write, read, file.scopeOf) || !looksForInsertedRow(write, read, analysis.tracer)) continue;
+    let key: { value: UniqueKey | undefined } | undefined;
+    result.push({
+      write,
+      read,
+      settles,
+      workBefore: workBetween(write, read, guardsFor(read), analysis),
+      guardsOtherWork: neighbours.some((other) => other !== write && isWork(other, file) && other.node.range[0] > read.node.range[1]),
+      storesState: storesState(write, analysis.tracer, table),
+      coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer) }).value,
+    });
+  }
+  return result;
+}

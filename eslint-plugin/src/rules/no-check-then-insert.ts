@@ -1,0 +1,55 @@
+import { checkedWrites } from '../analysis/checked-writes.js';
+import { analysisFor } from '../analysis/file-analysis.js';
+import { capitalised } from '../analysis/key-facts.js';
+import { createRule } from '../create-rule.js';
+import type { SafeEdit } from '../libraries/types.js';
+
+const defaultRemedy = 'an upsert, or insert and treat the unique violation as the duplicate';
+
+/** The suggestion message for each safe edit an adapter can make. */
+const editMessages = {
+  'on-conflict-do-nothing': 'addOnConflict',
+  nx: 'addNx',
+  'on-conflict-do-nothing-call': 'addOnConflictDoNothing',
+} as const satisfies Record<SafeEdit, string>;
+
+export const noCheckThenInsert = createRule({
+  name: 'no-check-then-insert',
+  meta: {
+    type: 'problem',
+    hasSuggestions: true,
+    messages: {
+      checkThenInsert: '{{write}} is decided by a check in application code ({{read}}, line {{line}}), so two workers can both write; let a unique key decide: {{remedy}}.',
+      addOnConflict: 'Part of the fix: add ON CONFLICT DO NOTHING, then make the code skip the work when the row count is 0',
+      addNx: 'Part of the fix: add NX, then make the code skip the work when Redis replies null',
+      addOnConflictDoNothing: 'Part of the fix: add .onConflictDoNothing(), then make the code skip the work when no row comes back',
+    },
+    schema: [],
+  },
+  defaultOptions: [],
+  create(context) {
+    const analysis = analysisFor(context);
+    const table = analysis.file.libraries;
+    return {
+      'Program:exit'() {
+        for (const checked of checkedWrites(analysis)) {
+          const { write, read } = checked;
+          // Work before the write, or a claim whose verdict is ignored, is the claim recorded too
+          // late (no-claim-after-effect); a cache fill is no claim at all; a unique key settles it.
+          if (checked.settles !== 'unsettled' || checked.workBefore.length > 0 || checked.storesState || checked.coveringKey()) continue;
+          context.report({
+            node: write.node,
+            messageId: 'checkThenInsert',
+            data: {
+              write: capitalised(write.label),
+              read: read.label,
+              line: String(read.node.loc.start.line),
+              remedy: table.dataAdapter(write.library)?.remedy ?? defaultRemedy,
+            },
+            suggest: write.fix ? [{ messageId: editMessages[write.fix.edit], fix: write.fix.apply }] : [],
+          });
+        }
+      },
+    };
+  },
+});

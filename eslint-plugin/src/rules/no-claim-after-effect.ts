@@ -1,0 +1,38 @@
+import { checkedWrites } from '../analysis/checked-writes.js';
+import { analysisFor } from '../analysis/file-analysis.js';
+import { capitalised, listed } from '../analysis/key-facts.js';
+import { createRule } from '../create-rule.js';
+
+export const noClaimAfterEffect = createRule({
+  name: 'no-claim-after-effect',
+  meta: {
+    type: 'problem',
+    messages: {
+      recordAfterWork:
+        '{{write}} records what the check at line {{line}} asked only after {{work}} ran, so a crash or a second worker in between repeats it; claim first and act only if the claim wins.',
+      protectedButWorkBefore:
+        '{{write}} is protected by {{key}}, but {{work}} runs after the check at line {{line}} and before it, whether it wins or not; claim first and act only if the claim wins.',
+      resultIgnored:
+        '{{write}} settles duplicates, but nobody reads its result, so the check at line {{line}} still decides; act only when the write reports that it wrote.',
+    },
+    schema: [],
+  },
+  defaultOptions: [],
+  create(context) {
+    const analysis = analysisFor(context);
+    return {
+      'Program:exit'() {
+        for (const checked of checkedWrites(analysis)) {
+          const { write, read, workBefore } = checked;
+          const data = { write: capitalised(write.label), line: String(read.node.loc.start.line), work: listed(workBefore.map((work) => work.label)) };
+          if (workBefore.length > 0 && !checked.storesState) {
+            const key = checked.settles === 'unsettled' ? checked.coveringKey() : undefined;
+            context.report({ node: write.node, messageId: key ? 'protectedButWorkBefore' : 'recordAfterWork', data: { ...data, key: key?.written ?? '' } });
+          } else if (checked.settles === 'ignored' && checked.guardsOtherWork) {
+            context.report({ node: write.node, messageId: 'resultIgnored', data });
+          }
+        }
+      },
+    };
+  },
+});

@@ -1,0 +1,163 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { analysisFor } from '../analysis/file-analysis.js';
+import type { FileContext } from '../analysis/file-context.js';
+import type { OriginTracer } from '../analysis/origin.js';
+import type { DataOperation } from '../analysis/operations/index.js';
+import { capitalised } from '../analysis/key-facts.js';
+import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
+import { createRule } from '../create-rule.js';
+import { duplicateWords, enclosingFunction } from '../analysis/decisions.js';
+
+/**
+ * How a write expects a unique key to settle its duplicate. `any`: ON CONFLICT DO NOTHING with no
+ * target, or a plain insert whose caller treats the unique violation as the duplicate: any key the
+ * row fills. `exact`: ON CONFLICT (cols), which needs a key on exactly those columns. `within`: an
+ * upsert by filter, atomic only under a key among the fields it matches on.
+ */
+type Expectation = { how: 'any' | 'exact' | 'within'; caught: boolean };
+
+/** SQL functions that make a new value for every row: a key they fill never meets another row's. */
+const mintingFunctions = /uuid|random|nextval|ulid|cuid|nanoid/i;
+
+/** Keys this many columns long or longer are not spelled out in a message. */
+const columnsInMessage = 3;
+
+/**
+ * The `try` (or `.catch()`) around `write`, in its own function, whose handler treats a unique
+ * violation as the duplicate, provided that the write is the only write it guards: a catch around
+ * several writes may be meant for another one.
+ */
+function caughtAsDuplicate(write: DataOperation, writes: readonly DataOperation[], file: FileContext): boolean {
+  const says = (handler: TSESTree.Node) => {
+    const text = file.text(handler);
+    return file.libraries.uniqueViolation.test(text) || duplicateWords.test(text);
+  };
+  const owner = enclosingFunction(write.node);
+  const alone = (guarded: TSESTree.Node) =>
+    !writes.some(
+      (other) => other !== write && other.kind !== 'read' && other.kind !== 'serialisation' && other.node.range[0] >= guarded.range[0] && other.node.range[1] <= guarded.range[1],
+    );
+  let current: TSESTree.Node = write.node;
+  while (current.parent && current !== owner) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent.type === 'TryStatement' && parent.block === current && parent.handler) return says(parent.handler) && alone(parent.block);
+    // create(…).catch((error) => { if (error.code === 'P2002') … })
+    if (parent.type === 'MemberExpression' && parent.object === current && parent.property.type === 'Identifier' && parent.property.name === 'catch' && parent.parent?.type === 'CallExpression') {
+      return parent.parent.arguments.some(says) && alone(current);
+    }
+    current = parent;
+  }
+  return false;
+}
+
+function expectation(write: DataOperation, writes: readonly DataOperation[], file: FileContext): Expectation | undefined {
+  if (write.kind !== 'insert' && write.kind !== 'upsert') return undefined;
+  if (write.arbiter === 'exact') return write.conflictTarget && write.conflictTarget.length > 0 ? { how: 'exact', caught: false } : undefined;
+  if (write.arbiter === 'any') return write.skipsDuplicates ? { how: 'any', caught: false } : undefined;
+  if (write.arbiter === 'within') return { how: 'within', caught: false };
+  if (write.kind === 'insert' && !write.arbitrated && caughtAsDuplicate(write, writes, file)) return { how: 'any', caught: true };
+  return undefined;
+}
+
+/** Does the write fill `column` with a value another row may have (not one made fresh for this row)? */
+function fillsWithOldValue(write: DataOperation, column: string, tracer: OriginTracer): boolean {
+  return write.fields.some((field) => {
+    if (columnName(field.name) !== column) return false;
+    if (field.functions.some((name) => mintingFunctions.test(name))) return false;
+    return field.values.length === 0 || field.values.some((value) => tracer.scalars(value).some((fact) => fact.kind !== 'minted'));
+  });
+}
+
+function sameColumns(key: UniqueKey, columns: readonly string[]): boolean {
+  const wanted = new Set(columns.map(columnName));
+  return key.columns.length === wanted.size && key.columns.every((column) => wanted.has(column));
+}
+
+/** The columns a write should be keyed on, for the message: its target, its filter, or what it inserts. */
+function suggestedColumns(write: DataOperation, how: Expectation['how'], tracer: OriginTracer): string[] {
+  if (how === 'exact' || how === 'within') return write.conflictTarget ?? [];
+  return write.fields.filter((field) => fillsWithOldValue(write, columnName(field.name), tracer)).map((field) => field.name);
+}
+
+/** A label opens a sentence capitalised when it is words ("The INSERT into inbox"), never when it is code. */
+function opening(label: string): string {
+  return /^the /.test(label) ? capitalised(label) : label;
+}
+
+function where(schema: SchemaModel, target: string): string {
+  const files = schema.declaration(target)?.files ?? [];
+  return files.length > 0 && files.every((file) => file.endsWith('.sql')) ? 'in a new migration' : 'in its schema';
+}
+
+export const noClaimWithoutUniqueKey = createRule({
+  name: 'no-claim-without-unique-key',
+  meta: {
+    type: 'problem',
+    messages: {
+      noKey: '{{table}} has no unique key, so {{write}} never conflicts and the duplicate is inserted; add a unique index on {{index}} {{where}}.',
+      noKeyOnColumns: '{{table}} has no unique key on {{columns}}, so {{write}} never conflicts and the duplicate is inserted; add a unique index on {{index}} {{where}}.',
+      caughtNoKey: '{{write}} relies on a unique violation to catch the duplicate, but {{table}} has no unique key on {{columns}}, so the duplicate is inserted; add a unique index on {{index}} {{where}}.',
+      noMatchingKey: '{{table}} has no unique key on exactly ({{columns}}), so {{write}} fails at run time instead of settling the duplicate; add a unique index on {{index}} {{where}}.',
+      upsertNoKey: '{{table}} has no unique index on {{columns}}, so two concurrent runs of {{write}} can both insert; add a unique index on {{index}} {{where}}.',
+      upsertEmptyFilter: '{{write}} matches on no field, so no unique index settles it and two concurrent runs can both insert; match on a field with a unique index instead.',
+    },
+    schema: [],
+  },
+  defaultOptions: [],
+  create(context) {
+    const analysis = analysisFor(context);
+    const file = analysis.file;
+    const operations: DataOperation[] = [];
+    const collect = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => {
+      operations.push(...analysis.operationsAt(node));
+    };
+    return {
+      CallExpression: collect,
+      TaggedTemplateExpression: collect,
+      'Program:exit'() {
+        const writes = operations.filter((operation) => operation.kind !== 'read' && operation.kind !== 'serialisation');
+        for (const write of writes) {
+          const expected = expectation(write, writes, file);
+          if (!expected || write.targets.length !== 1) continue;
+          const target = write.targets[0]!;
+          // Only a table whose keys the schema settles: unknown, or known in part, means silence.
+          const schema = analysis.schema();
+          if (!schema.keysSettled(target)) continue;
+          const keys = schema.uniqueKeys(target);
+          const tracer = analysis.tracer;
+          const table = schema.declaration(target)?.name ?? target;
+          const columns = suggestedColumns(write, expected.how, tracer);
+          const spelled = columns.length > 0 && columns.length <= columnsInMessage;
+          const data = {
+            table,
+            write: write.label,
+            columns: spelled ? columns.join(', ') : 'the inserted columns',
+            index: spelled ? `${table}(${columns.join(', ')})` : `the columns of ${table} that identify a row`,
+            where: where(schema, target),
+          };
+          if (expected.how === 'exact') {
+            if (keys.some((key) => sameColumns(key, write.conflictTarget!))) continue;
+            context.report({ node: write.node, messageId: 'noMatchingKey', data });
+            continue;
+          }
+          if (expected.how === 'within') {
+            const matched = new Set((write.conflictTarget ?? []).map(columnName));
+            if (keys.some((key) => key.columns.length > 0 && key.columns.every((column) => matched.has(column)))) continue;
+            context.report({ node: write.node, messageId: matched.size === 0 ? 'upsertEmptyFilter' : 'upsertNoKey', data: matched.size === 0 ? { ...data, write: opening(write.label) } : data });
+            continue;
+          }
+          // A key among the columns this write fills with a value another row may have can
+          // conflict; a key on columns it leaves to their defaults, or fills with fresh ids, cannot.
+          if (keys.length > 0) {
+            if (!write.fieldsComplete) continue;
+            if (keys.some((key) => key.columns.some((column) => fillsWithOldValue(write, column, tracer)))) continue;
+            if (columns.length === 0) continue;
+          }
+          const messageId = expected.caught ? 'caughtNoKey' : keys.length === 0 ? 'noKey' : 'noKeyOnColumns';
+          context.report({ node: write.node, messageId, data: expected.caught ? { ...data, write: opening(write.label) } : data });
+        }
+      },
+    };
+  },
+});

@@ -1,0 +1,404 @@
+import { describe, expect, it } from 'vitest';
+
+import { noClaimAfterEffect } from '../../../eslint-plugin/src/rules/no-claim-after-effect.js';
+import { ruleTester } from '../rule-tester.js';
+import { lintProject } from '../support/project.js';
+
+ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
+  valid: [
+    {
+      name: 'work in a branch that leaves before the record does not run on its way',
+      code: `
+        async function handle(redis, token, order) {
+          const clickId = await redis.hget('checkout:' + token, 'clickId');
+          if (clickId === '') {
+            await redis.del('checkout:' + token);
+            return;
+          }
+          if (clickId) return;
+          await redis.hset('checkout:' + token, { order });
+        }`,
+    },
+    {
+      name: 'a call awaited only to ask or wait is no work',
+      code: `
+        async function handle(db, order) {
+          const handled = await db.query('SELECT 1 FROM inbox WHERE message_id = $1', [order.id]);
+          if (handled.rows.length > 0) return;
+          await assertWithinLimits(order.account);
+          await sleep(10);
+          await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
+        }`,
+    },
+    {
+      name: 'claim first: the ON CONFLICT claim is the check, and its result gates the credit',
+      code: `
+        async function handle(db, order) {
+          const claim = await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING message_id', [order.id]);
+          if (claim.rows.length === 0) return false;
+          await db.query('INSERT INTO effects (effect_id, amount) VALUES ($1, $2)', [order.cashbackId, order.cents]);
+          return true;
+        }`,
+    },
+    {
+      name: 'the credit and the record share the transaction of the Prisma callback',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        async function handle(event) {
+          await prisma.$transaction(async (tx) => {
+            const seen = await tx.processedEvent.findUnique({ where: { eventId: event.id } });
+            if (seen) return;
+            await tx.payment.create({ data: { orderId: event.orderId, cents: event.cents } });
+            await tx.processedEvent.create({ data: { eventId: event.id } });
+          });
+        }`,
+    },
+    {
+      name: 'the external call carries its own idempotency key, so the record after it is bookkeeping',
+      code: `
+        async function handle(db, stripe, refund) {
+          const done = await db.query('SELECT 1 FROM refunds_sent WHERE refund_id = $1', [refund.id]);
+          if (done.rows.length > 0) return;
+          await stripe.refunds.create({ payment_intent: refund.paymentIntent }, { idempotencyKey: refund.id });
+          await db.query('INSERT INTO refunds_sent (refund_id) VALUES ($1) ON CONFLICT DO NOTHING', [refund.id]);
+        }`,
+    },
+    {
+      name: 'a lock taken before the check: the state is read again under it',
+      code: `
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        async function handle(db, order) {
+          if (!(await redis.set('lock:' + order.id, '1', 'EX', 30, 'NX'))) return;
+          const handled = await db.query('SELECT 1 FROM inbox WHERE message_id = $1', [order.id]);
+          if (handled.rows.length > 0) return;
+          await db.query('INSERT INTO effects (effect_id, amount) VALUES ($1, $2)', [order.cashbackId, order.cents]);
+          await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
+        }`,
+    },
+    {
+      name: 'the work before the record is an upsert, which a repeat leaves as it was',
+      code: `
+        async function handle(db, order) {
+          const handled = await db.query('SELECT 1 FROM inbox WHERE message_id = $1', [order.id]);
+          if (handled.rows.length > 0) return;
+          await db.query('INSERT INTO effects (effect_id, amount) VALUES ($1, $2) ON CONFLICT (effect_id) DO NOTHING', [order.cashbackId, order.cents]);
+          await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
+        }`,
+    },
+    {
+      name: 'the write runs only when the row was found: not on the side the record is on',
+      code: `
+        async function handle(db, order) {
+          const handled = await db.query('SELECT 1 FROM inbox WHERE message_id = $1', [order.id]);
+          if (handled.rows.length > 0) {
+            await db.query('UPDATE inbox SET seen = seen + 1 WHERE message_id = $1', [order.id]);
+            return;
+          }
+          await db.query('INSERT INTO inbox (message_id) VALUES ($1)', [order.id]);
+        }`,
+    },
+    {
+      name: 'the read is of another table than the one recorded',
+      code: `
+        async function handle(db, order) {
+          const user = await db.query('SELECT 1 FROM users WHERE id = $1', [order.userId]);
+          if (user.rows.length === 0) return;
+          await db.query('INSERT INTO effects (effect_id, amount) VALUES ($1, $2)', [order.cashbackId, order.cents]);
+          await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
+        }`,
+    },
+    {
+      name: 'a check then a claim whose result is ignored, with nothing else to guard, is merely redundant',
+      code: `
+        async function remember(db, id) {
+          const known = await db.query('SELECT 1 FROM inbox WHERE message_id = $1', [id]);
+          if (known.rows.length > 0) return;
+          await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]);
+        }`,
+    },
+    {
+      name: 'check then insert with nothing between is no-check-then-insert, not this rule',
+      code: `
+        async function handle(db, order) {
+          const handled = await db.query('SELECT 1 FROM inbox WHERE message_id = $1', [order.id]);
+          if (handled.rows.length > 0) return;
+          await db.query('INSERT INTO inbox (message_id) VALUES ($1)', [order.id]);
+        }`,
+    },
+    {
+      name: 'a helper that only reads is no work',
+      code: `
+        async function load(db, id) {
+          return db.query('SELECT * FROM orders WHERE id = $1', [id]);
+        }
+        async function handle(db, order) {
+          const handled = await db.query('SELECT 1 FROM inbox WHERE message_id = $1', [order.id]);
+          if (handled.rows.length > 0) return;
+          await load(db, order.id);
+          await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
+        }`,
+    },
+    {
+      name: 'Set.add in a file with a queue is not a message sent',
+      code: `
+        import { Queue } from 'bullmq';
+        async function handle(db, order, seen) {
+          const handled = await db.query('SELECT 1 FROM inbox WHERE message_id = $1', [order.id]);
+          if (handled.rows.length > 0) return;
+          seen.add(order.id);
+          await db.query('INSERT INTO inbox (message_id) VALUES ($1)', [order.id]);
+        }`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'pg: check, then the payment, then an ON CONFLICT record whose result nobody reads',
+      code: `
+        channel.consume('reserved', async (msg) => {
+          const event = JSON.parse(msg.content.toString());
+          const seen = await pool.query('SELECT 1 FROM processed_events WHERE event_key = $1', [event.key]);
+          if (seen.rows.length > 0) return;
+          await pool.query('INSERT INTO payments (order_id, amount) VALUES ($1, $2)', [event.orderId, event.amount]);
+          await pool.query('INSERT INTO processed_events (event_key) VALUES ($1) ON CONFLICT (event_key) DO NOTHING', [event.key]);
+        });`,
+      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'The INSERT into processed_events', work: 'the INSERT into payments', line: '4' } }],
+    },
+    {
+      name: 'the credit done by a helper of the same file, as in the lesson',
+      code: `
+        async function creditCashback(db, order) {
+          await db.query('INSERT INTO effects(effect_id, amount) VALUES ($1, $2)', [order.cashbackId, order.cents]);
+        }
+        async function creditThenRecord(db, order) {
+          const handled = await db.query('SELECT 1 FROM inbox WHERE message_id = $1', [order.id]);
+          if (handled.rows.length > 0) return false;
+          await creditCashback(db, order);
+          await db.query('INSERT INTO inbox(message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
+          return true;
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 9, data: { write: 'The INSERT into inbox', work: 'creditCashback()', line: '6' } }],
+    },
+    {
+      name: 'a plain record after the effect is reported here, not as a check-then-insert',
+      code: `
+        async function handle(db, order) {
+          const handled = await db.query('SELECT 1 FROM inbox WHERE message_id = $1', [order.id]);
+          if (handled.rows.length > 0) return;
+          await db.query('UPDATE balances SET cents = cents + $2 WHERE account = $1', [order.account, order.cents]);
+          await db.query('INSERT INTO inbox (message_id) VALUES ($1)', [order.id]);
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 6, data: { write: 'The INSERT into inbox', work: 'the UPDATE of balances', line: '3' } }],
+    },
+    {
+      name: 'MongoDB: check, then the payment, then an upsert record',
+      code: `
+        import { MongoClient } from 'mongodb';
+        async function handle(db, event) {
+          if (await db.collection('processed_events').countDocuments({ key: event.key })) return;
+          await db.collection('payments').insertOne({ orderId: event.orderId, amount: event.amount });
+          await db.collection('processed_events').updateOne({ key: event.key }, { $setOnInsert: { at: new Date() } }, { upsert: true });
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 6 }],
+    },
+    {
+      name: 'Redis: SISMEMBER, then the refund, then an SADD',
+      code: `
+        import Redis from 'ioredis';
+        async function handle(event) {
+          if (await redis.sismember('refunded', event.refundId)) return;
+          await pool.query('INSERT INTO refunds (refund_id, cents) VALUES ($1, $2)', [event.refundId, event.cents]);
+          await redis.sadd('refunded', event.refundId);
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 6 }],
+    },
+    {
+      name: 'Prisma: the record created after the payment, outside any transaction',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        async function handle(event) {
+          const seen = await prisma.processedEvent.findUnique({ where: { eventId: event.id } });
+          if (seen) return;
+          await prisma.payment.create({ data: { orderId: event.orderId, cents: event.cents } });
+          await prisma.processedEvent.create({ data: { eventId: event.id } });
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: 'prisma.processedEvent.create()', work: 'prisma.payment.create()', line: '5' } }],
+    },
+    {
+      name: 'DynamoDB: GetCommand on the inbox, the payment, then the inbox put',
+      code: `
+        import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+        async function handle(ddb, event) {
+          const { Item } = await ddb.send(new GetCommand({ TableName: 'inbox', Key: { messageId: event.id } }));
+          if (Item) return;
+          await ddb.send(new PutCommand({ TableName: 'payments', Item: { paymentId: event.paymentId, cents: event.cents } }));
+          await ddb.send(new PutCommand({ TableName: 'inbox', Item: { messageId: event.id } }));
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 7 }],
+    },
+    {
+      name: 'the work is a message sent to Kafka',
+      code: `
+        import { Kafka } from 'kafkajs';
+        const producer = new Kafka({ brokers: [] }).producer();
+        async function handle(db, order) {
+          const handled = await db.query('SELECT 1 FROM inbox WHERE message_id = $1', [order.id]);
+          if (handled.rows.length > 0) return;
+          await producer.send({ topic: 'cashback', messages: [{ key: order.cashbackId, value: String(order.cents) }] });
+          await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: 'The INSERT into inbox', work: 'producer.send()', line: '5' } }],
+    },
+    {
+      name: 'a lock taken after the check comes too late: the state is not read again under it',
+      code: `
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        async function handle(db, order) {
+          const handled = await db.query('SELECT 1 FROM inbox WHERE message_id = $1', [order.id]);
+          if (handled.rows.length > 0) return;
+          if (!(await redis.set('lock:' + order.id, '1', 'EX', 30, 'NX'))) return;
+          await db.query('INSERT INTO effects (effect_id, amount) VALUES ($1, $2)', [order.cashbackId, order.cents]);
+          await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 9 }],
+    },
+    {
+      name: 'a Redis lock taken after the check, then a digest sent by a call nobody can see into',
+      code: `
+        import Redis from 'ioredis';
+        export const handler = async (day) => {
+          if (await redis.get(\`digest:sent:\${day}\`)) return;
+          const lock = await redis.set(\`digest:lock:\${day}\`, '1', 'EX', 600, 'NX');
+          if (lock !== 'OK') return;
+          await sendDigest();
+          await redis.set(\`digest:sent:\${day}\`, '1', 'EX', 86400);
+        };`,
+      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: "The Redis SET of 'digest:sent:*'", work: 'sendDigest()', line: '4' } }],
+    },
+    {
+      name: 'Supabase: the balance upserted from a value read and added to, then the transaction recorded (checked by a path in its JSON column)',
+      code: `
+        async function handle(supabase, body, userId, credits) {
+          const { data: existing } = await supabase.from('transactions').select('id').eq('metadata->>OrderId', body.OrderId).maybeSingle();
+          if (existing) return;
+          const { data: stats } = await supabase.from('user_stats').select('balance').eq('user_id', userId).maybeSingle();
+          const balance = (stats?.balance || 0) + credits;
+          await supabase.from('user_stats').upsert({ user_id: userId, balance }, { onConflict: 'user_id' });
+          await supabase.from('transactions').insert({ metadata: body, user_id: userId, amount: credits });
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 8 }],
+    },
+    {
+      name: 'check, a claim whose result nobody reads, then the payment',
+      code: `
+        async function handle(db, event) {
+          const seen = await db.query('SELECT 1 FROM processed_events WHERE event_key = $1', [event.key]);
+          if (seen.rows.length > 0) return;
+          await db.query('INSERT INTO processed_events (event_key) VALUES ($1) ON CONFLICT (event_key) DO NOTHING', [event.key]);
+          await db.query('INSERT INTO payments (order_id, amount) VALUES ($1, $2)', [event.orderId, event.amount]);
+        }`,
+      errors: [{ messageId: 'resultIgnored', line: 5, data: { write: 'The INSERT into processed_events', line: '3' } }],
+    },
+  ],
+});
+
+describe('no-claim-after-effect across the files of a project', () => {
+  it('follows the credit into a helper of another module', async () => {
+    const { findings, messages } = await lintProject({
+      'src/credit.ts': `
+export async function creditCashback(db: Db, order: Order): Promise<void> {
+  await db.query('INSERT INTO effects (effect_id, amount) VALUES ($1, $2)', [order.cashbackId, order.cents]);
+}
+interface Db { query(sql: string, values: unknown[]): Promise<{ rows: unknown[] }> }
+interface Order { id: string; cashbackId: string; cents: number }
+`,
+      'src/handle.ts': `
+import { creditCashback } from './credit';
+export async function handle(db: any, order: any): Promise<void> {
+  const handled = await db.query('SELECT 1 FROM inbox WHERE message_id = $1', [order.id]);
+  if (handled.rows.length > 0) return;
+  await creditCashback(db, order);
+  await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
+}
+`,
+    });
+    expect(findings).toEqual(['src/handle.ts:7 idempotency/no-claim-after-effect/recordAfterWork']);
+    expect(messages[0]).toContain('after creditCashback() ran');
+  });
+
+  it('stays silent when the imported helper only reads', async () => {
+    const { findings } = await lintProject({
+      'src/orders.ts': `
+export async function loadOrder(db: any, id: string) {
+  return db.query('SELECT * FROM orders WHERE id = $1', [id]);
+}
+`,
+      'src/handle.ts': `
+import { loadOrder } from './orders';
+export async function handle(db: any, order: any): Promise<void> {
+  const handled = await db.query('SELECT 1 FROM inbox WHERE message_id = $1', [order.id]);
+  if (handled.rows.length > 0) return;
+  await loadOrder(db, order.id);
+  await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
+}
+`,
+    });
+    expect(findings).toEqual([]);
+  });
+
+  it('TypeORM: the marker saved after the payment, its table keyed by the event id', async () => {
+    const { findings } = await lintProject({
+      'src/processed-event.entity.ts': `
+import { Entity, PrimaryColumn } from 'typeorm';
+@Entity()
+export class ProcessedEvent {
+  @PrimaryColumn() eventId!: string;
+}
+`,
+      'src/handler.ts': `
+import { Repository } from 'typeorm';
+export class PaymentHandler {
+  constructor(private readonly processedEventRepository: Repository<any>, private readonly paymentRepository: Repository<any>) {}
+  async handle(event: { id: string; orderId: string; cents: number }): Promise<void> {
+    const seen = await this.processedEventRepository.findOneBy({ eventId: event.id });
+    if (seen) return;
+    await this.paymentRepository.insert({ orderId: event.orderId, cents: event.cents });
+    await this.processedEventRepository.insert({ eventId: event.id });
+  }
+}
+`,
+    });
+    expect(findings).toEqual(['src/handler.ts:9 idempotency/no-claim-after-effect/protectedButWorkBefore']);
+  });
+
+  it('a marker on a unique key inside the effect’s transaction is arbitration, for both rules', async () => {
+    const { findings } = await lintProject({
+      'prisma/schema.prisma': `
+model ProcessedEvent {
+  eventId String @id
+}
+model Payment {
+  id      String @id @default(cuid())
+  orderId String
+  cents   Int
+}
+`,
+      'src/handle.ts': `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function handle(event: { id: string; orderId: string; cents: number }): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    const seen = await tx.processedEvent.findUnique({ where: { eventId: event.id } });
+    if (seen) return;
+    await tx.payment.create({ data: { orderId: event.orderId, cents: event.cents } });
+    await tx.processedEvent.create({ data: { eventId: event.id } });
+  });
+}
+`,
+    });
+    expect(findings).toEqual([]);
+  });
+});
