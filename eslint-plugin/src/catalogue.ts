@@ -43,6 +43,11 @@ export const catalogue = {
     severity: 'error',
     lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-6', seeAlso: ['q5'] },
   },
+  'no-in-memory-dedupe': {
+    description: 'Disallow deciding whether a delivery was already handled from a collection in process memory, which a restart or a second worker does not share',
+    severity: 'error',
+    lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-7', seeAlso: ['q6'] },
+  },
   'no-claim-without-unique-key': {
     description: 'Disallow a claim that counts on a unique key the schema does not declare: ON CONFLICT, an upsert or a caught duplicate with nothing to settle it',
     severity: 'error',

@@ -8,6 +8,7 @@ import { noCheckThenInsert } from './rules/no-check-then-insert.js';
 import { noClaimAfterEffect } from './rules/no-claim-after-effect.js';
 import { noClaimWithoutUniqueKey } from './rules/no-claim-without-unique-key.js';
 import { noDeliveryIdEffectKey } from './rules/no-delivery-id-effect-key.js';
+import { noInMemoryDedupe } from './rules/no-in-memory-dedupe.js';
 
 export { catalogue, lessonLinks, lessonTarget, ruleNames, type CatalogueEntry, type LessonLink, type RuleName } from './catalogue.js';
 export { ruleDocsUrl } from './create-rule.js';
@@ -23,6 +24,7 @@ export const rules = {
   'no-amount-effect-key': noAmountEffectKey,
   'no-check-then-insert': noCheckThenInsert,
   'no-claim-after-effect': noClaimAfterEffect,
+  'no-in-memory-dedupe': noInMemoryDedupe,
   'no-claim-without-unique-key': noClaimWithoutUniqueKey,
 } satisfies { [Name in RuleName]: { name: Name } };
 

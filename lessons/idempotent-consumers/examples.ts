@@ -225,7 +225,7 @@ export const claimAfterEffect: ExampleScenario = {
 };
 
 // intended: no-in-memory-dedupe
-export const rememberingWorker = shownWorker(handlerModule('example-4-7', example47Handlers), 'RememberingWorker', []);
+export const rememberingWorker = shownWorker(handlerModule('example-4-7', example47Handlers), 'RememberingWorker', ['no-in-memory-dedupe']);
 
 /** What an in-memory set remembers, and what the inbox does, over one order's four arrivals. */
 const memoryDesigns: readonly { label: string; handler: ShownHandler }[] = [

@@ -176,7 +176,7 @@ export const q6 = defineQuestion<PaidOrder>({
   options: {
     a: rememberingWorker,
     // intended: no-in-memory-dedupe and no-claim-after-effect
-    b: shownWorker(handlerModule('q6', q6Handlers), 'RememberingAndRecordingWorker', []),
+    b: shownWorker(handlerModule('q6', q6Handlers), 'RememberingAndRecordingWorker', ['no-in-memory-dedupe']),
     c: claimFirst,
   },
   readOutcome: inboxAndEffects,

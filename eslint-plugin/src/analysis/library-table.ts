@@ -1,5 +1,7 @@
 import type {
   BrokerAdapter,
+  CollectionSpec,
+  RequestSpec,
   DataAdapter,
   HandlerPattern,
   KeyPathPattern,
@@ -88,6 +90,13 @@ export class LibraryTable {
   readonly workerVariables: RegExp[] = [];
   readonly deriving: RegExp[] = [];
   readonly parsing = new Set<string>();
+  /** Collections kept in a process's memory, by the class that makes them; literals by their kind. */
+  readonly collectionsByClass = new Map<string, CollectionSpec[]>();
+  readonly literalCollections = new Map<'array' | 'object', CollectionSpec>();
+  /** Every lookup and record method of those collections: the cheap first question about a call. */
+  readonly collectionMethods = new Set<string>();
+  /** Calls that send requests to other systems, by the function's name. */
+  readonly requests = new Map<string, RequestSpec>();
   /** Matches the text of a `catch` that treats a unique-key violation as the duplicate. */
   readonly uniqueViolation: RegExp;
   /** What names mean, with the transport words of these libraries. */
@@ -158,6 +167,12 @@ export class LibraryTable {
     if (adapter.deriving) this.deriving.push(adapter.deriving);
     for (const path of adapter.parsing ?? []) this.parsing.add(path);
     this.schemaPaths.push(...(adapter.schemaPaths ?? []));
+    for (const spec of adapter.collections ?? []) {
+      if (spec.construct) push(this.collectionsByClass, spec.construct, spec);
+      else if (spec.literal) this.literalCollections.set(spec.literal, spec);
+      for (const method of [...spec.lookups, ...spec.records]) this.collectionMethods.add(method);
+    }
+    for (const spec of adapter.requests ?? []) this.requests.set(spec.call, spec);
   }
 
   shape(id: ShapeId): ShapeSpec | undefined {

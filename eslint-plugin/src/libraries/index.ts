@@ -13,6 +13,7 @@ import { inngest } from './inngest.js';
 import { kafkajs } from './kafkajs.js';
 import { knex } from './knex.js';
 import { kysely } from './kysely.js';
+import { memoryCaches } from './memory-caches.js';
 import { mikroOrm } from './mikro-orm.js';
 import { mongodb } from './mongodb.js';
 import { mongoose } from './mongoose.js';
@@ -47,6 +48,7 @@ export const libraries: readonly LibraryAdapter[] = [
   // Values and conventions
   runtime,
   idGenerators,
+  memoryCaches,
   common,
   // Brokers and handler frameworks
   kafkajs,

@@ -3,6 +3,7 @@ import type { ValueAdapter } from './types.js';
 /**
  * JavaScript's and Node's own values: the clock and random numbers are new on every attempt, the
  * host name and process id name the worker, and conversions or hashes keep what they are given.
+ * Its Set, Map, arrays and objects are collections of the process's memory.
  */
 export const runtime: ValueAdapter = {
   kind: 'values',
@@ -27,4 +28,12 @@ export const runtime: ValueAdapter = {
   deriving:
     /^(String|Number|BigInt|encodeURIComponent|encodeURI|escape|format|from|stringify)$|hash|digest|sha\d*|md5|crc|fnv|murmur|xxh|fingerprint|^(make|build|compose|derive|format|to)\w*key$|^key(For|Of)$|^(floor|round|ceil|trunc)$/i,
   parsing: ['JSON.parse'],
+  // A WeakMap or WeakSet is keyed by objects, which never repeat across deliveries: not listed.
+  collections: [
+    { construct: 'Set', lookups: ['has'], records: ['add'], label: 'a Set' },
+    { construct: 'Map', lookups: ['has', 'get'], records: ['set'], label: 'a Map' },
+    { literal: 'array', lookups: ['includes'], records: ['push', 'unshift'], label: 'an array' },
+    { literal: 'object', lookups: ['[]', 'in'], records: ['[]'], label: 'an object' },
+  ],
+  requests: [{ call: 'fetch', methodOption: 'method', writing: ['POST', 'PUT', 'PATCH', 'DELETE'] }],
 };

@@ -16,6 +16,7 @@ export type LibraryName =
   | 'common'
   | 'runtime'
   | 'id-generators'
+  | 'memory-caches'
   | 'kafkajs'
   | 'amqplib'
   | 'bullmq'
@@ -254,6 +255,25 @@ export interface DataAdapter {
   models?: ModelFiles;
 }
 
+/**
+ * A kind of collection that lives in a process's memory: how it is made, and the calls by which
+ * code asks it whether it holds a key and records a key in it. `[]` stands for indexing
+ * (`seen[id]`, `seen[id] = true`), `in` for `id in seen`.
+ */
+export interface CollectionSpec {
+  /** `new Set()`: the class constructed; `literal`: an empty `[]` or `{}`. */
+  construct?: string;
+  literal?: 'array' | 'object';
+  /** The class counts only when imported from one of these modules (a default import may take any name). */
+  from?: readonly string[];
+  /** Calls and forms that ask whether a key is held: `has`, `get`, `includes`, `[]`, `in`. */
+  lookups: readonly string[];
+  /** Calls and forms that record a key: `add`, `set`, `push`, `[]` (an assignment). */
+  records: readonly string[];
+  /** How messages name it: "a Set". */
+  label: string;
+}
+
 /** What a team's own wrappers and helpers become, and the values adapters know (random ids, the clock). */
 export interface ValueAdapter {
   kind: 'values';
@@ -275,6 +295,22 @@ export interface ValueAdapter {
   parsing?: readonly string[];
   /** Schema files or folders a team names, relative to the working directory. */
   schemaPaths?: readonly string[];
+  /** Collections kept in the process's memory: a module's or an object's one outlives a delivery. */
+  collections?: readonly CollectionSpec[];
+  /**
+   * Calls that send a request to another system, and the request methods that change something
+   * there: `fetch(url, { method: 'POST' })` is an effect, a plain `fetch(url)` a read.
+   */
+  requests?: readonly RequestSpec[];
+}
+
+export interface RequestSpec {
+  /** The function called: `fetch`. */
+  call: string;
+  /** The option of its second argument that names the method. */
+  methodOption: string;
+  /** Methods that write, upper case. */
+  writing: readonly string[];
 }
 
 export type LibraryAdapter = BrokerAdapter | DataAdapter | ValueAdapter;

@@ -1,0 +1,623 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import type { CollectionSpec } from '../libraries/types.js';
+import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
+import type { DataOperation } from './operations/index.js';
+import type { OriginTracer } from './origin.js';
+import { importersOf } from './project/importers.js';
+import { moduleContext, resolveImport } from './project/modules.js';
+import { calleeName, keyName, memberPath, propertyName, variableOf } from './scope.js';
+import { walk } from './walk.js';
+
+/**
+ * Collections kept in a process's memory (a module's Set, an object's Map, an LRU cache) and how
+ * code consults them: which expression asks whether a key is held, which code runs only when it
+ * is not, and what that code does. A collection made inside a function lives for one call; one
+ * held by the module or by an object outlives it, and so outlives the delivery that filled it.
+ */
+
+/** A collection that outlives one call: held by a module's top level, or by a class's instances. */
+export interface Collection {
+  /** The name it is held under: `processedIds`, `credited` (for `this.credited`). */
+  name: string;
+  spec: CollectionSpec;
+  /** Where it is made: the variable declarator, class field or constructor assignment. */
+  declaration: TSESTree.Node;
+  /** The code that may record in it: the module, or the class body. */
+  owner: TSESTree.Program | TSESTree.ClassBody;
+  module: FileContext;
+}
+
+/** An expression that asks whether a key is held: truthy when it is (`present`) or when it is not. */
+export interface Membership {
+  node: TSESTree.Node;
+  collection: Collection;
+  /** The key asked about, as written where the question is asked. */
+  key: TSESTree.Node;
+  whenTruthy: 'present' | 'absent';
+  /** The call is a helper that also records the key (`isDuplicate(id)` that adds it). */
+  records: boolean;
+}
+
+/** A write of a key into a collection. */
+export interface Recording {
+  node: TSESTree.Node;
+  key?: TSESTree.Node;
+  /** What is stored under the key (a Map's value, an object's property), if anything. */
+  value?: TSESTree.Node;
+  module: FileContext;
+}
+
+/** Code that changes the world: a write that is not a read, a message sent, or a helper doing one. */
+export interface Effect {
+  /** The node in the examined code: the write, the send, or the call of the helper. */
+  node: TSESTree.Node;
+  label: string;
+}
+
+const sameCollection = (a: Collection, b: Collection) => a.module.filename === b.module.filename && a.declaration.range[0] === b.declaration.range[0];
+
+function unwrap(node: TSESTree.Node): TSESTree.Node {
+  let current = node;
+  while (current.type === 'TSAsExpression' || current.type === 'TSSatisfiesExpression' || current.type === 'TSNonNullExpression' || current.type === 'TSTypeAssertion') current = current.expression;
+  return current;
+}
+
+/** The spec of the collection an initializer makes, if it makes one the adapters know. */
+function specOf(init: TSESTree.Node | null | undefined, file: FileContext): CollectionSpec | undefined {
+  if (!init) return undefined;
+  const value = unwrap(init);
+  const table = file.libraries;
+  if (value.type === 'ArrayExpression' && value.elements.length === 0) return table.literalCollections.get('array');
+  if (value.type === 'ObjectExpression' && value.properties.length === 0) return table.literalCollections.get('object');
+  if (value.type !== 'NewExpression' || value.callee.type !== 'Identifier') return undefined;
+  const name = value.callee.name;
+  const source = file.imports.bindings.get(name);
+  const imported = file.imports.names.get(name);
+  for (const spec of table.collectionsByClass.get(name) ?? []) {
+    if (spec.from ? source !== undefined && spec.from.includes(source) : source === undefined) return spec;
+  }
+  // `import LRU from 'lru-cache'`, `import Cache from 'node-cache'`: a default import by any name.
+  if (source !== undefined && (imported === 'default' || imported === '*')) {
+    for (const specs of table.collectionsByClass.values()) for (const spec of specs) if (spec.from?.includes(source)) return spec;
+  }
+  return undefined;
+}
+
+function isTopLevel(declarator: TSESTree.VariableDeclarator): boolean {
+  const declaration = declarator.parent;
+  const holder = declaration?.parent;
+  return holder?.type === 'Program' || (holder?.type === 'ExportNamedDeclaration' && holder.parent?.type === 'Program');
+}
+
+/** The class body `this` refers to at `node`: the nearest non-arrow function must be one of its methods. */
+function thisClass(node: TSESTree.Node): TSESTree.ClassBody | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === 'PropertyDefinition' && current.parent.type === 'ClassBody') return current.parent;
+    if (current.type === 'FunctionExpression' || current.type === 'FunctionDeclaration') {
+      const method = current.parent;
+      return method?.type === 'MethodDefinition' && method.parent.type === 'ClassBody' ? method.parent : undefined;
+    }
+  }
+  return undefined;
+}
+
+const collections = new WeakMap<TSESTree.Node, Collection | null>();
+
+/** The long-lived collection an expression names: a module's variable, or `this.field` of a class. */
+export function collectionOf(receiver: TSESTree.Node, file: FileContext): Collection | undefined {
+  const node = unwrap(receiver);
+  if (node.type === 'Identifier') {
+    const variable = variableOf(node, file.scopeOf(node));
+    const definition = variable?.defs[0];
+    if (!variable || variable.defs.length !== 1 || definition?.type !== 'Variable' || definition.node.id.type !== 'Identifier') return undefined;
+    const declarator = definition.node;
+    if (!isTopLevel(declarator)) return undefined;
+    return remember(declarator, () => {
+      const spec = specOf(declarator.init, file);
+      return spec ? { name: node.name, spec, declaration: declarator, owner: file.sourceAst, module: file } : undefined;
+    });
+  }
+  if (node.type === 'MemberExpression' && node.object.type === 'ThisExpression') {
+    const field = propertyName(node);
+    const body = field === undefined ? undefined : thisClass(node);
+    if (!body || field === undefined) return undefined;
+    for (const member of body.body) {
+      if (member.type === 'PropertyDefinition' && keyName(member) === field && member.value) {
+        const value = member.value;
+        return remember(member, () => {
+          const spec = specOf(value, file);
+          return spec ? { name: field, spec, declaration: member, owner: body, module: file } : undefined;
+        });
+      }
+      if (member.type === 'MethodDefinition' && member.kind === 'constructor' && member.value.body) {
+        for (const statement of member.value.body.body) {
+          const expression = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
+          if (
+            expression?.type === 'AssignmentExpression' &&
+            expression.left.type === 'MemberExpression' &&
+            expression.left.object.type === 'ThisExpression' &&
+            propertyName(expression.left) === field
+          ) {
+            const assigned = expression;
+            return remember(assigned, () => {
+              const spec = specOf(assigned.right, file);
+              return spec ? { name: field, spec, declaration: assigned, owner: body, module: file } : undefined;
+            });
+          }
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+function remember(declaration: TSESTree.Node, find: () => Collection | undefined): Collection | undefined {
+  const known = collections.get(declaration);
+  if (known !== undefined) return known ?? undefined;
+  const found = find();
+  collections.set(declaration, found ?? null);
+  return found;
+}
+
+/** `seen.has(id)`, `seen.includes(id)`, `id in seen`, `seen[id]`: a direct question to a collection. */
+export function directLookup(node: TSESTree.Node, file: FileContext): { collection: Collection; key: TSESTree.Node } | undefined {
+  if (node.type === 'CallExpression' && node.callee.type === 'MemberExpression') {
+    const method = propertyName(node.callee);
+    const key = node.arguments[0];
+    if (!method || !key || key.type === 'SpreadElement' || !file.libraries.collectionMethods.has(method)) return undefined;
+    const collection = collectionOf(node.callee.object, file);
+    return collection && collection.spec.lookups.includes(method) ? { collection, key } : undefined;
+  }
+  if (node.type === 'BinaryExpression' && node.operator === 'in' && node.left.type !== 'PrivateIdentifier') {
+    const collection = collectionOf(node.right, file);
+    return collection && collection.spec.lookups.includes('in') ? { collection, key: node.left } : undefined;
+  }
+  if (node.type === 'MemberExpression' && node.computed && !(node.parent?.type === 'AssignmentExpression' && node.parent.left === node)) {
+    if (node.property.type === 'Literal') return undefined;
+    const collection = collectionOf(node.object, file);
+    return collection && collection.spec.lookups.includes('[]') ? { collection, key: node.property } : undefined;
+  }
+  return undefined;
+}
+
+/** `seen.add(id)`, `seen.set(id, true)`, `seen.push(id)`, `seen[id] = true`, when `node` is one for `collection`. */
+export function directRecording(node: TSESTree.Node, collection: Collection, file: FileContext): Recording | undefined {
+  if (node.type === 'CallExpression' && node.callee.type === 'MemberExpression') {
+    const method = propertyName(node.callee);
+    if (!method || !collection.spec.records.includes(method)) return undefined;
+    const target = collectionOf(node.callee.object, file);
+    if (!target || !sameCollection(target, collection)) return undefined;
+    const [key, value] = node.arguments;
+    return { node, key: key?.type === 'SpreadElement' ? undefined : key, value: value?.type === 'SpreadElement' ? undefined : value, module: file };
+  }
+  if (node.type === 'AssignmentExpression' && node.left.type === 'MemberExpression' && node.left.computed && collection.spec.records.includes('[]')) {
+    const target = collectionOf(node.left.object, file);
+    if (!target || !sameCollection(target, collection)) return undefined;
+    return { node, key: node.left.property, value: node.right, module: file };
+  }
+  return undefined;
+}
+
+/** The recordings of `collection` in `root` (not following helpers). */
+function recordingsIn(root: TSESTree.Node, collection: Collection, file: FileContext): Recording[] {
+  const found: Recording[] = [];
+  walk(root, file.visitorKeys, (node) => {
+    const recording = directRecording(node, collection, file);
+    if (recording) found.push(recording);
+  }, 50_000);
+  return found;
+}
+
+/** A function of this file or of another project module that a call's callee names. */
+export function calledFunction(callee: TSESTree.Node, file: FileContext): { fn: FunctionNode; module: FileContext } | undefined {
+  const local = file.localFunction(callee);
+  if (local) return { fn: local, module: file };
+  let name: string | undefined;
+  let member: string | undefined;
+  if (callee.type === 'Identifier') name = callee.name;
+  else if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier') {
+    name = callee.object.name;
+    member = propertyName(callee);
+  }
+  const source = name === undefined ? undefined : file.imports.bindings.get(name);
+  if (name === undefined || source === undefined) return undefined;
+  const imported = file.imports.names.get(name);
+  const exported = imported === '*' ? member : member === undefined ? imported : undefined;
+  if (!exported) return undefined;
+  const resolved = resolveImport(file.filename, source);
+  const module = resolved ? moduleContext(resolved, file.libraries) : undefined;
+  const fn = module?.exportedFunction(exported);
+  return module && fn ? { fn, module } : undefined;
+}
+
+const exitTypes = new Set(['ReturnStatement', 'ThrowStatement', 'ContinueStatement', 'BreakStatement']);
+
+function exits(statement: TSESTree.Statement | null | undefined): boolean {
+  if (!statement) return false;
+  if (exitTypes.has(statement.type)) return true;
+  if (statement.type === 'BlockStatement') return exits(statement.body[statement.body.length - 1]);
+  if (statement.type === 'IfStatement') return exits(statement.consequent) && exits(statement.alternate);
+  return false;
+}
+
+export function returnedBoolean(statement: TSESTree.Statement | null | undefined): boolean | undefined {
+  if (!statement) return undefined;
+  if (statement.type === 'BlockStatement') return returnedBoolean(statement.body[statement.body.length - 1]);
+  if (statement.type === 'ReturnStatement' && statement.argument?.type === 'Literal' && typeof statement.argument.value === 'boolean') return statement.argument.value;
+  return undefined;
+}
+
+type Polarity = 'present' | 'absent';
+const flip = (polarity: Polarity): Polarity => (polarity === 'present' ? 'absent' : 'present');
+
+/** A condition that a membership answer decides, and what the condition's truth means. */
+export interface Gate {
+  statement: TSESTree.IfStatement;
+  whenTrue: Polarity;
+}
+
+function isNothing(node: TSESTree.Node): boolean {
+  return (node.type === 'Literal' && (node.value === null || node.value === false)) || (node.type === 'Identifier' && node.name === 'undefined');
+}
+
+/**
+ * The `if` statements a membership answer decides, following it through `!`, `||`, `&&`,
+ * comparisons with nothing, and one constant (`const dup = seen.has(id); if (dup) return`).
+ * A comparison with a number (`counts.get(id) > 5`) is a counter, not membership.
+ */
+export function gatesOf(start: TSESTree.Node, whenTruthy: Polarity, file: FileContext, depth = 0): Gate[] {
+  let node = start;
+  let polarity = whenTruthy;
+  for (let step = 0; step < 12; step += 1) {
+    const parent: TSESTree.Node | undefined = node.parent;
+    if (!parent) return [];
+    switch (parent.type) {
+      case 'AwaitExpression':
+      case 'ChainExpression':
+      case 'TSAsExpression':
+      case 'TSNonNullExpression':
+      case 'LogicalExpression':
+        break;
+      case 'UnaryExpression':
+        if (parent.operator !== '!') return [];
+        polarity = flip(polarity);
+        break;
+      case 'CallExpression':
+        if (parent.callee.type === 'Identifier' && parent.callee.name === 'Boolean' && parent.arguments[0] === node) break;
+        return [];
+      case 'BinaryExpression': {
+        const other = parent.left === node ? parent.right : parent.left;
+        if (!isNothing(other)) return [];
+        if (parent.operator === '===' || parent.operator === '==') polarity = flip(polarity);
+        else if (parent.operator !== '!==' && parent.operator !== '!=') return [];
+        break;
+      }
+      case 'IfStatement':
+        return parent.test === node ? [{ statement: parent, whenTrue: polarity }] : [];
+      case 'VariableDeclarator': {
+        if (parent.init !== node || parent.id.type !== 'Identifier' || depth > 0) return [];
+        const variable = variableOf(parent.id, file.scopeOf(parent.id));
+        if (!variable || variable.references.some((reference) => reference.isWrite() && reference.identifier !== parent.id)) return [];
+        return variable.references.filter((reference) => reference.isRead()).flatMap((reference) => gatesOf(reference.identifier as TSESTree.Node, polarity, file, depth + 1));
+      }
+      default:
+        return [];
+    }
+    node = parent;
+  }
+  return [];
+}
+
+/** The statements that run only when the key was not held, for one gate. */
+export function unseenCode(gate: Gate): TSESTree.Node[] {
+  const { statement, whenTrue } = gate;
+  const region: TSESTree.Node[] = [];
+  const whenAbsent = whenTrue === 'absent' ? statement.consequent : statement.alternate;
+  if (whenAbsent) region.push(whenAbsent);
+  if (whenTrue === 'present' && exits(statement.consequent) && !statement.alternate) {
+    const holder = statement.parent;
+    const body = holder?.type === 'BlockStatement' || holder?.type === 'Program' || holder?.type === 'StaticBlock' ? holder.body : holder?.type === 'SwitchCase' ? holder.consequent : undefined;
+    if (body) region.push(...body.slice(body.indexOf(statement as never) + 1));
+  }
+  return region;
+}
+
+/**
+ * The membership questions an expression asks: itself a lookup, or a call of a helper that
+ * returns one (`isProcessed(id)` returning `seen.has(id)`), or decides with one and returns a
+ * boolean (`isDuplicate(id)`: true when held, else records it and returns false).
+ */
+export function membershipAt(node: TSESTree.Node, file: FileContext): Membership | undefined {
+  const direct = directLookup(node, file);
+  if (direct) return { node, ...direct, whenTruthy: 'present', records: false };
+  if (node.type !== 'CallExpression') return undefined;
+  const helper = calledFunction(node.callee, file);
+  if (!helper) return undefined;
+  const { fn, module } = helper;
+  const argumentFor = (key: TSESTree.Node): TSESTree.Node | undefined => {
+    const index = key.type === 'Identifier' ? fn.params.findIndex((param) => param.type === 'Identifier' && param.name === key.name) : -1;
+    const argument = node.arguments[index < 0 ? 0 : index];
+    return argument && argument.type !== 'SpreadElement' ? argument : undefined;
+  };
+  // A helper returning the answer: `return seen.has(id)`, `=> seen.has(id)`, `return !seen.has(id)`.
+  const returned = fn.body.type === 'BlockStatement' ? (fn.body.body.length === 1 && fn.body.body[0]!.type === 'ReturnStatement' ? fn.body.body[0]!.argument : null) : fn.body;
+  if (returned) {
+    const negated = returned.type === 'UnaryExpression' && returned.operator === '!';
+    const inner = directLookup(negated ? returned.argument : returned, module);
+    const key = inner && argumentFor(inner.key);
+    if (inner && key) return { node, collection: inner.collection, key, whenTruthy: negated ? 'absent' : 'present', records: false };
+  }
+  // A helper deciding: `if (seen.has(id)) return true; seen.add(id); return false;`.
+  if (fn.body.type !== 'BlockStatement') return undefined;
+  for (const statement of fn.body.body) {
+    if (statement.type !== 'IfStatement' || statement.alternate) continue;
+    const inner = lookupIn(statement.test, module);
+    if (!inner) continue;
+    const gates = gatesOf(inner.node, 'present', module);
+    const gate = gates.find((candidate) => candidate.statement === statement);
+    const answer = returnedBoolean(statement.consequent);
+    const key = argumentFor(inner.key);
+    if (!gate || answer === undefined || !key) continue;
+    const heldAnswer = gate.whenTrue === 'present' ? answer : !answer;
+    const records = recordingsIn(fn.body, inner.collection, module).length > 0;
+    return { node, collection: inner.collection, key, whenTruthy: heldAnswer ? 'present' : 'absent', records };
+  }
+  return undefined;
+}
+
+/** The first direct lookup inside a condition. */
+function lookupIn(test: TSESTree.Node, file: FileContext): { node: TSESTree.Node; collection: Collection; key: TSESTree.Node } | undefined {
+  let found: { node: TSESTree.Node; collection: Collection; key: TSESTree.Node } | undefined;
+  walk(test, file.visitorKeys, (node) => {
+    if (found) return false;
+    const lookup = directLookup(node, file);
+    if (lookup) found = { node, ...lookup };
+    return !found && !isFunction(node);
+  }, 500);
+  return found;
+}
+
+/**
+ * Where the key is recorded: in `scope` directly (`seen.add(id)`), or by a helper called there
+ * (`markAsProcessed(id)`, one level down, in this module or another).
+ */
+export function recordingsOf(collection: Collection, scope: TSESTree.Node, file: FileContext): Recording[] {
+  const found: Recording[] = [];
+  walk(scope, file.visitorKeys, (node) => {
+    const recording = directRecording(node, collection, file);
+    if (recording) {
+      found.push(recording);
+      return;
+    }
+    if (node.type !== 'CallExpression' || collection.spec.records.includes(calleeName(node.callee) ?? '')) return;
+    const helper = calledFunction(node.callee, file);
+    if (!helper || helper.fn.body.type !== 'BlockStatement') return;
+    for (const inner of recordingsIn(helper.fn.body, collection, helper.module)) {
+      const argument = node.arguments[0];
+      found.push({ ...inner, node, key: argument && argument.type !== 'SpreadElement' ? argument : undefined });
+    }
+  }, 50_000);
+  return found;
+}
+
+/** Every recording of the collection where it lives: its module, or its class. */
+export function recordingsWhereItLives(collection: Collection): Recording[] {
+  return recordingsIn(collection.owner, collection, collection.module);
+}
+
+/** Is the value stored under a key a marker (true, a time, a count of one), rather than a computed value kept for later? */
+export function storesMarker(recording: Recording, tracer: (module: FileContext) => OriginTracer): boolean {
+  const value = recording.value;
+  if (!value) return true;
+  const marker = (node: TSESTree.Node): boolean => {
+    const inner = unwrap(node);
+    if (inner.type === 'ObjectExpression') return inner.properties.every((property) => property.type === 'Property' && marker(property.value));
+    const facts = tracer(recording.module).scalars(inner);
+    return facts.length > 0 && facts.every((fact) => fact.kind === 'constant' || fact.kind === 'time' || fact.kind === 'minted');
+  };
+  return marker(value);
+}
+
+/** Does a write happen, or a message leave, in `roots` (following helpers two levels down)? */
+export function effectIn(
+  roots: readonly TSESTree.Node[],
+  file: FileContext,
+  operationsAt: (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, module: FileContext) => readonly DataOperation[],
+): Effect | undefined {
+  const visited = new Set<FunctionNode>();
+  const search = (root: TSESTree.Node, module: FileContext, depth: number): string | undefined => {
+    let label: string | undefined;
+    const helpers: { call: TSESTree.CallExpression; module: FileContext }[] = [];
+    walk(root, module.visitorKeys, (node) => {
+      if (label) return false;
+      if (node.type === 'NewExpression') {
+        const name = calleeName(node.callee) ?? '';
+        if (module.libraries.sendCommands.some((pattern) => pattern.test(name))) label = `new ${name}()`;
+        return !label;
+      }
+      if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression') return true;
+      // A write that settles duplicates itself (an upsert, ON CONFLICT, a conditional put) does not repeat.
+      const write = operationsAt(node, module).find((operation) => operation.kind !== 'read' && operation.kind !== 'serialisation' && !operation.arbitrated);
+      if (write) {
+        label = write.label;
+        return false;
+      }
+      if (node.type === 'CallExpression') {
+        if (sends(node, module)) {
+          label = `${module.code(node.callee)}()`;
+          return false;
+        }
+        const request = writingRequest(node, module);
+        if (request) {
+          label = request;
+          return false;
+        }
+        helpers.push({ call: node, module });
+      }
+      return true;
+    }, 20_000);
+    if (label || depth >= 2) return label;
+    for (const { call, module: from } of helpers) {
+      const helper = calledFunction(call.callee, from);
+      if (!helper || visited.has(helper.fn)) continue;
+      visited.add(helper.fn);
+      const inner = search(helper.fn.body, helper.module, depth + 1);
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  for (const root of roots) {
+    // Report the call in the examined code that leads to the effect.
+    let found: Effect | undefined;
+    walk(root, file.visitorKeys, (node) => {
+      if (found) return false;
+      if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression' && node.type !== 'NewExpression') return true;
+      const label = search(node, file, 0);
+      if (label) found = { node, label };
+      return !found;
+    }, 20_000);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** A call that sends a message: a method only brokers use, or one on a receiver that reads as a producer or a queue. */
+function sends(call: TSESTree.CallExpression, module: FileContext): boolean {
+  const name = calleeName(call.callee);
+  if (!name) return false;
+  const table = module.libraries;
+  const receiver = call.callee.type === 'MemberExpression' ? call.callee.object : undefined;
+  // JSON.stringify serialises; a collection's own add or push records in memory.
+  if (receiver && (memberPath(receiver)?.[0] === 'JSON' || collectionOf(receiver, module) || localCollection(receiver, module))) return false;
+  if (table.sendMethods.has(name) && !table.collectionMethods.has(name) && name !== 'stringify') return true;
+  const receivers = table.sendReceiverMethods.get(name) ?? [];
+  const text = receiver ? memberPath(receiver)?.join('.') ?? '' : '';
+  // A method shared with collections (`add`) sends only on a receiver that reads as a queue.
+  if (table.sendMethods.has(name) && text && /queue|producer|publisher|channel/i.test(text)) return true;
+  return receivers.some((pattern) => pattern.test(text));
+}
+
+/** `fetch(url, { method: 'POST' })`: a request that changes something in another system, named for messages. */
+function writingRequest(call: TSESTree.CallExpression, module: FileContext): string | undefined {
+  if (call.callee.type !== 'Identifier') return undefined;
+  const spec = module.libraries.requests.get(call.callee.name);
+  const options = call.arguments[1];
+  if (!spec || options?.type !== 'ObjectExpression') return undefined;
+  for (const property of options.properties) {
+    if (property.type !== 'Property' || keyName(property) !== spec.methodOption) continue;
+    const value = property.value;
+    const method = value.type === 'Literal' && typeof value.value === 'string' ? value.value.toUpperCase() : undefined;
+    return method && spec.writing.includes(method) ? `the ${method} request (${call.callee.name})` : undefined;
+  }
+  return undefined;
+}
+
+/** A collection made inside a function (`const batch = new Set()`): not long-lived, but still not a broker. */
+function localCollection(receiver: TSESTree.Node, module: FileContext): boolean {
+  if (receiver.type !== 'Identifier') return false;
+  const definition = variableOf(receiver, module.scopeOf(receiver))?.defs[0];
+  return definition?.type === 'Variable' && specOf(definition.node.init, module) !== undefined;
+}
+
+/** Does the key come from what the function (or one enclosing it) was given: a parameter, through members, calls and constants? */
+export function fromParameters(key: TSESTree.Node, file: FileContext, depth = 0): boolean {
+  if (depth > 6) return false;
+  const node = unwrap(key);
+  switch (node.type) {
+    case 'Identifier': {
+      const variable = variableOf(node, file.scopeOf(node));
+      const definition = variable?.defs[0];
+      if (!variable || !definition) return false;
+      if (definition.type === 'Parameter') return true;
+      if (definition.type !== 'Variable') return false;
+      const values: TSESTree.Node[] = [];
+      if (definition.node.init) values.push(definition.node.init);
+      for (const reference of variable.references) if (reference.writeExpr && reference.writeExpr !== definition.node.init) values.push(reference.writeExpr as TSESTree.Node);
+      // `const { id } = message`: the pattern's source is the initializer.
+      return values.some((value) => fromParameters(value, file, depth + 1));
+    }
+    case 'MemberExpression':
+      return fromParameters(node.object, file, depth + 1);
+    case 'CallExpression':
+      return (node.callee.type === 'MemberExpression' && fromParameters(node.callee.object, file, depth + 1)) || node.arguments.some((argument) => argument.type !== 'SpreadElement' && fromParameters(argument, file, depth + 1));
+    case 'AwaitExpression':
+    case 'ChainExpression':
+      return fromParameters(node.type === 'AwaitExpression' ? node.argument : node.expression, file, depth + 1);
+    case 'LogicalExpression':
+    case 'BinaryExpression':
+      return (node.left.type !== 'PrivateIdentifier' && fromParameters(node.left, file, depth + 1)) || fromParameters(node.right, file, depth + 1);
+    case 'ConditionalExpression':
+      return fromParameters(node.consequent, file, depth + 1) || fromParameters(node.alternate, file, depth + 1);
+    case 'TemplateLiteral':
+      return node.expressions.some((expression) => fromParameters(expression, file, depth + 1));
+    default:
+      return false;
+  }
+}
+
+const loopTypes = new Set(['ForStatement', 'ForOfStatement', 'ForInStatement', 'WhileStatement', 'DoWhileStatement']);
+const iterating = /^(forEach|map|flatMap|filter|reduce|some|every|find)$/;
+
+/** Is `node` inside a loop (or an array callback) within `fn`: deduping items of data at hand? */
+export function inLoopWithin(node: TSESTree.Node, fn: FunctionNode): boolean {
+  for (let current = node.parent; current && current !== fn; current = current.parent) if (loopTypes.has(current.type)) return true;
+  const call = fn.parent;
+  return call?.type === 'CallExpression' && call.arguments.includes(fn as never) && iterating.test(calleeName(call.callee) ?? '');
+}
+
+export function enclosingFunctionOf(node: TSESTree.Node): FunctionNode | undefined {
+  for (let current = node.parent; current; current = current.parent) if (isFunction(current)) return current;
+  return undefined;
+}
+
+/** Text of a key as written, for comparing a lookup's key with a recording's. */
+export function keyText(node: TSESTree.Node, file: FileContext): string {
+  return file.text(unwrap(node)).replace(/\s+/g, '').replace(/\?\./g, '.');
+}
+
+
+/** The name a CommonJS module exports a function by: `module.exports = { name }`, `exports.name = fn`. */
+function commonJsExportName(fn: FunctionNode, file: FileContext): string | undefined {
+  const local = fn.type === 'FunctionDeclaration' ? fn.id?.name : fn.parent?.type === 'VariableDeclarator' && fn.parent.id.type === 'Identifier' ? fn.parent.id.name : undefined;
+  for (const statement of file.sourceAst.body) {
+    const expression = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
+    if (expression?.type !== 'AssignmentExpression') continue;
+    const target = memberPath(expression.left)?.join('.');
+    if (target === 'module.exports' && expression.right.type === 'ObjectExpression') {
+      for (const property of expression.right.properties) {
+        if (property.type === 'Property' && property.value.type === 'Identifier' && property.value.name === local) return keyName(property);
+      }
+    }
+    const named = target && /^(module\.)?exports\.(\w+)$/.exec(target)?.[2];
+    if (named && (expression.right === fn || (expression.right.type === 'Identifier' && expression.right.name === local))) return named;
+  }
+  return undefined;
+}
+
+/** The calls of `fn`, in its own module and in the project's modules that import it (as an ES or a CommonJS export). */
+export function callsOf(fn: FunctionNode, file: FileContext): { call: TSESTree.CallExpression; module: FileContext }[] {
+  const calls: { call: TSESTree.CallExpression; module: FileContext }[] = [];
+  const add = (site: TSESTree.Node, module: FileContext) => {
+    const call = site.parent;
+    if (call?.type === 'CallExpression' && call.callee === site) calls.push({ call, module });
+  };
+  for (const site of file.functionSites(fn)) if (site !== fn) add(site, file);
+  const exported = file.exportNameOf(fn) ?? commonJsExportName(fn, file);
+  if (!exported) return calls;
+  for (const importer of importersOf(file.filename).slice(0, 20)) {
+    const module = moduleContext(importer.file, file.libraries);
+    if (!module) continue;
+    for (const [local, source] of module.imports.bindings) {
+      if (source !== importer.specifier) continue;
+      const name = module.imports.names.get(local);
+      if (name === exported) for (const site of module.referencesTo(local)) add(site, module);
+      else if (name === '*') {
+        walk(module.sourceAst, module.visitorKeys, (node) => {
+          if (node.type === 'MemberExpression' && node.object.type === 'Identifier' && node.object.name === local && propertyName(node) === exported) add(node, module);
+        }, 200_000);
+      }
+    }
+  }
+  return calls;
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+
+import { lintProject } from '../support/project.js';
+
+/**
+ * The collection, the helpers that ask and record it, and the writes behind them, spread over a
+ * project's modules, linted by the real `eslint` command with the schema in the project.
+ */
+
+const schema = `
+datasource db { provider = "postgresql" url = env("DATABASE_URL") }
+model Payment {
+  id    String @id
+  cents Int
+}
+`;
+
+const memory = `
+const processedIds = new Set<string>();
+export function isProcessed(id: string): boolean { return processedIds.has(id); }
+export function markAsProcessed(id: string): void { processedIds.add(id); }
+`;
+
+const webhook = `
+import { PrismaClient } from '@prisma/client';
+import { isProcessed, markAsProcessed } from './idempotency.js';
+const prisma = new PrismaClient();
+export class WebhooksService {
+  async handlePaymentWebhook(payload: { data: { id: string; cents: number } }) {
+    const chargeId = payload.data.id;
+    if (isProcessed(chargeId)) return { ok: true };
+    await prisma.payment.create({ data: { id: chargeId, cents: payload.data.cents } });
+    markAsProcessed(chargeId);
+    return { ok: true };
+  }
+}
+`;
+
+const credit = `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function credit(id: string, cents: number) {
+  await prisma.payment.create({ data: { id, cents } });
+}
+`;
+
+const consumer = `
+import { Kafka } from 'kafkajs';
+import { credit } from './credit.js';
+const seen = new Map<string, number>();
+export async function start(consumer) {
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const event = JSON.parse(message.value.toString());
+      if (seen.has(event.paymentId)) return;
+      seen.set(event.paymentId, Date.now());
+      await credit(event.paymentId, event.cents);
+    },
+  });
+}
+`;
+
+const claimed = `
+import { Kafka } from 'kafkajs';
+import { PrismaClient } from '@prisma/client';
+import { credit } from './credit.js';
+const prisma = new PrismaClient();
+const seen = new Set<string>();
+export async function start(consumer) {
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const event = JSON.parse(message.value.toString());
+      if (seen.has(event.paymentId)) return;
+      const { count } = await prisma.inbox.createMany({ data: [{ id: event.paymentId }], skipDuplicates: true });
+      if (count === 0) return;
+      await credit(event.paymentId, event.cents);
+      seen.add(event.paymentId);
+    },
+  });
+}
+`;
+
+const debouncer = `
+const processedMessages = new Set();
+function shouldProcessMessage(id) {
+  if (processedMessages.has(id)) {
+    return false;
+  }
+  processedMessages.add(id);
+  return true;
+}
+module.exports = { shouldProcessMessage };
+`;
+
+const bot = `
+const { shouldProcessMessage } = require('./debouncer');
+client.on('messageCreate', async (message) => {
+  if (!shouldProcessMessage(message.id)) return;
+  await message.channel.send('Pong!');
+});
+`;
+
+const quietBot = `
+const { shouldProcessMessage } = require('./debouncer');
+client.on('messageCreate', async (message) => {
+  if (!shouldProcessMessage(message.id)) return;
+  console.log('seen', message.id);
+});
+`;
+
+describe('no-in-memory-dedupe across modules', () => {
+  it('a CommonJS helper that decides with a Set: reported at its lookup when a caller in another module acts on its answer', async () => {
+    const loud = await lintProject({ 'package.json': JSON.stringify({ name: 'bot', private: true }), 'src/debouncer.js': debouncer, 'src/bot.js': bot });
+    expect(loud.findings).toEqual(['src/debouncer.js:4 idempotency/no-in-memory-dedupe/inMemory']);
+    expect(loud.messages[0]).toContain('message.channel.send()');
+    const quiet = await lintProject({ 'package.json': JSON.stringify({ name: 'bot', private: true }), 'src/debouncer.js': debouncer, 'src/bot.js': quietBot });
+    expect(quiet.findings).toEqual([]);
+  });
+
+  it('helpers in another module that ask and record a module-level Set, before a Prisma write', async () => {
+    const { findings, messages } = await lintProject({ 'prisma/schema.prisma': schema, 'src/idempotency.ts': memory, 'src/webhooks.ts': webhook });
+    expect(findings).toEqual(['src/webhooks.ts:8 idempotency/no-in-memory-dedupe/inMemory']);
+    expect(messages[0]).toContain('processedIds is process memory');
+  });
+
+  it('the write sits in a helper of another module; a claim that gates it silences the memory', async () => {
+    const { findings, messages } = await lintProject({
+      'prisma/schema.prisma': schema,
+      'src/credit.ts': credit,
+      'src/consumer.ts': consumer,
+      'src/claimed.ts': claimed,
+    });
+    expect(findings).toEqual(['src/consumer.ts:9 idempotency/no-in-memory-dedupe/inMemory']);
+    expect(messages[0]).toContain('seen is process memory');
+  });
+});

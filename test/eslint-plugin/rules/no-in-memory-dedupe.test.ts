@@ -1,0 +1,384 @@
+import { noInMemoryDedupe } from '../../../eslint-plugin/src/rules/no-in-memory-dedupe.js';
+import { ruleTester } from '../rule-tester.js';
+
+const kafka = `import { Kafka } from 'kafkajs';`;
+
+ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
+  valid: [
+    {
+      name: 'a Set made inside the handler dedupes the items of one message',
+      code: `${kafka}
+        consumer.run({ eachMessage: async ({ message }) => {
+          const order = JSON.parse(message.value.toString());
+          const seen = new Set();
+          for (const line of order.lines) {
+            if (seen.has(line.sku)) continue;
+            seen.add(line.sku);
+            await pool.query('INSERT INTO reservations (sku) VALUES ($1)', [line.sku]);
+          }
+        } });`,
+    },
+    {
+      name: 'a memoised lookup: the miss leads only to a read, and the Map stores what was read',
+      code: `${kafka}
+        const customers = new Map();
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value.toString());
+          let customer = customers.get(event.customerId);
+          if (!customer) {
+            customer = await prisma.customer.findUnique({ where: { id: event.customerId } });
+            customers.set(event.customerId, customer);
+          }
+          await prisma.invoice.create({ data: { customerId: customer.id, total: event.total } });
+        } });`,
+    },
+    {
+      name: 'a cache of computed values gating a write is a cache, not a record of work done',
+      code: `${kafka}
+        const accounts = new Map();
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value.toString());
+          if (accounts.get(event.accountId)) return;
+          const account = await prisma.account.create({ data: { id: event.accountId } });
+          accounts.set(event.accountId, account);
+        } });`,
+    },
+    {
+      name: 'a rate-limit counter compared with a limit is not membership',
+      code: `${kafka}
+        const counts = new Map();
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value.toString());
+          if (counts.get(event.userId) > 5) return;
+          counts.set(event.userId, (counts.get(event.userId) ?? 0) + 1);
+          await pool.query('INSERT INTO notifications (user_id) VALUES ($1)', [event.userId]);
+        } });`,
+    },
+    {
+      name: 'a registry of handlers: missing means nothing to do, and what it stores are functions',
+      code: `${kafka}
+        const handlers = {};
+        export function register(type, fn) { handlers[type] = fn; }
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value.toString());
+          if (!handlers[event.type]) return;
+          await handlers[event.type](event);
+        } });`,
+    },
+    {
+      name: 'the memory is a fast path in front of an inbox claim whose result gates the effect',
+      code: `${kafka}
+        const processed = new Set();
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value.toString());
+          if (processed.has(event.paymentId)) return;
+          const { rowCount } = await pool.query('INSERT INTO inbox (id) VALUES ($1) ON CONFLICT DO NOTHING', [event.paymentId]);
+          if (rowCount === 0) return;
+          await pool.query('INSERT INTO ledger (payment_id, cents) VALUES ($1, $2)', [event.paymentId, event.cents]);
+          processed.add(event.paymentId);
+        } });`,
+    },
+    {
+      name: 'SET NX in Redis backs the check',
+      code: `${kafka}
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        const seen = new Set();
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value.toString());
+          if (seen.has(event.refundId)) return;
+          const fresh = await redis.set('refund:' + event.refundId, '1', 'EX', 86400, 'NX');
+          if (!fresh) return;
+          await prisma.refund.create({ data: { id: event.refundId, cents: event.cents } });
+          seen.add(event.refundId);
+        } });`,
+    },
+    {
+      name: 'a DynamoDB conditional put claims the id',
+      code: `${kafka}
+        import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+        const seen = new Set();
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value.toString());
+          if (seen.has(event.orderId)) return;
+          await ddb.send(new PutCommand({ TableName: 'inbox', Item: { orderId: event.orderId }, ConditionExpression: 'attribute_not_exists(orderId)' }));
+          await prisma.shipment.create({ data: { orderId: event.orderId } });
+          seen.add(event.orderId);
+        } });`,
+    },
+    {
+      name: 'code no consumer reaches, deduping rows it loops over, stays silent',
+      code: `
+        const copied = new Set();
+        export async function copyAll(rows) {
+          for (const row of rows) {
+            if (copied.has(row.id)) continue;
+            await pool.query('INSERT INTO archive (id) VALUES ($1)', [row.id]);
+            copied.add(row.id);
+          }
+        }`,
+    },
+    {
+      name: 'a class field consulted before a log line only: no effect',
+      code: `
+        class Warner {
+          private readonly warned = new Set<string>();
+          warn(tenant: { id: string }) {
+            if (this.warned.has(tenant.id)) return;
+            logger.warn('quota near', tenant.id);
+            this.warned.add(tenant.id);
+          }
+        }`,
+    },
+    {
+      name: 'a WeakMap is keyed by objects: not a collection of ids',
+      code: `${kafka}
+        const seen = new WeakMap();
+        consumer.run({ eachMessage: async ({ message }) => {
+          if (seen.has(message)) return;
+          seen.set(message, true);
+          await pool.query('INSERT INTO ledger (id) VALUES ($1)', [message.key.toString()]);
+        } });`,
+    },
+    {
+      name: 'an idempotent write (ON CONFLICT DO NOTHING) behind the memory repeats nothing',
+      code: `
+        const ensured = new Set();
+        export async function ensureTenant(tenant) {
+          if (ensured.has(tenant.id)) return;
+          await pool.query('INSERT INTO tenants (id) VALUES ($1) ON CONFLICT DO NOTHING', [tenant.id]);
+          ensured.add(tenant.id);
+        }`,
+    },
+    {
+      name: 'a constant key is a flag, not a dedupe of deliveries',
+      code: `${kafka}
+        const done = new Set();
+        consumer.run({ eachMessage: async ({ message }) => {
+          if (done.has('schema')) return;
+          await pool.query('INSERT INTO meta (k) VALUES ($1)', ['schema']);
+          done.add('schema');
+        } });`,
+    },
+    {
+      name: 'an imported Set of another library is not the built-in one',
+      code: `${kafka}
+        import { Set } from 'immutable';
+        const seen = new Set();
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value.toString());
+          if (seen.has(event.id)) return;
+          await prisma.payment.create({ data: { id: event.id } });
+        } });`,
+    },
+    {
+      name: 'a request that only reads (a plain fetch) is not an effect',
+      code: `
+        const seen = new Set();
+        async function lookup(id) { return fetch('https://api.example.com/orders/' + id); }
+        export default async function handler(req, res) {
+          const update = req.body;
+          if (seen.has(update.update_id)) return res.send('ok');
+          seen.add(update.update_id);
+          await lookup(update.update_id);
+          return res.send('ok');
+        }`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'a module-level Set in a Kafka consumer before a pg insert',
+      code: `${kafka}
+        const processedIds = new Set<string>();
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value!.toString());
+          if (processedIds.has(event.paymentId)) return;
+          await pool.query('INSERT INTO ledger (payment_id, cents) VALUES ($1, $2)', [event.paymentId, event.cents]);
+          processedIds.add(event.paymentId);
+        } });`,
+      errors: [{ messageId: 'inMemory', data: { collection: 'processedIds', effect: 'the INSERT into ledger' }, line: 5 }],
+    },
+    {
+      name: 'the lesson: a class-level Set consulted before a db write, recorded after it',
+      code: `
+        async function creditCashback(db: Queryable, order: PaidOrder): Promise<void> {
+          await db.query('INSERT INTO effects(effect_id, amount) VALUES ($1, $2)', [order.cashbackId, order.cents]);
+        }
+        class RememberingWorker {
+          private readonly credited = new Set<string>();
+          async handle(db: Queryable, order: PaidOrder): Promise<boolean> {
+            if (this.credited.has(order.id)) return false;
+            await creditCashback(db, order);
+            this.credited.add(order.id);
+            return true;
+          }
+        }`,
+      errors: [{ messageId: 'inMemory', data: { collection: 'credited', effect: 'the INSERT into effects' }, line: 8 }],
+    },
+    {
+      name: 'a field assigned in the constructor, a Prisma write, and an inbox insert whose result nobody reads',
+      code: `
+        class Worker {
+          constructor() { this.done = new Map(); }
+          async handle(order) {
+            if (this.done.get(order.id)) return;
+            await prisma.cashback.create({ data: { orderId: order.id, cents: order.cents } });
+            await pool.query('INSERT INTO inbox (id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
+            this.done.set(order.id, true);
+          }
+        }`,
+      errors: [{ messageId: 'inMemory', data: { collection: 'done', effect: 'prisma.cashback.create()' }, line: 5 }],
+    },
+    {
+      name: 'an array and includes, inside the block that runs when it is new',
+      code: `${kafka}
+        const handled: string[] = [];
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value!.toString());
+          if (!handled.includes(event.refundId)) {
+            handled.push(event.refundId);
+            await dataSource.manager.insert(Refund, { refundId: event.refundId, cents: event.cents });
+          }
+        } });`,
+      errors: [{ messageId: 'inMemory', data: { collection: 'handled', effect: 'dataSource.manager.insert()' }, line: 5 }],
+    },
+    {
+      name: 'an object used as a map, marked with the time, before a message is sent',
+      code: `${kafka}
+        const seen = {};
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value.toString());
+          if (seen[event.orderId]) return;
+          seen[event.orderId] = Date.now();
+          await producer.send({ topic: 'shipments', messages: [{ value: JSON.stringify(event) }] });
+        } });`,
+      errors: [{ messageId: 'inMemory', data: { collection: 'seen', effect: 'producer.send()' }, line: 5 }],
+    },
+    {
+      name: '`in` on an object, then a DynamoDB put',
+      code: `${kafka}
+        import { PutCommand } from '@aws-sdk/lib-dynamodb';
+        const seen: Record<string, boolean> = {};
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value!.toString());
+          if (event.orderId in seen) return;
+          await ddb.send(new PutCommand({ TableName: 'shipments', Item: { orderId: event.orderId } }));
+          seen[event.orderId] = true;
+        } });`,
+      errors: [{ messageId: 'inMemory', data: { collection: 'seen', effect: 'the DynamoDB PutCommand on shipments' }, line: 6 }],
+    },
+    {
+      name: 'an LRU cache from lru-cache, in a loop over a batch the consumer was handed',
+      code: `${kafka}
+        import { LRUCache } from 'lru-cache';
+        const recent = new LRUCache<string, boolean>({ max: 10000 });
+        consumer.run({ eachBatch: async ({ batch }) => {
+          for (const message of batch.messages) {
+            const event = JSON.parse(message.value!.toString());
+            if (recent.has(event.paymentId)) continue;
+            await prisma.payment.update({ where: { id: event.paymentId }, data: { balance: { increment: event.cents } } });
+            recent.set(event.paymentId, true);
+          }
+        } });`,
+      errors: [{ messageId: 'inMemory', data: { collection: 'recent', effect: 'prisma.payment.update()' }, line: 7 }],
+    },
+    {
+      name: 'a node-cache by any default-import name, before a Redis write',
+      code: `${kafka}
+        import Cache from 'node-cache';
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        const seen = new Cache({ stdTTL: 600 });
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value!.toString());
+          if (seen.get(event.voucherId)) return;
+          await redis.set('voucher:' + event.voucherId + ':owner', event.accountId);
+          seen.set(event.voucherId, 1);
+        } });`,
+      errors: [{ messageId: 'inMemory', data: { collection: 'seen', effect: "the Redis SET of 'voucher:*:owner'" }, line: 8 }],
+    },
+    {
+      name: 'QuickLRU, consulted through a constant, in a helper the handler calls',
+      code: `${kafka}
+        import QuickLRU from 'quick-lru';
+        const recent = new QuickLRU({ maxSize: 1000 });
+        async function apply(event) {
+          const duplicate = recent.has(event.transferId);
+          if (duplicate) return;
+          recent.set(event.transferId, true);
+          await knex('transfers').insert({ id: event.transferId, cents: event.cents });
+        }
+        consumer.run({ eachMessage: async ({ message }) => { await apply(JSON.parse(message.value.toString())); } });`,
+      errors: [{ messageId: 'inMemory', data: { collection: 'recent', effect: 'the knex insert into transfers' }, line: 5 }],
+    },
+    {
+      name: 'a helper of the same file that answers with the Set, another that records in it',
+      code: `
+        const processed = new Set<string>();
+        function isProcessed(id: string) { return processed.has(id); }
+        function markProcessed(id: string) { processed.add(id); }
+        export async function onPaymentWebhook(payload: { data: { id: string; cents: number } }) {
+          const id = payload.data.id;
+          if (isProcessed(id)) return { ok: true };
+          await prisma.payment.create({ data: { id, cents: payload.data.cents } });
+          markProcessed(id);
+          return { ok: true };
+        }`,
+      errors: [{ messageId: 'inMemory', data: { collection: 'processed', effect: 'prisma.payment.create()' }, line: 7 }],
+    },
+    {
+      name: 'a helper that decides and records, before a job is queued',
+      code: `
+        import { Queue } from 'bullmq';
+        const queue = new Queue('orders');
+        const events = new Map();
+        function isDuplicate(eventId) {
+          if (events.has(eventId)) return true;
+          events.set(eventId, Date.now());
+          return false;
+        }
+        export const action = async ({ request }) => {
+          const eventId = request.headers.get('x-event-id');
+          if (isDuplicate(eventId)) return new Response('ok');
+          await queue.add('order', { eventId });
+          return new Response('ok');
+        };`,
+      errors: [{ messageId: 'inMemory', data: { collection: 'events', effect: 'queue.add()' }, line: 12 }],
+    },
+    {
+      name: 'a serverless webhook: a module-level Set, then a POST to another system through a helper',
+      code: `
+        const processedUpdates = new Set();
+        async function notify(chatId, text) {
+          await fetch('https://api.telegram.org/bot/sendMessage', { method: 'POST', body: JSON.stringify({ chat_id: chatId, text }) });
+        }
+        export default async function handler(req, res) {
+          const update = req.body;
+          const updateId = update.update_id;
+          if (processedUpdates.has(updateId)) return res.status(200).send('OK');
+          processedUpdates.add(updateId);
+          await notify(update.message.chat.id, 'Welcome');
+          return res.send('OK');
+        }`,
+      errors: [{ messageId: 'inMemory', data: { collection: 'processedUpdates', effect: 'the POST request (fetch)' }, line: 9 }],
+    },
+    {
+      name: 'an upsert in another branch of the handler does not claim this key',
+      code: `
+        const processedUpdates = new Set();
+        export default async function handler(req, res) {
+          const body = req.body;
+          if (body.paymentId) {
+            await prisma.userStats.upsert({ where: { id: body.userId }, create: { id: body.userId }, update: {} });
+            return res.send('OK');
+          }
+          const updateId = body.update_id;
+          if (processedUpdates.has(updateId)) return res.send('OK');
+          processedUpdates.add(updateId);
+          await prisma.reply.create({ data: { updateId, text: 'Welcome' } });
+          return res.send('OK');
+        }`,
+      errors: [{ messageId: 'inMemory', data: { collection: 'processedUpdates', effect: 'prisma.reply.create()' }, line: 10 }],
+    },
+  ],
+});
