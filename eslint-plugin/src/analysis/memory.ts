@@ -1,11 +1,12 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { CollectionSpec } from '../libraries/types.js';
+import { exits } from './decisions.js';
 import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
 import type { DataOperation } from './operations/index.js';
 import type { OriginTracer } from './origin.js';
 import { importersOf } from './project/importers.js';
-import { moduleContext, resolveImport } from './project/modules.js';
+import { importedFunction, moduleContext } from './project/modules.js';
 import { calleeName, keyName, memberPath, propertyName, variableOf } from './scope.js';
 import { walk } from './walk.js';
 
@@ -212,33 +213,7 @@ function recordingsIn(root: TSESTree.Node, collection: Collection, file: FileCon
 /** A function of this file or of another project module that a call's callee names. */
 export function calledFunction(callee: TSESTree.Node, file: FileContext): { fn: FunctionNode; module: FileContext } | undefined {
   const local = file.localFunction(callee);
-  if (local) return { fn: local, module: file };
-  let name: string | undefined;
-  let member: string | undefined;
-  if (callee.type === 'Identifier') name = callee.name;
-  else if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier') {
-    name = callee.object.name;
-    member = propertyName(callee);
-  }
-  const source = name === undefined ? undefined : file.imports.bindings.get(name);
-  if (name === undefined || source === undefined) return undefined;
-  const imported = file.imports.names.get(name);
-  const exported = imported === '*' ? member : member === undefined ? imported : undefined;
-  if (!exported) return undefined;
-  const resolved = resolveImport(file.filename, source);
-  const module = resolved ? moduleContext(resolved, file.libraries) : undefined;
-  const fn = module?.exportedFunction(exported);
-  return module && fn ? { fn, module } : undefined;
-}
-
-const exitTypes = new Set(['ReturnStatement', 'ThrowStatement', 'ContinueStatement', 'BreakStatement']);
-
-function exits(statement: TSESTree.Statement | null | undefined): boolean {
-  if (!statement) return false;
-  if (exitTypes.has(statement.type)) return true;
-  if (statement.type === 'BlockStatement') return exits(statement.body[statement.body.length - 1]);
-  if (statement.type === 'IfStatement') return exits(statement.consequent) && exits(statement.alternate);
-  return false;
+  return local ? { fn: local, module: file } : importedFunction(file, callee);
 }
 
 export function returnedBoolean(statement: TSESTree.Statement | null | undefined): boolean | undefined {
@@ -483,7 +458,7 @@ export function effectIn(
 }
 
 /** A call that sends a message: a method only brokers use, or one on a receiver that reads as a producer or a queue. */
-function sends(call: TSESTree.CallExpression, module: FileContext): boolean {
+export function sends(call: TSESTree.CallExpression, module: FileContext): boolean {
   const name = calleeName(call.callee);
   if (!name) return false;
   const table = module.libraries;
@@ -499,7 +474,7 @@ function sends(call: TSESTree.CallExpression, module: FileContext): boolean {
 }
 
 /** `fetch(url, { method: 'POST' })`: a request that changes something in another system, named for messages. */
-function writingRequest(call: TSESTree.CallExpression, module: FileContext): string | undefined {
+export function writingRequest(call: TSESTree.CallExpression, module: FileContext): string | undefined {
   if (call.callee.type !== 'Identifier') return undefined;
   const spec = module.libraries.requests.get(call.callee.name);
   const options = call.arguments[1];

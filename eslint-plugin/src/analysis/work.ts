@@ -2,9 +2,10 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import { idempotencyKeyName } from './effect-keys.js';
 import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
+import { sends, writingRequest } from './memory.js';
 import { findOperations, type DataOperation } from './operations/index.js';
 import { importedFunction } from './project/modules.js';
-import { calleeName, constantInitializer, keyName, memberPath, unwrapExpression } from './scope.js';
+import { calleeName, constantInitializer, keyName, unwrapExpression } from './scope.js';
 import { walk } from './walk.js';
 
 /**
@@ -50,24 +51,10 @@ export function isWork(operation: DataOperation, file: FileContext): boolean {
   return repeatsWhenRun(operation) || accumulates(operation, file);
 }
 
-/** `producer.send(…)`, `channel.sendToQueue(…)` in a file that uses a broker: a message that goes out. */
-export function sendsMessage(call: TSESTree.CallExpression, file: FileContext): boolean {
-  const table = file.libraries;
-  const name = calleeName(call.callee);
-  if (!name) return false;
-  const receivers = table.sendReceiverMethods.get(name);
-  if (receivers) {
-    const receiver = call.callee.type === 'MemberExpression' ? (memberPath(call.callee.object)?.join('.') ?? '') : '';
-    if (receivers.some((pattern) => pattern.test(receiver))) return true;
-  }
-  // Method names alone (`add`, `publish`) are common words: only where a broker is imported,
-  // on a receiver that is named for what sends.
-  if (!table.sendMethods.has(name) || call.callee.type !== 'MemberExpression') return false;
-  const receiver = memberPath(call.callee.object)?.join('.') ?? '';
-  return senderWords.test(receiver) && table.brokers.some((broker) => table.imported(broker, file.imports));
+/** A message that goes out, or a request that changes another system: work whatever the analysis sees of its target. */
+function sendsOrRequests(call: TSESTree.CallExpression, file: FileContext): boolean {
+  return sends(call, file) || writingRequest(call, file) !== undefined;
 }
-
-const senderWords = /queue|producer|channel|publisher|topic|sender|bus|broker|stream|client|boss/i;
 
 const helperWork = new WeakMap<FunctionNode, boolean>();
 
@@ -86,7 +73,7 @@ function helperDoesWork(fn: FunctionNode, file: FileContext, depth: number): boo
       if (node !== fn.body && isFunction(node)) return false;
       if (node.type === 'TaggedTemplateExpression' && findOperations(node, file).some((operation) => isWork(operation, file))) found = true;
       if (node.type === 'CallExpression') {
-        found = findOperations(node, file).some((operation) => isWork(operation, file)) || sendsMessage(node, file) || calledHelperDoesWork(node, file, depth + 1);
+        found = findOperations(node, file).some((operation) => isWork(operation, file)) || sendsOrRequests(node, file) || calledHelperDoesWork(node, file, depth + 1);
       }
       return !found;
     },
@@ -156,6 +143,6 @@ export function workOfCall(
   const write = operations.find((operation) => isWork(operation, file));
   if (write) return { node: call, label: write.label };
   if (operations.length > 0) return undefined;
-  if (sendsMessage(call, file)) return { node: call, label: callLabel(call, file) };
+  if (sendsOrRequests(call, file)) return { node: call, label: callLabel(call, file) };
   return calledHelperDoesWork(call, file, 1) ? { node: call, label: callLabel(call, file) } : awaitedForEffect(call, file);
 }
