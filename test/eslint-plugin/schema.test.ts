@@ -132,6 +132,35 @@ export async function link(prisma, provider, providerAccountId, email) {
     expect(findings).toEqual([]);
   });
 
+  it('a later insert in the same transaction on a unique key takes a twin transaction, and its earlier insert, back', async () => {
+    const schema = `
+model Email {
+  id         String @id @default(cuid())
+  campaignId String
+  contactId  String
+}
+
+model CampaignEmail {
+  campaignId String
+  contactId  String
+  emailId    String
+  @@unique([campaignId, contactId])
+}
+`;
+    const handler = (withKey: boolean) => `
+export async function record(prisma, campaignId, contactId) {
+  await prisma.$transaction(async (tx) => {
+    const existing = await tx.email.findFirst({ where: { campaignId, contactId } });
+    if (existing) return;
+    const email = await tx.email.create({ data: { campaignId, contactId } });
+    ${withKey ? 'await tx.campaignEmail.create({ data: { campaignId, contactId, emailId: email.id } });' : ''}
+  });
+}
+`;
+    expect((await lintProject({ 'prisma/schema.prisma': schema, 'src/record.js': handler(true) })).findings).toEqual([]);
+    expect((await lintProject({ 'prisma/schema.prisma': schema, 'src/record.js': handler(false) })).findings).toEqual(['src/record.js:6 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
   it('a schema file that does not parse is skipped with one warning, and nothing crashes', async () => {
     const { findings, stderr } = await lintProject({
       'prisma/schema.prisma': 'model Broken {\n  id String @id\n',

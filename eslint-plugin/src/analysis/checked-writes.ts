@@ -32,6 +32,11 @@ export interface CheckedWrite {
   storesState: boolean;
   /** The project's unique key that covers the columns the read checked and the write fills. */
   coveringKey(): UniqueKey | undefined;
+  /**
+   * A unique key that a later plain insert in the same transaction fills: a second worker's
+   * transaction fails there, and takes this write back with it.
+   */
+  keyLaterInTransaction(): UniqueKey | undefined;
 }
 
 /**
@@ -208,6 +213,20 @@ function onPathTo(node: TSESTree.Node, write: TSESTree.Node): boolean {
   return true;
 }
 
+function keyLaterInTransaction(write: DataOperation, neighbours: readonly DataOperation[], analysis: FileAnalysis): UniqueKey | undefined {
+  const scopeOf = analysis.file.scopeOf;
+  const transaction = transactionOf(write.node, scopeOf);
+  if (!transaction) return undefined;
+  for (const other of neighbours) {
+    const target = other.targets[0];
+    if (!target || other.kind !== 'insert' || other.arbitrated || other.node.range[0] <= write.node.range[1] || transactionOf(other.node, scopeOf) !== transaction) continue;
+    const stable = other.fields.filter((field) => field.values.some((value) => analysis.tracer.scalars(value).some((fact) => fact.kind !== 'minted')));
+    const key = stable.length > 0 ? analysis.schema().keyWithin(target, stable.map((field) => field.name)) : undefined;
+    if (key) return key;
+  }
+  return undefined;
+}
+
 const found = new WeakMap<FileAnalysis, readonly CheckedWrite[]>();
 
 /** Every write of the file that a read of the same rows decided, with what surrounds it. */
@@ -270,6 +289,7 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
       guardsOtherWork: neighbours.some((other) => other !== write && isWork(other, file) && other.node.range[0] > read.node.range[1]),
       storesState: storesState(write, analysis.tracer, table),
       coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer) }).value,
+      keyLaterInTransaction: () => keyLaterInTransaction(write, neighbours, analysis),
     });
   }
   return result;

@@ -36,8 +36,9 @@ export const noCheckThenInsert = createRule({
         for (const checked of checkedWrites(analysis)) {
           const { write, read } = checked;
           // Work before the write, or a claim whose verdict is ignored, is the claim recorded too
-          // late (no-claim-after-effect); a cache fill is no claim at all; a unique key settles it.
-          if (checked.settles !== 'unsettled' || checked.workBefore.length > 0 || checked.storesState || checked.coveringKey()) continue;
+          // late (no-claim-after-effect); a cache fill is no claim at all; a unique key settles it,
+          // on this insert or on a later one in its transaction.
+          if (checked.settles !== 'unsettled' || checked.workBefore.length > 0 || checked.storesState || checked.coveringKey() || checked.keyLaterInTransaction()) continue;
           context.report({
             node: write.node,
             messageId: 'checkThenInsert',
