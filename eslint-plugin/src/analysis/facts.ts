@@ -32,6 +32,8 @@ export interface Leaf {
   code: string;
   /** What it is, for messages: "the Kafka offset". */
   what?: string;
+  /** Where in the linted file the value was read (1-based line, 0-based column), for the origin of a finding. */
+  at?: { line: number; column: number };
 }
 
 /** A value whose shape is known: a Kafka message, a parsed payload, a Lambda event. */

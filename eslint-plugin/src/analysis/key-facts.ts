@@ -11,7 +11,14 @@ export function keyFacts(key: EffectKey, tracer: OriginTracer): Leaf[] {
 
 /** "the Kafka offset 'message.offset'": how a fact is named in a message (plain text, quoted as ESLint's own messages quote names). */
 export function describeFact(fact: Leaf): string {
-  return fact.what && !fact.what.startsWith('named ') ? `${fact.what} '${fact.code}'` : `'${fact.code}'`;
+  const named = fact.what && !fact.what.startsWith('named ') ? `${fact.what} '${fact.code}'` : `'${fact.code}'`;
+  return fact.at ? `${named} on line ${fact.at.line}` : named;
+}
+
+/** `12:4`: where the first located fact was read, for the `origin` of a report's data (1-based line and column). */
+export function originOf(facts: readonly Leaf[]): string | undefined {
+  const at = facts.find((fact) => fact.at)?.at;
+  return at ? `${at.line}:${at.column + 1}` : undefined;
 }
 
 /**

@@ -148,8 +148,19 @@ export class OriginTracer {
     } finally {
       this.visiting.delete(node);
     }
+    // The linted file's own tracer says where a delivery, fresh or worker value was read.
+    if (!this.binding) result = this.located(result, node);
     this.cache.set(node, result);
     return result;
+  }
+
+  private located(facts: Fact[], node: TSESTree.Node): Fact[] {
+    let code: string | undefined;
+    return facts.map((fact) => {
+      if ((fact.kind !== 'delivery' && fact.kind !== 'minted' && fact.kind !== 'worker') || fact.at) return fact;
+      code ??= this.code(node);
+      return fact.code === code ? { ...fact, at: { line: node.loc.start.line, column: node.loc.start.column } } : fact;
+    });
   }
 
   private scalarsOf(node: TSESTree.Node, depth: number): Leaf[] {

@@ -1,7 +1,7 @@
 import { effectKeyListeners } from '../analysis/effect-key-listeners.js';
 import { analysisFor } from '../analysis/file-analysis.js';
 import type { Leaf } from '../analysis/facts.js';
-import { capitalised, describeFact, listed } from '../analysis/key-facts.js';
+import { capitalised, describeFact, listed, originOf } from '../analysis/key-facts.js';
 import { createRule } from '../create-rule.js';
 
 export const noDeliveryIdEffectKey = createRule({
@@ -33,11 +33,13 @@ export const noDeliveryIdEffectKey = createRule({
       );
       // A claim records which deliveries were handled: there, the delivery's id is the right key.
       if (!kind || key.isClaim()) return;
-      const sources = [...new Set(facts.filter((fact) => fact.kind === kind && certain(fact) && !fact.fallback).map(describeFact))];
+      const origins = facts.filter((fact) => fact.kind === kind && certain(fact) && !fact.fallback);
+      const sources = [...new Set(origins.map(describeFact))];
       context.report({
         node: key.node,
         messageId: kind === 'delivery' ? 'deliveryKey' : kind === 'worker' ? 'workerKey' : 'mintedKey',
-        data: { key: capitalised(key.description), source: listed(sources) },
+        // `origin` is for tools that show where the value was read (the editor's related information).
+        data: { key: capitalised(key.description), source: listed(sources), origin: originOf(origins) ?? '' },
       });
     });
   },

@@ -393,7 +393,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
             await db.query('INSERT INTO effects(effect_id, amount) VALUES($1,$2)', [effectId, message.cents]);
           }
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 10, data: { key: "The key 'effect_id' of the INSERT into effects", source: "the message's delivery id 'message.id'" } }],
+      errors: [{ messageId: 'deliveryKey', line: 10, data: { key: "The key 'effect_id' of the INSERT into effects", source: "the message's delivery id 'message.id' on line 8" } }],
     },
     {
       name: 'kafkajs topic, partition and offset as a provider idempotency key',
@@ -406,6 +406,23 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
       errors: [{ messageId: 'deliveryKey', line: 5 }],
     },
     {
+      name: 'the origin of the key: where the delivery value was read, in the message and in the data',
+      code: `
+        const amqp = require('amqplib');
+        channel.consume('ledger', async (msg) => {
+          const entryId = msg.properties.messageId;
+          const entry = JSON.parse(msg.content.toString());
+          await pool.query('INSERT INTO ledger (entry_id, cents) VALUES ($1, $2)', [entryId, entry.cents]);
+        });`,
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 6,
+          data: { key: "The key 'entry_id' of the INSERT into ledger", source: "the AMQP message id 'msg.properties.messageId' on line 4", origin: '4:27' },
+        },
+      ],
+    },
+    {
       name: 'the AMQP message id as the conflict target of an effect',
       code: `
         const amqp = require('amqplib');
@@ -413,7 +430,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           const entry = JSON.parse(msg.content.toString());
           await pool.query('INSERT INTO ledger (entry_id, cents) VALUES ($1, $2) ON CONFLICT (entry_id) DO NOTHING', [msg.properties.messageId, entry.cents]);
         });`,
-      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "The key 'entry_id' of the INSERT into ledger", source: "the AMQP message id 'msg.properties.messageId'" } }],
+      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "The key 'entry_id' of the INSERT into ledger", source: "the AMQP message id 'msg.properties.messageId' on line 5" } }],
     },
     {
       name: 'the AMQP delivery tag through a function in the same file',
@@ -449,7 +466,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         for (const m of output.Messages ?? []) {
           await db.query('INSERT INTO payouts (payout_id, cents) VALUES ($1, $2) ON CONFLICT (payout_id) DO NOTHING', [m.MessageId, JSON.parse(m.Body).cents]);
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "The key 'payout_id' of the INSERT into payouts", source: "the SQS message id 'm.MessageId'" } }],
+      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "The key 'payout_id' of the INSERT into payouts", source: "the SQS message id 'm.MessageId' on line 5" } }],
     },
     {
       name: 'a Lambda SQS handler keying a refund by the record id',
@@ -470,7 +487,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         await boss.work('charge', async ([job]) => {
           await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id } });
         });`,
-      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: "The 'Idempotency-Key' header", source: "the pg-boss job id 'job.id'" } }],
+      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: "The 'Idempotency-Key' header", source: "the pg-boss job id 'job.id' on line 4" } }],
     },
     {
       name: 'a random UUID as a provider idempotency key',
@@ -479,7 +496,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         export async function charge(order) {
           return stripe.paymentIntents.create({ amount: order.cents }, { idempotencyKey: randomUUID() });
         }`,
-      errors: [{ messageId: 'mintedKey', line: 4, data: { key: "The 'idempotencyKey' option", source: "a random UUID 'randomUUID()'" } }],
+      errors: [{ messageId: 'mintedKey', line: 4, data: { key: "The 'idempotencyKey' option", source: "a random UUID 'randomUUID()' on line 4" } }],
     },
     {
       name: 'the clock in a conflict target',
@@ -607,7 +624,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
             await ddb.send(new PutCommand({ TableName: 'payments', Item: { paymentKey: message.MessageId, amount: body.amount }, ConditionExpression: 'attribute_not_exists(paymentKey)' }));
           },
         });`,
-      errors: [{ messageId: 'deliveryKey', line: 6, data: { key: "The key 'paymentKey' of the DynamoDB PutCommand on payments", source: "the SQS message id 'message.MessageId'" } }],
+      errors: [{ messageId: 'deliveryKey', line: 6, data: { key: "The key 'paymentKey' of the DynamoDB PutCommand on payments", source: "the SQS message id 'message.MessageId' on line 6" } }],
     },
     {
       name: 'MongoDB driver: a payment upsert filtered by the AMQP message id',
@@ -626,7 +643,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await stripe.refunds.create({ amount: 5 }, { idempotencyKey: msg.getMessageId().toString() });
           consumer.acknowledge(msg);
         } });`,
-      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: "The 'idempotencyKey' option", source: "the Pulsar message id 'msg.getMessageId()'" } }],
+      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: "The 'idempotencyKey' option", source: "the Pulsar message id 'msg.getMessageId()' on line 4" } }],
     },
     {
       name: 'a JetStream stream sequence as the conflict target of an effect',
@@ -637,7 +654,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await pool.query('INSERT INTO ledger (entry_id, cents) VALUES ($1, $2) ON CONFLICT (entry_id) DO NOTHING', [m.info.streamSequence, m.json().cents]);
           m.ack();
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "The key 'entry_id' of the INSERT into ledger", source: "the JetStream stream sequence 'm.info.streamSequence'" } }],
+      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "The key 'entry_id' of the INSERT into ledger", source: "the JetStream stream sequence 'm.info.streamSequence' on line 5" } }],
     },
     {
       name: 'a Service Bus message id as the key of a refund',
@@ -654,7 +671,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         import Stripe from 'stripe';
         const event = stripe.webhooks.constructEvent(body, signature, secret);
         await ledger.post({ cents: event.data.object.amount }, { idempotencyKey: event.id });`,
-      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: "The 'idempotencyKey' option", source: "the Stripe event id 'event.id'" } }],
+      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: "The 'idempotencyKey' option", source: "the Stripe event id 'event.id' on line 4" } }],
     },
     {
       name: 'the Inngest attempt mixed into a key',
@@ -690,7 +707,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           const body = await req.json();
           await stripe.refunds.create({ charge: body.chargeId }, { idempotencyKey: req.headers.get('Upstash-Message-Id') });
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "The 'idempotencyKey' option", source: "the QStash message id 'req.headers.get('Upstash-Message-Id')'" } }],
+      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "The 'idempotencyKey' option", source: "the QStash message id 'req.headers.get('Upstash-Message-Id')' on line 5" } }],
     },
     {
       name: 'the Temporal activity id and attempt as a key',
@@ -700,7 +717,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           const { info } = Context.current();
           await stripe.charges.create({ amount: input.cents }, { idempotencyKey: \`\${info.activityId}-\${info.attempt}\` });
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "The 'idempotencyKey' option", source: "the Temporal activity id 'info.activityId' and the Temporal activity attempt 'info.attempt'" } }],
+      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "The 'idempotencyKey' option", source: "the Temporal activity id 'info.activityId' on line 5 and the Temporal activity attempt 'info.attempt' on line 5" } }],
     },
     {
       name: 'a Redis stream entry id as the conflict target of an effect',
@@ -712,7 +729,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
             await pool.query('INSERT INTO payouts (payout_id, cents) VALUES ($1, $2) ON CONFLICT (payout_id) DO NOTHING', [id, JSON.parse(fields[1]).cents]);
           }
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 6, data: { key: "The key 'payout_id' of the INSERT into payouts", source: "the stream entry id 'id'" } }],
+      errors: [{ messageId: 'deliveryKey', line: 6, data: { key: "The key 'payout_id' of the INSERT into payouts", source: "the stream entry id 'id' on line 6" } }],
     },
     {
       name: 'a Powertools idempotency key named by the SQS message id',
