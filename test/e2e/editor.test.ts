@@ -4,7 +4,7 @@
  * answer run on PGlite inside that panel. Run with `npm run test:e2e`, which installs what this
  * needs and packages the .vsix first.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 import { LessonRunner, idempotentConsumers, idempotentConsumersLesson } from '@idempotency/lessons';
@@ -98,6 +98,18 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     expect(inUnmarkedFiles, 'findings in example files that mark none').toEqual([]);
     const unmarked = seen.filter((finding) => !wanted.includes(finding));
     if (unmarked.length > 0) console.log(`findings on lines without a marker (the plugin's or the examples' to settle): ${unmarked.join('; ')}`);
+  });
+
+  it("lists under a delivery-id finding the line its value was read on, as the diagnostic's related information", async () => {
+    const finding = shown.find((problem) => relativeFile(problem) === 'kafka-refunds.ts' && problem.rule === 'no-delivery-id-effect-key');
+    expect(finding, 'the kafka-refunds.ts finding is in the Problems panel').toBeDefined();
+    const source = readFileSync(path.join(examples, 'kafka-refunds.ts'), 'utf8').split('\n');
+    // The plugin's message names the line; the related information must point at that same line.
+    const named = /on line (\d+)/.exec(finding!.text);
+    expect(named, 'the message says on which line the value was read').not.toBeNull();
+    await workbench.showProblems();
+    await expect.poll(async () => (await workbench.relatedRows('the value is read here')).map((row) => row.line), { timeout: 20_000 }).toContain(Number(named![1]));
+    expect(source[Number(named![1]) - 1]).toMatch(/topic|partition|offset|message/);
   });
 
   it('"Learn why" opens the lesson panel at the question that teaches the rule', async () => {

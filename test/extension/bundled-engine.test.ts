@@ -29,10 +29,14 @@ describe('the bundled lint engine', () => {
     const found = files.flatMap((file) => {
       const report = engine.lint({ text: readFileSync(path.join(examples, file), 'utf8'), fileName: file, rules: [...ruleNames] });
       if (report.kind !== 'linted') throw new Error(`${file}: ${report.kind} ${report.reason}`);
-      return report.problems.map((problem) => ({ file, line: problem.line, rule: problem.rule }));
+      return report.problems.map((problem) => ({ file, line: problem.line, rule: problem.rule, origin: problem.origin }));
     });
     const describe = (finding: { file: string; line: number; rule: string }) => `${finding.file}:${finding.line} ${finding.rule}`;
     expect(found.map(describe).sort()).toEqual(expected.map(describe).sort());
+    // A delivery-id finding points at the line the delivery value was read on, above the key.
+    const delivery = found.find((finding) => finding.file === 'kafka-refunds.ts' && finding.rule === 'no-delivery-id-effect-key');
+    expect(delivery?.origin?.line).toBeGreaterThan(0);
+    expect(delivery!.origin!.line).toBeLessThanOrEqual(delivery!.line);
     expect(engine.docsOf('no-delivery-id-effect-key').lesson).toBe('idempotent-consumers#q1');
   });
 

@@ -41,6 +41,16 @@ describe('a finding as a diagnostic', () => {
     expect(diagnostic.code).toEqual({ value: 'no-delivery-id-effect-key', target: Uri.parse('command:idempotency.showRulePage?%5B%22no-delivery-id-effect-key%22%5D') });
   });
 
+  it('points its related information at the line the value came from, when the rule says', () => {
+    const document = documentOf(consumer);
+    const withOrigin = problemToDiagnostic({ ...problem, origin: { line: 3, column: 20 } }, document as never, 'error') as unknown as Diagnostic;
+    expect(withOrigin.relatedInformation).toHaveLength(1);
+    const [related] = withOrigin.relatedInformation!;
+    expect(related!.location.uri).toBe(document.uri);
+    expect((related!.location.range as Range).start).toEqual(new Position(2, 19));
+    expect((problemToDiagnostic(problem, document as never, 'error') as unknown as Diagnostic).relatedInformation).toBeUndefined();
+  });
+
   it('maps each configured level to its severity', () => {
     const document = documentOf(consumer) as never;
     const severities = (['error', 'warning', 'information', 'hint'] as const).map(

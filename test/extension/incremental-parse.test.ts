@@ -124,7 +124,8 @@ function exampleSamples(): Sample[] {
 function findings(report: LintReport): unknown {
   switch (report.kind) {
     case 'linted':
-      return { kind: 'linted', problems: report.problems };
+      // The origin comes from the rules' report data, which a plain Linter run does not return; the rest must agree.
+      return { kind: 'linted', problems: report.problems.map(({ origin: _origin, ...problem }) => problem) };
     case 'unparseable':
       return { kind: 'unparseable', reason: report.reason, line: report.line };
     case 'failed':

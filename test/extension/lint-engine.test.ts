@@ -39,6 +39,36 @@ describe('the lint engine', () => {
     expect(seen).toEqual([{ '/w/prisma/schema.prisma': 'model Refund {}' }, {}]);
   });
 
+  it("gives a finding the origin its rule reports in the data, and none to a finding without one", () => {
+    const reporting = createLintEngine({
+      linter: new Linter({ configType: 'flat' }),
+      plugin: {
+        rules: {
+          ...fakePlugin.rules,
+          'no-delivery-id-effect-key': {
+            meta: { schema: [], messages: { found: 'Found {{name}}' } },
+            create(context: { report(descriptor: unknown): void }) {
+              return {
+                Identifier(node: { name: string }) {
+                  if (node.name === 'deliveryKey') context.report({ node, messageId: 'found', data: { name: node.name, origin: '1:7' } });
+                  if (node.name === 'plainKey') context.report({ node, messageId: 'found', data: { name: node.name } });
+                },
+              };
+            },
+          },
+        },
+      } as never,
+      parsing: createIncrementalParsing(typeScriptParser),
+    });
+    const report = reporting.lint({ text: 'const a = 1;\nconst deliveryKey = a;\nconst plainKey = a;\n', fileName: 'consumer.ts', rules: allRules });
+    expect(report.kind).toBe('linted');
+    if (report.kind !== 'linted') return;
+    expect(report.problems.map((problem) => [problem.line, problem.origin])).toEqual([
+      [2, { line: 1, column: 7 }],
+      [3, undefined],
+    ]);
+  });
+
   it('reports findings with the rule, 1-based positions and suggestions as offset edits', () => {
     const text = 'const a = 1;\nconst deliveryKey: string = "x";\n';
     const report = engine.lint({ text, fileName: 'consumer.ts', rules: allRules });

@@ -21,6 +21,8 @@ export interface LintProblem {
   endColumn?: number;
   fix?: OffsetEdit;
   suggestions: { description: string; edit: OffsetEdit }[];
+  /** Where the value the finding is about was read, in the same file (1-based), when the rule says. */
+  origin?: { line: number; column: number };
 }
 
 export type LintReport =
@@ -67,7 +69,48 @@ export interface LintEngine {
 
 /** The parts of the ESLint plugin the engine uses; structural so tests can pass a small fake. */
 export interface IdempotencyPlugin {
-  rules: Record<string, { meta?: { docs?: { url?: string; lesson?: string } } }>;
+  rules: Record<string, { meta?: { docs?: { url?: string; lesson?: string } }; create?: unknown }>;
+}
+
+type ReportDescriptor = { messageId?: string; data?: Record<string, unknown>; node?: { loc?: { start: { line: number; column: number } } }; loc?: { start?: { line: number; column: number }; line?: number; column?: number } };
+type RuleContextLike = { report(descriptor: ReportDescriptor): void };
+
+/** `messageId@line:column` of a report, as ESLint's message for it will carry them (1-based). */
+function reportKey(messageId: string | undefined, line: number, column: number): string {
+  return `${messageId ?? ''}@${line}:${column}`;
+}
+
+/**
+ * The plugin's rules, each seeing a context whose `report` also notes the `origin` a rule gives in
+ * its data (`12:5`, where the value came from): ESLint's messages do not carry report data, and
+ * the editor shows the origin as the diagnostic's related information.
+ */
+function notingOrigins(plugin: IdempotencyPlugin, origins: Map<string, { line: number; column: number }>): IdempotencyPlugin {
+  const rules: IdempotencyPlugin['rules'] = {};
+  for (const [name, rule] of Object.entries(plugin.rules)) {
+    const create = rule.create;
+    if (typeof create !== 'function') {
+      rules[name] = rule;
+      continue;
+    }
+    rules[name] = {
+      ...rule,
+      create(context: RuleContextLike) {
+        const noting = Object.create(context, {
+          report: {
+            value(descriptor: ReportDescriptor) {
+              const origin = typeof descriptor.data?.origin === 'string' ? /^(\d+):(\d+)$/.exec(descriptor.data.origin) : null;
+              const start = descriptor.node?.loc?.start ?? descriptor.loc?.start;
+              if (origin && start) origins.set(reportKey(descriptor.messageId, start.line, start.column + 1), { line: Number(origin[1]), column: Number(origin[2]) });
+              context.report(descriptor);
+            },
+          },
+        });
+        return (create as (context: RuleContextLike) => unknown)(noting);
+      },
+    };
+  }
+  return { ...plugin, rules };
 }
 
 export interface LintEngineParts {
@@ -88,7 +131,10 @@ const allSourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
  * config, and hands ESLint the result (see `parseSource`).
  */
 export function createLintEngine(parts: LintEngineParts): LintEngine {
-  const { linter, plugin, parsing } = parts;
+  const { linter, parsing } = parts;
+  // Filled by the rules' reports during one lint, read when ESLint's messages come back.
+  const origins = new Map<string, { line: number; column: number }>();
+  const plugin = notingOrigins(parts.plugin, origins);
   const now = parts.now ?? (() => performance.now());
 
   // ESLint normalises a config array on every call (a fraction of a millisecond for this one),
@@ -114,11 +160,12 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
         const source = parseSource(text, fileName, parsing, documentKey);
         parse = source.outcome;
         if (!source.ok) return { kind: 'unparseable', reason: source.message, line: source.line, durationMs: elapsed(), parse };
+        origins.clear();
         for (const message of linter.verify(source.sourceCode, configFor(rules, openDocuments), fileName)) {
           // Inline `/* eslint other-rule: … */` comments name rules this engine does not load;
           // ESLint reports those against the unknown rule, and they are not findings of ours.
           const rule = ruleNameOf(message.ruleId);
-          if (rule) problems.push(toProblem(rule, message));
+          if (rule) problems.push(toProblem(rule, message, origins.get(reportKey(message.messageId, message.line, message.column))));
         }
       } catch (error) {
         return { kind: 'failed', reason: error instanceof Error ? error.message : String(error), durationMs: elapsed() };
@@ -136,8 +183,9 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
 }
 
 /** One of ESLint's messages in the editor's terms. */
-export function toProblem(rule: RuleName, message: Linter.LintMessage): LintProblem {
+export function toProblem(rule: RuleName, message: Linter.LintMessage, origin?: { line: number; column: number }): LintProblem {
   return {
+    ...(origin ? { origin } : {}),
     rule,
     message: message.message,
     line: message.line,

@@ -5,7 +5,7 @@ import type { RuleLevel } from '../settings';
 import type { LintProblem, OffsetEdit } from './lint-engine';
 
 /** The parts of `vscode.TextDocument` the mapping needs. */
-export type PositionSource = Pick<vscode.TextDocument, 'positionAt' | 'lineAt' | 'validateRange' | 'lineCount'>;
+export type PositionSource = Pick<vscode.TextDocument, 'positionAt' | 'lineAt' | 'validateRange' | 'lineCount' | 'uri'>;
 
 const severityOf: Record<Exclude<RuleLevel, 'off'>, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -36,6 +36,12 @@ export function problemToDiagnostic(
   );
   diagnostic.source = diagnosticSource;
   diagnostic.code = { value: problem.rule, target: rulePageTarget(problem.rule) };
+  if (problem.origin) {
+    // The line where the value came from: the Problems panel lists it under the finding, and a click goes there.
+    const line = clamp(problem.origin.line - 1, 0, document.lineCount - 1);
+    const at = document.validateRange(new vscode.Range(line, Math.max(problem.origin.column - 1, 0), line, Math.max(problem.origin.column - 1, 0)));
+    diagnostic.relatedInformation = [new vscode.DiagnosticRelatedInformation(new vscode.Location(document.uri, at), 'the value is read here')];
+  }
   return diagnostic;
 }
 

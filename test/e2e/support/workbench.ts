@@ -126,6 +126,15 @@ export class Workbench {
     return found;
   }
 
+  /** The related-information rows of the Problems panel whose text includes `text`, with their line and column. */
+  async relatedRows(text: string): Promise<{ line: number; column: number; text: string }[]> {
+    const rows = await this.page.locator('.markers-panel .monaco-list-row').evaluateAll((elements) => elements.map((element) => (element as HTMLElement).innerText));
+    return rows.flatMap((row) => {
+      const position = /\[Ln (\d+), Col (\d+)\]/.exec(row);
+      return row.includes(text) && position ? [{ line: Number(position[1]), column: Number(position[2]), text: row }] : [];
+    });
+  }
+
   async showProblems(): Promise<void> {
     await this.runCommand('View: Focus Problems (Errors, Warnings, Infos)');
     await this.page.locator('.markers-panel').waitFor();

@@ -80,9 +80,24 @@ export class Uri {
   }
 }
 
+export class Location {
+  constructor(
+    public uri: Uri,
+    public range: Range | Position,
+  ) {}
+}
+
+export class DiagnosticRelatedInformation {
+  constructor(
+    public location: Location,
+    public message: string,
+  ) {}
+}
+
 export class Diagnostic {
   source?: string;
   code?: string | number | { value: string | number; target: Uri };
+  relatedInformation?: DiagnosticRelatedInformation[];
   constructor(
     public range: Range,
     public message: string,
