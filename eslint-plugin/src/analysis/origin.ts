@@ -155,12 +155,11 @@ export class OriginTracer {
   }
 
   private located(facts: Fact[], node: TSESTree.Node): Fact[] {
-    let code: string | undefined;
-    return facts.map((fact) => {
-      if ((fact.kind !== 'delivery' && fact.kind !== 'minted' && fact.kind !== 'worker') || fact.at) return fact;
-      code ??= this.code(node);
-      return fact.code === code ? { ...fact, at: { line: node.loc.start.line, column: node.loc.start.column } } : fact;
-    });
+    // Most values are none of these: leave their facts as they are, without a copy.
+    const unlocated = (fact: Fact) => (fact.kind === 'delivery' || fact.kind === 'minted' || fact.kind === 'worker') && !fact.at;
+    if (!facts.some(unlocated)) return facts;
+    const code = this.code(node);
+    return facts.map((fact) => (unlocated(fact) && fact.code === code ? { ...fact, at: { line: node.loc.start.line, column: node.loc.start.column } } : fact));
   }
 
   private scalarsOf(node: TSESTree.Node, depth: number): Leaf[] {
