@@ -77,6 +77,17 @@ function onTheWayTo(node: TSESTree.Node, effect: TSESTree.Node, fn: FunctionNode
   return true;
 }
 
+/**
+ * Could the callee be a function of the project (this file's, or one it imports)? A cheap look,
+ * before following the call's answer to the conditions it decides.
+ */
+function mayCallHelper(callee: TSESTree.Node, file: FileContext): boolean {
+  if (callee.type === 'Identifier') return file.imports.bindings.has(callee.name) || file.localFunction(callee) !== undefined;
+  if (callee.type !== 'MemberExpression') return false;
+  if (callee.object.type === 'ThisExpression') return file.localFunction(callee) !== undefined;
+  return callee.object.type === 'Identifier' && file.imports.names.get(callee.object.name) === '*';
+}
+
 export const noInMemoryDedupe = createRule({
   name: 'no-in-memory-dedupe',
   meta: {
@@ -162,7 +173,7 @@ export const noInMemoryDedupe = createRule({
       CallExpression(node) {
         const method = node.callee.type === 'MemberExpression' ? calleeName(node.callee) : undefined;
         // A collection's own method, or a call whose answer decides an `if`: then it may be a helper asking a collection.
-        if ((method && table.collectionMethods.has(method)) || gatesOf(node, 'present', file).length > 0) lookup(node);
+        if ((method && table.collectionMethods.has(method)) || (mayCallHelper(node.callee, file) && gatesOf(node, 'present', file).length > 0)) lookup(node);
       },
       'BinaryExpression[operator="in"]': lookup,
       'MemberExpression[computed=true]': lookup,
