@@ -12,6 +12,12 @@ import { settingsAdapters, type IdempotencySettings } from './libraries/settings
 
 export class SettingsError extends Error {
   override name = 'SettingsError';
+
+  constructor(message: string) {
+    super(message);
+    // ESLint prints a fatal error's stack: for a setting to fix, the message is all that helps.
+    this.stack = `${this.name}: ${message}`;
+  }
 }
 
 const callPath = { type: 'string', pattern: '^[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)*$' };

@@ -1,6 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { enclosingFunction, exits, guardsFedBy, handlesUniqueViolation, inSerializableTransaction, isDecidedBy, writeSites } from './decisions.js';
+import { contains, enclosingFunction, exits, guardsFedBy, handlesUniqueViolation, inSerializableTransaction, isDecidedBy, writeSites } from './decisions.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { isFunction } from './file-context.js';
 import type { LibraryTable } from './library-table.js';
@@ -191,10 +191,6 @@ function workBetween(write: DataOperation, read: DataOperation, guards: ReturnTy
     return !work;
   });
   return found;
-}
-
-function contains(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
-  return outer.range[0] <= inner.range[0] && inner.range[1] <= outer.range[1];
 }
 
 /**

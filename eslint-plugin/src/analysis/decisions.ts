@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from './file-context.js';
+import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
 import { propertyName, variableOf } from './scope.js';
 import { walk } from './walk.js';
 
@@ -21,9 +21,6 @@ interface Guard {
   owner: TSESTree.IfStatement | TSESTree.ConditionalExpression | TSESTree.LogicalExpression;
   whenTrue: Polarity;
 }
-
-const isFunctionNode = (node: TSESTree.Node): node is TSESTree.FunctionLike =>
-  node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression';
 
 function isZero(node: TSESTree.Node): boolean {
   return node.type === 'Literal' && (node.value === 0 || node.value === '0' || node.value === false);
@@ -130,7 +127,7 @@ export function exits(statement: TSESTree.Statement | null | undefined): boolean
   return false;
 }
 
-function contains(outer: TSESTree.Node | null | undefined, inner: TSESTree.Node): boolean {
+export function contains(outer: TSESTree.Node | null | undefined, inner: TSESTree.Node): boolean {
   return Boolean(outer) && outer!.range[0] <= inner.range[0] && inner.range[1] <= outer!.range[1];
 }
 
@@ -143,7 +140,7 @@ function statementInBlock(node: TSESTree.Node): TSESTree.Node | undefined {
   while (current.parent) {
     const parent: TSESTree.Node = current.parent;
     if (parent.type === 'BlockStatement' || parent.type === 'Program' || parent.type === 'StaticBlock' || parent.type === 'SwitchCase') return current;
-    if (isFunctionNode(parent)) return undefined;
+    if (isFunction(parent)) return undefined;
     current = parent;
   }
   return undefined;
@@ -194,7 +191,7 @@ export function guardsFedBy(read: TSESTree.Node, file: FileContext): Guard[] {
     }
     if (returned) {
       const fn = enclosingFunction(node);
-      if (fn && fn.type !== 'TSDeclareFunction' && fn.type !== 'TSEmptyBodyFunctionExpression') {
+      if (fn) {
         for (const site of file.functionSites(fn)) {
           const call = site.parent;
           if (call?.type === 'CallExpression' && call.callee === site) visit(call, returned, depth + 1);
@@ -221,10 +218,10 @@ function boundIdentifiers(pattern: TSESTree.Node): TSESTree.Identifier[] {
   }
 }
 
-export function enclosingFunction(node: TSESTree.Node): TSESTree.FunctionLike | undefined {
+export function enclosingFunction(node: TSESTree.Node): FunctionNode | undefined {
   let current = node.parent;
   while (current) {
-    if (isFunctionNode(current)) return current;
+    if (isFunction(current)) return current;
     current = current.parent;
   }
   return undefined;
@@ -288,7 +285,7 @@ function caughtAsDuplicate(node: TSESTree.Node, file: FileContext, uniqueViolati
     return found;
   };
   let current: TSESTree.Node | undefined = node;
-  while (current?.parent && !isFunctionNode(current)) {
+  while (current?.parent && !isFunction(current)) {
     const parent: TSESTree.Node = current.parent;
     if (parent.type === 'TryStatement' && parent.block === current && parent.handler && says(parent.handler)) return true;
     // write().catch((error) => { if (error.code === '23505') … })
@@ -299,7 +296,7 @@ function caughtAsDuplicate(node: TSESTree.Node, file: FileContext, uniqueViolati
     current = parent;
   }
   // The write sits in a helper: its callers may catch the duplicate.
-  if (depth >= 2 || !current || !isFunctionNode(current) || current.type === 'TSDeclareFunction' || current.type === 'TSEmptyBodyFunctionExpression') return false;
+  if (depth >= 2 || !current || !isFunction(current)) return false;
   const calls = file.functionSites(current).flatMap((site) => (site.parent?.type === 'CallExpression' && site.parent.callee === site ? [site.parent] : []));
   return calls.length > 0 && calls.every((call) => caughtAsDuplicate(call, file, uniqueViolation, depth + 1));
 }

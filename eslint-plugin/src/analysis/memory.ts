@@ -541,11 +541,6 @@ export function inLoopWithin(node: TSESTree.Node, fn: FunctionNode): boolean {
   return call?.type === 'CallExpression' && call.arguments.includes(fn as never) && iterating.test(calleeName(call.callee) ?? '');
 }
 
-export function enclosingFunctionOf(node: TSESTree.Node): FunctionNode | undefined {
-  for (let current = node.parent; current; current = current.parent) if (isFunction(current)) return current;
-  return undefined;
-}
-
 /** Text of a key as written, for comparing a lookup's key with a recording's. */
 export function keyText(node: TSESTree.Node, file: FileContext): string {
   return file.text(unwrap(node)).replace(/\s+/g, '').replace(/\?\./g, '.');

@@ -1,11 +1,11 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
+import { enclosingFunction } from '../analysis/decisions.js';
 import { analysisFor } from '../analysis/file-analysis.js';
 import type { FileContext, FunctionNode } from '../analysis/file-context.js';
 import {
   callsOf,
   effectIn,
-  enclosingFunctionOf,
   fromParameters,
   gatesOf,
   inLoopWithin,
@@ -137,7 +137,7 @@ export const noInMemoryDedupe = createRule({
       if (reported.has(membership.node)) return;
       const { collection, key } = membership;
       for (const gate of gatesOf(membership.node, membership.whenTruthy, file)) {
-        const fn = enclosingFunctionOf(gate.statement);
+        const fn = enclosingFunction(gate.statement);
         const region = unseenCode(gate);
         if (!fn || reported.has(gate.statement)) continue;
         const effect = effectIn(region, file, operationsIn) ?? effectOfCallers(gate, fn);

@@ -43,4 +43,14 @@ describe('settings adapters', () => {
   ])('a malformed setting stops the lint, naming it: %j', (settings, message) => {
     expect(() => operationsIn('f();', settings as never)).toThrow(message);
   });
+
+  it('says what to fix without a stack trace, which the eslint command would print', () => {
+    let thrown: unknown;
+    try {
+      operationsIn('f();', { claim: [] } as never);
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as Error).stack).toBe('SettingsError: eslint-plugin-idempotency: settings.idempotency has an unknown property "claim".');
+  });
 });
