@@ -29,7 +29,7 @@ export const catalogue = {
     lesson: { lesson: 'idempotent-consumers', anchor: 'q1', seeAlso: ['example-4-4'] },
   },
   'no-amount-effect-key': {
-    description: 'Disallow an effect key whose identity is an amount, alone or with an account, currency or date',
+    description: 'Disallow an effect key or a duplicate check whose identity is an amount, alone or with an account, currency or date',
     severity: 'error',
     lesson: { lesson: 'idempotent-consumers', anchor: 'q4', seeAlso: [] },
   },

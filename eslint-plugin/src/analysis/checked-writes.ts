@@ -112,7 +112,7 @@ function transactionOf(node: TSESTree.Node, scopeOf: ScopeOf): TSESLint.Scope.Va
  */
 function looksForInsertedRow(write: DataOperation, read: DataOperation, tracer: OriginTracer): boolean {
   if (!read.filters || read.filters.length === 0 || write.fields.length === 0) return true;
-  const checked = new Set(read.filters.map(columnName));
+  const checked = new Set(read.filters.map((filter) => columnName(filter.name)));
   return write.fields.some(
     (field) =>
       checked.has(columnName(field.name)) &&
@@ -133,7 +133,7 @@ function coveringKey(write: DataOperation, read: DataOperation, schema: () => Sc
   const singleton = constant.length > 0 ? schema().keyWithin(target, constant.map((field) => field.name)) : undefined;
   if (singleton) return singleton;
   if (!checked || checked.length === 0) return undefined;
-  const checkedColumns = new Set(checked.map(columnName));
+  const checkedColumns = new Set(checked.map((filter) => columnName(filter.name)));
   const both = write.fields.map((field) => field.name).filter((name) => checkedColumns.has(columnName(name)));
   return both.length > 0 ? schema().keyWithin(target, both) : undefined;
 }
@@ -221,6 +221,24 @@ function keyLaterInTransaction(write: DataOperation, neighbours: readonly DataOp
     if (key) return key;
   }
   return undefined;
+}
+
+/**
+ * The insert or upsert of the read's rows that the read's result decides, if any: the read is then
+ * the check of "look, and write if nothing was there", whatever settles the write.
+ */
+export function insertDecidedBy(read: DataOperation, analysis: FileAnalysis): DataOperation | undefined {
+  const guards = guardsFedBy(read.node, analysis.file);
+  if (guards.length === 0) return undefined;
+  return analysis
+    .allOperations()
+    .find(
+      (write) =>
+        (write.kind === 'insert' || write.kind === 'upsert') &&
+        write.targets.some((target) => read.targets.includes(target)) &&
+        isDecidedBy(guards, writeSites(write.node, analysis.file)) &&
+        looksForInsertedRow(write, read, analysis.tracer),
+    );
 }
 
 const found = new WeakMap<FileAnalysis, readonly CheckedWrite[]>();

@@ -1,12 +1,40 @@
 import type { EffectKey } from './effect-keys.js';
 import { sqlFunctionFacts } from './effect-keys.js';
-import type { Leaf } from './facts.js';
+import { leaf, type Leaf, type LeafKind } from './facts.js';
+import type { FileContext } from './file-context.js';
+import { fieldsOf, objectLiteral } from './operations/fields.js';
+import type { Field } from './operations/types.js';
 import type { OriginTracer } from './origin.js';
 
 /** Everything an effect key is built from, as facts. */
 export function keyFacts(key: EffectKey, tracer: OriginTracer): Leaf[] {
   if (key.knownFacts) return key.knownFacts;
   return [...key.values.flatMap((value) => tracer.scalars(value)), ...sqlFunctionFacts(key.functions)];
+}
+
+/** Column meanings that say what a check matches on, whatever value it is given. */
+const columnKinds = new Set<string>(['amount', 'currency', 'time', 'scope']);
+/** Prisma-like operators: `{ gte: from, lte: to }` compares the column itself. */
+const operators = /^(equals|not|in|notIn|lt|lte|gt|gte|between|contains|startsWith|endsWith)$/;
+
+/**
+ * What a check matches one column on, as facts: the column's own meaning when it names an
+ * amount, a currency, a time or a scope (`createdAt: { gte, lte }` is a time window); a relation
+ * (`customer: { stripeCustomerId }`) names its related row; otherwise the values matched.
+ */
+export function matchedFacts(field: Field, tracer: OriginTracer, file: FileContext, depth = 0): Leaf[] {
+  const names = file.libraries.names;
+  const meaning = names.meaning(field.name);
+  if (columnKinds.has(meaning)) return [leaf(meaning as LeafKind, field.name)];
+  if (field.values.length === 0) return [leaf('unknown', field.name)];
+  return field.values.flatMap((value) => {
+    const object = objectLiteral(value, file.scopeOf);
+    if (!object) return tracer.scalars(value);
+    const nested = fieldsOf(object, file.scopeOf);
+    if (nested.length > 0 && nested.every((inner) => operators.test(inner.name))) return nested.flatMap((inner) => inner.values.flatMap((v) => tracer.scalars(v)));
+    if (names.meaning(`${field.name}_id`) === 'scope') return [leaf('scope', field.name)];
+    return depth < 2 && nested.length > 0 ? nested.flatMap((inner) => matchedFacts(inner, tracer, file, depth + 1)) : [leaf('unknown', field.name)];
+  });
 }
 
 /** "the Kafka offset 'message.offset'": how a fact is named in a message (plain text, quoted as ESLint's own messages quote names). */

@@ -49,6 +49,7 @@ const scopeNouns = new Set([
   'account', 'acct', 'customer', 'user', 'merchant', 'tenant', 'org', 'organization', 'organisation', 'shop', 'store',
   'client', 'member', 'team', 'workspace', 'project', 'course', 'student', 'wallet', 'company', 'seller', 'buyer',
   'partner', 'vendor', 'device', 'session', 'owner', 'household', 'profile', 'subscriber', 'recipient', 'sender', 'player',
+  'program',
 ]);
 
 /** Names that on their own mean a delivery identity, whatever holds them. */

@@ -32,7 +32,7 @@ function prismaOperation(call: TSESTree.CallExpression, file: FileContext): Data
 
   if (prismaOnly.has(method) || (reads.has(method) && (has('where') || has('select')))) {
     const where = options && objectProperty(options, 'where')?.value;
-    return { ...base, kind: 'read', filters: where ? uniqueKeyFields(where, scopeOf).map((field) => field.name) : undefined };
+    return { ...base, kind: 'read', filters: where ? uniqueKeyFields(where, scopeOf) : undefined };
   }
   if ((method === 'create' || method === 'createMany' || method === 'createManyAndReturn') && has('data')) {
     const skipDuplicates = objectProperty(options!, 'skipDuplicates')?.value;

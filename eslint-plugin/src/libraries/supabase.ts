@@ -3,7 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import type { FileContext } from '../analysis/file-context.js';
 import { link, literalArgument, type Chain } from '../analysis/operations/chain.js';
 import { fieldsOf } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
+import { normaliseTarget, type DataOperation, type Field } from '../analysis/operations/types.js';
 import { keyName, memberPath } from '../analysis/scope.js';
 import { atChainEnd } from './shared/query-chains.js';
 import type { DataAdapter } from './types.js';
@@ -33,19 +33,20 @@ function isSupabase(chain: Chain, file: FileContext): boolean {
   return false;
 }
 
-/** The columns `.eq('order_id', id)` and `.match({ order_id: id })` match on. */
-function filtersOf(chain: Chain): string[] {
-  const columns: string[] = [];
+/** The columns `.eq('order_id', id)` and `.match({ order_id: id })` match on, with the values they match. */
+function filtersOf(chain: Chain): Field[] {
+  const columns: Field[] = [];
   for (const { name, call } of chain.links) {
     if (!columnFilters.has(name)) continue;
+    const [argument, value] = call.arguments;
     // `metadata->>OrderId` filters on a path inside the column `metadata`.
     const column = literalArgument(call)?.split('->')[0]?.trim();
-    if (column) columns.push(column);
-    const [argument] = call.arguments;
+    if (column) columns.push({ name: column, values: value && value.type !== 'SpreadElement' ? [value] : [], functions: [] });
     if (name === 'match' && argument?.type === 'ObjectExpression') {
       for (const property of argument.properties) {
-        const key = property.type === 'Property' ? keyName(property) : undefined;
-        if (key) columns.push(key);
+        if (property.type !== 'Property') continue;
+        const key = keyName(property);
+        if (key) columns.push({ name: key, values: [property.value], functions: [] });
       }
     }
   }

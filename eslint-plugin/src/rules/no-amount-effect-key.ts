@@ -1,10 +1,24 @@
+import { insertDecidedBy } from '../analysis/checked-writes.js';
 import { effectKeyListeners } from '../analysis/effect-key-listeners.js';
-import type { LeafKind } from '../analysis/facts.js';
-import { capitalised, describeFact, listed } from '../analysis/key-facts.js';
+import type { Leaf, LeafKind } from '../analysis/facts.js';
+import { analysisFor } from '../analysis/file-analysis.js';
+import { capitalised, describeFact, listed, matchedFacts } from '../analysis/key-facts.js';
 import { createRule } from '../create-rule.js';
 
 /** Parts that narrow a key without naming an operation: who it is for, in what currency, when. */
 const narrowing = new Set<LeafKind>(['scope', 'currency', 'time', 'constant']);
+
+/** The amount of an identity made of nothing but an amount and what narrows it, if it is one. */
+function amountIdentity(facts: readonly Leaf[]): Leaf | undefined {
+  const amount = facts.find((fact) => fact.kind === 'amount');
+  return amount && facts.every((fact) => fact.kind === 'amount' || narrowing.has(fact.kind)) ? amount : undefined;
+}
+
+/** ", narrowed only by 'customerId' and 'createdAt'": what else the identity holds, for messages. */
+function narrowedBy(facts: readonly Leaf[]): string {
+  const others = [...new Set(facts.filter((fact) => fact.kind !== 'amount' && fact.kind !== 'constant').map(describeFact))];
+  return others.length > 0 ? `, narrowed only by ${listed(others)}` : '';
+}
 
 export const noAmountEffectKey = createRule({
   name: 'no-amount-effect-key',
@@ -12,26 +26,44 @@ export const noAmountEffectKey = createRule({
     type: 'problem',
     messages: {
       amountKey: "{{key}} is made of an amount ({{amount}}){{others}}, so two operations of the same amount share it and the second is dropped; key it on the operation's own id.",
+      amountCheck:
+        "{{read}} looks for an earlier {{write}} by its amount ({{amount}}){{others}}, so a second operation of the same amount is dropped as a repeat; match on the operation's own id.",
     },
     schema: [],
   },
   defaultOptions: [],
   create(context) {
-    return effectKeyListeners(context, (key) => {
-      const facts = key.facts;
-      const amount = facts.find((fact) => fact.kind === 'amount');
-      // Anything that could name the operation (or a delivery, which the other rule reports) clears the key.
-      if (!amount || !facts.every((fact) => fact.kind === 'amount' || narrowing.has(fact.kind)) || key.isClaim()) return;
-      const others = [...new Set(facts.filter((fact) => fact.kind !== 'amount' && fact.kind !== 'constant').map(describeFact))];
-      context.report({
-        node: key.node,
-        messageId: 'amountKey',
-        data: {
-          key: capitalised(key.description),
-          amount: describeFact(amount),
-          others: others.length > 0 ? `, narrowed only by ${listed(others)}` : '',
-        },
-      });
-    });
+    const analysis = analysisFor(context);
+    const names = analysis.file.libraries.names;
+    return {
+      ...effectKeyListeners(context, (key) => {
+        const amount = amountIdentity(key.facts);
+        // Anything that could name the operation (or a delivery, which the other rule reports) clears the key.
+        if (!amount || key.isClaim()) return;
+        context.report({
+          node: key.node,
+          messageId: 'amountKey',
+          data: { key: capitalised(key.description), amount: describeFact(amount), others: narrowedBy(key.facts) },
+        });
+      }),
+      // A check that looks for an earlier operation by its amount, its owner and its time: the
+      // identity of "already done" is the amount, wherever the key of the write comes from.
+      'Program:exit'() {
+        for (const read of analysis.allOperations()) {
+          if (read.kind !== 'read' || !read.filters || read.filters.length < 2) continue;
+          const facts = read.filters.flatMap((filter) => matchedFacts(filter, analysis.tracer, analysis.file));
+          const amount = amountIdentity(facts);
+          // An amount alone may be a value looked up (a price of 500); a row that is an amount (a price, a fee) is found by it.
+          if (!amount || !facts.some((fact) => fact.kind === 'scope' || fact.kind === 'time') || read.targets.some((target) => names.meaning(target) === 'amount')) continue;
+          const write = insertDecidedBy(read, analysis);
+          if (!write) continue;
+          context.report({
+            node: read.node,
+            messageId: 'amountCheck',
+            data: { read: capitalised(read.label), write: write.label, amount: describeFact(amount), others: narrowedBy(facts) },
+          });
+        }
+      },
+    };
   },
 });

@@ -56,6 +56,39 @@ ruleTester.run('no-amount-effect-key', noAmountEffectKey, {
           await ddb.send(new PutCommand({ TableName: 'charges', Item: { chargeId: job.data.chargeId, cents: job.data.cents }, ConditionExpression: 'attribute_not_exists(chargeId)' }));
         });`,
     },
+    {
+      name: 'a check for an earlier sale by its invoice id, the amount beside it',
+      code: `
+        export async function importSale(sale) {
+          const found = await prisma.commission.findFirst({ where: { invoiceId: sale.invoiceId, amount: sale.amount } });
+          if (found) return;
+          await prisma.commission.create({ data: { invoiceId: sale.invoiceId, amount: sale.amount } });
+        }`,
+    },
+    {
+      name: 'a price looked up by its amount is the row the amount names',
+      code: `
+        export async function priceFor(workspaceId, amount) {
+          const price = await prisma.price.findFirst({ where: { workspaceId, amount } });
+          if (!price) await prisma.price.create({ data: { workspaceId, amount } });
+        }`,
+    },
+    {
+      name: 'an amount-keyed read that decides nothing',
+      code: `
+        export async function report(customerId, amount) {
+          const same = await prisma.commission.findMany({ where: { customerId, amount } });
+          await prisma.auditLog.create({ data: { customerId, count: same.length } });
+        }`,
+    },
+    {
+      name: 'a check by amount alone, with nothing that narrows it to an owner or a time',
+      code: `
+        export async function seed(amount) {
+          if (await prisma.tier.findFirst({ where: { amount, kind: 'bonus' } })) return;
+          await prisma.tier.create({ data: { amount, kind: 'bonus' } });
+        }`,
+    },
   ],
   invalid: [
     {
@@ -129,6 +162,41 @@ ruleTester.run('no-amount-effect-key', noAmountEffectKey, {
           if (await this.store.sadd('charged', \`\${job.data.customerId}:\${job.data.cents}\`)) await bill(job.data);
         });`,
       errors: [{ messageId: 'amountKey', line: 3 }],
+    },
+    {
+      name: 'an import that takes an equal amount for the same customer within an hour as already recorded',
+      code: `
+        export async function importSale(program, customer, sale) {
+          const chargedAt = new Date(sale.chargedAt);
+          const tracked = await prisma.commission.findFirst({
+            where: {
+              programId: program.id,
+              customer: { stripeCustomerId: sale.stripeCustomerId },
+              createdAt: { gte: new Date(chargedAt.getTime() - 3600000), lte: new Date(chargedAt.getTime() + 3600000) },
+              type: 'sale',
+              amount: sale.amount,
+            },
+          });
+          if (tracked) return;
+          await prisma.commission.create({ data: { programId: program.id, customerId: customer.id, amount: sale.amount, type: 'sale' } });
+        }`,
+      errors: [
+        {
+          messageId: 'amountCheck',
+          line: 4,
+          data: { read: 'prisma.commission.findFirst()', write: 'prisma.commission.create()', amount: "'amount'", others: ", narrowed only by 'programId', 'customer' and 'createdAt'" },
+        },
+      ],
+    },
+    {
+      name: 'a SQL check by account and amount before the insert',
+      code: `
+        export async function record(db, payment) {
+          const { rows } = await db.query('SELECT 1 FROM payments WHERE account_id = $1 AND amount_cents = $2', [payment.accountId, payment.cents]);
+          if (rows.length > 0) return;
+          await db.query('INSERT INTO payments (account_id, amount_cents) VALUES ($1, $2)', [payment.accountId, payment.cents]);
+        }`,
+      errors: [{ messageId: 'amountCheck', line: 3 }],
     },
   ],
 });

@@ -4,9 +4,14 @@ import type { ScopeOf } from '../static-text.js';
 import { embeddedSql, sqlInterest, type EmbeddedSql, type SqlCalls } from '../sql/embedded.js';
 import type { LibraryName } from '../../libraries/types.js';
 import type { SqlChange, SqlRead } from '../sql/statements.js';
-import { normaliseTarget, type DataOperation } from './types.js';
+import { normaliseTarget, type DataOperation, type Field } from './types.js';
 
 const rowLocking = /\bfor\s+(no\s+key\s+)?(update|share|key\s+share)\b/i;
+
+/** The columns a WHERE compares: the SQL's own summary is shared by every site of the same text, so it names no values. */
+function columnsMatched(columns: readonly string[] | undefined): Field[] | undefined {
+  return columns?.map((name) => ({ name, values: [], functions: [] }));
+}
 
 /**
  * A SELECT matters only if the same file inserts into a table it reads, so it is parsed only when
@@ -29,7 +34,7 @@ function deferredRead(sql: EmbeddedSql, node: DataOperation['node'], library: Li
       return rowLocking.test(sql.text) && statement()?.locksRows === true;
     },
     get filters() {
-      return statement()?.filters;
+      return columnsMatched(statement()?.filters);
     },
     get label() {
       return `a SELECT on ${statement()?.tables.join(', ') || 'no table'}`;
@@ -117,7 +122,7 @@ export function sqlOperations(
           fields: [],
           arbitrated: false,
           locksRows: statement.locksRows,
-          filters: statement.filters,
+          filters: columnsMatched(statement.filters),
         };
       case 'update':
       case 'delete':

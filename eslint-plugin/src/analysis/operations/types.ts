@@ -55,8 +55,8 @@ export interface DataOperation {
   claim?: 'claimed' | 'duplicate';
   /** What a key-value write stores under its key (its value), as opposed to the key itself. */
   stored?: readonly TSESTree.Node[];
-  /** The columns or fields a read matches on, when the code shows them: what it checks for. */
-  filters?: readonly string[];
+  /** The columns or fields a read matches on, when the code shows them: what it checks for (values, when the code shows them too). */
+  filters?: readonly Field[];
   /** A read that locks the rows it finds (FOR UPDATE). */
   locksRows?: boolean;
   /** How it reads in messages: "a SELECT", "prisma.refund.findFirst()". */

@@ -130,7 +130,7 @@ export function repositoryOperation(library: LibraryName, call: TSESTree.CallExp
     // findOneBy({ a }), exists({ a }), findOne({ where: { a } })
     const query = objectLiteral(args[0], scopeOf);
     const where = query && objectProperty(query, 'where')?.value;
-    const filters = query ? uniqueKeyFields(where ?? query, scopeOf).map((field) => field.name) : undefined;
+    const filters = query ? uniqueKeyFields(where ?? query, scopeOf) : undefined;
     return { ...base, kind: 'read', filters };
   }
   // `found.save()` stores an instance that was read: an update. Only a new one (`new Refund(…).save()`,
