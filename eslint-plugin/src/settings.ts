@@ -10,6 +10,12 @@ import { settingsAdapters, type IdempotencySettings } from './libraries/settings
  * a message naming it, as ESLint does for a rule's options.
  */
 
+/**
+ * The ESLint setting under which an editor passes the unsaved texts of its open documents
+ * (absolute path → text): schemas, migrations and modules are then read as the user sees them.
+ */
+export const openDocumentsSetting = 'idempotency/openDocuments';
+
 export class SettingsError extends Error {
   override name = 'SettingsError';
 

@@ -4,7 +4,8 @@
  * answer run on PGlite inside that panel. Run with `npm run test:e2e`, which installs what this
  * needs and packages the .vsix first.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 import { LessonRunner, idempotentConsumers, idempotentConsumersLesson } from '@idempotency/lessons';
@@ -18,7 +19,34 @@ import { compareFindings, expectedFindings, type ExpectedFinding } from '../supp
 import { lowContrastText } from './support/contrast';
 import { Workbench } from './support/workbench';
 
-const examples = path.join(repositoryRoot, 'eslint-plugin/examples');
+/**
+ * The editor works on a copy of the examples: it may save what the tests type, and the examples
+ * are fixtures other tests read. The copy also holds a small project with a Prisma schema, for
+ * findings that depend on another file.
+ */
+const examples = path.join(mkdtempSync(path.join(os.tmpdir(), 'idempotency-e2e-')), 'examples');
+const billingSchema = `model Entry {
+  id        String @id @default(cuid())
+  invoiceId String
+  accountId String
+  cents     Int
+  @@unique([invoiceId, accountId])
+}
+`;
+const billingConsumer = `export async function book(prisma, invoiceId, accountId, cents) {
+  const found = await prisma.entry.findFirst({ where: { invoiceId, accountId } });
+  if (!found) await prisma.entry.create({ data: { invoiceId, accountId, cents } });
+}
+`;
+
+function copyExamples(): void {
+  cpSync(path.join(repositoryRoot, 'eslint-plugin/examples'), examples, { recursive: true });
+  mkdirSync(path.join(examples, 'billing/prisma'), { recursive: true });
+  mkdirSync(path.join(examples, 'billing/src'), { recursive: true });
+  writeFileSync(path.join(examples, 'billing/package.json'), '{ "name": "billing", "private": true }\n');
+  writeFileSync(path.join(examples, 'billing/prisma/schema.prisma'), billingSchema);
+  writeFileSync(path.join(examples, 'billing/src/book.ts'), billingConsumer);
+}
 const screenshots = path.join(repositoryRoot, 'test-results/e2e');
 const stateDir = path.join(repositoryRoot, '.cache/e2e-state');
 
@@ -53,12 +81,14 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
   beforeAll(async () => {
     expect(existsSync(packagedExtension), `${packagedExtension} is missing: run npm run package -w extension`).toBe(true);
     rmSync(stateDir, { recursive: true, force: true });
+    copyExamples();
     mkdirSync(screenshots, { recursive: true });
     expected = expectedFindings(examples);
     expect(expected.length, 'the examples mark no finding with // flagged: <rule>').toBeGreaterThan(0);
-    console.log(`examples: ${path.relative(repositoryRoot, examples)}, ${expected.length} marked findings`);
+    console.log(`examples: a copy in ${examples}, ${expected.length} marked findings`);
 
-    server = await startCodeServer({ workspace: examples, stateDir });
+    // Edits stay unsaved until a test saves them: what the analysis reads of an open file is its buffer.
+    server = await startCodeServer({ workspace: examples, stateDir, userSettings: { 'files.autoSave': 'off' } });
     browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumFlags });
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     workbench = new Workbench(page);
@@ -69,6 +99,7 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    rmSync(path.dirname(examples), { recursive: true, force: true });
   });
 
   it('shows each marked finding in the Problems panel on its file, line and rule, and none in unmarked files', async () => {
@@ -110,6 +141,30 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await workbench.showProblems();
     await expect.poll(async () => (await workbench.relatedRows('the value is read here')).map((row) => row.line), { timeout: 20_000 }).toContain(Number(named![1]));
     expect(source[Number(named![1]) - 1]).toMatch(/topic|partition|offset|message/);
+  });
+
+  it('re-checks an open consumer when its schema is edited, from the unsaved text of the schema', async () => {
+    const consumer = 'billing/src/book.ts';
+    const schema = 'billing/prisma/schema.prisma';
+    const raced = (problems: Awaited<ReturnType<Workbench['problems']>>) =>
+      problems.some((problem) => relativeFile(problem) === consumer && problem.rule === 'no-check-then-insert' && problem.line === 3);
+    await workbench.openFile(consumer);
+    await workbench.openFile(schema);
+    // The unique key covers the checked columns, so the database settles the race: no finding.
+    // Deleting it, unsaved, makes the check decide again.
+    const keyLine = billingSchema.split('\n').findIndex((line) => line.includes('@@unique')) + 1;
+    await workbench.goToPosition(keyLine, 3);
+    await workbench.runCommand('Delete Line');
+    await workbench.showProblems();
+    await expect.poll(async () => raced(await workbench.problems()), { timeout: 30_000 }).toBe(true);
+    expect(readFileSync(path.join(examples, schema), 'utf8'), 'the schema on disk is unchanged').toBe(billingSchema);
+    await screenshot('schema-edit-finding');
+    // Taking the edit back takes the finding back.
+    await workbench.openFile(schema);
+    await workbench.goToPosition(keyLine, 1);
+    await page.keyboard.press('Control+Z');
+    await workbench.showProblems();
+    await expect.poll(async () => raced(await workbench.problems()), { timeout: 30_000 }).toBe(false);
   });
 
   it('"Learn why" opens the lesson panel at the question that teaches the rule', async () => {

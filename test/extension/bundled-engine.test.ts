@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +74,37 @@ describe('the bundled lint engine', () => {
       expect(failures).toEqual([]);
     } finally {
       worker.dispose();
+    }
+  });
+
+  it("reads the schema of a document's project through the worker, and an open schema's unsaved text before the disk copy", async () => {
+    const project = mkdtempSync(path.join(os.tmpdir(), 'idempotency-engine-'));
+    const worker = lintWorker(bundle, { onLoaded: () => {}, onFailure: () => {} });
+    try {
+      const schema = 'model Entry {\n  id        String @id @default(cuid())\n  invoiceId String\n  accountId String\n  cents     Int\n  @@unique([invoiceId, accountId])\n}\n';
+      mkdirSync(path.join(project, 'prisma'));
+      mkdirSync(path.join(project, 'src'));
+      writeFileSync(path.join(project, 'package.json'), '{ "name": "billing" }');
+      writeFileSync(path.join(project, 'prisma/schema.prisma'), schema);
+      const consumer = path.join(project, 'src/book.ts');
+      const text = `export async function book(prisma, invoiceId, accountId, cents) {
+  const found = await prisma.entry.findFirst({ where: { invoiceId, accountId } });
+  if (!found) await prisma.entry.create({ data: { invoiceId, accountId, cents } });
+}
+`;
+      writeFileSync(consumer, text);
+      const engine = await worker.engine();
+      const findings = async (openDocuments: Record<string, string>) => {
+        const report = await engine.lint({ text, fileName: consumer, rules: [...ruleNames], documentKey: 'file:///book.ts', openDocuments });
+        return report.kind === 'linted' ? report.problems.map((problem) => `${problem.line} ${problem.rule}`) : [report.kind];
+      };
+      // The unique key on disk settles the race; the same schema unsaved without it does not.
+      expect(await findings({})).toEqual([]);
+      expect(await findings({ [path.join(project, 'prisma/schema.prisma')]: schema.replace('  @@unique([invoiceId, accountId])\n', '') })).toEqual(['3 no-check-then-insert']);
+      expect(await findings({})).toEqual([]);
+    } finally {
+      worker.dispose();
+      rmSync(project, { recursive: true, force: true });
     }
   });
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('vscode', async () => await import('./support/fake-vscode'));
 
 import { DocumentFindings } from '../../extension/src/lint/document-findings';
-import { DocumentLinter, virtualFileName } from '../../extension/src/lint/document-linter';
+import { DocumentLinter, lintedFileName } from '../../extension/src/lint/document-linter';
 import type { LintRequest } from '../../extension/src/lint/lint-engine';
 import type { LintService } from '../../extension/src/lint/lint-worker-client';
 import { ruleNames } from '../../extension/src/rules';
@@ -131,9 +131,11 @@ describe('the document linter', () => {
     expect(forgotten).toEqual([]);
   });
 
-  it('gives ESLint a file name whose extension matches the language', () => {
-    expect(virtualFileName({ fileName: '/w/src/consumer.mts', languageId: 'typescript' })).toBe('consumer.mts');
-    expect(virtualFileName({ fileName: 'Untitled-1', languageId: 'typescriptreact' })).toBe('Untitled-1.tsx');
-    expect(virtualFileName({ fileName: '/w/bin/worker', languageId: 'javascript' })).toBe('worker.js');
+  it("gives ESLint a source file's own path, and other documents a name whose extension matches the language", () => {
+    const file = { scheme: 'file' };
+    expect(lintedFileName({ fileName: '/w/src/consumer.mts', languageId: 'typescript', uri: file })).toBe('/w/src/consumer.mts');
+    expect(lintedFileName({ fileName: '/w/src/consumer.ts', languageId: 'typescript', uri: { scheme: 'vscode-remote' } })).toBe('consumer.ts');
+    expect(lintedFileName({ fileName: 'Untitled-1', languageId: 'typescriptreact', uri: { scheme: 'untitled' } })).toBe('Untitled-1.tsx');
+    expect(lintedFileName({ fileName: '/w/bin/worker', languageId: 'javascript', uri: file })).toBe('worker.js');
   });
 });

@@ -1,6 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { libraryTableFor } from '../settings.js';
+import { libraryTableFor, openDocumentsSetting } from '../settings.js';
+import { useOpenDocuments } from './project/files.js';
 import { claimedFacts, type EffectKey } from './effect-keys.js';
 import type { Leaf } from './facts.js';
 import { handlerParameter } from './entry-points.js';
@@ -130,6 +131,8 @@ export function analysisFor(context: Readonly<TSESLint.RuleContext<string, reado
   const sourceCode = context.sourceCode;
   let analysis = analyses.get(sourceCode);
   if (!analysis) {
+    // What this lint reads of other files: the editor's unsaved texts where it passes them.
+    useOpenDocuments(context.settings[openDocumentsSetting] as Readonly<Record<string, string>> | undefined);
     analysis = new FileAnalysis(sourceCode, libraryTableFor(context.settings), { filename: context.filename, cwd: context.cwd });
     analyses.set(sourceCode, analysis);
   }

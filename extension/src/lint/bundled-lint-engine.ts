@@ -20,7 +20,8 @@ export async function loadLintEngine(options: LintEngineOptions = {}): Promise<L
   // so the first lint must wait for it or it would miss findings.
   await whenSqlParserReady();
   return createLintEngine({
-    linter: new Linter({ configType: 'flat' }),
+    // Files are linted by their absolute paths, wherever the workspace is: every path lies below the root.
+    linter: new Linter({ configType: 'flat', cwd: '/' }),
     plugin: plugin as unknown as IdempotencyPlugin,
     parsing: createIncrementalParsing(typeScriptParser, { reparseChanges: options.incrementalParsing !== false }),
   });

@@ -84,7 +84,7 @@ export class DocumentLinter implements vscode.Disposable {
     // The wait for the engine may have outlived the document or its text.
     if (document.isClosed) return;
     const version = document.version;
-    const report = await engine.lint({ text: document.getText(), fileName: virtualFileName(document), rules, documentKey: key, openDocuments: unsavedTextsBesides(document) });
+    const report = await engine.lint({ text: document.getText(), fileName: lintedFileName(document), rules, documentKey: key, openDocuments: unsavedTextsBesides(document) });
     // Typed over or closed while the worker linted: a newer lint has the say, or none is needed.
     if (document.isClosed || document.version !== version) return;
 
@@ -172,11 +172,15 @@ function unsavedTextsBesides(document: vscode.TextDocument): Record<string, stri
 }
 
 /**
- * The file name ESLint sees. Only its extension matters (it picks the parser); untitled
- * documents and files without a usual extension get one from their language.
+ * The file name ESLint sees. A source file on disk keeps its path, so the analysis finds its
+ * project: the schema, the migrations and the modules it imports. Otherwise only the extension
+ * matters (it picks the parser): untitled documents and files without a usual extension get one
+ * from their language.
  */
-export function virtualFileName(document: Pick<vscode.TextDocument, 'fileName' | 'languageId'>): string {
+export function lintedFileName(document: Pick<vscode.TextDocument, 'fileName' | 'languageId'> & { uri: Pick<vscode.Uri, 'scheme'> }): string {
   const base = path.basename(document.fileName);
-  if (/\.(?:[cm]?[jt]s|[jt]sx)$/.test(base)) return base;
+  if (sourceName.test(base)) return document.uri.scheme === 'file' && path.isAbsolute(document.fileName) ? document.fileName : base;
   return `${base || 'untitled'}${extensionOfLanguage[document.languageId] ?? '.js'}`;
 }
+
+const sourceName = /\.(?:[cm]?[jt]s|[jt]sx)$/;

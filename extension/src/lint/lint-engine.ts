@@ -1,4 +1,5 @@
 import type { Linter } from 'eslint';
+import { openDocumentsSetting } from 'eslint-plugin-idempotency';
 
 import { pluginPrefix, qualifiedRuleId, ruleNameOf, type RuleName } from '../rules';
 import type { IncrementalParsing } from './incremental/incremental-parsing';
@@ -50,8 +51,8 @@ export interface LintRequest {
   openDocuments?: Readonly<Record<string, string>>;
 }
 
-/** The shared ESLint setting under which rules find the open documents' unsaved texts. */
-export const openDocumentsSetting = 'idempotency/openDocuments';
+/** The ESLint setting under which the plugin finds the open documents' unsaved texts. */
+export { openDocumentsSetting };
 
 export interface RuleDocs {
   /** The rule's documentation page. */

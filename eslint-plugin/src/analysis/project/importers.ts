@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { projectRoot } from '../schema/project-schema.js';
+import { stampOf, textOf } from './files.js';
 import { resolveImport } from './modules.js';
 
 /**
@@ -58,22 +59,13 @@ export function listSources(root: string): string[] {
 }
 
 function specifiersIn(file: string): string[] {
-  let stamp: string;
-  try {
-    const stats = statSync(file);
-    if (stats.size > 1_000_000) return [];
-    stamp = `${stats.mtimeMs}:${stats.size}`;
-  } catch {
-    return [];
-  }
+  const stamped = stampOf(file);
+  if (!stamped || stamped.size > 1_000_000) return [];
+  const stamp = stamped.stamp;
   const known = specifiers.get(file);
   if (known?.stamp === stamp) return known.specifiers;
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    // Unreadable: it imports nothing we can see.
-  }
+  // Unreadable: it imports nothing we can see.
+  const text = textOf(file) ?? '';
   const found = [...new Set([...text.matchAll(specifierPattern)].map((match) => match[1]!))];
   specifiers.set(file, { stamp, specifiers: found });
   return found;

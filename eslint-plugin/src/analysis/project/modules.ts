@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -8,6 +8,7 @@ import { createPathsMatcher, getTsconfig } from 'get-tsconfig';
 import { FileContext, type FunctionNode } from '../file-context.js';
 import type { LibraryTable } from '../library-table.js';
 import { propertyName } from '../scope.js';
+import { stampOf, textOf } from './files.js';
 
 /**
  * Other modules of the project, read (never run) when a value crosses into them: an imported
@@ -141,22 +142,17 @@ const modules = new Map<string, Parsed>();
 
 /** The analysis context of another module of the project, or undefined when it cannot be read. */
 export function moduleContext(file: string, table: LibraryTable): FileContext | undefined {
-  let stamp: string;
-  try {
-    const stats = statSync(file);
-    if (stats.size > maxModuleBytes) return undefined;
-    stamp = `${stats.mtimeMs}:${stats.size}`;
-  } catch {
-    return undefined;
-  }
+  const stamped = stampOf(file);
+  if (!stamped || stamped.size > maxModuleBytes) return undefined;
+  const stamp = stamped.stamp;
   const key = `${file}\u0000${table.id}`;
   const known = modules.get(key);
   if (known?.stamp === stamp) return known.context ?? undefined;
   const parse = moduleParser();
   let context: FileContext | null = null;
-  if (parse && existsSync(file)) {
+  const text = parse ? textOf(file) : undefined;
+  if (parse && text !== undefined) {
     try {
-      const text = readFileSync(file, 'utf8');
       const jsx = /\.(t|j)sx$/.test(file);
       const { ast, scopeManager, visitorKeys } = parse(text, { range: true, loc: true, tokens: false, comment: false, ecmaVersion: 'latest', sourceType: 'module', ecmaFeatures: { jsx }, filePath: file });
       setParents(ast, visitorKeys);

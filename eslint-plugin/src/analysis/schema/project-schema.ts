@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 import type { ModelFiles, SchemaFiles } from '../../libraries/types.js';
 import type { LibraryTable } from '../library-table.js';
+import { stampOf, textOf } from '../project/files.js';
 import { listSources } from '../project/importers.js';
 import { moduleContext } from '../project/modules.js';
 import { SchemaModel, type DeclaredTable } from './model.js';
@@ -137,18 +138,14 @@ function declared(paths: readonly string[], cwd: string, schema: SchemaFiles): s
 }
 
 function read(file: string, schema: SchemaFiles): readonly DeclaredTable[] {
-  let stamp: string;
-  try {
-    const stats = statSync(file);
-    stamp = `${stats.mtimeMs}:${stats.size}`;
-  } catch {
-    return [];
-  }
+  const stamp = stampOf(file)?.stamp;
+  if (stamp === undefined) return [];
   const known = parsed.get(file);
   if (known?.stamp === stamp) return known.tables ?? [];
   let tables: readonly DeclaredTable[] | null;
   try {
-    tables = schema.read(readFileSync(file, 'utf8'), file);
+    const text = textOf(file);
+    tables = text === undefined ? [] : schema.read(text, file);
   } catch {
     tables = null;
   }
@@ -165,22 +162,13 @@ const modelTables = new Map<string, { stamp: string; tables: readonly DeclaredTa
 
 /** Which model readers a module's text could interest, asked once per modification. */
 function readersMentioned(file: string, readers: readonly ModelFiles[]): { stamp: string; readers: Set<ModelFiles> } | undefined {
-  let stamp: string;
-  try {
-    const stats = statSync(file);
-    if (stats.size > 1_000_000) return undefined;
-    stamp = `${stats.mtimeMs}:${stats.size}`;
-  } catch {
-    return undefined;
-  }
+  const stamped = stampOf(file);
+  if (!stamped || stamped.size > 1_000_000) return undefined;
+  const stamp = stamped.stamp;
   const known = mentions.get(file);
   if (known?.stamp === stamp) return known;
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    // Unreadable: it declares nothing we can see.
-  }
+  // Unreadable: it declares nothing we can see.
+  const text = textOf(file) ?? '';
   const found = { stamp, readers: new Set(readers.filter((reader) => reader.mentions.test(text))) };
   mentions.set(file, found);
   return found;

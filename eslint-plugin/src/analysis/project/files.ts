@@ -1,0 +1,46 @@
+import { readFileSync, statSync } from 'node:fs';
+
+/**
+ * The project's files as the analysis reads them: from disk, unless the editor has the file open
+ * with unsaved changes, in which case the analysis reads what the user sees. Each file comes with
+ * a stamp that changes whenever its text may have, for the caches that keep what was made of it.
+ */
+
+let openDocuments: ReadonlyMap<string, string> = new Map();
+
+/**
+ * The unsaved texts of open documents, by absolute path, read in place of the disk copies by the
+ * lints that follow; the editor's engine passes them with each lint, and a command-line run none.
+ */
+export function useOpenDocuments(texts: Readonly<Record<string, string>> | undefined): void {
+  openDocuments = texts && Object.keys(texts).length > 0 ? new Map(Object.entries(texts)) : new Map();
+}
+
+export interface FileStamp {
+  /** Changes when the text may have: modification time and size on disk, the text itself when open. */
+  stamp: string;
+  size: number;
+}
+
+/** The stamp of a regular file (open or on disk), or undefined when there is none. */
+export function stampOf(file: string): FileStamp | undefined {
+  const open = openDocuments.get(file);
+  if (open !== undefined) return { stamp: `open:${open}`, size: open.length };
+  try {
+    const stats = statSync(file);
+    return stats.isFile() ? { stamp: `${stats.mtimeMs}:${stats.size}`, size: stats.size } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The text of a file (open or on disk), or undefined when it cannot be read. */
+export function textOf(file: string): string | undefined {
+  const open = openDocuments.get(file);
+  if (open !== undefined) return open;
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
