@@ -2,14 +2,29 @@
 // packaged extension, for the end-to-end test and for `npm run try`. Everything it writes goes to
 // folders the caller names, and `stop()` ends the whole process group it started.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const codeServerBinary = path.join(repositoryRoot, '.cache/code-server/node_modules/.bin/code-server');
 export const packagedExtension = path.join(repositoryRoot, 'extension/out/idempotency-lens-0.1.0.vsix');
+
+/**
+ * A copy of the plugin's examples in a fresh temporary folder, for an editor that saves what it
+ * is given: the examples are fixtures the tests read. The repository's node_modules is linked
+ * beside the copy, so its imports and type declarations resolve as they do in place.
+ * @returns {{ workspace: string, remove: () => void }}
+ */
+export function copyOfExamples() {
+  const parent = mkdtempSync(path.join(os.tmpdir(), 'idempotency-examples-'));
+  const workspace = path.join(parent, 'examples');
+  cpSync(path.join(repositoryRoot, 'eslint-plugin/examples'), workspace, { recursive: true });
+  symlinkSync(path.join(repositoryRoot, 'node_modules'), path.join(parent, 'node_modules'), 'dir');
+  return { workspace, remove: () => rmSync(parent, { recursive: true, force: true }) };
+}
 
 /** Settings that keep a fresh profile quiet: no welcome page, tips, trust prompt or update checks. */
 const quietUserSettings = {

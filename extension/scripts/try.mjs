@@ -2,14 +2,11 @@
 // examples, for anyone without VS Code. The editor saves as you type, so it works on a copy in a
 // temporary folder: quick fixes and edits never change the examples the tests read. Stops (with
 // everything it started, and the copy) on Ctrl+C.
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
-import { repositoryRoot, startCodeServer } from './code-server.mjs';
+import { copyOfExamples, repositoryRoot, startCodeServer } from './code-server.mjs';
 
-const workspace = path.join(mkdtempSync(path.join(os.tmpdir(), 'idempotency-try-')), 'examples');
-cpSync(path.join(repositoryRoot, 'eslint-plugin/examples'), workspace, { recursive: true });
+const { workspace, remove } = copyOfExamples();
 const port = Number(process.env.PORT ?? 8080);
 
 const server = await startCodeServer({ workspace, stateDir: path.join(repositoryRoot, '.cache/try'), port });
@@ -19,7 +16,7 @@ console.log(
 
 const stop = async () => {
   await server.stop();
-  rmSync(path.dirname(workspace), { recursive: true, force: true });
+  remove();
   process.exit(0);
 };
 process.on('SIGINT', stop);

@@ -4,8 +4,7 @@
  * answer run on PGlite inside that panel. Run with `npm run test:e2e`, which installs what this
  * needs and packages the .vsix first.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { LessonRunner, idempotentConsumers, idempotentConsumersLesson } from '@idempotency/lessons';
@@ -14,7 +13,7 @@ import { lessonLinks } from 'eslint-plugin-idempotency';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { packagedExtension, repositoryRoot, startCodeServer } from '../../extension/scripts/code-server.mjs';
+import { copyOfExamples, packagedExtension, repositoryRoot, startCodeServer } from '../../extension/scripts/code-server.mjs';
 import { compareFindings, expectedFindings, type ExpectedFinding } from '../support/example-markers';
 import { lowContrastText } from './support/contrast';
 import { Workbench } from './support/workbench';
@@ -24,7 +23,7 @@ import { Workbench } from './support/workbench';
  * are fixtures other tests read. The copy also holds a small project with a Prisma schema, for
  * findings that depend on another file.
  */
-const examples = path.join(mkdtempSync(path.join(os.tmpdir(), 'idempotency-e2e-')), 'examples');
+const { workspace: examples, remove: removeExamples } = copyOfExamples();
 const billingSchema = `model Entry {
   id        String @id @default(cuid())
   invoiceId String
@@ -39,8 +38,7 @@ const billingConsumer = `export async function book(prisma, invoiceId, accountId
 }
 `;
 
-function copyExamples(): void {
-  cpSync(path.join(repositoryRoot, 'eslint-plugin/examples'), examples, { recursive: true });
+function addBillingProject(): void {
   mkdirSync(path.join(examples, 'billing/prisma'), { recursive: true });
   mkdirSync(path.join(examples, 'billing/src'), { recursive: true });
   writeFileSync(path.join(examples, 'billing/package.json'), '{ "name": "billing", "private": true }\n');
@@ -81,7 +79,7 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
   beforeAll(async () => {
     expect(existsSync(packagedExtension), `${packagedExtension} is missing: run npm run package -w extension`).toBe(true);
     rmSync(stateDir, { recursive: true, force: true });
-    copyExamples();
+    addBillingProject();
     mkdirSync(screenshots, { recursive: true });
     expected = expectedFindings(examples);
     expect(expected.length, 'the examples mark no finding with // flagged: <rule>').toBeGreaterThan(0);
@@ -99,7 +97,7 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    rmSync(path.dirname(examples), { recursive: true, force: true });
+    removeExamples();
   });
 
   it('shows each marked finding in the Problems panel on its file, line and rule, and none in unmarked files', async () => {
@@ -153,18 +151,29 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     // The unique key covers the checked columns, so the database settles the race: no finding.
     // Deleting it, unsaved, makes the check decide again.
     const keyLine = billingSchema.split('\n').findIndex((line) => line.includes('@@unique')) + 1;
-    await workbench.goToPosition(keyLine, 3);
-    await workbench.runCommand('Delete Line');
-    await workbench.showProblems();
-    await expect.poll(async () => raced(await workbench.problems()), { timeout: 30_000 }).toBe(true);
+    await workbench.goToPosition(keyLine, 1);
+    await page.keyboard.press('Shift+End');
+    await page.keyboard.press('Delete');
+    // The panel lists every open file's problems (the language server's too): maximised, it shows them all.
+    const pollProblems = async (wanted: boolean) => {
+      await workbench.showProblems();
+      await workbench.runCommand('View: Toggle Maximized Panel');
+      try {
+        await expect.poll(async () => raced(await workbench.problems()), { timeout: 30_000 }).toBe(wanted);
+        await screenshot(wanted ? 'schema-edited-finding' : 'schema-restored-no-finding');
+      } finally {
+        await workbench.runCommand('View: Toggle Maximized Panel');
+      }
+    };
+    await pollProblems(true);
     expect(readFileSync(path.join(examples, schema), 'utf8'), 'the schema on disk is unchanged').toBe(billingSchema);
-    await screenshot('schema-edit-finding');
     // Taking the edit back takes the finding back.
     await workbench.openFile(schema);
     await workbench.goToPosition(keyLine, 1);
     await page.keyboard.press('Control+Z');
-    await workbench.showProblems();
-    await expect.poll(async () => raced(await workbench.problems()), { timeout: 30_000 }).toBe(false);
+    // Back at the saved text, the editor has nothing unsaved to pass: the disk copy counts again.
+    await expect.poll(() => page.locator('.editor-group-container.active .tab.active.dirty').count(), { timeout: 10_000 }).toBe(0);
+    await pollProblems(false);
   });
 
   it('"Learn why" opens the lesson panel at the question that teaches the rule', async () => {
