@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -9,6 +10,7 @@ import js from '@eslint/js';
 import { whenSqlParserReady } from '../dist/analysis/sql/parser.js';
 import { forgetSqlSummaries } from '../dist/analysis/sql/statements.js';
 import builtPlugin from '../dist/index.js';
+import { gitDirOf, hasCommit, lintableFiles, materialise, removeTree, snapshotRoot } from '../eval/snapshots.js';
 import { CorpusLinter, sourceFilesBelow } from '../scripts/corpus-linter.js';
 import { sqlDenseCorpus } from './sql-corpus.js';
 
@@ -16,7 +18,8 @@ import { sqlDenseCorpus } from './sql-corpus.js';
  * The cost of the rules: the same ESLint run over a corpus, as a project would have it (ESLint's
  * recommended rules), without and with the plugin's rules, alternating, in one process. Reported
  * as the ratio of the medians. Targets: 1.05 on real code from node_modules, 1.25 on SQL-dense
- * consumer code.
+ * consumer code, and 1.10 on a whole project with its schema, where the rules also read other
+ * modules, migrations and the Prisma schema.
  *
  * The baseline has rules because any rule at all makes ESLint do more (code path analysis, the
  * selector traversal): against a run with no rules, even an empty rule costs over 40 %.
@@ -99,4 +102,58 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+/** The project corpus: a public monorepo (web app, jobs, webhooks) at a fixed commit, with its Prisma schema. */
+const project = { repository: 'documenso/documenso', commit: '75330166cc00b29c14399bc2e391e4b4d8080c00', target: 1.1, rounds: 3 };
+
+function projectPass(tree: string, list: string, mode: 'with' | 'without'): { cpuMs: number; linted: number; findings: number; crashed: number } {
+  const output = execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'eslint-plugin/bench/project-pass.ts'), tree, list, mode], {
+    cwd: path.join(root, 'eslint-plugin'),
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return JSON.parse(output.trim().split('\n').pop()!) as { cpuMs: number; linted: number; findings: number; crashed: number };
+}
+
+/**
+ * Whole runs of ESLint over the project, each in a fresh process as on the command line, without
+ * and with the rules, alternating. Needs a local snapshot of the repository (see eval/README.md);
+ * without one it says so and measures nothing.
+ */
+function projectBench(): void {
+  const gitDir = gitDirOf(project.repository);
+  if (!gitDir || !hasCommit(gitDir, project.commit)) {
+    console.log(`  project (${project.repository}): skipped, no snapshot with ${project.commit.slice(0, 12)} under ${snapshotRoot} (EVAL_SNAPSHOTS)`);
+    return;
+  }
+  const tree = materialise(gitDir, project.commit, project.repository);
+  try {
+    const files = lintableFiles(gitDir, project.commit);
+    const list = path.join(tree, '.bench-files');
+    writeFileSync(list, files.join('\n'));
+    const ratios: number[] = [];
+    const runs: { without: number[]; with: number[] } = { without: [], with: [] };
+    let seen = { linted: 0, findings: 0 };
+    for (let round = 0; round < project.rounds; round += 1) {
+      const order: ('with' | 'without')[] = round % 2 === 0 ? ['without', 'with'] : ['with', 'without'];
+      const spent: Record<string, number> = {};
+      for (const mode of order) {
+        const run = projectPass(tree, list, mode);
+        if (run.crashed > 0) throw new Error(`${run.crashed} files crashed in the ${mode} run`);
+        spent[mode] = run.cpuMs;
+        runs[mode].push(run.cpuMs);
+        if (mode === 'with') seen = run;
+      }
+      ratios.push(spent.with! / spent.without!);
+    }
+    const ratio = median(ratios);
+    console.log(
+      `  project (${project.repository}@${project.commit.slice(0, 12)}, its Prisma schema and modules): ${seen.linted} files, ${seen.findings} findings — without ${median(runs.without).toFixed(0)} ms, with ${median(runs.with).toFixed(0)} ms, median ratio of ${project.rounds} paired runs ${ratio.toFixed(3)} (target ≤ ${project.target.toFixed(2)}, ${ratio <= project.target ? 'within target' : 'OVER TARGET'})`,
+    );
+  } finally {
+    removeTree(tree);
+  }
+}
+
+// `npm run bench -- --project`: the project corpus alone.
+if (!process.argv.includes('--project')) await main();
+projectBench();
