@@ -183,8 +183,9 @@ export class OriginTracer {
         const left = this.visit(node.left, depth);
         const right = this.visit(node.right, depth);
         if (node.operator === '&&' || !left.some((fact) => fact.kind !== 'minted' && fact.kind !== 'unknown')) return [...left, ...right];
-        // `options.key ?? nanoid()`: the fresh value stands in only when no key was given.
-        return [...left, ...right.map((fact) => (fact.kind === 'minted' ? { ...fact, fallback: true as const } : fact))];
+        // `options.key ?? nanoid()`, `data.taskId ?? job.id`: a fresh value or the delivery's own
+        // id stands in only when no key was given.
+        return [...left, ...right.map((fact) => (fact.kind === 'minted' || fact.kind === 'delivery' ? { ...fact, fallback: true as const } : fact))];
       }
       case 'ConditionalExpression': {
         // `given ? given : nanoid()`: a fresh value in one branch only stands in for the other.

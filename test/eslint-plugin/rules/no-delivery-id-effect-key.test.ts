@@ -35,6 +35,14 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         });`,
     },
     {
+      name: "the job's own id only when the producer gave no task id: the producer's id is the rule",
+      code: `
+        new Worker('tasks', async (job) => {
+          const taskId = job.data.taskId ?? job.id;
+          await prisma.task.upsert({ where: { id: taskId }, create: { id: taskId }, update: {} });
+        });`,
+    },
+    {
       name: 'outside a handler, a fresh id as the conflict target of our own table is a new row, not a repeat to catch',
       code: `
         app.post('/charges', async (req, res) => {
