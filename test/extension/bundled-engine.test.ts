@@ -39,6 +39,11 @@ describe('the bundled lint engine', () => {
     expect(delivery?.origin?.line).toBeGreaterThan(0);
     expect(delivery!.origin!.line).toBeLessThanOrEqual(delivery!.line);
     expect(engine.docsOf('no-delivery-id-effect-key').lesson).toBe('idempotent-consumers#q1');
+    // A check-then-insert points at its check, the line its message names.
+    const checked = found.find((finding) => finding.file === 'amqp-ledger.js' && finding.rule === 'no-check-then-insert');
+    const source = readFileSync(path.join(examples, 'amqp-ledger.js'), 'utf8').split('\n');
+    expect(checked?.origin?.note).toBe('the check is here');
+    expect(source[checked!.origin!.line - 1]).toMatch(/SELECT/);
   });
 
   it('re-parses only what changed in an open document, with the same findings', async () => {

@@ -43,9 +43,10 @@ describe('a finding as a diagnostic', () => {
 
   it('points its related information at the line the value came from, when the rule says', () => {
     const document = documentOf(consumer);
-    const withOrigin = problemToDiagnostic({ ...problem, origin: { line: 3, column: 20 } }, document as never, 'error') as unknown as Diagnostic;
+    const withOrigin = problemToDiagnostic({ ...problem, origin: { line: 3, column: 20, note: 'the check is here' } }, document as never, 'error') as unknown as Diagnostic;
     expect(withOrigin.relatedInformation).toHaveLength(1);
     const [related] = withOrigin.relatedInformation!;
+    expect(related!.message).toBe('the check is here');
     expect(related!.location.uri).toBe(document.uri);
     expect((related!.location.range as Range).start).toEqual(new Position(2, 19));
     expect((problemToDiagnostic(problem, document as never, 'error') as unknown as Diagnostic).relatedInformation).toBeUndefined();

@@ -50,7 +50,7 @@ describe('the lint engine', () => {
             create(context: { report(descriptor: unknown): void }) {
               return {
                 Identifier(node: { name: string }) {
-                  if (node.name === 'deliveryKey') context.report({ node, messageId: 'found', data: { name: node.name, origin: '1:7' } });
+                  if (node.name === 'deliveryKey') context.report({ node, messageId: 'found', data: { name: node.name, origin: '1:7', originNote: 'the value is read here' } });
                   if (node.name === 'plainKey') context.report({ node, messageId: 'found', data: { name: node.name } });
                 },
               };
@@ -64,7 +64,7 @@ describe('the lint engine', () => {
     expect(report.kind).toBe('linted');
     if (report.kind !== 'linted') return;
     expect(report.problems.map((problem) => [problem.line, problem.origin])).toEqual([
-      [2, { line: 1, column: 7 }],
+      [2, { line: 1, column: 7, note: 'the value is read here' }],
       [3, undefined],
     ]);
   });

@@ -49,6 +49,11 @@ export function originOf(facts: readonly Leaf[]): string | undefined {
   return at ? `${at.line}:${at.column + 1}` : undefined;
 }
 
+/** `12:4` for where `node` starts, in the form of `originOf`. */
+export function originAt(node: { loc: { start: { line: number; column: number } } }): string {
+  return `${node.loc.start.line}:${node.loc.start.column + 1}`;
+}
+
 /**
  * Messages start with the description of what they are about: "The key `effect_id` of …". Only
  * our own words are capitalised; a description that starts with code (`prisma.user.create()`)

@@ -2,7 +2,7 @@ import { insertDecidedBy } from '../analysis/checked-writes.js';
 import { effectKeyListeners } from '../analysis/effect-key-listeners.js';
 import type { Leaf, LeafKind } from '../analysis/facts.js';
 import { analysisFor } from '../analysis/file-analysis.js';
-import { capitalised, describeFact, listed, matchedFacts } from '../analysis/key-facts.js';
+import { capitalised, describeFact, listed, matchedFacts, originAt } from '../analysis/key-facts.js';
 import { createRule } from '../create-rule.js';
 
 /** Parts that narrow a key without naming an operation: who it is for, in what currency, when. */
@@ -60,7 +60,7 @@ export const noAmountEffectKey = createRule({
           context.report({
             node: read.node,
             messageId: 'amountCheck',
-            data: { read: capitalised(read.label), write: write.label, amount: describeFact(amount), others: narrowedBy(facts) },
+            data: { read: capitalised(read.label), write: write.label, amount: describeFact(amount), others: narrowedBy(facts), origin: originAt(write.node), originNote: 'the insert it decides is here' },
           });
         }
       },

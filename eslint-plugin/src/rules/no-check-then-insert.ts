@@ -1,6 +1,6 @@
 import { checkedWrites } from '../analysis/checked-writes.js';
 import { analysisFor, operationListeners } from '../analysis/file-analysis.js';
-import { capitalised } from '../analysis/key-facts.js';
+import { capitalised, originAt } from '../analysis/key-facts.js';
 import { createRule } from '../create-rule.js';
 import type { SafeEdit } from '../libraries/types.js';
 
@@ -47,6 +47,8 @@ export const noCheckThenInsert = createRule({
               read: read.label,
               line: String(read.node.loc.start.line),
               remedy: table.dataAdapter(write.library)?.remedy ?? defaultRemedy,
+              origin: originAt(read.node),
+              originNote: 'the check is here',
             },
             suggest: write.fix ? [{ messageId: editMessages[write.fix.edit], fix: write.fix.apply }] : [],
           });

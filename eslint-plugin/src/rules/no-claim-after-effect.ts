@@ -1,6 +1,6 @@
 import { checkedWrites } from '../analysis/checked-writes.js';
 import { analysisFor, operationListeners } from '../analysis/file-analysis.js';
-import { capitalised, listed } from '../analysis/key-facts.js';
+import { capitalised, listed, originAt } from '../analysis/key-facts.js';
 import { createRule } from '../create-rule.js';
 
 export const noClaimAfterEffect = createRule({
@@ -25,7 +25,7 @@ export const noClaimAfterEffect = createRule({
       'Program:exit'() {
         for (const checked of checkedWrites(analysis)) {
           const { write, read, workBefore } = checked;
-          const data = { write: capitalised(write.label), line: String(read.node.loc.start.line), work: listed(workBefore.map((work) => work.label)) };
+          const data = { write: capitalised(write.label), line: String(read.node.loc.start.line), work: listed(workBefore.map((work) => work.label)), origin: originAt(read.node), originNote: 'the check is here' };
           if (workBefore.length > 0 && !checked.storesState) {
             const key = checked.settles === 'unsettled' ? checked.coveringKey() : undefined;
             context.report({ node: write.node, messageId: key ? 'protectedButWorkBefore' : 'recordAfterWork', data: { ...data, key: key?.written ?? '' } });

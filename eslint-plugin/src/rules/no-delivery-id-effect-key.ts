@@ -38,8 +38,8 @@ export const noDeliveryIdEffectKey = createRule({
       context.report({
         node: key.node,
         messageId: kind === 'delivery' ? 'deliveryKey' : kind === 'worker' ? 'workerKey' : 'mintedKey',
-        // `origin` is for tools that show where the value was read (the editor's related information).
-        data: { key: capitalised(key.description), source: listed(sources), origin: originOf(origins) ?? '' },
+        // `origin` and `originNote` are for tools that show where the value was read (the editor's related information).
+        data: { key: capitalised(key.description), source: listed(sources), origin: originOf(origins) ?? '', originNote: 'the value is read here' },
       });
     });
   },

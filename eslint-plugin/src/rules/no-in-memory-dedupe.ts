@@ -19,6 +19,7 @@ import {
   type Gate,
   type Membership,
 } from '../analysis/memory.js';
+import { originAt } from '../analysis/key-facts.js';
 import { findOperations, type DataOperation } from '../analysis/operations/index.js';
 import { OriginTracer } from '../analysis/origin.js';
 import { calleeName } from '../analysis/scope.js';
@@ -159,7 +160,9 @@ export const noInMemoryDedupe = createRule({
         if (!(delivery && (sameKey || everywhere.length > 0 || membership.records)) && !protocol) return;
         reported.add(membership.node);
         reported.add(gate.statement);
-        context.report({ node: membership.node, messageId: 'inMemory', data: { collection: collection.name, effect: effect.label.replace(/`/g, '') } });
+        // Where the memory is made, when it is in this file, for the editor's related information.
+        const origin = collection.module === file ? { origin: originAt(collection.declaration), originNote: 'the memory is made here' } : {};
+        context.report({ node: membership.node, messageId: 'inMemory', data: { collection: collection.name, effect: effect.label.replace(/`/g, ''), ...origin } });
         return;
       }
     };

@@ -22,8 +22,15 @@ export interface LintProblem {
   endColumn?: number;
   fix?: OffsetEdit;
   suggestions: { description: string; edit: OffsetEdit }[];
-  /** Where the value the finding is about was read, in the same file (1-based), when the rule says. */
-  origin?: { line: number; column: number };
+  /** Where the finding comes from in the same file (1-based): where its value was read, the check it is about; when the rule says. */
+  origin?: Origin;
+}
+
+export interface Origin {
+  line: number;
+  column: number;
+  /** What is there, in the rule's words: "the value is read here", "the check is here". */
+  note?: string;
 }
 
 export type LintReport =
@@ -86,7 +93,7 @@ function reportKey(messageId: string | undefined, line: number, column: number):
  * its data (`12:5`, where the value came from): ESLint's messages do not carry report data, and
  * the editor shows the origin as the diagnostic's related information.
  */
-function notingOrigins(plugin: IdempotencyPlugin, origins: Map<string, { line: number; column: number }>): IdempotencyPlugin {
+function notingOrigins(plugin: IdempotencyPlugin, origins: Map<string, Origin>): IdempotencyPlugin {
   const rules: IdempotencyPlugin['rules'] = {};
   for (const [name, rule] of Object.entries(plugin.rules)) {
     const create = rule.create;
@@ -102,7 +109,8 @@ function notingOrigins(plugin: IdempotencyPlugin, origins: Map<string, { line: n
             value(descriptor: ReportDescriptor) {
               const origin = typeof descriptor.data?.origin === 'string' ? /^(\d+):(\d+)$/.exec(descriptor.data.origin) : null;
               const start = descriptor.node?.loc?.start ?? descriptor.loc?.start;
-              if (origin && start) origins.set(reportKey(descriptor.messageId, start.line, start.column + 1), { line: Number(origin[1]), column: Number(origin[2]) });
+              const note = typeof descriptor.data?.originNote === 'string' ? descriptor.data.originNote : undefined;
+              if (origin && start) origins.set(reportKey(descriptor.messageId, start.line, start.column + 1), { line: Number(origin[1]), column: Number(origin[2]), ...(note ? { note } : {}) });
               context.report(descriptor);
             },
           },
@@ -134,7 +142,7 @@ const allSourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
 export function createLintEngine(parts: LintEngineParts): LintEngine {
   const { linter, parsing } = parts;
   // Filled by the rules' reports during one lint, read when ESLint's messages come back.
-  const origins = new Map<string, { line: number; column: number }>();
+  const origins = new Map<string, Origin>();
   const plugin = notingOrigins(parts.plugin, origins);
   const now = parts.now ?? (() => performance.now());
 
@@ -184,7 +192,7 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
 }
 
 /** One of ESLint's messages in the editor's terms. */
-export function toProblem(rule: RuleName, message: Linter.LintMessage, origin?: { line: number; column: number }): LintProblem {
+export function toProblem(rule: RuleName, message: Linter.LintMessage, origin?: Origin): LintProblem {
   return {
     ...(origin ? { origin } : {}),
     rule,
