@@ -1,3 +1,7 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
 import { seededRandom } from '../support/random-edits';
 
 /**
@@ -19,7 +23,7 @@ export async function handleResult${index}(message: { id: string; key: string; v
     if (claim.rowCount === 1) {
       await client.query('INSERT INTO effects(effect_id, amount) VALUES ($1, $2)', [effectId, result.cents]);
       await client.query(\`INSERT INTO ledger(entry_id, course_id, amount) VALUES ($1, $2, $3)
-        ON CONFLICT (entry_id) DO NOTHING\`, ['amount-' + result.cents, result.courseId, result.cents]);
+        ON CONFLICT (entry_id) DO NOTHING\`, [ledgerKey(result.cents), result.courseId, result.cents]);
     }
     const seen = await client.query('SELECT 1 FROM snapshots WHERE snapshot_id = $1', [result.resultId]);
     if (seen.rowCount === 0) {
@@ -38,6 +42,8 @@ export async function handleResult${index}(message: { id: string; key: string; v
 const header = `import { Kafka } from 'kafkajs';
 import { Pool } from 'pg';
 
+import { ledgerKey } from './keys';
+
 const pool = new Pool();
 const kafka = new Kafka({ clientId: 'bench', brokers: ['127.0.0.1:9092'] });
 export const consumer = kafka.consumer({ groupId: 'bench' });
@@ -48,6 +54,33 @@ export function consumerFile(lines: number): string {
   let text = header;
   for (let index = 0; text.split('\n').length < lines; index += 1) text += handler(index);
   return `${text}// end\n`;
+}
+
+/**
+ * The consumer in a project of its own, as the editor opens it: the key helper it imports from
+ * another module, and the SQL migration that declares its tables' unique keys (the snapshot check
+ * is settled by its primary key; the effects table has none). Returns the consumer's path.
+ */
+export function consumerProject(lines: number): { file: string; text: string } {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'idempotency-bench-'));
+  mkdirSync(path.join(root, 'src'));
+  mkdirSync(path.join(root, 'migrations'));
+  writeFileSync(path.join(root, 'package.json'), '{ "name": "bench-consumers", "private": true }\n');
+  writeFileSync(path.join(root, 'src/keys.ts'), "export function ledgerKey(cents: number): string {\n  return 'amount-' + cents;\n}\n");
+  writeFileSync(
+    path.join(root, 'migrations/001_init.sql'),
+    [
+      'CREATE TABLE inbox (message_id text PRIMARY KEY);',
+      'CREATE TABLE effects (effect_id text, amount integer);',
+      'CREATE TABLE ledger (entry_id text PRIMARY KEY, course_id text, amount integer);',
+      'CREATE TABLE snapshots (snapshot_id text PRIMARY KEY, cents integer);',
+      '',
+    ].join('\n'),
+  );
+  const text = consumerFile(lines);
+  const file = path.join(root, 'src/consumer.ts');
+  writeFileSync(file, text);
+  return { file, text };
 }
 
 export interface CorpusEdit {
