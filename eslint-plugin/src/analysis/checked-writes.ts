@@ -228,17 +228,13 @@ function keyLaterInTransaction(write: DataOperation, neighbours: readonly DataOp
  * the check of "look, and write if nothing was there", whatever settles the write.
  */
 export function insertDecidedBy(read: DataOperation, analysis: FileAnalysis): DataOperation | undefined {
+  const inserts = analysis.allOperations().filter((write) => (write.kind === 'insert' || write.kind === 'upsert') && (!read.mayTouch || write.targets.some(read.mayTouch)));
+  if (inserts.length === 0) return undefined;
   const guards = guardsFedBy(read.node, analysis.file);
   if (guards.length === 0) return undefined;
-  return analysis
-    .allOperations()
-    .find(
-      (write) =>
-        (write.kind === 'insert' || write.kind === 'upsert') &&
-        write.targets.some((target) => read.targets.includes(target)) &&
-        isDecidedBy(guards, writeSites(write.node, analysis.file)) &&
-        looksForInsertedRow(write, read, analysis.tracer),
-    );
+  return inserts.find(
+    (write) => isDecidedBy(guards, writeSites(write.node, analysis.file)) && write.targets.some((target) => read.targets.includes(target)) && looksForInsertedRow(write, read, analysis.tracer),
+  );
 }
 
 const found = new WeakMap<FileAnalysis, readonly CheckedWrite[]>();

@@ -49,14 +49,18 @@ export const noAmountEffectKey = createRule({
       // A check that looks for an earlier operation by its amount, its owner and its time: the
       // identity of "already done" is the amount, wherever the key of the write comes from.
       'Program:exit'() {
-        for (const read of analysis.allOperations()) {
-          if (read.kind !== 'read' || !read.filters || read.filters.length < 2) continue;
+        const operations = analysis.allOperations();
+        if (!operations.some((operation) => operation.kind === 'insert' || operation.kind === 'upsert')) return;
+        for (const read of operations) {
+          // Cheapest first: whether the read decides an insert, and only then what it matches
+          // (which may mean parsing its SQL).
+          if (read.kind !== 'read') continue;
+          const write = insertDecidedBy(read, analysis);
+          if (!write || !read.filters || read.filters.length < 2) continue;
           const facts = read.filters.flatMap((filter) => matchedFacts(filter, analysis.tracer, analysis.file));
           const amount = amountIdentity(facts);
           // An amount alone may be a value looked up (a price of 500); a row that is an amount (a price, a fee) is found by it.
           if (!amount || !facts.some((fact) => fact.kind === 'scope' || fact.kind === 'time') || read.targets.some((target) => names.meaning(target) === 'amount')) continue;
-          const write = insertDecidedBy(read, analysis);
-          if (!write) continue;
           context.report({
             node: read.node,
             messageId: 'amountCheck',

@@ -6,14 +6,16 @@ import { readFileSync, statSync } from 'node:fs';
  * a stamp that changes whenever its text may have, for the caches that keep what was made of it.
  */
 
-let openDocuments: ReadonlyMap<string, string> = new Map();
+const none: ReadonlyMap<string, string> = new Map();
+let openDocuments = none;
 
 /**
  * The unsaved texts of open documents, by absolute path, read in place of the disk copies by the
  * lints that follow; the editor's engine passes them with each lint, and a command-line run none.
  */
 export function useOpenDocuments(texts: Readonly<Record<string, string>> | undefined): void {
-  openDocuments = texts && Object.keys(texts).length > 0 ? new Map(Object.entries(texts)) : new Map();
+  const entries = texts ? Object.entries(texts) : [];
+  openDocuments = entries.length > 0 ? new Map(entries) : none;
 }
 
 export interface FileStamp {
