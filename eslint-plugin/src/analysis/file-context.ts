@@ -298,7 +298,8 @@ export class FileContext {
       while (owner && owner.type !== 'ClassBody') owner = owner.parent;
       if (!owner || owner.type !== 'ClassBody' || !name) return undefined;
       for (const member of owner.body) {
-        if (member.type === 'MethodDefinition' && keyName(member) === name) return member.value as FunctionNode;
+        // An overload's signature has no body: the implementation is the method that does.
+        if (member.type === 'MethodDefinition' && member.value.type === 'FunctionExpression' && keyName(member) === name) return member.value;
       }
     }
     return undefined;

@@ -6,6 +6,21 @@ const kafka = `import { Kafka } from 'kafkajs';`;
 ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
   valid: [
     {
+      name: 'an overloaded method is read at its implementation, never at a signature without a body',
+      code: `
+        class Registry {
+          validate(schema: string): boolean;
+          validate(schema: object): boolean;
+          validate(schema: unknown): boolean {
+            return typeof schema === 'string';
+          }
+          add(schema: unknown) {
+            if (this.validate(schema)) return true;
+            return false;
+          }
+        }`,
+    },
+    {
       name: 'a Set made inside the handler dedupes the items of one message',
       code: `${kafka}
         consumer.run({ eachMessage: async ({ message }) => {
