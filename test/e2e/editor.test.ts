@@ -4,6 +4,7 @@
  * answer run on PGlite inside that panel. Run with `npm run test:e2e`, which installs what this
  * needs and packages the .vsix first.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -464,5 +465,15 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     // The rule's id in the title stays on one line.
     expect(await workbench.lessonFrame().locator('h1 .id').evaluate((id) => id.getClientRects().length)).toBe(1);
     await screenshot(`rule-page-from-hover-${target.rule}`);
+  });
+
+  it("saves the editor's edits in its copy of the examples, never in the repository", async () => {
+    await workbench.openFile('amqp-ledger.js');
+    await workbench.goToPosition(1, 1);
+    await page.keyboard.type('// an edit saved in the editor\n');
+    await page.keyboard.press('Control+S');
+    await expect.poll(() => readFileSync(path.join(examples, 'amqp-ledger.js'), 'utf8').startsWith('// an edit saved in the editor\n'), { timeout: 15_000 }).toBe(true);
+    const status = execFileSync('git', ['status', '--porcelain', '--', 'eslint-plugin/examples'], { cwd: repositoryRoot, encoding: 'utf8' });
+    expect(status, 'git status of the examples in the repository').toBe('');
   });
 });
