@@ -78,7 +78,8 @@ export class NameJudge {
 
     if (isIdentifier && nouns.length === 0) return 'identifier';
     if (parts.some((word) => currencyWords.has(word))) return 'currency';
-    if (!isIdentifier && parts.some((word) => amountWords.has(word))) return 'amount';
+    // `value` alone is whatever a token, a header or a field holds; `orderValue` is an amount.
+    if (!isIdentifier && parts.some((word) => amountWords.has(word) && (word !== 'value' || parts.length > 1))) return 'amount';
     if (!isIdentifier && timeWords.has(last)) return 'time';
     const significant = nouns.filter((word) => !this.modifiers.has(word));
     if (significant.length > 0 && significant.every((word) => workerNouns.has(word))) {

@@ -47,6 +47,12 @@ const timeBuckets = new Set([
   'getUTCMonth', 'getUTCDate', 'getUTCDay', 'getUTCHours', 'toDateString', 'toLocaleDateString', 'startOf', 'format',
 ]);
 
+/** Functions that turn a date into the period it falls in: `startOfDay(now)`, `format(now, 'yyyy-MM-dd')`. */
+const periodFunctions = /^(startOf|endOf)(Minute|Hour|Day|ISOWeek|Week|Month|Quarter|Year)$/;
+const formatFunctions = new Set(['format', 'formatDate']);
+/** A format pattern that shows no seconds or finer (`yyyy-MM-dd`, `ddMMyyyy`, `yyyy-MM-dd HH:mm`). */
+const periodPattern = /^[^sSTxX]*$/;
+
 function bucketed(facts: Leaf[], code: string): Leaf[] {
   return facts.map((fact) => (fact.kind === 'minted' && fact.what === 'the current time' ? leaf('time', code) : fact));
 }
@@ -439,6 +445,15 @@ export class OriginTracer {
       if (understood && results.length > 0) return name === 'join' ? [...results, ...argumentScalars()] : results;
       if (timeBuckets.has(name)) return bucketed(asScalars(receiver), code);
       if (sameValueMethods.has(name)) return [...asScalars(receiver), ...argumentScalars()];
+    }
+
+    // A function that puts a date into its period: the same for every attempt within it.
+    if (callee.type === 'Identifier' && first && first.type !== 'SpreadElement') {
+      const pattern = node.arguments[1];
+      const period =
+        periodFunctions.test(callee.name) ||
+        (formatFunctions.has(callee.name) && pattern?.type === 'Literal' && typeof pattern.value === 'string' && periodPattern.test(pattern.value));
+      if (period) return bucketed(this.scalarsOf(first, depth), code);
     }
 
     const target = this.file.localFunction(callee);

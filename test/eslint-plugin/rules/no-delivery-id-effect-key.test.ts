@@ -209,6 +209,16 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         };`,
     },
     {
+      name: "a date formatted to its day, or put at the start of its day, is today's batch, not an attempt",
+      code: `
+        import { format, startOfDay } from 'date-fns';
+        export async function summarise(program) {
+          const batchDate = format(new Date(), 'yyyy-MM-dd');
+          await queueBatchEmail(program.users, { idempotencyKey: \`fraud-summary/\${program.id}/\${batchDate}\` });
+          await resend.emails.send({ to: program.owner }, { idempotencyKey: \`digest-\${startOfDay(new Date()).getTime()}\` });
+        }`,
+    },
+    {
       name: 'SQL the parser rejects is skipped',
       code: `
         new Worker('q', async (job) => { await db.query('INSRT INTO effects VALUES ($1)', [job.id]); });`,
@@ -378,6 +388,15 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
     },
   ],
   invalid: [
+    {
+      name: 'a date formatted to the millisecond is new on every attempt',
+      code: `
+        import { format } from 'date-fns';
+        export async function summarise(program) {
+          await queueBatchEmail(program.users, { idempotencyKey: \`summary/\${program.id}/\${format(new Date(), 'yyyy-MM-dd HH:mm:ss.SSS')}\` });
+        }`,
+      errors: [{ messageId: 'mintedKey', line: 4 }],
+    },
     {
       name: 'a minted dedupe key in a helper that a handler calls',
       code: `
