@@ -36,7 +36,7 @@ const sourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
 const notServiceCode = [
   '**/*.{test,spec}.*',
   '**/{__tests__,__mocks__,__fixtures__,test,tests,e2e,playwright,cypress}/**',
-  '**/{migrations,seeds,seed}/**',
+  '**/{migrations,seeds,seed,scripts}/**',
   '**/{seed,seeds}.*',
   '**/*.seed.*',
 ];

@@ -177,6 +177,137 @@ export async function record(prisma, campaignId, contactId) {
     expect((await lintProject(files, { schema: ['config/database'] })).findings).toEqual(['src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
+  it('knex migrations: a unique column, a composite unique and an added key settle checks; a table without one does not', async () => {
+    const { findings } = await lintProject({
+      'migrations/001_auth_servers.js': `
+exports.up = function (knex) {
+  return knex.schema
+    .createTable('authServers', function (table) {
+      table.uuid('id').notNullable().primary();
+      table.string('url').notNullable().unique();
+    })
+    .createTable('grants', (t) => {
+      t.increments();
+      t.string('authServerId');
+      t.string('accessToken');
+    })
+    .createTable('visits', (t) => {
+      t.increments();
+      t.string('userId');
+    });
+};
+`,
+      'migrations/002_grants_key.js': `
+exports.up = (knex) => knex.schema.alterTable('grants', (t) => { t.unique(['authServerId', 'accessToken']); });
+`,
+      'src/service.js': `
+export async function getOrCreate(knex, url) {
+  const found = await knex('authServers').where({ url }).first();
+  if (found) return found;
+  await knex('authServers').insert({ url });
+}
+
+export async function grant(knex, authServerId, accessToken) {
+  const found = await knex('grants').where({ authServerId, accessToken }).first();
+  if (!found) await knex('grants').insert({ authServerId, accessToken });
+}
+
+export async function visit(knex, userId) {
+  const seen = await knex('visits').where({ userId }).first();
+  if (!seen) await knex('visits').insert({ userId });
+}
+`,
+    });
+    expect(findings).toEqual(['src/service.js:15 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
+  it('Sequelize: keys from createTable uniqueKeys, addIndex and a model init settle checks; a table without one does not', async () => {
+    const { findings } = await lintProject({
+      'migrations/001-followers.js': `
+module.exports = {
+  up: async (queryInterface, DataTypes) => {
+    await queryInterface.createTable('ConversationFollowers', {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      UserId: { type: DataTypes.INTEGER },
+      ConversationId: { type: DataTypes.INTEGER },
+    }, { uniqueKeys: { uniqueUserConversation: { customIndex: true, fields: ['UserId', 'ConversationId'] } } });
+    await queryInterface.createTable('Visits', { id: { type: DataTypes.INTEGER, primaryKey: true }, UserId: { type: DataTypes.INTEGER } });
+    await queryInterface.addIndex('Tags', ['CollectiveId', 'name'], { unique: true });
+  },
+};
+`,
+      'src/models.js': `
+import { DataTypes, Model } from 'sequelize';
+export class Member extends Model {}
+Member.init({ id: { type: DataTypes.INTEGER, primaryKey: true }, email: { type: DataTypes.STRING, unique: true } }, { sequelize, tableName: 'Members' });
+`,
+      'src/service.js': `
+import { ConversationFollower, Member, Tag, Visit } from './db.js';
+
+export async function follow(UserId, ConversationId) {
+  if (await ConversationFollower.findOne({ where: { UserId, ConversationId } })) return;
+  await ConversationFollower.create({ UserId, ConversationId });
+}
+
+export async function tag(CollectiveId, name) {
+  if (await Tag.findOne({ where: { CollectiveId, name } })) return;
+  await Tag.create({ CollectiveId, name });
+}
+
+export async function join(email) {
+  if (await Member.findOne({ where: { email } })) return;
+  await Member.create({ email });
+}
+
+export async function visit(UserId) {
+  if (await Visit.findOne({ where: { UserId } })) return;
+  await Visit.create({ UserId });
+}
+`,
+    });
+    expect(findings).toEqual(['src/service.js:21 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
+  it('a row saved as a new entity, or spread from the object the check read, fills the columns the key covers', async () => {
+    const { findings } = await lintProject({
+      'prisma/schema.prisma': `
+model UtmTemplate {
+  id        String  @id
+  name      String
+  projectId String?
+  @@unique([projectId, name])
+}
+`,
+      'src/entities.ts': `
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity()
+@Index(['productVariantId', 'stockLocationId'], { unique: true })
+export class StockLevel {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column() productVariantId!: string;
+  @Column() stockLocationId!: string;
+}
+`,
+      'src/service.ts': `
+import { StockLevel } from './entities.js';
+
+export async function stockLevel(repo: any, productVariantId: string, stockLocationId: string) {
+  const level = await this.connection.getRepository(StockLevel).findOne({ where: { productVariantId, stockLocationId } });
+  if (level) return level;
+  return this.connection.getRepository(StockLevel).save(new StockLevel({ productVariantId, stockLocationId }));
+}
+
+export async function template(prisma: any, workspace: any, props: any) {
+  const existing = await prisma.utmTemplate.findFirst({ where: { projectId: workspace.id, name: props.name } });
+  if (existing) throw new Error('exists');
+  return prisma.utmTemplate.create({ data: { id: 'utm_1', projectId: workspace.id, ...props } });
+}
+`,
+    });
+    expect(findings).toEqual([]);
+  });
+
   it('TypeORM entities: a unique column and a composite primary key, read from the entity classes', async () => {
     const { findings } = await lintProject({
       'src/entities.ts': `

@@ -134,7 +134,10 @@ function coveringKey(write: DataOperation, read: DataOperation, schema: () => Sc
   if (singleton) return singleton;
   if (!checked || checked.length === 0) return undefined;
   const checkedColumns = new Set(checked.map((filter) => columnName(filter.name)));
-  const both = write.fields.map((field) => field.name).filter((name) => checkedColumns.has(columnName(name)));
+  // A write that spreads an object (`{ projectId, ...props }` after checking `props.name`) may
+  // fill any checked column: the key on them then settles it.
+  const written = write.fieldsComplete === false ? [...write.fields.map((field) => field.name), ...checked.map((filter) => filter.name)] : write.fields.map((field) => field.name);
+  const both = [...new Set(written)].filter((name) => checkedColumns.has(columnName(name)));
   return both.length > 0 ? schema().keyWithin(target, both) : undefined;
 }
 

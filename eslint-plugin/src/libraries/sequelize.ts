@@ -1,3 +1,4 @@
+import { sequelizeDeclarations } from './shared/model-declarations.js';
 import { repositoryMethods, repositoryOperation } from './shared/repository-calls.js';
 import type { DataAdapter } from './types.js';
 
@@ -11,4 +12,5 @@ export const sequelize: DataAdapter = {
   recognise: (node, file) => (node.type === 'CallExpression' ? repositoryOperation('sequelize', node, file) : undefined),
   remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
   uniqueViolations: ['UniqueConstraintError', 'UniqueConstraint'],
+  models: { mentions: /\b(queryInterface|DataTypes)\b/, read: sequelizeDeclarations },
 };

@@ -241,3 +241,145 @@ function decoratedSchema(node: TSESTree.ClassDeclaration | TSESTree.ClassExpress
   }
   return { table: className, aliases: collection?.type === 'Literal' && typeof collection.value === 'string' ? [collection.value] : [], keys, ...(unsure ? { unsure } : {}) };
 }
+
+/** A string argument: `'refunds'`. */
+function literalString(node: TSESTree.Node | undefined): string | undefined {
+  return node?.type === 'Literal' && typeof node.value === 'string' ? node.value : undefined;
+}
+
+/** `['a', 'b']` or `'a'`: the columns a key call names. */
+function columnList(node: TSESTree.Node | undefined): string[] {
+  const one = literalString(node);
+  return one !== undefined ? [one] : strings(node);
+}
+
+const knexIncrements = /^(increments|bigIncrements)$/;
+
+/**
+ * knex migrations: `knex.schema.createTable('refunds', (t) => { t.increments(); t.string('refund_id').unique();
+ * t.unique(['a', 'b']); t.primary(['a']) })`, and `alterTable`/`table` adding keys to a table.
+ */
+export function knexMigrations(file: FileContext): DeclaredTable[] {
+  const tables: DeclaredTable[] = [];
+  walk(file.sourceAst, file.visitorKeys, (node) => {
+    if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return;
+    const method = calleeName(node.callee);
+    if (method !== 'createTable' && method !== 'createTableIfNotExists' && method !== 'alterTable' && method !== 'table') return;
+    const table = literalString(node.arguments[0]);
+    const builder = node.arguments[1];
+    if (!table || !builder || (builder.type !== 'ArrowFunctionExpression' && builder.type !== 'FunctionExpression')) return;
+    const param = builder.params[0];
+    if (param?.type !== 'Identifier') return;
+    const keys: DeclaredTable['keys'][number][] = [];
+    walk(builder.body, file.visitorKeys, (inner) => {
+      if (inner.type !== 'CallExpression' || inner.callee.type !== 'MemberExpression') return;
+      const name = calleeName(inner.callee);
+      const receiver = unwrapExpression(inner.callee.object);
+      const onTable = receiver.type === 'Identifier' && receiver.name === param.name;
+      if (onTable && (name === 'unique' || name === 'primary')) {
+        const columns = columnList(inner.arguments[0]);
+        const options = objectLiteral(inner.arguments[1], file.scopeOf);
+        const partial = Boolean(options && objectProperty(options, 'predicate'));
+        if (columns.length > 0) keys.push({ columns, partial, written: `${name}([${columns.join(', ')}]) on ${table}` });
+      } else if (onTable && knexIncrements.test(name ?? '')) {
+        const column = literalString(inner.arguments[0]) ?? 'id';
+        keys.push({ columns: [column], partial: false, written: `the primary key ${column} of ${table}` });
+      } else if ((name === 'unique' || name === 'primary') && receiver.type === 'CallExpression' && receiver.callee.type === 'MemberExpression') {
+        // `t.string('refund_id').notNullable().unique()`: the column the chain starts with.
+        let start: TSESTree.Node = receiver;
+        while (start.type === 'CallExpression' && start.callee.type === 'MemberExpression' && unwrapExpression(start.callee.object).type === 'CallExpression') start = unwrapExpression(start.callee.object);
+        if (start.type !== 'CallExpression' || start.callee.type !== 'MemberExpression') return;
+        const root = unwrapExpression(start.callee.object);
+        const column = literalString(start.arguments[0]);
+        if (root.type === 'Identifier' && root.name === param.name && column) keys.push({ columns: [column], partial: false, written: `${table}.${column} (${name})` });
+      }
+    });
+    tables.push({ table, keys, ...(method === 'createTable' || method === 'createTableIfNotExists' ? {} : { addition: true }) });
+  });
+  return tables;
+}
+
+/** A column definition's key options: `{ primaryKey: true }`, `{ unique: true }`, `{ unique: 'name' }` (a composite key by name). */
+function sequelizeColumnKeys(definition: TSESTree.ObjectExpression | undefined, table: string, file: FileContext): DeclaredTable['keys'][number][] {
+  if (!definition) return [];
+  const primary: string[] = [];
+  const named = new Map<string, string[]>();
+  const keys: DeclaredTable['keys'][number][] = [];
+  for (const property of definition.properties) {
+    if (property.type !== 'Property') continue;
+    const column = keyName(property);
+    const options = objectLiteral(property.value, file.scopeOf);
+    if (!column || !options) continue;
+    if (isTrue(objectProperty(options, 'primaryKey')?.value)) primary.push(column);
+    const unique = objectProperty(options, 'unique')?.value;
+    const uniqueName = literalString(unique) ?? (objectLiteral(unique, file.scopeOf) && literalString(objectProperty(objectLiteral(unique, file.scopeOf)!, 'name')?.value));
+    if (isTrue(unique)) keys.push({ columns: [column], partial: false, written: `${table}.${column} (unique)` });
+    else if (uniqueName) named.set(uniqueName, [...(named.get(uniqueName) ?? []), column]);
+  }
+  if (primary.length > 0) keys.push({ columns: primary, partial: false, written: `the primary key (${primary.join(', ')}) of ${table}` });
+  for (const [name, columns] of named) keys.push({ columns, partial: false, written: `unique ${name} (${columns.join(', ')}) on ${table}` });
+  return keys;
+}
+
+/** `{ unique: true, fields: [...] , where }` in `indexes: [...]` or `uniqueKeys: { name: { fields } }`. */
+function sequelizeOptionKeys(options: TSESTree.ObjectExpression | undefined, table: string, file: FileContext): DeclaredTable['keys'][number][] {
+  if (!options) return [];
+  const keys: DeclaredTable['keys'][number][] = [];
+  const indexes = objectProperty(options, 'indexes')?.value;
+  if (indexes?.type === 'ArrayExpression') {
+    for (const element of indexes.elements) {
+      const index = element && element.type !== 'SpreadElement' ? objectLiteral(element, file.scopeOf) : undefined;
+      if (!index || !isTrue(objectProperty(index, 'unique')?.value)) continue;
+      const columns = strings(objectProperty(index, 'fields')?.value);
+      if (columns.length > 0) keys.push({ columns, partial: Boolean(objectProperty(index, 'where')), written: `a unique index (${columns.join(', ')}) on ${table}` });
+    }
+  }
+  const uniqueKeys = objectLiteral(objectProperty(options, 'uniqueKeys')?.value, file.scopeOf);
+  for (const property of uniqueKeys?.properties ?? []) {
+    const key = property.type === 'Property' ? objectLiteral(property.value, file.scopeOf) : undefined;
+    const columns = strings(key && objectProperty(key, 'fields')?.value);
+    if (columns.length > 0) keys.push({ columns, partial: false, written: `unique ${keyName(property as TSESTree.Property) ?? ''} (${columns.join(', ')}) on ${table}` });
+  }
+  return keys;
+}
+
+/**
+ * Sequelize: migrations (`queryInterface.createTable('Refunds', { … }, { uniqueKeys })`,
+ * `addIndex('Refunds', ['a', 'b'], { unique: true })`, `addConstraint('Refunds', { fields, type: 'unique' })`)
+ * and models (`Refund.init({ … }, { tableName, indexes })`, `sequelize.define('Refund', { … }, { indexes })`).
+ */
+export function sequelizeDeclarations(file: FileContext): DeclaredTable[] {
+  const tables: DeclaredTable[] = [];
+  walk(file.sourceAst, file.visitorKeys, (node) => {
+    if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return;
+    const method = calleeName(node.callee);
+    const [first, second, third] = node.arguments;
+    if (method === 'createTable') {
+      const table = literalString(first);
+      const columns = objectLiteral(second, file.scopeOf);
+      if (!table || !columns) return;
+      tables.push({ table, keys: [...sequelizeColumnKeys(columns, table, file), ...sequelizeOptionKeys(objectLiteral(third, file.scopeOf), table, file)] });
+    } else if (method === 'addIndex' || method === 'addConstraint') {
+      const table = literalString(first);
+      if (!table) return;
+      // addIndex(table, ['a'], { unique: true }), addIndex(table, { fields, unique: true }), addConstraint(table, { fields, type: 'unique' }).
+      const options = objectLiteral(second?.type === 'ArrayExpression' ? third : second, file.scopeOf);
+      const columns = second?.type === 'ArrayExpression' ? strings(second) : strings(options && objectProperty(options, 'fields')?.value);
+      const type = options && literalString(objectProperty(options, 'type')?.value)?.toLowerCase();
+      const unique = options && (isTrue(objectProperty(options, 'unique')?.value) || type === 'unique' || type === 'primary key');
+      if (!unique || columns.length === 0) return;
+      tables.push({ table, keys: [{ columns, partial: Boolean(objectProperty(options, 'where')), written: `${method}(${table}, [${columns.join(', ')}])` }], addition: true });
+    } else if (method === 'init' || method === 'define') {
+      // Model.init(attributes, options) names its model by the class; define(name, attributes, options) by its first argument.
+      const attributes = objectLiteral(method === 'init' ? first : second, file.scopeOf);
+      const options = objectLiteral(method === 'init' ? second : third, file.scopeOf);
+      const model = method === 'init' ? (node.callee.object.type === 'Identifier' ? node.callee.object.name : undefined) : literalString(first);
+      if (!attributes || !model || !options || !(objectProperty(options, 'sequelize') || method === 'define')) return;
+      const tableName = literalString(objectProperty(options, 'tableName')?.value);
+      const keys = [...sequelizeColumnKeys(attributes, model, file), ...sequelizeOptionKeys(options, model, file)];
+      // A model declares only the keys it knows of; its table's migrations may add others.
+      tables.push({ table: model, aliases: tableName ? [tableName] : [], keys, addition: true });
+    }
+  });
+  return tables;
+}

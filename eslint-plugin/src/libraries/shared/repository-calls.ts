@@ -97,6 +97,19 @@ function isNewInstance(receiver: TSESTree.Node, scopeOf: ScopeOf): boolean {
   return node.type === 'NewExpression' || (node.type === 'CallExpression' && /^(build|create|createEntity)$/.test(calleeName(node.callee) ?? ''));
 }
 
+/** The row a save or insert is given: `{ … }`, or the object a new entity is made from (`new Refund({ … })`, `repo.create({ … })`). */
+function rowArgument(node: TSESTree.Node | undefined, scopeOf: ScopeOf): TSESTree.Node | undefined {
+  if (!node) return undefined;
+  let current = unwrapExpression(node);
+  if (current.type === 'Identifier') {
+    const init = constantInitializer(current, scopeOf(current));
+    if (init) current = unwrapExpression(init);
+  }
+  const made = current.type === 'NewExpression' || (current.type === 'CallExpression' && /^(build|create|createEntity)$/.test(calleeName(current.callee) ?? ''));
+  const [from] = made ? (current as TSESTree.NewExpression | TSESTree.CallExpression).arguments : [];
+  return from && from.type !== 'SpreadElement' && objectLiteral(from, scopeOf) ? from : node;
+}
+
 /**
  * The repository libraries, in the order they claim calls from files that import none of them;
  * then the libraries whose import alone keeps the others from claiming (the MongoDB driver and
@@ -139,11 +152,12 @@ export function repositoryOperation(library: LibraryName, call: TSESTree.CallExp
   if (insertMethods.has(method)) {
     const skip = objectLiteral(args[1], scopeOf);
     const ignoreDuplicates = skip && objectProperty(skip, 'ignoreDuplicates')?.value;
+    const row = rowArgument(args[0], scopeOf);
     return {
       ...base,
       kind: 'insert',
-      fields: fieldsOf(args[0], scopeOf),
-      fieldsComplete: showsEveryField(args[0], scopeOf),
+      fields: fieldsOf(row, scopeOf),
+      fieldsComplete: showsEveryField(row, scopeOf),
       arbitrated: ignoreDuplicates?.type === 'Literal' && ignoreDuplicates.value === true,
       skipsDuplicates: ignoreDuplicates?.type === 'Literal' && ignoreDuplicates.value === true,
     };
