@@ -3,12 +3,12 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import type { FileContext } from '../analysis/file-context.js';
 import { chainOf, isChainEnd, link, literalArgument, type Chain } from '../analysis/operations/chain.js';
 import { fieldsOf, objectLiteral, showsEveryField } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation, type Field } from '../analysis/operations/types.js';
+import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
 import { memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
 import type { ScopeOf } from '../analysis/static-text.js';
 import type { DataAdapter } from './types.js';
 import { knexMigrations } from './shared/model-declarations.js';
-import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
+import { atChainEnd, chainEnds, tableName, whereFilters } from './shared/query-chains.js';
 
 /** knex: `knex('refunds').where({ id }).first()`, `.insert(row).onConflict('id').ignore()`. */
 
@@ -19,20 +19,6 @@ function conflictColumns(args: readonly TSESTree.CallExpressionArgument[]): stri
   const items = args.length === 1 && args[0]!.type === 'ArrayExpression' ? args[0].elements : args;
   const columns = items.map((item) => (item?.type === 'Literal' && typeof item.value === 'string' ? item.value : undefined));
   return columns.every((column) => column !== undefined) ? (columns as string[]) : undefined;
-}
-
-/** The columns `.where({ url })`, `.where('url', url)` and `.where('url', '=', url)` match, with their values. */
-function filtersOf(chain: Chain, scopeOf: ScopeOf): Field[] {
-  const filters: Field[] = [];
-  for (const { name, call } of chain.links) {
-    if (name !== 'where' && name !== 'andWhere') continue;
-    const [first, second, third] = call.arguments;
-    const column = first?.type === 'Literal' && typeof first.value === 'string' ? first.value : undefined;
-    if (!column) filters.push(...fieldsOf(first, scopeOf));
-    else if (call.arguments.length === 2 && second && second.type !== 'SpreadElement') filters.push({ name: column, values: [second], functions: [] });
-    else if (second?.type === 'Literal' && second.value === '=' && third && third.type !== 'SpreadElement') filters.push({ name: column, values: [third], functions: [] });
-  }
-  return filters;
 }
 
 function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: FileContext): DataOperation | undefined {
@@ -64,7 +50,7 @@ function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: File
   if (link(chain, 'upsert')) return { ...base, kind: 'upsert', label: `the knex upsert into ${table}`, arbitrated: true };
   if (link(chain, 'update', 'increment', 'decrement')) return { ...base, kind: 'update', label: `the knex update of ${table}` };
   if (link(chain, 'del', 'delete', 'truncate')) return { ...base, kind: 'delete', label: `the knex delete from ${table}` };
-  if (chain.links.slice(1).some((candidate) => knexReads.has(candidate.name))) return { ...base, kind: 'read', label: `a knex query on ${table}`, filters: filtersOf(chain, scopeOf) };
+  if (chain.links.slice(1).some((candidate) => knexReads.has(candidate.name))) return { ...base, kind: 'read', label: `a knex query on ${table}`, filters: whereFilters(chain, scopeOf) };
   return undefined;
 }
 

@@ -5,7 +5,7 @@ import { link, type Chain } from '../analysis/operations/chain.js';
 import { fieldsOf } from '../analysis/operations/fields.js';
 import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
 import { unwrapExpression, variableOf } from '../analysis/scope.js';
-import { atChainEnd, chainEnds } from './shared/query-chains.js';
+import { atChainEnd, chainEnds, whereFilters } from './shared/query-chains.js';
 import type { DataAdapter } from './types.js';
 
 /**
@@ -73,7 +73,7 @@ function objectionChain(chain: Chain, end: TSESTree.CallExpression, file: FileCo
   const removal = link(chain, ...deletes);
   if (removal) return { ...base, kind: 'delete', label: `the Objection ${removal.name} of ${model}` };
   const read = rest.find((step) => reads.has(step.name));
-  if (read) return { ...base, kind: 'read', label: `an Objection ${read.name} on ${model}` };
+  if (read) return { ...base, kind: 'read', label: `an Objection ${read.name} on ${model}`, filters: whereFilters(chain, file.scopeOf) };
   return undefined;
 }
 

@@ -2,8 +2,10 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { FileContext } from '../../analysis/file-context.js';
 import { chainOf, isChainEnd, type Chain } from '../../analysis/operations/chain.js';
-import type { DataOperation } from '../../analysis/operations/types.js';
+import { fieldsOf } from '../../analysis/operations/fields.js';
+import type { DataOperation, Field } from '../../analysis/operations/types.js';
 import { memberPath } from '../../analysis/scope.js';
+import type { ScopeOf } from '../../analysis/static-text.js';
 
 /**
  * What the query builders (knex, Drizzle, Kysely, TypeORM's query builder) have in common: they
@@ -51,3 +53,19 @@ export function tableName(node: TSESTree.Node | undefined): string | undefined {
   return path ? path[path.length - 1] : undefined;
 }
 
+/**
+ * The columns a knex-style builder matches, with their values: `.where({ url })`, `.where('url', url)`,
+ * `.where('url', '=', url)`, and Objection's `.findOne({ url })`.
+ */
+export function whereFilters(chain: Chain, scopeOf: ScopeOf): Field[] {
+  const filters: Field[] = [];
+  for (const { name, call } of chain.links) {
+    if (name !== 'where' && name !== 'andWhere' && name !== 'findOne') continue;
+    const [first, second, third] = call.arguments;
+    const column = first?.type === 'Literal' && typeof first.value === 'string' ? first.value : undefined;
+    if (!column) filters.push(...fieldsOf(first, scopeOf));
+    else if (call.arguments.length === 2 && second && second.type !== 'SpreadElement') filters.push({ name: column, values: [second], functions: [] });
+    else if (second?.type === 'Literal' && second.value === '=' && third && third.type !== 'SpreadElement') filters.push({ name: column, values: [third], functions: [] });
+  }
+  return filters;
+}

@@ -42,10 +42,16 @@ function entityArgument(call: TSESTree.CallExpression): string | undefined {
  * `getRepository(Refund)`, a model class `Refund`. Other receivers are not taken for tables:
  * `stripe.refunds.create(…)` calls an API, it does not insert a row.
  */
-function receiverTarget(receiver: TSESTree.Node): string | undefined {
-  const node = unwrapExpression(receiver);
+function receiverTarget(receiver: TSESTree.Node, scopeOf: ScopeOf): string | undefined {
+  let node = unwrapExpression(receiver);
+  // `const repo = this.connection.getRepository(ctx, Refund); repo.save(…)`: the repository it was given.
+  if (node.type === 'Identifier') {
+    const init = constantInitializer(node, scopeOf(node));
+    if (init && unwrapExpression(init).type === 'CallExpression') node = unwrapExpression(init);
+  }
   if (node.type === 'CallExpression' && /^get(Repository|MongoRepository|Collection)$|^collection$|^model$/.test(calleeName(node.callee) ?? '')) {
-    const [argument] = node.arguments;
+    // `getRepository(Refund)`, or a wrapper's `getRepository(ctx, Refund)`: the entity class is the capitalised one.
+    const argument = node.arguments.find((each) => each.type === 'Identifier' && /^[A-Z]/.test(each.name)) ?? node.arguments[0];
     if (argument?.type === 'Identifier') return argument.name;
     if (argument?.type === 'Literal' && typeof argument.value === 'string') return argument.value;
   }
@@ -97,6 +103,14 @@ function isNewInstance(receiver: TSESTree.Node, scopeOf: ScopeOf): boolean {
   return node.type === 'NewExpression' || (node.type === 'CallExpression' && /^(build|create|createEntity)$/.test(calleeName(node.callee) ?? ''));
 }
 
+/** A variable holding what an earlier call returned (a saved or fetched entity), not a new row. */
+function storedBefore(node: TSESTree.Node | undefined, scopeOf: ScopeOf): boolean {
+  if (node?.type !== 'Identifier') return false;
+  const init = constantInitializer(node, scopeOf(node));
+  const value = init && unwrapExpression(init.type === 'AwaitExpression' ? init.argument : init);
+  return value?.type === 'CallExpression' && /^(save|insert|upsert|preload|reload|find\w*)$/.test(calleeName(value.callee) ?? '');
+}
+
 /** The row a save or insert is given: `{ … }`, or the object a new entity is made from (`new Refund({ … })`, `repo.create({ … })`). */
 function rowArgument(node: TSESTree.Node | undefined, scopeOf: ScopeOf): TSESTree.Node | undefined {
   if (!node) return undefined;
@@ -134,7 +148,7 @@ export function repositoryOperation(library: LibraryName, call: TSESTree.CallExp
   const method = calleeName(callee);
   if (!method) return undefined;
   const entity = entityArgument(call);
-  const target = entity ?? namedTable(call.arguments[0], scopeOf) ?? receiverTarget(callee.object);
+  const target = entity ?? namedTable(call.arguments[0], scopeOf) ?? receiverTarget(callee.object, scopeOf);
   if (!target) return undefined;
   const args = entity ? call.arguments.slice(1) : call.arguments;
   const base = { library, targets: [normaliseTarget(target)], node: call, label: `${memberPath(callee)?.join('.') ?? method}()`, fields: [], arbitrated: false };
@@ -149,6 +163,8 @@ export function repositoryOperation(library: LibraryName, call: TSESTree.CallExp
   // `found.save()` stores an instance that was read: an update. Only a new one (`new Refund(…).save()`,
   // `const refund = Refund.build(…)`) is an insert.
   if (method === 'save' && isInstance(callee.object) && !isNewInstance(callee.object, scopeOf)) return undefined;
+  // `repo.save(saved)` after `const saved = await repo.save(new Refund(…))` stores the row it already wrote.
+  if (method === 'save' && storedBefore(args[0], scopeOf)) return { ...base, kind: 'update' };
   if (insertMethods.has(method)) {
     const skip = objectLiteral(args[1], scopeOf);
     const ignoreDuplicates = skip && objectProperty(skip, 'ignoreDuplicates')?.value;
