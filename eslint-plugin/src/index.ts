@@ -30,12 +30,13 @@ export const rules = {
 
 const sourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
 /**
- * Code that never runs as competing workers on live deliveries: tests, fixtures, seeds and
+ * Code that never runs as competing workers on live deliveries: tests, fixtures, mocks, seeds and
  * one-off migration scripts. The rules stay off there in the recommended config.
  */
 const notServiceCode = [
   '**/*.{test,spec}.*',
-  '**/{__tests__,__mocks__,__fixtures__,test,tests,e2e,playwright,cypress}/**',
+  '**/{__tests__,__mocks__,__fixtures__,test,tests,e2e,playwright,cypress,mocks}/**',
+  '**/mock-*/**',
   '**/{migrations,seeds,seed,scripts}/**',
   '**/{seed,seeds}.*',
   '**/*.seed.*',

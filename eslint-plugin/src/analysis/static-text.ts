@@ -129,7 +129,18 @@ export function staticText(
   node: TSESTree.Node,
   scopeOf: ScopeOf,
   holeText: (index: number, hole: TextHole) => string,
+  /** A tagged template's interpolations are values the tag binds, never text: each is a hole. */
+  bound = false,
 ): StaticText | undefined {
+  if (bound && node.type === 'TemplateLiteral') {
+    const parts: Part[] = [];
+    node.quasis.forEach((quasi, index) => {
+      parts.push(textPart(quasi.value.cooked ?? quasi.value.raw, quasi.value.raw, quasi.range[0] + 1));
+      const expression = node.expressions[index];
+      if (expression) parts.push({ kind: 'hole', expression });
+    });
+    return render(parts, node, holeText);
+  }
   let root = node;
   if (root.type === 'Identifier') {
     const init = constantInitializer(root, scopeOf(root));

@@ -176,6 +176,20 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: "an advisory lock in a tagged template, its key a value the tag binds (not text pasted into the SQL)",
+      code: `
+        import { sql } from 'drizzle-orm';
+        export async function provision(db, member, organizationId, userId) {
+          const lockKey = \`sso:\${organizationId}:\${userId}\`;
+          return db.transaction(async (tx) => {
+            await tx.execute(sql\`SELECT pg_advisory_xact_lock(hashtextextended(\${lockKey}, 0))\`);
+            const existing = await tx.query.member.findFirst({ where: { organizationId, userId } });
+            if (existing) return existing;
+            await tx.insert(member).values({ organizationId, userId });
+          });
+        }`,
+    },
+    {
       name: 'the parent row is locked FOR UPDATE first',
       code: `
         async function addItem(client, orderId, sku) {

@@ -104,7 +104,7 @@ export function embeddedSql(
 
 function fromTemplate(node: TSESTree.TaggedTemplateExpression, scopeOf: ScopeOf): EmbeddedSql | null {
   if (!mayBeSql(node.quasi) || sqlInterest(writtenText(node.quasi)!) === 'none') return null;
-  const text = staticText(node.quasi, scopeOf, (index) => `$${index + 1}`);
+  const text = staticText(node.quasi, scopeOf, (index) => `$${index + 1}`, true);
   if (!text || !looksLikeSql(text.text)) return null;
   const byHole = new Map(text.holes.map((hole, index) => [index + 1, hole.expression]));
   return build(node, text, (number) => byHole.get(number), () => undefined);
