@@ -268,6 +268,29 @@ export async function visit(UserId) {
     expect(findings).toEqual(['src/service.js:21 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
+  it('quoted names in SQL keep their case: an ON CONFLICT on "userId" meets the key a Sequelize migration adds on userId', async () => {
+    const { findings } = await lintProject({
+      'migrations/001-subscriptions.js': `
+module.exports = {
+  up: async (queryInterface, Sequelize) => {
+    await queryInterface.createTable('subscriptions', { id: { type: Sequelize.UUID, primaryKey: true }, userId: { type: Sequelize.UUID }, documentId: { type: Sequelize.UUID }, event: { type: Sequelize.STRING } });
+    await queryInterface.addIndex('subscriptions', ['userId', 'documentId', 'event'], { name: 'subscriptions_user_document_event', type: 'UNIQUE' });
+  },
+};
+`,
+      'src/subscribe.js': `
+export async function subscribe(sequelize, userId, documentId, event) {
+  await sequelize.query('INSERT INTO subscriptions ("id", "userId", "documentId", "event") VALUES (gen_random_uuid(), :userId, :documentId, :event) ON CONFLICT ("userId", "documentId", "event") DO NOTHING', { replacements: { userId, documentId, event } });
+}
+
+export async function subscribeAll(sequelize, userId, event) {
+  await sequelize.query('INSERT INTO subscriptions ("id", "userId", "event") VALUES (gen_random_uuid(), :userId, :event) ON CONFLICT ("userId", "event") DO NOTHING', { replacements: { userId, event } });
+}
+`,
+    });
+    expect(findings).toEqual(['src/subscribe.js:7 idempotency/no-claim-without-unique-key/noMatchingKey']);
+  });
+
   it('a row saved as a new entity, or spread from the object the check read, fills the columns the key covers', async () => {
     const { findings } = await lintProject({
       'prisma/schema.prisma': `

@@ -96,10 +96,12 @@ function functionsIn(tree: unknown): string[] {
   return [...found.functions];
 }
 
+// Names are kept as the parser gives them: unquoted ones folded to lower case, quoted ones
+// ("PaymentMethods", "userId") as written, which is how PostgreSQL itself knows them.
 function tablesIn(tree: unknown): string[] {
   const tables = new Set<string>();
   eachNode(tree, (type, value) => {
-    if (type === 'RangeVar' && typeof value.relname === 'string') tables.add(value.relname.toLowerCase());
+    if (type === 'RangeVar' && typeof value.relname === 'string') tables.add(value.relname);
   });
   return [...tables];
 }
@@ -120,7 +122,7 @@ function insertColumns(insert: InsertStmt): InsertedColumn[] {
     const found = { params: new Set<number>(), functions: new Set<string>() };
     for (const row of rows) if (row[index]) ingredients(row[index], found);
     columns.push({
-      name: names[index] ? names[index].toLowerCase() : `#${index + 1}`,
+      name: names[index] ? names[index] : `#${index + 1}`,
       params: [...found.params],
       functions: [...found.functions],
     });
@@ -134,8 +136,7 @@ function conflictClause(insert: InsertStmt): SqlInsert['onConflict'] {
   const elements = clause.infer?.indexElems ?? [];
   const target = elements
     .map((element) => unwrap(element)?.[1].name)
-    .filter((name): name is string => typeof name === 'string')
-    .map((name) => name.toLowerCase());
+    .filter((name): name is string => typeof name === 'string');
   const inferred = !clause.infer ? 'none' : clause.infer.conname || target.length === 0 || target.length !== elements.length ? 'other' : 'columns';
   return { action: clause.action === 'ONCONFLICT_UPDATE' ? 'update' : 'nothing', target, inferred };
 }
@@ -144,7 +145,7 @@ function summariseInsert(insert: InsertStmt, conflictClauseAt: SqlInsert['confli
   const source = unwrap(insert.selectStmt)?.[1] as SelectStmt | undefined;
   return {
     kind: 'insert',
-    table: (insert.relation?.relname ?? '').toLowerCase(),
+    table: insert.relation?.relname ?? '',
     columns: insertColumns(insert),
     onConflict: conflictClause(insert),
     filtered: Boolean(source?.whereClause),
@@ -190,7 +191,7 @@ function filtersOf(where: unknown): string[] | undefined {
       if (column?.[0] !== 'ColumnRef') continue;
       const fields = (column[1].fields as PgNode[] | undefined) ?? [];
       const name = unwrap(fields[fields.length - 1])?.[1].sval;
-      if (typeof name === 'string') columns.add(name.toLowerCase());
+      if (typeof name === 'string') columns.add(name);
     }
   });
   return [...columns];
@@ -270,7 +271,7 @@ function summarise(text: string): SqlSummary | null {
       statements.push(summariseSelect(body as SelectStmt));
     } else if (type === 'UpdateStmt' || type === 'DeleteStmt') {
       const relation = body.relation as { relname?: string } | undefined;
-      statements.push({ kind: type === 'UpdateStmt' ? 'update' : 'delete', table: (relation?.relname ?? '').toLowerCase() });
+      statements.push({ kind: type === 'UpdateStmt' ? 'update' : 'delete', table: relation?.relname ?? '' });
     } else if (type === 'LockStmt') {
       statements.push({ kind: 'serialisation', how: 'LOCK TABLE' });
     } else if ((type === 'TransactionStmt' || type === 'VariableSetStmt') && isSerializable(body)) {
