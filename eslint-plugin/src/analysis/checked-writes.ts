@@ -285,13 +285,16 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
     // Cheapest first: a glance at the text, then whether the read decides anything here, and
     // only then its tables (which may mean parsing its SQL).
     const candidates = write.targets.length === 1 ? readsMayTouching(write.targets[0]!) : [...new Set(write.targets.flatMap(readsMayTouching))];
-    const read = candidates.find((candidate) => {
+    const decides = (candidate: DataOperation) => {
       const guards = guardsFor(candidate);
       return guards.length > 0 && isDecidedBy(guards, sites) && candidate.targets.some((target) => write.targets.includes(target));
-    });
+    };
+    const read = candidates.find(decides);
     if (!read) continue;
     const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
     if (handlesUniqueViolation(write.node, file, table.uniqueViolation) || inSerializableTransaction(write.node, file.text) || serialised(write, read, neighbours, table)) continue;
+    // Double-checked locking: look, lock, look again, write. The second look, under the lock, decides.
+    if (candidates.some((again) => again.node.range[0] > read.node.range[1] && again.node.range[0] < write.node.range[0] && decides(again) && serialised(write, again, neighbours, table))) continue;
     if (writesWhatWasRead(write, read, file.scopeOf) || !looksForInsertedRow(write, read, analysis.tracer)) continue;
     let key: { value: UniqueKey | undefined } | undefined;
     result.push({

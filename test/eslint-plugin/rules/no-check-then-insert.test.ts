@@ -190,6 +190,18 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'double-checked locking: look, take an advisory lock, look again, then insert',
+      code: `
+        async function platformAccount(client, hostId) {
+          const { rows } = await client.query('SELECT id FROM accounts WHERE host_id = $1', [hostId]);
+          if (rows.length > 0) return rows[0];
+          await client.query('SELECT pg_advisory_xact_lock(42, $1)', [hostId]);
+          const again = await client.query('SELECT id FROM accounts WHERE host_id = $1', [hostId]);
+          if (again.rows.length > 0) return again.rows[0];
+          await client.query('INSERT INTO accounts (host_id) VALUES ($1)', [hostId]);
+        }`,
+    },
+    {
       name: 'the parent row is locked FOR UPDATE first',
       code: `
         async function addItem(client, orderId, sku) {
