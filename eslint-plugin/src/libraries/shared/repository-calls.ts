@@ -42,14 +42,17 @@ function entityArgument(call: TSESTree.CallExpression): string | undefined {
  * `getRepository(Refund)`, a model class `Refund`. Other receivers are not taken for tables:
  * `stripe.refunds.create(…)` calls an API, it does not insert a row.
  */
+const repositoryGetter = /^get(Repository|MongoRepository|Collection)$|^collection$|^model$/;
+
 function receiverTarget(receiver: TSESTree.Node, scopeOf: ScopeOf): string | undefined {
   let node = unwrapExpression(receiver);
   // `const repo = this.connection.getRepository(ctx, Refund); repo.save(…)`: the repository it was given.
   if (node.type === 'Identifier') {
     const init = constantInitializer(node, scopeOf(node));
-    if (init && unwrapExpression(init).type === 'CallExpression') node = unwrapExpression(init);
+    const value = init && unwrapExpression(init);
+    if (value?.type === 'CallExpression' && repositoryGetter.test(calleeName(value.callee) ?? '')) node = value;
   }
-  if (node.type === 'CallExpression' && /^get(Repository|MongoRepository|Collection)$|^collection$|^model$/.test(calleeName(node.callee) ?? '')) {
+  if (node.type === 'CallExpression' && repositoryGetter.test(calleeName(node.callee) ?? '')) {
     // `getRepository(Refund)`, or a wrapper's `getRepository(ctx, Refund)`: the entity class is the capitalised one.
     const argument = node.arguments.find((each) => each.type === 'Identifier' && /^[A-Z]/.test(each.name)) ?? node.arguments[0];
     if (argument?.type === 'Identifier') return argument.name;
