@@ -233,11 +233,23 @@ function keyLaterInTransaction(write: DataOperation, neighbours: readonly DataOp
 export function insertDecidedBy(read: DataOperation, analysis: FileAnalysis): DataOperation | undefined {
   const inserts = analysis.allOperations().filter((write) => (write.kind === 'insert' || write.kind === 'upsert') && (!read.mayTouch || write.targets.some(read.mayTouch)));
   if (inserts.length === 0) return undefined;
-  const guards = guardsFedBy(read.node, analysis.file);
+  const guards = guardsOf(read, analysis);
   if (guards.length === 0) return undefined;
   return inserts.find(
     (write) => isDecidedBy(guards, writeSites(write.node, analysis.file)) && write.targets.some((target) => read.targets.includes(target)) && looksForInsertedRow(write, read, analysis.tracer),
   );
+}
+
+const guardsFound = new WeakMap<DataOperation, ReturnType<typeof guardsFedBy>>();
+
+/** The conditions a read's result decides, found once per read for every rule that asks. */
+function guardsOf(read: DataOperation, analysis: FileAnalysis): ReturnType<typeof guardsFedBy> {
+  let guards = guardsFound.get(read);
+  if (!guards) {
+    guards = guardsFedBy(read.node, analysis.file);
+    guardsFound.set(read, guards);
+  }
+  return guards;
 }
 
 const found = new WeakMap<FileAnalysis, readonly CheckedWrite[]>();
@@ -257,15 +269,7 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
   if (reads.length === 0) return [];
   const file = analysis.file;
   const table = file.libraries;
-  const guardsOf = new Map<DataOperation, ReturnType<typeof guardsFedBy>>();
-  const guardsFor = (read: DataOperation) => {
-    let guards = guardsOf.get(read);
-    if (!guards) {
-      guards = guardsFedBy(read.node, file);
-      guardsOf.set(read, guards);
-    }
-    return guards;
-  };
+  const guardsFor = (read: DataOperation) => guardsOf(read, analysis);
   const groups = byFunction(operations);
   // The reads that may touch a table, found once per table rather than once per write.
   const readsOf = new Map<string, DataOperation[]>();

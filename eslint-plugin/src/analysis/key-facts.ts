@@ -46,7 +46,7 @@ export function describeFact(fact: Leaf): string {
 /** `12:4`: where the first located fact was read, for the `origin` of a report's data (1-based line and column). */
 export function originOf(facts: readonly Leaf[]): string | undefined {
   const at = facts.find((fact) => fact.at)?.at;
-  return at ? `${at.line}:${at.column + 1}` : undefined;
+  return at ? originAt({ loc: { start: at } }) : undefined;
 }
 
 /** `12:4` for where `node` starts, in the form of `originOf`. */

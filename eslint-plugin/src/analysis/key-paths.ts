@@ -5,7 +5,7 @@ import type { EffectKey } from './effect-keys.js';
 import { asCertainAs, asScalars, leaf, shaped, type Fact, type Leaf } from './facts.js';
 import type { FileContext } from './file-context.js';
 import type { LibraryTable } from './library-table.js';
-import { calleeName, keyName } from './scope.js';
+import { calleeName, keyName, staticString } from './scope.js';
 import { elementOfShape, memberOfShape } from './shapes.js';
 
 /**
@@ -93,11 +93,6 @@ export function keyPathFacts(table: LibraryTable, pattern: KeyPathPattern, path:
   return asScalars(judge(table, pattern, path)).map((fact) => ({ ...fact, code: path }));
 }
 
-function staticString(node: TSESTree.Node): string | undefined {
-  if (node.type === 'Literal' && typeof node.value === 'string') return node.value;
-  if (node.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? undefined;
-  return undefined;
-}
 
 /** `new Config({ keyPath: 'messageId' })`, for an option and a class an adapter declares. */
 export function effectKeyOfKeyPath(property: TSESTree.Property, file: FileContext): EffectKey | undefined {

@@ -89,3 +89,10 @@ export function memberPath(node: TSESTree.Node): string[] | undefined {
   }
   return undefined;
 }
+
+/** The text of a string written in place: `'refunds'`, or a template without interpolations. */
+export function staticString(node: TSESTree.Node | undefined): string | undefined {
+  if (node?.type === 'Literal' && typeof node.value === 'string') return node.value;
+  if (node?.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? undefined;
+  return undefined;
+}

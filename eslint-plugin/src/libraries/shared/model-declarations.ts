@@ -3,7 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import type { FileContext } from '../../analysis/file-context.js';
 import { objectLiteral } from '../../analysis/operations/fields.js';
 import type { DeclaredTable } from '../../analysis/schema/model.js';
-import { calleeName, keyName, objectProperty, unwrapExpression } from '../../analysis/scope.js';
+import { calleeName, keyName, objectProperty, staticString, unwrapExpression } from '../../analysis/scope.js';
 import { walk } from '../../analysis/walk.js';
 
 /**
@@ -242,14 +242,9 @@ function decoratedSchema(node: TSESTree.ClassDeclaration | TSESTree.ClassExpress
   return { table: className, aliases: collection?.type === 'Literal' && typeof collection.value === 'string' ? [collection.value] : [], keys, ...(unsure ? { unsure } : {}) };
 }
 
-/** A string argument: `'refunds'`. */
-function literalString(node: TSESTree.Node | undefined): string | undefined {
-  return node?.type === 'Literal' && typeof node.value === 'string' ? node.value : undefined;
-}
-
 /** `['a', 'b']` or `'a'`: the columns a key call names. */
 function columnList(node: TSESTree.Node | undefined): string[] {
-  const one = literalString(node);
+  const one = staticString(node);
   return one !== undefined ? [one] : strings(node);
 }
 
@@ -265,7 +260,7 @@ export function knexMigrations(file: FileContext): DeclaredTable[] {
     if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return;
     const method = calleeName(node.callee);
     if (method !== 'createTable' && method !== 'createTableIfNotExists' && method !== 'alterTable' && method !== 'table') return;
-    const table = literalString(node.arguments[0]);
+    const table = staticString(node.arguments[0]);
     const builder = node.arguments[1];
     if (!table || !builder || (builder.type !== 'ArrowFunctionExpression' && builder.type !== 'FunctionExpression')) return;
     const param = builder.params[0];
@@ -282,7 +277,7 @@ export function knexMigrations(file: FileContext): DeclaredTable[] {
         const partial = Boolean(options && objectProperty(options, 'predicate'));
         if (columns.length > 0) keys.push({ columns, partial, written: `${name}([${columns.join(', ')}]) on ${table}` });
       } else if (onTable && knexIncrements.test(name ?? '')) {
-        const column = literalString(inner.arguments[0]) ?? 'id';
+        const column = staticString(inner.arguments[0]) ?? 'id';
         keys.push({ columns: [column], partial: false, written: `the primary key ${column} of ${table}` });
       } else if ((name === 'unique' || name === 'primary') && receiver.type === 'CallExpression' && receiver.callee.type === 'MemberExpression') {
         // `t.string('refund_id').notNullable().unique()`: the column the chain starts with.
@@ -290,7 +285,7 @@ export function knexMigrations(file: FileContext): DeclaredTable[] {
         while (start.type === 'CallExpression' && start.callee.type === 'MemberExpression' && unwrapExpression(start.callee.object).type === 'CallExpression') start = unwrapExpression(start.callee.object);
         if (start.type !== 'CallExpression' || start.callee.type !== 'MemberExpression') return;
         const root = unwrapExpression(start.callee.object);
-        const column = literalString(start.arguments[0]);
+        const column = staticString(start.arguments[0]);
         if (root.type === 'Identifier' && root.name === param.name && column) keys.push({ columns: [column], partial: false, written: `${table}.${column} (${name})` });
       }
     });
@@ -312,7 +307,7 @@ function sequelizeColumnKeys(definition: TSESTree.ObjectExpression | undefined, 
     if (!column || !options) continue;
     if (isTrue(objectProperty(options, 'primaryKey')?.value)) primary.push(column);
     const unique = objectProperty(options, 'unique')?.value;
-    const uniqueName = literalString(unique) ?? (objectLiteral(unique, file.scopeOf) && literalString(objectProperty(objectLiteral(unique, file.scopeOf)!, 'name')?.value));
+    const uniqueName = staticString(unique) ?? (objectLiteral(unique, file.scopeOf) && staticString(objectProperty(objectLiteral(unique, file.scopeOf)!, 'name')?.value));
     if (isTrue(unique)) keys.push({ columns: [column], partial: false, written: `${table}.${column} (unique)` });
     else if (uniqueName) named.set(uniqueName, [...(named.get(uniqueName) ?? []), column]);
   }
@@ -355,17 +350,17 @@ export function sequelizeDeclarations(file: FileContext): DeclaredTable[] {
     const method = calleeName(node.callee);
     const [first, second, third] = node.arguments;
     if (method === 'createTable') {
-      const table = literalString(first);
+      const table = staticString(first);
       const columns = objectLiteral(second, file.scopeOf);
       if (!table || !columns) return;
       tables.push({ table, keys: [...sequelizeColumnKeys(columns, table, file), ...sequelizeOptionKeys(objectLiteral(third, file.scopeOf), table, file)] });
     } else if (method === 'addIndex' || method === 'addConstraint') {
-      const table = literalString(first);
+      const table = staticString(first);
       if (!table) return;
       // addIndex(table, ['a'], { unique: true }), addIndex(table, { fields, unique: true }), addConstraint(table, { fields, type: 'unique' }).
       const options = objectLiteral(second?.type === 'ArrayExpression' ? third : second, file.scopeOf);
       const columns = second?.type === 'ArrayExpression' ? strings(second) : strings(options && objectProperty(options, 'fields')?.value);
-      const type = options && literalString(objectProperty(options, 'type')?.value)?.toLowerCase();
+      const type = options && staticString(objectProperty(options, 'type')?.value)?.toLowerCase();
       const unique = options && (isTrue(objectProperty(options, 'unique')?.value) || type === 'unique' || type === 'primary key');
       if (!unique || columns.length === 0) return;
       tables.push({ table, keys: [{ columns, partial: Boolean(objectProperty(options, 'where')), written: `${method}(${table}, [${columns.join(', ')}])` }], addition: true });
@@ -373,9 +368,9 @@ export function sequelizeDeclarations(file: FileContext): DeclaredTable[] {
       // Model.init(attributes, options) names its model by the class; define(name, attributes, options) by its first argument.
       const attributes = objectLiteral(method === 'init' ? first : second, file.scopeOf);
       const options = objectLiteral(method === 'init' ? second : third, file.scopeOf);
-      const model = method === 'init' ? (node.callee.object.type === 'Identifier' ? node.callee.object.name : undefined) : literalString(first);
+      const model = method === 'init' ? (node.callee.object.type === 'Identifier' ? node.callee.object.name : undefined) : staticString(first);
       if (!attributes || !model || !options || !(objectProperty(options, 'sequelize') || method === 'define')) return;
-      const tableName = literalString(objectProperty(options, 'tableName')?.value);
+      const tableName = staticString(objectProperty(options, 'tableName')?.value);
       const keys = [...sequelizeColumnKeys(attributes, model, file), ...sequelizeOptionKeys(options, model, file)];
       // A model declares only the keys it knows of; its table's migrations may add others.
       tables.push({ table: model, aliases: tableName ? [tableName] : [], keys, addition: true });

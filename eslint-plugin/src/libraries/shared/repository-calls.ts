@@ -45,13 +45,9 @@ function entityArgument(call: TSESTree.CallExpression): string | undefined {
 const repositoryGetter = /^get(Repository|MongoRepository|Collection)$|^collection$|^model$/;
 
 function receiverTarget(receiver: TSESTree.Node, scopeOf: ScopeOf): string | undefined {
-  let node = unwrapExpression(receiver);
   // `const repo = this.connection.getRepository(ctx, Refund); repo.save(…)`: the repository it was given.
-  if (node.type === 'Identifier') {
-    const init = constantInitializer(node, scopeOf(node));
-    const value = init && unwrapExpression(init);
-    if (value?.type === 'CallExpression' && repositoryGetter.test(calleeName(value.callee) ?? '')) node = value;
-  }
+  const held = heldValue(receiver, scopeOf);
+  const node = held?.type === 'CallExpression' && repositoryGetter.test(calleeName(held.callee) ?? '') ? held : unwrapExpression(receiver);
   if (node.type === 'CallExpression' && repositoryGetter.test(calleeName(node.callee) ?? '')) {
     // `getRepository(Refund)`, or a wrapper's `getRepository(ctx, Refund)`: the entity class is the capitalised one.
     const argument = node.arguments.find((each) => each.type === 'Identifier' && /^[A-Z]/.test(each.name)) ?? node.arguments[0];
@@ -96,34 +92,35 @@ function isInstance(receiver: TSESTree.Node): boolean {
   return node.type === 'Identifier' && !/^[A-Z]/.test(node.name) && !/(Repository|Repo|Manager)$/i.test(node.name) && !/^(em|manager|repository|repo|db)$/.test(node.name);
 }
 
+/** What a node holds: itself, or for a constant (`const repo = …`), the value it was given. */
+function heldValue(node: TSESTree.Node, scopeOf: ScopeOf): TSESTree.Node | undefined {
+  const value = unwrapExpression(node);
+  if (value.type !== 'Identifier') return value;
+  const init = constantInitializer(value, scopeOf(value));
+  return init && unwrapExpression(init);
+}
+
+/** `new Refund(…)`, `Refund.build(…)`, `repo.create(…)`: an entity made in memory, not yet stored. */
+function madeAnew(node: TSESTree.Node | undefined): node is TSESTree.NewExpression | TSESTree.CallExpression {
+  return node?.type === 'NewExpression' || (node?.type === 'CallExpression' && /^(build|create|createEntity)$/.test(calleeName(node.callee) ?? ''));
+}
+
 function isNewInstance(receiver: TSESTree.Node, scopeOf: ScopeOf): boolean {
-  let node = unwrapExpression(receiver);
-  if (node.type === 'Identifier') {
-    const init = constantInitializer(node, scopeOf(node));
-    if (!init) return false;
-    node = unwrapExpression(init);
-  }
-  return node.type === 'NewExpression' || (node.type === 'CallExpression' && /^(build|create|createEntity)$/.test(calleeName(node.callee) ?? ''));
+  return madeAnew(heldValue(receiver, scopeOf));
 }
 
 /** A variable holding what an earlier call returned (a saved or fetched entity), not a new row. */
 function storedBefore(node: TSESTree.Node | undefined, scopeOf: ScopeOf): boolean {
-  if (node?.type !== 'Identifier') return false;
-  const init = constantInitializer(node, scopeOf(node));
-  const value = init && unwrapExpression(init.type === 'AwaitExpression' ? init.argument : init);
+  const held = node?.type === 'Identifier' ? heldValue(node, scopeOf) : undefined;
+  const value = held?.type === 'AwaitExpression' ? unwrapExpression(held.argument) : held;
   return value?.type === 'CallExpression' && /^(save|insert|upsert|preload|reload|find\w*)$/.test(calleeName(value.callee) ?? '');
 }
 
 /** The row a save or insert is given: `{ … }`, or the object a new entity is made from (`new Refund({ … })`, `repo.create({ … })`). */
 function rowArgument(node: TSESTree.Node | undefined, scopeOf: ScopeOf): TSESTree.Node | undefined {
   if (!node) return undefined;
-  let current = unwrapExpression(node);
-  if (current.type === 'Identifier') {
-    const init = constantInitializer(current, scopeOf(current));
-    if (init) current = unwrapExpression(init);
-  }
-  const made = current.type === 'NewExpression' || (current.type === 'CallExpression' && /^(build|create|createEntity)$/.test(calleeName(current.callee) ?? ''));
-  const [from] = made ? (current as TSESTree.NewExpression | TSESTree.CallExpression).arguments : [];
+  const value = heldValue(node, scopeOf);
+  const [from] = madeAnew(value) ? value.arguments : [];
   return from && from.type !== 'SpreadElement' && objectLiteral(from, scopeOf) ? from : node;
 }
 
