@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import tsParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { whenSqlParserReady } from '../../eslint-plugin/src/analysis/sql/parser.js';
 import plugin, { lessonLinks, ruleNames } from '../../eslint-plugin/src/index.js';
@@ -56,9 +56,15 @@ function readPage(rule: string): Page {
  * A page's schema, written as a small project: examples of a rule that reads the schema are
  * linted as a file of it. Without a schema block, a bare name, as an editor's untitled file.
  */
+const projects: string[] = [];
+afterAll(() => {
+  for (const dir of projects) rmSync(dir, { recursive: true, force: true });
+});
+
 function snippetName(schema: Page['schema']): string {
   if (schema.length === 0) return 'snippet.ts';
   const dir = mkdtempSync(path.join(tmpdir(), 'idempotency-docs-'));
+  projects.push(dir);
   mkdirSync(path.join(dir, '.git'));
   mkdirSync(path.join(dir, 'migrations'));
   mkdirSync(path.join(dir, 'prisma'));

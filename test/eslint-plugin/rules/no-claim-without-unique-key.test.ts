@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 import { uncheckedInboxTable } from '../../../lessons/idempotent-consumers/tables.js';
 import { noClaimWithoutUniqueKey } from '../../../eslint-plugin/src/rules/no-claim-without-unique-key.js';
@@ -98,6 +98,7 @@ export const EventKeysSchema = SchemaFactory.createForClass(EventKeys);
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const project = mkdtempSync(path.join(tmpdir(), 'idempotency-claims-'));
+afterAll(() => rmSync(project, { recursive: true, force: true }));
 for (const [name, text] of Object.entries({
   'package.json': JSON.stringify({ name: 'claims', private: true, type: 'module' }),
   'migrations/001_init.sql': migration,

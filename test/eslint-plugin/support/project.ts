@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,8 @@ export default [...idempotency.configs.recommended${settings ? `, { settings: { 
     const failure = error as { code: number; stdout: string; stderr: string };
     if (failure.code !== 1) throw new Error(`eslint failed (${failure.code}): ${failure.stderr}`);
     ({ stdout, stderr } = failure);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
   const results = JSON.parse(stdout) as { filePath: string; messages: { line: number; ruleId: string | null; messageId?: string; message: string; fatal?: boolean }[] }[];
   const found = results.flatMap((result) =>
