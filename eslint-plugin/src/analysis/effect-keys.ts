@@ -31,6 +31,11 @@ export interface EffectKey {
   strength: 'explicit' | 'row';
   /** An idempotency key handed to another system (an option, a header), not a column of our own. */
   external: boolean;
+  /**
+   * The object holding an external key is returned or yielded to the caller, not handed to a call
+   * here: which request it reaches, and how often it is made for one, is the caller's to say.
+   */
+  givenBack?: boolean;
   /** Whether the write is an inbox claim (it records that a delivery was handled, nothing else); asked last, it traces every field. */
   isClaim(): boolean;
   /** What the key is built from when no expression holds it (a key named by a path): used instead of tracing `values`. */
@@ -185,6 +190,16 @@ function isLogLine(object: TSESTree.ObjectExpression): boolean {
   return false;
 }
 
+const objectParts = new Set(['Property', 'ObjectExpression', 'ArrayExpression', 'TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression']);
+
+/** Is this object, or the literal it sits in, what its function returns? */
+function isGivenBack(object: TSESTree.ObjectExpression): boolean {
+  let current: TSESTree.Node = object;
+  while (current.parent && objectParts.has(current.parent.type)) current = current.parent;
+  const parent = current.parent;
+  return parent?.type === 'ReturnStatement' || (parent?.type === 'ArrowFunctionExpression' && parent.body === current);
+}
+
 /** `{ idempotencyKey: … }` and `{ 'Idempotency-Key': … }`, in options and headers alike. */
 export function effectKeyOfProperty(property: TSESTree.Property, table: LibraryTable): EffectKey | undefined {
   const name = keyName(property);
@@ -197,6 +212,7 @@ export function effectKeyOfProperty(property: TSESTree.Property, table: LibraryT
     description: /-/.test(name) ? `the '${name}' header` : `the '${name}' option`,
     strength: 'explicit',
     external: true,
+    givenBack: isGivenBack(property.parent),
     isClaim: () => false,
   };
 }

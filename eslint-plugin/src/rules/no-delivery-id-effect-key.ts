@@ -25,9 +25,9 @@ export const noDeliveryIdEffectKey = createRule({
     return effectKeyListeners(context, (key) => {
       const facts = key.facts;
       // A fresh random id is an ordinary row id; it is wrong only where it is meant to catch
-      // repeats: as another system's idempotency key anywhere, as a dedupe key of our own only
-      // while a delivery is handled.
-      const mintedMatters = () => key.strength === 'explicit' && (key.external || analysis.servesDelivery(key.node));
+      // repeats: as another system's idempotency key handed to a call anywhere, as any dedupe key
+      // while a delivery is handled. Options returned to callers are judged where they are used.
+      const mintedMatters = () => key.strength === 'explicit' && ((key.external && !key.givenBack) || analysis.servesDelivery(key.node));
       const kind = (['delivery', 'worker', 'minted'] as const).find(
         (candidate) => facts.some((fact) => fact.kind === candidate && certain(fact) && !fact.fallback) && (candidate !== 'minted' || mintedMatters()),
       );

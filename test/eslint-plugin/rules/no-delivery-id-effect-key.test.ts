@@ -58,6 +58,15 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         app.post('/charges', async (req) => { await charge(req.body.cents); });`,
     },
     {
+      name: 'request options a helper returns with a fresh key: which request they reach, and how often, is the caller\'s to say',
+      code: `
+        import { randomUUID } from 'node:crypto';
+        export const requestOptions = (source) => ({ idempotencyKey: \`app:\${source}:\${randomUUID()}\` });
+        export function headers() {
+          return { headers: { 'Idempotency-Key': randomUUID() } };
+        }`,
+    },
+    {
       name: 'names alone never make a finding: a parameter called message, claimed by a helper the file does not show',
       code: `
         async function handle(db, message, insertInbox) {
@@ -524,6 +533,16 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           return stripe.paymentIntents.create({ amount: order.cents }, { idempotencyKey: randomUUID() });
         }`,
       errors: [{ messageId: 'mintedKey', line: 4, data: { key: "The 'idempotencyKey' option", source: "a random UUID 'randomUUID()' on line 4" } }],
+    },
+    {
+      name: 'request options returned with a fresh key are still reported while a job is handled',
+      code: `
+        import { randomUUID } from 'node:crypto';
+        new Worker('refunds', async (job) => {
+          const options = () => ({ idempotencyKey: randomUUID() });
+          await stripe.refunds.create({ charge: job.data.chargeId }, options());
+        });`,
+      errors: [{ messageId: 'mintedKey', line: 4 }],
     },
     {
       name: 'the clock in a conflict target',
