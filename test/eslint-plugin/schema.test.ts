@@ -221,6 +221,45 @@ export async function visit(knex, userId) {
     expect(findings).toEqual(['src/service.js:15 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
+  it('Drizzle: a unique column, a composite unique index and a composite primary key settle checks; a partial index and a table without one do not', async () => {
+    const { findings } = await lintProject({
+      'packages/db/schema.ts': `
+import { pgTable, text, integer, unique, uniqueIndex, primaryKey } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+export const user = pgTable('user', { id: text('id').primaryKey(), email: text('email').notNull().unique() });
+export const members = pgTable('members', { orgId: text('org_id'), userId: text('user_id') }, (t) => [uniqueIndex('members_org_user').on(t.orgId, t.userId)]);
+export const seats = pgTable('seats', { orgId: text('org_id'), seat: integer('seat') }, (t) => ({ pk: primaryKey({ columns: [t.orgId, t.seat] }) }));
+export const invites = pgTable('invites', { id: text('id').primaryKey(), email: text('email') }, (t) => [uniqueIndex('open_invite').on(t.email).where(sql\`accepted_at is null\`)]);
+export const visits = pgTable('visits', { id: text('id').primaryKey(), userId: text('user_id') });
+`,
+      'server/src/accounts.ts': `
+import { and, eq } from 'drizzle-orm';
+import { user as userTable, members, seats, invites, visits } from '../../packages/db/schema';
+export async function signUp(db, email, id) {
+  const found = await db.query.user.findFirst({ where: eq(userTable.email, email) });
+  if (!found) await db.insert(userTable).values({ id, email });
+}
+export async function join(db, orgId, userId) {
+  const [member] = await db.select().from(members).where(and(eq(members.orgId, orgId), eq(members.userId, userId)));
+  if (!member) await db.insert(members).values({ orgId, userId });
+}
+export async function take(db, orgId, seat) {
+  const [taken] = await db.select().from(seats).where(and(eq(seats.orgId, orgId), eq(seats.seat, seat)));
+  if (!taken) await db.insert(seats).values({ orgId, seat });
+}
+export async function invite(db, email, id) {
+  const [open] = await db.select().from(invites).where(eq(invites.email, email));
+  if (!open) await db.insert(invites).values({ id, email });
+}
+export async function visit(db, userId, id) {
+  const [seen] = await db.select().from(visits).where(eq(visits.userId, userId));
+  if (!seen) await db.insert(visits).values({ id, userId });
+}
+`,
+    });
+    expect(findings).toEqual(['server/src/accounts.ts:18 idempotency/no-check-then-insert/checkThenInsert', 'server/src/accounts.ts:22 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
   it('Sequelize: keys from createTable uniqueKeys, addIndex and a model init settle checks; a table without one does not', async () => {
     const { findings } = await lintProject({
       'migrations/001-followers.js': `

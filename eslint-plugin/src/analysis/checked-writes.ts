@@ -45,12 +45,17 @@ export interface CheckedWrite {
  * Taken after the check, it comes too late.
  */
 function serialised(write: DataOperation, read: DataOperation, neighbours: readonly DataOperation[], table: LibraryTable): boolean {
+  return serialisedBefore(write, read.node.range[0], neighbours, table);
+}
+
+/** Is a lock taken before `position` in the write's function? */
+function serialisedBefore(write: DataOperation, position: number, neighbours: readonly DataOperation[], table: LibraryTable): boolean {
   const elsewhere = (other: DataOperation) => !other.targets.some((target) => write.targets.includes(target));
   // A key-value store's SET … NX on another key is a lock.
   const lock = (other: DataOperation) => table.dataAdapter(other.library)?.keyPolicy === 'whole-key' && other.skipsDuplicates === true;
   return neighbours.some(
     (other) =>
-      other.node.range[0] < read.node.range[0] &&
+      other.node.range[0] < position &&
       (other.kind === 'serialisation' || (other.kind === 'read' && other.locksRows === true && elsewhere(other)) || (lock(other) && elsewhere(other))),
   );
 }
@@ -297,8 +302,14 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
     if (!read) continue;
     const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
     if (handlesUniqueViolation(write.node, file, table.uniqueViolation) || inSerializableTransaction(write.node, file.text) || serialised(write, read, neighbours, table)) continue;
-    // Double-checked locking: look, lock, look again, write. The second look, under the lock, decides.
-    if (candidates.some((again) => again.node.range[0] > read.node.range[1] && again.node.range[0] < write.node.range[0] && decides(again) && serialised(write, again, neighbours, table))) continue;
+    // Double-checked locking: look, lock, look again, write. The second look, under the lock,
+    // decides; where the code takes the lock only on some paths (inside a transaction), it shows
+    // it knows the race, and the path without it is its own choice.
+    // A look through a helper is its call's decision, so the guards' places say where each look is.
+    const looksUnderLock = (again: DataOperation) =>
+      again.targets.some((target) => write.targets.includes(target)) &&
+      guardsFor(again).some((guard) => guard.owner.range[0] > read.node.range[1] && guard.owner.range[0] < write.node.range[0] && serialisedBefore(write, guard.owner.range[0], neighbours, table));
+    if (candidates.some(looksUnderLock)) continue;
     if (writesWhatWasRead(write, read, file.scopeOf) || !looksForInsertedRow(write, read, analysis.tracer)) continue;
     let key: { value: UniqueKey | undefined } | undefined;
     result.push({

@@ -1,15 +1,29 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { FileContext } from '../analysis/file-context.js';
-import { chainOf, isChainEnd, link, literalArgument, type Chain } from '../analysis/operations/chain.js';
+import { link, type Chain } from '../analysis/operations/chain.js';
 import { fieldsOf, objectLiteral, showsEveryField } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
-import { memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
-import type { ScopeOf } from '../analysis/static-text.js';
+import { normaliseTarget, type DataOperation, type Field } from '../analysis/operations/types.js';
+import type { DeclaredTable } from '../analysis/schema/model.js';
+import { calleeName, keyName, memberPath, objectProperty, propertyName, staticString, unwrapExpression } from '../analysis/scope.js';
+import { walk } from '../analysis/walk.js';
 import type { DataAdapter } from './types.js';
 import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
 
-/** Drizzle: `db.insert(refunds).values(row).onConflictDoNothing()`, `db.select().from(refunds)`. */
+/**
+ * Drizzle: `db.insert(refunds).values(row).onConflictDoNothing()`, `db.select().from(refunds).where(eq(refunds.refundId, id))`,
+ * `db.query.refunds.findFirst({ where: eq(refunds.refundId, id) })`, and the tables `pgTable` declares.
+ */
+
+/** A table as the code names it; an imported table by the name its module exports (`import { user as userTable }`). */
+function drizzleTable(node: TSESTree.Node | undefined, file: FileContext): string | undefined {
+  const bare = node && unwrapExpression(node);
+  if (bare?.type === 'Identifier') {
+    const exported = file.imports.names.get(bare.name);
+    if (exported && exported !== 'default' && exported !== '*') return exported;
+  }
+  return tableName(node);
+}
 
 function drizzleTarget(argument: TSESTree.Node | undefined): string[] {
   const object = argument && unwrapExpression(argument);
@@ -18,16 +32,31 @@ function drizzleTarget(argument: TSESTree.Node | undefined): string[] {
   return [tableName(object) ?? ''].filter(Boolean);
 }
 
+/** The columns a condition matches with their values: `eq(refunds.refundId, id)`, `and(eq(…), eq(…))`, or an object (`{ refundId: id }`). */
+function conditionFields(node: TSESTree.Node | undefined, file: FileContext): Field[] {
+  const condition = node && unwrapExpression(node);
+  if (!condition) return [];
+  if (condition.type === 'ObjectExpression') return fieldsOf(condition, file.scopeOf);
+  if (condition.type !== 'CallExpression') return [];
+  const name = calleeName(condition.callee);
+  if (name === 'and') return condition.arguments.flatMap((argument) => conditionFields(argument, file));
+  const [column, value] = condition.arguments;
+  if (name !== 'eq' || column?.type !== 'MemberExpression' || !value || value.type === 'SpreadElement') return [];
+  const field = propertyName(column);
+  return field ? [{ name: field, values: [value], functions: [] }] : [];
+}
+
 function targetCount(argument: TSESTree.Node): number {
   const object = unwrapExpression(argument);
   return object.type === 'ArrayExpression' ? object.elements.length : 1;
 }
 
-function drizzleChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: FileContext): DataOperation | undefined {
+function drizzleChain(chain: Chain, end: TSESTree.CallExpression, file: FileContext): DataOperation | undefined {
+  const { scopeOf } = file;
   const insert = link(chain, 'insert');
   const values = link(chain, 'values');
   if (insert && values && insert.call.arguments.length === 1 && insert.call.arguments[0]?.type !== 'ObjectExpression') {
-    const table = tableName(insert.call.arguments[0]);
+    const table = drizzleTable(insert.call.arguments[0], file);
     if (!table) return undefined;
     const conflict = link(chain, 'onConflictDoNothing', 'onConflictDoUpdate');
     const options = conflict && objectLiteral(conflict.call.arguments[0], scopeOf);
@@ -62,10 +91,114 @@ function drizzleChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: F
   }
   const from = link(chain, 'from');
   if (from && link(chain, 'select', 'selectDistinct')) {
-    const table = tableName(from.call.arguments[0]);
-    if (table) return { kind: 'read', library: 'drizzle' as const, targets: [normaliseTarget(table)], node: end, label: `a Drizzle select from ${table}`, fields: [], arbitrated: false };
+    const table = drizzleTable(from.call.arguments[0], file);
+    const where = link(chain, 'where');
+    if (table) {
+      return { kind: 'read', library: 'drizzle' as const, targets: [normaliseTarget(table)], node: end, label: `a Drizzle select from ${table}`, fields: [], filters: where ? conditionFields(where.call.arguments[0], file) : undefined, arbitrated: false };
+    }
   }
   return undefined;
+}
+
+const relationalReads = new Set(['findFirst', 'findMany']);
+const chainOperation = atChainEnd(drizzleChain);
+
+/** The relational query API: `db.query.refunds.findFirst({ where })`. */
+function relationalRead(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, file: FileContext): DataOperation | undefined {
+  if (node.type !== 'CallExpression') return undefined;
+  const path = memberPath(node.callee);
+  if (!path || path.length < 4 || path[path.length - 3] !== 'query' || !relationalReads.has(path[path.length - 1]!)) return undefined;
+  const table = path[path.length - 2]!;
+  const options = objectLiteral(node.arguments[0], file.scopeOf);
+  const where = options && objectProperty(options, 'where')?.value;
+  return { kind: 'read', library: 'drizzle', targets: [normaliseTarget(table)], node, label: `${path.join('.')}()`, fields: [], filters: where ? conditionFields(where, file) : undefined, arbitrated: false };
+}
+
+const tableBuilders = /^(pg|mysql|sqlite|singlestore)Table$/;
+
+/** The columns a key lists: `unique().on(t.a, t.b)`, `primaryKey({ columns: [t.a, t.b] })`; undefined when one is not a plain column. */
+function keyColumns(nodes: readonly TSESTree.Node[]): string[] | undefined {
+  const columns = nodes.map((node) => {
+    const column = unwrapExpression(node);
+    return column.type === 'MemberExpression' ? propertyName(column) : undefined;
+  });
+  return columns.every((column): column is string => column !== undefined) && columns.length > 0 ? columns : undefined;
+}
+
+/** A column's chain: `text('email').notNull().unique()`: whether it is the primary key, unique, or neither. */
+function columnKey(node: TSESTree.Node): 'primary' | 'unique' | undefined {
+  let found: 'primary' | 'unique' | undefined;
+  for (let current = unwrapExpression(node); current.type === 'CallExpression' && current.callee.type === 'MemberExpression'; current = unwrapExpression(current.callee.object)) {
+    const name = propertyName(current.callee);
+    if (name === 'primaryKey') found = 'primary';
+    else if (name === 'unique' && !found) found = 'unique';
+  }
+  return found;
+}
+
+/** One entry of the extra-config callback: `unique().on(…)`, `uniqueIndex('n').on(…).where(…)`, `primaryKey({ columns })`. */
+function extraKey(node: TSESTree.Node, table: string, file: FileContext): DeclaredTable['keys'][number] | 'unsure' | undefined {
+  const entry = unwrapExpression(node);
+  if (entry.type !== 'CallExpression') return undefined;
+  const chain: string[] = [];
+  let on: TSESTree.CallExpression | undefined;
+  let partial = false;
+  let current: TSESTree.Node = entry;
+  for (; current.type === 'CallExpression'; current = unwrapExpression(current.callee.type === 'MemberExpression' ? current.callee.object : current.callee)) {
+    const name = calleeName(current.callee) ?? '';
+    chain.push(name);
+    if (name === 'on') on = current;
+    if (name === 'where') partial = true;
+    if (current.callee.type !== 'MemberExpression') break;
+  }
+  const start = chain[chain.length - 1];
+  if (start === 'primaryKey' && current.type === 'CallExpression') {
+    const options = current.arguments.length === 1 ? objectLiteral(current.arguments[0], file.scopeOf) : undefined;
+    const listed = options ? objectProperty(options, 'columns')?.value : undefined;
+    const columns = keyColumns(listed?.type === 'ArrayExpression' ? listed.elements.filter((element): element is TSESTree.Expression => element?.type !== 'SpreadElement' && element !== null) : current.arguments);
+    return columns ? { columns, partial: false, written: `primaryKey(${columns.join(', ')}) on ${table}` } : 'unsure';
+  }
+  if (start !== 'unique' && start !== 'uniqueIndex') return undefined;
+  const columns = on && keyColumns(on.arguments);
+  return columns ? { columns, partial, written: `${start}().on(${columns.join(', ')}) on ${table}` } : 'unsure';
+}
+
+/** `pgTable('refunds', { refundId: text('refund_id').unique() }, (t) => [unique().on(t.a, t.b)])` and alike. */
+export function drizzleTables(file: FileContext): DeclaredTable[] {
+  const tables: DeclaredTable[] = [];
+  walk(file.sourceAst, file.visitorKeys, (node) => {
+    if (node.type !== 'CallExpression' || !tableBuilders.test(calleeName(node.callee) ?? '')) return;
+    const [nameArgument, columnsArgument, extra] = node.arguments;
+    const table = staticString(nameArgument);
+    const columns = columnsArgument && unwrapExpression(columnsArgument);
+    if (!table || columns?.type !== 'ObjectExpression') return;
+    const keys: DeclaredTable['keys'][number][] = [];
+    const primary: string[] = [];
+    let unsure = false;
+    for (const property of columns.properties) {
+      const name = property.type === 'Property' ? keyName(property) : undefined;
+      if (property.type !== 'Property' || !name) {
+        unsure = true;
+        continue;
+      }
+      const key = columnKey(property.value);
+      if (key === 'primary') primary.push(name);
+      else if (key === 'unique') keys.push({ columns: [name], partial: false, written: `${table}.${name} (unique)` });
+    }
+    if (primary.length > 0) keys.push({ columns: primary, partial: false, written: `the primary key (${primary.join(', ')}) of ${table}` });
+    const body = extra && (extra.type === 'ArrowFunctionExpression' || extra.type === 'FunctionExpression') ? extra.body : undefined;
+    const returned = body && unwrapExpression(body.type === 'BlockStatement' ? (body.body.find((statement) => statement.type === 'ReturnStatement')?.argument ?? body) : body);
+    const entries = returned?.type === 'ArrayExpression' ? returned.elements : returned?.type === 'ObjectExpression' ? returned.properties.map((property) => (property.type === 'Property' ? property.value : null)) : [];
+    if (extra && entries.length === 0) unsure = true;
+    for (const entry of entries) {
+      const key = entry && entry.type !== 'SpreadElement' ? extraKey(entry, table, file) : 'unsure';
+      if (key === 'unsure') unsure = true;
+      else if (key) keys.push(key);
+    }
+    const variable = node.parent?.type === 'VariableDeclarator' && node.parent.id.type === 'Identifier' ? node.parent.id.name : undefined;
+    tables.push({ table, aliases: variable && variable !== table ? [variable] : [], keys, ...(unsure ? { unsure } : {}) });
+  });
+  return tables;
 }
 
 export const drizzle: DataAdapter = {
@@ -73,7 +206,8 @@ export const drizzle: DataAdapter = {
   name: 'drizzle',
   label: 'Drizzle',
   modules: [/^drizzle-orm/],
-  methods: chainEnds,
-  recognise: atChainEnd(drizzleChain),
+  methods: new Set([...chainEnds, ...relationalReads]),
+  recognise: (node, file) => relationalRead(node, file) ?? chainOperation(node, file),
   remedy: '.onConflictDoNothing() and check the returned rows',
+  models: { mentions: /\b(pg|mysql|sqlite|singlestore)Table\s*\(/, read: drizzleTables },
 };

@@ -22,6 +22,8 @@ function prismaOperation(call: TSESTree.CallExpression, file: FileContext): Data
   if (!path || path.length < 3) return undefined;
   const method = path[path.length - 1]!;
   const model = path[path.length - 2]!;
+  // `db.query.refunds.findFirst()` is Drizzle's relational API: Prisma's client has no `query`.
+  if (path[path.length - 3] === 'query') return undefined;
   // `this.tenantRepository.create({ data })` is a team's repository, not a Prisma model delegate.
   if (model.startsWith('$') || /(Repository|Repo|Service|Store|Dao)$/i.test(model)) return undefined;
   const options = objectLiteral(call.arguments[0], scopeOf);

@@ -45,7 +45,7 @@ describe('mongodb adapter', () => {
       `import mongoose from 'mongoose'; ${driver} class Inbox { seen: Collection<Seen>; async has(id) { return this.seen.findOne({ _id: id }); } }`,
       [read(['seen'])],
     ],
-    ['near miss: with Mongoose imported, a model is Mongoose\'s', `import mongoose from 'mongoose'; ${driver} await Refund.findOne({ refundId });`, [{ kind: 'read', library: 'mongoose', targets: ['refund'], fields: [], arbitrated: false, skipsDuplicates: false }]],
+    ['near miss: with Mongoose imported, a model is Mongoose\'s', `import mongoose from 'mongoose'; ${driver} await Refund.findOne({ refundId });`, [{ kind: 'read', library: 'mongoose', targets: ['refund'], fields: [], filters: ['refundId'], arbitrated: false, skipsDuplicates: false }]],
     ['near miss: the client itself is not a collection', `${driver} await client.findOne({ _id: id });`, []],
   ])('%s', (_name, code, expected) => {
     expect(operationsIn(code)).toEqual(expected);

@@ -9,9 +9,9 @@ const op = (kind: string, targets: string[], fields: string[] = [], extra: Recor
 
 describe('objection adapter', () => {
   it.each([
-    ['query().findOne(where) is a read of the model', `${model} await Inbox.query().findOne({ messageId });`, [op('read', ['inbox'])]],
+    ['query().findOne(where) is a read of the model', `${model} await Inbox.query().findOne({ messageId });`, [op('read', ['inbox'], [], { filters: ['messageId'] })]],
     ['query(trx).findById(id)', `${model} await Inbox.query(trx).findById(id);`, [op('read', ['inbox'])]],
-    ['query().where(…).first()', `${model} await Inbox.query().where({ messageId }).first();`, [op('read', ['inbox'])]],
+    ['query().where(…).first()', `${model} await Inbox.query().where({ messageId }).first();`, [op('read', ['inbox'], [], { filters: ['messageId'] })]],
     ['query().insert(row) inserts', `${model} await Inbox.query().insert({ messageId, seenAt });`, [op('insert', ['inbox'], ['messageId', 'seenAt'])]],
     [
       'insert(…).onConflict(col).ignore() skips duplicates',
@@ -31,7 +31,7 @@ describe('objection adapter', () => {
     ['near miss: an imported class, query(arg) and methods knex also has, no objection import', `import { Refund } from '../models/refund'; await Refund.query(input).where({ id }).first();`, []],
     ['near miss: a query() that sends SQL is read as SQL, not as a model query', `${model} await Inbox.query('SELECT 1').first();`, [{ kind: 'read', library: 'sql', targets: [], fields: [], arbitrated: false, skipsDuplicates: false }]],
     ['near miss: a capitalised name that is neither imported nor declared', `await Inbox.query().findById(id);`, []],
-    ['knex chains stay knex\'s', `${model} await knex('inbox').where({ message_id: id }).first();`, [{ kind: 'read', library: 'knex', targets: ['inbox'], fields: [], arbitrated: false, skipsDuplicates: false }]],
+    ['knex chains stay knex\'s', `${model} await knex('inbox').where({ message_id: id }).first();`, [{ kind: 'read', library: 'knex', targets: ['inbox'], fields: [], filters: ['message_id'], arbitrated: false, skipsDuplicates: false }]],
   ])('%s', (_name, code, expected) => {
     expect(operationsIn(code)).toEqual(expected);
   });

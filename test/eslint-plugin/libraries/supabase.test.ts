@@ -7,7 +7,7 @@ describe('supabase adapter', () => {
     [
       'a select filtered by eq is a read of the columns it matches',
       `await supabase.from('transactions').select('id').eq('order_id', orderId).maybeSingle();`,
-      [{ kind: 'read', library: 'supabase', targets: ['transaction'], fields: [], arbitrated: false, skipsDuplicates: false }],
+      [{ kind: 'read', library: 'supabase', targets: ['transaction'], fields: [], filters: ['order_id'], arbitrated: false, skipsDuplicates: false }],
     ],
     [
       'an insert with its fields',

@@ -202,6 +202,21 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'double-checked locking through one helper, with the lock and the second look taken only inside a transaction',
+      code: `
+        const findAccount = (client, hostId) => client.query('SELECT id FROM accounts WHERE host_id = $1', [hostId]);
+        async function platformAccount(client, hostId, inTransaction) {
+          const { rows } = await findAccount(client, hostId);
+          if (rows.length > 0) return rows[0];
+          if (inTransaction) {
+            await client.query('SELECT pg_advisory_xact_lock(42, $1)', [hostId]);
+            const again = await findAccount(client, hostId);
+            if (again.rows.length > 0) return again.rows[0];
+          }
+          await client.query('INSERT INTO accounts (host_id) VALUES ($1)', [hostId]);
+        }`,
+    },
+    {
       name: 'the parent row is locked FOR UPDATE first',
       code: `
         async function addItem(client, orderId, sku) {
@@ -453,6 +468,36 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
   ],
   invalid: [
+    {
+      name: 'near miss of double-checked locking: looking twice without a lock is still a race',
+      code: `
+        async function platformAccount(client, hostId) {
+          const { rows } = await client.query('SELECT id FROM accounts WHERE host_id = $1', [hostId]);
+          if (rows.length > 0) return rows[0];
+          const again = await client.query('SELECT id FROM accounts WHERE host_id = $1', [hostId]);
+          if (again.rows.length > 0) return again.rows[0];
+          await client.query('INSERT INTO accounts (host_id) VALUES ($1)', [hostId]);
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 7,
+          suggestions: [
+            {
+              messageId: 'addOnConflict',
+              output: `
+        async function platformAccount(client, hostId) {
+          const { rows } = await client.query('SELECT id FROM accounts WHERE host_id = $1', [hostId]);
+          if (rows.length > 0) return rows[0];
+          const again = await client.query('SELECT id FROM accounts WHERE host_id = $1', [hostId]);
+          if (again.rows.length > 0) return again.rows[0];
+          await client.query('INSERT INTO accounts (host_id) VALUES ($1) ON CONFLICT DO NOTHING', [hostId]);
+        }`,
+            },
+          ],
+        },
+      ],
+    },
     {
       name: 'a marker set after a GET found nothing: the check decides, and a second worker passes it too',
       code: `

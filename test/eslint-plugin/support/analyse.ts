@@ -19,6 +19,8 @@ export interface OperationSummary {
   library: DataOperation['library'];
   targets: string[];
   fields: string[];
+  /** The columns a read matches on, when it shows them. */
+  filters?: string[];
   conflictTarget?: string[];
   arbitrated: boolean;
   skipsDuplicates: boolean;
@@ -32,6 +34,7 @@ function summary(operation: DataOperation): OperationSummary {
     library: operation.library,
     targets: operation.targets,
     fields: operation.fields.map((field) => field.name),
+    ...(operation.filters && operation.filters.length > 0 ? { filters: operation.filters.map((field) => field.name) } : {}),
     ...(operation.conflictTarget ? { conflictTarget: operation.conflictTarget } : {}),
     arbitrated: operation.arbitrated,
     skipsDuplicates: operation.skipsDuplicates === true,

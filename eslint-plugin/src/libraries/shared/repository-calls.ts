@@ -109,11 +109,24 @@ function isNewInstance(receiver: TSESTree.Node, scopeOf: ScopeOf): boolean {
   return madeAnew(heldValue(receiver, scopeOf));
 }
 
-/** A variable holding what an earlier call returned (a saved or fetched entity), not a new row. */
+const storingCalls = /^(save|insert|upsert|preload|reload|find\w*)$/;
+
+/** A call that returns a stored entity: a save or a find, or a check wrapped around one (`assertFound(repo.findOne(…))`). */
+function returnsStored(node: TSESTree.Node | undefined, depth = 0): boolean {
+  const value = node && unwrapExpression(node.type === 'AwaitExpression' ? node.argument : node);
+  if (value?.type !== 'CallExpression') return false;
+  if (storingCalls.test(calleeName(value.callee) ?? '')) return true;
+  return depth === 0 && value.arguments.length === 1 && returnsStored(value.arguments[0], 1);
+}
+
+/**
+ * A variable holding what an earlier call returned (a saved or fetched entity), or a relation
+ * loaded with one (`admin.user`), not a new row.
+ */
 function storedBefore(node: TSESTree.Node | undefined, scopeOf: ScopeOf): boolean {
-  const held = node?.type === 'Identifier' ? heldValue(node, scopeOf) : undefined;
-  const value = held?.type === 'AwaitExpression' ? unwrapExpression(held.argument) : held;
-  return value?.type === 'CallExpression' && /^(save|insert|upsert|preload|reload|find\w*)$/.test(calleeName(value.callee) ?? '');
+  let root = node && unwrapExpression(node);
+  while (root?.type === 'MemberExpression' && !root.computed) root = unwrapExpression(root.object);
+  return root?.type === 'Identifier' && returnsStored(heldValue(root, scopeOf));
 }
 
 /** The row a save or insert is given: `{ … }`, or the object a new entity is made from (`new Refund({ … })`, `repo.create({ … })`). */
@@ -163,7 +176,8 @@ export function repositoryOperation(library: LibraryName, call: TSESTree.CallExp
   // `found.save()` stores an instance that was read: an update. Only a new one (`new Refund(…).save()`,
   // `const refund = Refund.build(…)`) is an insert.
   if (method === 'save' && isInstance(callee.object) && !isNewInstance(callee.object, scopeOf)) return undefined;
-  // `repo.save(saved)` after `const saved = await repo.save(new Refund(…))` stores the row it already wrote.
+  // `repo.save(saved)` after `const saved = await repo.save(new Refund(…))` stores the row it already wrote;
+  // `repo.save(found.user)` after `const found = await repo.findOne(…)` one it read.
   if (method === 'save' && storedBefore(args[0], scopeOf)) return { ...base, kind: 'update' };
   if (insertMethods.has(method)) {
     const skip = objectLiteral(args[1], scopeOf);
