@@ -26,7 +26,7 @@ export interface CheckedWrite {
   settles: 'unsettled' | 'ignored';
   /** Work the same check lets through before the write, outside the write's transaction. */
   workBefore: readonly Work[];
-  /** Some other write, one a repeat would do again, follows the check in the same function, before or after this one. */
+  /** Some other write, one a repeat would do again, is decided by the same check in the same function, before or after this one. */
   guardsOtherWork: boolean;
   /** A cache fill: the key-value write stores a computed value, not a marker. */
   storesState: boolean;
@@ -317,7 +317,7 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
       read,
       settles,
       workBefore: workBetween(write, read, guardsFor(read), analysis),
-      guardsOtherWork: neighbours.some((other) => other !== write && isWork(other, file) && other.node.range[0] > read.node.range[1]),
+      guardsOtherWork: neighbours.some((other) => other !== write && other.node.range[0] > read.node.range[1] && isWork(other, file) && isDecidedBy(guardsFor(read), [other.node])),
       storesState: storesState(write, analysis.tracer, table),
       coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer) }).value,
       keyLaterInTransaction: () => keyLaterInTransaction(write, neighbours, analysis),

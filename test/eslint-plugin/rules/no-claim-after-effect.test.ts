@@ -132,6 +132,17 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
         }`,
     },
     {
+      name: 'a row made to exist (look, insert it ignoring conflicts): the work after runs whatever the look found, so the look guards nothing',
+      code: `
+        async function pay(db, grantId, payment) {
+          const grant = await db.query('SELECT 1 FROM grants WHERE id = $1', [grantId]);
+          if (grant.rows.length === 0) {
+            await db.query('INSERT INTO grants (id) VALUES ($1) ON CONFLICT (id) DO NOTHING', [grantId]);
+          }
+          await db.query('INSERT INTO payments (id, grant_id, amount) VALUES ($1, $2, $3)', [payment.id, grantId, payment.amount]);
+        }`,
+    },
+    {
       name: 'check then insert with nothing between is no-check-then-insert, not this rule',
       code: `
         async function handle(db, order) {
