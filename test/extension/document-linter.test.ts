@@ -95,6 +95,22 @@ describe('the document linter', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it('checks a document closed and opened again during the check of its old copy, once that check returns', async () => {
+    let answer = () => {};
+    const checked = setup({}, () => (checked.requests.length === 1 ? new Promise<void>((resolve) => (answer = resolve)) : undefined));
+    const { linter, requests, diagnostics, document } = checked;
+    const first = linter.lintNow(document as never);
+    await vi.advanceTimersByTimeAsync(0);
+    document.isClosed = true;
+    linter.forget(document.uri as never);
+    const reopened = new FakeTextDocument(document.uri, 'typescript', 'key = amount + 3;\n');
+    const second = linter.lintNow(reopened as never);
+    answer();
+    await Promise.all([first, second]);
+    expect(requests.map((request) => request.text)).toEqual(['key = amount;\n', 'key = amount + 3;\n']);
+    expect(diagnostics.byUri.get(document.uri.toString())?.map((diagnostic) => diagnostic.message)).toEqual(['amount key']);
+  });
+
   it('lints once after typing stops, with the latest text', async () => {
     const { linter, requests, document } = setup({ typingDelay: 200 });
     linter.lintSoon(document as never);

@@ -36,8 +36,11 @@ const extensionOfLanguage: Record<string, string> = {
  */
 export class DocumentLinter implements vscode.Disposable {
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
-  /** The lint under way for each document, and whether it must run once more when it is done. */
-  private readonly running = new Map<string, { finished: Promise<void>; again: boolean }>();
+  /**
+   * The lint under way for each document, and whether it must run once more when it is done, on
+   * the latest document object for its URI (one closed and opened again is a new object).
+   */
+  private readonly running = new Map<string, { finished: Promise<void>; again: boolean; document: vscode.TextDocument }>();
   /** The engine once it has loaded: closing a document must not be what loads it. */
   private loadedEngine: LintService | undefined;
 
@@ -73,16 +76,17 @@ export class DocumentLinter implements vscode.Disposable {
     const running = this.running.get(key);
     if (running) {
       running.again = true;
+      running.document = document;
       return running.finished;
     }
-    const run = { finished: Promise.resolve(), again: false };
+    const run = { finished: Promise.resolve(), again: false, document };
     this.running.set(key, run);
     run.finished = (async () => {
       try {
         do {
           run.again = false;
-          await this.lintOnce(document, key);
-        } while (run.again && !document.isClosed);
+          await this.lintOnce(run.document, key);
+        } while (run.again && !run.document.isClosed);
       } finally {
         this.running.delete(key);
       }
