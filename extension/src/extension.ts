@@ -23,8 +23,19 @@ export function activate(context: vscode.ExtensionContext): void {
   const status = new LintStatusItem();
   const findings = new DocumentFindings();
   const diagnostics = vscode.languages.createDiagnosticCollection('idempotency');
-  // In a multi-root workspace each folder's settings apply to its own files.
-  const settingsOf = (uri: vscode.Uri): Settings => readSettings(vscode.workspace.getConfiguration('idempotency', uri));
+  // In a multi-root workspace each folder's settings apply to its own files. They are asked for on
+  // every keystroke, for the edited document and every other open one, and change only with the
+  // configuration: each document's are read once until then.
+  const settingsByDocument = new Map<string, Settings>();
+  const settingsOf = (uri: vscode.Uri): Settings => {
+    const key = uri.toString();
+    let settings = settingsByDocument.get(key);
+    if (!settings) {
+      settings = readSettings(vscode.workspace.getConfiguration('idempotency', uri));
+      settingsByDocument.set(key, settings);
+    }
+    return settings;
+  };
 
   const worker = lintWorker(path.join(context.extensionPath, 'dist', 'lint-worker.js'), {
     onLoaded: ({ loadMs }) => log.info(`Checker ready in ${Math.round(loadMs)} ms`),
@@ -73,7 +84,10 @@ export function activate(context: vscode.ExtensionContext): void {
       if (settings.run === 'onType' && shouldLint(document, settings)) linter.lintSoon(document);
     }),
     vscode.workspace.onDidSaveTextDocument(check),
-    vscode.workspace.onDidCloseTextDocument((document) => linter.forget(document.uri)),
+    vscode.workspace.onDidCloseTextDocument((document) => {
+      settingsByDocument.delete(document.uri.toString());
+      linter.forget(document.uri);
+    }),
     // Another file changed: the open documents that may depend on it are checked again, after the
     // typing delay (the changed document, if open, is checked by its own events).
     watchDependencies((changed) => {
@@ -82,6 +96,7 @@ export function activate(context: vscode.ExtensionContext): void {
       }
     }),
     vscode.workspace.onDidChangeConfiguration((change) => {
+      settingsByDocument.clear();
       if (change.affectsConfiguration('idempotency')) for (const document of vscode.workspace.textDocuments) check(document);
     }),
     vscode.languages.registerCodeActionsProvider(

@@ -11,14 +11,17 @@ import { readSettings } from '../../extension/src/settings';
 import type { DocumentLintState } from '../../extension/src/status/lint-state';
 import { FakeDiagnosticCollection, FakeTextDocument, Uri, fakeEditor } from './support/fake-vscode';
 
-/** `whileLinting` runs while the engine has the text, as the editor's typing does while the worker lints. */
-function setup(configuration: Record<string, unknown> = {}, whileLinting = () => {}) {
+/**
+ * `whileLinting` runs while the engine has the text, as the editor's typing does while the worker
+ * lints; the engine answers once what it returns has settled.
+ */
+function setup(configuration: Record<string, unknown> = {}, whileLinting: () => unknown = () => {}) {
   const requests: LintRequest[] = [];
   const forgotten: string[] = [];
   const engine: LintService = {
     async lint(request) {
       requests.push(request);
-      whileLinting();
+      await whileLinting();
       return {
         kind: 'linted',
         durationMs: 1,
@@ -59,6 +62,53 @@ describe('the document linter', () => {
     expect(checked.requests).toHaveLength(1);
     expect(checked.diagnostics.byUri.has(checked.document.uri.toString())).toBe(false);
     expect(checked.states.size).toBe(0);
+  });
+
+  it('checks a document that changed during its check once more afterwards, with its latest text, not once per change', async () => {
+    let answer = () => {};
+    const checked = setup({}, () => (checked.requests.length === 1 ? new Promise<void>((resolve) => (answer = resolve)) : undefined));
+    const { linter, requests, diagnostics, document } = checked;
+    const first = linter.lintNow(document as never);
+    await vi.advanceTimersByTimeAsync(0);
+    document.setText('key = amount + 1;\n');
+    const second = linter.lintNow(document as never);
+    document.setText('key = amount + 2;\n');
+    const third = linter.lintNow(document as never);
+    expect(requests).toHaveLength(1);
+    answer();
+    await Promise.all([first, second, third]);
+    expect(requests.map((request) => request.text)).toEqual(['key = amount;\n', 'key = amount + 2;\n']);
+    expect(diagnostics.byUri.get(document.uri.toString())?.map((diagnostic) => diagnostic.message)).toEqual(['amount key']);
+  });
+
+  it('does not check a document again once it closed during its check', async () => {
+    let answer = () => {};
+    const checked = setup({}, () => (checked.requests.length === 1 ? new Promise<void>((resolve) => (answer = resolve)) : undefined));
+    const { linter, requests, document } = checked;
+    const first = linter.lintNow(document as never);
+    await vi.advanceTimersByTimeAsync(0);
+    document.setText('key = amount + 1;\n');
+    const second = linter.lintNow(document as never);
+    linter.forget(document.uri as never);
+    answer();
+    await Promise.all([first, second]);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('checks a document closed and opened again during the check of its old copy, once that check returns', async () => {
+    let answer = () => {};
+    const checked = setup({}, () => (checked.requests.length === 1 ? new Promise<void>((resolve) => (answer = resolve)) : undefined));
+    const { linter, requests, diagnostics, document } = checked;
+    const first = linter.lintNow(document as never);
+    await vi.advanceTimersByTimeAsync(0);
+    document.isClosed = true;
+    linter.forget(document.uri as never);
+    const reopened = new FakeTextDocument(document.uri, 'typescript', 'key = amount + 3;\n');
+    const second = linter.lintNow(reopened as never);
+    answer();
+    await Promise.all([first, second]);
+    expect(requests.map((request) => request.text)).toEqual(['key = amount;\n', 'key = amount + 3;\n']);
+    expect(diagnostics.byUri.get(document.uri.toString())?.map((diagnostic) => diagnostic.message)).toEqual(['amount key']);
   });
 
   it('lints once after typing stops, with the latest text', async () => {

@@ -34,7 +34,7 @@ describe('status text', () => {
     const at = new Date(2026, 0, 1, 14, 5, 9);
     const status = describeState('active', { kind: 'linted', findings: 2, durationMs: 12.4, at });
     expect(status.text).toBe('Idempotency: 2 findings');
-    expect(status.detail).toBe(`Last checked ${at.toLocaleTimeString()} in 12 ms`);
+    expect(status.detail).toBe('Last checked 14:05:09 in 12 ms');
     expect(status.attention).toBe(false);
   });
 

@@ -69,4 +69,14 @@ describe('the extension in a workspace', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(checked).toEqual([]);
   });
+
+  it("applies a folder's changed settings to its open files once the configuration changes", async () => {
+    const [collection] = fakeEditor.collections;
+    const payments = fakeEditor.documents.find((document) => document.uri.fsPath === '/work/payments/refunds.js')!;
+    const rulesOfPayments = () => collection!.byUri.get(payments.uri.toString())?.map((diagnostic) => (diagnostic.code as { value: string }).value).sort();
+    expect(rulesOfPayments()).toEqual(['no-delivery-id-effect-key']);
+    fakeEditor.folderConfiguration['/work/payments'] = {};
+    fakeEditor.events.configuration.fire({ affectsConfiguration: (section) => section === 'idempotency' });
+    await vi.waitFor(() => expect(rulesOfPayments()).toEqual(['no-amount-effect-key', 'no-delivery-id-effect-key']), { timeout: 10_000, interval: 20 });
+  });
 });

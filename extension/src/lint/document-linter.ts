@@ -36,6 +36,11 @@ const extensionOfLanguage: Record<string, string> = {
  */
 export class DocumentLinter implements vscode.Disposable {
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
+  /**
+   * The lint under way for each document, and whether it must run once more when it is done, on
+   * the latest document object for its URI (one closed and opened again is a new object).
+   */
+  private readonly running = new Map<string, { finished: Promise<void>; again: boolean; document: vscode.TextDocument }>();
   /** The engine once it has loaded: closing a document must not be what loads it. */
   private loadedEngine: LintService | undefined;
 
@@ -58,14 +63,42 @@ export class DocumentLinter implements vscode.Disposable {
     );
   }
 
-  async lintNow(document: vscode.TextDocument): Promise<void> {
-    const { diagnostics, findings, status, settings, log } = this.parts;
+  /**
+   * Lints now; resolves once the document's diagnostics are current. One lint per document runs
+   * at a time: asked again while it runs (a file that takes longer to lint than the typing delay),
+   * the document is linted once more when it returns, with whatever text it has by then, instead
+   * of queueing a lint of every intermediate text in the worker.
+   */
+  lintNow(document: vscode.TextDocument): Promise<void> {
     const key = document.uri.toString();
     clearTimeout(this.pending.get(key));
     this.pending.delete(key);
+    const running = this.running.get(key);
+    if (running) {
+      running.again = true;
+      running.document = document;
+      return running.finished;
+    }
+    const run = { finished: Promise.resolve(), again: false, document };
+    this.running.set(key, run);
+    run.finished = (async () => {
+      try {
+        do {
+          run.again = false;
+          await this.lintOnce(run.document, key);
+        } while (run.again && !run.document.isClosed);
+      } finally {
+        this.running.delete(key);
+      }
+    })();
+    return run.finished;
+  }
 
+  private async lintOnce(document: vscode.TextDocument, key: string): Promise<void> {
+    const { diagnostics, findings, status, settings, log } = this.parts;
     const current = settings(document.uri);
     const rules = enabledRules(current);
+    const measuredVersion = document.version;
     const text = document.getText();
     const sizeBytes = Buffer.byteLength(text, 'utf8');
     if (sizeBytes > current.maxFileSizeBytes) {
@@ -81,10 +114,16 @@ export class DocumentLinter implements vscode.Disposable {
       return; // The engine loader has already told the user and the log.
     }
     this.loadedEngine = engine;
-    // The wait for the engine may have outlived the document or its text.
+    // The wait for the engine may have outlived the document or the text measured above.
     if (document.isClosed) return;
     const version = document.version;
-    const report = await engine.lint({ text: document.getText(), fileName: lintedFileName(document), rules, documentKey: key, openDocuments: unsavedTextsBesides(document) });
+    const report = await engine.lint({
+      text: version === measuredVersion ? text : document.getText(),
+      fileName: lintedFileName(document),
+      rules,
+      documentKey: key,
+      openDocuments: unsavedTextsBesides(document),
+    });
     // Typed over or closed while the worker linted: a newer lint has the say, or none is needed.
     if (document.isClosed || document.version !== version) return;
 
@@ -130,8 +169,7 @@ export class DocumentLinter implements vscode.Disposable {
   /** A closed document keeps no diagnostics, timers or state. */
   forget(uri: vscode.Uri): void {
     const key = uri.toString();
-    clearTimeout(this.pending.get(key));
-    this.pending.delete(key);
+    this.cancel(key);
     this.clearDocument(uri);
     this.parts.status.forget(uri);
     this.loadedEngine?.forget(key);
@@ -139,10 +177,16 @@ export class DocumentLinter implements vscode.Disposable {
 
   /** Stops checking a document (its folder's settings turned checking off): no timer, no diagnostics. */
   stop(uri: vscode.Uri): void {
-    const key = uri.toString();
+    this.cancel(uri.toString());
+    this.clearDocument(uri);
+  }
+
+  /** No lint waits for the typing delay, and the one under way, if any, does not run again. */
+  private cancel(key: string): void {
     clearTimeout(this.pending.get(key));
     this.pending.delete(key);
-    this.clearDocument(uri);
+    const running = this.running.get(key);
+    if (running) running.again = false;
   }
 
   clearAll(): void {
