@@ -58,11 +58,10 @@ function contain(error: unknown, filename: string): void {
   );
 }
 
-function guarded(listener: (node: never) => void, filename: string): (node: never) => void {
-  // Every listener here takes the node alone; the wrapper runs on every node, so it passes just that.
-  return (node) => {
+function guarded(listener: (...args: never[]) => void, filename: string): (...args: never[]) => void {
+  return (...args) => {
     try {
-      listener(node);
+      listener(...args);
     } catch (error) {
       contain(error, filename);
     }
@@ -112,7 +111,7 @@ export function createRule<MessageIds extends string, Options extends readonly u
       }
       const safe: Record<string, unknown> = {};
       for (const [selector, listener] of Object.entries(listeners)) {
-        if (typeof listener === 'function') safe[selector] = guarded(listener as (node: never) => void, context.filename);
+        if (typeof listener === 'function') safe[selector] = guarded(listener as (...args: never[]) => void, context.filename);
       }
       return safe as TSESLint.RuleListener;
     },

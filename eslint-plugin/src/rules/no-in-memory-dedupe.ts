@@ -178,13 +178,8 @@ export const noInMemoryDedupe = createRule({
         // A collection's own method, or a call whose answer decides an `if`: then it may be a helper asking a collection.
         if ((method && table.collectionMethods.has(method)) || (mayCallHelper(node.callee, file) && gatesOf(node, 'present', file).length > 0)) lookup(node);
       },
-      // Plain node types, tested here: an attribute selector makes ESLint match it on every such node.
-      BinaryExpression(node) {
-        if (node.operator === 'in') lookup(node);
-      },
-      MemberExpression(node) {
-        if (node.computed) lookup(node);
-      },
+      'BinaryExpression[operator="in"]': lookup,
+      'MemberExpression[computed=true]': lookup,
     };
   },
 });

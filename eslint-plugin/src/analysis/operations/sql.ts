@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { ScopeOf } from '../static-text.js';
-import { embeddedSql, type EmbeddedSql, type SqlCalls } from '../sql/embedded.js';
+import { embeddedSql, sqlInterest, type EmbeddedSql, type SqlCalls } from '../sql/embedded.js';
 import type { LibraryName } from '../../libraries/types.js';
 import type { SqlChange, SqlRead } from '../sql/statements.js';
 import { normaliseTarget, type DataOperation, type Field } from './types.js';
@@ -20,8 +20,7 @@ function columnsMatched(columns: readonly string[] | undefined): Field[] | undef
 function deferredRead(sql: EmbeddedSql, node: DataOperation['node'], library: LibraryName): DataOperation {
   let read: SqlRead | null | undefined;
   const statement = () => (read === undefined ? (read = (sql.summary?.statements.find((candidate) => candidate.kind === 'read') as SqlRead | undefined) ?? null) : read);
-  // Lower-cased only when a write in the file asks whether this read may touch its table.
-  let lower: string | undefined;
+  const lower = sql.text.toLowerCase();
   return {
     kind: 'read',
     library,
@@ -41,7 +40,7 @@ function deferredRead(sql: EmbeddedSql, node: DataOperation['node'], library: Li
       return `a SELECT on ${statement()?.tables.join(', ') || 'no table'}`;
     },
     // `refunds` and `categories` in the text for the targets `refund` and `category`.
-    mayTouch: (target) => (lower ??= sql.text.toLowerCase()).includes(target.endsWith('y') ? target.slice(0, -1) : target),
+    mayTouch: (target) => lower.includes(target.endsWith('y') ? target.slice(0, -1) : target),
   };
 }
 
@@ -75,7 +74,7 @@ export function sqlOperations(
 ): DataOperation[] {
   const sql = embeddedSql(node, scopeOf, calls);
   if (!sql) return [];
-  const interest = sql.interest;
+  const interest = sqlInterest(sql.text);
   if (interest === 'read') return [deferredRead(sql, node, library)];
   if (interest === 'change') return [deferredChange(sql, node, library)];
   if (interest !== 'write') return [];

@@ -16,8 +16,6 @@ export interface EmbeddedSql {
   node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression;
   /** The SQL as PostgreSQL sees it, every placeholder written `$n`. */
   text: string;
-  /** What the rules need from the text (see `sqlInterest`). */
-  interest: SqlInterest;
   /** The statements, parsed on first use (parsing is the expensive part); null if PostgreSQL rejects the text. */
   readonly summary: SqlSummary | null;
   /** The expression that fills `$n`, when the code shows it. */
@@ -105,13 +103,11 @@ export function embeddedSql(
 }
 
 function fromTemplate(node: TSESTree.TaggedTemplateExpression, scopeOf: ScopeOf): EmbeddedSql | null {
-  if (!mayBeSql(node.quasi)) return null;
-  const written = judged(writtenText(node.quasi)!);
-  if (written.interest === 'none') return null;
+  if (!mayBeSql(node.quasi) || sqlInterest(writtenText(node.quasi)!) === 'none') return null;
   const text = staticText(node.quasi, scopeOf, (index) => `$${index + 1}`, true);
   if (!text || !looksLikeSql(text.text)) return null;
   const byHole = new Map(text.holes.map((hole, index) => [index + 1, hole.expression]));
-  return build(node, text, written, (number) => byHole.get(number), () => undefined);
+  return build(node, text, (number) => byHole.get(number), () => undefined);
 }
 
 function fromCall(node: TSESTree.CallExpression, scopeOf: ScopeOf, calls: SqlCalls): EmbeddedSql | null {
@@ -134,9 +130,8 @@ function fromCall(node: TSESTree.CallExpression, scopeOf: ScopeOf, calls: SqlCal
     return null;
   }
   if (!mayBeSql(textNode)) return null;
-  const writtenAs = writtenText(textNode);
-  const written = writtenAs === undefined ? undefined : judged(writtenAs);
-  if (written?.interest === 'none') return null;
+  const written = writtenText(textNode);
+  if (written !== undefined && sqlInterest(written) === 'none') return null;
   const text = staticText(textNode, scopeOf, (index) => `$${untaggedHoleBase + index + 1}`);
   if (!text || !looksLikeSql(text.text)) return null;
 
@@ -145,7 +140,6 @@ function fromCall(node: TSESTree.CallExpression, scopeOf: ScopeOf, calls: SqlCal
   return build(
     node,
     text,
-    written,
     (number) =>
       number > untaggedHoleBase ? text.holes[number - untaggedHoleBase - 1]?.expression : rest ? rest[number - 1] : bindings.positional[number - 1],
     (name) => bindings.named(name),
@@ -246,20 +240,9 @@ function byteToChar(text: string): (byteOffset: number) => number {
   return (offset) => bytes.subarray(0, offset).toString().length;
 }
 
-/** A text with its interest, judged once: the text sent is often the text written. */
-interface Judged {
-  text: string;
-  interest: SqlInterest;
-}
-
-function judged(text: string): Judged {
-  return { text, interest: sqlInterest(text) };
-}
-
 function build(
   node: EmbeddedSql['node'],
   source: StaticText,
-  written: Judged | undefined,
   byNumber: (number: number) => TSESTree.Node | undefined,
   byName: (name: string) => TSESTree.Node | undefined,
 ): EmbeddedSql {
@@ -269,7 +252,6 @@ function build(
   return {
     node,
     text: rewrite.text,
-    interest: written?.text === rewrite.text ? written.interest : sqlInterest(rewrite.text),
     get summary() {
       if (summary === undefined) summary = summariseSql(rewrite.text);
       return summary;

@@ -26,12 +26,10 @@ export const chainEnds: ReadonlySet<string> = new Set([
 const chains = new WeakMap<TSESTree.CallExpression, Chain | null>();
 
 function chainEndingAt(node: TSESTree.CallExpression): Chain | null {
-  // A link inside a chain (`.insert()` before `.onConflict()`) is turned away without a lookup.
-  if (!isChainEnd(node)) return null;
   let chain = chains.get(node);
   if (chain === undefined) {
-    chain = chainOf(node);
-    if (chain.links.length < 2) chain = null;
+    chain = isChainEnd(node) ? chainOf(node) : null;
+    if (chain && chain.links.length < 2) chain = null;
     chains.set(node, chain);
   }
   return chain;
