@@ -154,6 +154,6 @@ function projectBench(): void {
   }
 }
 
-// `npm run bench -- --project`: the project corpus alone.
+// `npm run bench -- --project`: the project corpus alone; `-- --no-project`: all but it.
 if (!process.argv.includes('--project')) await main();
-projectBench();
+if (!process.argv.includes('--no-project')) projectBench();
