@@ -307,9 +307,9 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
     // it knows the race, and the path without it is its own choice.
     // A look through a helper is its call's decision, so the guards' places say where each look is.
     const looksUnderLock = (again: DataOperation) =>
-      again.targets.some((target) => write.targets.includes(target)) &&
-      guardsFor(again).some((guard) => guard.owner.range[0] > read.node.range[1] && guard.owner.range[0] < write.node.range[0] && serialisedBefore(write, guard.owner.range[0], neighbours, table));
-    if (candidates.some(looksUnderLock)) continue;
+      guardsFor(again).some((guard) => guard.owner.range[0] > read.node.range[1] && guard.owner.range[0] < write.node.range[0] && serialisedBefore(write, guard.owner.range[0], neighbours, table)) &&
+      again.targets.some((target) => write.targets.includes(target));
+    if (serialisedBefore(write, write.node.range[0], neighbours, table) && candidates.some(looksUnderLock)) continue;
     if (writesWhatWasRead(write, read, file.scopeOf) || !looksForInsertedRow(write, read, analysis.tracer)) continue;
     let key: { value: UniqueKey | undefined } | undefined;
     result.push({
