@@ -81,6 +81,18 @@ describe('the document linter', () => {
     expect(diagnostics.byUri.get(document.uri.toString())?.map((diagnostic) => diagnostic.message)).toEqual(['amount key']);
   });
 
+  it('publishes nothing for a check that returns after checking was turned off for the document', async () => {
+    const configuration: Record<string, unknown> = {};
+    const checked = setup(configuration, () => {
+      configuration.enable = false;
+      checked.linter.stop(checked.document.uri as never);
+    });
+    await checked.linter.lintNow(checked.document as never);
+    expect(checked.requests).toHaveLength(1);
+    expect(checked.diagnostics.byUri.has(checked.document.uri.toString())).toBe(false);
+    expect(checked.states.size).toBe(0);
+  });
+
   it('does not check a document again once it closed during its check', async () => {
     let answer = () => {};
     const checked = setup({}, () => (checked.requests.length === 1 ? new Promise<void>((resolve) => (answer = resolve)) : undefined));

@@ -126,6 +126,9 @@ export class DocumentLinter implements vscode.Disposable {
     });
     // Typed over or closed while the worker linted: a newer lint has the say, or none is needed.
     if (document.isClosed || document.version !== version) return;
+    // Checking was turned off for the document's folder while the worker linted: it stays cleared.
+    const after = settings(document.uri);
+    if (!after.enable || after.deferToProjectEslint) return;
 
     switch (report.kind) {
       case 'unparseable':
