@@ -491,6 +491,25 @@ describe('what the schema model knows of a table, and how sure it is', async () 
 });
 
 describe('model files: which tables the readers know whole', () => {
+  it('Drizzle: a table with plain indexes only is known whole; an extra entry the reader cannot see leaves it unsure', async () => {
+    const { findings } = await lintProject({
+      'src/schema.ts': `
+import { pgTable, serial, text, index } from 'drizzle-orm/pg-core';
+import { tokenKey } from './keys';
+export const visits = pgTable('visits', { id: serial('id').primaryKey(), userId: text('user_id') }, (t) => [index('visits_user').on(t.userId)]);
+export const tokens = pgTable('tokens', { id: serial('id').primaryKey(), token: text('token') }, (t) => [tokenKey(t)]);
+`,
+      'src/track.ts': `
+import { visits, tokens } from './schema';
+export async function track(db, userId, token) {
+  await db.insert(visits).values({ userId }).onConflictDoNothing();
+  await db.insert(tokens).values({ token }).onConflictDoNothing();
+}
+`,
+    });
+    expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual(['src/track.ts:4 idempotency/no-claim-without-unique-key/noKeyOnColumns']);
+  });
+
   it('Mongoose: a schema without unique fields is known by its _id; a plugin or a schema made elsewhere is not known whole', async () => {
     const { findings } = await lintProject({
       'src/models.ts': `

@@ -136,29 +136,33 @@ function columnKey(node: TSESTree.Node): 'primary' | 'unique' | undefined {
   return found;
 }
 
-/** One entry of the extra-config callback: `unique().on(…)`, `uniqueIndex('n').on(…).where(…)`, `primaryKey({ columns })`. */
+/** Entries of the extra-config callback that never make a key. */
+const plainEntries = new Set(['index', 'foreignKey', 'check']);
+
+/**
+ * One entry of the extra-config callback: `unique().on(…)`, `uniqueIndex('n').on(…).where(…)`,
+ * `primaryKey({ columns })`; `unsure` for an entry that may be a key this reading cannot see.
+ */
 function extraKey(node: TSESTree.Node, table: string, file: FileContext): DeclaredTable['keys'][number] | 'unsure' | undefined {
-  const entry = unwrapExpression(node);
-  if (entry.type !== 'CallExpression') return undefined;
-  const chain: string[] = [];
+  let current = unwrapExpression(node);
+  if (current.type !== 'CallExpression') return 'unsure';
+  // Read from the end of the chain to the call it starts with.
   let on: TSESTree.CallExpression | undefined;
   let partial = false;
-  let current: TSESTree.Node = entry;
-  for (; current.type === 'CallExpression'; current = unwrapExpression(current.callee.type === 'MemberExpression' ? current.callee.object : current.callee)) {
-    const name = calleeName(current.callee) ?? '';
-    chain.push(name);
+  while (current.type === 'CallExpression' && current.callee.type === 'MemberExpression') {
+    const name = propertyName(current.callee);
     if (name === 'on') on = current;
     if (name === 'where') partial = true;
-    if (current.callee.type !== 'MemberExpression') break;
+    current = unwrapExpression(current.callee.object);
   }
-  const start = chain[chain.length - 1];
+  const start = current.type === 'CallExpression' ? calleeName(current.callee) : undefined;
   if (start === 'primaryKey' && current.type === 'CallExpression') {
     const options = current.arguments.length === 1 ? objectLiteral(current.arguments[0], file.scopeOf) : undefined;
     const listed = options ? objectProperty(options, 'columns')?.value : undefined;
     const columns = keyColumns(listed?.type === 'ArrayExpression' ? listed.elements.filter((element): element is TSESTree.Expression => element?.type !== 'SpreadElement' && element !== null) : current.arguments);
     return columns ? { columns, partial: false, written: `primaryKey(${columns.join(', ')}) on ${table}` } : 'unsure';
   }
-  if (start !== 'unique' && start !== 'uniqueIndex') return undefined;
+  if (start !== 'unique' && start !== 'uniqueIndex') return start && plainEntries.has(start) ? undefined : 'unsure';
   const columns = on && keyColumns(on.arguments);
   return columns ? { columns, partial, written: `${start}().on(${columns.join(', ')}) on ${table}` } : 'unsure';
 }
