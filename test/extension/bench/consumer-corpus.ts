@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -63,6 +63,8 @@ export function consumerFile(lines: number): string {
  */
 export function consumerProject(lines: number): { file: string; text: string } {
   const root = mkdtempSync(path.join(os.tmpdir(), 'idempotency-bench-'));
+  // Each bench process makes its own; none outlives it.
+  process.on('exit', () => rmSync(root, { recursive: true, force: true }));
   mkdirSync(path.join(root, 'src'));
   mkdirSync(path.join(root, 'migrations'));
   writeFileSync(path.join(root, 'package.json'), '{ "name": "bench-consumers", "private": true }\n');
