@@ -144,13 +144,22 @@ function rowArgument(node: TSESTree.Node | undefined, scopeOf: ScopeOf): TSESTre
  */
 const claimOrder: readonly LibraryName[] = ['typeorm', 'sequelize', 'mongoose', 'mongodb', 'mikro-orm'];
 
+/** The repository library that claims a file's repository calls, or the ones it imports; worked out once per file. */
+const claimants = new WeakMap<FileContext, readonly LibraryName[]>();
+
 /** Is a repository call in this file `library`'s? */
 function claims(library: LibraryName, file: FileContext): boolean {
-  const imported = claimOrder.filter((name) => {
-    const adapter = file.libraries.dataAdapter(name);
-    return adapter !== undefined && file.libraries.imported(adapter, file.imports);
-  });
-  return imported.length === 0 ? library === claimOrder.find((name) => file.libraries.dataAdapter(name)) : imported.includes(library);
+  let found = claimants.get(file);
+  if (!found) {
+    const imported = claimOrder.filter((name) => {
+      const adapter = file.libraries.dataAdapter(name);
+      return adapter !== undefined && file.libraries.imported(adapter, file.imports);
+    });
+    const fallback = claimOrder.find((name) => file.libraries.dataAdapter(name));
+    found = imported.length > 0 ? imported : fallback ? [fallback] : [];
+    claimants.set(file, found);
+  }
+  return found.includes(library);
 }
 
 export function repositoryOperation(library: LibraryName, call: TSESTree.CallExpression, file: FileContext): DataOperation | undefined {
