@@ -11,7 +11,7 @@ import { DocumentLinter } from './lint/document-linter';
 import { lintWorker, type LintWorker } from './lint/lint-worker-client';
 import { watchDependencies } from './lint/workspace-changes';
 import { isRuleName, ruleNames, showRulePageCommand } from './rules';
-import { readSettings, type Settings } from './settings';
+import { checksFiles, readSettings, type Settings } from './settings';
 import { LintStatusItem, lintedLanguages } from './status/lint-status-item';
 
 /**
@@ -52,7 +52,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const lessonPanel = new LessonPanel(context.extensionUri, context.workspaceState, log);
 
   const shouldLint = (document: vscode.TextDocument, settings = settingsOf(document.uri)) =>
-    settings.enable && !settings.deferToProjectEslint && DocumentLinter.isLintable(document);
+    checksFiles(settings) && DocumentLinter.isLintable(document);
 
   /** Lints a document now, or, where its folder's settings say not to, clears it and says why. */
   const check = (document: vscode.TextDocument) => {

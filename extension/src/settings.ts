@@ -12,6 +12,11 @@ export interface Settings {
   maxFileSizeBytes: number;
 }
 
+/** Whether the extension checks files under these settings (not turned off, not left to the project's ESLint). */
+export function checksFiles(settings: Settings): boolean {
+  return settings.enable && !settings.deferToProjectEslint;
+}
+
 /** The subset of `vscode.WorkspaceConfiguration` that settings are read through. */
 export interface ConfigurationReader {
   get<T>(section: string): T | undefined;

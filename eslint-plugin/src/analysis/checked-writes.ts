@@ -236,13 +236,19 @@ function keyLaterInTransaction(write: DataOperation, neighbours: readonly DataOp
  * the check of "look, and write if nothing was there", whatever settles the write.
  */
 export function insertDecidedBy(read: DataOperation, analysis: FileAnalysis): DataOperation | undefined {
-  const inserts = analysis.allOperations().filter((write) => (write.kind === 'insert' || write.kind === 'upsert') && (!read.mayTouch || write.targets.some(read.mayTouch)));
-  if (inserts.length === 0) return undefined;
+  // Cheapest first: whether the read decides anything, a glance at the text, and only then its tables.
   const guards = guardsOf(read, analysis);
   if (guards.length === 0) return undefined;
-  return inserts.find(
-    (write) => isDecidedBy(guards, writeSites(write.node, analysis.file)) && write.targets.some((target) => read.targets.includes(target)) && looksForInsertedRow(write, read, analysis.tracer),
-  );
+  return analysis
+    .allOperations()
+    .find(
+      (write) =>
+        (write.kind === 'insert' || write.kind === 'upsert') &&
+        (!read.mayTouch || write.targets.some(read.mayTouch)) &&
+        isDecidedBy(guards, writeSites(write.node, analysis.file)) &&
+        write.targets.some((target) => read.targets.includes(target)) &&
+        looksForInsertedRow(write, read, analysis.tracer),
+    );
 }
 
 const guardsFound = new WeakMap<DataOperation, ReturnType<typeof guardsFedBy>>();

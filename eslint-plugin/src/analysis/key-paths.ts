@@ -93,7 +93,6 @@ export function keyPathFacts(table: LibraryTable, pattern: KeyPathPattern, path:
   return asScalars(judge(table, pattern, path)).map((fact) => ({ ...fact, code: path }));
 }
 
-
 /** `new Config({ keyPath: 'messageId' })`, for an option and a class an adapter declares. */
 export function effectKeyOfKeyPath(property: TSESTree.Property, file: FileContext): EffectKey | undefined {
   const name = keyName(property);

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 
 import * as vscode from 'vscode';
 
-import { enabledRules, type Settings } from '../settings';
+import { checksFiles, enabledRules, type Settings } from '../settings';
 import type { DocumentLintState } from '../status/lint-state';
 import { lintedLanguages } from '../status/lint-status-item';
 import type { DocumentFindings, Finding } from './document-findings';
@@ -127,8 +127,7 @@ export class DocumentLinter implements vscode.Disposable {
     // Typed over or closed while the worker linted: a newer lint has the say, or none is needed.
     if (document.isClosed || document.version !== version) return;
     // Checking was turned off for the document's folder while the worker linted: it stays cleared.
-    const after = settings(document.uri);
-    if (!after.enable || after.deferToProjectEslint) return;
+    if (!checksFiles(settings(document.uri))) return;
 
     switch (report.kind) {
       case 'unparseable':

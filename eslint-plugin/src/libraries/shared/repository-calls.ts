@@ -42,13 +42,16 @@ function entityArgument(call: TSESTree.CallExpression): string | undefined {
  * `getRepository(Refund)`, a model class `Refund`. Other receivers are not taken for tables:
  * `stripe.refunds.create(…)` calls an API, it does not insert a row.
  */
-const repositoryGetter = /^get(Repository|MongoRepository|Collection)$|^collection$|^model$/;
+/** `getRepository(Refund)`, `db.collection('refunds')`, `model('Refund')`: a call that hands out a repository. */
+function isRepositoryGetter(node: TSESTree.Node | undefined): node is TSESTree.CallExpression {
+  return node?.type === 'CallExpression' && /^get(Repository|MongoRepository|Collection)$|^collection$|^model$/.test(calleeName(node.callee) ?? '');
+}
 
 function receiverTarget(receiver: TSESTree.Node, scopeOf: ScopeOf): string | undefined {
   // `const repo = this.connection.getRepository(ctx, Refund); repo.save(…)`: the repository it was given.
   const held = heldValue(receiver, scopeOf);
-  const node = held?.type === 'CallExpression' && repositoryGetter.test(calleeName(held.callee) ?? '') ? held : unwrapExpression(receiver);
-  if (node.type === 'CallExpression' && repositoryGetter.test(calleeName(node.callee) ?? '')) {
+  const node = isRepositoryGetter(held) ? held : unwrapExpression(receiver);
+  if (isRepositoryGetter(node)) {
     // `getRepository(Refund)`, or a wrapper's `getRepository(ctx, Refund)`: the entity class is the capitalised one.
     const argument = node.arguments.find((each) => each.type === 'Identifier' && /^[A-Z]/.test(each.name)) ?? node.arguments[0];
     if (argument?.type === 'Identifier') return argument.name;
