@@ -58,10 +58,13 @@ function contain(error: unknown, filename: string): void {
   );
 }
 
-function guarded(listener: (...args: never[]) => void, filename: string): (...args: never[]) => void {
-  return (...args) => {
+/** ESLint calls a listener with a node, or a code path event's two or three arguments: no rest array per call. */
+type Listener = (first?: unknown, second?: unknown, third?: unknown) => void;
+
+function guarded(listener: Listener, filename: string): Listener {
+  return (first, second, third) => {
     try {
-      listener(...args);
+      listener(first, second, third);
     } catch (error) {
       contain(error, filename);
     }
@@ -111,7 +114,7 @@ export function createRule<MessageIds extends string, Options extends readonly u
       }
       const safe: Record<string, unknown> = {};
       for (const [selector, listener] of Object.entries(listeners)) {
-        if (typeof listener === 'function') safe[selector] = guarded(listener as (...args: never[]) => void, context.filename);
+        if (typeof listener === 'function') safe[selector] = guarded(listener as Listener, context.filename);
       }
       return safe as TSESLint.RuleListener;
     },

@@ -12,7 +12,6 @@ import { findOperations, type DataOperation } from './operations/index.js';
 import { OriginTracer } from './origin.js';
 import type { SchemaModel } from './schema/model.js';
 import { projectSchema } from './schema/project-schema.js';
-import { walk } from './walk.js';
 
 /** An effect key with the facts of what it is built from. */
 export interface TracedKey extends EffectKey {
@@ -93,17 +92,15 @@ export class FileAnalysis {
   /**
    * The values this file claims in an inbox: the source of every fact that reaches a claim's key.
    * The code's own claim says what it takes for the delivery's identity, so an effect keyed by
-   * the same value is keyed by the delivery, whatever the value is named.
+   * the same value is keyed by the delivery, whatever the value is named. Like `allOperations`,
+   * complete only once ESLint has visited every call of the file (ask at `Program:exit`).
    */
   claimedValues(): ReadonlySet<string> {
     if (this.claimed) return this.claimed;
     const claimed = new Set<string>();
-    walk(this.file.sourceAst, this.file.visitorKeys, (node) => {
-      if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression') return;
-      for (const operation of this.operationsAt(node)) {
-        for (const fact of claimedFacts(operation, this.tracer, this.file) ?? []) if (fact.kind === 'delivery') claimed.add(fact.code);
-      }
-    }, 200_000);
+    for (const operation of this.allOperations()) {
+      for (const fact of claimedFacts(operation, this.tracer, this.file) ?? []) if (fact.kind === 'delivery') claimed.add(fact.code);
+    }
     return (this.claimed = claimed);
   }
 

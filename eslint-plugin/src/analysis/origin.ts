@@ -1,4 +1,4 @@
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { deliveryByName, handlerParameter, hasEvidence, namedParameter } from './entry-points.js';
 import { asCertainAs, asScalars, isLeaf, leaf, shaped, type Fact, type Leaf } from './facts.js';
@@ -117,6 +117,8 @@ export class OriginTracer {
   // Plain maps, dropped with the file: node-keyed WeakMaps cost far more in garbage collection.
   private readonly cache = new Map<TSESTree.Node, Fact[]>();
   private readonly visiting = new Set<TSESTree.Node>();
+  private readonly byVariable = new Map<TSESLint.Scope.Variable, Fact[]>();
+  private readonly variablesVisiting = new Set<TSESLint.Scope.Variable>();
   private steps = 0;
   private readonly table: LibraryTable;
 
@@ -242,6 +244,23 @@ export class OriginTracer {
     if (node.name === 'undefined') return [leaf('constant', 'undefined')];
     const variable = variableOf(node, this.file.scopeOf(node));
     if (!variable || variable.defs.length === 0) return this.global(node);
+    // Every use of a binding has the same facts: worked out once, not once per use (each would
+    // look at all of the binding's references). A use met while they are being worked out (`x = x + 1`) is traced on its own.
+    const known = this.byVariable.get(variable);
+    if (known) return known;
+    if (this.variablesVisiting.has(variable)) return this.variableFacts(variable, node, depth);
+    this.variablesVisiting.add(variable);
+    let facts: Fact[];
+    try {
+      facts = this.variableFacts(variable, node, depth);
+    } finally {
+      this.variablesVisiting.delete(variable);
+    }
+    this.byVariable.set(variable, facts);
+    return facts;
+  }
+
+  private variableFacts(variable: TSESLint.Scope.Variable, node: TSESTree.Identifier, depth: number): Fact[] {
     const facts: Fact[] = [];
     const initializers = new Set<TSESTree.Node>();
     for (const definition of variable.defs) {

@@ -1,5 +1,5 @@
 import { effectKeyListeners } from '../analysis/effect-key-listeners.js';
-import { analysisFor } from '../analysis/file-analysis.js';
+import { analysisFor, type TracedKey } from '../analysis/file-analysis.js';
 import type { Leaf } from '../analysis/facts.js';
 import { capitalised, describeFact, listed, originOf } from '../analysis/key-facts.js';
 import { createRule } from '../create-rule.js';
@@ -21,8 +21,10 @@ export const noDeliveryIdEffectKey = createRule({
     const analysis = analysisFor(context);
     // Where a value comes from makes a finding. A name (`messageId`) alone never does, unless the
     // code itself claims that value in its inbox, which says it identifies the delivery.
+    // The claims are known once every call of the file has been seen, so keys are judged at the end.
     const certain = (fact: Leaf) => !fact.guessed || analysis.claimedValues().has(fact.code);
-    return effectKeyListeners(context, (key) => {
+    const keys: TracedKey[] = [];
+    const judge = (key: TracedKey) => {
       const facts = key.facts;
       // A fresh random id is an ordinary row id; it is wrong only where it is meant to catch
       // repeats: as another system's idempotency key handed to a call anywhere, as any dedupe key
@@ -41,6 +43,12 @@ export const noDeliveryIdEffectKey = createRule({
         // `origin` and `originNote` are for tools that show where the value was read (the editor's related information).
         data: { key: capitalised(key.description), source: listed(sources), origin: originOf(origins) ?? '', originNote: 'the value is read here' },
       });
-    });
+    };
+    return {
+      ...effectKeyListeners(context, (key) => keys.push(key)),
+      'Program:exit'() {
+        for (const key of keys) judge(key);
+      },
+    };
   },
 });
