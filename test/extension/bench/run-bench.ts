@@ -17,8 +17,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
-import * as typeScriptParser from '@typescript-eslint/parser';
-import { Linter } from 'eslint';
+import type { Linter as LinterType } from 'eslint';
 
 import type { ParseOutcome } from '../../../extension/src/lint/incremental/parse-memory';
 import { consumerFile, consumerProject, editingSession } from './consumer-corpus';
@@ -223,8 +222,11 @@ async function main(): Promise<void> {
 
   // Baseline: ESLint parsing the same file with the same parser and no rules at all.
   const text = consumerFile(2000);
+  // Loaded here, not at the top: the measured processes are an extension host, which never loads ESLint or TypeScript itself.
+  const { Linter } = await import('eslint');
+  const typeScriptParser = await import('@typescript-eslint/parser');
   const linter = new Linter({ configType: 'flat' });
-  const baselineConfig = [{ files: ['**/*.ts'], languageOptions: { parser: typeScriptParser as unknown as Linter.Parser } }];
+  const baselineConfig = [{ files: ['**/*.ts'], languageOptions: { parser: typeScriptParser as unknown as LinterType.Parser } }];
   const baseline: number[] = [];
   for (const [round, edit] of editingSession(text, warmUp + measured).entries()) {
     const started = performance.now();
