@@ -104,11 +104,32 @@ function thisClass(node: TSESTree.Node): TSESTree.ClassBody | undefined {
 }
 
 const collections = new WeakMap<TSESTree.Node, Collection | null>();
+const moduleCollections = new WeakMap<FileContext, ReadonlySet<string>>();
+
+/**
+ * The names of the module's own variables that start as a collection: the only names that can
+ * be one. Most lookups (`items[i]`, `map.get(k)` on a parameter) are turned away by name, before
+ * any scope is searched.
+ */
+function collectionNames(file: FileContext): ReadonlySet<string> {
+  let names = moduleCollections.get(file);
+  if (!names) {
+    const found = new Set<string>();
+    for (const statement of file.sourceAst.body) {
+      const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement;
+      if (declaration?.type !== 'VariableDeclaration') continue;
+      for (const declarator of declaration.declarations) if (declarator.id.type === 'Identifier' && specOf(declarator.init, file)) found.add(declarator.id.name);
+    }
+    moduleCollections.set(file, (names = found));
+  }
+  return names;
+}
 
 /** The long-lived collection an expression names: a module's variable, or `this.field` of a class. */
 export function collectionOf(receiver: TSESTree.Node, file: FileContext): Collection | undefined {
   const node = unwrap(receiver);
   if (node.type === 'Identifier') {
+    if (!collectionNames(file).has(node.name)) return undefined;
     const variable = variableOf(node, file.scopeOf(node));
     const definition = variable?.defs[0];
     if (!variable || variable.defs.length !== 1 || definition?.type !== 'Variable' || definition.node.id.type !== 'Identifier') return undefined;
