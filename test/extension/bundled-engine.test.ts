@@ -82,23 +82,6 @@ describe('the bundled lint engine', () => {
     }
   });
 
-  it("lints at a lower priority than the extension host's own thread", async () => {
-    const worker = lintWorker(bundle, { onLoaded: () => {}, onFailure: () => {} });
-    try {
-      await worker.engine();
-      // Linux gives each thread its own nice value, listed under /proc/self/task.
-      const niceOf = (thread: string) => {
-        const stat = readFileSync(`/proc/self/task/${thread}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-      };
-      const lowered = readdirSync('/proc/self/task').filter((thread) => niceOf(thread) === 10);
-      expect(lowered).toHaveLength(1);
-      expect(niceOf(String(process.pid))).toBe(0);
-    } finally {
-      worker.dispose();
-    }
-  });
-
   it("reads the schema of a document's project through the worker, and an open schema's unsaved text before the disk copy", async () => {
     const project = mkdtempSync(path.join(os.tmpdir(), 'idempotency-engine-'));
     const worker = lintWorker(bundle, { onLoaded: () => {}, onFailure: () => {} });

@@ -4,8 +4,6 @@
  * runs there, so a large file or a slow rule never holds up the extension host, which only sends
  * texts and receives findings (see lint-worker-client.ts).
  */
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 
 import { ruleNames, type RuleName } from '../rules';
@@ -27,24 +25,7 @@ export interface LintWorkerData {
 }
 
 const options = (workerData as Partial<LintWorkerData> | null)?.lintWorker;
-if (parentPort && options) {
-  yieldToTheHost();
-  serve(parentPort, options);
-}
-
-/**
- * Lints are background work: where the system lets a thread have its own priority (Linux names
- * each thread in /proc/thread-self), this one asks for a lower one, so that on a busy machine the
- * extension host's thread, which the editor waits on, gets a core first. Elsewhere nothing changes.
- */
-function yieldToTheHost(): void {
-  try {
-    const thread = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(thread) && thread > 0) setPriority(thread, 10);
-  } catch {
-    // No /proc, or no right to change it: the worker runs at the host's priority.
-  }
-}
+if (parentPort && options) serve(parentPort, options);
 
 function serve(port: MessagePort, engineOptions: LintEngineOptions): void {
   const loading = loadLintEngine(engineOptions);
