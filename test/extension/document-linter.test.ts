@@ -45,6 +45,13 @@ function setup(configuration: Record<string, unknown> = {}, whileLinting: () => 
   return { linter, diagnostics, states, requests, forgotten, document };
 }
 
+/** The engine was asked once, and its answer reached neither the diagnostics nor the status. */
+function expectCheckedOnceAndNothingShown(checked: ReturnType<typeof setup>): void {
+  expect(checked.requests).toHaveLength(1);
+  expect(checked.diagnostics.byUri.has(checked.document.uri.toString())).toBe(false);
+  expect(checked.states.size).toBe(0);
+}
+
 describe('the document linter', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
@@ -59,9 +66,7 @@ describe('the document linter', () => {
   it('publishes no findings for a text that changed while the engine checked it', async () => {
     const checked = setup({}, () => checked.document.setText('key = amount + 2;\n'));
     await checked.linter.lintNow(checked.document as never);
-    expect(checked.requests).toHaveLength(1);
-    expect(checked.diagnostics.byUri.has(checked.document.uri.toString())).toBe(false);
-    expect(checked.states.size).toBe(0);
+    expectCheckedOnceAndNothingShown(checked);
   });
 
   it('checks a document that changed during its check once more afterwards, with its latest text, not once per change', async () => {
@@ -88,9 +93,7 @@ describe('the document linter', () => {
       checked.linter.stop(checked.document.uri as never);
     });
     await checked.linter.lintNow(checked.document as never);
-    expect(checked.requests).toHaveLength(1);
-    expect(checked.diagnostics.byUri.has(checked.document.uri.toString())).toBe(false);
-    expect(checked.states.size).toBe(0);
+    expectCheckedOnceAndNothingShown(checked);
   });
 
   it('does not check a document again once it closed during its check', async () => {

@@ -40,15 +40,10 @@ export interface CheckedWrite {
 }
 
 /**
- * An advisory lock, LOCK TABLE, SERIALIZABLE, a lock on another row, or a Redis lock (SET … NX on
- * another key) taken before the check serialises the workers, and the state is read under it.
- * Taken after the check, it comes too late.
+ * Is a lock taken before `position` in the write's function? An advisory lock, LOCK TABLE,
+ * SERIALIZABLE, a lock on another row, or a Redis lock (SET … NX on another key) taken before the
+ * check serialises the workers, and the state is read under it. Taken after the check, it comes too late.
  */
-function serialised(write: DataOperation, read: DataOperation, neighbours: readonly DataOperation[], table: LibraryTable): boolean {
-  return serialisedBefore(write, read.node.range[0], neighbours, table);
-}
-
-/** Is a lock taken before `position` in the write's function? */
 function serialisedBefore(write: DataOperation, position: number, neighbours: readonly DataOperation[], table: LibraryTable): boolean {
   const elsewhere = (other: DataOperation) => !other.targets.some((target) => write.targets.includes(target));
   // A key-value store's SET … NX on another key is a lock.
@@ -307,7 +302,7 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
     const read = candidates.find(decides);
     if (!read) continue;
     const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
-    if (handlesUniqueViolation(write.node, file, table.uniqueViolation) || inSerializableTransaction(write.node, file.text) || serialised(write, read, neighbours, table)) continue;
+    if (handlesUniqueViolation(write.node, file, table.uniqueViolation) || inSerializableTransaction(write.node, file.text) || serialisedBefore(write, read.node.range[0], neighbours, table)) continue;
     // Double-checked locking: look, lock, look again, write. The second look, under the lock,
     // decides; where the code takes the lock only on some paths (inside a transaction), it shows
     // it knows the race, and the path without it is its own choice.
