@@ -45,6 +45,13 @@ function setup(configuration: Record<string, unknown> = {}, whileLinting: () => 
   return { linter, diagnostics, states, requests, forgotten, document };
 }
 
+/** As `setup`, with the engine's first answer held back until `answer()`; later ones come at once. */
+function setupWithFirstCheckHeld() {
+  let release = () => {};
+  const checked = setup({}, () => (checked.requests.length === 1 ? new Promise<void>((resolve) => (release = resolve)) : undefined));
+  return { ...checked, answer: () => release() };
+}
+
 /** The engine was asked once, and its answer reached neither the diagnostics nor the status. */
 function expectCheckedOnceAndNothingShown(checked: ReturnType<typeof setup>): void {
   expect(checked.requests).toHaveLength(1);
@@ -70,8 +77,7 @@ describe('the document linter', () => {
   });
 
   it('checks a document that changed during its check once more afterwards, with its latest text, not once per change', async () => {
-    let answer = () => {};
-    const checked = setup({}, () => (checked.requests.length === 1 ? new Promise<void>((resolve) => (answer = resolve)) : undefined));
+    const { answer, ...checked } = setupWithFirstCheckHeld();
     const { linter, requests, diagnostics, document } = checked;
     const first = linter.lintNow(document as never);
     await vi.advanceTimersByTimeAsync(0);
@@ -97,8 +103,7 @@ describe('the document linter', () => {
   });
 
   it('does not check a document again once it closed during its check', async () => {
-    let answer = () => {};
-    const checked = setup({}, () => (checked.requests.length === 1 ? new Promise<void>((resolve) => (answer = resolve)) : undefined));
+    const { answer, ...checked } = setupWithFirstCheckHeld();
     const { linter, requests, document } = checked;
     const first = linter.lintNow(document as never);
     await vi.advanceTimersByTimeAsync(0);
@@ -111,8 +116,7 @@ describe('the document linter', () => {
   });
 
   it('checks a document closed and opened again during the check of its old copy, once that check returns', async () => {
-    let answer = () => {};
-    const checked = setup({}, () => (checked.requests.length === 1 ? new Promise<void>((resolve) => (answer = resolve)) : undefined));
+    const { answer, ...checked } = setupWithFirstCheckHeld();
     const { linter, requests, diagnostics, document } = checked;
     const first = linter.lintNow(document as never);
     await vi.advanceTimersByTimeAsync(0);
