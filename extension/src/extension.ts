@@ -99,6 +99,11 @@ export function activate(context: vscode.ExtensionContext): void {
       settingsByDocument.clear();
       if (change.affectsConfiguration('idempotency')) for (const document of vscode.workspace.textDocuments) check(document);
     }),
+    // A folder added or removed may change which folder's settings an open file is under.
+    vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      settingsByDocument.clear();
+      for (const document of vscode.workspace.textDocuments) check(document);
+    }),
     vscode.languages.registerCodeActionsProvider(
       lintedLanguages.map((language) => ({ language })),
       new IdempotencyCodeActions(findings),

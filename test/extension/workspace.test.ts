@@ -79,4 +79,14 @@ describe('the extension in a workspace', () => {
     fakeEditor.events.configuration.fire({ affectsConfiguration: (section) => section === 'idempotency' });
     await vi.waitFor(() => expect(rulesOfPayments()).toEqual(['no-amount-effect-key', 'no-delivery-id-effect-key']), { timeout: 10_000, interval: 20 });
   });
+
+  it('applies the settings of a folder added to the workspace to its open files', async () => {
+    const [collection] = fakeEditor.collections;
+    const ledger = fakeEditor.documents.find((document) => document.uri.fsPath === '/work/ledger/refunds.js')!;
+    const rulesOfLedger = () => collection!.byUri.get(ledger.uri.toString())?.map((diagnostic) => (diagnostic.code as { value: string }).value).sort();
+    expect(rulesOfLedger()).toEqual(['no-amount-effect-key', 'no-delivery-id-effect-key']);
+    fakeEditor.folderConfiguration['/work/ledger'] = { rules: { 'no-delivery-id-effect-key': 'off' } };
+    fakeEditor.events.workspaceFolders.fire({ added: [{ uri: Uri.file('/work/ledger') }], removed: [] });
+    await vi.waitFor(() => expect(rulesOfLedger()).toEqual(['no-amount-effect-key']), { timeout: 10_000, interval: 20 });
+  });
 });

@@ -262,6 +262,7 @@ export const fakeEditor = {
     save: new EventEmitter<FakeTextDocument>(),
     close: new EventEmitter<FakeTextDocument>(),
     configuration: new EventEmitter<{ affectsConfiguration(section: string): boolean }>(),
+    workspaceFolders: new EventEmitter<{ added: unknown[]; removed: unknown[] }>(),
     /** A file that the workspace's file watchers cover changed on disk. */
     fileChanged: new EventEmitter<Uri>(),
     activeEditor: new EventEmitter<unknown>(),
@@ -284,6 +285,7 @@ export const workspace = {
   onDidSaveTextDocument: fakeEditor.events.save.event,
   onDidCloseTextDocument: fakeEditor.events.close.event,
   onDidChangeConfiguration: fakeEditor.events.configuration.event,
+  onDidChangeWorkspaceFolders: fakeEditor.events.workspaceFolders.event,
   createFileSystemWatcher: () => ({
     onDidChange: fakeEditor.events.fileChanged.event,
     onDidCreate: () => disposable,
