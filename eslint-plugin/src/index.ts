@@ -13,6 +13,7 @@ import { noInMemoryDedupe } from './rules/no-in-memory-dedupe.js';
 export { catalogue, lessonLinks, lessonTarget, ruleNames, type CatalogueEntry, type LessonLink, type RuleName } from './catalogue.js';
 export { ruleDocsUrl } from './create-rule.js';
 export { whenSqlParserReady } from './analysis/sql/parser.js';
+export { useModuleParser } from './analysis/project/modules.js';
 export { openDocumentsSetting, settingsSchema } from './settings.js';
 
 const pluginName = 'idempotency';

@@ -113,6 +113,44 @@ describe('the bundled lint engine', () => {
     }
   });
 
+  it('sees a helper module that appears, changes or goes between two lints of the same document', async () => {
+    const project = mkdtempSync(path.join(os.tmpdir(), 'idempotency-engine-'));
+    const { loadLintEngine } = createRequire(import.meta.url)(bundle) as { loadLintEngine: () => Promise<LintEngine> };
+    const engine = await loadLintEngine();
+    try {
+      mkdirSync(path.join(project, '.git'));
+      mkdirSync(path.join(project, 'src'));
+      const consumer = path.join(project, 'src/refunds.ts');
+      const text = `import { refundKey } from './keys';
+
+export async function start(consumer, stripe) {
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      await stripe.refunds.create({ charge: 'ch_1' }, { idempotencyKey: refundKey(message) });
+      await stripe.refunds.create({ charge: 'ch_2' }, { idempotencyKey: refundKey(message) });
+    },
+  });
+}
+`;
+      writeFileSync(consumer, `import { Kafka } from 'kafkajs';\n${text}`);
+      const findings = () => {
+        const report = engine.lint({ text: `import { Kafka } from 'kafkajs';\n${text}`, fileName: consumer, rules: [...ruleNames], documentKey: 'file:///refunds.ts' });
+        return report.kind === 'linted' ? report.problems.map((problem) => `${problem.line} ${problem.rule}`) : [report.kind];
+      };
+      const keys = path.join(project, 'src/keys.ts');
+      expect(findings()).toEqual([]);
+      writeFileSync(keys, 'export function refundKey(message: { offset: string }): string {\n  return `refund-${message.offset}`;\n}\n');
+      expect(findings()).toEqual(['7 no-delivery-id-effect-key', '8 no-delivery-id-effect-key']);
+      // A larger file with a new modification time: the helper now keys by the business id.
+      writeFileSync(keys, 'export function refundKey(message: { refundId: string }): string {\n  return `refund-${message.refundId}-${"x".repeat(8)}`;\n}\n');
+      expect(findings()).toEqual([]);
+      rmSync(keys);
+      expect(findings()).toEqual([]);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
   it('reports once when the worker cannot load, and does not try again', async () => {
     const failures: string[] = [];
     const worker = lintWorker(path.join(root, 'extension/dist/no-such-worker.js'), { onLoaded: () => {}, onFailure: (reason) => failures.push(reason) });

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { libraryTableFor, openDocumentsSetting } from '../settings.js';
-import { useOpenDocuments } from './project/files.js';
+import { beginLint } from './project/files.js';
 import { claimedFacts, type EffectKey } from './effect-keys.js';
 import type { Leaf } from './facts.js';
 import { handlerParameter } from './entry-points.js';
@@ -129,7 +129,7 @@ export function analysisFor(context: Readonly<TSESLint.RuleContext<string, reado
   let analysis = analyses.get(sourceCode);
   if (!analysis) {
     // What this lint reads of other files: the editor's unsaved texts where it passes them.
-    useOpenDocuments(context.settings[openDocumentsSetting] as Readonly<Record<string, string>> | undefined);
+    beginLint(context.settings[openDocumentsSetting] as Readonly<Record<string, string>> | undefined);
     analysis = new FileAnalysis(sourceCode, libraryTableFor(context.settings), { filename: context.filename, cwd: context.cwd });
     analyses.set(sourceCode, analysis);
   }

@@ -5,7 +5,7 @@
  */
 import * as typeScriptParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint/universal';
-import plugin, { whenSqlParserReady } from 'eslint-plugin-idempotency';
+import plugin, { useModuleParser, whenSqlParserReady } from 'eslint-plugin-idempotency';
 
 import { createIncrementalParsing } from './incremental/incremental-parsing';
 import { createLintEngine, type IdempotencyPlugin, type LintEngine } from './lint-engine';
@@ -19,6 +19,9 @@ export async function loadLintEngine(options: LintEngineOptions = {}): Promise<L
   // SQL inside strings is parsed by a WebAssembly module; rules skip SQL until it is ready,
   // so the first lint must wait for it or it would miss findings.
   await whenSqlParserReady();
+  // A bundle cannot load the parser by name for the project's other modules (an imported helper,
+  // a handler defined elsewhere): it lends the one it carries.
+  useModuleParser(typeScriptParser.parseForESLint as unknown as Parameters<typeof useModuleParser>[0]);
   return createLintEngine({
     // Files are linted by their absolute paths, wherever the workspace is: every path lies below the root.
     linter: new Linter({ configType: 'flat', cwd: '/' }),

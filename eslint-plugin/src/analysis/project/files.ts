@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 
 /**
  * The project's files as the analysis reads them: from disk, unless the editor has the file open
@@ -8,14 +8,32 @@ import { readFileSync, statSync } from 'node:fs';
 
 const none: ReadonlyMap<string, string> = new Map();
 let openDocuments = none;
+let statsThisLint = new Map<string, Stats | null>();
 
 /**
- * The unsaved texts of open documents, by absolute path, read in place of the disk copies by the
- * lints that follow; the editor's engine passes them with each lint, and a command-line run none.
+ * Starts the lint of one file. `texts`: the unsaved texts of open documents, by absolute path,
+ * read in place of the disk copies; the editor's engine passes them with each lint, and a
+ * command-line run none. What the file system says is asked once per path in one lint (a
+ * handler calls its helpers many times) and asked again in the next.
  */
-export function useOpenDocuments(texts: Readonly<Record<string, string>> | undefined): void {
+export function beginLint(texts: Readonly<Record<string, string>> | undefined): void {
   const entries = texts ? Object.entries(texts) : [];
   openDocuments = entries.length > 0 ? new Map(entries) : none;
+  if (statsThisLint.size > 0) statsThisLint = new Map();
+}
+
+/** The file system's entry at `file` as this lint saw it first, or undefined when there is none. */
+export function entryAt(file: string): Stats | undefined {
+  let stats = statsThisLint.get(file);
+  if (stats === undefined) {
+    try {
+      stats = statSync(file);
+    } catch {
+      stats = null;
+    }
+    statsThisLint.set(file, stats);
+  }
+  return stats ?? undefined;
 }
 
 export interface FileStamp {
@@ -28,12 +46,8 @@ export interface FileStamp {
 export function stampOf(file: string): FileStamp | undefined {
   const open = openDocuments.get(file);
   if (open !== undefined) return { stamp: `open:${open}`, size: open.length };
-  try {
-    const stats = statSync(file);
-    return stats.isFile() ? { stamp: `${stats.mtimeMs}:${stats.size}`, size: stats.size } : undefined;
-  } catch {
-    return undefined;
-  }
+  const stats = entryAt(file);
+  return stats?.isFile() ? { stamp: `${stats.mtimeMs}:${stats.size}`, size: stats.size } : undefined;
 }
 
 /** The text of a file (open or on disk), or undefined when it cannot be read. */

@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -8,7 +7,7 @@ import { createPathsMatcher, getTsconfig } from 'get-tsconfig';
 import { FileContext, type FunctionNode } from '../file-context.js';
 import type { LibraryTable } from '../library-table.js';
 import { propertyName } from '../scope.js';
-import { stampOf, textOf } from './files.js';
+import { entryAt, stampOf, textOf } from './files.js';
 
 /**
  * Other modules of the project, read (never run) when a value crosses into them: an imported
@@ -46,11 +45,7 @@ export function useModuleParser(parse: Parse): void {
 }
 
 function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
+  return entryAt(file)?.isFile() === true;
 }
 
 /** `./keys`, `./keys.js` (for `keys.ts`), `./keys/index.ts`: the file a path names, if it is source. */

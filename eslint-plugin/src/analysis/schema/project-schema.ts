@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import type { ModelFiles, SchemaFiles } from '../../libraries/types.js';
 import type { LibraryTable } from '../library-table.js';
-import { stampOf, textOf } from '../project/files.js';
+import { entryAt, stampOf, textOf } from '../project/files.js';
 import { listSources } from '../project/importers.js';
 import { moduleContext } from '../project/modules.js';
 import { SchemaModel, type DeclaredTable } from './model.js';
@@ -38,11 +38,11 @@ function now(): number {
 }
 
 function isDirectory(dir: string): boolean {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
-  }
+  return entryAt(dir)?.isDirectory() === true;
+}
+
+function exists(file: string): boolean {
+  return entryAt(file) !== undefined;
 }
 
 /** The project a file belongs to: the folder with `.git` above it, else the highest with a `package.json`. */
@@ -62,11 +62,11 @@ function ascend(filename: string): { folders: string[]; root: string | undefined
   let root: string | undefined;
   for (let depth = 0; depth < maxAscent; depth += 1) {
     folders.push(dir);
-    if (existsSync(path.join(dir, '.git'))) {
+    if (exists(path.join(dir, '.git'))) {
       root = dir;
       break;
     }
-    if (existsSync(path.join(dir, 'package.json'))) root = dir;
+    if (exists(path.join(dir, 'package.json'))) root = dir;
     const parent = path.dirname(dir);
     if (parent === dir) break;
     dir = parent;
@@ -118,7 +118,7 @@ function locate(folder: string, schema: SchemaFiles): string[] {
   for (const location of schema.locations) {
     if (typeof location === 'string') {
       const file = path.join(folder, location);
-      if (existsSync(file)) files.push(file);
+      if (exists(file)) files.push(file);
     } else {
       const dir = path.join(folder, location.folder);
       if (isDirectory(dir)) files.push(...filesIn(dir, location.ending, location.depth ?? 1));
@@ -133,7 +133,7 @@ function declared(paths: readonly string[], cwd: string, schema: SchemaFiles): s
   return paths.flatMap((given) => {
     const full = path.resolve(cwd, given);
     if (isDirectory(full)) return schema.endings.flatMap((ending) => filesIn(full, ending, 4));
-    return schema.endings.some((ending) => full.endsWith(ending)) && existsSync(full) ? [full] : [];
+    return schema.endings.some((ending) => full.endsWith(ending)) && exists(full) ? [full] : [];
   });
 }
 
