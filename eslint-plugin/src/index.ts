@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-
 import type { TSESLint } from '@typescript-eslint/utils';
 
 import { catalogue, ruleNames, type RuleName } from './catalogue.js';
@@ -9,11 +7,12 @@ import { noClaimAfterEffect } from './rules/no-claim-after-effect.js';
 import { noClaimWithoutUniqueKey } from './rules/no-claim-without-unique-key.js';
 import { noDeliveryIdEffectKey } from './rules/no-delivery-id-effect-key.js';
 import { noInMemoryDedupe } from './rules/no-in-memory-dedupe.js';
+import { lazyTypeScriptParser } from './typescript-parser.js';
 
 export { catalogue, lessonLinks, lessonTarget, ruleNames, type CatalogueEntry, type LessonLink, type RuleName } from './catalogue.js';
 export { ruleDocsUrl } from './create-rule.js';
 export { whenSqlParserReady } from './analysis/sql/parser.js';
-export { useModuleParser } from './analysis/project/modules.js';
+export { useModuleParser } from './typescript-parser.js';
 export { openDocumentsSetting, settingsSchema } from './settings.js';
 
 const pluginName = 'idempotency';
@@ -43,32 +42,6 @@ const notServiceCode = [
   '**/*.seed.*',
 ];
 const typeScriptFiles = ['**/*.{ts,mts,cts,tsx}'];
-
-/**
- * typescript-eslint's parser, when the project has it, loaded the first time a TypeScript file is
- * parsed: loading it loads TypeScript, which a project that lints only JavaScript should not pay
- * for. Synchronous, so that the plugin has no top-level await and CommonJS configs can load it.
- */
-function lazyTypeScriptParser(): TSESLint.FlatConfig.Parser | undefined {
-  let require: NodeJS.Require;
-  let version: string;
-  try {
-    // Inside a bundle (the editor extension) there is no module URL; the bundle brings its own parser.
-    require = createRequire(import.meta.url);
-    version = (require('@typescript-eslint/parser/package.json') as { version: string }).version;
-  } catch {
-    return undefined;
-  }
-  type ParseForESLint = (code: string, options?: unknown) => unknown;
-  let parseForESLint: ParseForESLint | undefined;
-  return {
-    meta: { name: '@typescript-eslint/parser', version },
-    parseForESLint: (code: string, options?: unknown) => {
-      parseForESLint ??= (require('@typescript-eslint/parser') as { parseForESLint: ParseForESLint }).parseForESLint;
-      return parseForESLint(code, options);
-    },
-  } as TSESLint.FlatConfig.Parser;
-}
 
 const plugin = {
   meta: { name: `eslint-plugin-${pluginName}`, version, namespace: pluginName },

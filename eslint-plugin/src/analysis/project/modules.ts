@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
@@ -7,6 +6,7 @@ import { createPathsMatcher, getTsconfig } from 'get-tsconfig';
 import { FileContext, type FunctionNode } from '../file-context.js';
 import type { LibraryTable } from '../library-table.js';
 import { propertyName } from '../scope.js';
+import { typeScriptParse } from '../../typescript-parser.js';
 import { entryAt, stampOf, textOf } from './files.js';
 
 /**
@@ -20,29 +20,6 @@ import { entryAt, stampOf, textOf } from './files.js';
 const sourceExtensions = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
 const maxModuleBytes = 1_000_000;
 const maxModules = 500;
-
-type Parse = (code: string, options: Record<string, unknown>) => {
-  ast: TSESTree.Program;
-  scopeManager: TSESLint.Scope.ScopeManager;
-  visitorKeys: TSESLint.SourceCode.VisitorKeys;
-};
-
-let parser: Parse | null | undefined;
-
-function moduleParser(): Parse | null {
-  if (parser !== undefined) return parser;
-  try {
-    parser = (createRequire(import.meta.url)('@typescript-eslint/parser') as { parseForESLint: Parse }).parseForESLint;
-  } catch {
-    parser = null;
-  }
-  return parser;
-}
-
-/** Lets a host that bundles its own parser (the editor extension) lend it for other modules. */
-export function useModuleParser(parse: Parse): void {
-  parser = parse;
-}
 
 function isFile(file: string): boolean {
   return entryAt(file)?.isFile() === true;
@@ -143,7 +120,7 @@ export function moduleContext(file: string, table: LibraryTable): FileContext | 
   const key = `${file}\u0000${table.id}`;
   const known = modules.get(key);
   if (known?.stamp === stamp) return known.context ?? undefined;
-  const parse = moduleParser();
+  const parse = typeScriptParse();
   let context: FileContext | null = null;
   const text = parse ? textOf(file) : undefined;
   if (parse && text !== undefined) {
