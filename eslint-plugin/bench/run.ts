@@ -108,7 +108,7 @@ async function main(): Promise<void> {
 }
 
 /** The project corpus: a public monorepo (web app, jobs, webhooks) at a fixed commit, with its Prisma schema. */
-const project = { repository: 'documenso/documenso', commit: '75330166cc00b29c14399bc2e391e4b4d8080c00', target: 1.1, rounds: 3 };
+const project = { repository: 'documenso/documenso', commit: '75330166cc00b29c14399bc2e391e4b4d8080c00', target: 1.1, rounds: 5 };
 
 function projectPass(tree: string, list: string, mode: 'with' | 'without'): { cpuMs: number; linted: number; findings: number; crashed: number } {
   const output = execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'eslint-plugin/bench/project-pass.ts'), tree, list, mode], {
