@@ -13,7 +13,7 @@ export { catalogue, lessonLinks, lessonTarget, ruleNames, type CatalogueEntry, t
 export { ruleDocsUrl } from './create-rule.js';
 export { whenSqlParserReady } from './analysis/sql/parser.js';
 export { useModuleParser } from './typescript-parser.js';
-export { openDocumentsSetting, settingsSchema } from './settings.js';
+export { openDocumentsSetting, SettingsError, settingsSchema } from './settings.js';
 
 const pluginName = 'idempotency';
 const version = '0.1.0';

@@ -19,7 +19,16 @@ export const openDocumentsSetting = 'idempotency/openDocuments';
 export class SettingsError extends Error {
   override name = 'SettingsError';
 
-  constructor(message: string) {
+  /**
+   * `where`: the path below `settings.idempotency` (`.consumers[0]`, or '' for the whole);
+   * `problem`: what is wrong there. A host that takes the declarations from elsewhere (the
+   * editor's own setting) names them by its own setting.
+   */
+  constructor(
+    readonly where: string,
+    readonly problem: string,
+  ) {
+    const message = `eslint-plugin-idempotency: settings.idempotency${where} ${problem}.`;
     super(message);
     // ESLint prints a fatal error's stack: for a setting to fix, the message is all that helps.
     this.stack = `${this.name}: ${message}`;
@@ -76,16 +85,15 @@ export const settingsSchema = {
 
 const validate = new Ajv({ allErrors: false, jsonPointers: false }).compile(settingsSchema);
 
-function describeError(): string {
+function validationError(): SettingsError {
   const [error] = validate.errors ?? [];
-  if (!error) return 'is not valid';
-  const where = `settings.idempotency${error.dataPath}`;
+  if (!error) return new SettingsError('', 'is not valid');
   if (error.keyword === 'additionalProperties') {
     const extra = (error.params as { additionalProperty: string }).additionalProperty;
-    return `${where} has an unknown property "${extra}"`;
+    return new SettingsError(error.dataPath, `has an unknown property "${extra}"`);
   }
-  if (error.keyword === 'pattern') return `${where} must be a dotted name such as "bus.subscribe"`;
-  return `${where} ${error.message ?? 'is not valid'}`;
+  if (error.keyword === 'pattern') return new SettingsError(error.dataPath, 'must be a dotted name such as "bus.subscribe"');
+  return new SettingsError(error.dataPath, error.message ?? 'is not valid');
 }
 
 const tables = new WeakMap<object, LibraryTable>();
@@ -94,10 +102,10 @@ const tables = new WeakMap<object, LibraryTable>();
 export function libraryTableFor(settings: Readonly<Record<string, unknown>> | undefined): LibraryTable {
   const own = settings?.idempotency;
   if (own === undefined) return defaultLibraryTable;
-  if (typeof own !== 'object' || own === null) throw new SettingsError('eslint-plugin-idempotency: settings.idempotency must be an object');
+  if (typeof own !== 'object' || own === null) throw new SettingsError('', 'must be an object');
   let table = tables.get(own);
   if (!table) {
-    if (!validate(own)) throw new SettingsError(`eslint-plugin-idempotency: ${describeError()}.`);
+    if (!validate(own)) throw validationError();
     // The team's declarations come first: they are more specific than any library's.
     table = new LibraryTable([...settingsAdapters(own as IdempotencySettings), ...libraries]);
     tables.set(own, table);

@@ -31,7 +31,7 @@ export function activate(context: vscode.ExtensionContext): void {
     const key = uri.toString();
     let settings = settingsByDocument.get(key);
     if (!settings) {
-      settings = readSettings(vscode.workspace.getConfiguration('idempotency', uri));
+      settings = readSettings(vscode.workspace.getConfiguration('idempotency', uri), vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath);
       settingsByDocument.set(key, settings);
     }
     return settings;

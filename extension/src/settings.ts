@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 import { ruleNames, type RuleName } from './rules';
 
 export type RuleLevel = 'error' | 'warning' | 'information' | 'hint' | 'off';
@@ -10,6 +12,11 @@ export interface Settings {
   rules: Record<RuleName, RuleLevel>;
   deferToProjectEslint: boolean;
   maxFileSizeBytes: number;
+  /**
+   * The team's own consumer registrations, SQL wrappers and claim helpers, as an ESLint config's
+   * `settings.idempotency` declares them; the plugin validates them. Schema paths are absolute.
+   */
+  declarations?: Readonly<Record<string, unknown>>;
 }
 
 /** Whether the extension checks files under these settings (not turned off, not left to the project's ESLint). */
@@ -27,9 +34,11 @@ const defaultRuleLevel: RuleLevel = 'warning';
 
 /**
  * Reads the `idempotency.*` settings, replacing anything malformed (hand-edited JSON can
- * hold any value) by its default, so a typo in settings.json never stops linting.
+ * hold any value) by its default, so a typo in settings.json never stops linting. The
+ * declarations are the exception: the plugin checks them and says which one is wrong, as
+ * ESLint would. `folder`: the workspace folder that relative schema paths are read from.
  */
-export function readSettings(config: ConfigurationReader): Settings {
+export function readSettings(config: ConfigurationReader, folder?: string): Settings {
   const configuredRules = config.get<Record<string, unknown>>('rules') ?? {};
   const rules = Object.fromEntries(
     ruleNames.map((rule) => {
@@ -45,7 +54,17 @@ export function readSettings(config: ConfigurationReader): Settings {
     rules,
     deferToProjectEslint: config.get<boolean>('deferToProjectEslint') === true,
     maxFileSizeBytes: nonNegativeNumber(config.get<number>('maxFileSizeKB'), 512) * 1024,
+    ...declarationsOf(config.get<unknown>('declarations'), folder),
   };
+}
+
+function declarationsOf(value: unknown, folder: string | undefined): Pick<Settings, 'declarations'> {
+  if (value === undefined || value === null || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0)) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) return { declarations: value as Record<string, unknown> };
+  const given = value as Record<string, unknown>;
+  const schema = given.schema;
+  if (!folder || !Array.isArray(schema)) return { declarations: given };
+  return { declarations: { ...given, schema: schema.map((entry) => (typeof entry === 'string' ? path.resolve(folder, entry) : entry)) } };
 }
 
 function nonNegativeNumber(value: unknown, fallback: number): number {

@@ -151,6 +151,26 @@ export async function start(consumer, stripe) {
     }
   });
 
+  it("reads a team's declared wrapper as CI does, and names a declaration it cannot read", async () => {
+    const { loadLintEngine } = createRequire(import.meta.url)(bundle) as { loadLintEngine: () => Promise<LintEngine> };
+    const engine = await loadLintEngine();
+    const text = `export function start(bus, stripe) {
+  bus.subscribe('refunds', async (envelope) => {
+    await stripe.refunds.create({ charge: envelope.body.chargeId }, { idempotencyKey: envelope.deliveryId });
+  });
+}
+`;
+    const lint = (declarations?: Record<string, unknown>) => {
+      const report = engine.lint({ text, fileName: '/project/src/refunds.ts', rules: [...ruleNames], declarations });
+      return report.kind === 'linted' ? report.problems.map((problem) => `${problem.line} ${problem.rule}`) : [report.kind, report.reason];
+    };
+    expect(lint()).toEqual([]);
+    expect(lint({ consumers: [{ call: 'bus.subscribe', handler: 1, delivery: ['deliveryId'] }] })).toEqual(['3 no-delivery-id-effect-key']);
+    const [kind, reason] = lint({ consumers: [{ call: 'bus.subscribe' }] });
+    expect(kind).toBe('failed');
+    expect(reason).toBe("The setting idempotency.declarations.consumers[0] should have required property 'handler'.");
+  });
+
   it('reports once when the worker cannot load, and does not try again', async () => {
     const failures: string[] = [];
     const worker = lintWorker(path.join(root, 'extension/dist/no-such-worker.js'), { onLoaded: () => {}, onFailure: (reason) => failures.push(reason) });

@@ -7,6 +7,15 @@ import { describeState } from '../../extension/src/status/lint-state';
 const reader = (values: Record<string, unknown>) => ({ get: <T>(key: string) => values[key] as T });
 
 describe('settings', () => {
+  it("passes a team's declarations on as given, with schema paths read from the document's workspace folder", () => {
+    const declarations = { sql: [{ call: 'db.run', sql: 0 }], schema: ['db/schema.sql', '/shared/schema.prisma'] };
+    expect(readSettings(reader({ declarations }), '/work/app').declarations).toEqual({ ...declarations, schema: ['/work/app/db/schema.sql', '/shared/schema.prisma'] });
+    expect(readSettings(reader({ declarations })).declarations).toEqual(declarations);
+    expect(readSettings(reader({ declarations: {} })).declarations).toBeUndefined();
+    // Not an object: the plugin says so, naming the setting, rather than the declarations vanishing in silence.
+    expect(readSettings(reader({ declarations: ['db.run'] })).declarations).toEqual(['db.run']);
+  });
+
   it('has working defaults', () => {
     expect(readSettings(reader({}))).toEqual({
       enable: true,

@@ -89,4 +89,27 @@ describe('the extension in a workspace', () => {
     fakeEditor.events.workspaceFolders.fire({ added: [{ uri: Uri.file('/work/ledger') }], removed: [] });
     await vi.waitFor(() => expect(rulesOfLedger()).toEqual(['no-amount-effect-key']), { timeout: 10_000, interval: 20 });
   });
+
+  it("reads a folder's declared wrappers in its own files, and says which declaration it cannot read", async () => {
+    const [collection] = fakeEditor.collections;
+    const wrapped = `export function start(bus, stripe) {
+  bus.subscribe('refunds', async (envelope) => {
+    await stripe.refunds.create({ charge: envelope.body.chargeId }, { idempotencyKey: envelope.deliveryId });
+  });
+}
+`;
+    const declared = new FakeTextDocument(Uri.file('/work/payments/bus-refunds.js'), 'javascript', wrapped);
+    const undeclared = new FakeTextDocument(Uri.file('/work/ledger/bus-refunds.js'), 'javascript', wrapped);
+    fakeEditor.documents.push(declared, undeclared);
+    fakeEditor.folderConfiguration['/work/payments'] = { declarations: { consumers: [{ call: 'bus.subscribe', handler: 1, delivery: ['deliveryId'] }] } };
+    fakeEditor.events.configuration.fire({ affectsConfiguration: (section) => section === 'idempotency' });
+    const rulesOf = (document: FakeTextDocument) => collection!.byUri.get(document.uri.toString())?.map((diagnostic) => (diagnostic.code as { value: string }).value);
+    await vi.waitFor(() => expect(rulesOf(declared)).toEqual(['no-delivery-id-effect-key']), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(rulesOf(undeclared)).toEqual([]), { timeout: 10_000, interval: 20 });
+
+    fakeEditor.folderConfiguration['/work/payments'] = { declarations: { consumers: [{ call: 'bus subscribe', handler: 1 }] } };
+    fakeEditor.events.configuration.fire({ affectsConfiguration: (section) => section === 'idempotency' });
+    await vi.waitFor(() => expect(rulesOf(declared)).toBeUndefined(), { timeout: 10_000, interval: 20 });
+    expect(fakeEditor.messages.some((line) => line.includes('The setting idempotency.declarations.consumers[0].call must be a dotted name such as "bus.subscribe".'))).toBe(true);
+  });
 });

@@ -123,6 +123,7 @@ export class DocumentLinter implements vscode.Disposable {
       rules,
       documentKey: key,
       openDocuments: unsavedTextsBesides(document),
+      declarations: current.declarations,
     });
     // Typed over or closed while the worker linted: a newer lint has the say, or none is needed.
     if (document.isClosed || document.version !== version) return;

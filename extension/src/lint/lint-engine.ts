@@ -1,5 +1,5 @@
 import type { Linter } from 'eslint';
-import { openDocumentsSetting } from 'eslint-plugin-idempotency';
+import { openDocumentsSetting, SettingsError } from 'eslint-plugin-idempotency';
 
 import { pluginPrefix, qualifiedRuleId, ruleNameOf, type RuleName } from '../rules';
 import type { IncrementalParsing } from './incremental/incremental-parsing';
@@ -56,6 +56,8 @@ export interface LintRequest {
    * copies on disk; rules find them in `context.settings[openDocumentsSetting]`.
    */
   openDocuments?: Readonly<Record<string, string>>;
+  /** The team's declarations (`idempotency.declarations`), read as an ESLint config's `settings.idempotency`. */
+  declarations?: Readonly<Record<string, unknown>>;
 }
 
 /** The ESLint setting under which the plugin finds the open documents' unsaved texts. */
@@ -146,12 +148,23 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
   const plugin = notingOrigins(parts.plugin, origins);
   const now = parts.now ?? (() => performance.now());
 
+  // The declarations arrive as a new copy with every lint. The plugin builds its adapters once
+  // per settings object (and keys what it reads of other modules by them), so the same
+  // declarations are handed over as the same object.
+  let lastDeclarations: { text: string; value: Readonly<Record<string, unknown>> } | undefined;
+  const stable = (declarations: Readonly<Record<string, unknown>> | undefined) => {
+    if (declarations === undefined) return undefined;
+    const text = JSON.stringify(declarations);
+    if (lastDeclarations?.text !== text) lastDeclarations = { text, value: declarations };
+    return lastDeclarations.value;
+  };
+
   // ESLint normalises a config array on every call (a fraction of a millisecond for this one),
   // so it is simply built for each lint.
-  const configFor = (rules: readonly RuleName[], openDocuments: Readonly<Record<string, string>>): Linter.Config[] => [
+  const configFor = (rules: readonly RuleName[], openDocuments: Readonly<Record<string, string>>, declarations: Readonly<Record<string, unknown>> | undefined): Linter.Config[] => [
     {
       files: allSourceFiles,
-      settings: { [openDocumentsSetting]: openDocuments },
+      settings: { [openDocumentsSetting]: openDocuments, ...(declarations ? { idempotency: declarations } : {}) },
       plugins: { [pluginPrefix]: plugin as unknown as NonNullable<Linter.Config['plugins']>[string] },
       // Comments that disable rules of other plugins are normal in real code; they are not ours to judge.
       linterOptions: { reportUnusedDisableDirectives: 'off', reportUnusedInlineConfigs: 'off' },
@@ -160,7 +173,7 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
   ];
 
   return {
-    lint({ text, fileName, rules, documentKey, openDocuments = {} }) {
+    lint({ text, fileName, rules, documentKey, openDocuments = {}, declarations }) {
       const started = now();
       const elapsed = () => now() - started;
       const problems: LintProblem[] = [];
@@ -170,14 +183,14 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
         parse = source.outcome;
         if (!source.ok) return { kind: 'unparseable', reason: source.message, line: source.line, durationMs: elapsed(), parse };
         origins.clear();
-        for (const message of linter.verify(source.sourceCode, configFor(rules, openDocuments), fileName)) {
+        for (const message of linter.verify(source.sourceCode, configFor(rules, openDocuments, stable(declarations)), fileName)) {
           // Inline `/* eslint other-rule: … */` comments name rules this engine does not load;
           // ESLint reports those against the unknown rule, and they are not findings of ours.
           const rule = ruleNameOf(message.ruleId);
           if (rule) problems.push(toProblem(rule, message, origins.get(reportKey(message.messageId, message.line, message.column))));
         }
       } catch (error) {
-        return { kind: 'failed', reason: error instanceof Error ? error.message : String(error), durationMs: elapsed() };
+        return { kind: 'failed', reason: failureReason(error), durationMs: elapsed() };
       }
       return { kind: 'linted', problems, durationMs: elapsed(), parse };
     },
@@ -189,6 +202,12 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
       parsing.memory.forget(documentKey);
     },
   };
+}
+
+/** Why a lint failed, in the editor's terms: the declarations are its own setting here, not an ESLint config's. */
+function failureReason(error: unknown): string {
+  if (error instanceof SettingsError) return `The setting idempotency.declarations${error.where} ${error.problem}.`;
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** One of ESLint's messages in the editor's terms. */

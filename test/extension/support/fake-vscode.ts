@@ -280,6 +280,11 @@ export const workspace = {
     const values = folder ? { ...fakeEditor.configuration, ...fakeEditor.folderConfiguration[folder] } : fakeEditor.configuration;
     return { get: <T>(key: string) => values[key] as T | undefined };
   },
+  /** The folder of `folderConfiguration` a resource is under, as VS Code's workspace folders are found. */
+  getWorkspaceFolder: (resource: Uri) => {
+    const folder = Object.keys(fakeEditor.folderConfiguration).find((root) => resource.fsPath.startsWith(`${root}/`));
+    return folder === undefined ? undefined : { uri: Uri.file(folder), name: folder, index: 0 };
+  },
   onDidOpenTextDocument: fakeEditor.events.open.event,
   onDidChangeTextDocument: fakeEditor.events.change.event,
   onDidSaveTextDocument: fakeEditor.events.save.event,
