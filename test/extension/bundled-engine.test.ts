@@ -29,7 +29,7 @@ describe('the bundled lint engine', () => {
     const files = [...new Set(expected.map((finding) => finding.file)), 'inbox-done-right.ts'];
     const found = files.flatMap((file) => {
       const report = engine.lint({ text: readFileSync(path.join(examples, file), 'utf8'), fileName: file, rules: [...ruleNames] });
-      if (report.kind !== 'linted') throw new Error(`${file}: ${report.kind} ${report.reason}`);
+      if (report.kind !== 'linted') throw new Error(`${file}: ${report.kind} ${'reason' in report ? report.reason : ''}`);
       return report.problems.map((problem) => ({ file, line: problem.line, rule: problem.rule, origin: problem.origin }));
     });
     const describe = (finding: { file: string; line: number; rule: string }) => `${finding.file}:${finding.line} ${finding.rule}`;
@@ -162,13 +162,27 @@ export async function start(consumer, stripe) {
 `;
     const lint = (declarations?: Record<string, unknown>) => {
       const report = engine.lint({ text, fileName: '/project/src/refunds.ts', rules: [...ruleNames], declarations });
-      return report.kind === 'linted' ? report.problems.map((problem) => `${problem.line} ${problem.rule}`) : [report.kind, report.reason];
+      return report.kind === 'linted' ? report.problems.map((problem) => `${problem.line} ${problem.rule}`) : [report.kind, 'reason' in report ? report.reason : ''];
     };
     expect(lint()).toEqual([]);
     expect(lint({ consumers: [{ call: 'bus.subscribe', handler: 1, delivery: ['deliveryId'] }] })).toEqual(['3 no-delivery-id-effect-key']);
     const [kind, reason] = lint({ consumers: [{ call: 'bus.subscribe' }] });
     expect(kind).toBe('failed');
     expect(reason).toBe("The setting idempotency.declarations.consumers[0] should have required property 'handler'.");
+  });
+
+  it('leaves tests, seeds and migration scripts alone below the workspace folder, as the recommended config does in CI', async () => {
+    const { loadLintEngine } = createRequire(import.meta.url)(bundle) as { loadLintEngine: () => Promise<LintEngine> };
+    const engine = await loadLintEngine();
+    const text = readFileSync(path.join(examples, 'kafka-refunds.ts'), 'utf8');
+    const kindOf = (fileName: string, folder?: string) => engine.lint({ text, fileName, rules: [...ruleNames], folder }).kind;
+    // The workspace folder sits in a folder named like test code: that says nothing about its files.
+    expect(kindOf('/work/test/shop/src/refunds.ts', '/work/test/shop')).toBe('linted');
+    expect(kindOf('/work/test/shop/src/refunds.test.ts', '/work/test/shop')).toBe('not-service-code');
+    expect(kindOf('/work/test/shop/test/refunds.ts', '/work/test/shop')).toBe('not-service-code');
+    expect(kindOf('/work/test/shop/db/migrations/001_refunds.ts', '/work/test/shop')).toBe('not-service-code');
+    // A file outside every workspace folder has no project to read its place in: it is checked.
+    expect(kindOf('/tmp/refunds.test.ts')).toBe('linted');
   });
 
   it('reports once when the worker cannot load, and does not try again', async () => {

@@ -185,7 +185,7 @@ function incrementalEngine(maxShare: number): { engine: LintEngine; last: () => 
     };
   }
   const engine = createLintEngine({
-    linter: new Linter({ configType: 'flat' }),
+    linter: () => new Linter({ configType: 'flat' }),
     plugin: plugin as unknown as IdempotencyPlugin,
     parsing,
   });
@@ -240,7 +240,7 @@ function checkEdits(sample: Sample, edits: (lastLinted: () => boolean) => Iterab
   const check = (label: string, text: string) => {
     const report = engine.lint({ text, fileName: sample.file, rules: allRules, documentKey: sample.file });
     linted = report.kind === 'linted';
-    if (report.kind !== 'failed') outcomes.push({ linted: report.kind === 'linted', parse: report.parse });
+    if ('parse' in report) outcomes.push({ linted: report.kind === 'linted', parse: report.parse });
     const context = `${sample.file} after ${label}`;
     expect(findings(report), context).toEqual(referenceFindings(reference, text, sample.file));
     const captured = last();

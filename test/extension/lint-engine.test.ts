@@ -8,7 +8,7 @@ import { ruleNames } from '../../extension/src/rules';
 import { fakePlugin } from './support/fake-plugin';
 
 const engine = createLintEngine({
-  linter: new Linter({ configType: 'flat' }),
+  linter: () => new Linter({ configType: 'flat' }),
   plugin: fakePlugin,
   parsing: createIncrementalParsing(typeScriptParser),
 });
@@ -19,7 +19,7 @@ describe('the lint engine', () => {
   it("hands the rules the other open documents' unsaved texts, per lint", () => {
     const seen: unknown[] = [];
     const probing = createLintEngine({
-      linter: new Linter({ configType: 'flat' }),
+      linter: () => new Linter({ configType: 'flat' }),
       plugin: {
         rules: {
           ...fakePlugin.rules,
@@ -41,7 +41,7 @@ describe('the lint engine', () => {
 
   it("gives a finding the origin its rule reports in the data, and none to a finding without one", () => {
     const reporting = createLintEngine({
-      linter: new Linter({ configType: 'flat' }),
+      linter: () => new Linter({ configType: 'flat' }),
       plugin: {
         rules: {
           ...fakePlugin.rules,
@@ -120,7 +120,7 @@ describe('the lint engine', () => {
 
   it('turns an exception inside ESLint into a failed report instead of throwing', () => {
     const throwing = createLintEngine({
-      linter: { verify: () => { throw new Error('boom'); } } as unknown as Linter,
+      linter: () => ({ verify: () => { throw new Error('boom'); } }) as unknown as Linter,
       plugin: fakePlugin,
       parsing: createIncrementalParsing(typeScriptParser),
     });

@@ -32,7 +32,7 @@ const fakeConfig: Linter.Config[] = [
   jsxInJsxFiles,
   { files: ['**/*.{ts,mts,cts,tsx}'], languageOptions: { parser: typeScriptParser as Linter.Parser } },
 ];
-const engine = createLintEngine({ linter: new Linter({ configType: 'flat' }), plugin: fakePlugin, parsing: createIncrementalParsing(typeScriptParser) });
+const engine = createLintEngine({ linter: () => new Linter({ configType: 'flat' }), plugin: fakePlugin, parsing: createIncrementalParsing(typeScriptParser) });
 
 /** What ESLint reports for a text, in the engine's terms. */
 function eslintSays(text: string, fileName: string) {
@@ -45,7 +45,7 @@ function eslintSays(text: string, fileName: string) {
 function engineSays(text: string, fileName: string) {
   const report = engine.lint({ text, fileName, rules: [...ruleNames] });
   if (report.kind === 'unparseable') return { kind: report.kind, reason: report.reason, line: report.line };
-  if (report.kind === 'failed') return report;
+  if (report.kind !== 'linted') return report;
   return { kind: report.kind, problems: report.problems.map(({ line, column, endLine, endColumn }) => ({ line, column, endLine, endColumn })) };
 }
 

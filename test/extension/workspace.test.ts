@@ -90,6 +90,18 @@ describe('the extension in a workspace', () => {
     await vi.waitFor(() => expect(rulesOfLedger()).toEqual(['no-amount-effect-key']), { timeout: 10_000, interval: 20 });
   });
 
+  it('leaves a test file alone, as the recommended config does in CI, and says so', async () => {
+    const [collection] = fakeEditor.collections;
+    fakeEditor.folderConfiguration['/work/payments'] = {};
+    const test = new FakeTextDocument(Uri.file('/work/payments/refunds.test.js'), 'javascript', consumer);
+    fakeEditor.documents.push(test);
+    fakeEditor.activeDocument = test;
+    fakeEditor.events.open.fire(test);
+    fakeEditor.events.activeEditor.fire({ document: test });
+    await vi.waitFor(() => expect(fakeEditor.statusItems[0]?.text).toBe('Idempotency: not checked'), { timeout: 10_000, interval: 20 });
+    expect(collection!.byUri.get(test.uri.toString()) ?? []).toEqual([]);
+  });
+
   it("reads a folder's declared wrappers in its own files, and says which declaration it cannot read", async () => {
     const [collection] = fakeEditor.collections;
     const wrapped = `export function start(bus, stripe) {

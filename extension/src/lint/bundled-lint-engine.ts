@@ -23,8 +23,9 @@ export async function loadLintEngine(options: LintEngineOptions = {}): Promise<L
   // a handler defined elsewhere): it lends the one it carries.
   useModuleParser(typeScriptParser.parseForESLint as unknown as Parameters<typeof useModuleParser>[0]);
   return createLintEngine({
-    // Files are linted by their absolute paths, wherever the workspace is: every path lies below the root.
-    linter: new Linter({ configType: 'flat', cwd: '/' }),
+    // Files are linted by their absolute paths; the working directory is the file's workspace
+    // folder, or the root for a file outside every folder, below which every path lies.
+    linter: (cwd) => new Linter({ configType: 'flat', cwd }),
     plugin: plugin as unknown as IdempotencyPlugin,
     parsing: createIncrementalParsing(typeScriptParser, { reparseChanges: options.incrementalParsing !== false }),
   });

@@ -124,6 +124,7 @@ export class DocumentLinter implements vscode.Disposable {
       documentKey: key,
       openDocuments: unsavedTextsBesides(document),
       declarations: current.declarations,
+      folder: vscode.workspace.getWorkspaceFolder(document.uri)?.uri.fsPath,
     });
     // Typed over or closed while the worker linted: a newer lint has the say, or none is needed.
     if (document.isClosed || document.version !== version) return;
@@ -134,6 +135,10 @@ export class DocumentLinter implements vscode.Disposable {
       case 'unparseable':
         // Keep the last findings: while a line is half typed they are still the best answer.
         status.setDocumentState(document.uri, { kind: 'unparseable', reason: report.reason, line: report.line });
+        return;
+      case 'not-service-code':
+        this.clearDocument(document.uri);
+        status.setDocumentState(document.uri, { kind: 'not-service-code' });
         return;
       case 'failed':
         log(`Checking ${document.uri.toString(true)} failed: ${report.reason}`);

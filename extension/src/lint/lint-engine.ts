@@ -35,6 +35,8 @@ export interface Origin {
 
 export type LintReport =
   | { kind: 'linted'; problems: LintProblem[]; durationMs: number; parse?: ParseOutcome }
+  /** Code the recommended config leaves alone, as `eslint` in CI does. */
+  | { kind: 'not-service-code'; durationMs: number }
   /** The file does not parse; the language server already says so, so this is no finding of ours. */
   | { kind: 'unparseable'; reason: string; line: number; durationMs: number; parse?: ParseOutcome }
   /** Linting itself failed. The plugin promises never to throw; this is the net under that promise. */
@@ -58,6 +60,12 @@ export interface LintRequest {
   openDocuments?: Readonly<Record<string, string>>;
   /** The team's declarations (`idempotency.declarations`), read as an ESLint config's `settings.idempotency`. */
   declarations?: Readonly<Record<string, unknown>>;
+  /**
+   * The workspace folder the file is in. The code the recommended config leaves alone (tests,
+   * fixtures, seeds, migration scripts) is found by paths below it, as `eslint` finds it below
+   * the project; without a folder every file is checked.
+   */
+  folder?: string;
 }
 
 /** The ESLint setting under which the plugin finds the open documents' unsaved texts. */
@@ -80,6 +88,7 @@ export interface LintEngine {
 /** The parts of the ESLint plugin the engine uses; structural so tests can pass a small fake. */
 export interface IdempotencyPlugin {
   rules: Record<string, { meta?: { docs?: { url?: string; lesson?: string } }; create?: unknown }>;
+  configs?: { recommended?: { name?: string; ignores?: string[] }[] };
 }
 
 type ReportDescriptor = { messageId?: string; data?: Record<string, unknown>; node?: { loc?: { start: { line: number; column: number } } }; loc?: { start?: { line: number; column: number }; line?: number; column?: number } };
@@ -95,7 +104,7 @@ function reportKey(messageId: string | undefined, line: number, column: number):
  * its data (`12:5`, where the value came from): ESLint's messages do not carry report data, and
  * the editor shows the origin as the diagnostic's related information.
  */
-function notingOrigins(plugin: IdempotencyPlugin, origins: Map<string, Origin>): IdempotencyPlugin {
+function notingOrigins(plugin: IdempotencyPlugin, origins: Map<string, Origin>, created: () => void): IdempotencyPlugin {
   const rules: IdempotencyPlugin['rules'] = {};
   for (const [name, rule] of Object.entries(plugin.rules)) {
     const create = rule.create;
@@ -106,6 +115,7 @@ function notingOrigins(plugin: IdempotencyPlugin, origins: Map<string, Origin>):
     rules[name] = {
       ...rule,
       create(context: RuleContextLike) {
+        created();
         const noting = Object.create(context, {
           report: {
             value(descriptor: ReportDescriptor) {
@@ -125,7 +135,8 @@ function notingOrigins(plugin: IdempotencyPlugin, origins: Map<string, Origin>):
 }
 
 export interface LintEngineParts {
-  linter: Linter;
+  /** ESLint's Linter for a working directory, whose config patterns are matched below it. */
+  linter: (cwd: string) => Linter;
   plugin: IdempotencyPlugin;
   /** espree and typescript-eslint's parser, each re-reading only what changed in a document it has parsed before. */
   parsing: IncrementalParsing;
@@ -142,11 +153,20 @@ const allSourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
  * config, and hands ESLint the result (see `parseSource`).
  */
 export function createLintEngine(parts: LintEngineParts): LintEngine {
-  const { linter, parsing } = parts;
+  const { parsing } = parts;
   // Filled by the rules' reports during one lint, read when ESLint's messages come back.
   const origins = new Map<string, Origin>();
-  const plugin = notingOrigins(parts.plugin, origins);
+  let rulesCreated = false;
+  const plugin = notingOrigins(parts.plugin, origins, () => (rulesCreated = true));
   const now = parts.now ?? (() => performance.now());
+  const ignores = parts.plugin.configs?.recommended?.find((config) => config.ignores)?.ignores ?? [];
+  // One Linter per workspace folder, so that the recommended config's patterns match below it.
+  const linters = new Map<string, Linter>();
+  const linterFor = (cwd: string) => {
+    let linter = linters.get(cwd);
+    if (!linter) linters.set(cwd, (linter = parts.linter(cwd)));
+    return linter;
+  };
 
   // The declarations arrive as a new copy with every lint. The plugin builds its adapters once
   // per settings object (and keys what it reads of other modules by them), so the same
@@ -161,9 +181,15 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
 
   // ESLint normalises a config array on every call (a fraction of a millisecond for this one),
   // so it is simply built for each lint.
-  const configFor = (rules: readonly RuleName[], openDocuments: Readonly<Record<string, string>>, declarations: Readonly<Record<string, unknown>> | undefined): Linter.Config[] => [
+  const configFor = (
+    rules: readonly RuleName[],
+    openDocuments: Readonly<Record<string, string>>,
+    declarations: Readonly<Record<string, unknown>> | undefined,
+    inFolder: boolean,
+  ): Linter.Config[] => [
     {
       files: allSourceFiles,
+      ...(inFolder && ignores.length > 0 ? { ignores: [...ignores] } : {}),
       settings: { [openDocumentsSetting]: openDocuments, ...(declarations ? { idempotency: declarations } : {}) },
       plugins: { [pluginPrefix]: plugin as unknown as NonNullable<Linter.Config['plugins']>[string] },
       // Comments that disable rules of other plugins are normal in real code; they are not ours to judge.
@@ -173,7 +199,7 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
   ];
 
   return {
-    lint({ text, fileName, rules, documentKey, openDocuments = {}, declarations }) {
+    lint({ text, fileName, rules, documentKey, openDocuments = {}, declarations, folder }) {
       const started = now();
       const elapsed = () => now() - started;
       const problems: LintProblem[] = [];
@@ -183,7 +209,10 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
         parse = source.outcome;
         if (!source.ok) return { kind: 'unparseable', reason: source.message, line: source.line, durationMs: elapsed(), parse };
         origins.clear();
-        for (const message of linter.verify(source.sourceCode, configFor(rules, openDocuments, stable(declarations)), fileName)) {
+        rulesCreated = false;
+        const messages = linterFor(folder ?? '/').verify(source.sourceCode, configFor(rules, openDocuments, stable(declarations), folder !== undefined), fileName);
+        if (!rulesCreated && rules.length > 0) return { kind: 'not-service-code', durationMs: elapsed() };
+        for (const message of messages) {
           // Inline `/* eslint other-rule: … */` comments name rules this engine does not load;
           // ESLint reports those against the unknown rule, and they are not findings of ours.
           const rule = ruleNameOf(message.ruleId);

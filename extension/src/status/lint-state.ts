@@ -5,6 +5,8 @@ export type DocumentLintState =
   | { kind: 'too-large'; sizeBytes: number; limitBytes: number }
   | { kind: 'unparseable'; reason: string; line: number }
   | { kind: 'failed'; reason: string }
+  /** Tests, fixtures, seeds and migration scripts: the recommended config leaves them alone, and so does the editor. */
+  | { kind: 'not-service-code' }
   /** Not checked, by the settings of the document's folder. */
   | { kind: 'off'; because: 'disabled' | 'deferred' };
 
@@ -60,6 +62,13 @@ export function describeState(extension: ExtensionState, document: DocumentLintS
       };
     case 'failed':
       return { text: 'Idempotency: check failed', detail: document.reason, attention: true, busy: false };
+    case 'not-service-code':
+      return {
+        text: 'Idempotency: not checked',
+        detail: 'Tests, fixtures, seeds and migration scripts are left alone, as the recommended ESLint config leaves them in CI',
+        attention: false,
+        busy: false,
+      };
   }
 }
 
