@@ -5,7 +5,7 @@ import { asCertainAs, asScalars, isLeaf, leaf, shaped, type Fact, type Leaf } fr
 import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
 import type { LibraryTable } from './library-table.js';
 import { sitesInImporters } from './project/import-sites.js';
-import { importedFunction } from './project/modules.js';
+import { importedFunction, importsLibrary } from './project/modules.js';
 import { byName, callOnShape, elementOfShape, memberOfShape, memberSpecFacts } from './shapes.js';
 import { calleeName, keyName, memberPath, objectProperty, propertyName, variableOf } from './scope.js';
 import { walk } from './walk.js';
@@ -483,10 +483,10 @@ export class OriginTracer {
     return [leaf('unknown', code)];
   }
 
-  /** A header that a delivery service sets on its requests, in a file that imports its library. */
+  /** A header that a delivery service sets on its requests, in a file that imports its library (or a module of the project that does). */
   private requestHeader(name: string, code: string): Fact[] | undefined {
     for (const { adapter, pattern } of this.table.requestHeaders.get(name.toLowerCase()) ?? []) {
-      if (this.file.libraries.imported(adapter, this.file.imports)) return memberSpecFacts(pattern, code);
+      if (importsLibrary(this.file, adapter)) return memberSpecFacts(pattern, code);
     }
     return undefined;
   }

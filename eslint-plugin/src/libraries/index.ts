@@ -25,6 +25,7 @@ import { powertools } from './powertools.js';
 import { prisma } from './prisma.js';
 import { pulsar } from './pulsar.js';
 import { qstash } from './qstash.js';
+import { shopify } from './shopify.js';
 import { redis } from './redis.js';
 import { redisStreams } from './redis-streams.js';
 import { runtime } from './runtime.js';
@@ -65,6 +66,7 @@ export const libraries: readonly LibraryAdapter[] = [
   stripe,
   inngest,
   qstash,
+  shopify,
   temporal,
   redisStreams,
   powertools,

@@ -30,6 +30,7 @@ export type LibraryName =
   | 'azure-service-bus'
   | 'redis-streams'
   | 'qstash'
+  | 'shopify'
   | 'stripe'
   | 'inngest'
   | 'temporal'
@@ -192,7 +193,7 @@ export interface BrokerAdapter {
   /**
    * Headers a delivery service sets on the HTTP requests it makes to a handler, by lower-case
    * name: `headers.get(name)`, `headers[name]` and `req.header(name)` read them in files that
-   * import one of the adapter's modules.
+   * import one of the adapter's modules, themselves or through a project module they import.
    */
   requestHeaders?: Readonly<Record<string, MemberSpec>>;
   /** Options naming, by a path into the event, the key that decides duplicates. */

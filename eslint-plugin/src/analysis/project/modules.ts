@@ -5,6 +5,7 @@ import { createPathsMatcher, getTsconfig } from 'get-tsconfig';
 
 import { FileContext, type FunctionNode } from '../file-context.js';
 import type { LibraryTable } from '../library-table.js';
+import type { LibraryAdapter } from '../../libraries/types.js';
 import { propertyName } from '../scope.js';
 import { typeScriptParse } from '../../typescript-parser.js';
 import { entryAt, stampOf, textOf } from './files.js';
@@ -160,4 +161,20 @@ export function importedFunction(file: FileContext, callee: TSESTree.Node): { mo
   const module = resolved ? moduleContext(resolved, file.libraries) : undefined;
   const fn = module?.exportedFunction(exported);
   return module && fn ? { module, fn } : undefined;
+}
+
+/**
+ * Does the file import one of the adapter's modules, itself or through a project module it
+ * imports (one step: a Remix route imports `authenticate` from the app's `shopify.server`)?
+ */
+export function importsLibrary(file: FileContext, adapter: LibraryAdapter): boolean {
+  const table = file.libraries;
+  if (table.imported(adapter, file.imports)) return true;
+  for (const source of file.imports.sources) {
+    if (!source.startsWith('.')) continue;
+    const resolved = resolveImport(file.filename, source);
+    const module = resolved ? moduleContext(resolved, table) : undefined;
+    if (module && table.imported(adapter, module.imports)) return true;
+  }
+  return false;
 }
