@@ -39,6 +39,34 @@ describe('the lint engine', () => {
     expect(seen).toEqual([{ '/w/prisma/schema.prisma': 'model Refund {}' }, {}]);
   });
 
+  it("hands the plugin each folder's declarations as one object while they stay the same, since it builds its adapters per object", () => {
+    const seen: unknown[] = [];
+    const probing = createLintEngine({
+      linter: () => new Linter({ configType: 'flat' }),
+      plugin: {
+        rules: {
+          ...fakePlugin.rules,
+          'no-check-then-insert': {
+            meta: { schema: [] },
+            create(context: { settings: Record<string, unknown> }) {
+              seen.push(context.settings.idempotency);
+              return {};
+            },
+          },
+        },
+      } as never,
+      parsing: createIncrementalParsing(typeScriptParser),
+    });
+    const payments = () => ({ sql: [{ call: 'db.run', sql: 0 }] });
+    const ledger = () => ({ claims: [{ call: 'inbox.claim', key: 0 }] });
+    for (const declarations of [payments(), ledger(), payments(), ledger(), undefined]) probing.lint({ text: 'const a = 1;', fileName: 'a.ts', rules: allRules, declarations });
+    expect(seen[0]).toEqual(payments());
+    expect(seen[2]).toBe(seen[0]);
+    expect(seen[3]).toBe(seen[1]);
+    expect(seen[1]).not.toBe(seen[0]);
+    expect(seen[4]).toBeUndefined();
+  });
+
   it("gives a finding the origin its rule reports in the data, and none to a finding without one", () => {
     const reporting = createLintEngine({
       linter: () => new Linter({ configType: 'flat' }),

@@ -170,13 +170,17 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
 
   // The declarations arrive as a new copy with every lint. The plugin builds its adapters once
   // per settings object (and keys what it reads of other modules by them), so the same
-  // declarations are handed over as the same object.
-  let lastDeclarations: { text: string; value: Readonly<Record<string, unknown>> } | undefined;
+  // declarations (each folder's own, in a multi-root workspace) are handed over as the same object.
+  const declared = new Map<string, Readonly<Record<string, unknown>>>();
   const stable = (declarations: Readonly<Record<string, unknown>> | undefined) => {
     if (declarations === undefined) return undefined;
     const text = JSON.stringify(declarations);
-    if (lastDeclarations?.text !== text) lastDeclarations = { text, value: declarations };
-    return lastDeclarations.value;
+    let known = declared.get(text);
+    if (!known) {
+      if (declared.size >= 32) declared.clear();
+      declared.set(text, (known = declarations));
+    }
+    return known;
   };
 
   // ESLint normalises a config array on every call (a fraction of a millisecond for this one),
