@@ -247,15 +247,15 @@ export class FileContext {
     return (variable?.references ?? []).map((reference) => reference.identifier as TSESTree.Node);
   }
 
-  /** The function this module exports as `name` (`default` for its default export), when it declares one. */
-  exportedFunction(name: string): FunctionNode | undefined {
-    const declared = (local: string): FunctionNode | undefined => {
+  /** What the module exports under `name` (`default` for its default export): a function, or the value a top-level constant is made from. */
+  exportedValue(name: string): TSESTree.Node | undefined {
+    const declared = (local: string): TSESTree.Node | undefined => {
       for (const statement of this.sourceCode.ast.body) {
         const declaration = statement.type === 'ExportNamedDeclaration' && statement.declaration ? statement.declaration : statement;
         if (declaration.type === 'FunctionDeclaration' && declaration.id?.name === local) return declaration;
         if (declaration.type === 'VariableDeclaration') {
           for (const declarator of declaration.declarations) {
-            if (declarator.id.type === 'Identifier' && declarator.id.name === local && isFunction(declarator.init)) return declarator.init;
+            if (declarator.id.type === 'Identifier' && declarator.id.name === local && declarator.init) return declarator.init;
           }
         }
       }
@@ -264,8 +264,7 @@ export class FileContext {
     for (const statement of this.sourceCode.ast.body) {
       if (statement.type === 'ExportDefaultDeclaration' && name === 'default') {
         const declaration = statement.declaration;
-        if (isFunction(declaration)) return declaration;
-        if (declaration.type === 'Identifier') return declared(declaration.name);
+        return declaration.type === 'Identifier' ? declared(declaration.name) : declaration;
       }
       if (statement.type === 'ExportNamedDeclaration' && !statement.source) {
         for (const specifier of statement.specifiers) {
@@ -280,6 +279,12 @@ export class FileContext {
       }
     }
     return undefined;
+  }
+
+  /** The function the module exports under `name`, if what it exports there is one. */
+  exportedFunction(name: string): FunctionNode | undefined {
+    const value = this.exportedValue(name);
+    return isFunction(value) ? value : undefined;
   }
 
   /** A function declared in this file that `callee` names: a function, a constant arrow, or a method called on `this`. */

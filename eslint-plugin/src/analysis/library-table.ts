@@ -64,6 +64,8 @@ export class LibraryTable {
   readonly sendMethods = new Set<string>();
   readonly sendReceiverMethods = new Map<string, RegExp[]>();
   readonly sendCommands: RegExp[] = [];
+  /** Methods some library's own values send by (`queue.push` on a `new Queue(worker)`): asked of the value's maker. */
+  readonly instanceSendMethods = new Set<string>();
   readonly acknowledges = new Set<string>();
   readonly nameWords = new Set<string>();
   readonly deliveryNames: NonNullable<BrokerAdapter['deliveryNames']>[] = [];
@@ -149,6 +151,7 @@ export class LibraryTable {
     for (const method of adapter.sends?.methods ?? []) this.sendMethods.add(method);
     for (const { method, receiver } of adapter.sends?.receiverMethods ?? []) push(this.sendReceiverMethods, method, receiver);
     if (adapter.sends?.commands) this.sendCommands.push(adapter.sends.commands);
+    for (const method of adapter.sends?.instanceMethods ?? []) this.instanceSendMethods.add(method);
     for (const method of adapter.acknowledges ?? []) this.acknowledges.add(method);
     for (const word of adapter.nameWords ?? []) this.nameWords.add(word);
     if (adapter.deliveryNames) this.deliveryNames.push(adapter.deliveryNames);

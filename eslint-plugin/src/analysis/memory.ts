@@ -6,7 +6,7 @@ import { isFunction, type FileContext, type FunctionNode } from './file-context.
 import type { DataOperation } from './operations/index.js';
 import type { OriginTracer } from './origin.js';
 import { importersOf } from './project/importers.js';
-import { importedFunction, moduleContext } from './project/modules.js';
+import { importedFunction, makerOf, moduleContext } from './project/modules.js';
 import { calleeName, keyName, memberPath, propertyName, variableOf } from './scope.js';
 import { walk } from './walk.js';
 
@@ -487,6 +487,10 @@ export function sends(call: TSESTree.CallExpression, module: FileContext): boole
   // JSON.stringify serialises; a collection's own add or push records in memory.
   if (receiver && (memberPath(receiver)?.[0] === 'JSON' || collectionOf(receiver, module) || localCollection(receiver, module))) return false;
   if (table.sendMethods.has(name) && !table.collectionMethods.has(name) && name !== 'stringify') return true;
+  if (receiver && table.instanceSendMethods.has(name)) {
+    const maker = makerOf(unwrap(receiver), module);
+    if (maker?.kind === 'broker' && maker.sends?.instanceMethods?.includes(name)) return true;
+  }
   const receivers = table.sendReceiverMethods.get(name) ?? [];
   const text = receiver ? memberPath(receiver)?.join('.') ?? '' : '';
   // A method shared with collections (`add`) sends only on a receiver that reads as a queue.

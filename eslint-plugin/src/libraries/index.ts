@@ -26,6 +26,8 @@ import { prisma } from './prisma.js';
 import { pulsar } from './pulsar.js';
 import { qstash } from './qstash.js';
 import { shopify } from './shopify.js';
+import { betterQueue } from './better-queue.js';
+import { fastq } from './fastq.js';
 import { redis } from './redis.js';
 import { redisStreams } from './redis-streams.js';
 import { runtime } from './runtime.js';
@@ -67,6 +69,8 @@ export const libraries: readonly LibraryAdapter[] = [
   inngest,
   qstash,
   shopify,
+  betterQueue,
+  fastq,
   temporal,
   redisStreams,
   powertools,

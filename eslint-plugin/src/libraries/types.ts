@@ -31,6 +31,8 @@ export type LibraryName =
   | 'redis-streams'
   | 'qstash'
   | 'shopify'
+  | 'better-queue'
+  | 'fastq'
   | 'stripe'
   | 'inngest'
   | 'temporal'
@@ -170,6 +172,8 @@ export interface SendPatterns {
   receiverMethods?: readonly { method: string; receiver: RegExp }[];
   /** SDK commands that send (`SendMessageCommand`). */
   commands?: RegExp;
+  /** Methods that hand work to a value the library makes (`new Queue(worker)`, `fastq(worker)`): `queue.push(task)`. */
+  instanceMethods?: readonly string[];
 }
 
 export interface BrokerAdapter {

@@ -6,7 +6,7 @@ import { createPathsMatcher, getTsconfig } from 'get-tsconfig';
 import { FileContext, type FunctionNode } from '../file-context.js';
 import type { LibraryTable } from '../library-table.js';
 import type { LibraryAdapter } from '../../libraries/types.js';
-import { propertyName } from '../scope.js';
+import { constantInitializer, propertyName, unwrapExpression } from '../scope.js';
 import { typeScriptParse } from '../../typescript-parser.js';
 import { entryAt, stampOf, textOf } from './files.js';
 
@@ -177,4 +177,30 @@ export function importsLibrary(file: FileContext, adapter: LibraryAdapter): bool
     if (module && table.imported(adapter, module.imports)) return true;
   }
   return false;
+}
+
+/**
+ * The library adapter whose factory made a value: `new Queue(worker)` or `fastq(worker, 1)` with
+ * the factory imported from the library, in a constant of this module or one a project module
+ * exports (`import { queue } from './queue'`).
+ */
+export function makerOf(value: TSESTree.Node, file: FileContext): LibraryAdapter | undefined {
+  if (value.type !== 'Identifier') return undefined;
+  const made = (init: TSESTree.Node | undefined, module: FileContext): LibraryAdapter | undefined => {
+    if (init?.type !== 'NewExpression' && init?.type !== 'CallExpression') return undefined;
+    let factory: TSESTree.Node = init.callee;
+    // `fastq.promise(worker, 1)`: the factory is the imported name the call starts from.
+    while (factory.type === 'MemberExpression') factory = factory.object;
+    const source = factory.type === 'Identifier' ? module.imports.bindings.get(factory.name) : undefined;
+    return source === undefined ? undefined : module.libraries.adapterOfModule(source);
+  };
+  const local = constantInitializer(value, file.scopeOf(value));
+  if (local) return made(unwrapExpression(local), file);
+  const source = file.imports.bindings.get(value.name);
+  const name = file.imports.names.get(value.name);
+  if (source === undefined || name === undefined || name === '*' || !source.startsWith('.')) return undefined;
+  const resolved = resolveImport(file.filename, source);
+  const module = resolved ? moduleContext(resolved, file.libraries) : undefined;
+  const exported = module?.exportedValue(name);
+  return module && exported ? made(unwrapExpression(exported), module) : undefined;
 }

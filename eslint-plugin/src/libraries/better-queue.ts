@@ -1,0 +1,12 @@
+import type { BrokerAdapter } from './types.js';
+
+/**
+ * better-queue, a job queue inside the process: `new Queue(worker)` runs the worker on each task
+ * that `push` hands it, so a push is the work itself, done later.
+ */
+export const betterQueue: BrokerAdapter = {
+  kind: 'broker',
+  name: 'better-queue',
+  modules: ['better-queue'],
+  sends: { instanceMethods: ['push'] },
+};

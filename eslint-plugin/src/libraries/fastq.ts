@@ -1,0 +1,12 @@
+import type { BrokerAdapter } from './types.js';
+
+/**
+ * fastq, a work queue inside the process: `fastq(worker, concurrency)` and `fastq.promise(…)`
+ * run the worker on each task that `push` or `unshift` hands them.
+ */
+export const fastq: BrokerAdapter = {
+  kind: 'broker',
+  name: 'fastq',
+  modules: ['fastq'],
+  sends: { instanceMethods: ['push', 'unshift'] },
+};
