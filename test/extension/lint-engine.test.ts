@@ -15,48 +15,38 @@ const engine = createLintEngine({
 
 const allRules = [...ruleNames];
 
-describe('the lint engine', () => {
-  it("hands the rules the other open documents' unsaved texts, per lint", () => {
-    const seen: unknown[] = [];
-    const probing = createLintEngine({
-      linter: () => new Linter({ configType: 'flat' }),
-      plugin: {
-        rules: {
-          ...fakePlugin.rules,
-          'no-check-then-insert': {
-            meta: { schema: [] },
-            create(context: { settings: Record<string, unknown> }) {
-              seen.push(context.settings[openDocumentsSetting]);
-              return {};
-            },
+/** An engine whose rule notes what it finds under `key` in the settings, on each lint. */
+function settingsProbe(key: string) {
+  const seen: unknown[] = [];
+  const probing = createLintEngine({
+    linter: () => new Linter({ configType: 'flat' }),
+    plugin: {
+      rules: {
+        ...fakePlugin.rules,
+        'no-check-then-insert': {
+          meta: { schema: [] },
+          create(context: { settings: Record<string, unknown> }) {
+            seen.push(context.settings[key]);
+            return {};
           },
         },
-      } as never,
-      parsing: createIncrementalParsing(typeScriptParser),
-    });
+      },
+    } as never,
+    parsing: createIncrementalParsing(typeScriptParser),
+  });
+  return { probing, seen };
+}
+
+describe('the lint engine', () => {
+  it("hands the rules the other open documents' unsaved texts, per lint", () => {
+    const { probing, seen } = settingsProbe(openDocumentsSetting);
     probing.lint({ text: 'const a = 1;', fileName: 'a.ts', rules: allRules, openDocuments: { '/w/prisma/schema.prisma': 'model Refund {}' } });
     probing.lint({ text: 'const a = 1;', fileName: 'a.ts', rules: allRules });
     expect(seen).toEqual([{ '/w/prisma/schema.prisma': 'model Refund {}' }, {}]);
   });
 
   it("hands the plugin each folder's declarations as one object while they stay the same, since it builds its adapters per object", () => {
-    const seen: unknown[] = [];
-    const probing = createLintEngine({
-      linter: () => new Linter({ configType: 'flat' }),
-      plugin: {
-        rules: {
-          ...fakePlugin.rules,
-          'no-check-then-insert': {
-            meta: { schema: [] },
-            create(context: { settings: Record<string, unknown> }) {
-              seen.push(context.settings.idempotency);
-              return {};
-            },
-          },
-        },
-      } as never,
-      parsing: createIncrementalParsing(typeScriptParser),
-    });
+    const { probing, seen } = settingsProbe('idempotency');
     const payments = () => ({ sql: [{ call: 'db.run', sql: 0 }] });
     const ledger = () => ({ claims: [{ call: 'inbox.claim', key: 0 }] });
     for (const declarations of [payments(), ledger(), payments(), ledger(), undefined]) probing.lint({ text: 'const a = 1;', fileName: 'a.ts', rules: allRules, declarations });
