@@ -18,14 +18,19 @@ export type ParseForESLint = (
 let lent: ParseForESLint | undefined;
 let loaded: ParseForESLint | null | undefined;
 
-/** The project's copy of the package, when it has one: `require` bound to this module, and its version. */
+let found: { require: NodeJS.Require; version: string } | null | undefined;
+
+/** The project's copy of the package, when it has one: `require` bound to this module, and its version; looked up once. */
 function installed(): { require: NodeJS.Require; version: string } | undefined {
-  try {
-    const require = createRequire(import.meta.url);
-    return { require, version: (require('@typescript-eslint/parser/package.json') as { version: string }).version };
-  } catch {
-    return undefined;
+  if (found === undefined) {
+    try {
+      const require = createRequire(import.meta.url);
+      found = { require, version: (require('@typescript-eslint/parser/package.json') as { version: string }).version };
+    } catch {
+      found = null;
+    }
   }
+  return found ?? undefined;
 }
 
 /** Lets a host that bundles the parser lend it. */
@@ -48,10 +53,10 @@ export function typeScriptParse(): ParseForESLint | null {
 
 /** The parser for the config's TypeScript files, or undefined when the project does not have it; loaded on first parse. */
 export function lazyTypeScriptParser(): TSESLint.FlatConfig.Parser | undefined {
-  const found = installed();
-  if (!found) return undefined;
+  const project = installed();
+  if (!project) return undefined;
   return {
-    meta: { name: '@typescript-eslint/parser', version: found.version },
+    meta: { name: '@typescript-eslint/parser', version: project.version },
     parseForESLint: (code: string, options?: Record<string, unknown>) => typeScriptParse()!(code, options ?? {}),
   } as unknown as TSESLint.FlatConfig.Parser;
 }

@@ -17,6 +17,8 @@ export interface Settings {
    * `settings.idempotency` declares them; the plugin validates them. Schema paths are absolute.
    */
   declarations?: Readonly<Record<string, unknown>>;
+  /** The workspace folder whose settings these are: the paths below it say which files are test code, and schema paths start there. */
+  folder?: string;
 }
 
 /** Whether the extension checks files under these settings (not turned off, not left to the project's ESLint). */
@@ -55,13 +57,16 @@ export function readSettings(config: ConfigurationReader, folder?: string): Sett
     deferToProjectEslint: config.get<boolean>('deferToProjectEslint') === true,
     maxFileSizeBytes: nonNegativeNumber(config.get<number>('maxFileSizeKB'), 512) * 1024,
     ...declarationsOf(config.get<unknown>('declarations'), folder),
+    ...(folder === undefined ? {} : { folder }),
   };
 }
 
 function declarationsOf(value: unknown, folder: string | undefined): Pick<Settings, 'declarations'> {
-  if (value === undefined || value === null || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0)) return {};
+  if (value === undefined || value === null) return {};
+  // Not an object: passed on as it is, for the plugin to say what is wrong with it.
   if (typeof value !== 'object' || Array.isArray(value)) return { declarations: value as Record<string, unknown> };
   const given = value as Record<string, unknown>;
+  if (Object.keys(given).length === 0) return {};
   const schema = given.schema;
   if (!folder || !Array.isArray(schema)) return { declarations: given };
   return { declarations: { ...given, schema: schema.map((entry) => (typeof entry === 'string' ? path.resolve(folder, entry) : entry)) } };

@@ -124,7 +124,7 @@ export class DocumentLinter implements vscode.Disposable {
       documentKey: key,
       openDocuments: unsavedTextsBesides(document),
       declarations: current.declarations,
-      folder: vscode.workspace.getWorkspaceFolder(document.uri)?.uri.fsPath,
+      folder: current.folder,
     });
     // Typed over or closed while the worker linted: a newer lint has the say, or none is needed.
     if (document.isClosed || document.version !== version) return;

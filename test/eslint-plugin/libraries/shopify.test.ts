@@ -37,4 +37,14 @@ export const action = async ({ request }) => {
     });
     expect(findings).toEqual(['app/routes/webhooks.refunds.ts:8 idempotency/no-delivery-id-effect-key/deliveryKey']);
   });
+
+  it("follows the app's Shopify module through the tsconfig's paths too (`~/shopify.server`)", async () => {
+    const { findings } = await lintProject({
+      'tsconfig.json': JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '~/*': ['app/*'] } } }),
+      'app/shopify.server.ts': "import { shopifyApp } from '@shopify/shopify-app-remix/server';\nexport const { authenticate } = shopifyApp({});\n",
+      'app/payments.server.ts': 'export const stripe = {};\n',
+      'app/routes/webhooks.refunds.ts': route('~/shopify.server'),
+    });
+    expect(findings).toEqual(['app/routes/webhooks.refunds.ts:8 idempotency/no-delivery-id-effect-key/deliveryKey']);
+  });
 });

@@ -139,28 +139,41 @@ export function moduleContext(file: string, table: LibraryTable): FileContext | 
   return context ?? undefined;
 }
 
+/** The project module a specifier of the file names (relative, or through the tsconfig's `paths`), read; undefined for a package. */
+function importedModule(file: FileContext, source: string): FileContext | undefined {
+  const resolved = resolveImport(file.filename, source);
+  return resolved ? moduleContext(resolved, file.libraries) : undefined;
+}
+
 /**
- * The function another module of the project exports under the name `callee` calls it by
- * (`helper(…)` after `import { helper }`, `lib.helper(…)` after `import * as lib`), read in that
- * module; undefined when the callee is not imported or its module cannot be read.
+ * The project module and the name it exports that a reference of the file stands for: `helper`
+ * after `import { helper }`, `lib.helper` after `import * as lib`.
  */
-export function importedFunction(file: FileContext, callee: TSESTree.Node): { module: FileContext; fn: FunctionNode } | undefined {
+function importedExport(file: FileContext, reference: TSESTree.Node): { module: FileContext; name: string } | undefined {
   let local: string | undefined;
   let member: string | undefined;
-  if (callee.type === 'Identifier') local = callee.name;
-  else if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier') {
-    local = callee.object.name;
-    member = propertyName(callee);
+  if (reference.type === 'Identifier') local = reference.name;
+  else if (reference.type === 'MemberExpression' && reference.object.type === 'Identifier') {
+    local = reference.object.name;
+    member = propertyName(reference);
   }
   const source = local && file.imports.bindings.get(local);
   if (!local || !source) return undefined;
   const name = file.imports.names.get(local);
   const exported = name === '*' ? member : member === undefined ? name : undefined;
-  if (!exported) return undefined;
-  const resolved = resolveImport(file.filename, source);
-  const module = resolved ? moduleContext(resolved, file.libraries) : undefined;
-  const fn = module?.exportedFunction(exported);
-  return module && fn ? { module, fn } : undefined;
+  const module = exported ? importedModule(file, source) : undefined;
+  return module && exported ? { module, name: exported } : undefined;
+}
+
+/**
+ * The function another module of the project exports under the name `callee` calls it by
+ * (`helper(…)`, `lib.helper(…)`), read in that module; undefined when the callee is not
+ * imported or its module cannot be read.
+ */
+export function importedFunction(file: FileContext, callee: TSESTree.Node): { module: FileContext; fn: FunctionNode } | undefined {
+  const imported = importedExport(file, callee);
+  const fn = imported?.module.exportedFunction(imported.name);
+  return imported && fn ? { module: imported.module, fn } : undefined;
 }
 
 /**
@@ -171,9 +184,7 @@ export function importsLibrary(file: FileContext, adapter: LibraryAdapter): bool
   const table = file.libraries;
   if (table.imported(adapter, file.imports)) return true;
   for (const source of file.imports.sources) {
-    if (!source.startsWith('.')) continue;
-    const resolved = resolveImport(file.filename, source);
-    const module = resolved ? moduleContext(resolved, table) : undefined;
+    const module = importedModule(file, source);
     if (module && table.imported(adapter, module.imports)) return true;
   }
   return false;
@@ -185,22 +196,17 @@ export function importsLibrary(file: FileContext, adapter: LibraryAdapter): bool
  * exports (`import { queue } from './queue'`).
  */
 export function makerOf(value: TSESTree.Node, file: FileContext): LibraryAdapter | undefined {
-  if (value.type !== 'Identifier') return undefined;
-  const made = (init: TSESTree.Node | undefined, module: FileContext): LibraryAdapter | undefined => {
-    if (init?.type !== 'NewExpression' && init?.type !== 'CallExpression') return undefined;
+  const made = (init: TSESTree.Node, module: FileContext): LibraryAdapter | undefined => {
+    if (init.type !== 'NewExpression' && init.type !== 'CallExpression') return undefined;
     let factory: TSESTree.Node = init.callee;
     // `fastq.promise(worker, 1)`: the factory is the imported name the call starts from.
     while (factory.type === 'MemberExpression') factory = factory.object;
     const source = factory.type === 'Identifier' ? module.imports.bindings.get(factory.name) : undefined;
     return source === undefined ? undefined : module.libraries.adapterOfModule(source);
   };
-  const local = constantInitializer(value, file.scopeOf(value));
+  const local = value.type === 'Identifier' ? constantInitializer(value, file.scopeOf(value)) : undefined;
   if (local) return made(unwrapExpression(local), file);
-  const source = file.imports.bindings.get(value.name);
-  const name = file.imports.names.get(value.name);
-  if (source === undefined || name === undefined || name === '*' || !source.startsWith('.')) return undefined;
-  const resolved = resolveImport(file.filename, source);
-  const module = resolved ? moduleContext(resolved, file.libraries) : undefined;
-  const exported = module?.exportedValue(name);
-  return module && exported ? made(unwrapExpression(exported), module) : undefined;
+  const imported = importedExport(file, value);
+  const exported = imported?.module.exportedValue(imported.name);
+  return imported && exported ? made(unwrapExpression(exported), imported.module) : undefined;
 }
