@@ -231,7 +231,7 @@ function keyLaterInTransaction(write: DataOperation, neighbours: readonly DataOp
  * the check of "look, and write if nothing was there", whatever settles the write.
  */
 export function insertDecidedBy(read: DataOperation, analysis: FileAnalysis): DataOperation | undefined {
-  // Cheapest first: whether the read decides anything, a glance at the text, and only then its tables.
+  // Cheapest first: whether the read decides anything (where the write is), a glance at the text, and only then its tables.
   const guards = guardsOf(read, analysis);
   if (guards.length === 0) return undefined;
   return analysis
@@ -239,8 +239,8 @@ export function insertDecidedBy(read: DataOperation, analysis: FileAnalysis): Da
     .find(
       (write) =>
         (write.kind === 'insert' || write.kind === 'upsert') &&
-        (!read.mayTouch || write.targets.some(read.mayTouch)) &&
         isDecidedBy(guards, writeSites(write.node, analysis.file)) &&
+        (!read.mayTouch || write.targets.some(read.mayTouch)) &&
         write.targets.some((target) => read.targets.includes(target)) &&
         looksForInsertedRow(write, read, analysis.tracer),
     );

@@ -227,8 +227,18 @@ export function enclosingFunction(node: TSESTree.Node): FunctionNode | undefined
   return undefined;
 }
 
-/** The places a write happens: the write itself, and calls of the helper it sits in. */
+const sitesFound = new WeakMap<FileContext, Map<TSESTree.Node, TSESTree.Node[]>>();
+
+/** The places a write happens: the write itself, and calls of the helper it sits in. Found once per write, for every read asked about it. */
 export function writeSites(write: TSESTree.Node, file: FileContext): TSESTree.Node[] {
+  let known = sitesFound.get(file);
+  if (!known) sitesFound.set(file, (known = new Map()));
+  let sites = known.get(write);
+  if (!sites) known.set(write, (sites = findWriteSites(write, file)));
+  return sites;
+}
+
+function findWriteSites(write: TSESTree.Node, file: FileContext): TSESTree.Node[] {
   const sites = [write];
   const fn = enclosingFunction(write);
   if (fn && (fn.type === 'FunctionDeclaration' || fn.type === 'FunctionExpression' || fn.type === 'ArrowFunctionExpression')) {

@@ -160,6 +160,20 @@ export class EventEmitter<T> {
   }
 }
 
+/** A text with its lines found, so a timed window can set it without that work (see `FakeTextDocument.setText`). */
+export interface IndexedText {
+  text: string;
+  lineStarts: number[];
+}
+
+export function indexedText(text: string): IndexedText {
+  const lineStarts = [0];
+  for (let index = 0; index < text.length; index += 1) {
+    if (text[index] === '\n') lineStarts.push(index + 1);
+  }
+  return { text, lineStarts };
+}
+
 /** A text document over a string, with VS Code's line and offset arithmetic. */
 export class FakeTextDocument {
   version = 1;
@@ -171,7 +185,7 @@ export class FakeTextDocument {
     readonly languageId: string,
     private text: string,
   ) {
-    this.index();
+    this.lineStarts = indexedText(text).lineStarts;
   }
   get fileName(): string {
     return this.uri.fsPath;
@@ -182,10 +196,10 @@ export class FakeTextDocument {
   getText(): string {
     return this.text;
   }
-  setText(text: string): void {
-    this.text = text;
+  /** A new text, as an edit leaves it; already indexed, it is set at once, as VS Code's own documents are updated incrementally. */
+  setText(next: string | IndexedText): void {
+    ({ text: this.text, lineStarts: this.lineStarts } = typeof next === 'string' ? indexedText(next) : next);
     this.version += 1;
-    this.index();
   }
   lineAt(line: number): { text: string; range: Range } {
     const start = this.lineStarts[line] ?? this.text.length;
@@ -211,12 +225,6 @@ export class FakeTextDocument {
       return new Position(line, Math.max(0, Math.min(position.character, this.lineAt(line).text.length)));
     };
     return new Range(clamp(range.start), clamp(range.end));
-  }
-  private index(): void {
-    this.lineStarts = [0];
-    for (let index = 0; index < this.text.length; index += 1) {
-      if (this.text[index] === '\n') this.lineStarts.push(index + 1);
-    }
   }
 }
 
