@@ -39,8 +39,20 @@ export function matchedFacts(field: Field, tracer: OriginTracer, file: FileConte
 
 /** "the Kafka offset 'message.offset'": how a fact is named in a message (plain text, quoted as ESLint's own messages quote names). */
 export function describeFact(fact: Leaf): string {
-  const named = fact.what && !fact.what.startsWith('named ') ? `${fact.what} '${fact.code}'` : `'${fact.code}'`;
+  const named = namedFact(fact);
   return fact.at ? `${named} on line ${fact.at.line}` : named;
+}
+
+function namedFact(fact: Leaf): string {
+  return fact.what && !fact.what.startsWith('named ') ? `${fact.what} '${fact.code}'` : `'${fact.code}'`;
+}
+
+/** The facts as a list, the line said once when all were read on the same one: "the Kafka topic 'topic' and the Kafka offset 'message.offset' on line 19". */
+export function describeFacts(facts: readonly Leaf[]): string {
+  const lines = new Set(facts.map((fact) => fact.at?.line));
+  const [line] = lines;
+  if (lines.size === 1 && line !== undefined && facts.length > 1) return `${listed([...new Set(facts.map(namedFact))])} on line ${line}`;
+  return listed([...new Set(facts.map(describeFact))]);
 }
 
 /** `12:4`: where the first located fact was read, for the `origin` of a report's data (1-based line and column). */

@@ -25,9 +25,9 @@ export const noAmountEffectKey = createRule({
   meta: {
     type: 'problem',
     messages: {
-      amountKey: "{{key}} is made of an amount ({{amount}}){{others}}, so two operations of the same amount share it and the second is dropped; key it on the operation's own id.",
+      amountKey: "{{key}} is made of an amount ({{amount}}){{others}}, so two operations of the same amount share it.",
       amountCheck:
-        "{{read}} looks for an earlier {{write}} by its amount ({{amount}}){{others}}, so a second operation of the same amount is dropped as a repeat; match on the operation's own id.",
+        "{{read}} looks for an earlier {{write}} by its amount ({{amount}}){{others}}, so another operation of the same amount passes for a repeat.",
     },
     schema: [],
   },

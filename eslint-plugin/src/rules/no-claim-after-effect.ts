@@ -9,11 +9,11 @@ export const noClaimAfterEffect = createRule({
     type: 'problem',
     messages: {
       recordAfterWork:
-        '{{write}} records what the check at line {{line}} asked only after {{work}} ran, so a crash or a second worker in between repeats it; claim first and act only if the claim wins.',
+        '{{write}} records what the check at line {{line}} asked only after {{work}} ran, so a crash or a second worker in between repeats it.',
       protectedButWorkBefore:
-        '{{write}} is protected by {{key}}, but {{work}} runs after the check at line {{line}} and before it, whether it wins or not; claim first and act only if the claim wins.',
+        '{{write}} is protected by {{key}}, but {{work}} runs after the check at line {{line}} and before it, whether it wins or not.',
       resultIgnored:
-        '{{write}} settles duplicates, but nobody reads its result, so the check at line {{line}} still decides; act only when the write reports that it wrote.',
+        '{{write}} settles duplicates, but nobody reads its result, so the check at line {{line}} still decides.',
     },
     schema: [],
   },

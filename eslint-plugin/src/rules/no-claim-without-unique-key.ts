@@ -95,12 +95,12 @@ export const noClaimWithoutUniqueKey = createRule({
   meta: {
     type: 'problem',
     messages: {
-      noKey: '{{table}} has no unique key, so {{write}} never conflicts and the duplicate is inserted; add a unique index on {{index}} {{where}}.',
-      noKeyOnColumns: '{{table}} has no unique key on {{columns}}, so {{write}} never conflicts and the duplicate is inserted; add a unique index on {{index}} {{where}}.',
-      caughtNoKey: '{{write}} relies on a unique violation to catch the duplicate, but {{table}} has no unique key on {{columns}}, so the duplicate is inserted; add a unique index on {{index}} {{where}}.',
-      noMatchingKey: '{{table}} has no unique key on exactly ({{columns}}), so {{write}} fails at run time instead of settling the duplicate; add a unique index on {{index}} {{where}}.',
+      noKey: '{{table}} has no unique key, so {{write}} inserts the duplicate; add a unique index on {{index}} {{where}}.',
+      noKeyOnColumns: '{{table}} has no unique key on {{columns}}, so {{write}} inserts the duplicate; add a unique index on {{index}} {{where}}.',
+      caughtNoKey: '{{write}} relies on a unique violation, but {{table}} has no unique key on {{columns}}; add a unique index on {{index}} {{where}}.',
+      noMatchingKey: '{{table}} has no unique key on exactly ({{columns}}), so {{write}} fails at run time; add a unique index on {{index}} {{where}}.',
       upsertNoKey: '{{table}} has no unique index on {{columns}}, so two concurrent runs of {{write}} can both insert; add a unique index on {{index}} {{where}}.',
-      upsertEmptyFilter: '{{write}} matches on no field, so no unique index settles it and two concurrent runs can both insert; match on a field with a unique index instead.',
+      upsertEmptyFilter: '{{write}} matches on no field, so no unique index settles it and two concurrent runs can both insert.',
     },
     schema: [],
   },

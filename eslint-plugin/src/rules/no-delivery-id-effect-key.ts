@@ -1,7 +1,7 @@
 import { effectKeyListeners } from '../analysis/effect-key-listeners.js';
 import { analysisFor, type TracedKey } from '../analysis/file-analysis.js';
 import type { Leaf } from '../analysis/facts.js';
-import { capitalised, describeFact, listed, originOf } from '../analysis/key-facts.js';
+import { capitalised, describeFacts, originOf } from '../analysis/key-facts.js';
 import { createRule } from '../create-rule.js';
 
 export const noDeliveryIdEffectKey = createRule({
@@ -9,9 +9,9 @@ export const noDeliveryIdEffectKey = createRule({
   meta: {
     type: 'problem',
     messages: {
-      deliveryKey: "{{key}} comes from the delivery ({{source}}), not the business operation, so another message about the same operation repeats the effect; key it on the operation's own id.",
-      mintedKey: "{{key}} is made fresh on every attempt ({{source}}), so a retry never matches the first try; key it on the operation's own id.",
-      workerKey: "{{key}} comes from the worker ({{source}}), so the same message on another worker gets another key; key it on the operation's own id.",
+      deliveryKey: "{{key}} comes from the delivery ({{source}}), not the business operation.",
+      mintedKey: "{{key}} is made fresh on every attempt ({{source}}), so a retry never matches the first try.",
+      workerKey: "{{key}} comes from the worker ({{source}}), so another worker makes another key for the same message.",
     },
 
     schema: [],
@@ -36,12 +36,11 @@ export const noDeliveryIdEffectKey = createRule({
       // A claim records which deliveries were handled: there, the delivery's id is the right key.
       if (!kind || key.isClaim()) return;
       const origins = facts.filter((fact) => fact.kind === kind && certain(fact) && !fact.fallback);
-      const sources = [...new Set(origins.map(describeFact))];
       context.report({
         node: key.node,
         messageId: kind === 'delivery' ? 'deliveryKey' : kind === 'worker' ? 'workerKey' : 'mintedKey',
         // `origin` and `originNote` are for tools that show where the value was read (the editor's related information).
-        data: { key: capitalised(key.description), source: listed(sources), origin: originOf(origins) ?? '', originNote: 'the value is read here' },
+        data: { key: capitalised(key.description), source: describeFacts(origins), origin: originOf(origins) ?? '', originNote: 'the value is read here' },
       });
     };
     return {

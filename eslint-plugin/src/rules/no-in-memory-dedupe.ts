@@ -95,7 +95,7 @@ export const noInMemoryDedupe = createRule({
     type: 'problem',
     messages: {
       inMemory:
-        '{{collection}} is process memory, empty after a restart and on a second worker, so {{effect}} runs again; claim the key durably instead, in a row with a unique key or with SET NX.',
+        '{{collection}} is process memory, empty after a restart and on a second worker, so {{effect}} runs again.',
     },
     schema: [],
   },

@@ -763,7 +763,18 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           const { info } = Context.current();
           await stripe.charges.create({ amount: input.cents }, { idempotencyKey: \`\${info.activityId}-\${info.attempt}\` });
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "The 'idempotencyKey' option", source: "the Temporal activity id 'info.activityId' on line 5 and the Temporal activity attempt 'info.attempt' on line 5" } }],
+      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "The 'idempotencyKey' option", source: "the Temporal activity id 'info.activityId' and the Temporal activity attempt 'info.attempt' on line 5" } }],
+    },
+    {
+      name: 'delivery values read on two lines: each named with its own line',
+      code: `
+        import { Context } from '@temporalio/activity';
+        export async function charge(input: { cents: number }) {
+          const id = Context.current().info.activityId;
+          const attempt = Context.current().info.attempt;
+          await stripe.charges.create({ amount: input.cents }, { idempotencyKey: \`\${id}-\${attempt}\` });
+        }`,
+      errors: [{ messageId: 'deliveryKey', line: 6, data: { key: "The 'idempotencyKey' option", source: "the Temporal activity id 'Context.current().info.activityId' on line 4 and the Temporal activity attempt 'Context.current().info.attempt' on line 5" } }],
     },
     {
       name: 'a Redis stream entry id as the conflict target of an effect',
