@@ -7,32 +7,31 @@ import { createLintEngine, openDocumentsSetting } from '../../extension/src/lint
 import { ruleNames } from '../../extension/src/rules';
 import { fakePlugin } from './support/fake-plugin';
 
-const engine = createLintEngine({
-  linter: () => new Linter({ configType: 'flat' }),
-  plugin: fakePlugin,
-  parsing: createIncrementalParsing(typeScriptParser),
-});
+/** An engine on the fake plugin, with one of its rules replaced by `rule` when given. */
+function engineWith(rule?: { name: string; rule: unknown }) {
+  return createLintEngine({
+    linter: () => new Linter({ configType: 'flat' }),
+    plugin: (rule ? { rules: { ...fakePlugin.rules, [rule.name]: rule.rule } } : fakePlugin) as never,
+    parsing: createIncrementalParsing(typeScriptParser),
+  });
+}
+
+const engine = engineWith();
 
 const allRules = [...ruleNames];
 
 /** An engine whose rule notes what it finds under `key` in the settings, on each lint. */
 function settingsProbe(key: string) {
   const seen: unknown[] = [];
-  const probing = createLintEngine({
-    linter: () => new Linter({ configType: 'flat' }),
-    plugin: {
-      rules: {
-        ...fakePlugin.rules,
-        'no-check-then-insert': {
-          meta: { schema: [] },
-          create(context: { settings: Record<string, unknown> }) {
-            seen.push(context.settings[key]);
-            return {};
-          },
-        },
+  const probing = engineWith({
+    name: 'no-check-then-insert',
+    rule: {
+      meta: { schema: [] },
+      create(context: { settings: Record<string, unknown> }) {
+        seen.push(context.settings[key]);
+        return {};
       },
-    } as never,
-    parsing: createIncrementalParsing(typeScriptParser),
+    },
   });
   return { probing, seen };
 }
@@ -58,25 +57,19 @@ describe('the lint engine', () => {
   });
 
   it("gives a finding the origin its rule reports in the data, and none to a finding without one", () => {
-    const reporting = createLintEngine({
-      linter: () => new Linter({ configType: 'flat' }),
-      plugin: {
-        rules: {
-          ...fakePlugin.rules,
-          'no-delivery-id-effect-key': {
-            meta: { schema: [], messages: { found: 'Found {{name}}' } },
-            create(context: { report(descriptor: unknown): void }) {
-              return {
-                Identifier(node: { name: string }) {
-                  if (node.name === 'deliveryKey') context.report({ node, messageId: 'found', data: { name: node.name, origin: '1:7', originNote: 'the value is read here' } });
-                  if (node.name === 'plainKey') context.report({ node, messageId: 'found', data: { name: node.name } });
-                },
-              };
+    const reporting = engineWith({
+      name: 'no-delivery-id-effect-key',
+      rule: {
+        meta: { schema: [], messages: { found: 'Found {{name}}' } },
+        create(context: { report(descriptor: unknown): void }) {
+          return {
+            Identifier(node: { name: string }) {
+              if (node.name === 'deliveryKey') context.report({ node, messageId: 'found', data: { name: node.name, origin: '1:7', originNote: 'the value is read here' } });
+              if (node.name === 'plainKey') context.report({ node, messageId: 'found', data: { name: node.name } });
             },
-          },
+          };
         },
-      } as never,
-      parsing: createIncrementalParsing(typeScriptParser),
+      },
     });
     const report = reporting.lint({ text: 'const a = 1;\nconst deliveryKey = a;\nconst plainKey = a;\n', fileName: 'consumer.ts', rules: allRules });
     expect(report.kind).toBe('linted');
