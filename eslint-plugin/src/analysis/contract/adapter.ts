@@ -36,10 +36,10 @@ export interface AdapterFile {
   readonly libraries: AdapterTable;
   readonly sourceAst: TSESTree.Program;
   readonly visitorKeys: TSESLint.SourceCode.VisitorKeys;
-  scopeOf(node: TSESTree.Node): TSESLint.Scope.Scope;
-  text(node: TSESTree.Node): string;
+  readonly scopeOf: (node: TSESTree.Node) => TSESLint.Scope.Scope;
+  readonly text: (node: TSESTree.Node) => string;
   /** The source of a node as messages quote it. */
-  code(node: TSESTree.Node): string;
+  readonly code: (node: TSESTree.Node) => string;
 }
 
 /** What an adapter may ask of the table of every adapter in use. */

@@ -36,7 +36,7 @@ function climbToGuard(start: TSESTree.Node, polarity: Polarity): { guard?: Guard
       case 'TSAsExpression':
       case 'TSNonNullExpression':
         break;
-      case 'MemberExpression':
+      case 'MemberExpression': {
         // rows.length, result.rowCount, rows[0], count.count: still "found" when truthy.
         if (parent.object !== node) return {};
         const member = propertyName(parent) ?? (parent.computed && parent.property.type === 'Literal' ? String(parent.property.value) : '');
@@ -49,6 +49,7 @@ function climbToGuard(start: TSESTree.Node, polarity: Polarity): { guard?: Guard
         }
         afterElement = member === '0';
         break;
+      }
       case 'CallExpression':
         // Boolean(x), Number(x.count): truthy exactly when x says a row was found.
         if (parent.callee.type === 'Identifier' && ['Boolean', 'Number', 'parseInt', 'BigInt'].includes(parent.callee.name)) break;
@@ -173,7 +174,7 @@ export function guardsFedBy(read: TSESTree.Node, file: FileContext): Guard[] {
       for (const identifier of boundIdentifiers(bound.id)) {
         const variable = variableOf(identifier, file.scopeOf(identifier));
         for (const reference of variable?.references ?? []) {
-          if (reference.isRead()) visit(reference.identifier as TSESTree.Node, bound.polarity, depth + 1);
+          if (reference.isRead()) visit(reference.identifier, bound.polarity, depth + 1);
         }
       }
     }
@@ -220,7 +221,7 @@ const sitesFound = new WeakMap<FileContext, Map<TSESTree.Node, TSESTree.Node[]>>
 /** The places a write happens: the write itself, and calls of the helper it sits in. Found once per write, for every read asked about it. */
 export function writeSites(write: TSESTree.Node, file: FileContext): TSESTree.Node[] {
   let known = sitesFound.get(file);
-  if (!known) sitesFound.set(file, (known = new Map()));
+  if (!known) sitesFound.set(file, (known = new Map<TSESTree.Node, TSESTree.Node[]>()));
   let sites = known.get(write);
   if (!sites) known.set(write, (sites = findWriteSites(write, file)));
   return sites;

@@ -120,7 +120,7 @@ const fieldTypes = /^(String|Number|Boolean|Date|Buffer|Map|Object|Array|BigInt|
 function definitionUnsure(definition: TSESTree.ObjectExpression, file: AdapterFile): boolean {
   return definition.properties.some((property) => {
     if (property.type !== 'Property' || keyName(property) === undefined) return true;
-    const value = unwrapExpression(property.value as TSESTree.Node);
+    const value = unwrapExpression(property.value);
     const options = objectLiteral(value, file.scopeOf);
     if (options) {
       // { type: String, unique: true } is read; { nested: { deep: { unique: true } } } is not.
