@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { fieldsOf, link, literalArgument, normaliseTarget, showsEveryField, type AdapterFile, type Chain, type DataAdapter, type DataOperation } from '../analysis/index.js';
-import { knexMigrations } from './shared/model-declarations.js';
+import { knexMigrations } from './shared/model-readers.js';
 import { atChainEnd, chainEnds, whereFilters } from './shared/query-chains.js';
 
 /** knex: `knex('refunds').where({ id }).first()`, `.insert(row).onConflict('id').ignore()`. */
