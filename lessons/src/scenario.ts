@@ -140,8 +140,9 @@ export interface QuestionScenario {
   readonly shipped?: ShownHandler;
   readonly options: Readonly<Record<string, ShownHandler>>;
   /**
-   * When options differ only in how one variable is computed, each option is labelled with that
-   * variable's declaration from its handler. Otherwise options are labelled with the state they produce.
+   * A question whose answer is code (any rule but `same-as-shipped`) labels each option with its
+   * handler; when options differ only in how one variable is computed, with that variable's
+   * declaration instead. A question about the shown handler's state labels options with states.
    */
   readonly labelledBy?: string;
   readOutcome(db: Queryable): Promise<Outcome>;

@@ -83,7 +83,7 @@ describe('npm run lesson', () => {
     expect(stdout).toContain('  d) inbox=2 balance=900   <- proven right');
     expect(stdout).toContain('the database proves b (reproduces inbox=3 effects=1 sum=400); the lesson declares b');
     expect(stdout.match(/<- proven right/g)).toHaveLength(8);
-    expect(stdout).toContain('  b) inbox=1 effects=1 sum=240   <- proven right');
+    expect(stdout).toContain('  b) example-4-6#claimThenCredit   -> inbox=1 effects=1 sum=240   <- proven right');
     expect(stdout).toContain('the database proves c (reproduces inbox=2 claims=0 effects=2); the lesson declares c');
     expect(stdout).not.toContain('DISAGREE');
   });

@@ -144,16 +144,23 @@ async function buildQuestion(
   field: string,
   number: number | null,
 ): Promise<BuiltQuestion> {
+  // A question that asks for the state the shown handler leaves offers states; one that asks which
+  // code is right offers code, so that a state stated in the question cannot point at its answer.
+  const asksForCode = scenario.answer.kind !== 'same-as-shipped';
+  if (!asksForCode && scenario.labelledBy) {
+    throw new LessonFileError(inputs.files.textFile, field, 'asks for the state the shown handler leaves, so its options are states, not declarations');
+  }
   const options: BuiltOption[] = [];
   for (const optionId of Object.keys(scenario.options)) {
     const handler = scenario.options[optionId]!;
     const run = await inputs.runHandler(scenario.anchor, optionId);
     if (!run.ok) throw new Error(`${scenario.anchor} option ${optionId} could not be run to build it: ${describeFailure(run.failure)}`);
+    const code = snippet(inputs, handler);
     options.push({
       id: optionId,
-      label: scenario.labelledBy ? inputs.code.extract(handlerFile(inputs, handler), handler.name, scenario.labelledBy).label! : run.text,
-      labelKind: scenario.labelledBy ? 'code' : 'outcome',
-      code: snippet(inputs, handler),
+      label: !asksForCode ? run.text : scenario.labelledBy ? inputs.code.extract(handlerFile(inputs, handler), handler.name, scenario.labelledBy).label! : codeLabel(code, handler),
+      labelKind: asksForCode ? 'code' : 'outcome',
+      code,
       explanationHtml: renderMarkdown(fillFromRun(questionText.options[optionId]!, run, inputs.files.textFile, `${field}.options.${optionId}`)),
     });
   }
@@ -176,6 +183,11 @@ async function buildQuestion(
           ? `the option that reproduces ${formatOutcome(rule.trace)}`
           : `the option that ${rule.requirement}`,
   };
+}
+
+/** A whole handler as an option: its code, saying first how its statements commit when that is on a pool. */
+function codeLabel(code: CodeSnippet, handler: ShownHandler): string {
+  return handler.commits === 'each' ? `// on a pool: each statement commits on its own\n${code.source}` : code.source;
 }
 
 function snippet(inputs: AssemblyInputs, handler: ShownHandler): CodeSnippet {

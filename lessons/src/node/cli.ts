@@ -91,11 +91,13 @@ async function printQuestion(runner: LessonRunner, question: BuiltQuestion, with
     console.log(`  shown handler ${question.code.handler}: ${runText(check.shipped)}`);
     if (withTranscript) printTranscript(check.shipped.transcript);
   }
-  const labelWidth = Math.max(...question.options.map((option) => option.label.length));
-  for (const option of question.options) {
+  // A whole handler is named rather than printed; a one-line declaration is printed as it is.
+  const names = question.options.map((option) => (option.label.includes('\n') ? option.code.handler : option.label));
+  const labelWidth = Math.max(...names.map((name) => name.length));
+  for (const [index, option] of question.options.entries()) {
     const run = check.options[option.id];
     const computed = run ? runText(run) : 'not run';
-    const shownLabel = option.labelKind === 'code' ? `${option.label.padEnd(labelWidth)}  -> ${computed}` : computed;
+    const shownLabel = option.labelKind === 'code' ? `${names[index]!.padEnd(labelWidth)}  -> ${computed}` : computed;
     console.log(`  ${option.id}) ${shownLabel}${check.provenRight.includes(option.id) ? '   <- proven right' : ''}`);
     if (withTranscript && run) printTranscript(run.transcript);
   }
@@ -118,7 +120,9 @@ async function takeQuiz(runner: LessonRunner): Promise<boolean> {
     printQuestionSetting(question);
     if (question.code) console.log(`\n${question.code.source.replace(/^/gm, '    ')}\n`);
     console.log(plainText(question.promptHtml));
-    for (const option of question.options) console.log(`  ${option.id}) ${option.label}`);
+    for (const option of question.options) {
+      console.log(option.label.includes('\n') ? `  ${option.id})\n${option.label.replace(/^/gm, '      ')}\n` : `  ${option.id}) ${option.label}`);
+    }
     const ids = question.options.map((option) => option.id);
     let choice: string | undefined;
     while (choice === undefined) {
