@@ -83,7 +83,7 @@ export class LessonRunner {
     const result = await this.exclusive(async (): Promise<ExampleResult> => {
       const session = new ItemSession(this.db);
       try {
-        const line = await example.run(session);
+        const line = await example.run(session, example.messages);
         return { anchor, number: example.number, ok: true, line, transcript: await session.transcript() };
       } catch (error) {
         return { anchor, number: example.number, ok: false, failure: asItemFailure(error), transcript: await session.transcript() };

@@ -161,11 +161,21 @@ export interface ExampleScenario {
   readonly number: string;
   /** The handlers shown with the example, the one it runs first. */
   readonly shown: readonly ShownHandler[];
+  /** The messages the example delivers, by a name its text cites them with (`{order.cents}`). */
+  readonly messages: Readonly<Record<string, LessonMessage>>;
   /**
    * Runs the example on a fresh database (one per design it compares) and returns its result, one
-   * line per design, composed from rows read back.
+   * line per design, composed from rows read back. It delivers `messages`, which it is handed.
    */
-  run(session: ItemSession): Promise<string>;
+  run(session: ItemSession, messages: Readonly<Record<string, LessonMessage>>): Promise<string>;
+}
+
+/** Lets an example be written with its own messages: what its text cites is what its run delivers. */
+export function defineExample<Messages extends Readonly<Record<string, LessonMessage>>>(
+  example: Omit<ExampleScenario, 'messages' | 'run'> & { messages: Messages; run(session: ItemSession, messages: Messages): Promise<string> },
+): ExampleScenario {
+  // The run is only ever handed the messages beside it, so erasing their type here is sound.
+  return example as unknown as ExampleScenario;
 }
 
 /**

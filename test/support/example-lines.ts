@@ -7,6 +7,7 @@ export const exampleLines: readonly string[] = [
   '4.4 effect identity: source-maple-a=fresh/new, source-maple-b=fresh/already-recorded; inbox=2 effects=1',
   '4.4 keyed by message: source-maple-a=fresh/new, source-maple-b=fresh/new; inbox=2 effects=2',
   '4.5 late replay of reconcile-17: per-worker claim B=applied balance=700; snapshot claim B=skipped balance=900; sequence guard B=skipped balance=900',
+  '4.5 reconcile-17 first arrives after reconcile-18: snapshot claim B=applied balance=700; sequence guard B=skipped balance=900',
   '4.6 check, credit, record, on a pool: A=credited, B=credited; inbox=1 effects=2',
   '4.6 claim first, one transaction: A=credited, B=skipped; inbox=1 effects=1',
   '4.6 A dies after its credit, then B: check, credit, record A=died after statement 2 B=credited inbox=1 effects=2; claim first A=died after statement 2 B=credited inbox=1 effects=1',

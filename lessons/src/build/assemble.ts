@@ -15,6 +15,7 @@ import {
 import { describeFailure, type HandlerRun } from '../runner.js';
 import { formatOutcome, type QuestionScenario, type RuleId, type RunnableLesson, type ShownHandler } from '../scenario.js';
 import type { HandlerSourceReader } from './extract-code.js';
+import { deliveryFacts, fillFromDeliveries } from './fill-from-deliveries.js';
 import { fillFromRun } from './fill-from-run.js';
 import type { LessonText, QuestionText } from './lesson-text.js';
 import { renderMarkdown } from './render-markdown.js';
@@ -69,7 +70,7 @@ export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesso
       number: scenario.number,
       title: exampleText.title,
       captions: exampleText.captions,
-      html: renderMarkdown(exampleText.body),
+      html: renderMarkdown(fillFromDeliveries(exampleText.body, scenario.messages, files.textFile, `examples[${index}].body`)),
       code: scenario.shown.map((handler) => snippet(inputs, handler)),
     };
   });
@@ -165,13 +166,14 @@ async function buildQuestion(
     });
   }
   const rule = scenario.answer;
+  const facts = deliveryFacts(scenario.deliveries);
   return {
     anchor: scenario.anchor,
     number,
     title: questionText.title ?? `Question ${number}`,
-    scenarioHtml: renderMarkdown(questionText.scenario),
+    scenarioHtml: renderMarkdown(fillFromDeliveries(questionText.scenario, facts, inputs.files.textFile, `${field}.scenario`)),
     observed: rule.kind === 'reproduces' ? formatOutcome(rule.trace) : null,
-    promptHtml: renderMarkdown(questionText.prompt),
+    promptHtml: renderMarkdown(fillFromDeliveries(questionText.prompt, facts, inputs.files.textFile, `${field}.prompt`)),
     deliveries: scenario.deliveries.map((delivery): DeliveryView => ({ worker: delivery.worker, message: { ...delivery.message } as DeliveryView['message'] })),
     code: scenario.shipped ? snippet(inputs, scenario.shipped) : null,
     options,
