@@ -7,8 +7,10 @@ import * as example44Handlers from './handlers/example-4-4.js';
 import * as example45Handlers from './handlers/example-4-5.js';
 import * as example46Handlers from './handlers/example-4-6.js';
 import * as example47Handlers from './handlers/example-4-7.js';
-import { balanceOf, countRows, inboxIds } from './readouts.js';
-import { balancesTable, inboxTable, keyedEffectsTable, sequencedBalancesTable, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
+import * as example49Handlers from './handlers/example-4-9.js';
+import * as example410Handlers from './handlers/example-4-10.js';
+import { balanceOf, brokerCopies, brokerOffset, countRows, inboxIds, nextFromBroker } from './readouts.js';
+import { balancesTable, inboxTable, keyedEffectsTable, outboxTables, partitionTables, sequencedBalancesTable, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
 
 /** How a worker's claim reads in a result line, for the unique claim and for check-then-insert. */
 export const claimWords = {
@@ -311,6 +313,82 @@ export const claimWithoutUniqueKey = defineExample({
   },
 });
 
+const example49 = handlerModule('example-4-9', example49Handlers);
+
+export const transactionalOutbox = defineExample({
+  anchor: 'example-4-9',
+  number: '4.9',
+  shown: [
+    shown(example49, 'placeOrderWithOutbox', []),
+    onPool(shown(example49, 'relayOutbox', [])),
+    shown(example49, 'consumePaidOrder', []),
+    onPool(shown(example49, 'placeOrderThenPublish', [], 'publishing after a commit is a producer-side gap; the rules look at consumers')),
+  ],
+  messages: { order: { id: 'order-93', cashbackId: 'cashback-93', cents: 120 }, relayRun: { id: 'relay-run' } },
+  async run(session, { order, relayRun }) {
+    const count = (table: 'orders' | 'broker' | 'inbox' | 'effects') => session.readCommitted(`the ${table} rows`, (db) => countRows(db, table));
+    await session.fresh(outboxTables + inboxTable + unkeyedEffectsTable, 'outbox, the relay dies after publishing');
+    await session.deliver({ worker: 'A', message: order }, example49Handlers.placeOrderWithOutbox);
+    // Publishing reaches the broker at once, so the relay's statements commit one by one; it dies after its first publish.
+    const died = await session.deliver({ worker: 'A', message: relayRun }, example49Handlers.relayOutbox, { commits: 'each', diesAfterStatements: 2 });
+    const again = await session.deliver({ worker: 'B', message: relayRun }, example49Handlers.relayOutbox, { commits: 'each' });
+    const copies = await session.readCommitted('the copies the broker holds', brokerCopies);
+    const consumed: string[] = [];
+    for (const [index, copy] of copies.entries()) {
+      const worker = index % 2 === 0 ? 'A' : 'B';
+      consumed.push(`${worker}=${creditWord(await session.deliver({ worker, message: copy }, example49Handlers.consumePaidOrder))}`);
+    }
+    const relays = `relay A=${died.committed ? `published ${died.value}` : died.reason}, relay B=published ${again.committed ? again.value : again.reason}`;
+    const outbox = `4.9 outbox: ${relays}; orders=${await count('orders')} published=${copies.length}; consumer ${consumed.join(', ')}; inbox=${await count('inbox')} effects=${await count('effects')}`;
+    await session.fresh(outboxTables, 'commit, then publish');
+    const producer = await session.deliver({ worker: 'A', message: order }, example49Handlers.placeOrderThenPublish, { commits: 'each', diesAfterStatements: 1 });
+    const direct = `4.9 commit, then publish: producer ${producer.committed ? 'published' : producer.reason}; orders=${await count('orders')} published=${await count('broker')}`;
+    return `${outbox}\n${direct}`;
+  },
+});
+
+const example410 = handlerModule('example-4-10', example410Handlers);
+
+/** When the consumer tells the broker it is done, and where it keeps its position. */
+const acknowledgementDesigns = [
+  { label: 'ack before COMMIT, A dies before COMMIT', ackFirst: true, handler: shown(example410, 'creditPayment', []) },
+  { label: 'ack after COMMIT, A dies before the ack', ackFirst: false, handler: shown(example410, 'creditPayment', []) },
+  { label: "position kept in the effect's transaction, A dies before the ack", ackFirst: false, handler: shown(example410, 'creditAndKeepPosition', []) },
+] as const;
+
+export const acknowledgementOrder = defineExample({
+  anchor: 'example-4-10',
+  number: '4.10',
+  shown: [shown(example410, 'acknowledge', []), shown(example410, 'creditPayment', [], 'no key at all: the example is about when the broker is told, which no rule sees'), shown(example410, 'creditAndKeepPosition', [])],
+  messages: { payment: { id: 'payment-20', offset: 0, cashbackId: 'cashback-20', cents: 75 } },
+  async run(session, { payment }) {
+    const lines: string[] = [];
+    for (const design of acknowledgementDesigns) {
+      await session.fresh(
+        partitionTables + unkeyedEffectsTable + `INSERT INTO partition_log VALUES (${payment.offset}, '${payment.id}', '${payment.cashbackId}', ${payment.cents});`,
+        design.label,
+      );
+      if (design.ackFirst) {
+        await session.deliver({ worker: 'A', message: payment }, example410Handlers.acknowledge);
+        await session.deliver({ worker: 'A', message: payment }, design.handler.run, { interruptBeforeCommit: true });
+      } else {
+        // A commits its transaction and dies before it can tell the broker.
+        await session.deliver({ worker: 'A', message: payment }, design.handler.run);
+      }
+      // Worker B takes over the partition and asks the broker where to start.
+      const offset = await session.readCommitted("the broker's offset for the group", brokerOffset);
+      const next = await session.readCommitted('what the broker hands worker B', nextFromBroker);
+      let handed = `B starts at offset ${offset}: nothing there`;
+      if (next) {
+        const result = await session.deliver({ worker: 'B', message: next }, design.handler.run);
+        handed = `B starts at offset ${offset}: ${next.id}=${result.committed ? (result.value === false ? 'skipped' : 'credited') : result.reason}`;
+      }
+      lines.push(`4.10 ${design.label}: ${handed}; effects=${await session.readCommitted('the effects', (db) => countRows(db, 'effects'))}`);
+    }
+    return lines.join('\n');
+  },
+});
+
 export const examples: readonly ExampleScenario[] = [
   inboxClaims,
   snapshotIdentity,
@@ -320,4 +398,6 @@ export const examples: readonly ExampleScenario[] = [
   claimAfterEffect,
   inMemoryDedupe,
   claimWithoutUniqueKey,
+  transactionalOutbox,
+  acknowledgementOrder,
 ];

@@ -63,6 +63,8 @@ describe('the places other tools link to', () => {
       'example-4-6',
       'example-4-7',
       'example-4-8',
+      'example-4-9',
+      'example-4-10',
       'q1',
       'q2',
       'q3',

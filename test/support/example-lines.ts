@@ -15,4 +15,9 @@ export const exampleLines: readonly string[] = [
   '4.7 inbox claim: A=credited, A=skipped, A restarted=skipped, B=skipped; inbox=1 effects=1',
   '4.8 claim, inbox with no unique key: A=credited, B=credited; inbox=2 effects=2',
   '4.8 claim, inbox with PRIMARY KEY (message_id): A=credited, B=skipped; inbox=1 effects=1',
+  '4.9 outbox: relay A=died after statement 2, relay B=published 1; orders=1 published=2; consumer A=credited, B=skipped; inbox=1 effects=1',
+  '4.9 commit, then publish: producer died after statement 1; orders=1 published=0',
+  '4.10 ack before COMMIT, A dies before COMMIT: B starts at offset 1: nothing there; effects=0',
+  '4.10 ack after COMMIT, A dies before the ack: B starts at offset 0: payment-20=credited; effects=2',
+  "4.10 position kept in the effect's transaction, A dies before the ack: B starts at offset 0: payment-20=skipped; effects=1",
 ];
