@@ -9,8 +9,10 @@ import * as example46Handlers from './handlers/example-4-6.js';
 import * as example47Handlers from './handlers/example-4-7.js';
 import * as example49Handlers from './handlers/example-4-9.js';
 import * as example410Handlers from './handlers/example-4-10.js';
+import * as example411Handlers from './handlers/example-4-11.js';
+import * as example412Handlers from './handlers/example-4-12.js';
 import { balanceOf, brokerCopies, brokerOffset, countRows, inboxIds, nextFromBroker } from './readouts.js';
-import { balancesTable, inboxTable, keyedEffectsTable, outboxTables, partitionTables, sequencedBalancesTable, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
+import { balancesTable, inboxTable, keyedEffectsTable, jobsTable, outboxTables, partitionTables, sequencedBalancesTable, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
 
 /** How a worker's claim reads in a result line, for the unique claim and for check-then-insert. */
 export const claimWords = {
@@ -389,6 +391,57 @@ export const acknowledgementOrder = defineExample({
   },
 });
 
+const example411 = handlerModule('example-4-11', example411Handlers);
+
+/** One order's cashback, enqueued twice; the races on a real server start from the same two jobs. */
+export const queuedTwice = { first: 'job-61-a', second: 'job-61-b', order: { id: 'order-61-paid', cashbackId: 'cashback-61', cents: 80 } } as const;
+
+export const queuedJobs = (order: example411Handlers.CashbackOrder, jobIds: readonly string[]) =>
+  jobsTable + jobIds.map((jobId) => `INSERT INTO jobs(job_id, cashback_id, cents) VALUES ('${jobId}', '${order.cashbackId}', ${order.cents});`).join('');
+
+const lockDesigns = [
+  { label: 'advisory lock around the credit', handler: shown(example411, 'creditUnderLock', [], 'the lock is on the business id, which is right; a lock that guards nothing but the write is a meaning no rule reads') },
+  { label: 'advisory lock around a check and the credit', handler: shown(example411, 'creditOnceUnderLock', []) },
+] as const;
+
+export const locksShareWork = defineExample({
+  anchor: 'example-4-11',
+  number: '4.11',
+  shown: [shown(example411, 'workNextJob', [], 'the job is enqueued twice; no rule can know two jobs are one operation'), ...lockDesigns.map((design) => design.handler)],
+  messages: { order: queuedTwice.order, firstJob: { id: queuedTwice.first }, secondJob: { id: queuedTwice.second } },
+  async run(session, { order, firstJob, secondJob }) {
+    await session.fresh(queuedJobs(order, [firstJob.id, secondJob.id]) + unkeyedEffectsTable, 'SKIP LOCKED');
+    const polls: string[] = [];
+    for (const worker of ['A', 'B', 'A'] as const) {
+      const result = await session.deliver({ worker, message: { id: `poll-${worker}` } }, example411Handlers.workNextJob);
+      polls.push(`${worker}=${result.committed ? (result.value ? 'took a job' : 'found none') : result.reason}`);
+    }
+    const lines = [`4.11 SKIP LOCKED, one order queued twice: ${polls.join(', ')}; effects=${await session.readCommitted('the effects', (db) => countRows(db, 'effects'))}`];
+    for (const design of lockDesigns) {
+      await session.fresh(unkeyedEffectsTable, design.label);
+      const handled: string[] = [];
+      for (const worker of ['A', 'B'] as const) handled.push(`${worker}=${creditWord(await session.deliver({ worker, message: order }, design.handler.run))}`);
+      lines.push(`4.11 ${design.label}: ${handled.join(', ')}; effects=${await session.readCommitted('the effects', (db) => countRows(db, 'effects'))}`);
+    }
+    return lines.join('\n');
+  },
+});
+
+export const claimUnderRepeatableRead = shown(handlerModule('example-4-12', example412Handlers), 'claimUnderRepeatableRead', []);
+
+export const stricterIsolation = defineExample({
+  anchor: 'example-4-12',
+  number: '4.12',
+  shown: [claimUnderRepeatableRead],
+  messages: { order: { id: 'order-88-paid', cashbackId: 'cashback-88', cents: 45 } },
+  async run(session, { order }) {
+    await session.fresh(inboxTable + unkeyedEffectsTable);
+    const handled: string[] = [];
+    for (const worker of ['A', 'B'] as const) handled.push(`${worker}=${creditWord(await session.deliver({ worker, message: order }, claimUnderRepeatableRead.run))}`);
+    return `4.12 claim under REPEATABLE READ, one worker at a time: ${handled.join(', ')}; ${await inboxAndEffectCounts(session)}`;
+  },
+});
+
 export const examples: readonly ExampleScenario[] = [
   inboxClaims,
   snapshotIdentity,
@@ -400,4 +453,6 @@ export const examples: readonly ExampleScenario[] = [
   claimWithoutUniqueKey,
   transactionalOutbox,
   acknowledgementOrder,
+  locksShareWork,
+  stricterIsolation,
 ];

@@ -40,3 +40,6 @@ export const partitionTables =
   'CREATE TABLE partition_log (log_offset integer PRIMARY KEY, message_id text NOT NULL, cashback_id text NOT NULL, cents integer NOT NULL);' +
   "CREATE TABLE broker_offsets (consumer_group text PRIMARY KEY, next_offset integer NOT NULL); INSERT INTO broker_offsets VALUES ('cashback', 0);" +
   "CREATE TABLE positions (consumer_group text PRIMARY KEY, next_offset integer NOT NULL); INSERT INTO positions VALUES ('cashback', 0);";
+
+/** A job queue in a table; `queuedTwice` is one order's cashback enqueued twice, as a retried producer does. */
+export const jobsTable = "CREATE TABLE jobs (job_id text PRIMARY KEY, cashback_id text NOT NULL, cents integer NOT NULL, state text NOT NULL DEFAULT 'queued');";

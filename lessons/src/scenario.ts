@@ -198,6 +198,11 @@ export interface RaceScenario {
   readonly words: { readonly took: string; readonly declined: string };
   /** A worker that ends with ROLLBACK instead of COMMIT, once the other is seen waiting for it. */
   readonly rollsBack?: WorkerName;
+  /**
+   * A worker whose transaction fails with a serialization failure (SQLSTATE 40001, which isolation
+   * above READ COMMITTED raises) rolls back and runs the handler again in a new transaction.
+   */
+  readonly retriesSerializationFailures?: boolean;
 }
 
 export interface RunnableLesson {

@@ -20,4 +20,8 @@ export const exampleLines: readonly string[] = [
   '4.10 ack before COMMIT, A dies before COMMIT: B starts at offset 1: nothing there; effects=0',
   '4.10 ack after COMMIT, A dies before the ack: B starts at offset 0: payment-20=credited; effects=2',
   "4.10 position kept in the effect's transaction, A dies before the ack: B starts at offset 0: payment-20=skipped; effects=1",
+  '4.11 SKIP LOCKED, one order queued twice: A=took a job, B=took a job, A=found none; effects=2',
+  '4.11 advisory lock around the credit: A=credited, B=credited; effects=2',
+  '4.11 advisory lock around a check and the credit: A=credited, B=skipped; effects=1',
+  '4.12 claim under REPEATABLE READ, one worker at a time: A=credited, B=skipped; inbox=1 effects=1',
 ];
