@@ -1,6 +1,7 @@
 import type { RuleName } from 'eslint-plugin-idempotency';
 
 import type { Queryable } from './database.js';
+import type { Exercise } from './exercise.js';
 import type { ItemSession } from './session.js';
 
 /**
@@ -212,6 +213,8 @@ export interface RunnableLesson {
   readonly questions: readonly QuestionScenario[];
   /** What only a real server can show; run when one is available. */
   readonly races: readonly RaceScenario[];
+  /** Handlers for the learner to mend, checked by the schedules that break them. */
+  readonly exercises: readonly Exercise[];
 }
 
 /** Lets a scenario be written with its own message type and stored beside the others. */

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -91,11 +93,36 @@ describe('npm run lesson', () => {
     expect(stdout).toContain('\n7 of 7 right, every answer computed on PGlite.');
   });
 
+  it('-- exercise shows a task, checks a mended handler on every schedule, and opens the model solution only after a try', async () => {
+    const tries = await mkdtemp(join(tmpdir(), 'lesson-tries-'));
+    const inTries = { env: environment({ TMPDIR: tries }) };
+    const exec = (...args: string[]) => promisify(execFile)(process.execPath, [cli, 'exercise', ...args], inTries).catch((error: { stdout: string; code: number }) => error);
+    const listing = await exec();
+    expect(listing.stdout).toContain('  claim-after-effect  Claim before the effect, in its transaction (no-claim-after-effect)');
+    const starter = (await exec('claim-after-effect', '--starter')).stdout;
+    expect(starter.startsWith('table: CREATE TABLE inbox (message_id text PRIMARY KEY);\n')).toBe(true);
+    expect((await exec('claim-after-effect', '--solution')).stdout).toContain('Try it first');
+    const file = join(tries, 'mine.txt');
+    await writeFile(file, starter);
+    const broken = (await exec('claim-after-effect', '--check', file)) as { stdout: string; code?: number };
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain('broken  two workers at once: workers A and B both get order-71-paid at the same moment; their statements alternate\n        A=done, B=done; left effects=2 sum=260\n');
+    expect(broken.stdout).toContain('broken  a crash between statements: worker A dies after statement 2 of order-71-paid; worker B gets order-71-paid again\n');
+    expect(broken.stdout).toContain('hint: Both workers checked before either recorded.');
+    expect(broken.stdout).toContain('2 of 4 schedules broke it.');
+    const solution = (await exec('claim-after-effect', '--solution')).stdout;
+    expect(solution).toContain('    transaction: one\n');
+    await writeFile(file, solution.replace(/^Model solution.*\n\n/, '').replace(/^ {4}/gm, ''));
+    const mended = (await exec('claim-after-effect', '--check', file)) as { stdout: string; code?: number };
+    expect(mended.stdout).toContain('Every schedule left the right state, computed on PGlite.');
+    expect(mended.code ?? 0).toBe(0);
+  });
+
   it('--help lists every command and exits 0', async () => {
     for (const flag of ['--help', '-h', 'help']) {
       const { stdout, stderr } = await run(flag);
       expect(stderr).toBe('');
-      for (const command of ['read [place]', 'examples', 'quiz', 'take', 'console <example>', 'record-races', '--transcript', 'NO_COLOR']) expect(stdout).toContain(command);
+      for (const command of ['read [place]', 'examples', 'quiz', 'take', 'console <example>', 'exercise [id]', '--check <file>', 'record-races', '--transcript', 'NO_COLOR']) expect(stdout).toContain(command);
     }
   });
 

@@ -261,6 +261,7 @@ describe('a failing item', () => {
       }),
     ],
     races: [],
+    exercises: [],
   };
 
   it('reports the step that failed, and the next item runs as if nothing happened', async () => {

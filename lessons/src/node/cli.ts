@@ -1,4 +1,6 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 
@@ -35,6 +37,11 @@ commands:
   quiz               every question, the state each option leaves, the option proven right
   take               the quiz for a learner: answer each question, then see it run
   console <example>  a SQL prompt on the database an example left, e.g. console 4.1
+  exercise [id]      the exercises (one per rule of the linter), or one exercise's task and
+                     its starting handler; then, with the handler saved and mended in a file:
+                     exercise <id> --check <file>   run it on every schedule that breaks handlers
+                     exercise <id> --starter        only the starting handler, to save to a file
+                     exercise <id> --solution       the model solution, once you have checked a try
   record-races       run the races on DATABASE_URL and keep them for hosts without a server
   help               this text (also -h, --help)
 
@@ -250,22 +257,125 @@ function exampleNumbered(number: string | undefined): ExampleScenario {
   throw new UsageError(`${number === undefined ? 'name an example' : `there is no example ${number}`}; the examples are ${numbers}`);
 }
 
-function parseCommandLine(argv: string[]): { command: string | undefined; operands: string[]; withTranscript: boolean; help: boolean } {
+interface CommandLine {
+  command: string | undefined;
+  operands: string[];
+  withTranscript: boolean;
+  help: boolean;
+  exercise: { check?: string; starter: boolean; solution: boolean };
+}
+
+function parseCommandLine(argv: string[]): CommandLine {
   try {
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { transcript: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        transcript: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        check: { type: 'string' },
+        starter: { type: 'boolean' },
+        solution: { type: 'boolean' },
+      },
     });
     const [command, ...operands] = positionals;
-    return { command, operands, withTranscript: values.transcript ?? false, help: values.help ?? false };
+    if ((values.check !== undefined || values.starter || values.solution) && command !== 'exercise') throw new UsageError('--check, --starter and --solution go with exercise');
+    return {
+      command,
+      operands,
+      withTranscript: values.transcript ?? false,
+      help: values.help ?? false,
+      exercise: { ...(values.check !== undefined ? { check: values.check } : {}), starter: values.starter ?? false, solution: values.solution ?? false },
+    };
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(error instanceof Error ? error.message.split('\n')[0]! : String(error));
   }
 }
 
+/** Where the CLI notes which exercises a learner has checked a try of, so the model solution can wait for one. */
+const triesFile = join(tmpdir(), 'idempotency-lesson', 'exercise-tries.json');
+
+async function triedExercises(): Promise<string[]> {
+  try {
+    return JSON.parse(await readFile(triesFile, 'utf8')) as string[];
+  } catch {
+    return [];
+  }
+}
+
+async function exerciseCommand(id: string | undefined, options: CommandLine['exercise']): Promise<number> {
+  const exercises = idempotentConsumers.exercises;
+  if (id === undefined) {
+    console.log(terminal.style('bold', 'Exercises: mend a handler, then let PostgreSQL try to break it'));
+    const width = Math.max(...exercises.map((exercise) => exercise.id.length));
+    for (const exercise of exercises) console.log(`  ${exercise.id.padEnd(width)}  ${exercise.title} (${exercise.rule})`);
+    console.log(terminal.prose('\nStart one with npm run lesson -- exercise <id>.'));
+    return 0;
+  }
+  const exercise = exercises.find((candidate) => candidate.id === id);
+  if (!exercise) throw new UsageError(`there is no exercise "${id}"; the exercises are ${exercises.map((each) => each.id).join(', ')}`);
+  if (options.starter) {
+    process.stdout.write(exercise.starter);
+    return 0;
+  }
+  if (options.solution) {
+    if (!(await triedExercises()).includes(exercise.id)) {
+      console.log(terminal.prose(`Try it first: save the handler with npm run lesson -- exercise ${exercise.id} --starter > mine.txt, mend it, and check it with npm run lesson -- exercise ${exercise.id} --check mine.txt. The model solution opens after one check.`));
+      return 0;
+    }
+    console.log(`Model solution for ${exercise.id}:\n\n${exercise.model.replace(/^(?=.)/gm, '    ')}`);
+    return 0;
+  }
+  if (options.check === undefined) {
+    console.log(`${terminal.style('bold', exercise.title)} (${exercise.rule})\n${terminal.prose(exercise.task)}\n`);
+    console.log(`The handler:\n\n${exercise.starter.replace(/^(?=.)/gm, '    ')}`);
+    console.log(
+      terminal.prose(
+        `The checker runs it ${exercise.schedules.length} ways: ${exercise.schedules.map((schedule) => schedule.name).join(', ')}. ` +
+          `Save it with npm run lesson -- exercise ${exercise.id} --starter > mine.txt, mend mine.txt, then run npm run lesson -- exercise ${exercise.id} --check mine.txt.`,
+      ),
+    );
+    return 0;
+  }
+  let text: string;
+  try {
+    text = await readFile(options.check, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read ${options.check}`);
+  }
+  const runner = await LessonRunner.open(idempotentConsumers, pgliteFromImage());
+  try {
+    const check = await runner.checkExercise(exercise.id, text);
+    if (!check.ok) {
+      console.log(`${options.check}: ${check.error}`);
+      return 1;
+    }
+    const tried = await triedExercises();
+    if (!tried.includes(exercise.id)) {
+      await mkdir(join(tmpdir(), 'idempotency-lesson'), { recursive: true });
+      await writeFile(triesFile, JSON.stringify([...tried, exercise.id]));
+    }
+    for (const run of check.runs) {
+      const verdict = run.broken ? terminal.style('yellow', 'broken') : terminal.style('green', 'holds');
+      console.log(`${verdict}  ${terminal.style('bold', run.schedule)}: ${terminal.prose(run.story)}`);
+      console.log(`        ${run.deliveries.join(', ')}; left ${run.state}`);
+      if (run.broken) console.log(terminal.prose(run.broken, '        '));
+      if (run.hint) console.log(terminal.prose(`hint: ${run.hint}`, '        '));
+    }
+    console.log(
+      check.passed
+        ? `\nEvery schedule left the right state, computed on ${runner.engine}.`
+        : `\n${check.runs.filter((run) => run.broken).length} of ${check.runs.length} schedules broke it. The model solution: npm run lesson -- exercise ${exercise.id} --solution`,
+    );
+    return check.passed ? 0 : 1;
+  } finally {
+    await runner.close();
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
-  const { command, operands, withTranscript, help: wantsHelp } = parseCommandLine(argv);
+  const { command, operands, withTranscript, help: wantsHelp, exercise } = parseCommandLine(argv);
   if (wantsHelp || command === 'help') {
     console.log(help);
     return 0;
@@ -276,6 +386,7 @@ async function main(argv: string[]): Promise<number> {
     quiz: { operands: 0, transcript: true },
     take: { operands: 0, transcript: false },
     console: { operands: 1, transcript: false },
+    exercise: { operands: 1, transcript: false },
     'record-races': { operands: 0, transcript: false },
   };
   const shape = command === undefined ? undefined : takes[command];
@@ -291,6 +402,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'record-races') return (await recordRaces()) ? 0 : 1;
+  if (command === 'exercise') return exerciseCommand(operands[0], exercise);
   const others = operands;
   const example = command === 'console' ? exampleNumbered(others[0]) : undefined;
   const runner = await LessonRunner.open(idempotentConsumers, pgliteFromImage());
