@@ -383,7 +383,7 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await expect.poll(themeKind, { timeout: 15_000 }).toBe('vscode-light');
   });
 
-  it('reads well in a 330 px wide panel: one column of contents, ids whole, a one-line status', async () => {
+  it('reads well in a 260 px wide panel: nothing scrolls sideways, one column of contents, ids whole, a one-line status', async () => {
     await workbench.setColorTheme('Light Modern');
     await workbench.runCommand('View: Toggle Primary Side Bar Visibility');
     const lesson = workbench.lessonFrame();
@@ -394,11 +394,11 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
       await page.setViewportSize({ width: viewport, height: 900 });
       await page.waitForTimeout(500);
       const shown = await width();
-      if (Math.abs(shown - 330) <= 6) break;
-      viewport += 2 * (330 - shown);
+      if (Math.abs(shown - 260) <= 6) break;
+      viewport += 2 * (260 - shown);
     }
     try {
-      expect(Math.abs((await width()) - 330)).toBeLessThanOrEqual(6);
+      expect(Math.abs((await width()) - 260)).toBeLessThanOrEqual(6);
       const layout = await lesson.locator('body').evaluate(() => {
         const contents = [...document.querySelectorAll('nav.contents li')].map((item) => Math.round(item.getBoundingClientRect().left));
         const ids = [...document.querySelectorAll<HTMLElement>('.id, .option-id')];
@@ -407,6 +407,12 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
           contentsColumns: new Set(contents).size,
           contentsItems: contents.length,
           overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          // Elements that reach past the panel's right edge (inside a box that scrolls on its own is fine).
+          wider: [...document.body.querySelectorAll<HTMLElement>('*')]
+            .filter((element) => element.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+            .filter((element) => !element.closest('pre, table, .console-output'))
+            .map((element) => `${element.tagName.toLowerCase()}.${element.className}: ${Math.round(element.getBoundingClientRect().width)} px`)
+            .slice(0, 10),
           ids: ids.length,
           brokenIds: ids.filter((id) => id.getClientRects().length > 1).map((id) => id.textContent),
           statusLines: Math.round((status.clientHeight - 8) / parseFloat(getComputedStyle(status).lineHeight)),
@@ -416,6 +422,7 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
       expect(layout.contentsItems).toBeGreaterThan(5);
       expect(layout.contentsColumns).toBe(1);
       expect(layout.overflow).toBeLessThanOrEqual(0);
+      expect(layout.wider, 'elements wider than the panel').toEqual([]);
       expect(layout.ids).toBeGreaterThan(20);
       expect(layout.brokenIds).toEqual([]);
       expect(layout.statusLines).toBe(1);
@@ -453,14 +460,24 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     expect(await workbench.lessonFrame().locator('h1').textContent()).toBe(idempotentConsumersLesson.title);
   });
 
-  it('"Learn why" in the hover of a finding opens its rule page in the panel', async () => {
+  it('"Learn why" in the hover of a finding opens the lesson at its place, as the quick fix does; "Show rule page" opens its rule page', async () => {
     const target = expected.find((finding) => finding.rule !== 'no-check-then-insert')!;
     const problem = shown.find((each) => relativeFile(each) === target.file && each.line === target.line && each.rule === target.rule)!;
+    const anchor = lessonLinks[target.rule as keyof typeof lessonLinks].anchor;
     await workbench.openFile(target.file);
     await workbench.goToPosition(problem.line, problem.column);
-    const link = page.locator('.monaco-hover a', { hasText: `Learn why: ${target.rule}` });
-    await workbench.showHover(link);
-    await link.click();
+    const learn = page.locator('.monaco-hover a', { hasText: 'Learn why: open lesson' });
+    await workbench.showHover(learn);
+    await learn.click();
+    const place = workbench.lessonFrame().locator(`[id="${anchor}"]`);
+    await place.waitFor({ timeout: 60_000 });
+    await expect.poll(() => place.getAttribute('aria-current'), { timeout: 15_000 }).toBe('location');
+
+    await workbench.openFile(target.file);
+    await workbench.goToPosition(problem.line, problem.column);
+    const rulePage = page.locator('.monaco-hover a', { hasText: 'Show rule page' });
+    await workbench.showHover(rulePage);
+    await rulePage.click();
     await expect.poll(() => workbench.lessonFrame().locator('h1').textContent(), { timeout: 30_000 }).toBe(`idempotency/${target.rule}`);
     // The rule's id in the title stays on one line.
     expect(await workbench.lessonFrame().locator('h1 .id').evaluate((id) => id.getClientRects().length)).toBe(1);

@@ -140,7 +140,7 @@ describe('code actions on a finding', () => {
 });
 
 describe('"Learn why" in the hover', () => {
-  it("links each rule found under the pointer to its page, and may run only that command", () => {
+  it('offers for each rule under the pointer "Learn why" to the lesson, as the quick fix does, and the rule page by its own name; it may run only those commands', () => {
     const document = documentOf(consumer);
     const ours = problemToDiagnostic(problem, document as never, 'warning');
     const fromEslint = new Diagnostic(new Range(2, 8, 2, 16), 'x');
@@ -152,9 +152,13 @@ describe('"Learn why" in the hover', () => {
     try {
       const hover = new LearnWhyHover();
       const at = (line: number, character: number) => hover.provideHover(document as never, new Position(line, character) as never) as unknown as Hover | undefined;
-      expect(at(2, 25)?.contents.value).toBe('[Learn why: no-delivery-id-effect-key](command:idempotency.showRulePage?%5B%22no-delivery-id-effect-key%22%5D)');
-      expect(at(2, 10)?.contents.value).toBe('[Learn why: no-amount-effect-key](command:idempotency.showRulePage?%5B%22no-amount-effect-key%22%5D)');
-      expect(at(2, 25)?.contents.isTrusted).toEqual({ enabledCommands: ['idempotency.showRulePage'] });
+      expect(at(2, 25)?.contents.value).toBe(
+        'no-delivery-id-effect-key: [Learn why: open lesson](command:idempotency.openLesson?%5B%7B%22rule%22%3A%22no-delivery-id-effect-key%22%7D%5D) · [Show rule page](command:idempotency.showRulePage?%5B%22no-delivery-id-effect-key%22%5D)',
+      );
+      expect(at(2, 10)?.contents.value).toBe(
+        'no-amount-effect-key: [Learn why: open lesson](command:idempotency.openLesson?%5B%7B%22rule%22%3A%22no-amount-effect-key%22%7D%5D) · [Show rule page](command:idempotency.showRulePage?%5B%22no-amount-effect-key%22%5D)',
+      );
+      expect(at(2, 25)?.contents.isTrusted).toEqual({ enabledCommands: ['idempotency.openLesson', 'idempotency.showRulePage'] });
       expect(at(0, 3)).toBeUndefined();
     } finally {
       fakeEditor.collections.pop();
