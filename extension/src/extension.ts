@@ -6,6 +6,7 @@ import { IdempotencyCodeActions, openLessonCommand } from './code-actions/idempo
 import { LearnWhyHover } from './code-actions/learn-why-hover';
 import { LessonPanel, lessonViewType } from './lesson/lesson-panel';
 import { parseLessonTarget, type LessonTarget } from './lesson/lesson-target';
+import type { CodeCacheState } from './lint/code-cache';
 import { DocumentFindings } from './lint/document-findings';
 import { DocumentLinter } from './lint/document-linter';
 import { lintWorker, type LintWorker } from './lint/lint-worker-client';
@@ -37,16 +38,23 @@ export function activate(context: vscode.ExtensionContext): void {
     return settings;
   };
 
-  const worker = lintWorker(path.join(context.extensionPath, 'dist', 'lint-worker.js'), {
-    onLoaded: ({ loadMs }) => log.info(`Checker ready in ${Math.round(loadMs)} ms`),
-    onFailure: (reason) => {
-      log.error(`The checker could not start: ${reason}`);
-      status.setExtensionState('engine-unavailable');
-      void vscode.window.showErrorMessage('Idempotency Lens could not start its checker. Details are in its log.', 'Show Log').then(
-        (choice) => choice && log.show(),
-      );
+  const worker = lintWorker(
+    path.join(context.extensionPath, 'dist', 'lint-worker.js'),
+    {
+      onLoaded: ({ loadMs, codeCache }) => log.info(`Checker ready in ${Math.round(loadMs)} ms (${codeCacheNote[codeCache]})`),
+      onFailure: (reason) => {
+        log.error(`The checker could not start: ${reason}`);
+        status.setExtensionState('engine-unavailable');
+        void vscode.window.showErrorMessage('Idempotency Lens could not start its checker. Details are in its log.', 'Show Log').then(
+          (choice) => choice && log.show(),
+        );
+      },
+      onStopped: (reason) => log.warn(`The checker stopped (${reason}); the next check starts it again`),
     },
-  });
+    {},
+    // V8's compiled code of the engine, kept between sessions in the extension's own storage.
+    context.globalStorageUri?.scheme === 'file' ? path.join(context.globalStorageUri.fsPath, 'code-cache') : undefined,
+  );
   const engine = worker.engine;
   const linter = new DocumentLinter({ diagnostics, findings, status, engine, settings: settingsOf, log: (line) => log.warn(line) });
   const lessonPanel = new LessonPanel(context.extensionUri, context.workspaceState, log);
@@ -124,6 +132,13 @@ export function activate(context: vscode.ExtensionContext): void {
 
   for (const document of vscode.workspace.textDocuments) check(document);
 }
+
+const codeCacheNote: Record<CodeCacheState, string> = {
+  used: 'compiled code reused from the last session',
+  created: 'compiled code kept for the next session',
+  rejected: 'compiled code of the last session did not fit this one; kept anew',
+  off: 'no storage for compiled code',
+};
 
 export function deactivate(): void {
   // Everything is disposed through context.subscriptions.

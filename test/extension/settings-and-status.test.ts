@@ -39,6 +39,12 @@ describe('settings', () => {
 });
 
 describe('status text', () => {
+  it('says the checker is starting until the first result, then that a document is being checked', () => {
+    expect(describeState('starting', undefined)).toMatchObject({ text: 'Idempotency: starting…', busy: true, attention: false });
+    expect(describeState('starting', { kind: 'waiting' }).text).toBe('Idempotency: starting…');
+    expect(describeState('active', { kind: 'waiting' }).text).toBe('Idempotency: checking…');
+  });
+
   it('gives the count and the time of the last check', () => {
     const at = new Date(2026, 0, 1, 14, 5, 9);
     const status = describeState('active', { kind: 'linted', findings: 2, durationMs: 12.4, at });

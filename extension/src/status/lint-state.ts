@@ -10,8 +10,8 @@ export type DocumentLintState =
   /** Not checked, by the settings of the document's folder. */
   | { kind: 'off'; because: 'disabled' | 'deferred' };
 
-/** What holds for every document at once. */
-export type ExtensionState = 'active' | 'engine-unavailable';
+/** What holds for every document at once: `starting` until the first result of any document. */
+export type ExtensionState = 'starting' | 'active' | 'engine-unavailable';
 
 export interface StatusText {
   text: string;
@@ -27,7 +27,9 @@ export function describeState(extension: ExtensionState, document: DocumentLintS
     return { text: 'Idempotency: unavailable', detail: 'The checker could not start; see Idempotency: Show Log', attention: true, busy: false };
   }
   if (!document || document.kind === 'waiting') {
-    return { text: 'Idempotency: checking…', detail: '', attention: false, busy: true };
+    return extension === 'starting'
+      ? { text: 'Idempotency: starting…', detail: 'Loading the checker (ESLint, the rules, the TypeScript parser) for the first check', attention: false, busy: true }
+      : { text: 'Idempotency: checking…', detail: '', attention: false, busy: true };
   }
   switch (document.kind) {
     case 'off':

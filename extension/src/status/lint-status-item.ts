@@ -11,7 +11,7 @@ export const lintedLanguages = ['javascript', 'javascriptreact', 'typescript', '
 export class LintStatusItem implements vscode.Disposable {
   private readonly item: vscode.LanguageStatusItem;
   private readonly documents = new Map<string, DocumentLintState>();
-  private extensionState: ExtensionState = 'active';
+  private extensionState: ExtensionState = 'starting';
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor() {
@@ -28,6 +28,8 @@ export class LintStatusItem implements vscode.Disposable {
   }
 
   setDocumentState(uri: vscode.Uri, state: DocumentLintState): void {
+    // The first result of any document: the checker is up (or not needed), no longer starting.
+    if (this.extensionState === 'starting' && state.kind !== 'waiting') this.extensionState = 'active';
     this.documents.set(uri.toString(), state);
     if (vscode.window.activeTextEditor?.document.uri.toString() === uri.toString()) this.render();
   }
