@@ -9,6 +9,7 @@ import { parseLessonTarget, type LessonTarget } from './lesson/lesson-target';
 import type { CodeCacheState } from './lint/code-cache';
 import { DocumentFindings } from './lint/document-findings';
 import { DocumentLinter } from './lint/document-linter';
+import { skippedSchemaOf } from './lint/engine-warnings';
 import { lintWorker, type LintWorker } from './lint/lint-worker-client';
 import { watchDependencies } from './lint/workspace-changes';
 import { isRuleName, ruleNames, showRulePageCommand } from './rules';
@@ -28,12 +29,19 @@ export function activate(context: vscode.ExtensionContext): void {
   // every keystroke, for the edited document and every other open one, and change only with the
   // configuration: each document's are read once until then.
   const settingsByDocument = new Map<string, Settings>();
+  // A malformed value is logged once, not each time a document's settings are read again.
+  const settingsProblemsLogged = new Set<string>();
   const settingsOf = (uri: vscode.Uri): Settings => {
     const key = uri.toString();
     let settings = settingsByDocument.get(key);
     if (!settings) {
       settings = readSettings(vscode.workspace.getConfiguration('idempotency', uri), vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath);
       settingsByDocument.set(key, settings);
+      for (const problem of settings.unreadable) {
+        if (settingsProblemsLogged.has(problem)) continue;
+        settingsProblemsLogged.add(problem);
+        log.warn(problem);
+      }
     }
     return settings;
   };
@@ -50,6 +58,20 @@ export function activate(context: vscode.ExtensionContext): void {
         );
       },
       onStopped: (reason) => log.warn(`The checker stopped (${reason}); the next check starts it again`),
+      onWarning: (message) => {
+        log.warn(message);
+        const skipped = skippedSchemaOf(message);
+        if (!skipped) return;
+        status.noteSkippedSchema(skipped);
+        // Said once for each file: the plugin warns once for each file it cannot read.
+        const name = vscode.workspace.asRelativePath(skipped.file);
+        void vscode.window
+          .showWarningMessage(`Idempotency Lens skipped ${name}: it could not be read as ${skipped.readAs}, so the unique keys declared there are unknown to the check.`, 'Open File', 'Show Log')
+          .then((choice) => {
+            if (choice === 'Open File') void vscode.window.showTextDocument(vscode.Uri.file(skipped.file));
+            else if (choice === 'Show Log') log.show();
+          });
+      },
     },
     {},
     // V8's compiled code of the engine, kept between sessions in the extension's own storage.
@@ -99,6 +121,7 @@ export function activate(context: vscode.ExtensionContext): void {
     // Another file changed: the open documents that may depend on it are checked again, after the
     // typing delay (the changed document, if open, is checked by its own events).
     watchDependencies((changed) => {
+      status.schemaChanged(changed.fsPath);
       for (const document of vscode.workspace.textDocuments) {
         if (document.uri.toString() !== changed.toString() && shouldLint(document)) linter.lintSoon(document);
       }

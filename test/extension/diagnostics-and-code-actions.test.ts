@@ -107,11 +107,11 @@ describe('code actions on a finding', () => {
     expect(learn?.command).toMatchObject({ command: 'idempotency.openLesson', arguments: [{ rule: 'no-delivery-id-effect-key' }] });
   });
 
-  it('inserts an indented eslint-disable-next-line comment above the finding', () => {
+  it('inserts an indented eslint-disable-next-line comment above the finding, as a snippet whose reason is selected', () => {
     const disable = actionsFor([diagnostic]).find((action) => action.title.endsWith('for this line'));
-    const [{ edit }] = (disable?.edit as unknown as WorkspaceEdit).edits as unknown as [{ edit: { range: Range; newText: string } }];
+    const [{ edit }] = (disable?.edit as unknown as WorkspaceEdit).edits as unknown as [{ edit: { range: Range; snippet: { value: string } } }];
     expect(edit.range.isEqual(new Range(2, 0, 2, 0))).toBe(true);
-    expect(edit.newText).toBe('  // eslint-disable-next-line idempotency/no-delivery-id-effect-key\n');
+    expect(edit.snippet.value).toBe('  // eslint-disable-next-line idempotency/no-delivery-id-effect-key -- ${1:reason}\n');
   });
 
   it('offers no suggestion once the document has changed since it was linted', () => {

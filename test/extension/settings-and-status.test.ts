@@ -24,10 +24,11 @@ describe('settings', () => {
       rules: Object.fromEntries(ruleNames.map((name) => [name, 'warning'])),
       deferToProjectEslint: false,
       maxFileSizeBytes: 512 * 1024,
+      unreadable: [],
     });
   });
 
-  it('replaces malformed values by defaults instead of failing', () => {
+  it('replaces malformed values by defaults instead of failing, and says which for the log', () => {
     const settings = readSettings(reader({ run: 'sometimes', typingDelay: -5, maxFileSizeKB: 'big', rules: { 'no-amount-effect-key': 'loud', 'no-check-then-insert': 'off' } }));
     expect(settings.run).toBe('onType');
     expect(settings.typingDelayMs).toBe(300);
@@ -35,6 +36,12 @@ describe('settings', () => {
     expect(settings.rules['no-amount-effect-key']).toBe('warning');
     expect(enabledRules(settings)).toEqual(ruleNames.filter((name) => name !== 'no-check-then-insert'));
     expect(enabledRules(settings)).toContain('no-delivery-id-effect-key');
+    expect(settings.unreadable).toEqual([
+      'The setting idempotency.rules.no-amount-effect-key is "loud", which is not one of its values; "warning" is used instead.',
+      'The setting idempotency.run is "sometimes", which is not one of its values; "onType" is used instead.',
+      'The setting idempotency.typingDelay is -5, which is not one of its values; 300 is used instead.',
+      'The setting idempotency.maxFileSizeKB is "big", which is not one of its values; 512 is used instead.',
+    ]);
   });
 });
 

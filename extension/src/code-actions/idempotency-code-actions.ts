@@ -92,6 +92,16 @@ function commentAction(
   const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
   action.diagnostics = [diagnostic];
   action.edit = new vscode.WorkspaceEdit();
-  action.edit.insert(document.uri, new vscode.Position(comment.line, comment.character), comment.text);
+  const at = new vscode.Position(comment.line, comment.character);
+  if (comment.reasonAt === undefined) {
+    action.edit.insert(document.uri, at, comment.text);
+    return action;
+  }
+  // As a snippet, the editor leaves the word `reason` selected, to be typed over.
+  const snippet = new vscode.SnippetString()
+    .appendText(comment.text.slice(0, comment.reasonAt))
+    .appendPlaceholder('reason')
+    .appendText(comment.text.slice(comment.reasonAt + 'reason'.length));
+  action.edit.set(document.uri, [vscode.SnippetTextEdit.insert(at, snippet)]);
   return action;
 }

@@ -112,8 +112,33 @@ export class TextEdit {
   ) {}
 }
 
+export class SnippetString {
+  value = '';
+  appendText(text: string): SnippetString {
+    this.value += text.replace(/[$}\\]/g, '\\$&');
+    return this;
+  }
+  appendPlaceholder(text: string): SnippetString {
+    this.value += `\${1:${text}}`;
+    return this;
+  }
+}
+
+export class SnippetTextEdit {
+  constructor(
+    readonly range: Range,
+    readonly snippet: SnippetString,
+  ) {}
+  static insert(position: Position, snippet: SnippetString): SnippetTextEdit {
+    return new SnippetTextEdit(new Range(position, position), snippet);
+  }
+}
+
 export class WorkspaceEdit {
-  readonly edits: { uri: Uri; edit: TextEdit }[] = [];
+  readonly edits: { uri: Uri; edit: TextEdit | SnippetTextEdit }[] = [];
+  set(uri: Uri, edits: readonly (TextEdit | SnippetTextEdit)[]): void {
+    for (const edit of edits) this.edits.push({ uri, edit });
+  }
   replace(uri: Uri, range: Range, newText: string): void {
     this.edits.push({ uri, edit: new TextEdit(range, newText) });
   }
@@ -276,7 +301,10 @@ export const fakeEditor = {
     activeEditor: new EventEmitter<unknown>(),
   },
   activeDocument: undefined as FakeTextDocument | undefined,
+  /** Lines of the extension's log and its error messages. */
   messages: [] as string[],
+  /** Warning notifications. */
+  notifications: [] as string[],
 };
 
 export const workspace = {
@@ -292,6 +320,10 @@ export const workspace = {
   getWorkspaceFolder: (resource: Uri) => {
     const folder = Object.keys(fakeEditor.folderConfiguration).find((root) => resource.fsPath.startsWith(`${root}/`));
     return folder === undefined ? undefined : { uri: Uri.file(folder), name: folder, index: 0 };
+  },
+  asRelativePath: (file: string) => {
+    const folder = Object.keys(fakeEditor.folderConfiguration).find((root) => file.startsWith(`${root}/`));
+    return folder === undefined ? file : file.slice(folder.length + 1);
   },
   onDidOpenTextDocument: fakeEditor.events.open.event,
   onDidChangeTextDocument: fakeEditor.events.change.event,
@@ -325,6 +357,11 @@ export const window = {
     fakeEditor.messages.push(message);
     return undefined;
   },
+  showWarningMessage: async (message: string) => {
+    fakeEditor.notifications.push(message);
+    return undefined;
+  },
+  showTextDocument: async () => undefined,
   registerWebviewPanelSerializer: () => disposable,
   createWebviewPanel: () => {
     throw new Error('The fake editor has no webviews');
