@@ -147,7 +147,11 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(openLessonCommand, openLesson),
     vscode.commands.registerCommand(showRulePageCommand, async (rule?: unknown) => {
       const chosen = typeof rule === 'string' && isRuleName(rule) ? rule : await vscode.window.showQuickPick(ruleNames, { placeHolder: 'The rule whose page to show' });
-      if (chosen) lessonPanel.showRule(chosen);
+      if (!chosen || !isRuleName(chosen)) return;
+      // The page says how this editor reports the rule: by the settings of the file in front, or the workspace's.
+      const active = vscode.window.activeTextEditor?.document.uri;
+      const settings = active ? settingsOf(active) : readSettings(vscode.workspace.getConfiguration('idempotency'));
+      lessonPanel.showRule(chosen, { level: settings.rules[chosen], deferred: settings.deferToProjectEslint });
     }),
     vscode.commands.registerCommand('idempotency.showLog', () => log.show()),
     vscode.window.registerWebviewPanelSerializer(lessonViewType, lessonPanel.serializer()),
