@@ -101,6 +101,15 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     removeExamples();
   });
 
+  it('says "Idempotency: starting…" in the status item until the first result of a check', async () => {
+    await workbench.openFile('kafka-refunds.ts');
+    // The checker is loading: the first file's status says so rather than nothing.
+    expect(await workbench.languageStatus()).toMatch(/^Idempotency: starting…/);
+    await screenshot('status-starting');
+    await expect.poll(() => workbench.languageStatus(), { timeout: 90_000, interval: 1_000 }).toMatch(/^Idempotency: \d+ findings?/);
+    await page.mouse.move(0, 0);
+  });
+
   it('shows each marked finding in the Problems panel on its file, line and rule, and none in unmarked files', async () => {
     const files = sourceFilesOf(examples);
     for (const file of files) await workbench.openFile(file);
@@ -175,6 +184,38 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     // Back at the saved text, the editor has nothing unsaved to pass: the disk copy counts again.
     await expect.poll(() => page.locator('.editor-group-container.active .tab.active.dirty').count(), { timeout: 10_000 }).toBe(0);
     await pollProblems(false);
+  });
+
+  it('says once, in a notification, the log and the status item, which schema file it skipped and why', async () => {
+    const consumer = 'billing/src/book.ts';
+    const schema = 'billing/prisma/schema.prisma';
+    await workbench.openFile(schema);
+    await workbench.goToPosition(1, 1);
+    // A merge left its markers in the schema (unsaved, in one edit).
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText(billingSchema.replace('  cents     Int\n', '<<<<<<< HEAD\n  cents     Int\n=======\n  cents     BigInt\n>>>>>>> main\n'));
+    await workbench.openFile(consumer);
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Idempotency Lens skipped' });
+    await toast.waitFor({ timeout: 30_000 });
+    expect(await toast.innerText()).toContain('Idempotency Lens skipped billing/prisma/schema.prisma: it could not be read as a Prisma schema');
+    await screenshot('schema-skipped-notification');
+    await expect.poll(() => workbench.languageStatus(), { timeout: 30_000, interval: 1_000 }).toMatch(/^Idempotency: schema skipped: schema\.prisma unreadable/);
+    expect(await workbench.languageStatus()).toContain('prisma/schema.prisma could not be read as a Prisma schema');
+    await screenshot('schema-skipped-status');
+    // The log has it once, as a warning.
+    const logs = readdirSync(path.join(stateDir, 'user-data/logs'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('Idempotency Lens.log'));
+    const skippedLines = logs.flatMap((file) => readFileSync(path.join(stateDir, 'user-data/logs', file), 'utf8').split('\n')).filter((line) => line.includes('schema.prisma: it could not be read'));
+    expect(skippedLines).toHaveLength(1);
+    expect(skippedLines[0]).toMatch(/\[warning\] eslint-plugin-idempotency skipped .*billing\/prisma\/schema\.prisma: it could not be read as a Prisma schema/);
+    await page.locator('.notifications-toasts .notification-toast', { hasText: 'Idempotency Lens skipped' }).hover();
+    await page.keyboard.press('Escape');
+    // Taking the edit back: the schema reads again, and the status no longer speaks of it.
+    await workbench.openFile(schema);
+    await page.keyboard.press('Control+Z');
+    await expect.poll(() => page.locator('.editor-group-container.active .tab.active.dirty').count(), { timeout: 10_000 }).toBe(0);
+    await workbench.openFile(consumer);
+    await expect.poll(() => workbench.languageStatus(), { timeout: 30_000, interval: 1_000 }).toMatch(/^Idempotency: \d+ findings?/);
+    await page.mouse.move(0, 0);
   });
 
   it('"Learn why" opens the lesson panel at the question that teaches the rule', async () => {
@@ -451,9 +492,20 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     expect(loaded.resources.length).toBeGreaterThan(0);
     expect(loaded.resources.filter((url) => !/^https:\/\/[^/]+\.vscode-resource\.vscode-cdn\.net\/.*\/dist\/webview\//.test(url))).toEqual([]);
     expect(await lesson.locator('h2', { hasText: 'Rule details' }).count()).toBe(1);
+    // The page says what this editor does (the rules are warnings by default), with no emoji and no repository scripts.
+    const text = await lesson.locator('body').innerText();
+    expect(text).toContain('In this editor: reported as a warning (idempotency.rules). Its suggested repair is in the quick-fix menu');
+    expect(text).not.toMatch(/\p{Extended_Pictographic}|npm run|Reports an error/u);
     await screenshot(`rule-page-${rule}`);
+    // A link to another rule's page opens that page.
+    await lesson.locator('article a', { hasText: 'no-claim-after-effect' }).first().click();
+    await expect.poll(() => workbench.lessonFrame().locator('h1').textContent(), { timeout: 30_000 }).toBe('idempotency/no-claim-after-effect');
+    await page.keyboard.press('Escape');
+    await workbench.showProblems();
+    await page.locator('.markers-panel .monaco-list-row a', { hasText: rule }).first().click();
+    await expect.poll(() => workbench.lessonFrame().locator('h1').textContent(), { timeout: 30_000 }).toBe(`idempotency/${rule}`);
 
-    await lesson.locator('.rule-lesson a').click();
+    await workbench.lessonFrame().locator('.rule-lesson a').click();
     const place = workbench.lessonFrame().locator(`[id="${anchor}"]`);
     await place.waitFor({ timeout: 60_000 });
     await expect.poll(() => place.getAttribute('aria-current'), { timeout: 15_000 }).toBe('location');
@@ -492,5 +544,21 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await expect.poll(() => readFileSync(path.join(examples, 'amqp-ledger.js'), 'utf8').startsWith('// an edit saved in the editor\n'), { timeout: 15_000 }).toBe(true);
     const status = execFileSync('git', ['status', '--porcelain', '--', 'eslint-plugin/examples'], { cwd: repositoryRoot, encoding: 'utf8' });
     expect(status, 'git status of the examples in the repository').toBe('');
+  });
+
+  it('"Disable for this line" writes " -- reason" after the rule id, with the reason selected to type over', async () => {
+    const target = expected.find((finding) => finding.file === 'sqs-receipts.cjs') ?? expected.find((finding) => finding.file !== 'amqp-ledger.js')!;
+    const problem = shown.find((each) => relativeFile(each) === target.file && each.line === target.line && each.rule === target.rule)!;
+    await workbench.openFile(target.file);
+    await workbench.goToPosition(problem.line, problem.column);
+    await workbench.applyQuickFix(`Disable ${target.rule} for this line`);
+    await page.keyboard.type('replayed by hand after review');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+S');
+    const file = path.join(examples, target.file);
+    await expect.poll(() => readFileSync(file, 'utf8').split('\n')[target.line - 1]?.trim(), { timeout: 15_000 }).toBe(
+      `// eslint-disable-next-line idempotency/${target.rule} -- replayed by hand after review`,
+    );
+    await screenshot('disabled-with-reason');
   });
 });
