@@ -12,6 +12,7 @@ import { DocumentLinter } from './lint/document-linter';
 import { skippedSchemaOf } from './lint/engine-warnings';
 import { lintWorker, type LintWorker } from './lint/lint-worker-client';
 import { watchDependencies } from './lint/workspace-changes';
+import { checkWorkspace, checkWorkspaceCommand } from './lint/workspace-check';
 import { isRuleName, ruleNames, showRulePageCommand } from './rules';
 import { checksFiles, readSettings, type Settings } from './settings';
 import { LintStatusItem, lintedLanguages } from './status/lint-status-item';
@@ -80,6 +81,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const engine = worker.engine;
   const linter = new DocumentLinter({ diagnostics, findings, status, engine, settings: settingsOf, log: (line) => log.warn(line) });
   const lessonPanel = new LessonPanel(context.extensionUri, context.workspaceState, log);
+  const workspaceDiagnostics = vscode.languages.createDiagnosticCollection('idempotency-workspace');
+  let workspaceCheck: Promise<void> | undefined;
 
   const shouldLint = (document: vscode.TextDocument, settings = settingsOf(document.uri)) =>
     checksFiles(settings) && DocumentLinter.isLintable(document);
@@ -107,7 +110,12 @@ export function activate(context: vscode.ExtensionContext): void {
     diagnostics,
     linter,
     lessonPanel,
-    vscode.workspace.onDidOpenTextDocument(check),
+    workspaceDiagnostics,
+    // An open document's findings come from its own lints, not from the last workspace check.
+    vscode.workspace.onDidOpenTextDocument((document) => {
+      workspaceDiagnostics.delete(document.uri);
+      check(document);
+    }),
     vscode.workspace.onDidChangeTextDocument(({ document, contentChanges }) => {
       if (contentChanges.length === 0) return;
       const settings = settingsOf(document.uri);
@@ -154,6 +162,23 @@ export function activate(context: vscode.ExtensionContext): void {
       lessonPanel.showRule(chosen, { level: settings.rules[chosen], deferred: settings.deferToProjectEslint });
     }),
     vscode.commands.registerCommand('idempotency.showLog', () => log.show()),
+    vscode.commands.registerCommand(checkWorkspaceCommand, () =>
+      (workspaceCheck ??= Promise.resolve(
+        vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Idempotency: checking the workspace', cancellable: true }, async (progress, token) => {
+          try {
+            const isOpen = (uri: vscode.Uri) => vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString());
+            const result = await checkWorkspace(
+              { engine, settings: settingsOf, diagnostics: workspaceDiagnostics, isOpen },
+              progress,
+              token,
+            );
+            log.info(`Workspace check${result.cancelled ? ' cancelled' : ''}: ${result.files} files checked, ${result.findings} findings in ${result.filesWithFindings} files`);
+          } catch (error) {
+            log.error(`The workspace check failed: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        }),
+      ).finally(() => (workspaceCheck = undefined))),
+    ),
     vscode.window.registerWebviewPanelSerializer(lessonViewType, lessonPanel.serializer()),
   );
 

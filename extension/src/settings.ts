@@ -19,6 +19,8 @@ export interface Settings {
   declarations?: Readonly<Record<string, unknown>>;
   /** The workspace folder whose settings these are: the paths below it say which files are test code, and schema paths start there. */
   folder?: string;
+  /** Globs of files the whole-workspace check leaves out, besides dependencies. */
+  workspaceExclude: string[];
   /** Values that could not be read and were replaced by their defaults, in words for the log. */
   unreadable: string[];
 }
@@ -71,6 +73,14 @@ export function readSettings(config: ConfigurationReader, folder?: string): Sett
     return fallback;
   };
 
+  const globs = (name: string): string[] => {
+    const value = config.get<unknown>(name);
+    if (value === undefined) return [];
+    if (Array.isArray(value) && value.every((entry) => typeof entry === 'string')) return value;
+    replaced(name, value, []);
+    return [];
+  };
+
   return {
     enable: choice('enable', [true, false], true),
     run: choice<RunMode>('run', ['onType', 'onSave'], 'onType'),
@@ -80,6 +90,7 @@ export function readSettings(config: ConfigurationReader, folder?: string): Sett
     maxFileSizeBytes: number('maxFileSizeKB', 512) * 1024,
     ...declarationsOf(config.get<unknown>('declarations'), folder),
     ...(folder === undefined ? {} : { folder }),
+    workspaceExclude: globs('workspaceCheck.exclude'),
     unreadable,
   };
 }

@@ -562,4 +562,32 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     );
     await screenshot('disabled-with-reason');
   });
+
+  it('checks the whole workspace on command, with a progress notification, and lists the findings of files no editor has open', async () => {
+    // Files written after the editor started, never opened: only the workspace check can see them.
+    const source = readFileSync(path.join(examples, 'kafka-refunds.ts'), 'utf8');
+    const copies = ['consumer-1.ts', 'consumer-2.ts', 'consumer-3.ts'];
+    mkdirSync(path.join(examples, 'bulk'), { recursive: true });
+    for (const copy of copies) writeFileSync(path.join(examples, 'bulk', copy), source);
+    const marked = expected.filter((finding) => finding.file === 'kafka-refunds.ts');
+    expect(marked.length).toBeGreaterThan(0);
+    await workbench.runCommand('Idempotency: Check Workspace');
+    await page.locator('.notifications-toasts .notification-toast', { hasText: 'Idempotency: checking the workspace' }).waitFor({ timeout: 15_000 });
+    await screenshot('workspace-check-progress');
+    const key = (file: string, line: number, rule: string) => `${file}:${line} ${rule}`;
+    const wanted = copies.flatMap((copy) => marked.map((finding) => key(`bulk/${copy}`, finding.line, finding.rule))).sort();
+    await workbench.showProblems();
+    await workbench.runCommand('View: Toggle Maximized Panel');
+    try {
+      await expect
+        .poll(async () => {
+          const seen = (await workbench.problems()).map((problem) => key(relativeFile(problem), problem.line, problem.rule));
+          return wanted.filter((finding) => !seen.includes(finding));
+        }, { timeout: 90_000, interval: 1_000 })
+        .toEqual([]);
+      await screenshot('workspace-check-problems');
+    } finally {
+      await workbench.runCommand('View: Toggle Maximized Panel');
+    }
+  });
 });

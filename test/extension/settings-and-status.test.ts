@@ -24,6 +24,7 @@ describe('settings', () => {
       rules: Object.fromEntries(ruleNames.map((name) => [name, 'warning'])),
       deferToProjectEslint: false,
       maxFileSizeBytes: 512 * 1024,
+      workspaceExclude: [],
       unreadable: [],
     });
   });

@@ -1,7 +1,8 @@
 /**
  * The lint engine with everything it runs: ESLint, the plugin and typescript-eslint's parser
- * (TypeScript itself, several megabytes). It is bundled with the worker that runs it
- * (lint-worker.ts), so activating the extension never loads it on the extension host.
+ * (TypeScript itself, several megabytes). It is bundled on its own (dist/lint-engine.js) and
+ * loaded by the worker that runs it (lint-worker.ts), so activating the extension never loads it
+ * on the extension host.
  */
 import * as typeScriptParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint/universal';

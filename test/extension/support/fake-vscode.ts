@@ -4,6 +4,8 @@
  * extension publishes (diagnostics, status text) so tests can assert on it. Behaviour that
  * matters to the code under test (ranges, positions, offsets) follows VS Code's semantics.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+
 
 export class Position {
   constructor(
@@ -284,6 +286,7 @@ export const fakeEditor = {
   configuration: {} as Record<string, unknown>,
   /** Settings of workspace folders, by folder path: a document under one of them reads these instead. */
   folderConfiguration: {} as Record<string, Record<string, unknown>>,
+  workspaceFolders: undefined as { uri: Uri; name: string; index: number }[] | undefined,
   documents: [] as FakeTextDocument[],
   collections: [] as FakeDiagnosticCollection[],
   statusItems: [] as { text: string; detail?: string; severity: LanguageStatusSeverity; busy: boolean }[],
@@ -307,12 +310,40 @@ export const fakeEditor = {
   notifications: [] as string[],
 };
 
+/** A glob below a folder, as findFiles takes it. */
+export class RelativePattern {
+  constructor(
+    readonly base: { uri: Uri },
+    readonly pattern: string,
+  ) {}
+}
+
+// Lists the files below the pattern's folder with a source extension, leaving out the folders that globs of `exclude` ("{a,b}") name.
+function findFiles(include: RelativePattern, exclude?: string): Promise<Uri[]> {
+  const left = [...(exclude ?? '').matchAll(/\*\*\/([^/,{}*]+)\/\*\*/g)].map((match) => `/${match[1]}/`);
+  const found: Uri[] = [];
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) visit(full);
+      else if (/\.(?:[cm]?[jt]s|[jt]sx)$/.test(entry.name) && !left.some((folder) => full.includes(folder))) found.push(Uri.file(full));
+    }
+  };
+  visit(include.base.uri.fsPath);
+  return Promise.resolve(found.sort((a, b) => a.fsPath.localeCompare(b.fsPath)));
+}
+
 export const workspace = {
+  get workspaceFolders() {
+    return fakeEditor.workspaceFolders;
+  },
+  findFiles,
+  fs: { readFile: async (uri: Uri) => new Uint8Array(readFileSync(uri.fsPath)) },
   get textDocuments() {
     return fakeEditor.documents;
   },
   getConfiguration: (_section: string, resource?: Uri) => {
-    const folder = Object.keys(fakeEditor.folderConfiguration).find((root) => resource?.fsPath.startsWith(`${root}/`));
+    const folder = Object.keys(fakeEditor.folderConfiguration).find((root) => resource?.fsPath === root || resource?.fsPath.startsWith(`${root}/`));
     const values = folder ? { ...fakeEditor.configuration, ...fakeEditor.folderConfiguration[folder] } : fakeEditor.configuration;
     return { get: <T>(key: string) => values[key] as T | undefined };
   },
