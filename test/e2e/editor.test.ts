@@ -212,7 +212,7 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await workbench.runCommand('Notifications: Clear All Notifications');
     // Taking the edit back: the schema reads again, and the status no longer speaks of it.
     await workbench.openFile(schema);
-    await page.keyboard.press('Control+Z');
+    await workbench.runCommand('File: Revert File');
     await expect.poll(() => page.locator('.editor-group-container.active .tab.active.dirty').count(), { timeout: 10_000 }).toBe(0);
     await workbench.openFile(consumer);
     await expect.poll(() => workbench.languageStatus(), { timeout: 30_000, interval: 1_000 }).toMatch(/^Idempotency: \d+ findings?/);
