@@ -36,9 +36,18 @@ await Promise.all([
     target: 'node20',
     external: ['vscode'],
   }),
+  // The worker's entry is small: it loads the engine's bundle with V8's code cache.
   esbuild.build({
     ...shared,
     entryPoints: { 'lint-worker': path.join(extensionRoot, 'src/lint/lint-worker.ts') },
+    outdir: dist,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  }),
+  esbuild.build({
+    ...shared,
+    entryPoints: { 'lint-engine': path.join(extensionRoot, 'src/lint/lint-engine-bundle.ts') },
     outdir: dist,
     platform: 'node',
     format: 'cjs',

@@ -2,17 +2,20 @@ import * as path from 'node:path';
 
 import * as vscode from 'vscode';
 
-import { IdempotencyCodeActions, openLessonCommand } from './code-actions/idempotency-code-actions.js';
-import { LearnWhyHover } from './code-actions/learn-why-hover.js';
-import { LessonPanel, lessonViewType } from './lesson/lesson-panel.js';
-import { parseLessonTarget, type LessonTarget } from './lesson/lesson-target.js';
-import { DocumentFindings } from './lint/document-findings.js';
-import { DocumentLinter } from './lint/document-linter.js';
-import { lintWorker, type LintWorker } from './lint/lint-worker-client.js';
-import { watchDependencies } from './lint/workspace-changes.js';
-import { isRuleName, ruleNames, showRulePageCommand } from './rules.js';
-import { checksFiles, readSettings, type Settings } from './settings.js';
-import { LintStatusItem, lintedLanguages } from './status/lint-status-item.js';
+import { IdempotencyCodeActions, openLessonCommand } from './code-actions/idempotency-code-actions';
+import { LearnWhyHover } from './code-actions/learn-why-hover';
+import { LessonPanel, lessonViewType } from './lesson/lesson-panel';
+import { parseLessonTarget, type LessonTarget } from './lesson/lesson-target';
+import type { CodeCacheState } from './lint/code-cache';
+import { DocumentFindings } from './lint/document-findings';
+import { DocumentLinter } from './lint/document-linter';
+import { skippedSchemaOf } from './lint/engine-warnings';
+import { lintWorker, type LintWorker } from './lint/lint-worker-client';
+import { watchDependencies } from './lint/workspace-changes';
+import { checkWorkspace, checkWorkspaceCommand } from './lint/workspace-check';
+import { isRuleName, ruleNames, showRulePageCommand } from './rules';
+import { checksFiles, readSettings, type Settings } from './settings';
+import { LintStatusItem, lintedLanguages } from './status/lint-status-item';
 
 /**
  * Activation only wires things together; the lint engine (ESLint, the plugin, TypeScript's
@@ -27,29 +30,59 @@ export function activate(context: vscode.ExtensionContext): void {
   // every keystroke, for the edited document and every other open one, and change only with the
   // configuration: each document's are read once until then.
   const settingsByDocument = new Map<string, Settings>();
+  // A malformed value is logged once, not each time a document's settings are read again.
+  const settingsProblemsLogged = new Set<string>();
   const settingsOf = (uri: vscode.Uri): Settings => {
     const key = uri.toString();
     let settings = settingsByDocument.get(key);
     if (!settings) {
       settings = readSettings(vscode.workspace.getConfiguration('idempotency', uri), vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath);
       settingsByDocument.set(key, settings);
+      for (const problem of settings.unreadable) {
+        if (settingsProblemsLogged.has(problem)) continue;
+        settingsProblemsLogged.add(problem);
+        log.warn(problem);
+      }
     }
     return settings;
   };
 
-  const worker = lintWorker(path.join(context.extensionPath, 'dist', 'lint-worker.js'), {
-    onLoaded: ({ loadMs }) => log.info(`Checker ready in ${Math.round(loadMs)} ms`),
-    onFailure: (reason) => {
-      log.error(`The checker could not start: ${reason}`);
-      status.setExtensionState('engine-unavailable');
-      void vscode.window.showErrorMessage('Idempotency Lens could not start its checker. Details are in its log.', 'Show Log').then(
-        (choice) => choice && log.show(),
-      );
+  const worker = lintWorker(
+    path.join(context.extensionPath, 'dist', 'lint-worker.js'),
+    {
+      onLoaded: ({ loadMs, codeCache }) => log.info(`Checker ready in ${Math.round(loadMs)} ms (${codeCacheNote[codeCache]})`),
+      onFailure: (reason) => {
+        log.error(`The checker could not start: ${reason}`);
+        status.setExtensionState('engine-unavailable');
+        void vscode.window.showErrorMessage('Idempotency Lens could not start its checker. Details are in its log.', 'Show Log').then(
+          (choice) => choice && log.show(),
+        );
+      },
+      onStopped: (reason) => log.warn(`The checker stopped (${reason}); the next check starts it again`),
+      onWarning: (message) => {
+        log.warn(message);
+        const skipped = skippedSchemaOf(message);
+        if (!skipped) return;
+        status.noteSkippedSchema(skipped);
+        // Said once for each file: the plugin warns once for each file it cannot read.
+        const name = vscode.workspace.asRelativePath(skipped.file);
+        void vscode.window
+          .showWarningMessage(`Idempotency Lens skipped ${name}: it could not be read as ${skipped.readAs}, so the unique keys declared there are unknown to the check.`, 'Open File', 'Show Log')
+          .then((choice) => {
+            if (choice === 'Open File') void vscode.window.showTextDocument(vscode.Uri.file(skipped.file));
+            else if (choice === 'Show Log') log.show();
+          });
+      },
     },
-  });
+    {},
+    // V8's compiled code of the engine, kept between sessions in the extension's own storage.
+    context.globalStorageUri?.scheme === 'file' ? path.join(context.globalStorageUri.fsPath, 'code-cache') : undefined,
+  );
   const engine = worker.engine;
   const linter = new DocumentLinter({ diagnostics, findings, status, engine, settings: settingsOf, log: (line) => log.warn(line) });
   const lessonPanel = new LessonPanel(context.extensionUri, context.workspaceState, log);
+  const workspaceDiagnostics = vscode.languages.createDiagnosticCollection('idempotency-workspace');
+  let workspaceCheck: Promise<void> | undefined;
 
   const shouldLint = (document: vscode.TextDocument, settings = settingsOf(document.uri)) =>
     checksFiles(settings) && DocumentLinter.isLintable(document);
@@ -77,7 +110,12 @@ export function activate(context: vscode.ExtensionContext): void {
     diagnostics,
     linter,
     lessonPanel,
-    vscode.workspace.onDidOpenTextDocument(check),
+    workspaceDiagnostics,
+    // An open document's findings come from its own lints, not from the last workspace check.
+    vscode.workspace.onDidOpenTextDocument((document) => {
+      workspaceDiagnostics.delete(document.uri);
+      check(document);
+    }),
     vscode.workspace.onDidChangeTextDocument(({ document, contentChanges }) => {
       if (contentChanges.length === 0) return;
       const settings = settingsOf(document.uri);
@@ -91,6 +129,7 @@ export function activate(context: vscode.ExtensionContext): void {
     // Another file changed: the open documents that may depend on it are checked again, after the
     // typing delay (the changed document, if open, is checked by its own events).
     watchDependencies((changed) => {
+      status.schemaChanged(changed.fsPath);
       for (const document of vscode.workspace.textDocuments) {
         if (document.uri.toString() !== changed.toString() && shouldLint(document)) linter.lintSoon(document);
       }
@@ -116,14 +155,42 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand(openLessonCommand, openLesson),
     vscode.commands.registerCommand(showRulePageCommand, async (rule?: unknown) => {
       const chosen = typeof rule === 'string' && isRuleName(rule) ? rule : await vscode.window.showQuickPick(ruleNames, { placeHolder: 'The rule whose page to show' });
-      if (chosen) lessonPanel.showRule(chosen);
+      if (!chosen || !isRuleName(chosen)) return;
+      // The page says how this editor reports the rule: by the settings of the file in front, or the workspace's.
+      const active = vscode.window.activeTextEditor?.document.uri;
+      const settings = active ? settingsOf(active) : readSettings(vscode.workspace.getConfiguration('idempotency'));
+      lessonPanel.showRule(chosen, { level: settings.rules[chosen], deferred: settings.deferToProjectEslint });
     }),
     vscode.commands.registerCommand('idempotency.showLog', () => log.show()),
+    vscode.commands.registerCommand(checkWorkspaceCommand, () =>
+      (workspaceCheck ??= Promise.resolve(
+        vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Idempotency: checking the workspace', cancellable: true }, async (progress, token) => {
+          try {
+            const isOpen = (uri: vscode.Uri) => vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString());
+            const result = await checkWorkspace(
+              { engine, settings: settingsOf, diagnostics: workspaceDiagnostics, isOpen },
+              progress,
+              token,
+            );
+            log.info(`Workspace check${result.cancelled ? ' cancelled' : ''}: ${result.files} files checked, ${result.findings} findings in ${result.filesWithFindings} files`);
+          } catch (error) {
+            log.error(`The workspace check failed: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        }),
+      ).finally(() => (workspaceCheck = undefined))),
+    ),
     vscode.window.registerWebviewPanelSerializer(lessonViewType, lessonPanel.serializer()),
   );
 
   for (const document of vscode.workspace.textDocuments) check(document);
 }
+
+const codeCacheNote: Record<CodeCacheState, string> = {
+  used: 'compiled code reused from the last session',
+  created: 'compiled code kept for the next session',
+  rejected: 'compiled code of the last session did not fit this one; kept anew',
+  off: 'no storage for compiled code',
+};
 
 export function deactivate(): void {
   // Everything is disposed through context.subscriptions.

@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import { ruleNames, type RuleName } from './rules.js';
+import { ruleNames, type RuleName } from './rules';
 
 export type RuleLevel = 'error' | 'warning' | 'information' | 'hint' | 'off';
 export type RunMode = 'onType' | 'onSave';
@@ -19,6 +19,10 @@ export interface Settings {
   declarations?: Readonly<Record<string, unknown>>;
   /** The workspace folder whose settings these are: the paths below it say which files are test code, and schema paths start there. */
   folder?: string;
+  /** Globs of files the whole-workspace check leaves out, besides dependencies. */
+  workspaceExclude: string[];
+  /** Values that could not be read and were replaced by their defaults, in words for the log. */
+  unreadable: string[];
 }
 
 /** Whether the extension checks files under these settings (not turned off, not left to the project's ESLint). */
@@ -41,23 +45,53 @@ const defaultRuleLevel: RuleLevel = 'warning';
  * ESLint would. `folder`: the workspace folder that relative schema paths are read from.
  */
 export function readSettings(config: ConfigurationReader, folder?: string): Settings {
-  const configuredRules = config.get<Record<string, unknown>>('rules') ?? {};
+  const unreadable: string[] = [];
+  const replaced = (name: string, value: unknown, fallback: unknown) =>
+    unreadable.push(`The setting idempotency.${name} is ${JSON.stringify(value)}, which is not one of its values; ${JSON.stringify(fallback)} is used instead.`);
+  const configured = config.get<unknown>('rules');
+  const configuredRules = configured !== null && typeof configured === 'object' ? (configured as Record<string, unknown>) : {};
+  if (configured !== undefined && configured !== configuredRules) replaced('rules', configured, {});
   const rules = Object.fromEntries(
     ruleNames.map((rule) => {
       const level = configuredRules[rule];
-      return [rule, ruleLevels.includes(level as RuleLevel) ? (level as RuleLevel) : defaultRuleLevel];
+      if (ruleLevels.includes(level as RuleLevel)) return [rule, level];
+      if (level !== undefined) replaced(`rules.${rule}`, level, defaultRuleLevel);
+      return [rule, defaultRuleLevel];
     }),
   ) as Record<RuleName, RuleLevel>;
+  const choice = <T>(name: string, allowed: readonly T[], fallback: T): T => {
+    const value = config.get<unknown>(name);
+    if (value === undefined || allowed.includes(value as T)) return (value as T | undefined) ?? fallback;
+    replaced(name, value, fallback);
+    return fallback;
+  };
+  const number = (name: string, fallback: number): number => {
+    const value = config.get<unknown>(name);
+    if (value === undefined) return fallback;
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+    replaced(name, value, fallback);
+    return fallback;
+  };
+
+  const globs = (name: string): string[] => {
+    const value = config.get<unknown>(name);
+    if (value === undefined) return [];
+    if (Array.isArray(value) && value.every((entry) => typeof entry === 'string')) return value;
+    replaced(name, value, []);
+    return [];
+  };
 
   return {
-    enable: config.get<boolean>('enable') !== false,
-    run: config.get<string>('run') === 'onSave' ? 'onSave' : 'onType',
-    typingDelayMs: nonNegativeNumber(config.get<number>('typingDelay'), 300),
+    enable: choice('enable', [true, false], true),
+    run: choice<RunMode>('run', ['onType', 'onSave'], 'onType'),
+    typingDelayMs: number('typingDelay', 300),
     rules,
-    deferToProjectEslint: config.get<boolean>('deferToProjectEslint') === true,
-    maxFileSizeBytes: nonNegativeNumber(config.get<number>('maxFileSizeKB'), 512) * 1024,
+    deferToProjectEslint: choice('deferToProjectEslint', [true, false], false),
+    maxFileSizeBytes: number('maxFileSizeKB', 512) * 1024,
     ...declarationsOf(config.get<unknown>('declarations'), folder),
     ...(folder === undefined ? {} : { folder }),
+    workspaceExclude: globs('workspaceCheck.exclude'),
+    unreadable,
   };
 }
 
@@ -70,10 +104,6 @@ function declarationsOf(value: unknown, folder: string | undefined): Pick<Settin
   const schema = given.schema;
   if (!folder || !Array.isArray(schema)) return { declarations: given };
   return { declarations: { ...given, schema: schema.map((entry) => (typeof entry === 'string' ? path.resolve(folder, entry) : entry)) } };
-}
-
-function nonNegativeNumber(value: unknown, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : fallback;
 }
 
 export function enabledRules(settings: Settings): RuleName[] {

@@ -101,6 +101,15 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     removeExamples();
   });
 
+  it('says "Idempotency: starting…" in the status item until the first result of a check', async () => {
+    await workbench.openFile('kafka-refunds.ts');
+    // The checker is loading: the first file's status says so rather than nothing.
+    expect(await workbench.languageStatus()).toMatch(/^Idempotency: starting…/);
+    await screenshot('status-starting');
+    await expect.poll(() => workbench.languageStatus(), { timeout: 90_000, interval: 1_000 }).toMatch(/^Idempotency: \d+ findings?/);
+    await page.mouse.move(0, 0);
+  });
+
   it('shows each marked finding in the Problems panel on its file, line and rule, and none in unmarked files', async () => {
     const files = sourceFilesOf(examples);
     for (const file of files) await workbench.openFile(file);
@@ -134,6 +143,8 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     const finding = shown.find((problem) => relativeFile(problem) === 'kafka-refunds.ts' && problem.rule === 'no-delivery-id-effect-key');
     expect(finding, 'the kafka-refunds.ts finding is in the Problems panel').toBeDefined();
     const source = readFileSync(path.join(examples, 'kafka-refunds.ts'), 'utf8').split('\n');
+    // The message leads with the fact, so a narrow Problems panel still shows it.
+    expect(finding!.text).toMatch(/^Effect key from the delivery, not the operation: /);
     // The plugin's message names the line; the related information must point at that same line.
     const named = /on line (\d+)/.exec(finding!.text);
     expect(named, 'the message says on which line the value was read').not.toBeNull();
@@ -175,6 +186,37 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     // Back at the saved text, the editor has nothing unsaved to pass: the disk copy counts again.
     await expect.poll(() => page.locator('.editor-group-container.active .tab.active.dirty').count(), { timeout: 10_000 }).toBe(0);
     await pollProblems(false);
+  });
+
+  it('says once, in a notification, the log and the status item, which schema file it skipped and why', async () => {
+    const consumer = 'billing/src/book.ts';
+    const schema = 'billing/prisma/schema.prisma';
+    await workbench.openFile(schema);
+    await workbench.goToPosition(1, 1);
+    // A merge left its markers in the schema (unsaved, in one edit).
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText(billingSchema.replace('  cents     Int\n', '<<<<<<< HEAD\n  cents     Int\n=======\n  cents     BigInt\n>>>>>>> main\n'));
+    await workbench.openFile(consumer);
+    const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Idempotency Lens skipped' });
+    await toast.waitFor({ timeout: 30_000 });
+    expect(await toast.innerText()).toContain('Idempotency Lens skipped billing/prisma/schema.prisma: it could not be read as a Prisma schema');
+    await screenshot('schema-skipped-notification');
+    await expect.poll(() => workbench.languageStatus(), { timeout: 30_000, interval: 1_000 }).toMatch(/^Idempotency: schema skipped: schema\.prisma unreadable/);
+    expect(await workbench.languageStatus()).toContain('prisma/schema.prisma could not be read as a Prisma schema');
+    await screenshot('schema-skipped-status');
+    // The log has it once, as a warning.
+    const logs = readdirSync(path.join(stateDir, 'user-data/logs'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('Idempotency Lens.log'));
+    const skippedLines = logs.flatMap((file) => readFileSync(path.join(stateDir, 'user-data/logs', file), 'utf8').split('\n')).filter((line) => line.includes('schema.prisma: it could not be read'));
+    expect(skippedLines).toHaveLength(1);
+    expect(skippedLines[0]).toMatch(/\[warning\] eslint-plugin-idempotency skipped .*billing\/prisma\/schema\.prisma: it could not be read as a Prisma schema/);
+    await workbench.runCommand('Notifications: Clear All Notifications');
+    // Taking the edit back: the schema reads again, and the status no longer speaks of it.
+    await workbench.openFile(schema);
+    await workbench.runCommand('File: Revert File');
+    await expect.poll(() => page.locator('.editor-group-container.active .tab.active.dirty').count(), { timeout: 10_000 }).toBe(0);
+    await workbench.openFile(consumer);
+    await expect.poll(() => workbench.languageStatus(), { timeout: 30_000, interval: 1_000 }).toMatch(/^Idempotency: \d+ findings?/);
+    await page.mouse.move(0, 0);
   });
 
   it('"Learn why" opens the lesson panel at the question that teaches the rule', async () => {
@@ -383,7 +425,7 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await expect.poll(themeKind, { timeout: 15_000 }).toBe('vscode-light');
   });
 
-  it('reads well in a 330 px wide panel: one column of contents, ids whole, a one-line status', async () => {
+  it('reads well in a 260 px wide panel: nothing scrolls sideways, one column of contents, ids whole, a one-line status', async () => {
     await workbench.setColorTheme('Light Modern');
     await workbench.runCommand('View: Toggle Primary Side Bar Visibility');
     const lesson = workbench.lessonFrame();
@@ -394,11 +436,11 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
       await page.setViewportSize({ width: viewport, height: 900 });
       await page.waitForTimeout(500);
       const shown = await width();
-      if (Math.abs(shown - 330) <= 6) break;
-      viewport += 2 * (330 - shown);
+      if (Math.abs(shown - 260) <= 6) break;
+      viewport += 2 * (260 - shown);
     }
     try {
-      expect(Math.abs((await width()) - 330)).toBeLessThanOrEqual(6);
+      expect(Math.abs((await width()) - 260)).toBeLessThanOrEqual(6);
       const layout = await lesson.locator('body').evaluate(() => {
         const contents = [...document.querySelectorAll('nav.contents li')].map((item) => Math.round(item.getBoundingClientRect().left));
         const ids = [...document.querySelectorAll<HTMLElement>('.id, .option-id')];
@@ -407,6 +449,12 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
           contentsColumns: new Set(contents).size,
           contentsItems: contents.length,
           overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+          // Elements that reach past the panel's right edge (inside a box that scrolls on its own is fine).
+          wider: [...document.body.querySelectorAll<HTMLElement>('*')]
+            .filter((element) => element.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+            .filter((element) => !element.closest('pre, table, .console-output'))
+            .map((element) => `${element.tagName.toLowerCase()}.${element.className}: ${Math.round(element.getBoundingClientRect().width)} px`)
+            .slice(0, 10),
           ids: ids.length,
           brokenIds: ids.filter((id) => id.getClientRects().length > 1).map((id) => id.textContent),
           statusLines: Math.round((status.clientHeight - 8) / parseFloat(getComputedStyle(status).lineHeight)),
@@ -416,6 +464,7 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
       expect(layout.contentsItems).toBeGreaterThan(5);
       expect(layout.contentsColumns).toBe(1);
       expect(layout.overflow).toBeLessThanOrEqual(0);
+      expect(layout.wider, 'elements wider than the panel').toEqual([]);
       expect(layout.ids).toBeGreaterThan(20);
       expect(layout.brokenIds).toEqual([]);
       expect(layout.statusLines).toBe(1);
@@ -444,23 +493,44 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     expect(loaded.resources.length).toBeGreaterThan(0);
     expect(loaded.resources.filter((url) => !/^https:\/\/[^/]+\.vscode-resource\.vscode-cdn\.net\/.*\/dist\/webview\//.test(url))).toEqual([]);
     expect(await lesson.locator('h2', { hasText: 'Rule details' }).count()).toBe(1);
+    // The page says what this editor does (the rules are warnings by default), with no emoji and no repository scripts.
+    const text = await lesson.locator('body').innerText();
+    expect(text).toContain('In this editor: reported as a warning (idempotency.rules). Its suggested repair is in the quick-fix menu');
+    expect(text).not.toMatch(/\p{Extended_Pictographic}|npm run|Reports an error/u);
     await screenshot(`rule-page-${rule}`);
+    // A link to another rule's page opens that page.
+    await lesson.locator('article a', { hasText: 'no-claim-after-effect' }).first().click();
+    await expect.poll(() => workbench.lessonFrame().locator('h1').textContent(), { timeout: 30_000 }).toBe('idempotency/no-claim-after-effect');
+    await page.keyboard.press('Escape');
+    await workbench.showProblems();
+    await page.locator('.markers-panel .monaco-list-row a', { hasText: rule }).first().click();
+    await expect.poll(() => workbench.lessonFrame().locator('h1').textContent(), { timeout: 30_000 }).toBe(`idempotency/${rule}`);
 
-    await lesson.locator('.rule-lesson a').click();
+    await workbench.lessonFrame().locator('.rule-lesson a').click();
     const place = workbench.lessonFrame().locator(`[id="${anchor}"]`);
     await place.waitFor({ timeout: 60_000 });
     await expect.poll(() => place.getAttribute('aria-current'), { timeout: 15_000 }).toBe('location');
     expect(await workbench.lessonFrame().locator('h1').textContent()).toBe(idempotentConsumersLesson.title);
   });
 
-  it('"Learn why" in the hover of a finding opens its rule page in the panel', async () => {
+  it('"Learn why" in the hover of a finding opens the lesson at its place, as the quick fix does; "Show rule page" opens its rule page', async () => {
     const target = expected.find((finding) => finding.rule !== 'no-check-then-insert')!;
     const problem = shown.find((each) => relativeFile(each) === target.file && each.line === target.line && each.rule === target.rule)!;
+    const anchor = lessonLinks[target.rule as keyof typeof lessonLinks].anchor;
     await workbench.openFile(target.file);
     await workbench.goToPosition(problem.line, problem.column);
-    const link = page.locator('.monaco-hover a', { hasText: `Learn why: ${target.rule}` });
-    await workbench.showHover(link);
-    await link.click();
+    const learn = page.locator('.monaco-hover a', { hasText: 'Learn why: open lesson' });
+    await workbench.showHover(learn);
+    await learn.click();
+    const place = workbench.lessonFrame().locator(`[id="${anchor}"]`);
+    await place.waitFor({ timeout: 60_000 });
+    await expect.poll(() => place.getAttribute('aria-current'), { timeout: 15_000 }).toBe('location');
+
+    await workbench.openFile(target.file);
+    await workbench.goToPosition(problem.line, problem.column);
+    const rulePage = page.locator('.monaco-hover a', { hasText: 'Show rule page' });
+    await workbench.showHover(rulePage);
+    await rulePage.click();
     await expect.poll(() => workbench.lessonFrame().locator('h1').textContent(), { timeout: 30_000 }).toBe(`idempotency/${target.rule}`);
     // The rule's id in the title stays on one line.
     expect(await workbench.lessonFrame().locator('h1 .id').evaluate((id) => id.getClientRects().length)).toBe(1);
@@ -475,5 +545,49 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await expect.poll(() => readFileSync(path.join(examples, 'amqp-ledger.js'), 'utf8').startsWith('// an edit saved in the editor\n'), { timeout: 15_000 }).toBe(true);
     const status = execFileSync('git', ['status', '--porcelain', '--', 'eslint-plugin/examples'], { cwd: repositoryRoot, encoding: 'utf8' });
     expect(status, 'git status of the examples in the repository').toBe('');
+  });
+
+  it('"Disable for this line" writes " -- reason" after the rule id, with the reason selected to type over', async () => {
+    const target = expected.find((finding) => finding.file === 'sqs-receipts.cjs') ?? expected.find((finding) => finding.file !== 'amqp-ledger.js')!;
+    const problem = shown.find((each) => relativeFile(each) === target.file && each.line === target.line && each.rule === target.rule)!;
+    await workbench.openFile(target.file);
+    await workbench.goToPosition(problem.line, problem.column);
+    await workbench.applyQuickFix(`Disable ${target.rule} for this line`);
+    await page.keyboard.type('replayed by hand after review');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+S');
+    const file = path.join(examples, target.file);
+    await expect.poll(() => readFileSync(file, 'utf8').split('\n')[target.line - 1]?.trim(), { timeout: 15_000 }).toBe(
+      `// eslint-disable-next-line idempotency/${target.rule} -- replayed by hand after review`,
+    );
+    await screenshot('disabled-with-reason');
+  });
+
+  it('checks the whole workspace on command, with a progress notification, and lists the findings of files no editor has open', async () => {
+    // Files written after the editor started, never opened: only the workspace check can see them.
+    const source = readFileSync(path.join(examples, 'kafka-refunds.ts'), 'utf8');
+    const copies = ['consumer-1.ts', 'consumer-2.ts', 'consumer-3.ts'];
+    mkdirSync(path.join(examples, 'bulk'), { recursive: true });
+    for (const copy of copies) writeFileSync(path.join(examples, 'bulk', copy), source);
+    const marked = expected.filter((finding) => finding.file === 'kafka-refunds.ts');
+    expect(marked.length).toBeGreaterThan(0);
+    await workbench.runCommand('Idempotency: Check Workspace');
+    await page.locator('.notifications-toasts .notification-toast', { hasText: 'Idempotency: checking the workspace' }).waitFor({ timeout: 15_000 });
+    await screenshot('workspace-check-progress');
+    const key = (file: string, line: number, rule: string) => `${file}:${line} ${rule}`;
+    const wanted = copies.flatMap((copy) => marked.map((finding) => key(`bulk/${copy}`, finding.line, finding.rule))).sort();
+    await workbench.showProblems();
+    await workbench.runCommand('View: Toggle Maximized Panel');
+    try {
+      await expect
+        .poll(async () => {
+          const seen = (await workbench.problems()).map((problem) => key(relativeFile(problem), problem.line, problem.rule));
+          return wanted.filter((finding) => !seen.includes(finding));
+        }, { timeout: 90_000, interval: 1_000 })
+        .toEqual([]);
+      await screenshot('workspace-check-problems');
+    } finally {
+      await workbench.runCommand('View: Toggle Maximized Panel');
+    }
   });
 });

@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
-import type { LintEngine } from '../../extension/src/lint/lint-engine.js';
-import { lintWorker } from '../../extension/src/lint/lint-worker-client.js';
-import { ruleNames } from '../../extension/src/rules.js';
-import { expectedFindings } from '../support/example-markers.js';
+import type { LintEngine } from '../../extension/src/lint/lint-engine';
+import { lintWorker } from '../../extension/src/lint/lint-worker-client';
+import { ruleNames } from '../../extension/src/rules';
+import { expectedFindings } from '../support/example-markers';
 
 /**
  * The lint engine as the extension ships it: the esbuild bundle (ESLint, the plugin, the parser,
@@ -18,7 +18,9 @@ import { expectedFindings } from '../support/example-markers.js';
  */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const bundle = path.join(root, 'extension/dist/lint-worker.js');
+/** The engine's bundle, and the worker's entry that loads it in a thread. */
+const bundle = path.join(root, 'extension/dist/lint-engine.js');
+const workerEntry = path.join(root, 'extension/dist/lint-worker.js');
 const examples = path.join(root, 'eslint-plugin/examples');
 
 describe('the bundled lint engine', () => {
@@ -66,7 +68,7 @@ describe('the bundled lint engine', () => {
 
   it('runs in a worker thread, as the extension starts it, with the same findings', async () => {
     const failures: string[] = [];
-    const worker = lintWorker(bundle, { onLoaded: () => {}, onFailure: (reason) => failures.push(reason) });
+    const worker = lintWorker(workerEntry, { onLoaded: () => {}, onFailure: (reason) => failures.push(reason) });
     try {
       const engine = await worker.engine();
       const file = 'amqp-ledger.js';
@@ -82,9 +84,59 @@ describe('the bundled lint engine', () => {
     }
   });
 
+  it("keeps V8's compiled code of the engine for the next start, and a worker started from it finds the same", async () => {
+    const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'idempotency-code-cache-'));
+    const file = 'kafka-refunds.ts';
+    const text = readFileSync(path.join(examples, file), 'utf8');
+    try {
+      const start = async () => {
+        const loads: string[] = [];
+        const worker = lintWorker(workerEntry, { onLoaded: ({ codeCache }) => loads.push(codeCache), onFailure: (reason) => loads.push(`failed: ${reason}`) }, {}, cacheDir);
+        try {
+          const engine = await worker.engine();
+          const report = await engine.lint({ text, fileName: file, rules: [...ruleNames] });
+          // The cache is written once the first lint's report is out.
+          await expect.poll(() => readdirSync(cacheDir).filter((name) => name.endsWith('.cache')).length, { timeout: 20_000 }).toBe(1);
+          return { loads, findings: report.kind === 'linted' ? report.problems.map((problem) => `${problem.line} ${problem.rule}`) : [report.kind] };
+        } finally {
+          worker.dispose();
+        }
+      };
+      const first = await start();
+      const second = await start();
+      expect(first.loads).toEqual(['created']);
+      expect(second.loads).toEqual(['used']);
+      expect(second.findings).toEqual(first.findings);
+      expect(first.findings).toContain(`${expectedFindings(examples).find((finding) => finding.file === file)!.line} no-delivery-id-effect-key`);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
+  });
+
+  it('passes on the warning the plugin gives for a schema file it cannot read', async () => {
+    const project = mkdtempSync(path.join(os.tmpdir(), 'idempotency-engine-'));
+    const warnings: string[] = [];
+    const worker = lintWorker(workerEntry, { onLoaded: () => {}, onFailure: () => {}, onWarning: (message) => warnings.push(message) });
+    try {
+      mkdirSync(path.join(project, 'prisma'));
+      writeFileSync(path.join(project, 'package.json'), '{ "name": "billing" }');
+      // A merge left its markers in the schema.
+      writeFileSync(path.join(project, 'prisma/schema.prisma'), 'model Entry {\n<<<<<<< HEAD\n  id String @id\n=======\n  id Int @id\n>>>>>>> main\n}\n');
+      const consumer = path.join(project, 'book.ts');
+      const text = 'export async function book(prisma, id) {\n  if (!(await prisma.entry.findFirst({ where: { id } }))) await prisma.entry.create({ data: { id } });\n}\n';
+      const engine = await worker.engine();
+      await engine.lint({ text, fileName: consumer, rules: [...ruleNames] });
+      await expect.poll(() => warnings, { timeout: 10_000 }).toHaveLength(1);
+      expect(warnings[0]).toContain(`skipped ${path.join(project, 'prisma/schema.prisma')}: it could not be read`);
+    } finally {
+      worker.dispose();
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
   it("reads the schema of a document's project through the worker, and an open schema's unsaved text before the disk copy", async () => {
     const project = mkdtempSync(path.join(os.tmpdir(), 'idempotency-engine-'));
-    const worker = lintWorker(bundle, { onLoaded: () => {}, onFailure: () => {} });
+    const worker = lintWorker(workerEntry, { onLoaded: () => {}, onFailure: () => {} });
     try {
       const schema = 'model Entry {\n  id        String @id @default(cuid())\n  invoiceId String\n  accountId String\n  cents     Int\n  @@unique([invoiceId, accountId])\n}\n';
       mkdirSync(path.join(project, 'prisma'));

@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 
-vi.mock('vscode', async () => await import('./support/fake-vscode.js'));
+vi.mock('vscode', async () => await import('./support/fake-vscode'));
 
-import { IdempotencyCodeActions } from '../../extension/src/code-actions/idempotency-code-actions.js';
-import { LearnWhyHover } from '../../extension/src/code-actions/learn-why-hover.js';
-import { DocumentFindings, type Finding } from '../../extension/src/lint/document-findings.js';
-import type { LintProblem } from '../../extension/src/lint/lint-engine.js';
-import { offsetEditToTextEdit, problemToDiagnostic } from '../../extension/src/lint/problem-to-diagnostic.js';
-import { Diagnostic, DiagnosticSeverity, FakeDiagnosticCollection, FakeTextDocument, Position, Range, Uri, fakeEditor, type Hover, type WorkspaceEdit } from './support/fake-vscode.js';
+import { IdempotencyCodeActions } from '../../extension/src/code-actions/idempotency-code-actions';
+import { LearnWhyHover } from '../../extension/src/code-actions/learn-why-hover';
+import { DocumentFindings, type Finding } from '../../extension/src/lint/document-findings';
+import type { LintProblem } from '../../extension/src/lint/lint-engine';
+import { offsetEditToTextEdit, problemToDiagnostic } from '../../extension/src/lint/problem-to-diagnostic';
+import { Diagnostic, DiagnosticSeverity, FakeDiagnosticCollection, FakeTextDocument, Position, Range, Uri, fakeEditor, type Hover, type WorkspaceEdit } from './support/fake-vscode';
 
 const consumer = [
   "import { Kafka } from 'kafkajs';",
@@ -107,11 +107,11 @@ describe('code actions on a finding', () => {
     expect(learn?.command).toMatchObject({ command: 'idempotency.openLesson', arguments: [{ rule: 'no-delivery-id-effect-key' }] });
   });
 
-  it('inserts an indented eslint-disable-next-line comment above the finding', () => {
+  it('inserts an indented eslint-disable-next-line comment above the finding, as a snippet whose reason is selected', () => {
     const disable = actionsFor([diagnostic]).find((action) => action.title.endsWith('for this line'));
-    const [{ edit }] = (disable?.edit as unknown as WorkspaceEdit).edits as unknown as [{ edit: { range: Range; newText: string } }];
+    const [{ edit }] = (disable?.edit as unknown as WorkspaceEdit).edits as unknown as [{ edit: { range: Range; snippet: { value: string } } }];
     expect(edit.range.isEqual(new Range(2, 0, 2, 0))).toBe(true);
-    expect(edit.newText).toBe('  // eslint-disable-next-line idempotency/no-delivery-id-effect-key\n');
+    expect(edit.snippet.value).toBe('  // eslint-disable-next-line idempotency/no-delivery-id-effect-key -- ${1:reason}\n');
   });
 
   it('offers no suggestion once the document has changed since it was linted', () => {
@@ -140,7 +140,7 @@ describe('code actions on a finding', () => {
 });
 
 describe('"Learn why" in the hover', () => {
-  it("links each rule found under the pointer to its page, and may run only that command", () => {
+  it('offers for each rule under the pointer "Learn why" to the lesson, as the quick fix does, and the rule page by its own name; it may run only those commands', () => {
     const document = documentOf(consumer);
     const ours = problemToDiagnostic(problem, document as never, 'warning');
     const fromEslint = new Diagnostic(new Range(2, 8, 2, 16), 'x');
@@ -152,9 +152,13 @@ describe('"Learn why" in the hover', () => {
     try {
       const hover = new LearnWhyHover();
       const at = (line: number, character: number) => hover.provideHover(document as never, new Position(line, character) as never) as unknown as Hover | undefined;
-      expect(at(2, 25)?.contents.value).toBe('[Learn why: no-delivery-id-effect-key](command:idempotency.showRulePage?%5B%22no-delivery-id-effect-key%22%5D)');
-      expect(at(2, 10)?.contents.value).toBe('[Learn why: no-amount-effect-key](command:idempotency.showRulePage?%5B%22no-amount-effect-key%22%5D)');
-      expect(at(2, 25)?.contents.isTrusted).toEqual({ enabledCommands: ['idempotency.showRulePage'] });
+      expect(at(2, 25)?.contents.value).toBe(
+        'no-delivery-id-effect-key: [Learn why: open lesson](command:idempotency.openLesson?%5B%7B%22rule%22%3A%22no-delivery-id-effect-key%22%7D%5D) · [Show rule page](command:idempotency.showRulePage?%5B%22no-delivery-id-effect-key%22%5D)',
+      );
+      expect(at(2, 10)?.contents.value).toBe(
+        'no-amount-effect-key: [Learn why: open lesson](command:idempotency.openLesson?%5B%7B%22rule%22%3A%22no-amount-effect-key%22%7D%5D) · [Show rule page](command:idempotency.showRulePage?%5B%22no-amount-effect-key%22%5D)',
+      );
+      expect(at(2, 25)?.contents.isTrusted).toEqual({ enabledCommands: ['idempotency.openLesson', 'idempotency.showRulePage'] });
       expect(at(0, 3)).toBeUndefined();
     } finally {
       fakeEditor.collections.pop();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { disableRuleForFile, disableRuleForLine } from '../../extension/src/code-actions/disable-comments.js';
+import { disableRuleForFile, disableRuleForLine } from '../../extension/src/code-actions/disable-comments';
 
 const linesOf = (text: string) => {
   const lines = text.split('\n');
@@ -10,12 +10,10 @@ const linesOf = (text: string) => {
 const rule = 'idempotency/no-amount-effect-key';
 
 describe('disable comments', () => {
-  it('puts a new directive above the line with its indentation', () => {
-    expect(disableRuleForLine(linesOf('a();\n    const key = amount;'), 1, rule)).toEqual({
-      line: 1,
-      character: 0,
-      text: `    // eslint-disable-next-line ${rule}\n`,
-    });
+  it('puts a new directive above the line with its indentation, asking for a reason after " -- "', () => {
+    const edit = disableRuleForLine(linesOf('a();\n    const key = amount;'), 1, rule);
+    expect(edit).toEqual({ line: 1, character: 0, text: `    // eslint-disable-next-line ${rule} -- reason\n`, reasonAt: `    // eslint-disable-next-line ${rule} -- `.length });
+    expect(edit.text.slice(edit.reasonAt, edit.reasonAt! + 6)).toBe('reason');
   });
 
   it('adds the rule to a directive that is already there, before its reason', () => {
@@ -24,9 +22,9 @@ describe('disable comments', () => {
     expect(edit).toEqual({ line: 0, character: '  // eslint-disable-next-line no-console'.length, text: `, ${rule}` });
   });
 
-  it('adds the rule at the end of a directive without a reason', () => {
+  it('adds the rule at the end of a directive without a reason, and asks for one', () => {
     const text = '// eslint-disable-next-line no-console\nconst key = amount;';
-    expect(disableRuleForLine(linesOf(text), 1, rule)).toEqual({ line: 0, character: 38, text: `, ${rule}` });
+    expect(disableRuleForLine(linesOf(text), 1, rule)).toEqual({ line: 0, character: 38, text: `, ${rule} -- reason`, reasonAt: `, ${rule} -- `.length });
   });
 
   it('disables for the file on the first line, or below a shebang', () => {

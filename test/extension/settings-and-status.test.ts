@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { ruleNames } from '../../extension/src/rules.js';
-import { enabledRules, readSettings } from '../../extension/src/settings.js';
-import { describeState } from '../../extension/src/status/lint-state.js';
+import { ruleNames } from '../../extension/src/rules';
+import { enabledRules, readSettings } from '../../extension/src/settings';
+import { describeState } from '../../extension/src/status/lint-state';
 
 const reader = (values: Record<string, unknown>) => ({ get: <T>(key: string) => values[key] as T });
 
@@ -24,10 +24,12 @@ describe('settings', () => {
       rules: Object.fromEntries(ruleNames.map((name) => [name, 'warning'])),
       deferToProjectEslint: false,
       maxFileSizeBytes: 512 * 1024,
+      workspaceExclude: [],
+      unreadable: [],
     });
   });
 
-  it('replaces malformed values by defaults instead of failing', () => {
+  it('replaces malformed values by defaults instead of failing, and says which for the log', () => {
     const settings = readSettings(reader({ run: 'sometimes', typingDelay: -5, maxFileSizeKB: 'big', rules: { 'no-amount-effect-key': 'loud', 'no-check-then-insert': 'off' } }));
     expect(settings.run).toBe('onType');
     expect(settings.typingDelayMs).toBe(300);
@@ -35,10 +37,22 @@ describe('settings', () => {
     expect(settings.rules['no-amount-effect-key']).toBe('warning');
     expect(enabledRules(settings)).toEqual(ruleNames.filter((name) => name !== 'no-check-then-insert'));
     expect(enabledRules(settings)).toContain('no-delivery-id-effect-key');
+    expect(settings.unreadable).toEqual([
+      'The setting idempotency.rules.no-amount-effect-key is "loud", which is not one of its values; "warning" is used instead.',
+      'The setting idempotency.run is "sometimes", which is not one of its values; "onType" is used instead.',
+      'The setting idempotency.typingDelay is -5, which is not one of its values; 300 is used instead.',
+      'The setting idempotency.maxFileSizeKB is "big", which is not one of its values; 512 is used instead.',
+    ]);
   });
 });
 
 describe('status text', () => {
+  it('says the checker is starting until the first result, then that a document is being checked', () => {
+    expect(describeState('starting', undefined)).toMatchObject({ text: 'Idempotency: starting…', busy: true, attention: false });
+    expect(describeState('starting', { kind: 'waiting' }).text).toBe('Idempotency: starting…');
+    expect(describeState('active', { kind: 'waiting' }).text).toBe('Idempotency: checking…');
+  });
+
   it('gives the count and the time of the last check', () => {
     const at = new Date(2026, 0, 1, 14, 5, 9);
     const status = describeState('active', { kind: 'linted', findings: 2, durationMs: 12.4, at });

@@ -1,11 +1,14 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
-vi.mock('vscode', async () => await import('./support/fake-vscode.js'));
+vi.mock('vscode', async () => await import('./support/fake-vscode'));
 
-import { activate } from '../../extension/src/extension.js';
-import { fakeEditor, FakeTextDocument, Uri } from './support/fake-vscode.js';
+import { activate } from '../../extension/src/extension';
+import { fakeEditor, FakeTextDocument, LanguageStatusSeverity, Uri } from './support/fake-vscode';
 
 const extensionRoot = fileURLToPath(new URL('../../extension', import.meta.url));
 
@@ -123,5 +126,43 @@ describe('the extension in a workspace', () => {
     fakeEditor.events.configuration.fire({ affectsConfiguration: (section) => section === 'idempotency' });
     await vi.waitFor(() => expect(rulesOf(declared)).toBeUndefined(), { timeout: 10_000, interval: 20 });
     expect(fakeEditor.messages.some((line) => line.includes('The setting idempotency.declarations.consumers[0].call must be a dotted name such as "bus.subscribe".'))).toBe(true);
+  });
+
+  it('says once, in the log, a notification and the status item, which schema file it skipped and why, and logs a setting it cannot read', async () => {
+    const project = mkdtempSync(path.join(os.tmpdir(), 'idempotency-broken-schema-'));
+    try {
+      mkdirSync(path.join(project, 'prisma'));
+      writeFileSync(path.join(project, 'package.json'), '{ "name": "accounts" }');
+      // A merge left its markers in the schema.
+      writeFileSync(path.join(project, 'prisma/schema.prisma'), 'model User {\n<<<<<<< HEAD\n  email String @unique\n=======\n  email String\n>>>>>>> main\n}\n');
+      fakeEditor.folderConfiguration[project] = { typingDelay: 'soon' };
+      const consumer = new FakeTextDocument(
+        Uri.file(path.join(project, 'signup.ts')),
+        'typescript',
+        'export async function signUp(prisma, email) {\n  if (!(await prisma.user.findFirst({ where: { email } }))) await prisma.user.create({ data: { email } });\n}\n',
+      );
+      fakeEditor.documents.push(consumer);
+      fakeEditor.activeDocument = consumer;
+      fakeEditor.events.open.fire(consumer);
+      fakeEditor.events.activeEditor.fire({ document: consumer });
+      await vi.waitFor(() => expect(fakeEditor.statusItems[0]?.text).toBe('Idempotency: schema skipped: schema.prisma unreadable'), { timeout: 20_000, interval: 20 });
+      expect(fakeEditor.statusItems[0]?.detail).toMatch(/^prisma\/schema\.prisma could not be read as a Prisma schema\. /);
+      expect(fakeEditor.statusItems[0]?.severity).toBe(LanguageStatusSeverity.Warning);
+      expect(fakeEditor.notifications).toEqual([
+        'Idempotency Lens skipped prisma/schema.prisma: it could not be read as a Prisma schema, so the unique keys declared there are unknown to the check.',
+      ]);
+      expect(fakeEditor.messages.filter((line) => line.includes(`skipped ${path.join(project, 'prisma/schema.prisma')}: it could not be read`))).toHaveLength(1);
+      expect(fakeEditor.messages).toContain('The setting idempotency.typingDelay is "soon", which is not one of its values; 300 is used instead.');
+      // Checked again, it is not said again.
+      fakeEditor.events.save.fire(consumer);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(fakeEditor.notifications).toHaveLength(1);
+      expect(fakeEditor.messages.filter((line) => line.includes('idempotency.typingDelay'))).toHaveLength(1);
+      // Once the schema changes it is read again, and the status no longer speaks of it.
+      fakeEditor.events.fileChanged.fire(Uri.file(path.join(project, 'prisma/schema.prisma')));
+      await vi.waitFor(() => expect(fakeEditor.statusItems[0]?.text).toMatch(/^Idempotency: \d+ findings?$/), { timeout: 10_000, interval: 20 });
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });

@@ -3,7 +3,7 @@ import { effectKeyListeners } from '../lint/effect-key-listeners.js';
 import type { Leaf } from '../analysis/origin/facts.js';
 import type { LeafKind } from '../analysis/contract/adapter.js';
 import { analysisFor } from '../lint/file-analysis.js';
-import { capitalised, describeFact, listed, matchedFacts, originAt } from '../analysis/keys/key-facts.js';
+import { describeFact, listed, matchedFacts, originAt } from '../analysis/keys/key-facts.js';
 import { createRule } from '../create-rule.js';
 
 /** Parts that narrow a key without naming an operation: who it is for, in what currency, when. */
@@ -26,9 +26,9 @@ export const noAmountEffectKey = createRule({
   meta: {
     type: 'problem',
     messages: {
-      amountKey: "{{key}} is made of an amount ({{amount}}){{others}}, so two operations of the same amount share it.",
+      amountKey: "Effect key made of an amount: {{key}} is built from {{amount}}{{others}}, so two operations of the same amount share it.",
       amountCheck:
-        "{{read}} looks for an earlier {{write}} by its amount ({{amount}}){{others}}, so another operation of the same amount passes for a repeat.",
+        "Duplicate check by amount: {{read}} looks for an earlier {{write}} by {{amount}}{{others}}, so another operation of the same amount passes for a repeat.",
     },
     schema: [],
   },
@@ -44,7 +44,7 @@ export const noAmountEffectKey = createRule({
         context.report({
           node: key.node,
           messageId: 'amountKey',
-          data: { key: capitalised(key.description), amount: describeFact(amount), others: narrowedBy(key.facts) },
+          data: { key: key.description, amount: describeFact(amount), others: narrowedBy(key.facts) },
         });
       }),
       // A check that looks for an earlier operation by its amount, its owner and its time: the
@@ -65,7 +65,7 @@ export const noAmountEffectKey = createRule({
           context.report({
             node: read.node,
             messageId: 'amountCheck',
-            data: { read: capitalised(read.label), write: write.label, amount: describeFact(amount), others: narrowedBy(facts), origin: originAt(write.node), originNote: 'the insert it decides is here' },
+            data: { read: read.label, write: write.label, amount: describeFact(amount), others: narrowedBy(facts), origin: originAt(write.node), originNote: 'the insert it decides is here' },
           });
         }
       },

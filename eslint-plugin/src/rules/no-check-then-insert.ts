@@ -1,6 +1,6 @@
 import { checkedWrites } from '../lint/checked-writes.js';
 import { analysisFor, operationListeners } from '../lint/file-analysis.js';
-import { capitalised, originAt } from '../analysis/keys/key-facts.js';
+import { originAt } from '../analysis/keys/key-facts.js';
 import { createRule } from '../create-rule.js';
 import type { SafeEdit } from '../analysis/contract/operation.js';
 
@@ -19,7 +19,7 @@ export const noCheckThenInsert = createRule({
     type: 'problem',
     hasSuggestions: true,
     messages: {
-      checkThenInsert: '{{write}} is decided by a check in application code ({{read}}, line {{line}}), so two workers can both write; let a unique key decide: {{remedy}}.',
+      checkThenInsert: 'Write decided by a check in app code: {{write}} follows {{read}} on line {{line}}, so two workers can both write; let a unique key decide: {{remedy}}.',
       addOnConflict: 'Part of the fix: add ON CONFLICT DO NOTHING, then make the code skip the work when the row count is 0',
       addNx: 'Part of the fix: add NX, then make the code skip the work when Redis replies null',
       addOnConflictDoNothing: 'Part of the fix: add .onConflictDoNothing(), then make the code skip the work when no row comes back',
@@ -43,7 +43,7 @@ export const noCheckThenInsert = createRule({
             node: write.node,
             messageId: 'checkThenInsert',
             data: {
-              write: capitalised(write.label),
+              write: write.label,
               read: read.label,
               line: String(read.node.loc.start.line),
               remedy: table.dataAdapter(write.library)?.remedy ?? defaultRemedy,

@@ -1,6 +1,6 @@
 import { checkedWrites } from '../lint/checked-writes.js';
 import { analysisFor, operationListeners } from '../lint/file-analysis.js';
-import { capitalised, listed, originAt } from '../analysis/keys/key-facts.js';
+import { listed, originAt } from '../analysis/keys/key-facts.js';
 import { createRule } from '../create-rule.js';
 
 export const noClaimAfterEffect = createRule({
@@ -9,11 +9,11 @@ export const noClaimAfterEffect = createRule({
     type: 'problem',
     messages: {
       recordAfterWork:
-        '{{write}} records what the check at line {{line}} asked only after {{work}} ran, so a crash or a second worker in between repeats it.',
+        'Claim recorded after the work: {{write}} records what the check on line {{line}} asked only after {{work}} ran, so a crash or a second worker in between repeats it.',
       protectedButWorkBefore:
-        '{{write}} is protected by {{key}}, but {{work}} runs after the check at line {{line}} and before it, whether it wins or not.',
+        'Work runs before the claim decides: {{work}} runs after the check on line {{line}} and before {{write}} (protected by {{key}}), whether the claim wins or not.',
       resultIgnored:
-        '{{write}} settles duplicates, but nobody reads its result, so the check at line {{line}} still decides.',
+        'Claim result ignored: {{write}} settles duplicates, but nobody reads its result, so the check on line {{line}} still decides.',
     },
     schema: [],
   },
@@ -25,7 +25,7 @@ export const noClaimAfterEffect = createRule({
       'Program:exit'() {
         for (const checked of checkedWrites(analysis)) {
           const { write, read, workBefore } = checked;
-          const data = { write: capitalised(write.label), line: String(read.node.loc.start.line), work: listed(workBefore.map((work) => work.label)), origin: originAt(read.node), originNote: 'the check is here' };
+          const data = { write: write.label, line: String(read.node.loc.start.line), work: listed(workBefore.map((work) => work.label)), origin: originAt(read.node), originNote: 'the check is here' };
           if (workBefore.length > 0 && !checked.storesState) {
             const key = checked.settles === 'unsettled' ? checked.coveringKey() : undefined;
             context.report({ node: write.node, messageId: key ? 'protectedButWorkBefore' : 'recordAfterWork', data: { ...data, key: key?.written ?? '' } });

@@ -4,7 +4,6 @@ import { analysisFor } from '../lint/file-analysis.js';
 import type { FileContext } from '../analysis/context/file-context.js';
 import type { OriginTracer } from '../analysis/origin/origin.js';
 import type { DataOperation } from '../analysis/operations/index.js';
-import { capitalised } from '../analysis/keys/key-facts.js';
 import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
 import { createRule } from '../create-rule.js';
 import { duplicateCatches } from '../analysis/control/caught.js';
@@ -65,11 +64,6 @@ function suggestedColumns(write: DataOperation, how: Expectation['how'], tracer:
   return write.fields.filter((field) => fillsWithOldValue(write, columnName(field.name), tracer)).map((field) => field.name);
 }
 
-/** A label opens a sentence capitalised when it is words ("The INSERT into inbox"), never when it is code. */
-function opening(label: string): string {
-  return /^the /.test(label) ? capitalised(label) : label;
-}
-
 function where(schema: SchemaModel, target: string): string {
   const files = schema.declaration(target)?.files ?? [];
   return files.length > 0 && files.every((file) => file.endsWith('.sql')) ? 'in a new migration' : 'in its schema';
@@ -80,12 +74,12 @@ export const noClaimWithoutUniqueKey = createRule({
   meta: {
     type: 'problem',
     messages: {
-      noKey: '{{table}} has no unique key, so {{write}} inserts the duplicate; add a unique index on {{index}} {{where}}.',
-      noKeyOnColumns: '{{table}} has no unique key on {{columns}}, so {{write}} inserts the duplicate; add a unique index on {{index}} {{where}}.',
-      caughtNoKey: '{{write}} relies on a unique violation, but {{table}} has no unique key on {{columns}}; add a unique index on {{index}} {{where}}.',
-      noMatchingKey: '{{table}} has no unique key on exactly ({{columns}}), so {{write}} fails at run time; add a unique index on {{index}} {{where}}.',
-      upsertNoKey: '{{table}} has no unique index on {{columns}}, so two concurrent runs of {{write}} can both insert; add a unique index on {{index}} {{where}}.',
-      upsertEmptyFilter: '{{write}} matches on no field, so no unique index settles it and two concurrent runs can both insert.',
+      noKey: 'Claim with no unique key to settle it: {{table}} has none, so {{write}} inserts the duplicate; add a unique index on {{index}} {{where}}.',
+      noKeyOnColumns: 'Claim with no unique key to settle it: {{table}} has none on {{columns}}, so {{write}} inserts the duplicate; add a unique index on {{index}} {{where}}.',
+      caughtNoKey: 'Caught duplicate with no unique key: {{write}} relies on a unique violation, but {{table}} has no unique key on {{columns}}; add a unique index on {{index}} {{where}}.',
+      noMatchingKey: 'ON CONFLICT names no unique key: {{table}} has none on exactly ({{columns}}), so {{write}} fails at run time; add a unique index on {{index}} {{where}}.',
+      upsertNoKey: 'Upsert with no unique index: {{table}} has none on {{columns}}, so two concurrent runs of {{write}} can both insert; add a unique index on {{index}} {{where}}.',
+      upsertEmptyFilter: 'Upsert matching on no field: no unique index settles {{write}}, so two concurrent runs can both insert.',
     },
     schema: [],
   },
@@ -129,7 +123,7 @@ export const noClaimWithoutUniqueKey = createRule({
           if (expected.how === 'within') {
             const matched = new Set((write.conflictTarget ?? []).map(columnName));
             if (keys.some((key) => key.columns.length > 0 && key.columns.every((column) => matched.has(column)))) continue;
-            context.report({ node: write.node, messageId: matched.size === 0 ? 'upsertEmptyFilter' : 'upsertNoKey', data: matched.size === 0 ? { ...data, write: opening(write.label) } : data });
+            context.report({ node: write.node, messageId: matched.size === 0 ? 'upsertEmptyFilter' : 'upsertNoKey', data });
             continue;
           }
           // A key among the columns this write fills with a value another row may have can
@@ -140,7 +134,7 @@ export const noClaimWithoutUniqueKey = createRule({
             if (columns.length === 0) continue;
           }
           const messageId = expected.caught ? 'caughtNoKey' : keys.length === 0 ? 'noKey' : 'noKeyOnColumns';
-          context.report({ node: write.node, messageId, data: expected.caught ? { ...data, write: opening(write.label) } : data });
+          context.report({ node: write.node, messageId, data });
         }
       },
     };

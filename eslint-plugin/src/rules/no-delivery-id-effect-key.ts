@@ -1,7 +1,7 @@
 import { effectKeyListeners } from '../lint/effect-key-listeners.js';
 import { analysisFor, type TracedKey } from '../lint/file-analysis.js';
 import type { Leaf } from '../analysis/origin/facts.js';
-import { capitalised, describeFacts, originOf } from '../analysis/keys/key-facts.js';
+import { describeFacts, originOf } from '../analysis/keys/key-facts.js';
 import { createRule } from '../create-rule.js';
 
 export const noDeliveryIdEffectKey = createRule({
@@ -9,9 +9,9 @@ export const noDeliveryIdEffectKey = createRule({
   meta: {
     type: 'problem',
     messages: {
-      deliveryKey: "{{key}} comes from the delivery ({{source}}), not the business operation.",
-      mintedKey: "{{key}} is made fresh on every attempt ({{source}}), so a retry never matches the first try.",
-      workerKey: "{{key}} comes from the worker ({{source}}), so another worker makes another key for the same message.",
+      deliveryKey: "Effect key from the delivery, not the operation: {{key}} comes from {{source}}.",
+      mintedKey: "Effect key made fresh on every attempt: {{key}} comes from {{source}}, so a retry never matches the first try.",
+      workerKey: "Effect key from the worker: {{key}} comes from {{source}}, so another worker makes another key for the same message.",
     },
 
     schema: [],
@@ -40,7 +40,7 @@ export const noDeliveryIdEffectKey = createRule({
         node: key.node,
         messageId: kind === 'delivery' ? 'deliveryKey' : kind === 'worker' ? 'workerKey' : 'mintedKey',
         // `origin` and `originNote` are for tools that show where the value was read (the editor's related information).
-        data: { key: capitalised(key.description), source: describeFacts(origins), origin: originOf(origins) ?? '', originNote: 'the value is read here' },
+        data: { key: key.description, source: describeFacts(origins), origin: originOf(origins) ?? '', originNote: 'the value is read here' },
       });
     };
     return {

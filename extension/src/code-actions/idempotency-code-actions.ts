@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
 
-import { codeValue, type DocumentFindings } from '../lint/document-findings.js';
-import { diagnosticSource, qualifiedRuleId, ruleNameOf, isRuleName, type RuleName } from '../rules.js';
-import { disableRuleForFile, disableRuleForLine, type CommentEdit } from './disable-comments.js';
+import { codeValue, type DocumentFindings } from '../lint/document-findings';
+import { diagnosticSource, qualifiedRuleId, ruleNameOf, isRuleName, type RuleName } from '../rules';
+import { disableRuleForFile, disableRuleForLine, type CommentEdit } from './disable-comments';
 
 export const openLessonCommand = 'idempotency.openLesson';
+/** "Learn why" always opens the lesson at the place that teaches the rule: in the quick-fix menu, the hover and a rule's page. */
+export const learnWhyTitle = 'Learn why: open lesson';
 
 /** The rule a diagnostic reports: ours, or the ESLint extension's when it runs the same plugin. */
 export function ruleOfDiagnostic(diagnostic: vscode.Diagnostic): RuleName | undefined {
@@ -17,7 +19,7 @@ export function ruleOfDiagnostic(diagnostic: vscode.Diagnostic): RuleName | unde
 
 /**
  * Quick fixes for each finding under the cursor: the rule's own fix and suggestions, "Learn
- * why" (the lesson at the rule's place; the hover's link opens the rule's page), and the usual
+ * why" (the lesson at the rule's place, as in the hover), and the usual
  * ways to silence a rule on one line or in one file.
  */
 export class IdempotencyCodeActions implements vscode.CodeActionProvider {
@@ -50,9 +52,9 @@ export class IdempotencyCodeActions implements vscode.CodeActionProvider {
       if (seenRules.has(rule)) continue;
       seenRules.add(rule);
 
-      const learn = new vscode.CodeAction('Learn why: open lesson', vscode.CodeActionKind.QuickFix);
+      const learn = new vscode.CodeAction(learnWhyTitle, vscode.CodeActionKind.QuickFix);
       learn.diagnostics = [diagnostic];
-      learn.command = { title: 'Learn why: open lesson', command: openLessonCommand, arguments: [{ rule }] };
+      learn.command = { title: learnWhyTitle, command: openLessonCommand, arguments: [{ rule }] };
       lessons.push(learn);
 
       const qualified = qualifiedRuleId(rule);
@@ -90,6 +92,16 @@ function commentAction(
   const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
   action.diagnostics = [diagnostic];
   action.edit = new vscode.WorkspaceEdit();
-  action.edit.insert(document.uri, new vscode.Position(comment.line, comment.character), comment.text);
+  const at = new vscode.Position(comment.line, comment.character);
+  if (comment.reasonAt === undefined) {
+    action.edit.insert(document.uri, at, comment.text);
+    return action;
+  }
+  // As a snippet, the editor leaves the word `reason` selected, to be typed over.
+  const snippet = new vscode.SnippetString()
+    .appendText(comment.text.slice(0, comment.reasonAt))
+    .appendPlaceholder('reason')
+    .appendText(comment.text.slice(comment.reasonAt + 'reason'.length));
+  action.edit.set(document.uri, [vscode.SnippetTextEdit.insert(at, snippet)]);
   return action;
 }

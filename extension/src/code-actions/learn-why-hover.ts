@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
 
-import { rulePageTarget } from '../lint/problem-to-diagnostic.js';
-import { showRulePageCommand, type RuleName } from '../rules.js';
-import { ruleOfDiagnostic } from './idempotency-code-actions.js';
+import { rulePageTarget } from '../lint/problem-to-diagnostic';
+import { showRulePageCommand, type RuleName } from '../rules';
+import { learnWhyTitle, openLessonCommand, ruleOfDiagnostic } from './idempotency-code-actions';
 
 /**
- * "Learn why" in the hover of a finding (this extension's, or the ESLint extension's running the
- * same plugin): a link that opens the rule's page in the lesson panel. Its markdown may run that
- * one command and no other.
+ * The hover of a finding (this extension's, or the ESLint extension's running the same plugin)
+ * offers what the quick-fix menu offers under the same name, "Learn why" (the lesson, at the
+ * place that teaches the rule), and beside it the rule's page. Its markdown may run those two
+ * commands and no other.
  */
 export class LearnWhyHover implements vscode.HoverProvider {
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
@@ -17,9 +18,16 @@ export class LearnWhyHover implements vscode.HoverProvider {
       if (rule) rules.add(rule);
     }
     if (rules.size === 0) return undefined;
-    const links = [...rules].map((rule) => `[Learn why: ${rule}](${rulePageTarget(rule).toString()})`);
-    const markdown = new vscode.MarkdownString(links.join(' · '));
-    markdown.isTrusted = { enabledCommands: [showRulePageCommand] };
+    const lines = [...rules].map((rule) => `${rule}: [${learnWhyTitle}](${learnWhyTarget(rule).toString()}) · [${rulePageTitle}](${rulePageTarget(rule).toString()})`);
+    const markdown = new vscode.MarkdownString(lines.join('\n\n'));
+    markdown.isTrusted = { enabledCommands: [openLessonCommand, showRulePageCommand] };
     return new vscode.Hover(markdown);
   }
+}
+
+/** The name of the action that opens a rule's page, wherever it is offered. */
+export const rulePageTitle = 'Show rule page';
+
+function learnWhyTarget(rule: RuleName): vscode.Uri {
+  return vscode.Uri.parse(`command:${openLessonCommand}?${encodeURIComponent(JSON.stringify([{ rule }]))}`);
 }

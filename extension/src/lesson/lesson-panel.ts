@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 
 import * as vscode from 'vscode';
 
-import { loadLessonPage } from './lesson-content.js';
-import { createNonce, lessonPageHtml, rulePageHtml } from './lesson-html.js';
-import type { LessonTarget } from './lesson-target.js';
-import { isMessageFromLesson, type MessageToLesson } from './lesson-messages.js';
-import { showRulePageCommand } from '../rules.js';
-import { loadRulePage } from './rule-page.js';
+import { loadLessonPage } from './lesson-content';
+import { createNonce, lessonPageHtml, rulePageHtml } from './lesson-html';
+import type { LessonTarget } from './lesson-target';
+import { isMessageFromLesson, type MessageToLesson } from './lesson-messages';
+import { showRulePageCommand } from '../rules';
+import { loadRulePage, type RuleInEditor } from './rule-page';
 
 export const lessonViewType = 'idempotency.lesson';
 /** The commands the panel's links may run: from a rule's page to its lesson, and between rule pages. */
@@ -24,8 +24,9 @@ const defaultLesson = 'idempotent-consumers';
 export class LessonPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private lesson = defaultLesson;
-  /** The rule whose page the panel shows instead of the lesson, if any. */
+  /** The rule whose page the panel shows instead of the lesson, if any, and how this editor reports it. */
   private rule: string | undefined;
+  private ruleInEditor: RuleInEditor | undefined;
 
   /**
    * `workspaceState` keeps a copy of the page's progress. The webview's own state (setState) is
@@ -54,8 +55,9 @@ export class LessonPanel implements vscode.Disposable {
     this.adopt(this.openPanel(), lesson, target?.anchor);
   }
 
-  showRule(rule: string): void {
+  showRule(rule: string, inEditor?: RuleInEditor): void {
     this.rule = rule;
+    this.ruleInEditor = inEditor;
     this.adopt(this.openPanel(), this.lesson, undefined);
   }
 
@@ -106,7 +108,7 @@ export class LessonPanel implements vscode.Disposable {
     panel.iconPath = { light: vscode.Uri.joinPath(webviewRoot, 'lesson-icon-light.svg'), dark: vscode.Uri.joinPath(webviewRoot, 'lesson-icon-dark.svg') };
     const asset = (name: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, name)).toString();
     if (this.rule !== undefined) {
-      const rulePage = loadRulePage(vscode.Uri.joinPath(this.extensionUri, 'dist', 'rules').fsPath, this.rule);
+      const rulePage = loadRulePage(vscode.Uri.joinPath(this.extensionUri, 'dist', 'rules').fsPath, this.rule, this.ruleInEditor);
       panel.title = rulePage.title;
       panel.webview.html = rulePageHtml({ cspSource: panel.webview.cspSource, nonce: createNonce(randomBytes), styleUri: asset('lesson.css'), title: rulePage.title, ruleHtml: rulePage.html });
       return;

@@ -1,14 +1,15 @@
 /**
  * The lint engine with everything it runs: ESLint, the plugin and typescript-eslint's parser
- * (TypeScript itself, several megabytes). It is bundled with the worker that runs it
- * (lint-worker.ts), so activating the extension never loads it on the extension host.
+ * (TypeScript itself, several megabytes). It is bundled on its own (dist/lint-engine.js) and
+ * loaded by the worker that runs it (lint-worker.ts), so activating the extension never loads it
+ * on the extension host.
  */
 import * as typeScriptParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint/universal';
 import plugin, { useModuleParser, whenSqlParserReady } from 'eslint-plugin-idempotency';
 
-import { createIncrementalParsing } from './incremental/incremental-parsing.js';
-import { createLintEngine, type IdempotencyPlugin, type LintEngine } from './lint-engine.js';
+import { createIncrementalParsing } from './incremental/incremental-parsing';
+import { createLintEngine, type IdempotencyPlugin, type LintEngine } from './lint-engine';
 
 export interface LintEngineOptions {
   /** Re-parse only what changed in a document (the default); off, every lint parses the whole file, as a fallback does. */

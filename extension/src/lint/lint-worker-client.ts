@@ -1,9 +1,10 @@
 import { Worker } from 'node:worker_threads';
 
-import type { RuleName } from '../rules.js';
-import type { LintEngineOptions } from './bundled-lint-engine.js';
-import type { LintReport, LintRequest, RuleDocs } from './lint-engine.js';
-import type { LintWorkerData, MessageFromWorker, MessageToWorker } from './lint-worker.js';
+import type { RuleName } from '../rules';
+import type { LintEngineOptions } from './bundled-lint-engine';
+import type { LintReport, LintRequest, RuleDocs } from './lint-engine';
+import type { CodeCacheState } from './code-cache';
+import type { LintWorkerData, MessageFromWorker, MessageToWorker } from './lint-engine-bundle';
 
 /** The lint engine as the extension host sees it: in a worker thread, so every lint is a message. */
 export interface LintService {
@@ -20,7 +21,11 @@ export interface LintWorker {
 }
 
 export interface LintWorkerEvents {
-  onLoaded(loaded: { loadMs: number }): void;
+  onLoaded(loaded: { loadMs: number; codeCache: CodeCacheState }): void;
+  /** A warning from the engine: a schema file the plugin skipped, say. */
+  onWarning?(message: string): void;
+  /** A worker that had loaded stopped; the next lint starts another. */
+  onStopped?(reason: string): void;
   /** The worker could not load the engine. Reported once: every later call fails the same way. */
   onFailure(reason: string): void;
 }
@@ -40,7 +45,7 @@ const lintHeap = { maxYoungGenerationSizeMb: 96 };
  * only slow the editor down); one that stops later, say out of memory on a huge file, fails the
  * lints it was running, and the next lint starts a fresh one.
  */
-export function lintWorker(workerPath: string, events: LintWorkerEvents, options: LintEngineOptions = {}): LintWorker {
+export function lintWorker(workerPath: string, events: LintWorkerEvents, options: LintEngineOptions = {}, codeCacheDir?: string): LintWorker {
   let starting: Promise<LintService> | undefined;
   let current: Worker | undefined;
   let disposed = false;
@@ -48,7 +53,7 @@ export function lintWorker(workerPath: string, events: LintWorkerEvents, options
   const start = () =>
     new Promise<LintService>((resolve, reject) => {
       const started = performance.now();
-      const worker = new Worker(workerPath, { workerData: { lintWorker: options } satisfies LintWorkerData, resourceLimits: lintHeap });
+      const worker = new Worker(workerPath, { workerData: { lintWorker: options, ...(codeCacheDir ? { codeCacheDir } : {}) } satisfies LintWorkerData, resourceLimits: lintHeap });
       current = worker;
       const pending = new Map<number, (report: LintReport) => void>();
       let nextId = 0;
@@ -65,6 +70,7 @@ export function lintWorker(workerPath: string, events: LintWorkerEvents, options
         void worker.terminate();
         if (ready) {
           starting = undefined;
+          if (!disposed) events.onStopped?.(reason);
         } else {
           if (!disposed) events.onFailure(reason);
           reject(new Error(reason));
@@ -75,7 +81,7 @@ export function lintWorker(workerPath: string, events: LintWorkerEvents, options
         switch (message.type) {
           case 'ready':
             ready = true;
-            events.onLoaded({ loadMs: performance.now() - started });
+            events.onLoaded({ loadMs: performance.now() - started, codeCache: message.codeCache });
             resolve({
               lint: (request) =>
                 stopped
@@ -92,6 +98,9 @@ export function lintWorker(workerPath: string, events: LintWorkerEvents, options
           case 'linted':
             pending.get(message.id)?.(message.report);
             pending.delete(message.id);
+            return;
+          case 'warning':
+            events.onWarning?.(message.message);
             return;
           case 'failed':
             stop(message.reason);

@@ -1,43 +1,16 @@
 /**
- * The lint engine's own bundle (dist/lint-worker.js), run in a worker thread: ESLint, the plugin
- * and typescript-eslint's parser (TypeScript itself, several megabytes) load there, and every lint
- * runs there, so a large file or a slow rule never holds up the extension host, which only sends
- * texts and receives findings (see lint-worker-client.ts).
+ * The lint worker's entry (dist/lint-worker.js), run in a worker thread. It only loads the
+ * engine's bundle (dist/lint-engine.js) with V8's code cache, when the host gives it a folder for
+ * one, and serves lints with it.
  */
-import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import path from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
 
-import { ruleNames, type RuleName } from '../rules.js';
-import { loadLintEngine, type LintEngineOptions } from './bundled-lint-engine.js';
-import type { LintReport, LintRequest, RuleDocs } from './lint-engine.js';
+import { requireWithCodeCache } from './code-cache';
+import type { LintWorkerData } from './lint-engine-bundle';
 
-export { loadLintEngine };
-
-export type MessageToWorker = { type: 'lint'; id: number; request: LintRequest } | { type: 'forget'; documentKey: string };
-
-export type MessageFromWorker =
-  | { type: 'ready'; docs: Record<RuleName, RuleDocs> }
-  | { type: 'linted'; id: number; report: LintReport }
-  | { type: 'failed'; reason: string };
-
-/** What the host hands a new worker; its presence is what makes this bundle serve. */
-export interface LintWorkerData {
-  lintWorker: LintEngineOptions;
-}
-
-const options = (workerData as Partial<LintWorkerData> | null)?.lintWorker;
-if (parentPort && options) serve(parentPort, options);
-
-function serve(port: MessagePort, engineOptions: LintEngineOptions): void {
-  const loading = loadLintEngine(engineOptions);
-  // Requests that come while the engine loads wait for it, in order.
-  port.on('message', (message: MessageToWorker) => {
-    void loading.then((engine) => {
-      if (message.type === 'forget') engine.forget(message.documentKey);
-      else port.postMessage({ type: 'linted', id: message.id, report: engine.lint(message.request) } satisfies MessageFromWorker);
-    });
-  });
-  loading.then(
-    (engine) => port.postMessage({ type: 'ready', docs: Object.fromEntries(ruleNames.map((rule) => [rule, engine.docsOf(rule)])) } as MessageFromWorker),
-    (error: unknown) => port.postMessage({ type: 'failed', reason: error instanceof Error ? error.message : String(error) } satisfies MessageFromWorker),
-  );
+const data = workerData as Partial<LintWorkerData> | null;
+if (parentPort && data?.lintWorker) {
+  const engineBundle = requireWithCodeCache<typeof import('./lint-engine-bundle')>(path.join(__dirname, 'lint-engine.js'), data.codeCacheDir);
+  engineBundle.exports.serve(parentPort, data.lintWorker, { codeCache: engineBundle.state, afterFirstLint: engineBundle.save });
 }

@@ -10,8 +10,8 @@ export type DocumentLintState =
   /** Not checked, by the settings of the document's folder. */
   | { kind: 'off'; because: 'disabled' | 'deferred' };
 
-/** What holds for every document at once. */
-export type ExtensionState = 'active' | 'engine-unavailable';
+/** What holds for every document at once: `starting` until the first result of any document. */
+export type ExtensionState = 'starting' | 'active' | 'engine-unavailable';
 
 export interface StatusText {
   text: string;
@@ -21,13 +21,25 @@ export interface StatusText {
   busy: boolean;
 }
 
-/** The status item's words for a state; kept apart from VS Code so it reads (and tests) plainly. */
-export function describeState(extension: ExtensionState, document: DocumentLintState | undefined): StatusText {
+/** A schema file of the document's project that the checker skipped, named as the user knows it. */
+export interface SkippedSchemaNote {
+  /** The file's path relative to its workspace folder. */
+  name: string;
+  readAs: string;
+}
+
+/**
+ * The status item's words for a state; kept apart from VS Code so it reads (and tests) plainly.
+ * `skipped`: schema files of the document's project that could not be read.
+ */
+export function describeState(extension: ExtensionState, document: DocumentLintState | undefined, skipped: readonly SkippedSchemaNote[] = []): StatusText {
   if (extension === 'engine-unavailable') {
     return { text: 'Idempotency: unavailable', detail: 'The checker could not start; see Idempotency: Show Log', attention: true, busy: false };
   }
   if (!document || document.kind === 'waiting') {
-    return { text: 'Idempotency: checking…', detail: '', attention: false, busy: true };
+    return extension === 'starting'
+      ? { text: 'Idempotency: starting…', detail: 'Loading the checker (ESLint, the rules, the TypeScript parser) for the first check', attention: false, busy: true }
+      : { text: 'Idempotency: checking…', detail: '', attention: false, busy: true };
   }
   switch (document.kind) {
     case 'off':
@@ -40,6 +52,15 @@ export function describeState(extension: ExtensionState, document: DocumentLintS
             busy: false,
           };
     case 'linted':
+      if (skipped.length > 0) {
+        const [first] = skipped;
+        return {
+          text: `Idempotency: schema skipped: ${skipped.length === 1 ? basename(first!.name) : `${skipped.length} files`} unreadable`,
+          detail: `${skipped.map((each) => `${each.name} could not be read as ${each.readAs}`).join('; ')}. The unique keys declared there are unknown to the check until it reads again. ${plural(document.findings, 'finding')}, last checked ${timeOfDay(document.at)}.`,
+          attention: true,
+          busy: false,
+        };
+      }
       return {
         text: `Idempotency: ${plural(document.findings, 'finding')}`,
         detail: `Last checked ${timeOfDay(document.at)} in ${Math.round(document.durationMs)} ms`,
@@ -79,6 +100,10 @@ export function describeState(extension: ExtensionState, document: DocumentLintS
  */
 function timeOfDay(at: Date): string {
   return [at.getHours(), at.getMinutes(), at.getSeconds()].map((part) => String(part).padStart(2, '0')).join(':');
+}
+
+function basename(name: string): string {
+  return name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
 }
 
 function plural(count: number, noun: string): string {

@@ -1,6 +1,9 @@
+import * as path from 'node:path';
+
 import * as vscode from 'vscode';
 
-import { describeState, type DocumentLintState, type ExtensionState } from './lint-state.js';
+import type { SkippedSchema } from '../lint/engine-warnings';
+import { describeState, type DocumentLintState, type ExtensionState, type SkippedSchemaNote } from './lint-state';
 
 export const lintedLanguages = ['javascript', 'javascriptreact', 'typescript', 'typescriptreact'] as const;
 
@@ -11,7 +14,9 @@ export const lintedLanguages = ['javascript', 'javascriptreact', 'typescript', '
 export class LintStatusItem implements vscode.Disposable {
   private readonly item: vscode.LanguageStatusItem;
   private readonly documents = new Map<string, DocumentLintState>();
-  private extensionState: ExtensionState = 'active';
+  private extensionState: ExtensionState = 'starting';
+  /** Schema files the checker could not read, by path, until they change. */
+  private readonly skippedSchemas = new Map<string, SkippedSchema>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor() {
@@ -28,8 +33,31 @@ export class LintStatusItem implements vscode.Disposable {
   }
 
   setDocumentState(uri: vscode.Uri, state: DocumentLintState): void {
+    // The first result of any document: the checker is up (or not needed), no longer starting.
+    if (this.extensionState === 'starting' && state.kind !== 'waiting') this.extensionState = 'active';
     this.documents.set(uri.toString(), state);
     if (vscode.window.activeTextEditor?.document.uri.toString() === uri.toString()) this.render();
+  }
+
+  /** A schema file the checker skipped: the status of each document of its workspace folder says so. */
+  noteSkippedSchema(skipped: SkippedSchema): void {
+    this.skippedSchemas.set(skipped.file, skipped);
+    this.render();
+  }
+
+  /** A file changed: if it was a skipped schema, the next check reads it again. */
+  schemaChanged(file: string): void {
+    if (this.skippedSchemas.delete(file)) this.render();
+  }
+
+  private skippedFor(uri: vscode.Uri): SkippedSchemaNote[] {
+    const folder = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath;
+    return [...this.skippedSchemas.values()].flatMap((skipped) => {
+      const schemaFolder = vscode.workspace.getWorkspaceFolder(vscode.Uri.file(skipped.file))?.uri.fsPath;
+      if (schemaFolder !== folder) return [];
+      const name = folder === undefined ? skipped.file : path.relative(folder, skipped.file).split(path.sep).join('/');
+      return [{ name, readAs: skipped.readAs }];
+    });
   }
 
   forget(uri: vscode.Uri): void {
@@ -37,8 +65,8 @@ export class LintStatusItem implements vscode.Disposable {
   }
 
   private render(): void {
-    const active = vscode.window.activeTextEditor?.document.uri.toString();
-    const status = describeState(this.extensionState, active ? this.documents.get(active) : undefined);
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const status = describeState(this.extensionState, active ? this.documents.get(active.toString()) : undefined, active ? this.skippedFor(active) : []);
     this.item.text = status.text;
     this.item.detail = status.detail;
     this.item.busy = status.busy;

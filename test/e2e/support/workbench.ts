@@ -135,6 +135,21 @@ export class Workbench {
     });
   }
 
+  /** The text of the language status hover (the `{}` beside the language mode), read by pointing at it. */
+  async languageStatus(): Promise<string> {
+    await this.page.mouse.move(0, 0);
+    await this.page.locator('.monaco-hover', { hasText: 'Idempotency:' }).waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
+    await this.page.locator('[id="status.languageStatus"]').hover();
+    const hover = this.page.locator('.monaco-hover', { hasText: 'Idempotency:' }).first();
+    await hover.waitFor({ timeout: 10_000 });
+    return hover.innerText();
+  }
+
+  /** The text of the notification toasts on screen. */
+  async notifications(): Promise<string[]> {
+    return this.page.locator('.notifications-toasts .notification-toast').allInnerTexts();
+  }
+
   async showProblems(): Promise<void> {
     await this.runCommand('View: Focus Problems (Errors, Warnings, Infos)');
     await this.page.locator('.markers-panel').waitFor();

@@ -546,7 +546,7 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           messageId: 'checkThenInsert',
           line: 5,
           data: {
-            write: 'The INSERT into inbox',
+            write: 'the INSERT into inbox',
             read: 'a SELECT on inbox',
             line: '3',
             remedy: 'INSERT … ON CONFLICT DO NOTHING and check the row count',
@@ -836,7 +836,7 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           messageId: 'checkThenInsert',
           line: 6,
           data: {
-            write: 'The DynamoDB PutCommand on inbox',
+            write: 'the DynamoDB PutCommand on inbox',
             read: 'a DynamoDB GetCommand on inbox',
             line: '4',
             remedy: dynamoRemedy,
@@ -873,7 +873,7 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
             await docClient.put({ TableName: process.env.INBOX_TABLE, Item: { pk: record.messageId } }).promise();
           }
         };`,
-      errors: [{ messageId: 'checkThenInsert', line: 8, data: { write: 'The DynamoDB put() on process.env.INBOX_TABLE', read: 'a DynamoDB get() on process.env.INBOX_TABLE', line: '6', remedy: dynamoRemedy } }],
+      errors: [{ messageId: 'checkThenInsert', line: 8, data: { write: 'the DynamoDB put() on process.env.INBOX_TABLE', read: 'a DynamoDB get() on process.env.INBOX_TABLE', line: '6', remedy: dynamoRemedy } }],
     },
     {
       name: 'MongoDB: findOne, then insertOne when nothing was found',
@@ -889,7 +889,7 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           messageId: 'checkThenInsert',
           line: 6,
           data: {
-            write: 'The MongoDB insertOne() on inbox',
+            write: 'the MongoDB insertOne() on inbox',
             read: 'a MongoDB findOne() on inbox',
             line: '5',
             remedy: 'updateOne(filter, { $setOnInsert: … }, { upsert: true }) on a unique key and check upsertedCount, or insertOne and treat error 11000 as the duplicate',
@@ -912,7 +912,7 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         {
           messageId: 'checkThenInsert',
           line: 6,
-          data: { write: "The Redis SET of 'key'", read: "the Redis GET of 'key'", line: '5', remedy: 'SET … NX and check its reply' },
+          data: { write: "the Redis SET of 'key'", read: "the Redis GET of 'key'", line: '5', remedy: 'SET … NX and check its reply' },
           suggestions: [
             {
               messageId: 'addNx',
@@ -975,7 +975,7 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           messageId: 'checkThenInsert',
           line: 8,
           data: {
-            write: 'The MikroORM create() of ProcessedMessage',
+            write: 'the MikroORM create() of ProcessedMessage',
             read: 'a MikroORM findOne() of ProcessedMessage',
             line: '6',
             remedy: "em.upsert(…, { onConflictAction: 'ignore' }) on a unique key, or insert and treat UniqueConstraintViolationException as the duplicate",
@@ -997,7 +997,7 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           messageId: 'checkThenInsert',
           line: 6,
           data: {
-            write: 'The Objection insert into ProcessedEvent',
+            write: 'the Objection insert into ProcessedEvent',
             read: 'an Objection findOne on ProcessedEvent',
             line: '4',
             remedy: '.insert(…).onConflict(…).ignore() and check what it returns, or insert and treat the unique violation as the duplicate',

@@ -187,7 +187,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await pool.query('INSERT INTO payments (order_id, amount) VALUES ($1, $2)', [event.orderId, event.amount]);
           await pool.query('INSERT INTO processed_events (event_key) VALUES ($1) ON CONFLICT (event_key) DO NOTHING', [event.key]);
         });`,
-      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'The INSERT into processed_events', work: 'the INSERT into payments', line: '4' } }],
+      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'the INSERT into processed_events', work: 'the INSERT into payments', line: '4' } }],
     },
     {
       name: 'the credit done by a helper of the same file, as in the lesson',
@@ -202,7 +202,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await db.query('INSERT INTO inbox(message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
           return true;
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 9, data: { write: 'The INSERT into inbox', work: 'creditCashback()', line: '6' } }],
+      errors: [{ messageId: 'recordAfterWork', line: 9, data: { write: 'the INSERT into inbox', work: 'creditCashback()', line: '6' } }],
     },
     {
       name: 'a plain record after the effect is reported here, not as a check-then-insert',
@@ -213,7 +213,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await db.query('UPDATE balances SET cents = cents + $2 WHERE account = $1', [order.account, order.cents]);
           await db.query('INSERT INTO inbox (message_id) VALUES ($1)', [order.id]);
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 6, data: { write: 'The INSERT into inbox', work: 'the UPDATE of balances', line: '3' } }],
+      errors: [{ messageId: 'recordAfterWork', line: 6, data: { write: 'the INSERT into inbox', work: 'the UPDATE of balances', line: '3' } }],
     },
     {
       name: 'MongoDB: check, then the payment, then an upsert record',
@@ -273,7 +273,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await producer.send({ topic: 'cashback', messages: [{ key: order.cashbackId, value: String(order.cents) }] });
           await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: 'The INSERT into inbox', work: 'producer.send()', line: '5' } }],
+      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: 'the INSERT into inbox', work: 'producer.send()', line: '5' } }],
     },
     {
       name: 'a lock taken after the check comes too late: the state is not read again under it',
@@ -300,7 +300,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await sendDigest();
           await redis.set(\`digest:sent:\${day}\`, '1', 'EX', 86400);
         };`,
-      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: "The Redis SET of 'digest:sent:*'", work: 'sendDigest()', line: '4' } }],
+      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: "the Redis SET of 'digest:sent:*'", work: 'sendDigest()', line: '4' } }],
     },
     {
       name: 'Supabase: the balance upserted from a value read and added to, then the transaction recorded (checked by a path in its JSON column)',
@@ -324,7 +324,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await verifyDomainWithProvider(domain).catch((error) => { throw error; });
           await db.query('INSERT INTO email_domains (domain) VALUES ($1)', [domain]);
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 6, data: { write: 'The INSERT into email_domains', work: 'verifyDomainWithProvider()', line: '3' } }],
+      errors: [{ messageId: 'recordAfterWork', line: 6, data: { write: 'the INSERT into email_domains', work: 'verifyDomainWithProvider()', line: '3' } }],
     },
     {
       name: 'check, a claim whose result nobody reads, then the payment',
@@ -335,7 +335,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await db.query('INSERT INTO processed_events (event_key) VALUES ($1) ON CONFLICT (event_key) DO NOTHING', [event.key]);
           await db.query('INSERT INTO payments (order_id, amount) VALUES ($1, $2)', [event.orderId, event.amount]);
         }`,
-      errors: [{ messageId: 'resultIgnored', line: 5, data: { write: 'The INSERT into processed_events', line: '3' } }],
+      errors: [{ messageId: 'resultIgnored', line: 5, data: { write: 'the INSERT into processed_events', line: '3' } }],
     },
   ],
 });

@@ -331,7 +331,7 @@ describe('no-claim-without-unique-key across modules', () => {
     const mine = findings.filter((finding) => finding.includes('no-claim-without-unique-key'));
     // claimThenCredit's claim, and the late record of creditThenRecord (example 4.6) on the same table.
     expect(mine).toEqual(['src/handlers/example-4-6.ts:20 idempotency/no-claim-without-unique-key/noKey', 'src/handlers/inbox.ts:5 idempotency/no-claim-without-unique-key/noKey']);
-    expect(messages).toContain('inbox has no unique key, so the INSERT into inbox inserts the duplicate; add a unique index on inbox(message_id) in a new migration.');
+    expect(messages).toContain('Claim with no unique key to settle it: inbox has none, so the INSERT into inbox inserts the duplicate; add a unique index on inbox(message_id) in a new migration.');
   });
 
   it('a claim helper in another module, and a Prisma schema beside it', async () => {

@@ -120,7 +120,7 @@ describe('no-in-memory-dedupe across modules', () => {
   it('helpers in another module that ask and record a module-level Set, before a Prisma write', async () => {
     const { findings, messages } = await lintProject({ 'prisma/schema.prisma': schema, 'src/idempotency.ts': memory, 'src/webhooks.ts': webhook });
     expect(findings).toEqual(['src/webhooks.ts:8 idempotency/no-in-memory-dedupe/inMemory']);
-    expect(messages[0]).toContain('processedIds is process memory');
+    expect(messages[0]).toContain('Duplicates remembered in process memory: processedIds is empty after a restart');
   });
 
   it('the write sits in a helper of another module; a claim that gates it silences the memory', async () => {
@@ -131,6 +131,6 @@ describe('no-in-memory-dedupe across modules', () => {
       'src/claimed.ts': claimed,
     });
     expect(findings).toEqual(['src/consumer.ts:9 idempotency/no-in-memory-dedupe/inMemory']);
-    expect(messages[0]).toContain('seen is process memory');
+    expect(messages[0]).toContain('Duplicates remembered in process memory: seen is empty after a restart');
   });
 });

@@ -1,6 +1,6 @@
 import Module from 'node:module';
 
-import * as fake from '../support/fake-vscode.js';
+import * as fake from '../support/fake-vscode';
 
 const cacheKey = '\0vscode-stand-in';
 

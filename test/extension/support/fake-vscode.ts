@@ -4,6 +4,8 @@
  * extension publishes (diagnostics, status text) so tests can assert on it. Behaviour that
  * matters to the code under test (ranges, positions, offsets) follows VS Code's semantics.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+
 
 export class Position {
   constructor(
@@ -112,8 +114,33 @@ export class TextEdit {
   ) {}
 }
 
+export class SnippetString {
+  value = '';
+  appendText(text: string): SnippetString {
+    this.value += text.replace(/[$}\\]/g, '\\$&');
+    return this;
+  }
+  appendPlaceholder(text: string): SnippetString {
+    this.value += `\${1:${text}}`;
+    return this;
+  }
+}
+
+export class SnippetTextEdit {
+  constructor(
+    readonly range: Range,
+    readonly snippet: SnippetString,
+  ) {}
+  static insert(position: Position, snippet: SnippetString): SnippetTextEdit {
+    return new SnippetTextEdit(new Range(position, position), snippet);
+  }
+}
+
 export class WorkspaceEdit {
-  readonly edits: { uri: Uri; edit: TextEdit }[] = [];
+  readonly edits: { uri: Uri; edit: TextEdit | SnippetTextEdit }[] = [];
+  set(uri: Uri, edits: readonly (TextEdit | SnippetTextEdit)[]): void {
+    for (const edit of edits) this.edits.push({ uri, edit });
+  }
   replace(uri: Uri, range: Range, newText: string): void {
     this.edits.push({ uri, edit: new TextEdit(range, newText) });
   }
@@ -259,6 +286,7 @@ export const fakeEditor = {
   configuration: {} as Record<string, unknown>,
   /** Settings of workspace folders, by folder path: a document under one of them reads these instead. */
   folderConfiguration: {} as Record<string, Record<string, unknown>>,
+  workspaceFolders: undefined as { uri: Uri; name: string; index: number }[] | undefined,
   documents: [] as FakeTextDocument[],
   collections: [] as FakeDiagnosticCollection[],
   statusItems: [] as { text: string; detail?: string; severity: LanguageStatusSeverity; busy: boolean }[],
@@ -276,15 +304,46 @@ export const fakeEditor = {
     activeEditor: new EventEmitter<unknown>(),
   },
   activeDocument: undefined as FakeTextDocument | undefined,
+  /** Lines of the extension's log and its error messages. */
   messages: [] as string[],
+  /** Warning notifications. */
+  notifications: [] as string[],
 };
 
+/** A glob below a folder, as findFiles takes it. */
+export class RelativePattern {
+  constructor(
+    readonly base: { uri: Uri },
+    readonly pattern: string,
+  ) {}
+}
+
+// Lists the files below the pattern's folder with a source extension, leaving out the folders that globs of `exclude` ("{a,b}") name.
+function findFiles(include: RelativePattern, exclude?: string): Promise<Uri[]> {
+  const left = [...(exclude ?? '').matchAll(/\*\*\/([^/,{}*]+)\/\*\*/g)].map((match) => `/${match[1]}/`);
+  const found: Uri[] = [];
+  const visit = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) visit(full);
+      else if (/\.(?:[cm]?[jt]s|[jt]sx)$/.test(entry.name) && !left.some((folder) => full.includes(folder))) found.push(Uri.file(full));
+    }
+  };
+  visit(include.base.uri.fsPath);
+  return Promise.resolve(found.sort((a, b) => a.fsPath.localeCompare(b.fsPath)));
+}
+
 export const workspace = {
+  get workspaceFolders() {
+    return fakeEditor.workspaceFolders;
+  },
+  findFiles,
+  fs: { readFile: async (uri: Uri) => new Uint8Array(readFileSync(uri.fsPath)) },
   get textDocuments() {
     return fakeEditor.documents;
   },
   getConfiguration: (_section: string, resource?: Uri) => {
-    const folder = Object.keys(fakeEditor.folderConfiguration).find((root) => resource?.fsPath.startsWith(`${root}/`));
+    const folder = Object.keys(fakeEditor.folderConfiguration).find((root) => resource?.fsPath === root || resource?.fsPath.startsWith(`${root}/`));
     const values = folder ? { ...fakeEditor.configuration, ...fakeEditor.folderConfiguration[folder] } : fakeEditor.configuration;
     return { get: <T>(key: string) => values[key] as T | undefined };
   },
@@ -292,6 +351,10 @@ export const workspace = {
   getWorkspaceFolder: (resource: Uri) => {
     const folder = Object.keys(fakeEditor.folderConfiguration).find((root) => resource.fsPath.startsWith(`${root}/`));
     return folder === undefined ? undefined : { uri: Uri.file(folder), name: folder, index: 0 };
+  },
+  asRelativePath: (file: string) => {
+    const folder = Object.keys(fakeEditor.folderConfiguration).find((root) => file.startsWith(`${root}/`));
+    return folder === undefined ? file : file.slice(folder.length + 1);
   },
   onDidOpenTextDocument: fakeEditor.events.open.event,
   onDidChangeTextDocument: fakeEditor.events.change.event,
@@ -325,6 +388,11 @@ export const window = {
     fakeEditor.messages.push(message);
     return undefined;
   },
+  showWarningMessage: async (message: string) => {
+    fakeEditor.notifications.push(message);
+    return undefined;
+  },
+  showTextDocument: async () => undefined,
   registerWebviewPanelSerializer: () => disposable,
   createWebviewPanel: () => {
     throw new Error('The fake editor has no webviews');

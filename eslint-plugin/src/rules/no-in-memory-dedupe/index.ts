@@ -89,7 +89,7 @@ export const noInMemoryDedupe = createRule({
     type: 'problem',
     messages: {
       inMemory:
-        '{{collection}} is process memory, empty after a restart and on a second worker, so {{effect}} runs again.',
+        'Duplicates remembered in process memory: {{collection}} is empty after a restart and on a second worker, so {{effect}} runs again.',
     },
     schema: [],
   },
