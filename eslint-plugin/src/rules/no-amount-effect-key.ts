@@ -40,7 +40,8 @@ export const noAmountEffectKey = createRule({
       ...effectKeyListeners(context, (key) => {
         const amount = amountIdentity(key.facts);
         // Anything that could name the operation (or a delivery, which the other rule reports) clears the key.
-        if (!amount || key.isClaim()) return;
+        // A binding named as a key is judged where it is used.
+        if (!amount || key.named || key.isClaim()) return;
         context.report({
           node: key.node,
           messageId: 'amountKey',
