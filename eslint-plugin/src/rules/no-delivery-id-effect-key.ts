@@ -33,7 +33,7 @@ export const noDeliveryIdEffectKey = createRule({
       const operation = key.operation;
       if (!operation || key.name === undefined) return false;
       // A schema file that could not be read may hold that key: unknown, so no finding rests on it.
-      if (analysis.schema().unreadable.length > 0) return true;
+      if (operation.targets.some((target) => analysis.schema().unreadableMayDeclare(target))) return true;
       const steady = operation.fields
         .filter((field) => field.name !== key.name && field.values.length > 0)
         .filter((field) => field.values.every((value) => !analysis.tracer.scalars(value).some((fact) => fact.kind === 'minted')))

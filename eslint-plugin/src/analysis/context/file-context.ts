@@ -199,7 +199,7 @@ export class FileContext {
     const declared = (local: string): TSESTree.Node | undefined => {
       for (const statement of this.sourceCode.ast.body) {
         const declaration = statement.type === 'ExportNamedDeclaration' && statement.declaration ? statement.declaration : statement;
-        if (declaration.type === 'FunctionDeclaration' && declaration.id?.name === local) return declaration;
+        if ((declaration.type === 'FunctionDeclaration' || declaration.type === 'ClassDeclaration') && declaration.id?.name === local) return declaration;
         if (declaration.type === 'VariableDeclaration') {
           for (const declarator of declaration.declarations) {
             if (declarator.id.type === 'Identifier' && declarator.id.name === local && declarator.init) return declarator.init;
@@ -219,11 +219,29 @@ export class FileContext {
           if (exported === name && specifier.local.type === 'Identifier') return declared(specifier.local.name);
         }
         const declaration = statement.declaration;
-        if (declaration && (declaration.type === 'FunctionDeclaration' || declaration.type === 'VariableDeclaration')) {
+        if (declaration && (declaration.type === 'FunctionDeclaration' || declaration.type === 'VariableDeclaration' || declaration.type === 'ClassDeclaration')) {
           const found = declared(name);
           if (found) return found;
         }
       }
+    }
+    // CommonJS: `module.exports = { name }`, `module.exports = fn` (its default), `exports.name = …`.
+    for (const statement of this.sourceCode.ast.body) {
+      const assignment = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
+      if (assignment?.type !== 'AssignmentExpression' || assignment.operator !== '=' || assignment.left.type !== 'MemberExpression') continue;
+      const target = assignment.left;
+      const value = assignment.right.type === 'Identifier' ? declared(assignment.right.name) ?? assignment.right : assignment.right;
+      const wholeModule = target.object.type === 'Identifier' && target.object.name === 'module' && propertyName(target) === 'exports';
+      if (wholeModule) {
+        if (name === 'default' && value.type !== 'ObjectExpression') return value;
+        if (value.type === 'ObjectExpression') {
+          const property = value.properties.find((item): item is TSESTree.Property => item.type === 'Property' && keyName(item) === name);
+          if (property) return property.value.type === 'Identifier' ? declared(property.value.name) ?? property.value : property.value;
+        }
+        continue;
+      }
+      const exportsObject = target.object.type === 'Identifier' ? target.object.name === 'exports' : target.object.type === 'MemberExpression' && target.object.object.type === 'Identifier' && target.object.object.name === 'module' && propertyName(target.object) === 'exports';
+      if (exportsObject && propertyName(target) === name) return value;
     }
     return undefined;
   }

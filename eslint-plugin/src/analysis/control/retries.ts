@@ -2,7 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import type { Leaf } from '../origin/facts.js';
-import { importedFunction } from '../project/modules.js';
+import { calledFunction } from '../project/calls.js';
 import { calleeName } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
@@ -50,8 +50,8 @@ function repeatsParameter(fn: FunctionNode, index: number, file: FileContext): b
 /** Does the call use its argument `index` many times: a project function that loops over it, or a package call named for retrying? */
 function callRepeats(call: TSESTree.CallExpression, index: number, file: FileContext): boolean {
   const callee = call.callee;
-  const target = file.localFunction(callee) ?? importedFunction(file, callee);
-  if (target) return 'fn' in target ? repeatsParameter(target.fn, index, target.module) : repeatsParameter(target, index, file);
+  const target = calledFunction(file, callee);
+  if (target) return repeatsParameter(target.fn, index, target.module);
   return retryingName.test(calleeName(callee) ?? '');
 }
 

@@ -5,7 +5,8 @@ import { asCertainAs, asScalars, isLeaf, leaf, shaped, type Fact, type Leaf } fr
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import type { LibraryTable } from '../context/library-table.js';
 import { sitesInImporters } from '../project/import-sites.js';
-import { importedFunction, importsLibrary } from '../project/modules.js';
+import { calledFunction } from '../project/calls.js';
+import { importsLibrary } from '../project/modules.js';
 import { byName, callOnShape, elementOfShape, memberOfShape, memberSpecFacts } from './shapes.js';
 import { calleeName, keyName, memberPath, objectProperty, propertyName } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
@@ -497,10 +498,8 @@ export class OriginTracer {
       if (period) return bucketed(this.scalarsOf(first, depth), code);
     }
 
-    const target = this.file.localFunction(callee);
-    if (target) return this.returnsOf(target, depth);
-    const imported = this.importedFunction(callee);
-    if (imported) return this.returnsAcross(imported.module, imported.fn, node, depth);
+    const target = calledFunction(this.file, callee, (this.binding?.moduleDepth ?? 0) < maxModuleDepth);
+    if (target) return target.module === this.file ? this.returnsOf(target.fn, depth) : this.returnsAcross(target.module, target.fn, node, depth);
     if (name && table.isDerivingCall(name)) return hashing.test(name) ? hashed(argumentScalars()) : argumentScalars();
     return [leaf('unknown', code)];
   }
@@ -536,12 +535,6 @@ export class OriginTracer {
       this.importers.set(module, tracer);
     }
     return tracer;
-  }
-
-  /** The function of another project module that `callee` names: `keyFor(…)`, `keys.keyFor(…)`. */
-  private importedFunction(callee: TSESTree.Node): { module: FileContext; fn: FunctionNode } | undefined {
-    if ((this.binding?.moduleDepth ?? 0) >= maxModuleDepth) return undefined;
-    return importedFunction(this.file, callee);
   }
 
   /** What an imported function returns for this call's arguments, read in its own module. */

@@ -150,7 +150,7 @@ function importedModule(file: FileContext, source: string): FileContext | undefi
  * The project module and the name it exports that a reference of the file stands for: `helper`
  * after `import { helper }`, `lib.helper` after `import * as lib`.
  */
-function importedExport(file: FileContext, reference: TSESTree.Node): { module: FileContext; name: string } | undefined {
+export function importedExport(file: FileContext, reference: TSESTree.Node): { module: FileContext; name: string } | undefined {
   let local: string | undefined;
   let member: string | undefined;
   if (reference.type === 'Identifier') local = reference.name;
@@ -161,7 +161,8 @@ function importedExport(file: FileContext, reference: TSESTree.Node): { module: 
   const source = local && file.imports.bindings.get(local);
   if (!local || !source) return undefined;
   const name = file.imports.names.get(local);
-  const exported = name === '*' ? member : member === undefined ? name : undefined;
+  // A namespace called or used whole is a CommonJS module's `module.exports`: its default.
+  const exported = name === '*' ? member ?? 'default' : member === undefined ? name : undefined;
   const module = exported ? importedModule(file, source) : undefined;
   return module && exported ? { module, name: exported } : undefined;
 }
