@@ -8,8 +8,8 @@ import { sitesInImporters } from '../project/import-sites.js';
 import { calledFunction } from '../project/calls.js';
 import { importsLibrary } from '../project/modules.js';
 import { byName, callOnShape, elementOfShape, memberOfShape, memberSpecFacts } from './shapes.js';
-import { calleeName, keyName, memberPath, objectProperty, propertyName } from '../syntax/nodes.js';
-import { variableOf } from '../syntax/scope.js';
+import { calleeName, keyName, memberPath, objectProperty, propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { constantInitializer, variableOf } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
 
 /**
@@ -158,6 +158,25 @@ export class OriginTracer {
   /** The facts of `node` as a scalar, such as a key or part of one. */
   scalars(node: TSESTree.Node): Leaf[] {
     return asScalars(this.facts(node));
+  }
+
+  /**
+   * The facts of each value `node` may take, one list per alternative: `given || \`${user}:${amount}\``
+   * is two keys, the given one or the fingerprint, and each is what it is on the path that uses
+   * it. Followed through constants and wrappers; anything else is one alternative.
+   */
+  alternatives(node: TSESTree.Node, depth = 0): Leaf[][] {
+    const inner = unwrapExpression(node);
+    if (depth < 4) {
+      if (inner.type === 'LogicalExpression' && inner.operator !== '&&') return [...this.alternatives(inner.left, depth + 1), ...this.alternatives(inner.right, depth + 1)];
+      if (inner.type === 'ConditionalExpression') return [...this.alternatives(inner.consequent, depth + 1), ...this.alternatives(inner.alternate, depth + 1)];
+      if (inner.type === 'AwaitExpression') return this.alternatives(inner.argument, depth + 1);
+      if (inner.type === 'Identifier') {
+        const value = constantInitializer(inner, this.file.scopeOf(inner));
+        if (value) return this.alternatives(value, depth + 1);
+      }
+    }
+    return [this.scalars(node)];
   }
 
   private visit(node: TSESTree.Node, depth: number): Fact[] {
