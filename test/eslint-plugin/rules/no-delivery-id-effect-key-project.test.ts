@@ -125,4 +125,50 @@ describe('no-delivery-id-effect-key across a project', () => {
     expect(namesAnother.stderr).toContain('could not be read');
     expect(namesAnother.findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual(['src/wallet.ts:5 idempotency/no-delivery-id-effect-key/mixedKey']);
   });
+
+  it("sees a handler registered through the project's own wrapper of a broker, and an untyped Lambda exported as handler", async () => {
+    const insert = "await db.query('INSERT INTO charges (charge_key, cents) VALUES (gen_random_uuid(), $1) ON CONFLICT (charge_key) DO NOTHING', [1]);";
+    const { findings } = await lintProject({
+      'src/rabbit.ts': `
+        import amqp from 'amqplib';
+        export class Rabbit {
+          private channel: any;
+          async consume(queue: string, handler: (payload: any) => Promise<void>) {
+            await this.channel.consume(queue, async (msg: any) => {
+              await handler(JSON.parse(msg.content.toString()));
+              this.channel.ack(msg);
+            });
+          }
+          async inTransaction(work: () => Promise<void>) { await work(); }
+        }
+        export const rabbit = new Rabbit();`,
+      'src/consumer.ts': `
+        import { rabbit } from './rabbit';
+        export async function start() {
+          await rabbit.consume('charges', async (payload) => {
+            ${insert}
+          });
+          await rabbit.inTransaction(async () => {
+            ${insert}
+          });
+        }`,
+      'src/lambda.js': `
+        exports.handler = async (event) => {
+          ${insert}
+        };
+        exports.report = async (event) => {
+          ${insert}
+        };
+        const handler = async (event) => {
+          ${insert}
+        };
+        module.exports.other = handler;`,
+    });
+    // The wrapper registers its callback with the broker; a project function that only runs its
+    // callback does not. Only the export the platform runs by its name is an entry point.
+    expect(findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual([
+      'src/consumer.ts:5 idempotency/no-delivery-id-effect-key/mintedKey',
+      'src/lambda.js:3 idempotency/no-delivery-id-effect-key/mintedKey',
+    ]);
+  });
 });

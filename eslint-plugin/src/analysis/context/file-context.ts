@@ -225,24 +225,6 @@ export class FileContext {
         }
       }
     }
-    // CommonJS: `module.exports = { name }`, `module.exports = fn` (its default), `exports.name = …`.
-    for (const statement of this.sourceCode.ast.body) {
-      const assignment = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
-      if (assignment?.type !== 'AssignmentExpression' || assignment.operator !== '=' || assignment.left.type !== 'MemberExpression') continue;
-      const target = assignment.left;
-      const value = assignment.right.type === 'Identifier' ? declared(assignment.right.name) ?? assignment.right : assignment.right;
-      const wholeModule = target.object.type === 'Identifier' && target.object.name === 'module' && propertyName(target) === 'exports';
-      if (wholeModule) {
-        if (name === 'default' && value.type !== 'ObjectExpression') return value;
-        if (value.type === 'ObjectExpression') {
-          const property = value.properties.find((item): item is TSESTree.Property => item.type === 'Property' && keyName(item) === name);
-          if (property) return property.value.type === 'Identifier' ? declared(property.value.name) ?? property.value : property.value;
-        }
-        continue;
-      }
-      const exportsObject = target.object.type === 'Identifier' ? target.object.name === 'exports' : target.object.type === 'MemberExpression' && target.object.object.type === 'Identifier' && target.object.object.name === 'module' && propertyName(target.object) === 'exports';
-      if (exportsObject && propertyName(target) === name) return value;
-    }
     return undefined;
   }
 

@@ -3,7 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
-import { importedExport, importedFunction } from './modules.js';
+import { importedExport, moduleOfBinding } from './modules.js';
 
 /**
  * The function a call runs, wherever the project declares it: in the file, exported by another
@@ -30,8 +30,8 @@ export function calledFunction(file: FileContext, callee: TSESTree.Node, crossMo
   const local = file.localFunction(callee);
   if (local) return { module: file, fn: local };
   if (crossModules) {
-    const imported = importedFunction(file, callee);
-    if (imported) return imported;
+    const imported = importedValue(file, callee);
+    if (imported && isFunction(imported.node)) return { module: imported.module, fn: imported.node };
   }
   if (callee.type !== 'MemberExpression') return undefined;
   const method = propertyName(callee);
@@ -75,11 +75,57 @@ function valueOf(file: FileContext, reference: TSESTree.Node, crossModules: bool
     if (definition?.type === 'Variable' && definition.node.init && !isRequire(definition.node.init)) return { module: file, node: definition.node.init };
     if (definition?.type === 'Parameter') return undefined;
   }
-  if (!crossModules) return undefined;
+  return crossModules ? importedValue(file, reference) : undefined;
+}
+
+/** What an imported reference stands for in its module: an ESM export, or a CommonJS one (`require('./keys')` used whole is its `module.exports`). */
+function importedValue(file: FileContext, reference: TSESTree.Node): { module: FileContext; node: TSESTree.Node } | undefined {
   const imported = importedExport(file, reference);
   if (imported) {
-    const node = imported.module.exportedValue(imported.name);
+    const node = imported.module.exportedValue(imported.name) ?? commonJsExport(imported.module, imported.name);
     return node ? { module: imported.module, node } : undefined;
+  }
+  if (reference.type !== 'Identifier' || file.imports.names.get(reference.name) !== '*') return undefined;
+  const module = moduleOfBinding(file, reference.name);
+  const node = module && commonJsExport(module, 'default');
+  return module && node ? { module, node } : undefined;
+}
+
+/** A function, class or constant the module declares at its top level under `local`. */
+function topLevel(module: FileContext, local: string): TSESTree.Node | undefined {
+  for (const statement of module.sourceAst.body) {
+    if ((statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') && statement.id?.name === local) return statement;
+    if (statement.type !== 'VariableDeclaration') continue;
+    for (const declarator of statement.declarations) {
+      if (declarator.id.type === 'Identifier' && declarator.id.name === local && declarator.init) return declarator.init;
+    }
+  }
+  return undefined;
+}
+
+function isModuleExports(node: TSESTree.Node): boolean {
+  return node.type === 'MemberExpression' && node.object.type === 'Identifier' && node.object.name === 'module' && propertyName(node) === 'exports';
+}
+
+/** What a CommonJS module exports under `name`: `module.exports = { name }`, `exports.name = …`, `module.exports.name = …`; `default` is `module.exports = …` itself. */
+function commonJsExport(module: FileContext, name: string): TSESTree.Node | undefined {
+  const resolve = (value: TSESTree.Node) => (value.type === 'Identifier' ? topLevel(module, value.name) ?? value : value);
+  for (const statement of module.sourceAst.body) {
+    const assignment = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
+    if (assignment?.type !== 'AssignmentExpression' || assignment.operator !== '=') continue;
+    const target = assignment.left;
+    const value = resolve(assignment.right);
+    if (isModuleExports(target)) {
+      if (value.type !== 'ObjectExpression') {
+        if (name === 'default') return value;
+        continue;
+      }
+      const property = value.properties.find((item): item is TSESTree.Property => item.type === 'Property' && keyName(item) === name);
+      if (property) return resolve(property.value);
+      continue;
+    }
+    if (target.type !== 'MemberExpression' || propertyName(target) !== name) continue;
+    if ((target.object.type === 'Identifier' && target.object.name === 'exports') || isModuleExports(target.object)) return value;
   }
   return undefined;
 }

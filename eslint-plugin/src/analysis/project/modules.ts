@@ -140,6 +140,12 @@ export function moduleContext(file: string, table: LibraryTable): FileContext | 
   return context ?? undefined;
 }
 
+/** The project module a binding of the file is imported from (`import … from`, `require(…)`), read; undefined for a package. */
+export function moduleOfBinding(file: FileContext, local: string): FileContext | undefined {
+  const source = file.imports.bindings.get(local);
+  return source === undefined ? undefined : importedModule(file, source);
+}
+
 /** The project module a specifier of the file names (relative, or through the tsconfig's `paths`), read; undefined for a package. */
 function importedModule(file: FileContext, source: string): FileContext | undefined {
   const resolved = resolveImport(file.filename, source);
@@ -161,8 +167,7 @@ export function importedExport(file: FileContext, reference: TSESTree.Node): { m
   const source = local && file.imports.bindings.get(local);
   if (!local || !source) return undefined;
   const name = file.imports.names.get(local);
-  // A namespace called or used whole is a CommonJS module's `module.exports`: its default.
-  const exported = name === '*' ? member ?? 'default' : member === undefined ? name : undefined;
+  const exported = name === '*' ? member : member === undefined ? name : undefined;
   const module = exported ? importedModule(file, source) : undefined;
   return module && exported ? { module, name: exported } : undefined;
 }
