@@ -1,5 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
+import { keyName } from '../analysis/syntax/nodes.js';
 import { effectKeyOfBinding, effectKeyOfHeaderCall, effectKeyOfProperty, effectKeysOfOperation, type UniqueColumn } from '../analysis/keys/effect-keys.js';
 import { analysisFor, type FileAnalysis, type TracedKey } from './file-analysis.js';
 import { effectKeyOfKeyPath } from '../analysis/keys/key-paths.js';
@@ -13,13 +14,23 @@ const objectParts = new Set(['Property', 'ObjectExpression', 'ArrayExpression', 
  */
 function storedByWrite(property: TSESTree.Property, analysis: FileAnalysis): boolean {
   let current: TSESTree.Node = property;
-  while (current.parent && objectParts.has(current.parent.type)) current = current.parent;
+  let underData = false;
+  while (current.parent && objectParts.has(current.parent.type)) {
+    current = current.parent;
+    if (current.type === 'Property' && dataKeys.has(keyName(current) ?? '')) underData = true;
+  }
   const call = current.parent;
   if (call?.type !== 'CallExpression' || !call.arguments.includes(current as TSESTree.CallExpressionArgument)) return false;
+  // An update names the values it stores (`data: { … }`, `$set`), or takes them as its only argument.
+  const updated = underData || call.arguments.length === 1;
   return analysis
     .operationsAt(call)
-    .some((operation) => operation.kind === 'update' || ((operation.kind === 'insert' || operation.kind === 'upsert') && operation.fields.some((field) => field.values.includes(property.value))));
+    .some((operation) =>
+      operation.kind === 'update' ? updated : (operation.kind === 'insert' || operation.kind === 'upsert') && operation.fields.some((field) => field.values.includes(property.value)),
+    );
 }
+
+const dataKeys = new Set(['data', 'set', '$set', 'values', 'changes']);
 
 /**
  * The listeners that find every effect key in a file; the two key rules share them (and, through

@@ -481,6 +481,14 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
   ],
   invalid: [
     {
+      name: "an option beside an update's data is still handed to the call: only the stored values are the row's",
+      code: `
+        export async function touch(orderId) {
+          await this.client.orders.update({ where: { id: orderId }, data: { note: 'x' } }, { idempotencyKey: crypto.randomUUID() });
+        }`,
+      errors: [{ messageId: 'mintedKey', line: 3 }],
+    },
+    {
       name: 'a slice of a hash of the clock is as fresh as the clock: no period survives the hash',
       code: `
         import crypto from 'node:crypto';
