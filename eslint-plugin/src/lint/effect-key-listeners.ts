@@ -1,8 +1,36 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { effectKeyOfHeaderCall, effectKeyOfProperty, effectKeysOfOperation } from '../analysis/keys/effect-keys.js';
-import { analysisFor, type TracedKey } from './file-analysis.js';
+import { keyName } from '../analysis/syntax/nodes.js';
+import { effectKeyOfBinding, effectKeyOfHeaderCall, effectKeyOfProperty, effectKeysOfOperation, type UniqueColumn } from '../analysis/keys/effect-keys.js';
+import { analysisFor, type FileAnalysis, type TracedKey } from './file-analysis.js';
 import { effectKeyOfKeyPath } from '../analysis/keys/key-paths.js';
+
+const objectParts = new Set(['Property', 'ObjectExpression', 'ArrayExpression', 'TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression']);
+
+/**
+ * Is the property a field a database write stores (`data: { idempotencyKey }` of an insert or an
+ * update)? Then it is a column of our own, judged with the write's keys, not an option handed to
+ * another system: storing a key minted once on its row is how a key is kept for every retry.
+ */
+function storedByWrite(property: TSESTree.Property, analysis: FileAnalysis): boolean {
+  let current: TSESTree.Node = property;
+  let underData = false;
+  while (current.parent && objectParts.has(current.parent.type)) {
+    current = current.parent;
+    if (current.type === 'Property' && dataKeys.has(keyName(current) ?? '')) underData = true;
+  }
+  const call = current.parent;
+  if (call?.type !== 'CallExpression' || !call.arguments.includes(current as TSESTree.CallExpressionArgument)) return false;
+  // An update names the values it stores (`data: { … }`, `$set`), or takes them as its only argument.
+  const updated = underData || call.arguments.length === 1;
+  return analysis
+    .operationsAt(call)
+    .some((operation) =>
+      operation.kind === 'update' ? updated : (operation.kind === 'insert' || operation.kind === 'upsert') && operation.fields.some((field) => field.values.includes(property.value)),
+    );
+}
+
+const dataKeys = new Set(['data', 'set', '$set', 'values', 'changes']);
 
 /**
  * The listeners that find every effect key in a file; the two key rules share them (and, through
@@ -21,8 +49,9 @@ export function effectKeyListeners(
       check(key);
     }
   };
+  const unique: UniqueColumn = (target, column) => analysis.schema().keyWithin(target, [column]) !== undefined;
   const operationKeys = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) =>
-    analysis.operationsAt(node).flatMap((operation) => effectKeysOfOperation(operation, analysis.tracer, analysis.file));
+    analysis.operationsAt(node).flatMap((operation) => effectKeysOfOperation(operation, analysis.tracer, analysis.file, unique));
   return {
     CallExpression(node) {
       // Most calls are neither database writes nor header setters: nothing is stored for them.
@@ -35,6 +64,10 @@ export function effectKeyListeners(
     // Most properties and assignments are not keys: they are turned away before anything is stored.
     Property(node) {
       const key = effectKeyOfProperty(node, analysis.file.libraries) ?? effectKeyOfKeyPath(node, analysis.file);
+      if (key && !(key.external && storedByWrite(node, analysis))) visit(analysis.keysAt(node, () => [key]));
+    },
+    VariableDeclarator(node) {
+      const key = effectKeyOfBinding(node);
       if (key) visit(analysis.keysAt(node, () => [key]));
     },
     AssignmentExpression(node) {

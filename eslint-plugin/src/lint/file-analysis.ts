@@ -4,7 +4,7 @@ import { libraryTableFor, openDocumentsSetting } from '../settings.js';
 import { beginLint } from '../analysis/project/files.js';
 import { claimedFacts, type EffectKey } from '../analysis/keys/effect-keys.js';
 import type { Leaf } from '../analysis/origin/facts.js';
-import { handlerParameter } from '../analysis/origin/entry-points.js';
+import { handlerParameter, isNamedEntryPoint, passedToWrapper } from '../analysis/origin/entry-points.js';
 import { FileContext, isFunction, type FunctionNode } from '../analysis/context/file-context.js';
 import { keyFacts } from '../analysis/keys/key-facts.js';
 import type { LibraryTable } from '../analysis/context/library-table.js';
@@ -78,7 +78,10 @@ export class FileAnalysis {
     if (known !== undefined) return known;
     this.serving.set(fn, false);
     const sites = this.file.functionSites(fn);
-    const handles = fn.params.some((_, index) => (handlerParameter(fn, index, sites, this.file) ?? []).some((fact) => !fact.guessed));
+    // Registered with a broker (here, through the project's own wrapper of one), or run by a platform under its exported name.
+    const handles =
+      fn.params.some((_, index) => (handlerParameter(fn, index, sites, this.file) ?? []).some((fact) => !fact.guessed)) ||
+      (fn.params.length > 0 && (sites.some((site) => passedToWrapper(site, this.file)) || isNamedEntryPoint(fn, this.file)));
     const answer = handles || (depth < 3 && sites.some((site) => site !== fn && site.parent?.type === 'CallExpression' && this.servesDelivery(site, depth + 1)));
     this.serving.set(fn, answer);
     return answer;

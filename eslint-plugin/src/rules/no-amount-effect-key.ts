@@ -4,15 +4,29 @@ import type { Leaf } from '../analysis/origin/facts.js';
 import type { LeafKind } from '../analysis/contract/adapter.js';
 import { analysisFor } from '../lint/file-analysis.js';
 import { describeFact, listed, matchedFacts, originAt } from '../analysis/keys/key-facts.js';
+import { namesRecipientOrCatalogue } from '../analysis/naming/names.js';
 import { createRule } from '../create-rule.js';
 
 /** Parts that narrow a key without naming an operation: who it is for, in what currency, when. */
 const narrowing = new Set<LeafKind>(['scope', 'currency', 'time', 'constant']);
 
+/** `data.phoneNumber` → `phoneNumber`: the name a value is read by. */
+function lastName(code: string): string {
+  return /([A-Za-z_$][\w$]*)\W*$/.exec(code)?.[1] ?? '';
+}
+
+/**
+ * Parts that narrow a key without naming an operation: who it is for, in what currency, when,
+ * and who receives it or which catalogue entry it buys (two top-ups of one phone share both).
+ */
+function narrows(fact: Leaf): boolean {
+  return narrowing.has(fact.kind) || ((fact.kind === 'business' || fact.kind === 'unknown') && namesRecipientOrCatalogue(lastName(fact.code)));
+}
+
 /** The amount of an identity made of nothing but an amount and what narrows it, if it is one. */
 function amountIdentity(facts: readonly Leaf[]): Leaf | undefined {
   const amount = facts.find((fact) => fact.kind === 'amount');
-  return amount && facts.every((fact) => fact.kind === 'amount' || narrowing.has(fact.kind)) ? amount : undefined;
+  return amount && facts.every((fact) => fact.kind === 'amount' || narrows(fact)) ? amount : undefined;
 }
 
 /** ", narrowed only by 'customerId' and 'createdAt'": what else the identity holds, for messages. */
@@ -38,13 +52,17 @@ export const noAmountEffectKey = createRule({
     const names = analysis.file.libraries.names;
     return {
       ...effectKeyListeners(context, (key) => {
-        const amount = amountIdentity(key.facts);
+        // Each value the key may take is judged on its own: a given key or, without one, a fingerprint of the amount.
+        const alternatives = key.knownFacts || key.values.length !== 1 ? [key.facts] : [key.facts, ...analysis.tracer.alternatives(key.values[0]!)];
+        const facts = alternatives.find((candidate) => amountIdentity(candidate)) ?? key.facts;
+        const amount = amountIdentity(facts);
         // Anything that could name the operation (or a delivery, which the other rule reports) clears the key.
-        if (!amount || key.isClaim()) return;
+        // A binding named as a key is judged where it is used.
+        if (!amount || key.named || key.isClaim()) return;
         context.report({
           node: key.node,
           messageId: 'amountKey',
-          data: { key: key.description, amount: describeFact(amount), others: narrowedBy(key.facts) },
+          data: { key: key.description, amount: describeFact(amount), others: narrowedBy(facts) },
         });
       }),
       // A check that looks for an earlier operation by its amount, its owner and its time: the

@@ -2,6 +2,8 @@ import { effectKeyListeners } from '../lint/effect-key-listeners.js';
 import { analysisFor, type TracedKey } from '../lint/file-analysis.js';
 import type { Leaf } from '../analysis/origin/facts.js';
 import { describeFacts, originOf } from '../analysis/keys/key-facts.js';
+import { namesIdempotencyKey } from '../analysis/keys/effect-keys.js';
+import { reusedByRetries } from '../analysis/control/retries.js';
 import { createRule } from '../create-rule.js';
 
 export const noDeliveryIdEffectKey = createRule({
@@ -11,6 +13,7 @@ export const noDeliveryIdEffectKey = createRule({
     messages: {
       deliveryKey: "Effect key from the delivery, not the operation: {{key}} comes from {{source}}.",
       mintedKey: "Effect key made fresh on every attempt: {{key}} comes from {{source}}, so a retry never matches the first try.",
+      mixedKey: "Effect key with a fresh part: {{key}} names the operation ({{named}}) but adds {{source}}, so a retry never matches the first try.",
       workerKey: "Effect key from the worker: {{key}} comes from {{source}}, so another worker makes another key for the same message.",
     },
 
@@ -23,24 +26,69 @@ export const noDeliveryIdEffectKey = createRule({
     // code itself claims that value in its inbox, which says it identifies the delivery.
     // The claims are known once every call of the file has been seen, so keys are judged at the end.
     const certain = (fact: Leaf) => !fact.guessed || analysis.claimedValues().has(fact.code);
+    // A row another unique key keeps to one per operation (`@@unique([reservationId])` beside
+    // `idempotencyKey: \`payout_${Date.now()}_${reservationId}\``) is written once: its fresh key is
+    // minted once and stored, and whatever sends it later sends the same one.
+    const rowKeptOnce = (key: TracedKey) => {
+      const operation = key.operation;
+      if (!operation || key.name === undefined) return false;
+      // A schema file that could not be read may hold that key: unknown, so no finding rests on it.
+      if (operation.targets.some((target) => analysis.schema().unreadableMayDeclare(target))) return true;
+      const steady = operation.fields
+        .filter((field) => field.name !== key.name && field.values.length > 0)
+        .filter((field) => field.values.every((value) => !analysis.tracer.scalars(value).some((fact) => fact.kind === 'minted')))
+        .map((field) => field.name);
+      return steady.length > 0 && operation.targets.some((target) => analysis.schema().keyWithin(target, steady) !== undefined);
+    };
     const keys: TracedKey[] = [];
+    // A fresh value is reported once, where it is first used as a key: one value, one fix.
+    const reported = new Set<string>();
+    const place = (fact: Leaf) => (fact.at ? `${fact.at.line}:${fact.at.column}:${fact.code}` : undefined);
     const judge = (key: TracedKey) => {
       const facts = key.facts;
+      const fresh = facts.filter((fact) => fact.kind === 'minted' && certain(fact) && !fact.fallback);
+      // A fresh value joined to what names the operation (`refund-${paymentId}-${Date.now()}`) in
+      // a key meant to catch repeats: the business part says the key should be the same on a
+      // retry, the fresh part makes it differ. Who the operation is for counts as naming it only
+      // where the name says idempotency; a unique column needs the operation itself.
+      const meant = key.name !== undefined && namesIdempotencyKey(key.name);
+      const naming = facts.filter((fact) => fact.kind === 'business' || (meant && fact.kind === 'scope'));
+      const mixed = key.strength === 'explicit' && fresh.length > 0 && naming.length > 0 && !rowKeptOnce(key);
       // A fresh random id is an ordinary row id; it is wrong only where it is meant to catch
       // repeats: as another system's idempotency key handed to a call anywhere, as any dedupe key
-      // while a delivery is handled. Options returned to callers are judged where they are used.
-      const mintedMatters = () => key.strength === 'explicit' && ((key.external && !key.givenBack) || analysis.servesDelivery(key.node));
+      // while a delivery is handled, as a key that also names the operation. Options returned to
+      // callers are judged where they are used; a key the code's own retry loop sends again is the
+      // same for each of its tries.
+      const mintedMatters = () => {
+        if (key.strength !== 'explicit') return false;
+        if (analysis.servesDelivery(key.node)) return !key.named || mixed;
+        const sent = mixed || (!key.named && key.external && !key.givenBack);
+        return sent && !reusedByRetries(key.node, fresh, analysis.file);
+      };
       const kind = (['delivery', 'worker', 'minted'] as const).find(
         (candidate) => facts.some((fact) => fact.kind === candidate && certain(fact) && !fact.fallback) && (candidate !== 'minted' || mintedMatters()),
       );
       // A claim records which deliveries were handled: there, the delivery's id is the right key.
-      if (!kind || key.isClaim()) return;
+      // A binding named as a key is judged only for what it mixes: its use decides the rest.
+      if (!kind || key.isClaim() || (key.named && kind !== 'minted')) return;
       const origins = facts.filter((fact) => fact.kind === kind && certain(fact) && !fact.fallback);
+      if (kind === 'minted') {
+        const places = origins.map(place);
+        if (places.every((at) => at !== undefined && reported.has(at))) return;
+        for (const at of places) if (at) reported.add(at);
+      }
+      const messageId = kind === 'delivery' ? 'deliveryKey' : kind === 'worker' ? 'workerKey' : mixed ? 'mixedKey' : 'mintedKey';
       context.report({
         node: key.node,
-        messageId: kind === 'delivery' ? 'deliveryKey' : kind === 'worker' ? 'workerKey' : 'mintedKey',
+        messageId,
         // `origin` and `originNote` are for tools that show where the value was read (the editor's related information).
-        data: { key: key.description, source: describeFacts(origins), origin: originOf(origins) ?? '', originNote: 'the value is read here' },
+        data: {
+          key: key.description,
+          source: describeFacts(origins),
+          named: describeFacts(naming),
+          origin: originOf(origins) ?? '',
+          originNote: 'the value is read here',
+        },
       });
     };
     return {

@@ -4,6 +4,22 @@ import { ruleTester } from '../rule-tester.js';
 ruleTester.run('no-amount-effect-key', noAmountEffectKey, {
   valid: [
     {
+      name: "a client's key, or without one a fingerprint that holds the order id: each alternative names the operation",
+      code: `
+        export async function buy(req, userId) {
+          const { clientKey, orderId, amount } = await req.json();
+          const idempotencyKey = clientKey || \`dedupe:\${userId}:\${orderId}:\${amount}\`;
+          await coreDebit({ userId, amount, idempotencyKey });
+        }`,
+    },
+    {
+      name: 'a customer, an order and an amount: the order names the operation',
+      code: `
+        export async function charge(customerId, orderId, amount) {
+          await stripe.charges.create({ amount }, { idempotencyKey: \`\${customerId}:\${orderId}:\${amount}\` });
+        }`,
+    },
+    {
       name: 'the lesson question 4 repair: the sale id',
       code: `
         async function handle(db, message) {
@@ -91,6 +107,24 @@ ruleTester.run('no-amount-effect-key', noAmountEffectKey, {
     },
   ],
   invalid: [
+    {
+      name: "a client's key or, without one, a fingerprint of who, which number and how much: the fingerprint is judged on its own",
+      code: `
+        export async function buy(req, userId) {
+          const { clientKey, network, phone, amount } = await req.json();
+          const idempotencyKey = clientKey || \`dedupe:airtime:\${userId}:\${network}:\${phone}:\${amount}:\${Math.floor(Date.now() / 5000)}\`;
+          await coreDebit({ userId, amount, idempotencyKey });
+        }`,
+      errors: [{ messageId: 'amountKey', line: 5 }],
+    },
+    {
+      name: 'a customer, a catalogue entry and an amount: two purchases of the same plan share it',
+      code: `
+        export async function subscribe(customerId, planId, amount) {
+          await stripe.charges.create({ amount }, { idempotencyKey: \`\${customerId}:\${planId}:\${amount}\` });
+        }`,
+      errors: [{ messageId: 'amountKey', line: 3 }],
+    },
     {
       name: 'the lesson question 4 handler: an amount-only key',
       code: `

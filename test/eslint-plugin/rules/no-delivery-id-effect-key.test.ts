@@ -4,6 +4,89 @@ import { ruleTester } from '../rule-tester.js';
 ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
   valid: [
     {
+      name: 'a key kept on its row and minted only for a row that has none: every retry sends the stored key',
+      code: `
+        import { randomUUID } from 'node:crypto';
+        export async function retryPayouts(payouts) {
+          for (const payout of payouts) {
+            const key = payout.idempotencyKey?.trim() ? payout.idempotencyKey : \`payout_\${randomUUID()}\`;
+            if (!payout.idempotencyKey) await prisma.payout.update({ where: { id: payout.id }, data: { idempotencyKey: key } });
+            await provider.pay({ payoutId: payout.id, amount: payout.amount, idempotencyKey: key });
+          }
+        }`,
+    },
+    {
+      name: "the stored key, or a fresh one saved on the row before the call (\`??\`)",
+      code: `
+        export async function pay(payout) {
+          const key = payout.idempotencyKey ?? crypto.randomUUID();
+          await provider.pay({ amount: payout.amount, idempotencyKey: key });
+        }`,
+    },
+    {
+      name: 'a fresh key stored on an existing row by an update is kept there, not sent',
+      code: `
+        export async function prepare(payout) {
+          await prisma.payout.update({ where: { id: payout.id }, data: { idempotencyKey: crypto.randomUUID() } });
+        }`,
+    },
+    {
+      name: "a key made once and handed to the project's own retrying fetch: every try sends the same key",
+      code: `
+        async function fetchWithRetry(url, options, tries = 3) {
+          for (let attempt = 0; attempt < tries; attempt++) {
+            const res = await fetch(url, options);
+            if (res.ok) return res;
+          }
+          throw new Error('failed');
+        }
+        export async function notify(appId, addresses) {
+          const idempotencyKey = sha256(\`\${appId}:\${addresses.join(',')}:\${new Date().toISOString()}\`);
+          return fetchWithRetry(endpoint, { method: 'POST', headers: { 'Idempotency-Key': idempotencyKey } });
+        }`,
+    },
+    {
+      name: 'a key made before a retry loop is the same for each of its tries',
+      code: `
+        export async function charge(orderId, cents) {
+          const idempotencyKey = \`charge-\${orderId}-\${Date.now()}\`;
+          for (let attempt = 0; attempt < 3; attempt++) {
+            try { return await stripe.charges.create({ amount: cents }, { idempotencyKey }); } catch (error) { await sleep(100 * attempt); }
+          }
+        }`,
+    },
+    {
+      name: 'a key made before a retrying package call is the same for each of its tries',
+      code: `
+        import pRetry from 'p-retry';
+        export async function refund(paymentId) {
+          const key = \`refund-\${paymentId}-\${Date.now()}\`;
+          await pRetry(() => stripe.refunds.create({ payment_intent: paymentId }, { idempotencyKey: key }), { retries: 3 });
+        }`,
+    },
+    {
+      name: 'a fresh key stored on the row it keys (minted once, then read back by whatever sends it) outside a delivery',
+      code: `
+        export async function createPayout(reservationId, cents) {
+          return prisma.payout.create({ data: { reservationId, cents, idempotencyKey: crypto.randomUUID() } });
+        }`,
+    },
+    {
+      name: 'a binding named as a key, fresh and nothing else: what it keys is decided where it is used',
+      code: `
+        export async function createPayout(reservationId) {
+          const idempotencyKey = crypto.randomUUID();
+          return prisma.payout.create({ data: { reservationId, idempotencyKey } });
+        }`,
+    },
+    {
+      name: "today's date cut from an ISO string is a period, the same for every retry today",
+      code: `
+        export async function dailySummary(accountId) {
+          await mailer.send({ to: accountId, idempotencyKey: \`summary-\${accountId}-\${new Date().toISOString().slice(0, 10)}\` });
+        }`,
+    },
+    {
       name: "a webhook's own enqueue deduplicated by the Stripe event id: an inbox for the event, not an effect key",
       code: `
         import Stripe from 'stripe';
@@ -398,13 +481,81 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
   ],
   invalid: [
     {
+      name: "an option beside an update's data is still handed to the call: only the stored values are the row's",
+      code: `
+        export async function touch(orderId) {
+          await this.client.orders.update({ where: { id: orderId }, data: { note: 'x' } }, { idempotencyKey: crypto.randomUUID() });
+        }`,
+      errors: [{ messageId: 'mintedKey', line: 3 }],
+    },
+    {
+      name: 'a slice of a hash of the clock is as fresh as the clock: no period survives the hash',
+      code: `
+        import crypto from 'node:crypto';
+        export async function book(userId, fieldId) {
+          const key = crypto.createHash('sha256').update(\`\${userId}_\${fieldId}_\${Date.now()}\`).digest('hex').substring(0, 32);
+          await stripe.paymentIntents.create({ amount: 500 }, { idempotencyKey: key });
+        }`,
+      errors: [{ messageId: 'mixedKey', line: 5 }],
+    },
+    {
+      name: 'a business id joined with the clock in an idempotency column, outside any delivery',
+      code: `
+        export async function refund(paymentId, cents) {
+          await prisma.payment.create({ data: { amount: -cents, idempotencyKey: \`refund-\${paymentId}-\${Date.now()}\` } });
+        }`,
+      errors: [{ messageId: 'mixedKey', line: 3 }],
+    },
+    {
+      name: 'a binding named as an idempotency key that joins the owner with the clock, reported once where it is made',
+      code: `
+        export async function withdraw(userId, diamonds) {
+          const idempotencyKey = \`withdrawal:\${userId}:\${Date.now()}\`;
+          await wallet.deduct(userId, diamonds, idempotencyKey);
+          await ledger.post({ userId, diamonds, idempotencyKey });
+        }`,
+      errors: [{ messageId: 'mixedKey', line: 3 }],
+    },
+    {
+      name: 'a key minted inside the retry callback is new on every try',
+      code: `
+        import pRetry from 'p-retry';
+        export async function refund(paymentId) {
+          await pRetry(() => stripe.refunds.create({ payment_intent: paymentId }, { idempotencyKey: \`refund-\${paymentId}-\${Date.now()}\` }), { retries: 3 });
+        }`,
+      errors: [{ messageId: 'mixedKey', line: 4 }],
+    },
+    {
+      name: 'a loop over slots makes a key per slot from a fresh base: not a retry, each booking gets a new key',
+      code: `
+        export async function bookSlots(slots) {
+          const base = crypto.randomUUID();
+          for (let i = 0; i < slots.length; i++) {
+            const slotKey = \`\${base}_slot_\${i}\`;
+            await stripe.paymentIntents.create({ amount: slots[i].cents }, { idempotencyKey: slotKey });
+          }
+        }`,
+      errors: [{ messageId: 'mintedKey', line: 6 }],
+    },
+    {
+      name: 'a retry loop inside a delivery handler: a redelivery makes the key again',
+      code: `
+        new Worker('refunds', async (job) => {
+          const idempotencyKey = \`refund-\${job.data.paymentId}-\${Date.now()}\`;
+          for (let attempt = 0; attempt < 3; attempt++) {
+            try { return await stripe.refunds.create({ payment_intent: job.data.paymentId }, { idempotencyKey }); } catch {}
+          }
+        });`,
+      errors: [{ messageId: 'mixedKey', line: 3 }],
+    },
+    {
       name: 'a date formatted to the millisecond is new on every attempt',
       code: `
         import { format } from 'date-fns';
         export async function summarise(program) {
           await queueBatchEmail(program.users, { idempotencyKey: \`summary/\${program.id}/\${format(new Date(), 'yyyy-MM-dd HH:mm:ss.SSS')}\` });
         }`,
-      errors: [{ messageId: 'mintedKey', line: 4 }],
+      errors: [{ messageId: 'mixedKey', line: 4 }],
     },
     {
       name: 'a minted dedupe key in a helper that a handler calls',
@@ -550,7 +701,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         new Worker('q', async (job) => {
           await db.query('INSERT INTO shipments (shipment_key) VALUES ($1) ON CONFLICT (shipment_key) DO NOTHING', [\`\${job.data.orderId}-\${Date.now()}\`]);
         });`,
-      errors: [{ messageId: 'mintedKey', line: 3 }],
+      errors: [{ messageId: 'mixedKey', line: 3 }],
     },
     {
       name: 'gen_random_uuid() in SQL as the conflict target, while a job is handled',

@@ -40,6 +40,15 @@ export interface EffectKey {
   isClaim(): boolean;
   /** What the key is built from when no expression holds it (a key named by a path): used instead of tracing `values`. */
   knownFacts?: Leaf[];
+  /**
+   * A binding the code names as an idempotency key (`const idempotencyKey = …`): what it keys is
+   * decided where it is used, so only what the value itself shows is judged here.
+   */
+  named?: true;
+  /** The name the code gives the key (a column, an option, a header, a binding), when it gives one. */
+  name?: string;
+  /** The write whose column the key is. */
+  operation?: DataOperation;
 }
 
 const mintingSqlFunctions = new Set(['gen_random_uuid', 'uuid_generate_v1', 'uuid_generate_v4', 'uuid_generate_v7', 'uuidv4', 'uuidv7', 'random', 'now', 'clock_timestamp', 'txid_current', 'nextval']);
@@ -69,7 +78,16 @@ function keyStrength(names: NameJudge, name: string, index: number, target: stri
   return index === 0 ? 'row' : undefined;
 }
 
-function keyFields(operation: DataOperation, table: LibraryTable): { field: Field; strength: EffectKey['strength'] }[] {
+/** Is `column` alone a unique key of `target` in the project's schema? Asked only of fields the names leave out. */
+export type UniqueColumn = (target: string, column: string) => boolean;
+
+/** A name that could hold a reference to the write itself (`reference`, `txRef`), not a delivery, a worker, an owner, an amount or a time. */
+function referenceLike(names: NameJudge, name: string): boolean {
+  const meaning = names.meaning(name);
+  return meaning === 'business' || meaning === 'identifier';
+}
+
+function keyFields(operation: DataOperation, table: LibraryTable, unique?: UniqueColumn): { field: Field; strength: EffectKey['strength'] }[] {
   const target = operation.targets[0] ?? '';
   // A plain SET stores state under a key; only SET … NX uses its key to refuse repeats.
   if (wholeKey(operation, table) && !operation.arbitrated) return [];
@@ -79,7 +97,8 @@ function keyFields(operation: DataOperation, table: LibraryTable): { field: Fiel
     return operation.fields.flatMap((field) => (names.delete(field.name.toLowerCase()) ? [{ field, strength: 'explicit' as const }] : []));
   }
   return operation.fields.flatMap((field, index) => {
-    const strength = keyStrength(table.names, field.name, index, target);
+    // A column the schema makes unique on its own refuses a second row with its value, whatever it is named.
+    const strength = keyStrength(table.names, field.name, index, target) ?? (operation.kind === 'insert' && referenceLike(table.names, field.name) && unique?.(target, field.name) ? 'explicit' : undefined);
     return strength ? [{ field, strength }] : [];
   });
 }
@@ -122,10 +141,10 @@ function describeField(operation: DataOperation, field: Field, table: LibraryTab
   return `the key ${name} of ${operation.label}`;
 }
 
-export function effectKeysOfOperation(operation: DataOperation, tracer: OriginTracer, file: FileContext): EffectKey[] {
+export function effectKeysOfOperation(operation: DataOperation, tracer: OriginTracer, file: FileContext, unique?: UniqueColumn): EffectKey[] {
   if (operation.kind !== 'insert' && operation.kind !== 'upsert') return [];
   const table = file.libraries;
-  const fields = keyFields(operation, table);
+  const fields = keyFields(operation, table, unique);
   if (fields.length === 0) return [];
   let claim: boolean | undefined;
   const claimOnce = () => (claim ??= isClaim(operation, tracer, table.names));
@@ -137,6 +156,8 @@ export function effectKeysOfOperation(operation: DataOperation, tracer: OriginTr
         values: field.values,
         functions: field.functions,
         description: describeField(operation, field, table),
+        name: field.name,
+        operation,
         strength,
         external: false,
         isClaim: claimOnce,
@@ -210,6 +231,7 @@ export function effectKeyOfProperty(property: TSESTree.Property, table: LibraryT
     values: [property.value],
     functions: [],
     description: /-/.test(name) ? `the '${name}' header` : `the '${name}' option`,
+    name,
     strength: 'explicit',
     external: true,
     givenBack: isGivenBack(property.parent),
@@ -233,5 +255,29 @@ export function effectKeyOfHeaderCall(node: TSESTree.CallExpression | TSESTree.A
     value = node.right;
   }
   if (!name || !value || value.type === 'SpreadElement' || !idempotencyKeyName.test(name)) return undefined;
-  return { node: value, values: [value], functions: [], description: `the '${name}' header`, strength: 'explicit', external: true, isClaim: () => false };
+  return { node: value, values: [value], functions: [], description: `the '${name}' header`, name, strength: 'explicit', external: true, isClaim: () => false };
+}
+
+/** `idempotencyKey`, `refundDedupeKey`, `idem_token`: a name that says its value is meant to catch repeats. */
+export function namesIdempotencyKey(name: string): boolean {
+  if (idempotencyKeyName.test(name)) return true;
+  const parts = words(name);
+  const last = parts[parts.length - 1];
+  return parts.length > 1 && (last === 'key' || last === 'id' || last === 'token') && parts.some((word) => /^(idempoten|idem$|dedupe?$|deduplication)/.test(word));
+}
+
+/** `const idempotencyKey = …`: a key the code names, judged by what its value is built from. */
+export function effectKeyOfBinding(declarator: TSESTree.VariableDeclarator): EffectKey | undefined {
+  if (declarator.id.type !== 'Identifier' || !declarator.init || !namesIdempotencyKey(declarator.id.name)) return undefined;
+  return {
+    node: declarator.init,
+    values: [declarator.init],
+    functions: [],
+    description: `the idempotency key '${declarator.id.name}'`,
+    name: declarator.id.name,
+    strength: 'explicit',
+    external: false,
+    named: true,
+    isClaim: () => false,
+  };
 }

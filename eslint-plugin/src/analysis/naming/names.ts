@@ -123,3 +123,18 @@ const deliveryRecordTable = /^(inbound_|incoming_|received_|raw_)?(message|msg|j
  * message's own id, as they should be. Storing a message is not an effect of handling it.
  */
 export const storesDeliveries: (name: string) => boolean = remembered((name) => deliveryRecordTable.test(words(name).join('_')));
+
+/** Who receives (`phone`, `recipientEmail`, `toAddress`): where the operation goes, not which operation it is. */
+const recipientWords = new Set(['phone', 'msisdn', 'mobile', 'email', 'iban', 'address', 'recipient', 'receiver', 'beneficiary', 'payee', 'destination', 'to']);
+/** What is bought (`productId`, `planId`, `sku`, `network`): a catalogue entry many operations share. */
+const catalogueWords = new Set(['product', 'plan', 'price', 'sku', 'item', 'variant', 'package', 'bundle', 'tier', 'offer', 'network', 'biller', 'catalog', 'catalogue', 'denomination']);
+
+/**
+ * Does the name say a recipient or a catalogue entry? Two genuine operations (two top-ups of the
+ * same phone, two purchases of the same plan) share it, so it narrows a key without naming one.
+ */
+export const namesRecipientOrCatalogue: (name: string) => boolean = remembered((name) => {
+  const parts = words(name);
+  const nouns = parts.length > 1 && identifierWords.has(parts[parts.length - 1]!) ? parts.slice(0, -1) : parts;
+  return nouns.length > 0 && nouns.length <= 2 && nouns.some((word) => recipientWords.has(word) || catalogueWords.has(word));
+});

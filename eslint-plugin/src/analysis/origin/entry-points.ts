@@ -2,9 +2,11 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { BrokerAdapter, Evidence, HandlerPattern, ShapeId } from '../contract/adapter.js';
 import { guessed, listOf, shaped, type Fact } from './facts.js';
-import type { FileContext, FunctionNode } from '../context/file-context.js';
+import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
+import { calledFunction } from '../project/calls.js';
 import { sitesInImporters } from '../project/import-sites.js';
-import { calleeName, keyName, memberPath } from '../syntax/nodes.js';
+import { calleeName, keyName, memberPath, propertyName } from '../syntax/nodes.js';
+import { variableOf } from '../syntax/scope.js';
 
 /**
  * Which functions handle a delivery, and what each of their parameters holds. A function is a
@@ -38,13 +40,12 @@ function targetFacts(pattern: Target, fn: FunctionNode, index: number, code: str
   return pattern.list || (pattern.listWhenPlural && plural) ? [listOf(pattern.shape, code)] : [shaped(pattern.shape, code)];
 }
 
-/** The facts of parameter `index` of `fn`, from how `fn` is registered at `site`. */
-function fromRegistration(fn: FunctionNode, site: TSESTree.Node, index: number, code: string, file: FileContext): Fact[] | undefined {
+/** The handler patterns that register whatever stands at `site` (a function, or a reference to one), where their evidence is found. */
+function registrationsAt(site: TSESTree.Node, file: FileContext, param: string | undefined): Target[] {
   const parent = site.parent;
-  if (!parent) return undefined;
+  if (!parent) return [];
   const table = file.libraries;
-  const param = parameterName(fn.params[index]);
-
+  const found: Target[] = [];
   if (parent.type === 'Property' && parent.value === site) {
     const key = keyName(parent);
     for (const { adapter, pattern } of (key !== undefined && table.byProperty.get(key)) || []) {
@@ -54,17 +55,14 @@ function fromRegistration(fn: FunctionNode, site: TSESTree.Node, index: number, 
         if (call?.type !== 'CallExpression' || !call.arguments.includes(parent.parent) || calleeName(call.callee) !== pattern.inCall) continue;
         receiver = call.callee.type === 'MemberExpression' ? memberPath(call.callee.object)?.join('.') ?? '' : '';
       }
-      if (!hasEvidence(pattern.evidence, adapter, file, receiver, param)) continue;
-      const found = targetFacts(pattern, fn, index, code);
-      if (found) return found;
+      if (hasEvidence(pattern.evidence, adapter, file, receiver, param)) found.push(pattern);
     }
-    return undefined;
+    return found;
   }
-
   if ((parent.type === 'CallExpression' || parent.type === 'NewExpression') && parent.arguments.includes(site as TSESTree.CallExpressionArgument)) {
     const position = parent.arguments.indexOf(site as TSESTree.CallExpressionArgument);
     const method = calleeName(parent.callee);
-    if (!method) return undefined;
+    if (!method) return found;
     const receiver = parent.callee.type === 'MemberExpression' ? memberPath(parent.callee.object)?.join('.') ?? '' : '';
     const candidates = parent.type === 'NewExpression' ? table.byConstruct.get(method) : table.byCall.get(method);
     for (const { adapter, pattern } of candidates ?? []) {
@@ -73,9 +71,17 @@ function fromRegistration(fn: FunctionNode, site: TSESTree.Node, index: number, 
         const event = parent.arguments[0];
         if (event?.type !== 'Literal' || event.value !== pattern.event) continue;
       }
-      const found = targetFacts(pattern, fn, index, code);
-      if (found) return found;
+      found.push(pattern);
     }
+  }
+  return found;
+}
+
+/** The facts of parameter `index` of `fn`, from how `fn` is registered at `site`. */
+function fromRegistration(fn: FunctionNode, site: TSESTree.Node, index: number, code: string, file: FileContext): Fact[] | undefined {
+  for (const pattern of registrationsAt(site, file, parameterName(fn.params[index]))) {
+    const found = targetFacts(pattern, fn, index, code);
+    if (found) return found;
   }
   return undefined;
 }
@@ -169,7 +175,82 @@ export function functionName(fn: FunctionNode): string | undefined {
   const parent = fn.parent;
   if (parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier') return parent.id.name;
   if ((parent?.type === 'Property' || parent?.type === 'MethodDefinition') && parent.value === fn) return keyName(parent);
+  // `exports.handler = async (event) => …`, `module.exports.handler = …`.
+  if (parent?.type === 'AssignmentExpression' && parent.right === fn && parent.left.type === 'MemberExpression') return propertyName(parent.left);
   return undefined;
+}
+
+/** Is `fn` exported from its module, as ESM or CommonJS (`exports.handler = …`)? */
+function isExported(fn: FunctionNode, file: FileContext): boolean {
+  if (file.exportNameOf(fn) !== undefined) return true;
+  const parent = fn.parent;
+  if (parent?.type !== 'AssignmentExpression' || parent.left.type !== 'MemberExpression') return false;
+  const target: TSESTree.Node = parent.left.object;
+  if (target.type === 'MemberExpression' && target.object.type === 'Identifier' && target.object.name === 'module' && propertyName(target) === 'exports') return true;
+  return target.type === 'Identifier' && target.name === 'exports';
+}
+
+/**
+ * A function a platform runs by its exported name, with its parameter named as the platform
+ * names it (`exports.handler = async (event) => …` for a Lambda): an entry point even without
+ * types, since the export is how the platform finds it, and it runs again on a retried event.
+ */
+export function isNamedEntryPoint(fn: FunctionNode, file: FileContext): boolean {
+  const name = functionName(fn);
+  const first = parameterName(fn.params[0]);
+  if (name === undefined || first === undefined) return false;
+  return file.libraries.namedHandlers.some((handler) => handler.functionName === name && handler.parameterName === first) && isExported(fn, file);
+}
+
+const wrappers = new WeakMap<FunctionNode, Map<number, boolean>>();
+const maxWrapperDepth = 2;
+
+/**
+ * Does the project function `fn` register its parameter `index` as a handler: hand it to a
+ * broker's registration (`channel.consume(queue, handler)`), call it from a function it registers
+ * (`channel.consume(queue, async (msg) => handler(parse(msg)))`), or pass it on to another such
+ * wrapper? Then `rabbit.consume(queue, handle)` registers `handle` too.
+ */
+export function registersParameter(fn: FunctionNode, index: number, file: FileContext, depth = 0): boolean {
+  let known = wrappers.get(fn);
+  if (!known) wrappers.set(fn, (known = new Map()));
+  const cached = known.get(index);
+  if (cached !== undefined) return cached;
+  known.set(index, false);
+  let param: TSESTree.Node | undefined = fn.params[index];
+  if (param?.type === 'AssignmentPattern') param = param.left;
+  if (param?.type !== 'Identifier') return false;
+  const variable = variableOf(param, file.scopeOf(param));
+  const answer = (variable?.references ?? []).some((reference) => {
+    const use = reference.identifier as TSESTree.Node;
+    if (!reference.isRead()) return false;
+    if (registrationsAt(use, file, undefined).length > 0) return true;
+    const parent = use.parent;
+    if (parent?.type === 'CallExpression' && parent.callee === use) {
+      for (let around: TSESTree.Node | undefined = parent.parent; around && around !== fn; around = around.parent) {
+        if (isFunction(around) && registrationsAt(around, file, parameterName(around.params[0])).length > 0) return true;
+      }
+      return false;
+    }
+    return depth < maxWrapperDepth && parent?.type === 'CallExpression' && passedToWrapper(use, file, depth + 1);
+  });
+  known.set(index, answer);
+  return answer;
+}
+
+/**
+ * Is `site` (a function, or a reference to one, maybe bound: `this.handle.bind(this)`) an argument
+ * of a call to a project function that registers it as a handler?
+ */
+export function passedToWrapper(site: TSESTree.Node, file: FileContext, depth = 0): boolean {
+  let argument = site;
+  const bound = site.parent;
+  if (bound?.type === 'MemberExpression' && bound.object === site && propertyName(bound) === 'bind' && bound.parent?.type === 'CallExpression' && bound.parent.callee === bound) argument = bound.parent;
+  const call = argument.parent;
+  if (call?.type !== 'CallExpression' || call.callee === argument) return false;
+  const index = call.arguments.indexOf(argument as TSESTree.CallExpressionArgument);
+  const target = index >= 0 ? calledFunction(file, call.callee) : undefined;
+  return target !== undefined && registersParameter(target.fn, index, target.module, depth);
 }
 
 /**

@@ -5,10 +5,11 @@ import { asCertainAs, asScalars, isLeaf, leaf, shaped, type Fact, type Leaf } fr
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import type { LibraryTable } from '../context/library-table.js';
 import { sitesInImporters } from '../project/import-sites.js';
-import { importedFunction, importsLibrary } from '../project/modules.js';
+import { calledFunction } from '../project/calls.js';
+import { importsLibrary } from '../project/modules.js';
 import { byName, callOnShape, elementOfShape, memberOfShape, memberSpecFacts } from './shapes.js';
-import { calleeName, keyName, memberPath, objectProperty, propertyName } from '../syntax/nodes.js';
-import { variableOf } from '../syntax/scope.js';
+import { calleeName, keyName, memberPath, objectProperty, propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { constantInitializer, variableOf } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
 
 /**
@@ -53,6 +54,21 @@ const periodFunctions = /^(startOf|endOf)(Minute|Hour|Day|ISOWeek|Week|Month|Qua
 const formatFunctions = new Set(['format', 'formatDate']);
 /** A format pattern that shows no seconds or finer (`yyyy-MM-dd`, `ddMMyyyy`, `yyyy-MM-dd HH:mm`). */
 const periodPattern = /^[^sSTxX]*$/;
+
+/** Facts of a value the code holds rather than makes: anything but fresh values and constants (an unknown value read from a row counts). */
+function holdsValue(facts: readonly Fact[]): boolean {
+  return facts.length > 0 && facts.some((fact) => fact.kind !== 'minted' && fact.kind !== 'constant');
+}
+
+/**
+ * Hashes: `createHash(…).update(now).digest('hex')`, `sha256(now)`. A hash of the current time is
+ * as fresh as the time, but no longer a date: a slice of it (`.substring(0, 32)`) is no period.
+ */
+const hashing = /hash|digest|^update$|sha\d*|md5|crc|fnv|murmur|xxh/i;
+
+function hashed(facts: Leaf[]): Leaf[] {
+  return facts.map((fact) => (fact.kind === 'minted' && fact.what === 'the current time' ? { ...fact, what: 'a hash of the current time' } : fact));
+}
 
 function bucketed(facts: Leaf[], code: string): Leaf[] {
   return facts.map((fact) => (fact.kind === 'minted' && fact.what === 'the current time' ? leaf('time', code) : fact));
@@ -144,6 +160,25 @@ export class OriginTracer {
     return asScalars(this.facts(node));
   }
 
+  /**
+   * The facts of each value `node` may take, one list per alternative: `given || \`${user}:${amount}\``
+   * is two keys, the given one or the fingerprint, and each is what it is on the path that uses
+   * it. Followed through constants and wrappers; anything else is one alternative.
+   */
+  alternatives(node: TSESTree.Node, depth = 0): Leaf[][] {
+    const inner = unwrapExpression(node);
+    if (depth < 4) {
+      if (inner.type === 'LogicalExpression' && inner.operator !== '&&') return [...this.alternatives(inner.left, depth + 1), ...this.alternatives(inner.right, depth + 1)];
+      if (inner.type === 'ConditionalExpression') return [...this.alternatives(inner.consequent, depth + 1), ...this.alternatives(inner.alternate, depth + 1)];
+      if (inner.type === 'AwaitExpression') return this.alternatives(inner.argument, depth + 1);
+      if (inner.type === 'Identifier') {
+        const value = constantInitializer(inner, this.file.scopeOf(inner));
+        if (value) return this.alternatives(value, depth + 1);
+      }
+    }
+    return [this.scalars(node)];
+  }
+
   private visit(node: TSESTree.Node, depth: number): Fact[] {
     const cached = this.cache.get(node);
     if (cached) return cached;
@@ -191,16 +226,19 @@ export class OriginTracer {
       case 'LogicalExpression': {
         const left = this.visit(node.left, depth);
         const right = this.visit(node.right, depth);
-        if (node.operator === '&&' || !left.some((fact) => fact.kind !== 'minted' && fact.kind !== 'unknown')) return [...left, ...right];
+        if (node.operator === '&&') return [...left, ...right];
         // `options.key ?? nanoid()`, `data.taskId ?? job.id`: a fresh value or the delivery's own
-        // id stands in only when no key was given.
-        return [...left, ...right.map((fact) => (fact.kind === 'minted' || fact.kind === 'delivery' ? { ...fact, fallback: true as const } : fact))];
+        // id stands in only when no key was given. A value the code already holds (`row.key ??
+        // mint()`, read back from where it was stored) is the rule even when nothing more is known of it.
+        const given = left.some((fact) => fact.kind !== 'minted' && fact.kind !== 'unknown');
+        if (!given && !holdsValue(left)) return [...left, ...right];
+        return [...left, ...right.map((fact) => (fact.kind === 'minted' || (given && fact.kind === 'delivery') ? { ...fact, fallback: true as const } : fact))];
       }
       case 'ConditionalExpression': {
-        // `given ? given : nanoid()`: a fresh value in one branch only stands in for the other.
+        // `given ? given : nanoid()`, `row.key ? row.key : mint()`: a fresh value in one branch only stands in for the other.
         const branches = [this.visit(node.consequent, depth), this.visit(node.alternate, depth)];
-        const given = branches.some((facts) => facts.some((fact) => fact.kind !== 'minted' && fact.kind !== 'unknown' && fact.kind !== 'constant'));
-        return branches.flatMap((facts) => (given && facts.every((fact) => fact.kind === 'minted') ? facts.map((fact) => ({ ...fact, fallback: true as const })) : facts));
+        const given = branches.some((facts) => holdsValue(facts));
+        return branches.flatMap((facts) => (given && !holdsValue(facts) ? facts.map((fact) => (fact.kind === 'minted' ? { ...fact, fallback: true as const } : fact)) : facts));
       }
       case 'AwaitExpression':
         return this.visit(node.argument, depth);
@@ -464,7 +502,10 @@ export class OriginTracer {
       }
       if (understood && results.length > 0) return name === 'join' ? [...results, ...argumentScalars()] : results;
       if (timeBuckets.has(name)) return bucketed(asScalars(receiver), code);
-      if (sameValueMethods.has(name)) return [...asScalars(receiver), ...argumentScalars()];
+      if (sameValueMethods.has(name)) {
+        const derived = [...asScalars(receiver), ...argumentScalars()];
+        return hashing.test(name) ? hashed(derived) : derived;
+      }
     }
 
     // A function that puts a date into its period: the same for every attempt within it.
@@ -476,11 +517,9 @@ export class OriginTracer {
       if (period) return bucketed(this.scalarsOf(first, depth), code);
     }
 
-    const target = this.file.localFunction(callee);
-    if (target) return this.returnsOf(target, depth);
-    const imported = this.importedFunction(callee);
-    if (imported) return this.returnsAcross(imported.module, imported.fn, node, depth);
-    if (name && table.isDerivingCall(name)) return argumentScalars();
+    const target = calledFunction(this.file, callee, (this.binding?.moduleDepth ?? 0) < maxModuleDepth);
+    if (target) return target.module === this.file ? this.returnsOf(target.fn, depth) : this.returnsAcross(target.module, target.fn, node, depth);
+    if (name && table.isDerivingCall(name)) return hashing.test(name) ? hashed(argumentScalars()) : argumentScalars();
     return [leaf('unknown', code)];
   }
 
@@ -515,12 +554,6 @@ export class OriginTracer {
       this.importers.set(module, tracer);
     }
     return tracer;
-  }
-
-  /** The function of another project module that `callee` names: `keyFor(…)`, `keys.keyFor(…)`. */
-  private importedFunction(callee: TSESTree.Node): { module: FileContext; fn: FunctionNode } | undefined {
-    if ((this.binding?.moduleDepth ?? 0) >= maxModuleDepth) return undefined;
-    return importedFunction(this.file, callee);
   }
 
   /** What an imported function returns for this call's arguments, read in its own module. */

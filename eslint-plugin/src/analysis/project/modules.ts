@@ -140,6 +140,12 @@ export function moduleContext(file: string, table: LibraryTable): FileContext | 
   return context ?? undefined;
 }
 
+/** The project module a binding of the file is imported from (`import … from`, `require(…)`), read; undefined for a package. */
+export function moduleOfBinding(file: FileContext, local: string): FileContext | undefined {
+  const source = file.imports.bindings.get(local);
+  return source === undefined ? undefined : importedModule(file, source);
+}
+
 /** The project module a specifier of the file names (relative, or through the tsconfig's `paths`), read; undefined for a package. */
 function importedModule(file: FileContext, source: string): FileContext | undefined {
   const resolved = resolveImport(file.filename, source);
@@ -150,7 +156,7 @@ function importedModule(file: FileContext, source: string): FileContext | undefi
  * The project module and the name it exports that a reference of the file stands for: `helper`
  * after `import { helper }`, `lib.helper` after `import * as lib`.
  */
-function importedExport(file: FileContext, reference: TSESTree.Node): { module: FileContext; name: string } | undefined {
+export function importedExport(file: FileContext, reference: TSESTree.Node): { module: FileContext; name: string } | undefined {
   let local: string | undefined;
   let member: string | undefined;
   if (reference.type === 'Identifier') local = reference.name;

@@ -1,4 +1,5 @@
 import { words } from '../naming/names.js';
+import { textOf } from '../project/files.js';
 import { normaliseTarget } from '../contract/operation.js';
 import type { DeclaredTable } from '../contract/schema.js';
 
@@ -82,6 +83,27 @@ export class SchemaModel {
   keyWithin(target: string, columns: readonly string[]): UniqueKey | undefined {
     const given = new Set(columns.map(columnName));
     return this.uniqueKeys(target).find((key) => !key.partial && key.columns.length > 0 && key.columns.every((column) => given.has(column)));
+  }
+
+  private readonly mentions = new Map<string, boolean>();
+
+  /**
+   * Could a schema file that failed to read declare keys of `target`: does one name the table
+   * (`payouts`, `Payout`, `wallet_transactions`)? A file that never names it cannot key it.
+   */
+  unreadableMayDeclare(target: string): boolean {
+    if (this.unreadable.length === 0) return false;
+    let known = this.mentions.get(target);
+    if (known === undefined) {
+      const parts = words(target);
+      const name = new RegExp(`(^|[^A-Za-z0-9])${parts.map((part) => part.replace(/[^a-z0-9]/g, '')).join('_?')}(e?s)?($|[^A-Za-z0-9])`, 'i');
+      known = parts.length === 0 || this.unreadable.some((file) => {
+        const text = textOf(file);
+        return text === undefined || name.test(text);
+      });
+      this.mentions.set(target, known);
+    }
+    return known;
   }
 
   get empty(): boolean {

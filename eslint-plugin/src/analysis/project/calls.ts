@@ -1,0 +1,195 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
+import { keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { variableOf } from '../syntax/scope.js';
+import { importedExport, moduleOfBinding } from './modules.js';
+
+/**
+ * The function a call runs, wherever the project declares it: in the file, exported by another
+ * module (ESM or CommonJS), a static method of a class (`Keys.make()`), a method of an instance
+ * made with `new`, held in a constant, a class field or a constructor parameter (`this.wallet.debit()`
+ * with `constructor(private wallet: WalletService)`), or of an object literal; inherited methods
+ * are found on the parent class. Read from syntax, never run; each step is bounded, and what
+ * cannot be told is undefined.
+ */
+
+export interface CalledFunction {
+  module: FileContext;
+  fn: FunctionNode;
+}
+
+type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
+
+/** What a receiver holds: a class itself (its statics), an instance of one, or an object literal. */
+type Holder = { module: FileContext; kind: 'class' | 'instance'; node: ClassNode } | { module: FileContext; kind: 'object'; node: TSESTree.ObjectExpression };
+
+const maxInheritance = 3;
+
+export function calledFunction(file: FileContext, callee: TSESTree.Node, crossModules = true): CalledFunction | undefined {
+  const local = file.localFunction(callee);
+  if (local) return { module: file, fn: local };
+  if (crossModules) {
+    const imported = importedValue(file, callee);
+    if (imported && isFunction(imported.node)) return { module: imported.module, fn: imported.node };
+  }
+  if (callee.type !== 'MemberExpression') return undefined;
+  const method = propertyName(callee);
+  const holder = method === undefined ? undefined : holderOf(file, unwrapExpression(callee.object), crossModules);
+  return holder && method !== undefined ? memberFunction(holder, method, crossModules) : undefined;
+}
+
+function memberFunction(holder: Holder, name: string, crossModules: boolean, depth = 0): CalledFunction | undefined {
+  if (holder.kind === 'object') {
+    const property = holder.node.properties.find((item): item is TSESTree.Property => item.type === 'Property' && keyName(item) === name);
+    const value = property && unwrapExpression(property.value);
+    return value && isFunction(value) ? { module: holder.module, fn: value } : undefined;
+  }
+  const wantStatic = holder.kind === 'class';
+  for (const member of holder.node.body.body) {
+    if (keyName(member as TSESTree.MethodDefinition) !== name || !('static' in member) || member.static !== wantStatic) continue;
+    // An overload's signature has no body: the implementation is the method that does.
+    if (member.type === 'MethodDefinition' && member.kind === 'method' && member.value.type === 'FunctionExpression') return { module: holder.module, fn: member.value };
+    if (member.type === 'PropertyDefinition' && member.value && isFunction(member.value)) return { module: holder.module, fn: member.value };
+  }
+  const parent = holder.node.superClass;
+  if (!parent || depth >= maxInheritance) return undefined;
+  const parentClass = classNamed(holder.module, parent, crossModules);
+  return parentClass ? memberFunction({ ...parentClass, kind: holder.kind }, name, crossModules, depth + 1) : undefined;
+}
+
+/** The class a name (`WalletService`, `models.Wallet`) stands for, declared in the file or imported. */
+function classNamed(file: FileContext, reference: TSESTree.Node, crossModules: boolean): { module: FileContext; node: ClassNode } | undefined {
+  const value = valueOf(file, reference, crossModules);
+  if (!value) return undefined;
+  const node = unwrapExpression(value.node);
+  return node.type === 'ClassDeclaration' || node.type === 'ClassExpression' ? { module: value.module, node } : undefined;
+}
+
+/** What a name in the file is declared as: its declaration or initial value, here or in the module it is imported from. */
+function valueOf(file: FileContext, reference: TSESTree.Node, crossModules: boolean): { module: FileContext; node: TSESTree.Node } | undefined {
+  if (reference.type === 'Identifier') {
+    const variable = variableOf(reference, file.scopeOf(reference));
+    const definition = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    if (definition?.type === 'ClassName') return { module: file, node: definition.node as TSESTree.Node };
+    if (definition?.type === 'Variable' && definition.node.init && !isRequire(definition.node.init)) return { module: file, node: definition.node.init };
+    if (definition?.type === 'Parameter') return undefined;
+  }
+  return crossModules ? importedValue(file, reference) : undefined;
+}
+
+/** What an imported reference stands for in its module: an ESM export, or a CommonJS one (`require('./keys')` used whole is its `module.exports`). */
+function importedValue(file: FileContext, reference: TSESTree.Node): { module: FileContext; node: TSESTree.Node } | undefined {
+  const imported = importedExport(file, reference);
+  if (imported) {
+    const node = imported.module.exportedValue(imported.name) ?? commonJsExport(imported.module, imported.name);
+    return node ? { module: imported.module, node } : undefined;
+  }
+  if (reference.type !== 'Identifier' || file.imports.names.get(reference.name) !== '*') return undefined;
+  const module = moduleOfBinding(file, reference.name);
+  const node = module && commonJsExport(module, 'default');
+  return module && node ? { module, node } : undefined;
+}
+
+/** A function, class or constant the module declares at its top level under `local`. */
+function topLevel(module: FileContext, local: string): TSESTree.Node | undefined {
+  for (const statement of module.sourceAst.body) {
+    if ((statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') && statement.id?.name === local) return statement;
+    if (statement.type !== 'VariableDeclaration') continue;
+    for (const declarator of statement.declarations) {
+      if (declarator.id.type === 'Identifier' && declarator.id.name === local && declarator.init) return declarator.init;
+    }
+  }
+  return undefined;
+}
+
+function isModuleExports(node: TSESTree.Node): boolean {
+  return node.type === 'MemberExpression' && node.object.type === 'Identifier' && node.object.name === 'module' && propertyName(node) === 'exports';
+}
+
+/** What a CommonJS module exports under `name`: `module.exports = { name }`, `exports.name = …`, `module.exports.name = …`; `default` is `module.exports = …` itself. */
+function commonJsExport(module: FileContext, name: string): TSESTree.Node | undefined {
+  const resolve = (value: TSESTree.Node) => (value.type === 'Identifier' ? topLevel(module, value.name) ?? value : value);
+  for (const statement of module.sourceAst.body) {
+    const assignment = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
+    if (assignment?.type !== 'AssignmentExpression' || assignment.operator !== '=') continue;
+    const target = assignment.left;
+    const value = resolve(assignment.right);
+    if (isModuleExports(target)) {
+      if (value.type !== 'ObjectExpression') {
+        if (name === 'default') return value;
+        continue;
+      }
+      const property = value.properties.find((item): item is TSESTree.Property => item.type === 'Property' && keyName(item) === name);
+      if (property) return resolve(property.value);
+      continue;
+    }
+    if (target.type !== 'MemberExpression' || propertyName(target) !== name) continue;
+    if ((target.object.type === 'Identifier' && target.object.name === 'exports') || isModuleExports(target.object)) return value;
+  }
+  return undefined;
+}
+
+function isRequire(node: TSESTree.Node): boolean {
+  const inner = node.type === 'AwaitExpression' ? node.argument : node;
+  return inner.type === 'CallExpression' && inner.callee.type === 'Identifier' && inner.callee.name === 'require';
+}
+
+function holderOf(file: FileContext, receiver: TSESTree.Node, crossModules: boolean): Holder | undefined {
+  if (receiver.type === 'MemberExpression' && receiver.object.type === 'ThisExpression') return fieldHolder(file, receiver, crossModules);
+  if (receiver.type === 'NewExpression') return instanceOf(file, receiver.callee, crossModules);
+  if (receiver.type === 'Identifier') {
+    const variable = variableOf(receiver, file.scopeOf(receiver));
+    const definition = variable?.defs.length === 1 ? variable.defs[0] : undefined;
+    // A parameter declared with a class as its type: `(wallet: WalletService) => wallet.debit(…)`.
+    if (definition?.type === 'Parameter') {
+      const typed = typeReferenceOf(definition.name as TSESTree.Node);
+      return typed ? instanceOf(file, typed, crossModules) : undefined;
+    }
+  }
+  const value = valueOf(file, receiver, crossModules);
+  if (!value) return undefined;
+  const node = unwrapExpression(value.node);
+  if (node.type === 'ClassDeclaration' || node.type === 'ClassExpression') return { module: value.module, kind: 'class', node };
+  if (node.type === 'NewExpression') return instanceOf(value.module, node.callee, crossModules);
+  if (node.type === 'ObjectExpression') return { module: value.module, kind: 'object', node };
+  return undefined;
+}
+
+function instanceOf(file: FileContext, className: TSESTree.Node, crossModules: boolean): Holder | undefined {
+  const found = classNamed(file, className, crossModules);
+  return found && { ...found, kind: 'instance' };
+}
+
+/** `this.wallet`: a field made with `new`, or declared (as a field or a constructor parameter) with a class as its type. */
+function fieldHolder(file: FileContext, receiver: TSESTree.MemberExpression, crossModules: boolean): Holder | undefined {
+  const field = propertyName(receiver);
+  let body: TSESTree.Node | undefined = receiver.parent;
+  while (body && body.type !== 'ClassBody') body = body.parent;
+  if (!field || body?.type !== 'ClassBody') return undefined;
+  for (const member of body.body) {
+    if (member.type === 'PropertyDefinition' && keyName(member) === field) {
+      const value = member.value && unwrapExpression(member.value);
+      if (value?.type === 'NewExpression') return instanceOf(file, value.callee, crossModules);
+      const typed = typeReferenceOf(member);
+      return typed ? instanceOf(file, typed, crossModules) : undefined;
+    }
+    if (member.type === 'MethodDefinition' && member.kind === 'constructor') {
+      for (const param of member.value.params) {
+        const inner = param.type === 'TSParameterProperty' ? param.parameter : undefined;
+        if (inner?.type === 'Identifier' && inner.name === field) {
+          const typed = typeReferenceOf(inner);
+          return typed ? instanceOf(file, typed, crossModules) : undefined;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The name node of a simple class type a binding is declared with (`WalletService` of `w: WalletService`). */
+function typeReferenceOf(node: TSESTree.Node): TSESTree.Identifier | undefined {
+  const annotation = 'typeAnnotation' in node ? (node.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
+  const type = annotation?.typeAnnotation;
+  return type?.type === 'TSTypeReference' && type.typeName.type === 'Identifier' ? type.typeName : undefined;
+}

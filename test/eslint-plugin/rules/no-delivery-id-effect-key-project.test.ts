@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+
+import { lintProject } from '../support/project.js';
+
+/**
+ * Keys built by the project's own code in other modules (a static method, an injected service,
+ * an exported instance, a CommonJS helper) and columns the schema makes unique, linted by the
+ * real `eslint` command with the schema in the project.
+ */
+
+const schema = `
+datasource db {
+  provider = "postgresql"
+  url      = env("DATABASE_URL")
+}
+model WalletTransaction {
+  id        String @id @default(uuid())
+  orderId   String
+  amount    Int
+  reference String @unique
+}
+model Payout {
+  id             String @id @default(uuid())
+  reservationId  String
+  amount         Int
+  idempotencyKey String @unique
+  @@unique([reservationId])
+}
+`;
+
+const keys = `
+export class KeyService {
+  static forRefund(paymentId: string) { return \`refund-\${paymentId}-\${Date.now()}\`; }
+  forCharge(orderId: string) { return \`charge-\${orderId}-\${Date.now()}\`; }
+  forOrder(orderId: string) { return \`charge-\${orderId}\`; }
+}
+export const keyService = new KeyService();
+`;
+
+const commonJs = `
+function payoutKey(payoutId) { return \`payout-\${payoutId}-\${Date.now()}\`; }
+function steadyKey(payoutId) { return \`payout-\${payoutId}\`; }
+module.exports = { payoutKey, steadyKey };
+`;
+
+const payments = `
+import { KeyService, keyService } from './keys';
+const { payoutKey, steadyKey } = require('./payout-keys.cjs');
+export class Payments {
+  constructor(private keys: KeyService) {}
+  async refund(paymentId: string) {
+    await stripe.refunds.create({ payment_intent: paymentId }, { idempotencyKey: KeyService.forRefund(paymentId) });
+  }
+  async charge(orderId: string) {
+    await stripe.charges.create({ amount: 1 }, { idempotencyKey: this.keys.forCharge(orderId) });
+  }
+  async chargeAgain(orderId: string) {
+    await stripe.charges.create({ amount: 1 }, { idempotencyKey: keyService.forCharge(orderId) });
+  }
+  async chargeSteady(orderId: string) {
+    await stripe.charges.create({ amount: 1 }, { idempotencyKey: this.keys.forOrder(orderId) });
+  }
+  async payout(payoutId: string) {
+    await stripe.payouts.create({ amount: 1 }, { idempotencyKey: payoutKey(payoutId) });
+  }
+  async payoutSteady(payoutId: string) {
+    await stripe.payouts.create({ amount: 1 }, { idempotencyKey: steadyKey(payoutId) });
+  }
+}
+`;
+
+const wallet = `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function creditMerchant(orderId: string, amount: number) {
+  await prisma.walletTransaction.create({ data: { orderId, amount, reference: \`CREDIT_\${Date.now()}_\${orderId}\` } });
+}
+export async function createPayout(reservationId: string, amount: number) {
+  return prisma.payout.create({ data: { reservationId, amount, idempotencyKey: \`payout_\${Date.now()}_\${reservationId}\` } });
+}
+`;
+
+describe('no-delivery-id-effect-key across a project', () => {
+  it('follows keys built by statics, injected services, exported instances and CommonJS helpers, and judges unique columns by the schema', async () => {
+    const { findings } = await lintProject({
+      'prisma/schema.prisma': schema,
+      'src/keys.ts': keys,
+      'src/payout-keys.cjs': commonJs,
+      'src/payments.ts': payments,
+      'src/wallet.ts': wallet,
+    });
+    const keyFindings = findings.filter((finding) => finding.includes('no-delivery-id-effect-key'));
+    expect(keyFindings).toEqual([
+      // The static, the injected service, the exported instance and the CommonJS helper all join an id with the clock.
+      'src/payments.ts:10 idempotency/no-delivery-id-effect-key/mixedKey',
+      'src/payments.ts:13 idempotency/no-delivery-id-effect-key/mixedKey',
+      'src/payments.ts:19 idempotency/no-delivery-id-effect-key/mixedKey',
+      'src/payments.ts:7 idempotency/no-delivery-id-effect-key/mixedKey',
+      // `reference` is unique in the schema; the payout row is kept to one per reservation by
+      // another unique key, so its fresh key is minted once and stored (line 8 is silent).
+      'src/wallet.ts:5 idempotency/no-delivery-id-effect-key/mixedKey',
+    ]);
+  });
+
+  it('stays silent about a unique column when a schema file that names its table cannot be read, and only then', async () => {
+    const migration = 'CREATE TABLE wallet_transactions (id text PRIMARY KEY, order_id text NOT NULL, amount integer NOT NULL, reference text NOT NULL UNIQUE);';
+    const credit = `
+      import { PrismaClient } from '@prisma/client';
+      const prisma = new PrismaClient();
+      export async function creditMerchant(orderId: string, amount: number) {
+        await prisma.walletTransaction.create({ data: { orderId, amount, reference: \`CREDIT_\${Date.now()}_\${orderId}\` } });
+      }`;
+    const namesTable = await lintProject({
+      'migrations/001_init.sql': migration,
+      'migrations/002_more.sql': 'ALTER TABLE wallet_transactions ADD CONSTRAINT ((( broken;',
+      'src/wallet.ts': credit,
+    });
+    expect(namesTable.stderr).toContain('could not be read');
+    expect(namesTable.findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual([]);
+    const namesAnother = await lintProject({
+      'migrations/001_init.sql': migration,
+      'migrations/002_more.sql': 'ALTER TABLE audit_log ADD CONSTRAINT ((( broken;',
+      'src/wallet.ts': credit,
+    });
+    expect(namesAnother.stderr).toContain('could not be read');
+    expect(namesAnother.findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual(['src/wallet.ts:5 idempotency/no-delivery-id-effect-key/mixedKey']);
+  });
+
+  it("sees a handler registered through the project's own wrapper of a broker, and an untyped Lambda exported as handler", async () => {
+    const insert = "await db.query('INSERT INTO charges (charge_key, cents) VALUES (gen_random_uuid(), $1) ON CONFLICT (charge_key) DO NOTHING', [1]);";
+    const { findings } = await lintProject({
+      'src/rabbit.ts': `
+        import amqp from 'amqplib';
+        export class Rabbit {
+          private channel: any;
+          async consume(queue: string, handler: (payload: any) => Promise<void>) {
+            await this.channel.consume(queue, async (msg: any) => {
+              await handler(JSON.parse(msg.content.toString()));
+              this.channel.ack(msg);
+            });
+          }
+          async inTransaction(work: () => Promise<void>) { await work(); }
+        }
+        export const rabbit = new Rabbit();`,
+      'src/consumer.ts': `
+        import { rabbit } from './rabbit';
+        export async function start() {
+          await rabbit.consume('charges', async (payload) => {
+            ${insert}
+          });
+          await rabbit.inTransaction(async () => {
+            ${insert}
+          });
+        }`,
+      'src/lambda.js': `
+        exports.handler = async (event) => {
+          ${insert}
+        };
+        exports.report = async (event) => {
+          ${insert}
+        };
+        const handler = async (event) => {
+          ${insert}
+        };
+        module.exports.other = handler;`,
+    });
+    // The wrapper registers its callback with the broker; a project function that only runs its
+    // callback does not. Only the export the platform runs by its name is an entry point.
+    expect(findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual([
+      'src/consumer.ts:5 idempotency/no-delivery-id-effect-key/mintedKey',
+      'src/lambda.js:3 idempotency/no-delivery-id-effect-key/mintedKey',
+    ]);
+  });
+});
