@@ -37,6 +37,8 @@ export interface CheckedWrite {
    * transaction fails there, and takes this write back with it.
    */
   keyLaterInTransaction(): UniqueKey | undefined;
+  /** A schema file that names the written table could not be read: whether a key settles the write is unknown. */
+  keysUnreadable(): boolean;
 }
 
 /**
@@ -84,14 +86,48 @@ function transactionOption(call: TSESTree.CallExpression, scopeOf: ScopeOf): TSE
   return undefined;
 }
 
+/** What stands for one transaction: the handle it is run on (a variable), or the call that runs a batch of writes as one. */
+type Transaction = TSESLint.Scope.Variable | TSESTree.CallExpression;
+
+const beginsTransaction = /^\s*(BEGIN|START\s+TRANSACTION)\b/i;
+const endsTransaction = /^\s*(COMMIT|ROLLBACK|END)\b/i;
+
+/** `client.query('BEGIN')`, `connection.beginTransaction()`; `client.query('COMMIT')`, `connection.commit()`. */
+function transactionStatement(call: TSESTree.CallExpression, statement: RegExp, method: RegExp): boolean {
+  if (method.test(calleeName(call.callee) ?? '')) return true;
+  const [first] = call.arguments;
+  const text = first?.type === 'Literal' ? first.value : first?.type === 'TemplateLiteral' && first.expressions.length === 0 ? first.quasis[0]?.value.cooked : undefined;
+  return typeof text === 'string' && statement.test(text);
+}
+
 /**
- * The transaction handle a call runs on: `tx` in `tx.user.create()` or `credit(tx, …)`, when `tx`
- * is a transaction callback's parameter, or the transaction it is given as an option.
+ * The client a call runs on, when the code opened a transaction on that client before the call
+ * and ends it after (`await client.query('BEGIN')` … `await client.query('COMMIT')`): every
+ * statement sent on it in between is one transaction.
  */
-function transactionOf(node: TSESTree.Node, scopeOf: ScopeOf): TSESLint.Scope.Variable | undefined {
+function openedOnClient(client: TSESLint.Scope.Variable, node: TSESTree.CallExpression): boolean {
+  let begun = false;
+  let ended = false;
+  for (const reference of client.references) {
+    const member = (reference.identifier as TSESTree.Node).parent;
+    const call = member?.parent;
+    if (member?.type !== 'MemberExpression' || member.object !== reference.identifier || call?.type !== 'CallExpression' || call.callee !== member || call === node) continue;
+    if (call.range[1] <= node.range[0] && transactionStatement(call, beginsTransaction, /^(beginTransaction|begin)$/)) begun = true;
+    if (call.range[0] >= node.range[1] && transactionStatement(call, endsTransaction, /^(commit|rollback)$/)) ended = true;
+  }
+  return begun && ended;
+}
+
+/**
+ * The transaction a call runs in: `tx` in `tx.user.create()` or `credit(tx, …)`, when `tx` is a
+ * transaction callback's parameter; the transaction it is given as an option; a client on which
+ * the code sent BEGIN before it; or `$transaction([…])`, whose writes are one transaction.
+ */
+function transactionOf(node: TSESTree.Node, scopeOf: ScopeOf): Transaction | undefined {
   if (node.type !== 'CallExpression') return undefined;
   const option = transactionOption(node, scopeOf);
   if (option) return option;
+  if (node.parent?.type === 'ArrayExpression' && node.parent.parent?.type === 'CallExpression' && /transaction/i.test(calleeName(node.parent.parent.callee) ?? '')) return node.parent.parent;
   let root: TSESTree.Node = node.callee;
   while (root.type === 'MemberExpression' || root.type === 'CallExpression') root = root.type === 'MemberExpression' ? root.object : root.callee;
   const handles = [root, ...node.arguments].filter((candidate): candidate is TSESTree.Identifier => candidate.type === 'Identifier');
@@ -102,7 +138,8 @@ function transactionOf(node: TSESTree.Node, scopeOf: ScopeOf): TSESLint.Scope.Va
     const call = fn?.parent;
     if (call?.type === 'CallExpression' && /transaction|^begin$|^tx$/i.test(calleeName(call.callee) ?? '')) return variable ?? undefined;
   }
-  return undefined;
+  const client = root.type === 'Identifier' ? variableOf(root, scopeOf(root)) : undefined;
+  return client && openedOnClient(client, node) ? client : undefined;
 }
 
 /**
@@ -322,6 +359,7 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
       storesState: storesState(write, analysis.tracer, table),
       coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer) }).value,
       keyLaterInTransaction: () => keyLaterInTransaction(write, neighbours, analysis),
+      keysUnreadable: () => write.targets.some((target) => analysis.schema().unreadableFor(target)),
     });
   }
   return result;

@@ -252,7 +252,7 @@ export class FileContext {
     const declared = (local: string): TSESTree.Node | undefined => {
       for (const statement of this.sourceCode.ast.body) {
         const declaration = statement.type === 'ExportNamedDeclaration' && statement.declaration ? statement.declaration : statement;
-        if (declaration.type === 'FunctionDeclaration' && declaration.id?.name === local) return declaration;
+        if ((declaration.type === 'FunctionDeclaration' || declaration.type === 'ClassDeclaration') && declaration.id?.name === local) return declaration;
         if (declaration.type === 'VariableDeclaration') {
           for (const declarator of declaration.declarations) {
             if (declarator.id.type === 'Identifier' && declarator.id.name === local && declarator.init) return declarator.init;
@@ -272,11 +272,20 @@ export class FileContext {
           if (exported === name && specifier.local.type === 'Identifier') return declared(specifier.local.name);
         }
         const declaration = statement.declaration;
-        if (declaration && (declaration.type === 'FunctionDeclaration' || declaration.type === 'VariableDeclaration')) {
+        if (declaration && (declaration.type === 'FunctionDeclaration' || declaration.type === 'VariableDeclaration' || declaration.type === 'ClassDeclaration')) {
           const found = declared(name);
           if (found) return found;
         }
       }
+    }
+    return undefined;
+  }
+
+  /** The class this module declares at its top level under `name`. */
+  classNamed(name: string): TSESTree.ClassDeclaration | undefined {
+    for (const statement of this.sourceCode.ast.body) {
+      const declaration = (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') && statement.declaration ? statement.declaration : statement;
+      if (declaration.type === 'ClassDeclaration' && declaration.id?.name === name) return declaration;
     }
     return undefined;
   }

@@ -97,7 +97,7 @@ function calledHelperDoesWork(call: TSESTree.CallExpression, file: FileContext, 
  * for its effect alone.
  */
 /** Calls that ask, wait or log rather than act. */
-const notEffects = /^(log|debug|info|warn|warning|error|trace|sleep|delay|wait|setTimeout|flush|commit|rollback|release|close|end|connect|disconnect|(assert|validate|check|ensure|verify|authori[sz]e|authenticate|require|get|find|fetch|load|read|list|count|compute|calculate|parse|render|format|revalidate|invalidate|lookup|resolve|build|prepare)([A-Z_]\w*)?)$/;
+const notEffects = /^(log|debug|info|warn|warning|error|trace|sleep|delay|wait|setTimeout|flush|begin|beginTransaction|startTransaction|commit|rollback|release|close|end|connect|disconnect|(assert|validate|check|ensure|verify|authori[sz]e|authenticate|require|get|find|fetch|load|read|list|count|compute|calculate|parse|render|format|revalidate|invalidate|lookup|resolve|build|prepare)([A-Z_]\w*)?)$/;
 
 /**
  * `await sendInvitationEmail(…);` as a statement of its own: a call awaited for what it does, its

@@ -37,8 +37,9 @@ export const noCheckThenInsert = createRule({
           const { write, read } = checked;
           // Work before the write, or a claim whose verdict is ignored, is the claim recorded too
           // late (no-claim-after-effect); a cache fill is no claim at all; a unique key settles it,
-          // on this insert or on a later one in its transaction.
-          if (checked.settles !== 'unsettled' || checked.workBefore.length > 0 || checked.storesState || checked.coveringKey() || checked.keyLaterInTransaction()) continue;
+          // on this insert or on a later one in its transaction; a schema that names the table but
+          // could not be read may declare one.
+          if (checked.settles !== 'unsettled' || checked.workBefore.length > 0 || checked.storesState || checked.coveringKey() || checked.keyLaterInTransaction() || checked.keysUnreadable()) continue;
           context.report({
             node: write.node,
             messageId: 'checkThenInsert',
