@@ -1,6 +1,6 @@
 import Ajv from 'ajv';
 
-import { LibraryTable } from './analysis/library-table.js';
+import { LibraryTable } from './analysis/context/library-table.js';
 import { defaultLibraryTable, libraries } from './libraries/index.js';
 import { settingsAdapters, type IdempotencySettings } from './libraries/settings.js';
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
-import { loadRulePage } from '../../extension/src/lesson/rule-page';
+import { loadRulePage } from '../../extension/src/lesson/rule-page.js';
 
 const rulesRoot = fileURLToPath(new URL('../../extension/dist/rules', import.meta.url));
 

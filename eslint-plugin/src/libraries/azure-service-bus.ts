@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/contract/adapter.js';
 
 /**
  * Azure Service Bus (@azure/service-bus): `receiver.subscribe({ processMessage, processError })`

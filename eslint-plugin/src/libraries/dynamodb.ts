@@ -1,11 +1,12 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
+import type { AdapterFile } from '../analysis/contract/adapter.js';
 import { objectLiteral } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation, type Field, type OperationKind } from '../analysis/operations/types.js';
-import { calleeName, constantInitializer, keyName, memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
-import { staticText } from '../analysis/static-text.js';
-import type { DataAdapter } from './types.js';
+import { normaliseTarget, type DataOperation, type Field, type OperationKind } from '../analysis/contract/operation.js';
+import { calleeName, keyName, memberPath, objectProperty, unwrapExpression } from '../analysis/syntax/nodes.js';
+import { constantInitializer } from '../analysis/syntax/scope.js';
+import { staticText } from '../analysis/syntax/static-text.js';
+import type { DataAdapter } from '../analysis/contract/adapter.js';
 
 /**
  * Amazon DynamoDB: SDK v3 commands sent through `client.send(new PutCommand({ TableName, Item }))`
@@ -66,7 +67,7 @@ function unmarshalled(node: TSESTree.Node | undefined): TSESTree.Node | undefine
 }
 
 /** The attributes an `Item` or `Key` writes, with `{ S: id }` read as `id`. */
-function attributes(node: TSESTree.Node | undefined, file: FileContext): Field[] | undefined {
+function attributes(node: TSESTree.Node | undefined, file: AdapterFile): Field[] | undefined {
   const object = objectLiteral(unmarshalled(node), file.scopeOf);
   if (!object) return undefined;
   const fields: Field[] = [];
@@ -86,7 +87,7 @@ function attributes(node: TSESTree.Node | undefined, file: FileContext): Field[]
 }
 
 /** The table a request names: a literal or constant as written, else the expression that holds it. */
-function tableOf(options: TSESTree.ObjectExpression, file: FileContext): string | undefined {
+function tableOf(options: TSESTree.ObjectExpression, file: AdapterFile): string | undefined {
   const table = property(options, 'TableName');
   if (!table) return undefined;
   // `${stage}-inbox` compares as `*-inbox`, the way Redis key shapes do.
@@ -96,7 +97,7 @@ function tableOf(options: TSESTree.ObjectExpression, file: FileContext): string 
   return path ? path.join('.') : undefined;
 }
 
-function textOf(node: TSESTree.Node | undefined, file: FileContext): string | undefined {
+function textOf(node: TSESTree.Node | undefined, file: AdapterFile): string | undefined {
   return node ? staticText(node, file.scopeOf, () => '*')?.text : undefined;
 }
 
@@ -106,7 +107,7 @@ function textOf(node: TSESTree.Node | undefined, file: FileContext): string | un
  * AND. An OR lets an existing item through, and a condition on another attribute
  * (`#status = :pending`) refuses nothing on its own.
  */
-function absentAttribute(options: TSESTree.ObjectExpression, file: FileContext): string | undefined {
+function absentAttribute(options: TSESTree.ObjectExpression, file: AdapterFile): string | undefined {
   const condition = textOf(property(options, 'ConditionExpression'), file);
   if (!condition || /\bOR\b/i.test(condition) || /\bNOT\s+attribute_not_exists/i.test(condition)) return undefined;
   const match = /attribute_not_exists\s*\(\s*([#\w.]+)\s*\)/i.exec(condition);
@@ -121,7 +122,7 @@ function absentAttribute(options: TSESTree.ObjectExpression, file: FileContext):
 const keyLike = /^(pk|id|key|_id)$|(Id|ID|Key|_id|_key)$/;
 
 /** The attributes an update's `SET a = :a, #b = :b` clause writes, with `#names` resolved. */
-function setAttributes(options: TSESTree.ObjectExpression, file: FileContext): string[] {
+function setAttributes(options: TSESTree.ObjectExpression, file: AdapterFile): string[] {
   const expression = textOf(property(options, 'UpdateExpression'), file);
   const clause = expression && /\bSET\s+(.*?)(?=\s+\b(REMOVE|ADD|DELETE)\b|$)/is.exec(expression)?.[1];
   if (!clause) return [];
@@ -151,7 +152,7 @@ function operationOf(
   options: TSESTree.ObjectExpression,
   node: TSESTree.Node,
   how: string,
-  file: FileContext,
+  file: AdapterFile,
 ): DataOperation[] {
   if (verb === 'transact') {
     const items = unwrapExpression(property(options, 'TransactItems') ?? options);
@@ -193,7 +194,7 @@ function operationOf(
 }
 
 /** The command a `send` sends: `new PutCommand({ … })`, or a constant holding one. */
-function sentCommand(argument: TSESTree.Node | undefined, file: FileContext): { verb: Verb; name: string; options: TSESTree.ObjectExpression } | undefined {
+function sentCommand(argument: TSESTree.Node | undefined, file: AdapterFile): { verb: Verb; name: string; options: TSESTree.ObjectExpression } | undefined {
   if (!argument) return undefined;
   let node = unwrapExpression(argument);
   if (node.type === 'Identifier') {
@@ -210,7 +211,7 @@ function sentCommand(argument: TSESTree.Node | undefined, file: FileContext): { 
   return options ? { verb, name, options } : undefined;
 }
 
-function dynamoOperations(call: TSESTree.CallExpression, file: FileContext): DataOperation[] | undefined {
+function dynamoOperations(call: TSESTree.CallExpression, file: AdapterFile): DataOperation[] | undefined {
   const callee = unwrapExpression(call.callee);
   if (callee.type !== 'MemberExpression') return undefined;
   const method = calleeName(callee);

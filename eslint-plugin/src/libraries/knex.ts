@@ -1,12 +1,12 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
+import type { AdapterFile } from '../analysis/contract/adapter.js';
 import { chainOf, isChainEnd, link, literalArgument, type Chain } from '../analysis/operations/chain.js';
 import { fieldsOf, objectLiteral, showsEveryField } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
-import { memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
-import type { ScopeOf } from '../analysis/static-text.js';
-import type { DataAdapter } from './types.js';
+import { normaliseTarget, type DataOperation } from '../analysis/contract/operation.js';
+import { memberPath, objectProperty, unwrapExpression } from '../analysis/syntax/nodes.js';
+import type { ScopeOf } from '../analysis/syntax/static-text.js';
+import type { DataAdapter } from '../analysis/contract/adapter.js';
 import { knexMigrations } from './shared/model-declarations.js';
 import { atChainEnd, chainEnds, tableName, whereFilters } from './shared/query-chains.js';
 
@@ -21,7 +21,7 @@ function conflictColumns(args: readonly TSESTree.CallExpressionArgument[]): stri
   return columns.every((column) => column !== undefined) ? (columns as string[]) : undefined;
 }
 
-function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: FileContext): DataOperation | undefined {
+function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: AdapterFile): DataOperation | undefined {
   const [first, second] = chain.links;
   let table: string | undefined;
   // knex('refunds')…, this.knex('refunds')…, or knex.table('refunds') / .from(…) / .into(…)

@@ -1,12 +1,12 @@
 import { getSchema, type AttributeArgument, type BlockAttribute, type Field, type Model } from '@mrleebo/prisma-ast/dist/prisma-ast.esm.js';
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
+import type { AdapterFile } from '../analysis/contract/adapter.js';
 import { fieldsOf, objectLiteral, showsEveryField, uniqueKeyFields } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
-import { memberPath, objectProperty } from '../analysis/scope.js';
-import type { DeclaredTable } from '../analysis/schema/model.js';
-import type { DataAdapter } from './types.js';
+import { normaliseTarget, type DataOperation } from '../analysis/contract/operation.js';
+import { memberPath, objectProperty } from '../analysis/syntax/nodes.js';
+import type { DeclaredTable } from '../analysis/contract/schema.js';
+import type { DataAdapter } from '../analysis/contract/adapter.js';
 
 /** Prisma Client: `prisma.refund.findFirst(…)`, `tx.refund.create({ data })`, `…upsert({ where, create })`. */
 
@@ -14,7 +14,7 @@ const reads = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirs
 const prismaOnly = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow']);
 const writes = ['create', 'createMany', 'createManyAndReturn', 'upsert', 'update', 'updateMany', 'delete', 'deleteMany'];
 
-function prismaOperation(call: TSESTree.CallExpression, file: FileContext): DataOperation | undefined {
+function prismaOperation(call: TSESTree.CallExpression, file: AdapterFile): DataOperation | undefined {
   const scopeOf = file.scopeOf;
   // client.model.method(…): at least two member steps, else it is not Prisma's shape.
   if (call.callee.type !== 'MemberExpression' || call.callee.object.type !== 'MemberExpression') return undefined;

@@ -1,12 +1,12 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
-import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
+import type { AdapterFile } from '../analysis/contract/adapter.js';
+import { normaliseTarget, type DataOperation } from '../analysis/contract/operation.js';
 import { sqlOperations } from '../analysis/operations/sql.js';
 import type { SqlCalls } from '../analysis/sql/embedded.js';
-import { memberPath } from '../analysis/scope.js';
+import { memberPath } from '../analysis/syntax/nodes.js';
 import { sql } from './sql.js';
-import type { BrokerAdapter, DataAdapter, LibraryAdapter, MemberSpec, ShapeSpec } from './types.js';
+import type { BrokerAdapter, DataAdapter, LibraryAdapter, MemberSpec, ShapeSpec } from '../analysis/contract/adapter.js';
 
 /** What a team declares in `settings.idempotency` (validated against `settingsSchema` first). */
 export interface IdempotencySettings {
@@ -103,7 +103,7 @@ function dataAdapter(settings: IdempotencySettings): DataAdapter {
     name: 'settings',
     label: 'SQL',
     methods,
-    recognise(node, file: FileContext) {
+    recognise(node, file: AdapterFile) {
       if (node.type !== 'CallExpression') return undefined;
       const claim = calledAs(node, claims);
       if (claim) return claimOperation(node, claims.get(claim)!);

@@ -1,7 +1,7 @@
 import { sqlOperations } from '../analysis/operations/sql.js';
 import { uniqueKeysInSql } from '../analysis/sql/ddl.js';
 import type { SqlCalls } from '../analysis/sql/embedded.js';
-import type { DataAdapter } from './types.js';
+import type { DataAdapter } from '../analysis/contract/adapter.js';
 
 /**
  * SQL sent as text, whatever the client: pg, postgres.js, pg-promise, mysql2, Slonik,

@@ -1,13 +1,13 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { analysisFor } from '../analysis/file-analysis.js';
-import type { FileContext } from '../analysis/file-context.js';
-import type { OriginTracer } from '../analysis/origin.js';
+import { analysisFor } from '../lint/file-analysis.js';
+import type { FileContext } from '../analysis/context/file-context.js';
+import type { OriginTracer } from '../analysis/origin/origin.js';
 import type { DataOperation } from '../analysis/operations/index.js';
-import { capitalised } from '../analysis/key-facts.js';
+import { capitalised } from '../analysis/keys/key-facts.js';
 import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
 import { createRule } from '../create-rule.js';
-import { duplicateWords, enclosingFunction } from '../analysis/decisions.js';
+import { duplicateWords, enclosingFunction } from '../analysis/control/decisions.js';
 
 /**
  * How a write expects a unique key to settle its duplicate. `any`: ON CONFLICT DO NOTHING with no

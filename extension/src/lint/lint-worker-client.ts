@@ -1,9 +1,9 @@
 import { Worker } from 'node:worker_threads';
 
-import type { RuleName } from '../rules';
-import type { LintEngineOptions } from './bundled-lint-engine';
-import type { LintReport, LintRequest, RuleDocs } from './lint-engine';
-import type { LintWorkerData, MessageFromWorker, MessageToWorker } from './lint-worker';
+import type { RuleName } from '../rules.js';
+import type { LintEngineOptions } from './bundled-lint-engine.js';
+import type { LintReport, LintRequest, RuleDocs } from './lint-engine.js';
+import type { LintWorkerData, MessageFromWorker, MessageToWorker } from './lint-worker.js';
 
 /** The lint engine as the extension host sees it: in a worker thread, so every lint is a message. */
 export interface LintService {

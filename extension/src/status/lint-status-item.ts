@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 
-import { describeState, type DocumentLintState, type ExtensionState } from './lint-state';
+import { describeState, type DocumentLintState, type ExtensionState } from './lint-state.js';
 
 export const lintedLanguages = ['javascript', 'javascriptreact', 'typescript', 'typescriptreact'] as const;
 

@@ -5,7 +5,7 @@ import tsParser from '@typescript-eslint/parser';
 import { describe, expect, it } from 'vitest';
 
 import { libraries } from '../../../eslint-plugin/src/libraries/index.js';
-import type { LibraryAdapter } from '../../../eslint-plugin/src/libraries/types.js';
+import type { LibraryAdapter } from '../../../eslint-plugin/src/analysis/contract/adapter.js';
 
 /**
  * Adding a library is one adapter file and one line in libraries/index.ts: these checks fail

@@ -1,10 +1,10 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../file-context.js';
-import { calleeName } from '../scope.js';
-import type { DataOperation } from './types.js';
+import type { FileContext } from '../context/file-context.js';
+import { calleeName } from '../syntax/nodes.js';
+import type { DataOperation } from '../contract/operation.js';
 
-export type { DataOperation, Field, OperationKind } from './types.js';
+export type { DataOperation, Field, OperationKind } from '../contract/operation.js';
 
 const none: DataOperation[] = [];
 

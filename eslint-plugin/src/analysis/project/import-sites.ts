@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext, FunctionNode } from '../file-context.js';
-import { walk } from '../walk.js';
+import type { FileContext, FunctionNode } from '../context/file-context.js';
+import { walk } from '../syntax/walk.js';
 import { importersOf } from './importers.js';
 import { moduleContext } from './modules.js';
 

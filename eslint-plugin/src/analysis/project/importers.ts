@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { projectRoot } from '../schema/project-schema.js';
+import { projectRoot } from './root.js';
 import { folderIdentity, stampOf, textOf } from './files.js';
 import { resolveImport } from './modules.js';
 

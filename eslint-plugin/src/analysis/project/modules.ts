@@ -3,11 +3,12 @@ import path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { createPathsMatcher, getTsconfig } from 'get-tsconfig';
 
-import { FileContext, isFunction, type FunctionNode } from '../file-context.js';
-import type { LibraryTable } from '../library-table.js';
-import type { LibraryAdapter } from '../../libraries/types.js';
-import { constantInitializer, propertyName, unwrapExpression } from '../scope.js';
-import { typeScriptParse } from '../../typescript-parser.js';
+import { FileContext, isFunction, type FunctionNode } from '../context/file-context.js';
+import type { LibraryTable } from '../context/library-table.js';
+import type { LibraryAdapter } from '../contract/adapter.js';
+import { constantInitializer } from '../syntax/scope.js';
+import { propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { typeScriptParse } from './typescript-parser.js';
 import { entryAt, stampOf, textOf } from './files.js';
 
 /**

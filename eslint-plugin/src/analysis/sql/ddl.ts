@@ -1,4 +1,4 @@
-import type { DeclaredTable } from '../schema/model.js';
+import type { DeclaredTable } from '../contract/schema.js';
 import { parseSql, scanSql } from './parser.js';
 
 /**

@@ -1,7 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { calleeName, constantInitializer, memberPath, objectProperty, unwrapExpression } from '../scope.js';
-import { staticText, type ScopeOf, type StaticText } from '../static-text.js';
+import { calleeName, memberPath, objectProperty, unwrapExpression } from '../syntax/nodes.js';
+import { constantInitializer } from '../syntax/scope.js';
+import { staticText, type ScopeOf, type StaticText } from '../syntax/static-text.js';
 import { scanSql } from './parser.js';
 import { summariseSql, type SqlSummary } from './statements.js';
 

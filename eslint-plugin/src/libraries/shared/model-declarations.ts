@@ -1,10 +1,10 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../../analysis/file-context.js';
+import type { AdapterFile } from '../../analysis/contract/adapter.js';
 import { objectLiteral } from '../../analysis/operations/fields.js';
-import type { DeclaredTable } from '../../analysis/schema/model.js';
-import { calleeName, keyName, objectProperty, staticString, unwrapExpression } from '../../analysis/scope.js';
-import { walk } from '../../analysis/walk.js';
+import type { DeclaredTable } from '../../analysis/contract/schema.js';
+import { calleeName, keyName, objectProperty, staticString, unwrapExpression } from '../../analysis/syntax/nodes.js';
+import { walk } from '../../analysis/syntax/walk.js';
 
 /**
  * Unique keys declared in model code rather than in schema files: TypeORM entity decorators and
@@ -30,19 +30,19 @@ function strings(node: TSESTree.Node | undefined): string[] {
   return list.elements.flatMap((element) => (element?.type === 'Literal' && typeof element.value === 'string' ? [element.value] : []));
 }
 
-function optionFalse(options: TSESTree.Node | undefined, name: string, file: FileContext): boolean {
+function optionFalse(options: TSESTree.Node | undefined, name: string, file: AdapterFile): boolean {
   const object = objectLiteral(options, file.scopeOf);
   const value = object && objectProperty(object, name)?.value;
   return value?.type === 'Literal' && value.value === false;
 }
 
-function optionTrue(options: TSESTree.Node | undefined, name: string, file: FileContext): boolean {
+function optionTrue(options: TSESTree.Node | undefined, name: string, file: AdapterFile): boolean {
   const object = objectLiteral(options, file.scopeOf);
   return Boolean(object && isTrue(objectProperty(object, name)?.value));
 }
 
 /** `@Entity('refunds') class Refund { @PrimaryColumn() id; @Column({ unique: true }) refundId; }`, `@Unique([…])`, `@Index([…], { unique: true })`. */
-export function typeormEntities(file: FileContext): DeclaredTable[] {
+export function typeormEntities(file: AdapterFile): DeclaredTable[] {
   const tables: DeclaredTable[] = [];
   walk(file.sourceAst, file.visitorKeys, (node) => {
     if ((node.type !== 'ClassDeclaration' && node.type !== 'ClassExpression') || !node.id) return;
@@ -96,7 +96,7 @@ export function typeormEntities(file: FileContext): DeclaredTable[] {
 }
 
 /** The fields of a schema definition declared `unique: true` (or `index: { unique: true }`). */
-function uniqueFields(definition: TSESTree.ObjectExpression, file: FileContext): string[] {
+function uniqueFields(definition: TSESTree.ObjectExpression, file: AdapterFile): string[] {
   const fields: string[] = [];
   for (const property of definition.properties) {
     if (property.type !== 'Property') continue;
@@ -110,7 +110,7 @@ function uniqueFields(definition: TSESTree.ObjectExpression, file: FileContext):
 }
 
 /** Does `node` hold a `unique` option (or an index that is unique) anywhere inside? */
-function mentionsUnique(node: TSESTree.Node, file: FileContext): boolean {
+function mentionsUnique(node: TSESTree.Node, file: AdapterFile): boolean {
   return /\bunique\b/.test(file.text(node).replace(/\bunique\s*:\s*false\b/g, ''));
 }
 
@@ -121,7 +121,7 @@ const fieldTypes = /^(String|Number|Boolean|Date|Buffer|Map|Object|Array|BigInt|
  * Whether a schema definition may declare keys `uniqueFields` does not see: a spread, a computed
  * name, a field built by a call or taken from elsewhere, a `unique` deeper than a top-level field.
  */
-function definitionUnsure(definition: TSESTree.ObjectExpression, file: FileContext): boolean {
+function definitionUnsure(definition: TSESTree.ObjectExpression, file: AdapterFile): boolean {
   return definition.properties.some((property) => {
     if (property.type !== 'Property' || keyName(property) === undefined) return true;
     const value = unwrapExpression(property.value as TSESTree.Node);
@@ -139,7 +139,7 @@ function definitionUnsure(definition: TSESTree.ObjectExpression, file: FileConte
 }
 
 /** Options of a decorator that may hold a key we cannot read (`@Prop(raw({ … }))`, a variable). */
-function optionsUnsure(args: readonly TSESTree.CallExpressionArgument[], file: FileContext): boolean {
+function optionsUnsure(args: readonly TSESTree.CallExpressionArgument[], file: AdapterFile): boolean {
   return args.some((argument) => !objectLiteral(argument, file.scopeOf) && mentionsUnique(argument, file));
 }
 
@@ -155,7 +155,7 @@ function idKey(model: string): DeclaredTable['keys'][number] {
  * keys or none (a document always has its `_id`); one the reader may not see whole (a plugin, a
  * spread, an option it cannot read) is marked unsure.
  */
-export function mongooseSchemas(file: FileContext): DeclaredTable[] {
+export function mongooseSchemas(file: AdapterFile): DeclaredTable[] {
   const bySchema = new Map<string, { keys: DeclaredTable['keys'][number][]; models: string[]; unsure: boolean; defined: boolean }>();
   const entry = (name: string) => {
     let found = bySchema.get(name);
@@ -213,7 +213,7 @@ export function mongooseSchemas(file: FileContext): DeclaredTable[] {
 }
 
 /** `@Schema({ collection }) class EventKey { @Prop({ unique: true }) key: string }` (NestJS). */
-function decoratedSchema(node: TSESTree.ClassDeclaration | TSESTree.ClassExpression, schema: TSESTree.Decorator, file: FileContext): DeclaredTable {
+function decoratedSchema(node: TSESTree.ClassDeclaration | TSESTree.ClassExpression, schema: TSESTree.Decorator, file: AdapterFile): DeclaredTable {
   const className = node.id!.name;
   const keys: DeclaredTable['keys'][number][] = [idKey(className)];
   // A base class or options we cannot read may declare keys of their own.
@@ -254,7 +254,7 @@ const knexIncrements = /^(increments|bigIncrements)$/;
  * knex migrations: `knex.schema.createTable('refunds', (t) => { t.increments(); t.string('refund_id').unique();
  * t.unique(['a', 'b']); t.primary(['a']) })`, and `alterTable`/`table` adding keys to a table.
  */
-export function knexMigrations(file: FileContext): DeclaredTable[] {
+export function knexMigrations(file: AdapterFile): DeclaredTable[] {
   const tables: DeclaredTable[] = [];
   walk(file.sourceAst, file.visitorKeys, (node) => {
     if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return;
@@ -295,7 +295,7 @@ export function knexMigrations(file: FileContext): DeclaredTable[] {
 }
 
 /** A column definition's key options: `{ primaryKey: true }`, `{ unique: true }`, `{ unique: 'name' }` (a composite key by name). */
-function sequelizeColumnKeys(definition: TSESTree.ObjectExpression | undefined, table: string, file: FileContext): DeclaredTable['keys'][number][] {
+function sequelizeColumnKeys(definition: TSESTree.ObjectExpression | undefined, table: string, file: AdapterFile): DeclaredTable['keys'][number][] {
   if (!definition) return [];
   const primary: string[] = [];
   const named = new Map<string, string[]>();
@@ -317,7 +317,7 @@ function sequelizeColumnKeys(definition: TSESTree.ObjectExpression | undefined, 
 }
 
 /** `{ unique: true, fields: [...] , where }` in `indexes: [...]` or `uniqueKeys: { name: { fields } }`. */
-function sequelizeOptionKeys(options: TSESTree.ObjectExpression | undefined, table: string, file: FileContext): DeclaredTable['keys'][number][] {
+function sequelizeOptionKeys(options: TSESTree.ObjectExpression | undefined, table: string, file: AdapterFile): DeclaredTable['keys'][number][] {
   if (!options) return [];
   const keys: DeclaredTable['keys'][number][] = [];
   const indexes = objectProperty(options, 'indexes')?.value;
@@ -343,7 +343,7 @@ function sequelizeOptionKeys(options: TSESTree.ObjectExpression | undefined, tab
  * `addIndex('Refunds', ['a', 'b'], { unique: true })`, `addConstraint('Refunds', { fields, type: 'unique' })`)
  * and models (`Refund.init({ … }, { tableName, indexes })`, `sequelize.define('Refund', { … }, { indexes })`).
  */
-export function sequelizeDeclarations(file: FileContext): DeclaredTable[] {
+export function sequelizeDeclarations(file: AdapterFile): DeclaredTable[] {
   const tables: DeclaredTable[] = [];
   walk(file.sourceAst, file.visitorKeys, (node) => {
     if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return;

@@ -1,23 +1,6 @@
-import { findVariable } from '@eslint-community/eslint-utils';
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+import type { TSESTree } from '@typescript-eslint/utils';
 
-/** Small questions about bindings, answered with ESLint's scope manager. */
-
-export function variableOf(identifier: TSESTree.Identifier, scope: TSESLint.Scope.Scope): TSESLint.Scope.Variable | null {
-  // eslint-utils walks up from the given scope to the scope that declares the name.
-  return findVariable(scope as never, identifier) as unknown as TSESLint.Scope.Variable | null;
-}
-
-/** The initializer of a binding that is assigned once, where it is declared (`const x = …`). */
-export function constantInitializer(identifier: TSESTree.Identifier, scope: TSESLint.Scope.Scope): TSESTree.Expression | undefined {
-  const variable = variableOf(identifier, scope);
-  if (!variable || variable.defs.length !== 1) return undefined;
-  const [definition] = variable.defs;
-  if (definition?.type !== 'Variable' || definition.node.id.type !== 'Identifier' || !definition.node.init) return undefined;
-  const writes = variable.references.filter((reference) => reference.isWrite());
-  if (writes.length > 1) return undefined;
-  return definition.node.init;
-}
+/** Small questions about syntax nodes: names, keys, member chains and strings written in place. */
 
 /** The name a callee is called by: `query` for `db.query(…)`, `sql` for `sql\`…\``. */
 export function calleeName(callee: TSESTree.Node): string | undefined {
@@ -95,4 +78,11 @@ export function staticString(node: TSESTree.Node | undefined): string | undefine
   if (node?.type === 'Literal' && typeof node.value === 'string') return node.value;
   if (node?.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? undefined;
   return undefined;
+}
+
+/** Strips type assertions, which do not change a value: `as`, `!`, `satisfies`, `<T>`. */
+export function withoutTypeAssertions(node: TSESTree.Node): TSESTree.Node {
+  let current = node;
+  while (current.type === 'TSAsExpression' || current.type === 'TSSatisfiesExpression' || current.type === 'TSNonNullExpression' || current.type === 'TSTypeAssertion') current = current.expression;
+  return current;
 }

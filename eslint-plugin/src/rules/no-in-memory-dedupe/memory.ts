@@ -1,33 +1,21 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { CollectionSpec } from '../libraries/types.js';
-import { exits } from './decisions.js';
-import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
-import type { DataOperation } from './operations/index.js';
-import type { OriginTracer } from './origin.js';
-import { importersOf } from './project/importers.js';
-import { importedFunction, makerOf, moduleContext } from './project/modules.js';
-import { calleeName, keyName, memberPath, propertyName, variableOf } from './scope.js';
-import { walk } from './walk.js';
+import { collectionOf, sameCollection, specOf, type Collection } from '../../analysis/work/collections.js';
+import { exits } from '../../analysis/control/decisions.js';
+import { isFunction, type FileContext, type FunctionNode } from '../../analysis/context/file-context.js';
+import type { DataOperation } from '../../analysis/operations/index.js';
+import type { OriginTracer } from '../../analysis/origin/origin.js';
+import { importersOf } from '../../analysis/project/importers.js';
+import { importedFunction, makerOf, moduleContext } from '../../analysis/project/modules.js';
+import { calleeName, keyName, memberPath, propertyName, withoutTypeAssertions } from '../../analysis/syntax/nodes.js';
+import { variableOf } from '../../analysis/syntax/scope.js';
+import { sends, writingRequest } from '../../analysis/work/work.js';
+import { walk } from '../../analysis/syntax/walk.js';
 
 /**
- * Collections kept in a process's memory (a module's Set, an object's Map, an LRU cache) and how
- * code consults them: which expression asks whether a key is held, which code runs only when it
- * is not, and what that code does. A collection made inside a function lives for one call; one
- * held by the module or by an object outlives it, and so outlives the delivery that filled it.
+ * How code consults a collection kept in process memory: which expression asks whether a key is
+ * held, which code runs only when it is not, and what that code does.
  */
-
-/** A collection that outlives one call: held by a module's top level, or by a class's instances. */
-export interface Collection {
-  /** The name it is held under: `processedIds`, `credited` (for `this.credited`). */
-  name: string;
-  spec: CollectionSpec;
-  /** Where it is made: the variable declarator, class field or constructor assignment. */
-  declaration: TSESTree.Node;
-  /** The code that may record in it: the module, or the class body. */
-  owner: TSESTree.Program | TSESTree.ClassBody;
-  module: FileContext;
-}
 
 /** An expression that asks whether a key is held: truthy when it is (`present`) or when it is not. */
 export interface Membership {
@@ -54,132 +42,6 @@ export interface Effect {
   /** The node in the examined code: the write, the send, or the call of the helper. */
   node: TSESTree.Node;
   label: string;
-}
-
-const sameCollection = (a: Collection, b: Collection) => a.module.filename === b.module.filename && a.declaration.range[0] === b.declaration.range[0];
-
-function unwrap(node: TSESTree.Node): TSESTree.Node {
-  let current = node;
-  while (current.type === 'TSAsExpression' || current.type === 'TSSatisfiesExpression' || current.type === 'TSNonNullExpression' || current.type === 'TSTypeAssertion') current = current.expression;
-  return current;
-}
-
-/** The spec of the collection an initializer makes, if it makes one the adapters know. */
-function specOf(init: TSESTree.Node | null | undefined, file: FileContext): CollectionSpec | undefined {
-  if (!init) return undefined;
-  const value = unwrap(init);
-  const table = file.libraries;
-  if (value.type === 'ArrayExpression' && value.elements.length === 0) return table.literalCollections.get('array');
-  if (value.type === 'ObjectExpression' && value.properties.length === 0) return table.literalCollections.get('object');
-  if (value.type !== 'NewExpression' || value.callee.type !== 'Identifier') return undefined;
-  const name = value.callee.name;
-  const source = file.imports.bindings.get(name);
-  const imported = file.imports.names.get(name);
-  for (const spec of table.collectionsByClass.get(name) ?? []) {
-    if (spec.from ? source !== undefined && spec.from.includes(source) : source === undefined) return spec;
-  }
-  // `import LRU from 'lru-cache'`, `import Cache from 'node-cache'`: a default import by any name.
-  if (source !== undefined && (imported === 'default' || imported === '*')) {
-    for (const specs of table.collectionsByClass.values()) for (const spec of specs) if (spec.from?.includes(source)) return spec;
-  }
-  return undefined;
-}
-
-function isTopLevel(declarator: TSESTree.VariableDeclarator): boolean {
-  const declaration = declarator.parent;
-  const holder = declaration?.parent;
-  return holder?.type === 'Program' || (holder?.type === 'ExportNamedDeclaration' && holder.parent?.type === 'Program');
-}
-
-/** The class body `this` refers to at `node`: the nearest non-arrow function must be one of its methods. */
-function thisClass(node: TSESTree.Node): TSESTree.ClassBody | undefined {
-  for (let current = node.parent; current; current = current.parent) {
-    if (current.type === 'PropertyDefinition' && current.parent.type === 'ClassBody') return current.parent;
-    if (current.type === 'FunctionExpression' || current.type === 'FunctionDeclaration') {
-      const method = current.parent;
-      return method?.type === 'MethodDefinition' && method.parent.type === 'ClassBody' ? method.parent : undefined;
-    }
-  }
-  return undefined;
-}
-
-const collections = new WeakMap<TSESTree.Node, Collection | null>();
-const moduleCollections = new WeakMap<FileContext, ReadonlySet<string>>();
-
-/**
- * The names of the module's own variables that start as a collection: the only names that can
- * be one. Most lookups (`items[i]`, `map.get(k)` on a parameter) are turned away by name, before
- * any scope is searched.
- */
-function collectionNames(file: FileContext): ReadonlySet<string> {
-  let names = moduleCollections.get(file);
-  if (!names) {
-    const found = new Set<string>();
-    for (const statement of file.sourceAst.body) {
-      const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement;
-      if (declaration?.type !== 'VariableDeclaration') continue;
-      for (const declarator of declaration.declarations) if (declarator.id.type === 'Identifier' && specOf(declarator.init, file)) found.add(declarator.id.name);
-    }
-    moduleCollections.set(file, (names = found));
-  }
-  return names;
-}
-
-/** The long-lived collection an expression names: a module's variable, or `this.field` of a class. */
-export function collectionOf(receiver: TSESTree.Node, file: FileContext): Collection | undefined {
-  const node = unwrap(receiver);
-  if (node.type === 'Identifier') {
-    if (!collectionNames(file).has(node.name)) return undefined;
-    const variable = variableOf(node, file.scopeOf(node));
-    const definition = variable?.defs[0];
-    if (!variable || variable.defs.length !== 1 || definition?.type !== 'Variable' || definition.node.id.type !== 'Identifier') return undefined;
-    const declarator = definition.node;
-    if (!isTopLevel(declarator)) return undefined;
-    return remember(declarator, () => {
-      const spec = specOf(declarator.init, file);
-      return spec ? { name: node.name, spec, declaration: declarator, owner: file.sourceAst, module: file } : undefined;
-    });
-  }
-  if (node.type === 'MemberExpression' && node.object.type === 'ThisExpression') {
-    const field = propertyName(node);
-    const body = field === undefined ? undefined : thisClass(node);
-    if (!body || field === undefined) return undefined;
-    for (const member of body.body) {
-      if (member.type === 'PropertyDefinition' && keyName(member) === field && member.value) {
-        const value = member.value;
-        return remember(member, () => {
-          const spec = specOf(value, file);
-          return spec ? { name: field, spec, declaration: member, owner: body, module: file } : undefined;
-        });
-      }
-      if (member.type === 'MethodDefinition' && member.kind === 'constructor' && member.value.body) {
-        for (const statement of member.value.body.body) {
-          const expression = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
-          if (
-            expression?.type === 'AssignmentExpression' &&
-            expression.left.type === 'MemberExpression' &&
-            expression.left.object.type === 'ThisExpression' &&
-            propertyName(expression.left) === field
-          ) {
-            const assigned = expression;
-            return remember(assigned, () => {
-              const spec = specOf(assigned.right, file);
-              return spec ? { name: field, spec, declaration: assigned, owner: body, module: file } : undefined;
-            });
-          }
-        }
-      }
-    }
-  }
-  return undefined;
-}
-
-function remember(declaration: TSESTree.Node, find: () => Collection | undefined): Collection | undefined {
-  const known = collections.get(declaration);
-  if (known !== undefined) return known ?? undefined;
-  const found = find();
-  collections.set(declaration, found ?? null);
-  return found;
 }
 
 /** `seen.has(id)`, `seen.includes(id)`, `id in seen`, `seen[id]`: a direct question to a collection. */
@@ -407,7 +269,7 @@ export function storesMarker(recording: Recording, tracer: (module: FileContext)
   const value = recording.value;
   if (!value) return true;
   const marker = (node: TSESTree.Node): boolean => {
-    const inner = unwrap(node);
+    const inner = withoutTypeAssertions(node);
     if (inner.type === 'ObjectExpression') return inner.properties.every((property) => property.type === 'Property' && marker(property.value));
     const facts = tracer(recording.module).scalars(inner);
     return facts.length > 0 && facts.every((fact) => fact.kind === 'constant' || fact.kind === 'time' || fact.kind === 'minted');
@@ -478,52 +340,10 @@ export function effectIn(
   return undefined;
 }
 
-/** A call that sends a message: a method only brokers use, or one on a receiver that reads as a producer or a queue. */
-export function sends(call: TSESTree.CallExpression, module: FileContext): boolean {
-  const name = calleeName(call.callee);
-  if (!name) return false;
-  const table = module.libraries;
-  const receiver = call.callee.type === 'MemberExpression' ? call.callee.object : undefined;
-  // JSON.stringify serialises; a collection's own add or push records in memory.
-  if (receiver && (memberPath(receiver)?.[0] === 'JSON' || collectionOf(receiver, module) || localCollection(receiver, module))) return false;
-  if (table.sendMethods.has(name) && !table.collectionMethods.has(name) && name !== 'stringify') return true;
-  if (receiver && table.instanceSendMethods.has(name)) {
-    const maker = makerOf(unwrap(receiver), module);
-    if (maker?.kind === 'broker' && maker.sends?.instanceMethods?.includes(name)) return true;
-  }
-  const receivers = table.sendReceiverMethods.get(name) ?? [];
-  const text = receiver ? memberPath(receiver)?.join('.') ?? '' : '';
-  // A method shared with collections (`add`) sends only on a receiver that reads as a queue.
-  if (table.sendMethods.has(name) && text && /queue|producer|publisher|channel/i.test(text)) return true;
-  return receivers.some((pattern) => pattern.test(text));
-}
-
-/** `fetch(url, { method: 'POST' })`: a request that changes something in another system, named for messages. */
-export function writingRequest(call: TSESTree.CallExpression, module: FileContext): string | undefined {
-  if (call.callee.type !== 'Identifier') return undefined;
-  const spec = module.libraries.requests.get(call.callee.name);
-  const options = call.arguments[1];
-  if (!spec || options?.type !== 'ObjectExpression') return undefined;
-  for (const property of options.properties) {
-    if (property.type !== 'Property' || keyName(property) !== spec.methodOption) continue;
-    const value = property.value;
-    const method = value.type === 'Literal' && typeof value.value === 'string' ? value.value.toUpperCase() : undefined;
-    return method && spec.writing.includes(method) ? `the ${method} request (${call.callee.name})` : undefined;
-  }
-  return undefined;
-}
-
-/** A collection made inside a function (`const batch = new Set()`): not long-lived, but still not a broker. */
-function localCollection(receiver: TSESTree.Node, module: FileContext): boolean {
-  if (receiver.type !== 'Identifier') return false;
-  const definition = variableOf(receiver, module.scopeOf(receiver))?.defs[0];
-  return definition?.type === 'Variable' && specOf(definition.node.init, module) !== undefined;
-}
-
 /** Does the key come from what the function (or one enclosing it) was given: a parameter, through members, calls and constants? */
 export function fromParameters(key: TSESTree.Node, file: FileContext, depth = 0): boolean {
   if (depth > 6) return false;
-  const node = unwrap(key);
+  const node = withoutTypeAssertions(key);
   switch (node.type) {
     case 'Identifier': {
       const variable = variableOf(node, file.scopeOf(node));
@@ -568,7 +388,7 @@ export function inLoopWithin(node: TSESTree.Node, fn: FunctionNode): boolean {
 
 /** Text of a key as written, for comparing a lookup's key with a recording's. */
 export function keyText(node: TSESTree.Node, file: FileContext): string {
-  return file.text(unwrap(node)).replace(/\s+/g, '').replace(/\?\./g, '.');
+  return file.text(withoutTypeAssertions(node)).replace(/\s+/g, '').replace(/\?\./g, '.');
 }
 
 

@@ -2,13 +2,14 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { deliveryByName, handlerParameter, hasEvidence, namedParameter } from './entry-points.js';
 import { asCertainAs, asScalars, isLeaf, leaf, shaped, type Fact, type Leaf } from './facts.js';
-import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
-import type { LibraryTable } from './library-table.js';
-import { sitesInImporters } from './project/import-sites.js';
-import { importedFunction, importsLibrary } from './project/modules.js';
+import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
+import type { LibraryTable } from '../context/library-table.js';
+import { sitesInImporters } from '../project/import-sites.js';
+import { importedFunction, importsLibrary } from '../project/modules.js';
 import { byName, callOnShape, elementOfShape, memberOfShape, memberSpecFacts } from './shapes.js';
-import { calleeName, keyName, memberPath, objectProperty, propertyName, variableOf } from './scope.js';
-import { walk } from './walk.js';
+import { calleeName, keyName, memberPath, objectProperty, propertyName } from '../syntax/nodes.js';
+import { variableOf } from '../syntax/scope.js';
+import { walk } from '../syntax/walk.js';
 
 /**
  * Where a value comes from. The tracer follows a value through variables, destructuring,

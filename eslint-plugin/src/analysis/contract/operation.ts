@@ -1,7 +1,6 @@
-import type { TSESTree } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import type { LibraryName, OperationFix } from '../../libraries/types.js';
-import { remembered } from '../remembered.js';
+import { remembered } from '../syntax/remembered.js';
 
 /**
  * One database operation found in the code, whatever library wrote it: the rules reason about
@@ -22,7 +21,7 @@ export interface Field {
 export interface DataOperation {
   kind: OperationKind;
   /** The adapter that recognised the operation: its remedy, key policy and label. */
-  library: LibraryName;
+  library: string;
   /** Tables, models or key shapes the operation touches, normalised (`Refund` → `refund`). */
   targets: string[];
   /** The call or tagged template that runs it. */
@@ -79,4 +78,13 @@ function normalise(name: string): string {
     .replace(/^.*\./, '')
     .replace(/(ies)$/, 'y')
     .replace(/(?<!s)s$/, '');
+}
+
+/** Edits the rules may offer; each rule words them in its own messages. */
+export type SafeEdit = 'on-conflict-do-nothing' | 'nx' | 'on-conflict-do-nothing-call';
+
+/** A rule fix an adapter can build: which edit, and how to make it. */
+export interface OperationFix {
+  edit: SafeEdit;
+  apply: (fixer: TSESLint.RuleFixer) => TSESLint.RuleFix;
 }

@@ -1,17 +1,17 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { libraryTableFor, openDocumentsSetting } from '../settings.js';
-import { beginLint } from './project/files.js';
-import { claimedFacts, type EffectKey } from './effect-keys.js';
-import type { Leaf } from './facts.js';
-import { handlerParameter } from './entry-points.js';
-import { FileContext, isFunction, type FunctionNode } from './file-context.js';
-import { keyFacts } from './key-facts.js';
-import type { LibraryTable } from './library-table.js';
-import { findOperations, type DataOperation } from './operations/index.js';
-import { OriginTracer } from './origin.js';
-import type { SchemaModel } from './schema/model.js';
-import { projectSchema } from './schema/project-schema.js';
+import { beginLint } from '../analysis/project/files.js';
+import { claimedFacts, type EffectKey } from '../analysis/keys/effect-keys.js';
+import type { Leaf } from '../analysis/origin/facts.js';
+import { handlerParameter } from '../analysis/origin/entry-points.js';
+import { FileContext, isFunction, type FunctionNode } from '../analysis/context/file-context.js';
+import { keyFacts } from '../analysis/keys/key-facts.js';
+import type { LibraryTable } from '../analysis/context/library-table.js';
+import { findOperations, type DataOperation } from '../analysis/operations/index.js';
+import { OriginTracer } from '../analysis/origin/origin.js';
+import type { SchemaModel } from '../analysis/schema/model.js';
+import { projectSchema } from '../analysis/schema/project-schema.js';
 
 /** An effect key with the facts of what it is built from. */
 export interface TracedKey extends EffectKey {

@@ -1,4 +1,4 @@
-import { remembered } from './remembered.js';
+import { remembered } from '../syntax/remembered.js';
 
 /**
  * What a name says about the value it holds. Names are the fallback: the rules first follow a

@@ -15,9 +15,9 @@ import type {
   ShapeSpec,
   TypePattern,
   ValueAdapter,
-} from '../libraries/types.js';
-import type { FileImports } from './file-context.js';
-import { NameJudge } from './names.js';
+} from '../contract/adapter.js';
+import type { FileImports } from '../syntax/imports.js';
+import { NameJudge } from '../naming/names.js';
 
 /**
  * The adapters, indexed for the questions the analysis asks on every node: which handlers a

@@ -1,12 +1,12 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { leaf, type Leaf } from './facts.js';
-import type { FileContext } from './file-context.js';
-import type { LibraryTable } from './library-table.js';
-import { soundsLikeClaimStore, storesDeliveries, words, type NameJudge } from './names.js';
-import type { DataOperation, Field } from './operations/index.js';
-import type { OriginTracer } from './origin.js';
-import { calleeName, keyName, memberPath, propertyName } from './scope.js';
+import { leaf, type Leaf } from '../origin/facts.js';
+import type { FileContext } from '../context/file-context.js';
+import type { LibraryTable } from '../context/library-table.js';
+import { soundsLikeClaimStore, storesDeliveries, words, type NameJudge } from '../naming/names.js';
+import type { DataOperation, Field } from '../operations/index.js';
+import type { OriginTracer } from '../origin/origin.js';
+import { calleeName, keyName, memberPath, propertyName } from '../syntax/nodes.js';
 
 /**
  * The keys that make an effect repeat-safe, wherever the code writes them: the key column of an

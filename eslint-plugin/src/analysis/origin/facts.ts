@@ -1,23 +1,11 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { ShapeId } from '../libraries/types.js';
+import type { LeafKind, ShapeId } from '../contract/adapter.js';
 
 /**
  * What is known about where a value comes from. A key is judged by the facts of everything it
  * is built from: `${refund.id}:${message.offset}` has a business fact and a delivery fact.
  */
-
-export type LeafKind =
-  | 'delivery' // assigned to this delivery by the broker: a message id, an offset, a receipt handle
-  | 'minted' // new each time the code runs: a random id, the clock
-  | 'worker' // the worker handling it: a worker id, the host name, the pid
-  | 'amount'
-  | 'currency'
-  | 'time'
-  | 'scope' // who the operation belongs to: an account, a customer, a tenant
-  | 'business' // the business operation or record: a refund, a sale, an invoice
-  | 'constant'
-  | 'unknown';
 
 export interface Leaf {
   kind: LeafKind;

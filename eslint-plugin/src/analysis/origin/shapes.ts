@@ -1,7 +1,8 @@
-import type { MemberSpec, ShapeId, ShapeSpec } from '../libraries/types.js';
-import { asCertainAs, guessed, leaf, listOf, shaped, type Fact, type LeafKind, type Shaped } from './facts.js';
-import type { LibraryTable } from './library-table.js';
-import type { NameMeaning } from './names.js';
+import type { MemberSpec, ShapeId, ShapeSpec } from '../contract/adapter.js';
+import { asCertainAs, guessed, leaf, listOf, shaped, type Fact, type Shaped } from './facts.js';
+import { type LeafKind } from '../contract/adapter.js';
+import type { LibraryTable } from '../context/library-table.js';
+import type { NameMeaning } from '../naming/names.js';
 
 /**
  * Members of shaped values. Adapters describe their shapes in tables (which members of a Kafka

@@ -1,12 +1,13 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { idempotencyKeyName } from './effect-keys.js';
-import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
-import { sends, writingRequest } from './memory.js';
-import { findOperations, type DataOperation } from './operations/index.js';
-import { importedFunction } from './project/modules.js';
-import { calleeName, constantInitializer, keyName, unwrapExpression } from './scope.js';
-import { walk } from './walk.js';
+import { idempotencyKeyName } from '../keys/effect-keys.js';
+import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
+import { collectionOf, localCollection } from './collections.js';
+import { findOperations, type DataOperation } from '../operations/index.js';
+import { importedFunction, makerOf } from '../project/modules.js';
+import { calleeName, keyName, memberPath, unwrapExpression, withoutTypeAssertions } from '../syntax/nodes.js';
+import { constantInitializer } from '../syntax/scope.js';
+import { walk } from '../syntax/walk.js';
 
 /**
  * Work that a second run repeats: a write that does not settle duplicates itself, or a message
@@ -145,4 +146,39 @@ export function workOfCall(
   if (operations.length > 0) return undefined;
   if (sendsOrRequests(call, file)) return { node: call, label: callLabel(call, file) };
   return calledHelperDoesWork(call, file, 1) ? { node: call, label: callLabel(call, file) } : awaitedForEffect(call, file);
+}
+
+/** A call that sends a message: a method only brokers use, or one on a receiver that reads as a producer or a queue. */
+export function sends(call: TSESTree.CallExpression, module: FileContext): boolean {
+  const name = calleeName(call.callee);
+  if (!name) return false;
+  const table = module.libraries;
+  const receiver = call.callee.type === 'MemberExpression' ? call.callee.object : undefined;
+  // JSON.stringify serialises; a collection's own add or push records in memory.
+  if (receiver && (memberPath(receiver)?.[0] === 'JSON' || collectionOf(receiver, module) || localCollection(receiver, module))) return false;
+  if (table.sendMethods.has(name) && !table.collectionMethods.has(name) && name !== 'stringify') return true;
+  if (receiver && table.instanceSendMethods.has(name)) {
+    const maker = makerOf(withoutTypeAssertions(receiver), module);
+    if (maker?.kind === 'broker' && maker.sends?.instanceMethods?.includes(name)) return true;
+  }
+  const receivers = table.sendReceiverMethods.get(name) ?? [];
+  const text = receiver ? memberPath(receiver)?.join('.') ?? '' : '';
+  // A method shared with collections (`add`) sends only on a receiver that reads as a queue.
+  if (table.sendMethods.has(name) && text && /queue|producer|publisher|channel/i.test(text)) return true;
+  return receivers.some((pattern) => pattern.test(text));
+}
+
+/** `fetch(url, { method: 'POST' })`: a request that changes something in another system, named for messages. */
+export function writingRequest(call: TSESTree.CallExpression, module: FileContext): string | undefined {
+  if (call.callee.type !== 'Identifier') return undefined;
+  const spec = module.libraries.requests.get(call.callee.name);
+  const options = call.arguments[1];
+  if (!spec || options?.type !== 'ObjectExpression') return undefined;
+  for (const property of options.properties) {
+    if (property.type !== 'Property' || keyName(property) !== spec.methodOption) continue;
+    const value = property.value;
+    const method = value.type === 'Literal' && typeof value.value === 'string' ? value.value.toUpperCase() : undefined;
+    return method && spec.writing.includes(method) ? `the ${method} request (${call.callee.name})` : undefined;
+  }
+  return undefined;
 }

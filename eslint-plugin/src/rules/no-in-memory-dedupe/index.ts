@@ -1,8 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { enclosingFunction } from '../analysis/decisions.js';
-import { analysisFor } from '../analysis/file-analysis.js';
-import type { FileContext, FunctionNode } from '../analysis/file-context.js';
+import { enclosingFunction } from '../../analysis/control/decisions.js';
+import { analysisFor } from '../../lint/file-analysis.js';
+import type { FileContext, FunctionNode } from '../../analysis/context/file-context.js';
 import {
   callsOf,
   effectIn,
@@ -18,13 +18,13 @@ import {
   unseenCode,
   type Gate,
   type Membership,
-} from '../analysis/memory.js';
-import { originAt } from '../analysis/key-facts.js';
-import { findOperations, type DataOperation } from '../analysis/operations/index.js';
-import { OriginTracer } from '../analysis/origin.js';
-import { calleeName } from '../analysis/scope.js';
-import { walk } from '../analysis/walk.js';
-import { createRule } from '../create-rule.js';
+} from './memory.js';
+import { originAt } from '../../analysis/keys/key-facts.js';
+import { findOperations, type DataOperation } from '../../analysis/operations/index.js';
+import { OriginTracer } from '../../analysis/origin/origin.js';
+import { calleeName } from '../../analysis/syntax/nodes.js';
+import { walk } from '../../analysis/syntax/walk.js';
+import { createRule } from '../../create-rule.js';
 
 /** `await db.query('INSERT … ON CONFLICT DO NOTHING')` as a statement of its own: nobody reads what it said. */
 function resultIgnored(node: TSESTree.Node): boolean {

@@ -1,57 +1,54 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
-import type { DeclaredTable } from '../analysis/schema/model.js';
-import type { LeafKind } from '../analysis/facts.js';
-import type { DataOperation } from '../analysis/operations/types.js';
+import type { FileImports } from '../syntax/imports.js';
+import type { NameJudge } from '../naming/names.js';
+import type { DeclaredTable } from './schema.js';
+import type { DataOperation } from './operation.js';
 
 /**
  * What an adapter may say about a library. Adapters are knowledge only: tables and small
  * recognisers, no control of their own. The analysis reads them through `LibraryTable`
- * (analysis/library-table.ts), which never names a library.
+ * (analysis/context/library-table.ts), which never names a library.
  */
 
-/** Every library the plugin knows, and `settings` for what a team declares about its own code. */
-export type LibraryName =
-  | 'common'
-  | 'runtime'
-  | 'id-generators'
-  | 'memory-caches'
-  | 'kafkajs'
-  | 'amqplib'
-  | 'bullmq'
-  | 'aws-sqs'
-  | 'aws-lambda'
-  | 'pg-boss'
-  | 'google-pubsub'
-  | 'nestjs'
-  | 'pulsar'
-  | 'nats'
-  | 'azure-service-bus'
-  | 'redis-streams'
-  | 'qstash'
-  | 'shopify'
-  | 'better-queue'
-  | 'fastq'
-  | 'stripe'
-  | 'inngest'
-  | 'temporal'
-  | 'powertools'
-  | 'sql'
-  | 'prisma'
-  | 'knex'
-  | 'supabase'
-  | 'drizzle'
-  | 'kysely'
-  | 'typeorm'
-  | 'sequelize'
-  | 'mongoose'
-  | 'redis'
-  | 'dynamodb'
-  | 'mongodb'
-  | 'mikro-orm'
-  | 'objection'
-  | 'settings';
+/** An adapter's name: unique in the registry (libraries/index.ts), and the prefix of its shapes' ids. */
+export type LibraryName = string;
+
+export type LeafKind =
+  | 'delivery' // assigned to this delivery by the broker: a message id, an offset, a receipt handle
+  | 'minted' // new each time the code runs: a random id, the clock
+  | 'worker' // the worker handling it: a worker id, the host name, the pid
+  | 'amount'
+  | 'currency'
+  | 'time'
+  | 'scope' // who the operation belongs to: an account, a customer, a tenant
+  | 'business' // the business operation or record: a refund, a sale, an invoice
+  | 'constant'
+  | 'unknown';
+
+/**
+ * What an adapter reads of the file it recognises code in. The analysis's file context provides it;
+ * the contract names only what adapters use, so it depends on nothing above it.
+ */
+export interface AdapterFile {
+  readonly filename: string;
+  readonly imports: FileImports;
+  readonly libraries: AdapterTable;
+  readonly sourceAst: TSESTree.Program;
+  readonly visitorKeys: TSESLint.SourceCode.VisitorKeys;
+  scopeOf(node: TSESTree.Node): TSESLint.Scope.Scope;
+  text(node: TSESTree.Node): string;
+  /** The source of a node as messages quote it. */
+  code(node: TSESTree.Node): string;
+}
+
+/** What an adapter may ask of the table of every adapter in use. */
+export interface AdapterTable {
+  readonly names: NameJudge;
+  dataAdapter(name: LibraryName): DataAdapter | undefined;
+  /** The file imports one of the adapter's modules. */
+  imported(adapter: LibraryAdapter, imports: FileImports): boolean;
+}
 
 /**
  * A shape names a kind of value whose members are known. `payload`, `body` and `headers` are the
@@ -211,9 +208,6 @@ export interface BrokerAdapter {
  */
 export type KeyPolicy = 'columns' | 'whole-key';
 
-/** Edits the rules may offer; each rule words them in its own messages. */
-export type SafeEdit = 'on-conflict-do-nothing' | 'nx' | 'on-conflict-do-nothing-call';
-
 /**
  * Where a library's schema lives in a project, and how to read its unique keys. A location is a
  * file, or a folder with the ending of its files (and how deep to look), relative to a project
@@ -233,7 +227,7 @@ export interface SchemaFiles {
 export interface ModelFiles {
   /** A cheap look at a module's text: could it declare models of this library? */
   mentions: RegExp;
-  read(module: FileContext): DeclaredTable[];
+  read(module: AdapterFile): DeclaredTable[];
 }
 
 export interface DataAdapter {
@@ -248,7 +242,7 @@ export interface DataAdapter {
    */
   methods: ReadonlySet<string> | 'any';
   /** The library-neutral operations a call (or a tagged template) performs, if any. */
-  recognise(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, file: FileContext): readonly DataOperation[] | DataOperation | undefined;
+  recognise(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, file: AdapterFile): readonly DataOperation[] | DataOperation | undefined;
   /** What to do instead of a check-then-insert, in this library's words. */
   remedy: string;
   keyPolicy?: KeyPolicy;
@@ -319,9 +313,3 @@ export interface RequestSpec {
 }
 
 export type LibraryAdapter = BrokerAdapter | DataAdapter | ValueAdapter;
-
-/** A rule fix an adapter can build: which edit, and how to make it. */
-export interface OperationFix {
-  edit: SafeEdit;
-  apply: (fixer: TSESLint.RuleFixer) => TSESLint.RuleFix;
-}

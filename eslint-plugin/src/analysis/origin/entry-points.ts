@@ -1,10 +1,10 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { BrokerAdapter, Evidence, HandlerPattern, ShapeId } from '../libraries/types.js';
+import type { BrokerAdapter, Evidence, HandlerPattern, ShapeId } from '../contract/adapter.js';
 import { guessed, listOf, shaped, type Fact } from './facts.js';
-import type { FileContext, FunctionNode } from './file-context.js';
-import { sitesInImporters } from './project/import-sites.js';
-import { calleeName, keyName, memberPath } from './scope.js';
+import type { FileContext, FunctionNode } from '../context/file-context.js';
+import { sitesInImporters } from '../project/import-sites.js';
+import { calleeName, keyName, memberPath } from '../syntax/nodes.js';
 
 /**
  * Which functions handle a delivery, and what each of their parameters holds. A function is a

@@ -1,12 +1,12 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { KeyPathPattern } from '../libraries/types.js';
+import type { KeyPathPattern } from '../contract/adapter.js';
 import type { EffectKey } from './effect-keys.js';
-import { asCertainAs, asScalars, leaf, shaped, type Fact, type Leaf } from './facts.js';
-import type { FileContext } from './file-context.js';
-import type { LibraryTable } from './library-table.js';
-import { calleeName, keyName, staticString } from './scope.js';
-import { elementOfShape, memberOfShape } from './shapes.js';
+import { asCertainAs, asScalars, leaf, shaped, type Fact, type Leaf } from '../origin/facts.js';
+import type { FileContext } from '../context/file-context.js';
+import type { LibraryTable } from '../context/library-table.js';
+import { calleeName, keyName, staticString } from '../syntax/nodes.js';
+import { elementOfShape, memberOfShape } from '../origin/shapes.js';
 
 /**
  * Keys named by a path rather than built in code: an option such as `{ keyPath: 'body.orderId' }`

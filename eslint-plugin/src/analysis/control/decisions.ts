@@ -1,8 +1,9 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { isFunction, type FileContext, type FunctionNode } from './file-context.js';
-import { propertyName, variableOf } from './scope.js';
-import { walk } from './walk.js';
+import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
+import { propertyName } from '../syntax/nodes.js';
+import { variableOf } from '../syntax/scope.js';
+import { walk } from '../syntax/walk.js';
 
 /**
  * Does the application decide, from a value it read, whether a write happens? That is the shape

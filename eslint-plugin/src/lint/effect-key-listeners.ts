@@ -1,8 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { effectKeyOfHeaderCall, effectKeyOfProperty, effectKeysOfOperation } from './effect-keys.js';
+import { effectKeyOfHeaderCall, effectKeyOfProperty, effectKeysOfOperation } from '../analysis/keys/effect-keys.js';
 import { analysisFor, type TracedKey } from './file-analysis.js';
-import { effectKeyOfKeyPath } from './key-paths.js';
+import { effectKeyOfKeyPath } from '../analysis/keys/key-paths.js';
 
 /**
  * The listeners that find every effect key in a file; the two key rules share them (and, through

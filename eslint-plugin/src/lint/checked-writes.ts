@@ -1,16 +1,17 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { contains, enclosingFunction, exits, guardsFedBy, handlesUniqueViolation, inSerializableTransaction, isDecidedBy, writeSites } from './decisions.js';
+import { contains, enclosingFunction, exits, guardsFedBy, handlesUniqueViolation, inSerializableTransaction, isDecidedBy, writeSites } from '../analysis/control/decisions.js';
 import type { FileAnalysis } from './file-analysis.js';
-import { isFunction } from './file-context.js';
-import type { LibraryTable } from './library-table.js';
-import type { DataOperation } from './operations/index.js';
-import type { OriginTracer } from './origin.js';
-import { columnName, type SchemaModel, type UniqueKey } from './schema/model.js';
-import { calleeName, keyName, variableOf } from './scope.js';
-import type { ScopeOf } from './static-text.js';
-import { walk } from './walk.js';
-import { isWork, workOfCall, type Work } from './work.js';
+import { isFunction } from '../analysis/context/file-context.js';
+import type { LibraryTable } from '../analysis/context/library-table.js';
+import type { DataOperation } from '../analysis/operations/index.js';
+import type { OriginTracer } from '../analysis/origin/origin.js';
+import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
+import { calleeName, keyName } from '../analysis/syntax/nodes.js';
+import { variableOf } from '../analysis/syntax/scope.js';
+import type { ScopeOf } from '../analysis/syntax/static-text.js';
+import { walk } from '../analysis/syntax/walk.js';
+import { isWork, workOfCall, type Work } from '../analysis/work/work.js';
 
 /**
  * Writes that the application decided to make from a read of the same rows: "look, and write if

@@ -1,10 +1,11 @@
 import type { EffectKey } from './effect-keys.js';
 import { sqlFunctionFacts } from './effect-keys.js';
-import { leaf, type Leaf, type LeafKind } from './facts.js';
-import type { FileContext } from './file-context.js';
-import { fieldsOf, objectLiteral } from './operations/fields.js';
-import type { Field } from './operations/types.js';
-import type { OriginTracer } from './origin.js';
+import { leaf, type Leaf } from '../origin/facts.js';
+import { type LeafKind } from '../contract/adapter.js';
+import type { FileContext } from '../context/file-context.js';
+import { fieldsOf, objectLiteral } from '../operations/fields.js';
+import type { Field } from '../contract/operation.js';
+import type { OriginTracer } from '../origin/origin.js';
 
 /** Everything an effect key is built from, as facts. */
 export function keyFacts(key: EffectKey, tracer: OriginTracer): Leaf[] {
