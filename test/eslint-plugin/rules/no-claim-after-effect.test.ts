@@ -175,8 +175,75 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await db.query('INSERT INTO inbox (message_id) VALUES ($1)', [order.id]);
         }`,
     },
+    {
+      name: 'pg: BEGIN and COMMIT sent on one client make the payment and the record one transaction',
+      code: `
+        async function handle(pool, event) {
+          const client = await pool.connect();
+          const seen = await client.query('SELECT 1 FROM processed_events WHERE event_key = $1', [event.key]);
+          if (seen.rows.length > 0) return;
+          await client.query('BEGIN');
+          await client.query('INSERT INTO payments (order_id, amount) VALUES ($1, $2)', [event.orderId, event.amount]);
+          await client.query('INSERT INTO processed_events (event_key) VALUES ($1)', [event.key]);
+          await client.query('COMMIT');
+        }`,
+    },
+    {
+      name: 'mysql2: beginTransaction() and commit() on one connection',
+      code: `
+        async function handle(pool, event) {
+          const connection = await pool.getConnection();
+          const [found] = await connection.execute('SELECT id FROM processed WHERE id = ?', [event.id]);
+          if (found.length > 0) return;
+          await connection.beginTransaction();
+          await connection.execute('INSERT INTO notifications (user_id) VALUES (?)', [event.userId]);
+          await connection.execute('INSERT INTO processed (id) VALUES (?)', [event.id]);
+          await connection.commit();
+        }`,
+    },
+    {
+      name: "Prisma's array $transaction runs the payment and the record as one",
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        async function handle(event) {
+          const seen = await prisma.processedEvent.findUnique({ where: { eventId: event.id } });
+          if (seen) return;
+          await prisma.$transaction([
+            prisma.payment.create({ data: { orderId: event.orderId, cents: event.cents } }),
+            prisma.processedEvent.create({ data: { eventId: event.id } }),
+          ]);
+        }`,
+    },
   ],
   invalid: [
+    {
+      name: 'the payment sent before BEGIN is outside the transaction the record is in',
+      code: `
+        async function handle(pool, event) {
+          const client = await pool.connect();
+          const seen = await client.query('SELECT 1 FROM processed_events WHERE event_key = $1', [event.key]);
+          if (seen.rows.length > 0) return;
+          await client.query('INSERT INTO payments (order_id, amount) VALUES ($1, $2)', [event.orderId, event.amount]);
+          await client.query('BEGIN');
+          await client.query('INSERT INTO processed_events (event_key) VALUES ($1)', [event.key]);
+          await client.query('COMMIT');
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: 'The INSERT into processed_events', work: 'the INSERT into payments', line: '4' } }],
+    },
+    {
+      name: 'a client with no BEGIN sent on it runs each statement on its own',
+      code: `
+        async function handle(pool, event) {
+          const client = await pool.connect();
+          const seen = await client.query('SELECT 1 FROM processed_events WHERE event_key = $1', [event.key]);
+          if (seen.rows.length > 0) return;
+          await client.query('INSERT INTO payments (order_id, amount) VALUES ($1, $2)', [event.orderId, event.amount]);
+          await client.query('INSERT INTO processed_events (event_key) VALUES ($1)', [event.key]);
+          client.release();
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'The INSERT into processed_events', work: 'the INSERT into payments', line: '4' } }],
+    },
     {
       name: 'pg: check, then the payment, then an ON CONFLICT record whose result nobody reads',
       code: `
@@ -341,6 +408,41 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
 });
 
 describe('no-claim-after-effect across the files of a project', () => {
+
+  it('follows the charge into a service object another module exports, and not a method that only asks', async () => {
+    const service = (charge: string) => `
+async function processPayment(body: { id: string; cents: number }) {
+  ${charge}
+}
+async function health() {
+  return fetch('https://processor.example/health');
+}
+const service = { processPayment, health };
+export default service;
+`;
+    const handler = (call: string) => `
+import service from './service';
+import { PaymentModel } from './model';
+export async function paymentsJob(job: { data: { id: string; cents: number } }) {
+  const existing = await PaymentModel.findOne({ correlationId: job.data.id });
+  if (existing) return;
+  const { processor } = await service.${call}(job.data);
+  await PaymentModel.create({ correlationId: job.data.id, cents: job.data.cents, processor });
+}
+`;
+    const model = `
+import mongoose from 'mongoose';
+const paymentSchema = new mongoose.Schema({ correlationId: String, cents: Number, processor: String });
+paymentSchema.index({ correlationId: 1 }, { unique: true });
+export const PaymentModel = mongoose.model('Payment', paymentSchema);
+`;
+    const charge = "return fetch('https://processor.example/payments', { method: 'POST', body: JSON.stringify(body) });";
+    const charged = await lintProject({ 'src/service.ts': service(charge), 'src/model.ts': model, 'src/job.ts': handler('processPayment') });
+    expect(charged.findings).toEqual(['src/job.ts:8 idempotency/no-claim-after-effect/protectedButWorkBefore']);
+    expect(charged.messages[0]).toContain('service.processPayment() runs after the check at line 5');
+    const asked = await lintProject({ 'src/service.ts': service(charge), 'src/model.ts': model, 'src/job.ts': handler('health') });
+    expect(asked.findings).toEqual([]);
+  });
   it('follows the credit into a helper of another module', async () => {
     const { findings, messages } = await lintProject({
       'src/credit.ts': `

@@ -100,6 +100,13 @@ function calledHelperDoesWork(call: TSESTree.CallExpression, file: FileContext, 
 /** Calls that ask, wait or log rather than act. */
 const notEffects = /^(log|debug|info|warn|warning|error|trace|sleep|delay|wait|setTimeout|flush|begin|beginTransaction|startTransaction|commit|rollback|release|close|end|connect|disconnect|(assert|validate|check|ensure|verify|authori[sz]e|authenticate|require|get|find|fetch|load|read|list|count|compute|calculate|parse|render|format|revalidate|invalidate|lookup|resolve|build|prepare)([A-Z_]\w*)?)$/;
 
+/** `client.query('BEGIN')`, `query('SET LOCAL …')`: a statement that steers the session, not one that changes data. */
+function controlsSession(call: TSESTree.CallExpression): boolean {
+  const [first] = call.arguments;
+  const text = first?.type === 'Literal' ? first.value : first?.type === 'TemplateLiteral' && first.expressions.length === 0 ? first.quasis[0]?.value.cooked : undefined;
+  return typeof text === 'string' && /^\s*(BEGIN|START\s+TRANSACTION|COMMIT|ROLLBACK|END|SAVEPOINT|RELEASE|SET)\b/i.test(text);
+}
+
 /**
  * `await sendInvitationEmail(…);` as a statement of its own: a call awaited for what it does, its
  * result thrown away. It is work even when the analysis cannot see inside it (a provider's SDK,
@@ -108,7 +115,7 @@ const notEffects = /^(log|debug|info|warn|warning|error|trace|sleep|delay|wait|s
 function awaitedForEffect(call: TSESTree.CallExpression, file: FileContext): Work | undefined {
   if (call.parent?.type !== 'AwaitExpression' || call.parent.parent?.type !== 'ExpressionStatement') return undefined;
   const name = calleeName(call.callee);
-  if (!name || notEffects.test(name)) return undefined;
+  if (!name || notEffects.test(name) || controlsSession(call)) return undefined;
   return { node: call, label: callLabel(call, file) };
 }
 
