@@ -1,13 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { AdapterFile } from '../analysis/contract/adapter.js';
-import { link, type Chain } from '../analysis/operations/chain.js';
-import { fieldsOf, objectLiteral, showsEveryField } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation, type Field } from '../analysis/contract/operation.js';
-import type { DeclaredTable } from '../analysis/contract/schema.js';
-import { calleeName, keyName, memberPath, objectProperty, propertyName, staticString, unwrapExpression } from '../analysis/syntax/nodes.js';
-import { walk } from '../analysis/syntax/walk.js';
-import type { DataAdapter } from '../analysis/contract/adapter.js';
+import { calleeName, fieldsOf, keyName, link, memberPath, normaliseTarget, objectLiteral, objectProperty, propertyName, showsEveryField, staticString, unwrapExpression, walk, type AdapterFile, type Chain, type DataAdapter, type DataOperation, type DeclaredTable, type Field } from '../analysis/index.js';
 import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
 
 /**

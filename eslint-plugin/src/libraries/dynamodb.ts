@@ -1,12 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { AdapterFile } from '../analysis/contract/adapter.js';
-import { objectLiteral } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation, type Field, type OperationKind } from '../analysis/contract/operation.js';
-import { calleeName, keyName, memberPath, objectProperty, unwrapExpression } from '../analysis/syntax/nodes.js';
-import { constantInitializer } from '../analysis/syntax/scope.js';
-import { staticText } from '../analysis/syntax/static-text.js';
-import type { DataAdapter } from '../analysis/contract/adapter.js';
+import { calleeName, constantInitializer, keyName, memberPath, normaliseTarget, objectLiteral, objectProperty, staticText, unwrapExpression, type AdapterFile, type DataAdapter, type DataOperation, type Field, type OperationKind } from '../analysis/index.js';
 
 /**
  * Amazon DynamoDB: SDK v3 commands sent through `client.send(new PutCommand({ TableName, Item }))`

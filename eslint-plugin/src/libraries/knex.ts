@@ -1,14 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { AdapterFile } from '../analysis/contract/adapter.js';
-import { chainOf, isChainEnd, link, literalArgument, type Chain } from '../analysis/operations/chain.js';
-import { fieldsOf, objectLiteral, showsEveryField } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation } from '../analysis/contract/operation.js';
-import { memberPath, objectProperty, unwrapExpression } from '../analysis/syntax/nodes.js';
-import type { ScopeOf } from '../analysis/syntax/static-text.js';
-import type { DataAdapter } from '../analysis/contract/adapter.js';
+import { fieldsOf, link, literalArgument, normaliseTarget, showsEveryField, type AdapterFile, type Chain, type DataAdapter, type DataOperation } from '../analysis/index.js';
 import { knexMigrations } from './shared/model-declarations.js';
-import { atChainEnd, chainEnds, tableName, whereFilters } from './shared/query-chains.js';
+import { atChainEnd, chainEnds, whereFilters } from './shared/query-chains.js';
 
 /** knex: `knex('refunds').where({ id }).first()`, `.insert(row).onConflict('id').ignore()`. */
 

@@ -1,13 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { AdapterFile } from '../analysis/contract/adapter.js';
-import { chainOf, isChainEnd, link, literalArgument, type Chain } from '../analysis/operations/chain.js';
-import { fieldsOf, objectLiteral } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation } from '../analysis/contract/operation.js';
-import { memberPath, objectProperty, unwrapExpression } from '../analysis/syntax/nodes.js';
-import type { ScopeOf } from '../analysis/syntax/static-text.js';
-import type { DataAdapter } from '../analysis/contract/adapter.js';
-import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
+import { fieldsOf, link, literalArgument, normaliseTarget, type AdapterFile, type Chain, type DataAdapter, type DataOperation } from '../analysis/index.js';
+import { atChainEnd, chainEnds } from './shared/query-chains.js';
 
 /** Kysely: `db.insertInto('refunds').values(row).onConflict(…)`, `db.selectFrom('refunds')`. */
 

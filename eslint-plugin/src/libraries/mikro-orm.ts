@@ -1,11 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { AdapterFile } from '../analysis/contract/adapter.js';
-import { fieldsOf, objectLiteral } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation, type Field, type OperationKind } from '../analysis/contract/operation.js';
-import { calleeName, memberPath, objectProperty, unwrapExpression } from '../analysis/syntax/nodes.js';
-import { constantInitializer } from '../analysis/syntax/scope.js';
-import type { DataAdapter } from '../analysis/contract/adapter.js';
+import { calleeName, constantInitializer, fieldsOf, memberPath, normaliseTarget, objectLiteral, objectProperty, unwrapExpression, type AdapterFile, type DataAdapter, type DataOperation, type Field, type OperationKind } from '../analysis/index.js';
 
 /**
  * MikroORM (@mikro-orm/core and its drivers). The entity manager names its entity first:

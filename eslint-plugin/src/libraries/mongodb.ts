@@ -1,13 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { AdapterFile } from '../analysis/contract/adapter.js';
-import { fieldsOf, objectLiteral, uniqueKeyFields } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation, type Field } from '../analysis/contract/operation.js';
-import { calleeName, keyName, memberPath, objectProperty, propertyName, unwrapExpression } from '../analysis/syntax/nodes.js';
-import { constantInitializer } from '../analysis/syntax/scope.js';
-import { staticText } from '../analysis/syntax/static-text.js';
+import { calleeName, constantInitializer, fieldsOf, keyName, memberPath, normaliseTarget, objectLiteral, objectProperty, propertyName, staticText, uniqueKeyFields, unwrapExpression, type AdapterFile, type DataAdapter, type DataOperation, type Field } from '../analysis/index.js';
 import { declaredFrom } from './shared/declared-types.js';
-import type { DataAdapter } from '../analysis/contract/adapter.js';
 
 /**
  * The MongoDB Node.js driver: `db.collection('inbox').findOne(filter)`, `insertOne(doc)`,

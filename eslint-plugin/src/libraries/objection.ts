@@ -1,13 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { AdapterFile } from '../analysis/contract/adapter.js';
-import { link, type Chain } from '../analysis/operations/chain.js';
-import { fieldsOf } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation } from '../analysis/contract/operation.js';
-import { unwrapExpression } from '../analysis/syntax/nodes.js';
-import { variableOf } from '../analysis/syntax/scope.js';
+import { fieldsOf, link, normaliseTarget, unwrapExpression, variableOf, type AdapterFile, type Chain, type DataAdapter, type DataOperation } from '../analysis/index.js';
 import { atChainEnd, chainEnds, whereFilters } from './shared/query-chains.js';
-import type { DataAdapter } from '../analysis/contract/adapter.js';
 
 /**
  * Objection.js, on knex: every query starts at a model class, `Refund.query()` (or

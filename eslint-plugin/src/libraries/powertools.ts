@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from '../analysis/contract/adapter.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /**
  * The idempotency utility of AWS Lambda Powertools (@aws-lambda-powertools/idempotency):

@@ -1,12 +1,7 @@
 import { getSchema, type AttributeArgument, type BlockAttribute, type Field, type Model } from '@mrleebo/prisma-ast/dist/prisma-ast.esm.js';
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { AdapterFile } from '../analysis/contract/adapter.js';
-import { fieldsOf, objectLiteral, showsEveryField, uniqueKeyFields } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation } from '../analysis/contract/operation.js';
-import { memberPath, objectProperty } from '../analysis/syntax/nodes.js';
-import type { DeclaredTable } from '../analysis/contract/schema.js';
-import type { DataAdapter } from '../analysis/contract/adapter.js';
+import { fieldsOf, memberPath, normaliseTarget, objectLiteral, objectProperty, showsEveryField, uniqueKeyFields, type AdapterFile, type DataAdapter, type DataOperation, type DeclaredTable } from '../analysis/index.js';
 
 /** Prisma Client: `prisma.refund.findFirst(…)`, `tx.refund.create({ data })`, `…upsert({ where, create })`. */
 

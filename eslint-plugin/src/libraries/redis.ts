@@ -1,13 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { AdapterFile } from '../analysis/contract/adapter.js';
-import type { DataOperation, Field } from '../analysis/contract/operation.js';
-import { calleeName, memberPath, objectProperty, unwrapExpression } from '../analysis/syntax/nodes.js';
-import { constantInitializer } from '../analysis/syntax/scope.js';
-import { staticText } from '../analysis/syntax/static-text.js';
-import { walk } from '../analysis/syntax/walk.js';
+import { calleeName, constantInitializer, memberPath, objectProperty, staticText, unwrapExpression, walk, type AdapterFile, type DataAdapter, type DataOperation, type Field } from '../analysis/index.js';
 import { declaredFrom } from './shared/declared-types.js';
-import type { DataAdapter } from '../analysis/contract/adapter.js';
 
 /**
  * Redis (ioredis, node-redis, Upstash, Valkey): `get`/`exists` reads, `set` writes, `SET … NX`

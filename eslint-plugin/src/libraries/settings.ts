@@ -1,12 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { AdapterFile } from '../analysis/contract/adapter.js';
-import { normaliseTarget, type DataOperation } from '../analysis/contract/operation.js';
-import { sqlOperations } from '../analysis/operations/sql.js';
-import type { SqlCalls } from '../analysis/sql/embedded.js';
-import { memberPath } from '../analysis/syntax/nodes.js';
+import { memberPath, normaliseTarget, sqlOperations, type AdapterFile, type BrokerAdapter, type DataAdapter, type DataOperation, type LibraryAdapter, type MemberSpec, type ShapeSpec, type SqlCalls } from '../analysis/index.js';
 import { sql } from './sql.js';
-import type { BrokerAdapter, DataAdapter, LibraryAdapter, MemberSpec, ShapeSpec } from '../analysis/contract/adapter.js';
 
 /** What a team declares in `settings.idempotency` (validated against `settingsSchema` first). */
 export interface IdempotencySettings {

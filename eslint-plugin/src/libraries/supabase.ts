@@ -1,12 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { AdapterFile } from '../analysis/contract/adapter.js';
-import { link, literalArgument, type Chain } from '../analysis/operations/chain.js';
-import { fieldsOf } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation, type Field } from '../analysis/contract/operation.js';
-import { keyName, memberPath } from '../analysis/syntax/nodes.js';
+import { fieldsOf, keyName, link, literalArgument, memberPath, normaliseTarget, type AdapterFile, type Chain, type DataAdapter, type DataOperation, type Field } from '../analysis/index.js';
 import { atChainEnd } from './shared/query-chains.js';
-import type { DataAdapter } from '../analysis/contract/adapter.js';
 
 /**
  * supabase-js (PostgREST): `supabase.from('orders').select('id').eq('order_id', id).maybeSingle()`,

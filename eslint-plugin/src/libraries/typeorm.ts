@@ -1,13 +1,9 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { AdapterFile } from '../analysis/contract/adapter.js';
-import { link, type Chain } from '../analysis/operations/chain.js';
-import { fieldsOf } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation } from '../analysis/contract/operation.js';
+import { fieldsOf, link, normaliseTarget, type AdapterFile, type Chain, type DataAdapter, type DataOperation } from '../analysis/index.js';
 import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
 import { repositoryMethods, repositoryOperation } from './shared/repository-calls.js';
 import { typeormEntities } from './shared/model-declarations.js';
-import type { DataAdapter } from '../analysis/contract/adapter.js';
 
 /** TypeORM: `manager.createQueryBuilder().insert().into(Refund).values(row).orIgnore()`. */
 function typeormBuilder(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: AdapterFile): DataOperation | undefined {

@@ -1,6 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { contains, enclosingFunction, exits, guardsFedBy, handlesUniqueViolation, inSerializableTransaction, isDecidedBy, writeSites } from '../analysis/control/decisions.js';
+import { duplicateCatches } from '../analysis/control/caught.js';
+import { contains, enclosingFunction, exits, guardsFedBy, inSerializableTransaction, isDecidedBy, writeSites } from '../analysis/control/decisions.js';
+import { resultIgnored } from '../analysis/control/polarity.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { isFunction } from '../analysis/context/file-context.js';
 import type { LibraryTable } from '../analysis/context/library-table.js';
@@ -56,13 +58,6 @@ function serialisedBefore(write: DataOperation, position: number, neighbours: re
       other.node.range[0] < position &&
       (other.kind === 'serialisation' || (other.kind === 'read' && other.locksRows === true && elsewhere(other)) || (lock(other) && elsewhere(other))),
   );
-}
-
-/** `await db.query('INSERT … ON CONFLICT DO NOTHING')` as a statement of its own: nobody reads what it said. */
-function resultIgnored(node: TSESTree.Node): boolean {
-  let current = node;
-  while (current.parent && (current.parent.type === 'AwaitExpression' || current.parent.type === 'ChainExpression')) current = current.parent;
-  return current.parent?.type === 'ExpressionStatement';
 }
 
 /** Whether the write leaves the earlier check deciding: it does not settle duplicates, or settles them while its result is ignored. */
@@ -340,7 +335,7 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
     const read = candidates.find(decides);
     if (!read) continue;
     const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
-    if (handlesUniqueViolation(write.node, file, table.uniqueViolation) || inSerializableTransaction(write.node, file.text) || serialisedBefore(write, read.node.range[0], neighbours, table)) continue;
+    if (duplicateCatches(write.node, file).length > 0 || inSerializableTransaction(write.node, file.text) || serialisedBefore(write, read.node.range[0], neighbours, table)) continue;
     // Double-checked locking: look, lock, look again, write. The second look, under the lock,
     // decides; where the code takes the lock only on some paths (inside a transaction), it shows
     // it knows the race, and the path without it is its own choice.

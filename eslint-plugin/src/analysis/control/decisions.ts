@@ -1,9 +1,9 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
+import { flip, isNothing, isZero, type Polarity } from './polarity.js';
 import { propertyName } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
-import { walk } from '../syntax/walk.js';
 
 /**
  * Does the application decide, from a value it read, whether a write happens? That is the shape
@@ -12,23 +12,10 @@ import { walk } from '../syntax/walk.js';
  * find-then-update (`if (row) update(row)`) is not mistaken for one.
  */
 
-/** Whether a condition holds when the row was found (`present`), when it was not (`absent`), or either. */
-type Polarity = 'present' | 'absent' | 'either';
-
-const flip = (polarity: Polarity): Polarity => (polarity === 'present' ? 'absent' : polarity === 'absent' ? 'present' : 'either');
-
 /** A condition that guards code, and whether it is true when the row is present. */
 interface Guard {
   owner: TSESTree.IfStatement | TSESTree.ConditionalExpression | TSESTree.LogicalExpression;
   whenTrue: Polarity;
-}
-
-function isZero(node: TSESTree.Node): boolean {
-  return node.type === 'Literal' && (node.value === 0 || node.value === '0' || node.value === false);
-}
-
-function isNothing(node: TSESTree.Node): boolean {
-  return (node.type === 'Literal' && node.value === null) || (node.type === 'Identifier' && node.name === 'undefined');
 }
 
 /**
@@ -260,56 +247,6 @@ export function isDecidedBy(guardsOfRead: readonly Guard[], sites: readonly TSES
     for (const site of sites) if (site.range[0] > guard.owner.range[0] && guards(guard, site)) return true;
   }
   return false;
-}
-
-/**
- * The write sits in a `try` whose `catch` treats a unique violation as the duplicate case:
- * `uniqueViolation` matches the codes and names the data libraries report one by.
- */
-export function handlesUniqueViolation(write: TSESTree.Node, file: FileContext, uniqueViolation: RegExp): boolean {
-  return caughtAsDuplicate(write, file, uniqueViolation, 0);
-}
-
-/**
- * Words by which code names the duplicate case itself: `isDuplicateError(e)`, `UniqueViolation`,
- * and PostgreSQL's names for unique constraints (`locking_pkey`, `users_email_key`).
- */
-export const duplicateWords = /unique|duplicate|already.?exists|conflict|\w_(pkey|key|ukey|uniq)\b/i;
-
-/**
- * Does a `catch` around `node` (or around a call of the function `node` is in, `depth` levels
- * up) treat the duplicate as handled: by an error code, a library's error class, or a helper
- * whose name or body says so?
- */
-function caughtAsDuplicate(node: TSESTree.Node, file: FileContext, uniqueViolation: RegExp, depth: number): boolean {
-  const says = (handler: TSESTree.Node) => {
-    const text = file.text(handler);
-    if (uniqueViolation.test(text) || duplicateWords.test(text)) return true;
-    // catch (e) { if (isMine(e)) … }: a helper of this file, read one level down.
-    let found = false;
-    walk(handler, file.visitorKeys, (inner) => {
-      if (found || inner.type !== 'CallExpression') return !found;
-      const helper = file.localFunction(inner.callee);
-      if (helper && uniqueViolation.test(file.text(helper))) found = true;
-      return !found;
-    });
-    return found;
-  };
-  let current: TSESTree.Node | undefined = node;
-  while (current?.parent && !isFunction(current)) {
-    const parent: TSESTree.Node = current.parent;
-    if (parent.type === 'TryStatement' && parent.block === current && parent.handler && says(parent.handler)) return true;
-    // write().catch((error) => { if (error.code === '23505') … })
-    if (parent.type === 'MemberExpression' && parent.object === current && parent.parent?.type === 'CallExpression') {
-      const call = parent.parent;
-      if (['catch', 'then'].includes(parent.property.type === 'Identifier' ? parent.property.name : '') && call.arguments.some(says)) return true;
-    }
-    current = parent;
-  }
-  // The write sits in a helper: its callers may catch the duplicate.
-  if (depth >= 2 || !current || !isFunction(current)) return false;
-  const calls = file.functionSites(current).flatMap((site) => (site.parent?.type === 'CallExpression' && site.parent.callee === site ? [site.parent] : []));
-  return calls.length > 0 && calls.every((call) => caughtAsDuplicate(call, file, uniqueViolation, depth + 1));
 }
 
 /** An enclosing transaction started with SERIALIZABLE isolation, e.g. Prisma's `$transaction(fn, { isolationLevel })`. */

@@ -15,7 +15,6 @@ import { resolveImport } from './modules.js';
 const sourceFile = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 const skipped = new Set(['node_modules', 'dist', 'build', 'out', 'coverage', 'vendor', 'tmp', 'generated']);
 const maxFiles = 40_000;
-const listingLifetimeMs = 5_000;
 const specifierPattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"]([^'"\n]+)['"]/gm;
 
 interface ProjectIndex {

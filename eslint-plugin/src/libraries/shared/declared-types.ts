@@ -1,8 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { AdapterFile } from '../../analysis/contract/adapter.js';
-import { keyName, propertyName, unwrapExpression } from '../../analysis/syntax/nodes.js';
-import { variableOf } from '../../analysis/syntax/scope.js';
+import { keyName, propertyName, unwrapExpression, variableOf, type AdapterFile } from '../../analysis/index.js';
 
 /**
  * The type a value is declared with, by name: `store: Redis` for a variable or parameter,

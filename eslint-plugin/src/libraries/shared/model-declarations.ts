@@ -1,10 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { AdapterFile } from '../../analysis/contract/adapter.js';
-import { objectLiteral } from '../../analysis/operations/fields.js';
-import type { DeclaredTable } from '../../analysis/contract/schema.js';
-import { calleeName, keyName, objectProperty, staticString, unwrapExpression } from '../../analysis/syntax/nodes.js';
-import { walk } from '../../analysis/syntax/walk.js';
+import { calleeName, keyName, objectLiteral, objectProperty, staticString, unwrapExpression, walk, type AdapterFile, type DeclaredTable } from '../../analysis/index.js';
 
 /**
  * Unique keys declared in model code rather than in schema files: TypeORM entity decorators and

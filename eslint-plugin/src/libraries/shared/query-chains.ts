@@ -1,11 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { AdapterFile } from '../../analysis/contract/adapter.js';
-import { chainOf, isChainEnd, type Chain } from '../../analysis/operations/chain.js';
-import { fieldsOf } from '../../analysis/operations/fields.js';
-import type { DataOperation, Field } from '../../analysis/contract/operation.js';
-import { memberPath } from '../../analysis/syntax/nodes.js';
-import type { ScopeOf } from '../../analysis/syntax/static-text.js';
+import { chainOf, fieldsOf, isChainEnd, memberPath, type AdapterFile, type Chain, type DataOperation, type Field, type ScopeOf } from '../../analysis/index.js';
 
 /**
  * What the query builders (knex, Drizzle, Kysely, TypeORM's query builder) have in common: they

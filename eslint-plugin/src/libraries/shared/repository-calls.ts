@@ -1,12 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { AdapterFile } from '../../analysis/contract/adapter.js';
-import { fieldsOf, objectLiteral, showsEveryField, uniqueKeyFields } from '../../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation, type Field } from '../../analysis/contract/operation.js';
-import { calleeName, memberPath, objectProperty, unwrapExpression } from '../../analysis/syntax/nodes.js';
-import { constantInitializer } from '../../analysis/syntax/scope.js';
-import type { ScopeOf } from '../../analysis/syntax/static-text.js';
-import type { LibraryName } from '../../analysis/contract/adapter.js';
+import { calleeName, constantInitializer, fieldsOf, memberPath, normaliseTarget, objectLiteral, objectProperty, showsEveryField, uniqueKeyFields, unwrapExpression, type AdapterFile, type DataOperation, type Field, type LibraryName, type ScopeOf } from '../../analysis/index.js';
 
 /**
  * What repository and model APIs have in common: TypeORM (`repo.findOneBy`, `repo.save`,

@@ -24,14 +24,8 @@ import { findOperations, type DataOperation } from '../../analysis/operations/in
 import { OriginTracer } from '../../analysis/origin/origin.js';
 import { calleeName } from '../../analysis/syntax/nodes.js';
 import { walk } from '../../analysis/syntax/walk.js';
+import { resultIgnored } from '../../analysis/control/polarity.js';
 import { createRule } from '../../create-rule.js';
-
-/** `await db.query('INSERT … ON CONFLICT DO NOTHING')` as a statement of its own: nobody reads what it said. */
-function resultIgnored(node: TSESTree.Node): boolean {
-  let current = node;
-  while (current.parent && (current.parent.type === 'AwaitExpression' || current.parent.type === 'ChainExpression')) current = current.parent;
-  return current.parent?.type === 'ExpressionStatement';
-}
 
 /**
  * A durable claim whose answer the function uses: an inbox insert that skips duplicates and is

@@ -1,13 +1,14 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { collectionOf, sameCollection, specOf, type Collection } from '../../analysis/work/collections.js';
+import { collectionOf, sameCollection, type Collection } from '../../analysis/work/collections.js';
 import { exits } from '../../analysis/control/decisions.js';
+import { flip, isNothing, type Presence } from '../../analysis/control/polarity.js';
 import { isFunction, type FileContext, type FunctionNode } from '../../analysis/context/file-context.js';
 import type { DataOperation } from '../../analysis/operations/index.js';
 import type { OriginTracer } from '../../analysis/origin/origin.js';
-import { importersOf } from '../../analysis/project/importers.js';
-import { importedFunction, makerOf, moduleContext } from '../../analysis/project/modules.js';
-import { calleeName, keyName, memberPath, propertyName, withoutTypeAssertions } from '../../analysis/syntax/nodes.js';
+import { sitesInImporters } from '../../analysis/project/import-sites.js';
+import { importedFunction } from '../../analysis/project/modules.js';
+import { calleeName, propertyName, withoutTypeAssertions } from '../../analysis/syntax/nodes.js';
 import { variableOf } from '../../analysis/syntax/scope.js';
 import { sends, writingRequest } from '../../analysis/work/work.js';
 import { walk } from '../../analysis/syntax/walk.js';
@@ -106,17 +107,11 @@ export function returnedBoolean(statement: TSESTree.Statement | null | undefined
   return undefined;
 }
 
-type Polarity = 'present' | 'absent';
-const flip = (polarity: Polarity): Polarity => (polarity === 'present' ? 'absent' : 'present');
 
 /** A condition that a membership answer decides, and what the condition's truth means. */
 export interface Gate {
   statement: TSESTree.IfStatement;
-  whenTrue: Polarity;
-}
-
-function isNothing(node: TSESTree.Node): boolean {
-  return (node.type === 'Literal' && (node.value === null || node.value === false)) || (node.type === 'Identifier' && node.name === 'undefined');
+  whenTrue: Presence;
 }
 
 /**
@@ -124,7 +119,7 @@ function isNothing(node: TSESTree.Node): boolean {
  * comparisons with nothing, and one constant (`const dup = seen.has(id); if (dup) return`).
  * A comparison with a number (`counts.get(id) > 5`) is a counter, not membership.
  */
-export function gatesOf(start: TSESTree.Node, whenTruthy: Polarity, file: FileContext, depth = 0): Gate[] {
+export function gatesOf(start: TSESTree.Node, whenTruthy: Presence, file: FileContext, depth = 0): Gate[] {
   let node = start;
   let polarity = whenTruthy;
   for (let step = 0; step < 12; step += 1) {
@@ -392,24 +387,6 @@ export function keyText(node: TSESTree.Node, file: FileContext): string {
 }
 
 
-/** The name a CommonJS module exports a function by: `module.exports = { name }`, `exports.name = fn`. */
-function commonJsExportName(fn: FunctionNode, file: FileContext): string | undefined {
-  const local = fn.type === 'FunctionDeclaration' ? fn.id?.name : fn.parent?.type === 'VariableDeclarator' && fn.parent.id.type === 'Identifier' ? fn.parent.id.name : undefined;
-  for (const statement of file.sourceAst.body) {
-    const expression = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
-    if (expression?.type !== 'AssignmentExpression') continue;
-    const target = memberPath(expression.left)?.join('.');
-    if (target === 'module.exports' && expression.right.type === 'ObjectExpression') {
-      for (const property of expression.right.properties) {
-        if (property.type === 'Property' && property.value.type === 'Identifier' && property.value.name === local) return keyName(property);
-      }
-    }
-    const named = target && /^(module\.)?exports\.(\w+)$/.exec(target)?.[2];
-    if (named && (expression.right === fn || (expression.right.type === 'Identifier' && expression.right.name === local))) return named;
-  }
-  return undefined;
-}
-
 /** The calls of `fn`, in its own module and in the project's modules that import it (as an ES or a CommonJS export). */
 export function callsOf(fn: FunctionNode, file: FileContext): { call: TSESTree.CallExpression; module: FileContext }[] {
   const calls: { call: TSESTree.CallExpression; module: FileContext }[] = [];
@@ -418,21 +395,6 @@ export function callsOf(fn: FunctionNode, file: FileContext): { call: TSESTree.C
     if (call?.type === 'CallExpression' && call.callee === site) calls.push({ call, module });
   };
   for (const site of file.functionSites(fn)) if (site !== fn) add(site, file);
-  const exported = file.exportNameOf(fn) ?? commonJsExportName(fn, file);
-  if (!exported) return calls;
-  for (const importer of importersOf(file.filename).slice(0, 20)) {
-    const module = moduleContext(importer.file, file.libraries);
-    if (!module) continue;
-    for (const [local, source] of module.imports.bindings) {
-      if (source !== importer.specifier) continue;
-      const name = module.imports.names.get(local);
-      if (name === exported) for (const site of module.referencesTo(local)) add(site, module);
-      else if (name === '*') {
-        walk(module.sourceAst, module.visitorKeys, (node) => {
-          if (node.type === 'MemberExpression' && node.object.type === 'Identifier' && node.object.name === local && propertyName(node) === exported) add(node, module);
-        }, 200_000);
-      }
-    }
-  }
+  for (const { module, site } of sitesInImporters(fn, file)) add(site, module);
   return calls;
 }
