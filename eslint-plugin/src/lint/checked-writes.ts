@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { duplicateCatches } from '../analysis/control/caught.js';
-import { contains, enclosingFunction, exits, guardsFedBy, inSerializableTransaction, isDecidedBy, writeSites } from '../analysis/control/decisions.js';
+import { askedBy, contains, decision, enclosingFunction, exits, guardsFedBy, inSerializableTransaction, isDecidedBy, writeSites } from '../analysis/control/decisions.js';
 import { resultIgnored } from '../analysis/control/polarity.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { isFunction } from '../analysis/context/file-context.js';
@@ -23,6 +23,8 @@ import { isWork, workOfCall, type Work } from '../analysis/work/work.js';
  */
 export interface CheckedWrite {
   write: DataOperation;
+  /** Where the write happens in the function that decides it: the write, or the call of the helper that makes it. */
+  at: TSESTree.Node;
   /** The read whose result decided that the write happens. */
   read: DataOperation;
   /** `unsettled`: the write does not settle duplicates; `ignored`: it does, by writing nothing, and nobody reads whether it wrote. */
@@ -134,8 +136,11 @@ function transactionOf(node: TSESTree.Node, scopeOf: ScopeOf): Transaction | und
     const call = fn?.parent;
     if (call?.type === 'CallExpression' && /transaction|^begin$|^tx$/i.test(calleeName(call.callee) ?? '')) return variable ?? undefined;
   }
-  const client = root.type === 'Identifier' ? variableOf(root, scopeOf(root)) : undefined;
-  return client && openedOnClient(client, node) ? client : undefined;
+  for (const handle of handles) {
+    const client = variableOf(handle, scopeOf(handle));
+    if (client && openedOnClient(client, node)) return client;
+  }
+  return undefined;
 }
 
 /**
@@ -207,20 +212,24 @@ function byFunction(operations: readonly DataOperation[]): Map<TSESTree.Node | u
 
 /**
  * The work that runs after the check and before the write, on the side of the check the write
- * is on, and outside the write's transaction: it has happened by the time the write records it.
+ * is on: it has happened by the time the write records it. Read in the function that decides:
+ * from the read (or, when the read is a helper's, from the guard that asks its answer) to the
+ * write's site there (the write, or the call of the helper that makes it). Work inside the
+ * write's transaction is taken back with it, unless the write settles a duplicate by writing
+ * nothing, so that the second worker's transaction commits its work all the same.
  */
-function workBetween(write: DataOperation, read: DataOperation, guards: ReturnType<typeof guardsFedBy>, analysis: FileAnalysis): Work[] {
-  const body = enclosingFunction(write.node)?.body;
+function workBetween(at: TSESTree.Node, from: number, settles: CheckedWrite['settles'], guards: ReturnType<typeof guardsFedBy>, analysis: FileAnalysis): Work[] {
+  const body = enclosingFunction(at)?.body;
   if (!body) return [];
   const file = analysis.file;
-  const transaction = transactionOf(write.node, file.scopeOf);
+  const transaction = settles === 'unsettled' ? transactionOf(at, file.scopeOf) : undefined;
   const found: Work[] = [];
   walk(body, file.visitorKeys, (node) => {
-    if (node.range[1] <= read.node.range[1] || node.range[0] >= write.node.range[0]) return node.range[1] > read.node.range[1] && node.range[0] < write.node.range[0];
+    if (node.range[1] <= from || node.range[0] >= at.range[0]) return node.range[1] > from && node.range[0] < at.range[0];
     // A call around the write (a retry wrapper, a transaction) is not work done before it.
-    if (node.type !== 'CallExpression' || node.range[1] >= write.node.range[0]) return true;
+    if (node.type !== 'CallExpression' || node.range[1] >= at.range[0]) return true;
     if (transaction && transactionOf(node, file.scopeOf) === transaction) return false;
-    if (!isDecidedBy(guards, [node]) || !onPathTo(node, write.node)) return true;
+    if (!isDecidedBy(guards, [node]) || !onPathTo(node, at)) return true;
     const work = workOfCall(node, file, (call) => analysis.operationsAt(call));
     if (work) found.push(work);
     // A call that does work counts once, whatever its arguments do.
@@ -346,11 +355,14 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
     if (serialisedBefore(write, write.node.range[0], neighbours, table) && candidates.some(looksUnderLock)) continue;
     if (writesWhatWasRead(write, read, file.scopeOf) || !looksForInsertedRow(write, read, analysis.tracer)) continue;
     let key: { value: UniqueKey | undefined } | undefined;
+    const decided = decision(guardsFor(read), sites)!;
+    const from = enclosingFunction(read.node) === enclosingFunction(decided.site) ? read.node.range[1] : askedBy(decided.guard);
     result.push({
       write,
       read,
+      at: decided.site,
       settles,
-      workBefore: workBetween(write, read, guardsFor(read), analysis),
+      workBefore: workBetween(decided.site, from, settles, guardsFor(read), analysis),
       guardsOtherWork: neighbours.some((other) => other !== write && other.node.range[0] > read.node.range[1] && isWork(other, file) && isDecidedBy(guardsFor(read), [other.node])),
       storesState: storesState(write, analysis.tracer, table),
       coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer) }).value,

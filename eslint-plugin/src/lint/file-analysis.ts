@@ -2,12 +2,14 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { libraryTableFor, openDocumentsSetting } from '../settings.js';
 import { beginLint } from '../analysis/project/files.js';
+import { importedValueOf } from '../analysis/project/modules.js';
 import { claimedFacts, type EffectKey } from '../analysis/keys/effect-keys.js';
 import type { Leaf } from '../analysis/origin/facts.js';
 import { handlerParameter } from '../analysis/origin/entry-points.js';
 import { FileContext, isFunction, type FunctionNode } from '../analysis/context/file-context.js';
 import { keyFacts } from '../analysis/keys/key-facts.js';
 import type { LibraryTable } from '../analysis/context/library-table.js';
+import { helperOperations } from '../analysis/control/helper-operations.js';
 import { findOperations, type DataOperation } from '../analysis/operations/index.js';
 import { OriginTracer } from '../analysis/origin/origin.js';
 import type { SchemaModel } from '../analysis/schema/model.js';
@@ -36,7 +38,7 @@ export class FileAnalysis {
     libraries: LibraryTable,
     private readonly location: { filename: string; cwd: string },
   ) {
-    this.file = new FileContext(sourceCode, libraries, location.filename);
+    this.file = new FileContext(sourceCode, libraries, location.filename, importedValueOf);
     this.tracer = new OriginTracer(this.file);
   }
 
@@ -44,6 +46,8 @@ export class FileAnalysis {
     let found = this.operations.get(node);
     if (!found) {
       found = findOperations(node, this.file);
+      // A helper of another module stands for the read or the write it makes.
+      if (found.length === 0 && node.type === 'CallExpression') found = helperOperations(node, this.file);
       this.operations.set(node, found);
     }
     return found;

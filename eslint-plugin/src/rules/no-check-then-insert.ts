@@ -41,7 +41,7 @@ export const noCheckThenInsert = createRule({
           // could not be read may declare one.
           if (checked.settles !== 'unsettled' || checked.workBefore.length > 0 || checked.storesState || checked.coveringKey() || checked.keyLaterInTransaction() || checked.keysUnreadable()) continue;
           context.report({
-            node: write.node,
+            node: checked.at,
             messageId: 'checkThenInsert',
             data: {
               write: capitalised(write.label),
@@ -51,7 +51,8 @@ export const noCheckThenInsert = createRule({
               origin: originAt(read.node),
               originNote: 'the check is here',
             },
-            suggest: write.fix ? [{ messageId: editMessages[write.fix.edit], fix: write.fix.apply }] : [],
+            // A fix edits the write; reported at a helper's call, it would change another place than the one shown.
+            suggest: write.fix && checked.at === write.node ? [{ messageId: editMessages[write.fix.edit], fix: write.fix.apply }] : [],
           });
         }
       },

@@ -215,8 +215,87 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           ]);
         }`,
     },
+    {
+      name: 'a plain record in the BEGIN … COMMIT the handed-in handler runs in: a duplicate fails there and takes the work back',
+      code: `
+        async function process(pool, envelope, handler) {
+          const seen = await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [envelope.id]);
+          if (seen.rows.length > 0) return null;
+          const client = await pool.connect();
+          await client.query('BEGIN');
+          const result = await handler(envelope, client);
+          await client.query('INSERT INTO inbox (message_id) VALUES ($1)', [envelope.id]);
+          await client.query('COMMIT');
+          return result;
+        }`,
+    },
+    {
+      name: 'a handed-in function called without keeping its answer, on a path that leaves, is not on the way to the record',
+      code: `
+        async function process(pool, envelope, onDuplicate) {
+          const seen = await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [envelope.id]);
+          if (seen.rows.length > 0) {
+            const reply = await onDuplicate(envelope);
+            return reply;
+          }
+          await pool.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [envelope.id]);
+        }`,
+    },
   ],
   invalid: [
+    {
+      name: "a class's check answers with the row or null, the handed-in handler runs, and the record comes after: reported at the caller's call",
+      code: `
+        class Consumer {
+          async process(envelope, handler) {
+            const done = await this.checkProcessed(envelope.id);
+            if (done) return done.result;
+            const result = await handler(envelope.data);
+            await this.recordProcessed(envelope.id, result);
+            return result;
+          }
+          async checkProcessed(id) {
+            const found = await db.query('SELECT result FROM inbox WHERE message_id = $1', [id]);
+            if (found.rows.length > 0) {
+              return { result: found.rows[0].result };
+            }
+            return null;
+          }
+          async recordProcessed(id, result) {
+            await db.query('INSERT INTO inbox (message_id, result) VALUES ($1, $2) ON CONFLICT (message_id) DO NOTHING', [id, result]);
+          }
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'The INSERT into inbox', work: 'handler()', line: '11' } }],
+    },
+    {
+      name: 'static helpers: a field of the answer tells, the read is either side of a ternary, and DO NOTHING inside BEGIN still lets the second commit its work',
+      code: `
+        class Inbox {
+          static async check(id, client) {
+            const found = client ? await client.query('SELECT 1 FROM inbox WHERE message_id = $1', [id]) : await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [id]);
+            if (found.rows.length > 0) {
+              return { processed: true };
+            }
+            return { processed: false };
+          }
+          static async record(id, client) {
+            await client.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]);
+          }
+        }
+        function wrap(handler) {
+          return async (envelope) => {
+            const { processed } = await Inbox.check(envelope.id);
+            if (processed) return null;
+            const client = await pool.connect();
+            await client.query('BEGIN');
+            const result = await handler(envelope, client);
+            await Inbox.record(envelope.id, client);
+            await client.query('COMMIT');
+            return result;
+          };
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 21, data: { write: 'The INSERT into inbox', work: 'handler()', line: '4' } }],
+    },
     {
       name: 'the payment sent before BEGIN is outside the transaction the record is in',
       code: `

@@ -3,11 +3,11 @@ import path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { createPathsMatcher, getTsconfig } from 'get-tsconfig';
 
-import { FileContext, isFunction, type FunctionNode } from '../context/file-context.js';
+import { FileContext, isFunction, type FunctionNode, type ImportedValue } from '../context/file-context.js';
 import type { LibraryTable } from '../context/library-table.js';
 import type { LibraryAdapter } from '../contract/adapter.js';
 import { constantInitializer } from '../syntax/scope.js';
-import { propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { typeScriptParse } from './typescript-parser.js';
 import { entryAt, stampOf, textOf } from './files.js';
 
@@ -130,7 +130,7 @@ export function moduleContext(file: string, table: LibraryTable): FileContext | 
       const jsx = /\.(t|j)sx$/.test(file);
       const { ast, scopeManager, visitorKeys } = parse(text, { range: true, loc: true, tokens: false, comment: false, ecmaVersion: 'latest', sourceType: 'module', ecmaFeatures: { jsx }, filePath: file });
       setParents(ast, visitorKeys);
-      context = new FileContext(new ModuleSource(text, ast, scopeManager, visitorKeys), table, file);
+      context = new FileContext(new ModuleSource(text, ast, scopeManager, visitorKeys), table, file, importedValueOf);
     } catch {
       context = null;
     }
@@ -176,7 +176,7 @@ function memberFunction(module: FileContext, value: TSESTree.Node | undefined, m
   const node = value && unwrapExpression(value);
   if (node?.type === 'ObjectExpression') {
     for (const property of node.properties) {
-      if (property.type !== 'Property' || propertyKey(property) !== member) continue;
+      if (property.type !== 'Property' || keyName(property) !== member) continue;
       if (isFunction(property.value)) return property.value;
       return property.value.type === 'Identifier' ? module.localFunction(property.value) : undefined;
     }
@@ -186,13 +186,18 @@ function memberFunction(module: FileContext, value: TSESTree.Node | undefined, m
   const owner = made ?? (node?.type === 'ClassDeclaration' || node?.type === 'ClassExpression' ? node : undefined);
   if (!owner) return undefined;
   for (const element of owner.body.body) {
-    if (element.type === 'MethodDefinition' && element.kind === 'method' && element.static === !made && propertyKey(element) === member && element.value.body) return element.value;
+    if (element.type === 'MethodDefinition' && element.kind === 'method' && element.static === !made && keyName(element) === member && element.value.body) return element.value;
   }
   return undefined;
 }
 
-function propertyKey(node: TSESTree.Property | TSESTree.MethodDefinition): string | undefined {
-  return !node.computed && node.key.type === 'Identifier' ? node.key.name : node.key.type === 'Literal' ? String(node.key.value) : undefined;
+/** What the project module a file imports `local` from exports under that name, with that module's imports. */
+export function importedValueOf(file: FileContext, local: string): ImportedValue | undefined {
+  const source = file.imports.bindings.get(local);
+  const name = file.imports.names.get(local);
+  const module = source !== undefined && name !== undefined && name !== '*' ? importedModule(file, source) : undefined;
+  const value = module?.exportedValue(name!);
+  return module && value ? { value, imports: module.imports } : undefined;
 }
 
 /**
