@@ -29,6 +29,8 @@ export interface CheckedWrite {
   read: DataOperation;
   /** `unsettled`: the write does not settle duplicates; `ignored`: it does, by writing nothing, and nobody reads whether it wrote. */
   settles: 'unsettled' | 'ignored';
+  /** The check does not decide the write, which runs either way: it only gated the work before it. */
+  gatedOnly?: boolean;
   /** Work the same check lets through before the write, outside the write's transaction. */
   workBefore: readonly Work[];
   /** Some other write, one a repeat would do again, is decided by the same check in the same function, before or after this one. */
@@ -311,6 +313,55 @@ export function checkedWrites(analysis: FileAnalysis): readonly CheckedWrite[] {
   return result;
 }
 
+/** Does the write fill every column the read matched on, with values that are not new: does it record the very thing the read asked? */
+function recordsWhatWasAsked(write: DataOperation, read: DataOperation, tracer: OriginTracer): boolean {
+  if (!read.filters || read.filters.length === 0) return false;
+  const written = new Map(write.fields.map((field) => [columnName(field.name), field]));
+  return read.filters.every((filter) => {
+    const field = written.get(columnName(filter.name));
+    return field !== undefined && field.values.every((value) => tracer.scalars(value).every((fact) => fact.kind !== 'minted'));
+  });
+}
+
+/**
+ * `const seen = await find({ emailId, status }); if (!seen) await bumpCounters(); await
+ * create({ emailId, status })`: the write runs either way, so no check decides it, but it is
+ * the record of what the check asked, written after the work the check let through. Upsert or
+ * insert, a second worker has done that work by then.
+ */
+function recordAfterGatedWork(write: DataOperation, candidates: readonly DataOperation[], analysis: FileAnalysis): CheckedWrite | undefined {
+  const fn = enclosingFunction(write.node);
+  const read = candidates.find(
+    (candidate) =>
+      candidate.node.range[1] < write.node.range[0] &&
+      enclosingFunction(candidate.node) === fn &&
+      candidate.targets.some((target) => write.targets.includes(target)) &&
+      guardsOf(candidate, analysis).length > 0 &&
+      recordsWhatWasAsked(write, candidate, analysis.tracer),
+  );
+  if (!read) return undefined;
+  const neighbours = byFunction(analysis.allOperations()).get(fn) ?? [];
+  if (serialisedBefore(write, read.node.range[0], neighbours, analysis.file.libraries)) return undefined;
+  // A plain insert that fails on a duplicate takes back the work of its transaction; an upsert does not.
+  const settles = write.kind === 'insert' && !write.arbitrated ? 'unsettled' : 'ignored';
+  const workBefore = workBetween(write.node, read.node.range[1], settles, guardsOf(read, analysis), analysis);
+  if (workBefore.length === 0) return undefined;
+  let key: { value: UniqueKey | undefined } | undefined;
+  return {
+    write,
+    read,
+    at: write.node,
+    settles,
+    gatedOnly: true,
+    workBefore,
+    guardsOtherWork: true,
+    storesState: storesState(write, analysis.tracer, analysis.file.libraries),
+    coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer) }).value,
+    keyLaterInTransaction: () => undefined,
+    keysUnreadable: () => write.targets.some((target) => analysis.schema().unreadableFor(target)),
+  };
+}
+
 function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
   const operations = analysis.allOperations();
   const reads = operations.filter((operation) => operation.kind === 'read');
@@ -331,8 +382,8 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
   };
   const result: CheckedWrite[] = [];
   for (const write of operations) {
+    if (write.kind !== 'insert' && write.kind !== 'upsert') continue;
     const settles = settlesHow(write);
-    if (!settles) continue;
     const sites = writeSites(write.node, file);
     // Cheapest first: a glance at the text, then whether the read decides anything here, and
     // only then its tables (which may mean parsing its SQL).
@@ -341,8 +392,13 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
       const guards = guardsFor(candidate);
       return guards.length > 0 && isDecidedBy(guards, sites) && candidate.targets.some((target) => write.targets.includes(target));
     };
-    const read = candidates.find(decides);
-    if (!read) continue;
+    const read = settles ? candidates.find(decides) : undefined;
+    if (!read) {
+      const recorded = recordAfterGatedWork(write, candidates, analysis);
+      if (recorded) result.push(recorded);
+      continue;
+    }
+    if (!settles) continue;
     const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
     if (duplicateCatches(write.node, file).length > 0 || inSerializableTransaction(write.node, file.text) || serialisedBefore(write, read.node.range[0], neighbours, table)) continue;
     // Double-checked locking: look, lock, look again, write. The second look, under the lock,

@@ -39,7 +39,7 @@ export const noCheckThenInsert = createRule({
           // late (no-claim-after-effect); a cache fill is no claim at all; a unique key settles it,
           // on this insert or on a later one in its transaction; a schema that names the table but
           // could not be read may declare one.
-          if (checked.settles !== 'unsettled' || checked.workBefore.length > 0 || checked.storesState || checked.coveringKey() || checked.keyLaterInTransaction() || checked.keysUnreadable()) continue;
+          if (checked.gatedOnly || checked.settles !== 'unsettled' || checked.workBefore.length > 0 || checked.storesState || checked.coveringKey() || checked.keyLaterInTransaction() || checked.keysUnreadable()) continue;
           context.report({
             node: checked.at,
             messageId: 'checkThenInsert',

@@ -241,8 +241,40 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await pool.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [envelope.id]);
         }`,
     },
+    {
+      name: 'work that runs whether or not the row was there is not gated by the check the later insert records',
+      code: `
+        async function track(db, email, status) {
+          const existing = await db.emailEvent.findFirst({ where: { emailId: email.id, status } });
+          await updateCampaignAnalytics(email.campaignId, status, Boolean(existing));
+          await db.emailEvent.create({ data: { emailId: email.id, status, teamId: email.teamId } });
+        }`,
+    },
+    {
+      name: 'an insert that fills only some of the checked columns is not the record of what the check asked',
+      code: `
+        async function track(db, email, status) {
+          const existing = await db.emailEvent.findFirst({ where: { emailId: email.id, status } });
+          if (!existing) {
+            await updateCampaignAnalytics(email.campaignId, status);
+          }
+          await db.emailEvent.create({ data: { emailId: email.id, teamId: email.teamId } });
+        }`,
+    },
   ],
   invalid: [
+    {
+      name: 'an insert of the checked key that runs either way is the record, written after the work the check let through',
+      code: `
+        async function track(db, email, status) {
+          const existing = await db.emailEvent.findFirst({ where: { emailId: email.id, status } });
+          if (!existing) {
+            await updateCampaignAnalytics(email.campaignId, status);
+          }
+          await db.emailEvent.create({ data: { emailId: email.id, status, teamId: email.teamId } });
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'db.emailEvent.create()', work: 'updateCampaignAnalytics()', line: '3' } }],
+    },
     {
       name: "a class's check answers with the row or null, the handed-in handler runs, and the record comes after: reported at the caller's call",
       code: `
@@ -487,6 +519,45 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
 });
 
 describe('no-claim-after-effect across the files of a project', () => {
+
+  it("follows the check and the record into another module's helpers, on a Redis client that module imports from where it is made", async () => {
+    const files = (set: string) => ({
+      'src/redis.ts': `
+import { Redis } from 'ioredis';
+export const connection = new Redis({ host: '127.0.0.1' });
+`,
+      'src/idempotency.ts': `
+import { connection } from './redis.js';
+export async function isProcessed(key: string) {
+  return (await connection.get('idem:' + key)) === '1';
+}
+export async function markProcessed(key: string) {
+  ${set}
+}
+`,
+      'src/email.processor.ts': `
+import { isProcessed, markProcessed } from './idempotency.js';
+import { sendEmail } from './mailer.js';
+export async function processEmailJob(job: { data: { to: string; subject: string; key: string } }) {
+  if (await isProcessed(job.data.key)) return 'skipped';
+  await sendEmail(job.data.to, job.data.subject);
+  await markProcessed(job.data.key);
+  return 'processed';
+}
+`,
+      'src/mailer.ts': `
+export async function sendEmail(to: string, subject: string) {
+  await fetch('https://mail.example/send', { method: 'POST', body: JSON.stringify({ to, subject }) });
+}
+`,
+    });
+    const plain = await lintProject(files("await connection.set('idem:' + key, '1');"));
+    expect(plain.findings).toEqual(['src/email.processor.ts:7 idempotency/no-claim-after-effect/recordAfterWork']);
+    expect(plain.messages[0]).toContain('markProcessed() records what the check at line 5 asked only after sendEmail() ran');
+    // A helper that also reads is judged in its own module: it does not stand for a plain write.
+    const checked = await lintProject(files("if (await connection.get('idem:' + key)) return;\n  await connection.set('idem:' + key, '1');"));
+    expect(checked.findings.filter((finding) => finding.startsWith('src/email.processor.ts'))).toEqual([]);
+  });
 
   it('follows the charge into a service object another module exports, and not a method that only asks', async () => {
     const service = (charge: string) => `
