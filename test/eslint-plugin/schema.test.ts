@@ -191,6 +191,41 @@ export async function record(prisma, campaignId, contactId) {
     expect(other.findings).toEqual(['src/subscribe.js:5 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
+  it('a key with a scope column the insert fills, or on a sibling column written from the checked value, settles it; a sibling filled with a fresh value does not', async () => {
+    const schema = `
+model Tag {
+  id        String @id @default(cuid())
+  projectId String
+  name      String
+  @@unique([projectId, name])
+}
+model Account {
+  id       String @id @default(cuid())
+  email    String
+  emailKey String @unique
+}
+`;
+    const consumer = `import { randomUUID } from 'node:crypto';
+export async function addTag(prisma, projectId, name) {
+  const found = await prisma.tag.findFirst({ where: { name } });
+  if (found) return found;
+  return prisma.tag.create({ data: { projectId, name } });
+}
+export async function addAccount(prisma, email) {
+  const found = await prisma.account.findFirst({ where: { email } });
+  if (found) return found;
+  return prisma.account.create({ data: { email, emailKey: email.toLowerCase() } });
+}
+export async function addAccountAnyway(prisma, email) {
+  const found = await prisma.account.findFirst({ where: { email } });
+  if (found) return found;
+  return prisma.account.create({ data: { email, emailKey: randomUUID() } });
+}
+`;
+    const { findings } = await lintProject({ 'prisma/schema.prisma': schema, 'src/add.js': consumer });
+    expect(findings).toEqual(['src/add.js:15 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
   it('settings can point at a schema kept elsewhere', async () => {
     const files = { 'config/database/main.prisma': prismaSchema, 'src/subscribe.js': prismaConsumer };
     expect((await lintProject(files)).findings).toHaveLength(3);

@@ -164,7 +164,7 @@ function looksForInsertedRow(write: DataOperation, read: DataOperation, tracer: 
  * A unique key of the written table, declared in the project's schema, whose columns the write
  * fills and the read checked: the second worker's insert then fails on it instead of duplicating.
  */
-function coveringKey(write: DataOperation, read: DataOperation, schema: () => SchemaModel, tracer: OriginTracer): UniqueKey | undefined {
+function coveringKey(write: DataOperation, read: DataOperation, schema: () => SchemaModel, tracer: OriginTracer, text: (node: TSESTree.Node) => string): UniqueKey | undefined {
   const target = write.targets[0];
   const checked = read.filters;
   if (!target || write.fields.length === 0) return undefined;
@@ -178,7 +178,17 @@ function coveringKey(write: DataOperation, read: DataOperation, schema: () => Sc
   // fill any checked column: the key on them then settles it.
   const written = write.fieldsComplete === false ? [...write.fields.map((field) => field.name), ...checked.map((filter) => filter.name)] : write.fields.map((field) => field.name);
   const both = [...new Set(written)].filter((name) => checkedColumns.has(columnName(name)));
-  return both.length > 0 ? schema().keyWithin(target, both) : undefined;
+  const exact = both.length > 0 ? schema().keyWithin(target, both) : undefined;
+  if (exact) return exact;
+  // A key the insert fills whole, holding the checked value or a sibling written from it
+  // (`email`, `emailKey: normalise(email)`), beside scope columns (`projectId`): the second
+  // insert of what the check looked for fails on it all the same.
+  const checkedValues = write.fields.filter((field) => checkedColumns.has(columnName(field.name))).flatMap((field) => field.values.map(text));
+  const mentions = (value: TSESTree.Node) => checkedValues.some((checkedText) => new RegExp(`(^|[^\\w$.])${checkedText.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w$])`).test(text(value)));
+  const carries = (field: DataOperation['fields'][number]) => checkedColumns.has(columnName(field.name)) || field.values.some(mentions);
+  const stable = write.fields.filter((field) => field.values.length > 0 && field.values.every((value) => tracer.scalars(value).every((fact) => fact.kind !== 'minted')));
+  const key = stable.some(carries) ? schema().keyWithin(target, stable.map((field) => field.name)) : undefined;
+  return key && stable.some((field) => key.columns.includes(columnName(field.name)) && carries(field)) ? key : undefined;
 }
 
 /**
@@ -356,7 +366,7 @@ function recordAfterGatedWork(write: DataOperation, candidates: readonly DataOpe
     workBefore,
     guardsOtherWork: true,
     storesState: storesState(write, analysis.tracer, analysis.file.libraries),
-    coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer) }).value,
+    coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer, analysis.file.text) }).value,
     keyLaterInTransaction: () => undefined,
     keysUnreadable: () => write.targets.some((target) => analysis.schema().unreadableFor(target)),
   };
@@ -421,7 +431,7 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
       workBefore: workBetween(decided.site, from, settles, guardsFor(read), analysis),
       guardsOtherWork: neighbours.some((other) => other !== write && other.node.range[0] > read.node.range[1] && isWork(other, file) && isDecidedBy(guardsFor(read), [other.node])),
       storesState: storesState(write, analysis.tracer, table),
-      coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer) }).value,
+      coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer, analysis.file.text) }).value,
       keyLaterInTransaction: () => keyLaterInTransaction(write, neighbours, analysis),
       keysUnreadable: () => write.targets.some((target) => analysis.schema().unreadableFor(target)),
     });
