@@ -107,8 +107,8 @@ const chainOperation = atChainEnd(drizzleChain);
 function relationalRead(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, file: AdapterFile): DataOperation | undefined {
   if (node.type !== 'CallExpression') return undefined;
   const path = memberPath(node.callee);
-  if (!path || path.length < 4 || path[path.length - 3] !== 'query' || !relationalReads.has(path[path.length - 1]!)) return undefined;
-  const table = path[path.length - 2]!;
+  if (!path || path.length < 4 || path[path.length - 3] !== 'query' || !relationalReads.has(path[path.length - 1])) return undefined;
+  const table = path[path.length - 2];
   const options = objectLiteral(node.arguments[0], file.scopeOf);
   const where = options && objectProperty(options, 'where')?.value;
   return { kind: 'read', library: 'drizzle', targets: [normaliseTarget(table)], node, label: `${path.join('.')}()`, fields: [], filters: where ? conditionFields(where, file) : undefined, arbitrated: false };

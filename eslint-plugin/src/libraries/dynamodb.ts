@@ -72,7 +72,7 @@ function attributes(node: TSESTree.Node | undefined, file: AdapterFile): Field[]
     let value: TSESTree.Node = entry.value;
     const typed = unwrapExpression(value);
     if (typed.type === 'ObjectExpression' && typed.properties.length === 1) {
-      const only = typed.properties[0]!;
+      const only = typed.properties[0];
       if (only.type === 'Property' && attributeTypes.has(keyName(only) ?? '')) value = only.value;
     }
     fields.push({ name, values: [value], functions: [] });
@@ -106,7 +106,7 @@ function absentAttribute(options: TSESTree.ObjectExpression, file: AdapterFile):
   if (!condition || /\bOR\b/i.test(condition) || /\bNOT\s+attribute_not_exists/i.test(condition)) return undefined;
   const match = /attribute_not_exists\s*\(\s*([#\w.]+)\s*\)/i.exec(condition);
   if (!match) return undefined;
-  const written = match[1]!;
+  const written = match[1];
   if (!written.startsWith('#')) return written;
   const names = objectLiteral(property(options, 'ExpressionAttributeNames'), file.scopeOf);
   const named = names && objectProperty(names, written)?.value;
@@ -122,7 +122,7 @@ function setAttributes(options: TSESTree.ObjectExpression, file: AdapterFile): s
   if (!clause) return [];
   const names = objectLiteral(property(options, 'ExpressionAttributeNames'), file.scopeOf);
   return [...clause.matchAll(/([#\w.]+)\s*=/g)].flatMap((match) => {
-    const written = match[1]!;
+    const written = match[1];
     if (!written.startsWith('#')) return [written];
     const named = names && objectProperty(names, written)?.value;
     return named?.type === 'Literal' && typeof named.value === 'string' ? [named.value] : [];

@@ -47,7 +47,7 @@ function collectionOf(receiver: TSESTree.Node, file: AdapterFile): { name: strin
   if (declaredFrom(node, file, /^mongodb$/, /^Collection$/)) return { name: memberPath(node)?.at(-1) ?? '', proven: true };
   const path = memberPath(node);
   if (!path) return undefined;
-  const last = path[path.length - 1]!;
+  const last = path[path.length - 1];
   if (notCollections.test(last)) return undefined;
   return { name: last, proven: false };
 }

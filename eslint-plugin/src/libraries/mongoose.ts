@@ -1,5 +1,5 @@
 import { repositoryMethods, repositoryOperation } from './shared/repository-calls.js';
-import { mongooseSchemas } from './shared/model-declarations.js';
+import { mongooseSchemas } from './shared/model-readers.js';
 import type { DataAdapter } from '../analysis/index.js';
 
 /**

@@ -255,7 +255,7 @@ function operationOf(sent: Sent, file: AdapterFile): DataOperation | undefined {
   const increments = command.member === 'sorted' && args.some((argument) => argument.type === 'Literal' && argument.value === 'INCR') && !hasNx(args);
   const nx = command.role === 'claim' || (command.role === 'add' && !increments) || hasNx(args.slice(2));
   const objectOptions = [...file.imports.sources].some((source) => /^(redis|@redis\/client|@upstash\/redis)$/.test(source));
-  const last = args[args.length - 1]!;
+  const last = args[args.length - 1];
   // What the write stores under its key: SET k v, SETEX k seconds v, HSET k field v.
   const valueAt = method === 'setex' || method === 'psetex' || method === 'setEx' || method === 'pSetEx' || command.memberName === 'field' || method === 'hset' || method === 'hSet' ? 2 : 1;
   // HSET k { field: v } (node-redis, Upstash): the object is what is stored.
@@ -266,7 +266,7 @@ function operationOf(sent: Sent, file: AdapterFile): DataOperation | undefined {
     kind: nx ? 'upsert' : 'insert',
     label,
     stored,
-    conflictTarget: nx ? [fields[0]!.name] : undefined,
+    conflictTarget: nx ? [fields[0].name] : undefined,
     arbitrated: nx,
     skipsDuplicates: nx,
     fix:

@@ -1,4 +1,4 @@
-import { sequelizeDeclarations } from './shared/model-declarations.js';
+import { sequelizeDeclarations } from './shared/model-readers.js';
 import { repositoryMethods, repositoryOperation } from './shared/repository-calls.js';
 import type { DataAdapter } from '../analysis/index.js';
 

@@ -44,14 +44,14 @@ function deliveryShapes(index: number, paths: readonly string[]): Record<string,
   const shapeOf = (prefix: string): Record<string, MemberSpec> => {
     const local = prefix === '' ? `delivery-${index}` : `delivery-${index}.${prefix}`;
     shapes[local] ??= { members: {} };
-    return shapes[local]!.members as Record<string, MemberSpec>;
+    return shapes[local].members as Record<string, MemberSpec>;
   };
   for (const path of paths) {
     const parts = path.split('.');
     for (let depth = 0; depth < parts.length; depth += 1) {
       const prefix = parts.slice(0, depth).join('.');
       const members = shapeOf(prefix);
-      const name = parts[depth]!;
+      const name = parts[depth];
       if (depth === parts.length - 1) members[name] = { identity: `the delivery's ${path}` };
       else members[name] = { shape: `settings:delivery-${index}.${parts.slice(0, depth + 1).join('.')}` };
     }

@@ -3,7 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { fieldsOf, link, normaliseTarget, type AdapterFile, type Chain, type DataAdapter, type DataOperation } from '../analysis/index.js';
 import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
 import { repositoryMethods, repositoryOperation } from './shared/repository-calls.js';
-import { typeormEntities } from './shared/model-declarations.js';
+import { typeormEntities } from './shared/model-readers.js';
 
 /** TypeORM: `manager.createQueryBuilder().insert().into(Refund).values(row).orIgnore()`. */
 function typeormBuilder(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: AdapterFile): DataOperation | undefined {

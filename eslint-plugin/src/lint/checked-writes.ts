@@ -397,7 +397,7 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
     const sites = writeSites(write.node, file);
     // Cheapest first: a glance at the text, then whether the read decides anything here, and
     // only then its tables (which may mean parsing its SQL).
-    const candidates = write.targets.length === 1 ? readsMayTouching(write.targets[0]!) : [...new Set(write.targets.flatMap(readsMayTouching))];
+    const candidates = write.targets.length === 1 ? readsMayTouching(write.targets[0]) : [...new Set(write.targets.flatMap(readsMayTouching))];
     const decides = (candidate: DataOperation) => {
       const guards = guardsFor(candidate);
       return guards.length > 0 && isDecidedBy(guards, sites) && candidate.targets.some((target) => write.targets.includes(target));

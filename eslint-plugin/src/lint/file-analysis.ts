@@ -21,7 +21,7 @@ export interface TracedKey extends EffectKey {
 }
 
 /**
- * Everything the rules learn about one file, computed once and shared by the three rules: where
+ * Everything the rules learn about one file, computed once and shared by every rule: where
  * values come from, which calls are database operations, which keys they write. It lives as long
  * as the file's SourceCode, and keeps its answers in plain maps that go away with it.
  */

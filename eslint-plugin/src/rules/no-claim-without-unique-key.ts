@@ -105,7 +105,7 @@ export const noClaimWithoutUniqueKey = createRule({
         for (const write of writes) {
           const expected = expectation(write, writes, file);
           if (!expected || write.targets.length !== 1) continue;
-          const target = write.targets[0]!;
+          const target = write.targets[0];
           // Only a table whose keys the schema settles: unknown, or known in part, means silence.
           const schema = analysis.schema();
           if (!schema.keysSettled(target)) continue;

@@ -80,10 +80,10 @@ export class FileContext {
     if (fn.type === 'FunctionDeclaration' && fn.id) nameNode = fn.id;
     else if (fn.parent?.type === 'VariableDeclarator' && fn.parent.id.type === 'Identifier') nameNode = fn.parent.id;
     if (nameNode) {
-      const scope = fn.type === 'FunctionDeclaration' ? this.scopeOf(fn).upper ?? this.scopeOf(fn) : this.scopeOf(fn.parent!);
+      const scope = fn.type === 'FunctionDeclaration' ? this.scopeOf(fn).upper ?? this.scopeOf(fn) : this.scopeOf(fn.parent);
       const variable = variableOf(nameNode, scope);
       for (const reference of variable?.references ?? []) {
-        if (reference.identifier !== nameNode) sites.push(reference.identifier as TSESTree.Node);
+        if (reference.identifier !== nameNode) sites.push(reference.identifier);
       }
     }
     const method = fn.parent;

@@ -164,7 +164,7 @@ export class LibraryTable {
     for (const [name, what] of Object.entries(adapter.mintingConstructors ?? {})) this.mintingConstructors.set(name, what);
     for (const [path, what] of Object.entries(adapter.workerPaths ?? {})) {
       this.workerPaths.set(path, what);
-      this.workerRoots.add(path.split('.')[0]!);
+      this.workerRoots.add(path.split('.')[0]);
     }
     if (adapter.workerVariables) this.workerVariables.push(adapter.workerVariables);
     if (adapter.deriving) this.deriving.push(adapter.deriving);

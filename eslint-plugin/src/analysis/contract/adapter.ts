@@ -36,10 +36,10 @@ export interface AdapterFile {
   readonly libraries: AdapterTable;
   readonly sourceAst: TSESTree.Program;
   readonly visitorKeys: TSESLint.SourceCode.VisitorKeys;
-  scopeOf(node: TSESTree.Node): TSESLint.Scope.Scope;
-  text(node: TSESTree.Node): string;
+  readonly scopeOf: (node: TSESTree.Node) => TSESLint.Scope.Scope;
+  readonly text: (node: TSESTree.Node) => string;
   /** The source of a node as messages quote it. */
-  code(node: TSESTree.Node): string;
+  readonly code: (node: TSESTree.Node) => string;
   /** What the project module this file imports `local` from exports under that name (`new Redis()`), with that module's imports. */
   importedValue(local: string): { value: TSESTree.Node; imports: FileImports } | undefined;
 }

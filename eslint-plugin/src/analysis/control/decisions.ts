@@ -42,7 +42,7 @@ function climbToGuard(
       case 'TSAsExpression':
       case 'TSNonNullExpression':
         break;
-      case 'MemberExpression':
+      case 'MemberExpression': {
         if (field !== undefined) {
           if (parent.object !== node || propertyName(parent) !== field) return {};
           field = undefined;
@@ -60,6 +60,7 @@ function climbToGuard(
         }
         afterElement = member === '0';
         break;
+      }
       case 'CallExpression':
         // Boolean(x), Number(x.count): truthy exactly when x says a row was found.
         if (parent.callee.type === 'Identifier' && ['Boolean', 'Number', 'parseInt', 'BigInt'].includes(parent.callee.name)) break;
@@ -203,7 +204,7 @@ export function guardsFedBy(read: TSESTree.Node, file: FileContext): Guard[] {
       for (const identifier of boundIdentifiers(bound.id)) {
         const variable = variableOf(identifier, file.scopeOf(identifier));
         for (const reference of variable?.references ?? []) {
-          if (reference.isRead()) visit(reference.identifier as TSESTree.Node, bound.polarity, depth + 1, bound.carrier);
+          if (reference.isRead()) visit(reference.identifier, bound.polarity, depth + 1, bound.carrier);
         }
       }
     }
@@ -310,7 +311,7 @@ const sitesFound = new WeakMap<FileContext, Map<TSESTree.Node, TSESTree.Node[]>>
 /** The places a write happens: the write itself, and calls of the helper it sits in. Found once per write, for every read asked about it. */
 export function writeSites(write: TSESTree.Node, file: FileContext): TSESTree.Node[] {
   let known = sitesFound.get(file);
-  if (!known) sitesFound.set(file, (known = new Map()));
+  if (!known) sitesFound.set(file, (known = new Map<TSESTree.Node, TSESTree.Node[]>()));
   let sites = known.get(write);
   if (!sites) known.set(write, (sites = findWriteSites(write, file)));
   return sites;

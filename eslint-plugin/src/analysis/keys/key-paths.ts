@@ -22,7 +22,7 @@ function splitTopLevel(text: string, separator: string): string[] {
   let quoted: string | undefined;
   let start = 0;
   for (let index = 0; index < text.length; index += 1) {
-    const char = text[index]!;
+    const char = text[index];
     if (quoted) {
       if (char === quoted) quoted = undefined;
     } else if (char === '"' || char === "'" || char === '`') quoted = char;
@@ -77,7 +77,7 @@ function judge(table: LibraryTable, pattern: KeyPathPattern, expression: string)
   }
   const call = /^([A-Za-z_]\w*)\((.*)\)((?:\s*[.[].*)?)$/s.exec(text);
   if (call) {
-    if (!(pattern.parsing ?? []).includes(call[1]!)) return [leaf('unknown', text)];
+    if (!(pattern.parsing ?? []).includes(call[1])) return [leaf('unknown', text)];
     // A parsing function turns a body into its content; the rest of the path reads that content.
     const rest = segments(call[3] ?? '');
     if (!rest) return [leaf('unknown', text)];

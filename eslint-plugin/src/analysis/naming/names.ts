@@ -72,7 +72,7 @@ export class NameJudge {
     if (deliveryNames.has(name.toLowerCase())) return 'delivery';
     const parts = words(name);
     if (parts.length === 0) return 'other';
-    const last = parts[parts.length - 1]!;
+    const last = parts[parts.length - 1];
     const isIdentifier = identifierWords.has(last);
     const nouns = isIdentifier ? parts.slice(0, -1) : parts;
 

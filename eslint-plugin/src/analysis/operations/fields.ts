@@ -65,7 +65,7 @@ export function showsEveryField(node: TSESTree.Node | undefined, scopeOf: ScopeO
   return object.properties.every((property) => {
     // A `$` operator ($where, $expr) matches by something other than its fields.
     if (property.type !== 'Property' || keyName(property) === undefined || keyName(property)!.startsWith('$')) return false;
-    const value = unwrapExpression(property.value as TSESTree.Node);
+    const value = unwrapExpression(property.value);
     return value.type !== 'ObjectExpression' && value.type !== 'ArrayExpression';
   });
 }

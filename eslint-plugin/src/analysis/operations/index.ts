@@ -18,11 +18,9 @@ export function findOperations(node: TSESTree.CallExpression | TSESTree.TaggedTe
   const method = node.type === 'CallExpression' ? calleeName(node.callee) : undefined;
   for (const adapter of file.libraries.dataAdaptersFor(method)) {
     const found = adapter.recognise(node, file);
-    if (Array.isArray(found)) {
-      if (found.length > 0) return found;
-    } else if (found) {
-      return [found as DataOperation];
-    }
+    if (found === undefined) continue;
+    if ('kind' in found) return [found];
+    if (found.length > 0) return [...found];
   }
   return none;
 }

@@ -19,7 +19,7 @@ function columnsMatched(columns: readonly string[] | undefined): Field[] | undef
  */
 function deferredRead(sql: EmbeddedSql, node: DataOperation['node'], library: LibraryName): DataOperation {
   let read: SqlRead | null | undefined;
-  const statement = () => (read === undefined ? (read = (sql.summary?.statements.find((candidate) => candidate.kind === 'read') as SqlRead | undefined) ?? null) : read);
+  const statement = () => (read === undefined ? (read = (sql.summary?.statements.find((candidate) => candidate.kind === 'read')) ?? null) : read);
   const lower = sql.text.toLowerCase();
   return {
     kind: 'read',

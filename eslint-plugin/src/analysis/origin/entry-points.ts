@@ -51,7 +51,7 @@ function fromRegistration(fn: FunctionNode, site: TSESTree.Node, index: number, 
       let receiver = '';
       if (pattern.inCall !== undefined) {
         const call = parent.parent.parent;
-        if (call?.type !== 'CallExpression' || !call.arguments.includes(parent.parent as TSESTree.CallExpressionArgument) || calleeName(call.callee) !== pattern.inCall) continue;
+        if (call?.type !== 'CallExpression' || !call.arguments.includes(parent.parent) || calleeName(call.callee) !== pattern.inCall) continue;
         receiver = call.callee.type === 'MemberExpression' ? memberPath(call.callee.object)?.join('.') ?? '' : '';
       }
       if (!hasEvidence(pattern.evidence, adapter, file, receiver, param)) continue;

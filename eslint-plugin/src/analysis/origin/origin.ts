@@ -211,7 +211,7 @@ export class OriginTracer {
       case 'ChainExpression':
         return this.visit(node.expression, depth);
       case 'SequenceExpression':
-        return this.visit(node.expressions[node.expressions.length - 1]!, depth);
+        return this.visit(node.expressions[node.expressions.length - 1], depth);
       case 'AssignmentExpression':
         return this.visit(node.right, depth);
       case 'UnaryExpression':

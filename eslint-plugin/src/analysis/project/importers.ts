@@ -66,7 +66,7 @@ function specifiersIn(file: string): string[] {
   if (known?.stamp === stamp) return known.specifiers;
   // Unreadable: it imports nothing we can see.
   const text = textOf(file) ?? '';
-  const found = [...new Set([...text.matchAll(specifierPattern)].map((match) => match[1]!))];
+  const found = [...new Set([...text.matchAll(specifierPattern)].map((match) => match[1]))];
   specifiers.set(file, { stamp, specifiers: found });
   return found;
 }

@@ -100,10 +100,10 @@ class ModuleSource {
     let inner = node.type !== 'Program';
     for (let current: TSESTree.Node | undefined = node; current; current = current.parent) {
       const scope = this.scopeManager.acquire(current, inner);
-      if (scope) return scope.type === 'function-expression-name' ? scope.childScopes[0]! : scope;
+      if (scope) return scope.type === 'function-expression-name' ? scope.childScopes[0] : scope;
       inner = current.type !== 'Program';
     }
-    return this.scopeManager.scopes[0]!;
+    return this.scopeManager.scopes[0];
   }
 }
 

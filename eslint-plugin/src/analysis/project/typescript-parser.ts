@@ -58,5 +58,5 @@ export function lazyTypeScriptParser(): TSESLint.FlatConfig.Parser | undefined {
   return {
     meta: { name: '@typescript-eslint/parser', version: project.version },
     parseForESLint: (code: string, options?: Record<string, unknown>) => typeScriptParse()!(code, options ?? {}),
-  } as unknown as TSESLint.FlatConfig.Parser;
+  };
 }

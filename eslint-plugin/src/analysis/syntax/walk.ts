@@ -17,10 +17,10 @@ export function walk(
     if (visit(node) === false) continue;
     const keys = visitorKeys[node.type] ?? [];
     for (let index = keys.length - 1; index >= 0; index -= 1) {
-      const child = (node as unknown as Record<string, unknown>)[keys[index]!];
+      const child = (node as unknown as Record<string, unknown>)[keys[index]];
       if (Array.isArray(child)) {
         for (let item = child.length - 1; item >= 0; item -= 1) {
-          const value = child[item];
+          const value: unknown = child[item];
           if (value && typeof value === 'object' && 'type' in value) stack.push(value as TSESTree.Node);
         }
       } else if (child && typeof child === 'object' && 'type' in child) {

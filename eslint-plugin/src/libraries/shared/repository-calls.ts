@@ -55,7 +55,7 @@ function receiverTarget(receiver: TSESTree.Node, scopeOf: ScopeOf): string | und
   if (node.type === 'NewExpression' && node.callee.type === 'Identifier') return node.callee.name;
   const path = memberPath(node);
   if (!path) return undefined;
-  const last = path[path.length - 1]!;
+  const last = path[path.length - 1];
   if (/^(manager|entityManager|em|queryRunner|dataSource|connection|db|this)$/.test(last)) return undefined;
   const heldByClass = path.length === 2 && path[0] === 'this';
   const modelClass = path.length === 1 && /^[A-Z]/.test(last);

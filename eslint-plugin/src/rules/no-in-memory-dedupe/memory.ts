@@ -171,7 +171,7 @@ export function unseenCode(gate: Gate): TSESTree.Node[] {
   if (whenTrue === 'present' && exits(statement.consequent) && !statement.alternate) {
     const holder = statement.parent;
     const body = holder?.type === 'BlockStatement' || holder?.type === 'Program' || holder?.type === 'StaticBlock' ? holder.body : holder?.type === 'SwitchCase' ? holder.consequent : undefined;
-    if (body) region.push(...body.slice(body.indexOf(statement as never) + 1));
+    if (body) region.push(...body.slice(body.indexOf(statement) + 1));
   }
   return region;
 }
@@ -194,7 +194,7 @@ export function membershipAt(node: TSESTree.Node, file: FileContext): Membership
     return argument && argument.type !== 'SpreadElement' ? argument : undefined;
   };
   // A helper returning the answer: `return seen.has(id)`, `=> seen.has(id)`, `return !seen.has(id)`.
-  const returned = fn.body.type === 'BlockStatement' ? (fn.body.body.length === 1 && fn.body.body[0]!.type === 'ReturnStatement' ? fn.body.body[0]!.argument : null) : fn.body;
+  const returned = fn.body.type === 'BlockStatement' ? (fn.body.body.length === 1 && fn.body.body[0].type === 'ReturnStatement' ? fn.body.body[0].argument : null) : fn.body;
   if (returned) {
     const negated = returned.type === 'UnaryExpression' && returned.operator === '!';
     const inner = directLookup(negated ? returned.argument : returned, module);
@@ -348,7 +348,7 @@ export function fromParameters(key: TSESTree.Node, file: FileContext, depth = 0)
       if (definition.type !== 'Variable') return false;
       const values: TSESTree.Node[] = [];
       if (definition.node.init) values.push(definition.node.init);
-      for (const reference of variable.references) if (reference.writeExpr && reference.writeExpr !== definition.node.init) values.push(reference.writeExpr as TSESTree.Node);
+      for (const reference of variable.references) if (reference.writeExpr && reference.writeExpr !== definition.node.init) values.push(reference.writeExpr);
       // `const { id } = message`: the pattern's source is the initializer.
       return values.some((value) => fromParameters(value, file, depth + 1));
     }

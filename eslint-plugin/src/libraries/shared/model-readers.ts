@@ -3,8 +3,9 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { calleeName, keyName, objectLiteral, objectProperty, staticString, unwrapExpression, walk, type AdapterFile, type DeclaredTable } from '../../analysis/index.js';
 
 /**
- * Unique keys declared in model code rather than in schema files: TypeORM entity decorators and
- * Mongoose schemas. Read from the project's modules (parsed, never run).
+ * Unique keys declared in code rather than in schema files, one reader per library: TypeORM
+ * entity decorators, Mongoose schemas, knex migrations, and Sequelize models and migrations.
+ * Read from the project's modules (parsed, never run).
  */
 
 function decoratorName(decorator: TSESTree.Decorator): string | undefined {
@@ -120,7 +121,7 @@ const fieldTypes = /^(String|Number|Boolean|Date|Buffer|Map|Object|Array|BigInt|
 function definitionUnsure(definition: TSESTree.ObjectExpression, file: AdapterFile): boolean {
   return definition.properties.some((property) => {
     if (property.type !== 'Property' || keyName(property) === undefined) return true;
-    const value = unwrapExpression(property.value as TSESTree.Node);
+    const value = unwrapExpression(property.value);
     const options = objectLiteral(value, file.scopeOf);
     if (options) {
       // { type: String, unique: true } is read; { nested: { deep: { unique: true } } } is not.
