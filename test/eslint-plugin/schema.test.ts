@@ -211,15 +211,15 @@ export async function addTag(prisma, projectId, name) {
   if (found) return found;
   return prisma.tag.create({ data: { projectId, name } });
 }
-export async function addAccount(prisma, email) {
+export async function addAccount(prisma, accountId, email) {
   const found = await prisma.account.findFirst({ where: { email } });
   if (found) return found;
-  return prisma.account.create({ data: { email, emailKey: email.toLowerCase() } });
+  return prisma.account.create({ data: { id: accountId, email, emailKey: email.toLowerCase() } });
 }
-export async function addAccountAnyway(prisma, email) {
+export async function addAccountAnyway(prisma, accountId, email) {
   const found = await prisma.account.findFirst({ where: { email } });
   if (found) return found;
-  return prisma.account.create({ data: { email, emailKey: randomUUID() } });
+  return prisma.account.create({ data: { id: accountId, email, emailKey: randomUUID() } });
 }
 `;
     const { findings } = await lintProject({ 'prisma/schema.prisma': schema, 'src/add.js': consumer });

@@ -187,8 +187,12 @@ function coveringKey(write: DataOperation, read: DataOperation, schema: () => Sc
   const mentions = (value: TSESTree.Node) => checkedValues.some((checkedText) => new RegExp(`(^|[^\\w$.])${checkedText.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w$])`).test(text(value)));
   const carries = (field: DataOperation['fields'][number]) => checkedColumns.has(columnName(field.name)) || field.values.some(mentions);
   const stable = write.fields.filter((field) => field.values.length > 0 && field.values.every((value) => tracer.scalars(value).every((fact) => fact.kind !== 'minted')));
-  const key = stable.some(carries) ? schema().keyWithin(target, stable.map((field) => field.name)) : undefined;
-  return key && stable.some((field) => key.columns.includes(columnName(field.name)) && carries(field)) ? key : undefined;
+  const filled = new Set(stable.map((field) => columnName(field.name)));
+  const carrying = new Set(stable.filter(carries).map((field) => columnName(field.name)));
+  if (carrying.size === 0) return undefined;
+  return schema()
+    .uniqueKeys(target)
+    .find((key) => !key.partial && key.columns.length > 0 && key.columns.every((column) => filled.has(column)) && key.columns.some((column) => carrying.has(column)));
 }
 
 /**
@@ -323,13 +327,16 @@ export function checkedWrites(analysis: FileAnalysis): readonly CheckedWrite[] {
   return result;
 }
 
-/** Does the write fill every column the read matched on, with values that are not new: does it record the very thing the read asked? */
-function recordsWhatWasAsked(write: DataOperation, read: DataOperation, tracer: OriginTracer): boolean {
+/**
+ * Does the write fill every column the read matched on with the very value it matched (`emailId:
+ * email.id` both times): does it record the thing the read asked about?
+ */
+function recordsWhatWasAsked(write: DataOperation, read: DataOperation, text: (node: TSESTree.Node) => string): boolean {
   if (!read.filters || read.filters.length === 0) return false;
   const written = new Map(write.fields.map((field) => [columnName(field.name), field]));
   return read.filters.every((filter) => {
-    const field = written.get(columnName(filter.name));
-    return field !== undefined && field.values.every((value) => tracer.scalars(value).every((fact) => fact.kind !== 'minted'));
+    const asked = new Set(filter.values.map(text));
+    return written.get(columnName(filter.name))?.values.some((value) => asked.has(text(value))) === true;
   });
 }
 
@@ -347,7 +354,7 @@ function recordAfterGatedWork(write: DataOperation, candidates: readonly DataOpe
       enclosingFunction(candidate.node) === fn &&
       candidate.targets.some((target) => write.targets.includes(target)) &&
       guardsOf(candidate, analysis).length > 0 &&
-      recordsWhatWasAsked(write, candidate, analysis.tracer),
+      recordsWhatWasAsked(write, candidate, analysis.file.text),
   );
   if (!read) return undefined;
   const neighbours = byFunction(analysis.allOperations()).get(fn) ?? [];
