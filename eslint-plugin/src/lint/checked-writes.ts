@@ -357,7 +357,7 @@ function recordAfterGatedWork(write: DataOperation, candidates: readonly DataOpe
       recordsWhatWasAsked(write, candidate, analysis.file.text),
   );
   if (!read) return undefined;
-  const neighbours = byFunction(analysis.allOperations()).get(fn) ?? [];
+  const neighbours = byFunction(analysis.operationsWithHelpers()).get(fn) ?? [];
   if (serialisedBefore(write, read.node.range[0], neighbours, analysis.file.libraries)) return undefined;
   // A plain insert that fails on a duplicate takes back the work of its transaction; an upsert does not.
   const settles = write.kind === 'insert' && !write.arbitrated ? 'unsettled' : 'ignored';
@@ -380,7 +380,7 @@ function recordAfterGatedWork(write: DataOperation, candidates: readonly DataOpe
 }
 
 function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
-  const operations = analysis.allOperations();
+  const operations = analysis.operationsWithHelpers();
   const reads = operations.filter((operation) => operation.kind === 'read');
   if (reads.length === 0) return [];
   const file = analysis.file;

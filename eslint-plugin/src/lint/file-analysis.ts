@@ -46,14 +46,24 @@ export class FileAnalysis {
     let found = this.operations.get(node);
     if (!found) {
       found = findOperations(node, this.file);
-      // A helper of another module stands for the read or the write it makes.
-      if (found.length === 0 && node.type === 'CallExpression') found = helperOperations(node, this.file);
       this.operations.set(node, found);
     }
     return found;
   }
 
   private all: DataOperation[] | undefined;
+  private withHelpers: DataOperation[] | undefined;
+
+  /**
+   * Every operation of the file, and for each call that makes none itself, the read or the write
+   * a helper of another module it calls stands for: what a check and the write it decides are
+   * paired among. Only they: the rules that judge a write itself judge it where it is.
+   */
+  operationsWithHelpers(): readonly DataOperation[] {
+    return (this.withHelpers ??= [...this.operations]
+      .flatMap(([node, found]) => (found.length > 0 || node.type !== 'CallExpression' ? found : helperOperations(node, this.file)))
+      .sort((a, b) => a.node.range[0] - b.node.range[0]));
+  }
 
   /**
    * Every operation of the file, in source order. Complete once ESLint has visited every call of
