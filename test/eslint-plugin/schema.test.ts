@@ -171,6 +171,61 @@ export async function record(prisma, campaignId, contactId) {
     expect(stderr.match(/could not be read as a Prisma schema/g)).toHaveLength(1);
   });
 
+  it('Prisma: block comments and spaces at the end of a line are read, not taken for a broken schema', async () => {
+    const commented = prismaSchema
+      .replace('model Subscriber {', '/* ===== subscribers ===== */\nmodel Subscriber { ')
+      .replace('model Entry {', '/*\n  Ledger entries,\n  one per invoice and account\n*/\nmodel Entry {  ')
+      .replace('name  String', 'name  String /* shown in mails */ ');
+    const { findings, stderr } = await lintProject({ 'prisma/schema.prisma': commented, 'src/subscribe.js': prismaConsumer });
+    expect(findings).toEqual(['src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
+    expect(stderr).not.toMatch(/could not be read/);
+  });
+
+  it('a schema left with merge-conflict markers: the rules stay silent about the tables it names', async () => {
+    const conflicted = prismaSchema.replace('model Subscriber {', '<<<<<<< HEAD\nmodel Subscriber {').replace('model Entry {', '=======\n>>>>>>> feature\nmodel Entry {');
+    const named = await lintProject({ 'prisma/schema.prisma': conflicted, 'src/subscribe.js': prismaConsumer });
+    expect(named.findings).toEqual([]);
+    expect(named.stderr.match(/could not be read as a Prisma schema/g)).toHaveLength(1);
+    // A table the unreadable schema does not name is as unknown as without a schema: its check still decides.
+    const other = await lintProject({ 'prisma/schema.prisma': conflicted, 'src/subscribe.js': prismaConsumer.replace(/prisma\.subscriber/g, 'prisma.newsletter') });
+    expect(other.findings).toEqual(['src/subscribe.js:5 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
+  it('a key with a scope column the insert fills, or on a sibling column written from the checked value, settles it; a sibling filled with a fresh value does not', async () => {
+    const schema = `
+model Tag {
+  id        String @id @default(cuid())
+  projectId String
+  name      String
+  @@unique([projectId, name])
+}
+model Account {
+  id       String @id @default(cuid())
+  email    String
+  emailKey String @unique
+}
+`;
+    const consumer = `import { randomUUID } from 'node:crypto';
+export async function addTag(prisma, projectId, name) {
+  const found = await prisma.tag.findFirst({ where: { name } });
+  if (found) return found;
+  return prisma.tag.create({ data: { projectId, name } });
+}
+export async function addAccount(prisma, accountId, email) {
+  const found = await prisma.account.findFirst({ where: { email } });
+  if (found) return found;
+  return prisma.account.create({ data: { id: accountId, email, emailKey: email.toLowerCase() } });
+}
+export async function addAccountAnyway(prisma, accountId, email) {
+  const found = await prisma.account.findFirst({ where: { email } });
+  if (found) return found;
+  return prisma.account.create({ data: { id: accountId, email, emailKey: randomUUID() } });
+}
+`;
+    const { findings } = await lintProject({ 'prisma/schema.prisma': schema, 'src/add.js': consumer });
+    expect(findings).toEqual(['src/add.js:15 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
   it('settings can point at a schema kept elsewhere', async () => {
     const files = { 'config/database/main.prisma': prismaSchema, 'src/subscribe.js': prismaConsumer };
     expect((await lintProject(files)).findings).toHaveLength(3);
@@ -588,5 +643,36 @@ export async function write(db: any, orderId: string, userId: string, ref: strin
 `,
     });
     expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual(['src/write.ts:4 idempotency/no-claim-without-unique-key/noKeyOnColumns']);
+  });
+});
+
+describe('a project written anew at the same path', async () => {
+  const { Linter } = await import('eslint');
+  const { mkdirSync, mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const plugin = (await import('../../eslint-plugin/src/index.js')).default;
+
+  it('is listed anew: the schema of the project now there decides, not a listing of the one before', () => {
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'idempotency-rewritten-')), 'tree');
+    const write = (files: Record<string, string>) => {
+      rmSync(dir, { recursive: true, force: true });
+      for (const [name, text] of Object.entries({ 'package.json': '{}', ...files })) {
+        mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+        writeFileSync(path.join(dir, name), text);
+      }
+    };
+    const lint = () =>
+      new Linter({ configType: 'flat', cwd: dir })
+        .verify(prismaConsumer, [{ plugins: { idempotency: plugin as never }, rules: { 'idempotency/no-check-then-insert': 'error' } }], path.join(dir, 'src/subscribe.js'))
+        .map((message) => `${message.line} ${message.ruleId ?? message.message}`);
+    try {
+      write({});
+      expect(lint()).toEqual(['5 idempotency/no-check-then-insert', '10 idempotency/no-check-then-insert', '15 idempotency/no-check-then-insert']);
+      write({ 'prisma/schema.prisma': prismaSchema });
+      expect(lint()).toEqual(['15 idempotency/no-check-then-insert']);
+    } finally {
+      rmSync(path.dirname(dir), { recursive: true, force: true });
+    }
   });
 });

@@ -30,6 +30,13 @@ function conditionFields(node: TSESTree.Node | undefined, file: AdapterFile): Fi
   const condition = node && unwrapExpression(node);
   if (!condition) return [];
   if (condition.type === 'ObjectExpression') return fieldsOf(condition, file.scopeOf);
+  // The relational API's `where: (t, { and, eq }) => and(eq(t.a, a), eq(t.b, b))`: the condition it returns.
+  if (condition.type === 'ArrowFunctionExpression' || condition.type === 'FunctionExpression') {
+    const body = condition.body;
+    if (body.type !== 'BlockStatement') return conditionFields(body, file);
+    const last = body.body[body.body.length - 1];
+    return body.body.length === 1 && last?.type === 'ReturnStatement' && last.argument ? conditionFields(last.argument, file) : [];
+  }
   if (condition.type !== 'CallExpression') return [];
   const name = calleeName(condition.callee);
   if (name === 'and') return condition.arguments.flatMap((argument) => conditionFields(argument, file));

@@ -73,11 +73,22 @@ function attributeFields(args: readonly AttributeArgument[]): string[] {
   return [];
 }
 
+/**
+ * The schema as the parser's lexer can read it: Prisma also accepts block comments and spaces
+ * at the end of a line, which that lexer rejects (a space after `{` swallows the line break it
+ * expects). Comments become blanks and line ends lose their spaces; no line moves.
+ */
+function lexable(text: string): string {
+  return text
+    .replace(/"(?:[^"\\\n]|\\.)*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (token) => (token.startsWith('/*') ? token.replace(/[^\n]/g, ' ') : token))
+    .replace(/[ \t]+(?=\r?\n|$)/g, '');
+}
+
 /** The models of a Prisma schema and their unique keys: `@id`, `@unique`, `@@id`, `@@unique`. */
 function prismaSchemaKeys(text: string): DeclaredTable[] | null {
   let models: Model[];
   try {
-    models = getSchema(text).list.filter((block): block is Model => block.type === 'model');
+    models = getSchema(lexable(text)).list.filter((block): block is Model => block.type === 'model');
   } catch {
     return null;
   }

@@ -176,8 +176,14 @@ function madeOrDeclaredRedis(client: TSESTree.Node, file: AdapterFile): boolean 
   if (client.type !== 'Identifier') return false;
   const init = constantInitializer(client, file.scopeOf(client));
   const made = init && unwrapExpression(init);
-  if (made?.type !== 'NewExpression' && made?.type !== 'CallExpression') return false;
-  return fromRedis(memberPath(made.callee)?.[0]);
+  if (made?.type === 'NewExpression' || made?.type === 'CallExpression') return fromRedis(memberPath(made.callee)?.[0]);
+  // `import { connection } from './redis'`, where that module made it: `export const connection = new Redis()`.
+  const imported = init ? undefined : file.importedValue(client.name);
+  const value = imported && unwrapExpression(imported.value);
+  if (value?.type !== 'NewExpression' && value?.type !== 'CallExpression') return false;
+  const factory = memberPath(value.callee)?.[0];
+  const source = factory === undefined ? undefined : imported!.imports.bindings.get(factory);
+  return source !== undefined && redisModules.test(source);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { duplicateCatches } from '../analysis/control/caught.js';
-import { contains, enclosingFunction, exits, guardsFedBy, inSerializableTransaction, isDecidedBy, writeSites } from '../analysis/control/decisions.js';
+import { askedBy, contains, decision, enclosingFunction, exits, guardsFedBy, inSerializableTransaction, isDecidedBy, writeSites } from '../analysis/control/decisions.js';
 import { resultIgnored } from '../analysis/control/polarity.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { isFunction } from '../analysis/context/file-context.js';
@@ -23,10 +23,14 @@ import { isWork, workOfCall, type Work } from '../analysis/work/work.js';
  */
 export interface CheckedWrite {
   write: DataOperation;
+  /** Where the write happens in the function that decides it: the write, or the call of the helper that makes it. */
+  at: TSESTree.Node;
   /** The read whose result decided that the write happens. */
   read: DataOperation;
   /** `unsettled`: the write does not settle duplicates; `ignored`: it does, by writing nothing, and nobody reads whether it wrote. */
   settles: 'unsettled' | 'ignored';
+  /** The check does not decide the write, which runs either way: it only gated the work before it. */
+  gatedOnly?: boolean;
   /** Work the same check lets through before the write, outside the write's transaction. */
   workBefore: readonly Work[];
   /** Some other write, one a repeat would do again, is decided by the same check in the same function, before or after this one. */
@@ -40,6 +44,8 @@ export interface CheckedWrite {
    * transaction fails there, and takes this write back with it.
    */
   keyLaterInTransaction(): UniqueKey | undefined;
+  /** A schema file that names the written table could not be read: whether a key settles the write is unknown. */
+  keysUnreadable(): boolean;
 }
 
 /**
@@ -80,14 +86,48 @@ function transactionOption(call: TSESTree.CallExpression, scopeOf: ScopeOf): TSE
   return undefined;
 }
 
+/** What stands for one transaction: the handle it is run on (a variable), or the call that runs a batch of writes as one. */
+type Transaction = TSESLint.Scope.Variable | TSESTree.CallExpression;
+
+const beginsTransaction = /^\s*(BEGIN|START\s+TRANSACTION)\b/i;
+const endsTransaction = /^\s*(COMMIT|ROLLBACK|END)\b/i;
+
+/** `client.query('BEGIN')`, `connection.beginTransaction()`; `client.query('COMMIT')`, `connection.commit()`. */
+function transactionStatement(call: TSESTree.CallExpression, statement: RegExp, method: RegExp): boolean {
+  if (method.test(calleeName(call.callee) ?? '')) return true;
+  const [first] = call.arguments;
+  const text = first?.type === 'Literal' ? first.value : first?.type === 'TemplateLiteral' && first.expressions.length === 0 ? first.quasis[0]?.value.cooked : undefined;
+  return typeof text === 'string' && statement.test(text);
+}
+
 /**
- * The transaction handle a call runs on: `tx` in `tx.user.create()` or `credit(tx, …)`, when `tx`
- * is a transaction callback's parameter, or the transaction it is given as an option.
+ * The client a call runs on, when the code opened a transaction on that client before the call
+ * and ends it after (`await client.query('BEGIN')` … `await client.query('COMMIT')`): every
+ * statement sent on it in between is one transaction.
  */
-function transactionOf(node: TSESTree.Node, scopeOf: ScopeOf): TSESLint.Scope.Variable | undefined {
+function openedOnClient(client: TSESLint.Scope.Variable, node: TSESTree.CallExpression): boolean {
+  let begun = false;
+  let ended = false;
+  for (const reference of client.references) {
+    const member = (reference.identifier as TSESTree.Node).parent;
+    const call = member?.parent;
+    if (member?.type !== 'MemberExpression' || member.object !== reference.identifier || call?.type !== 'CallExpression' || call.callee !== member || call === node) continue;
+    if (call.range[1] <= node.range[0] && transactionStatement(call, beginsTransaction, /^(beginTransaction|begin)$/)) begun = true;
+    if (call.range[0] >= node.range[1] && transactionStatement(call, endsTransaction, /^(commit|rollback)$/)) ended = true;
+  }
+  return begun && ended;
+}
+
+/**
+ * The transaction a call runs in: `tx` in `tx.user.create()` or `credit(tx, …)`, when `tx` is a
+ * transaction callback's parameter; the transaction it is given as an option; a client on which
+ * the code sent BEGIN before it; or `$transaction([…])`, whose writes are one transaction.
+ */
+function transactionOf(node: TSESTree.Node, scopeOf: ScopeOf): Transaction | undefined {
   if (node.type !== 'CallExpression') return undefined;
   const option = transactionOption(node, scopeOf);
   if (option) return option;
+  if (node.parent?.type === 'ArrayExpression' && node.parent.parent?.type === 'CallExpression' && /transaction/i.test(calleeName(node.parent.parent.callee) ?? '')) return node.parent.parent;
   let root: TSESTree.Node = node.callee;
   while (root.type === 'MemberExpression' || root.type === 'CallExpression') root = root.type === 'MemberExpression' ? root.object : root.callee;
   const handles = [root, ...node.arguments].filter((candidate): candidate is TSESTree.Identifier => candidate.type === 'Identifier');
@@ -97,6 +137,10 @@ function transactionOf(node: TSESTree.Node, scopeOf: ScopeOf): TSESLint.Scope.Va
     const fn = definition?.type === 'Parameter' ? definition.node : undefined;
     const call = fn?.parent;
     if (call?.type === 'CallExpression' && /transaction|^begin$|^tx$/i.test(calleeName(call.callee) ?? '')) return variable ?? undefined;
+  }
+  for (const handle of handles) {
+    const client = variableOf(handle, scopeOf(handle));
+    if (client && openedOnClient(client, node)) return client;
   }
   return undefined;
 }
@@ -120,7 +164,7 @@ function looksForInsertedRow(write: DataOperation, read: DataOperation, tracer: 
  * A unique key of the written table, declared in the project's schema, whose columns the write
  * fills and the read checked: the second worker's insert then fails on it instead of duplicating.
  */
-function coveringKey(write: DataOperation, read: DataOperation, schema: () => SchemaModel, tracer: OriginTracer): UniqueKey | undefined {
+function coveringKey(write: DataOperation, read: DataOperation, schema: () => SchemaModel, tracer: OriginTracer, text: (node: TSESTree.Node) => string): UniqueKey | undefined {
   const target = write.targets[0];
   const checked = read.filters;
   if (!target || write.fields.length === 0) return undefined;
@@ -134,7 +178,21 @@ function coveringKey(write: DataOperation, read: DataOperation, schema: () => Sc
   // fill any checked column: the key on them then settles it.
   const written = write.fieldsComplete === false ? [...write.fields.map((field) => field.name), ...checked.map((filter) => filter.name)] : write.fields.map((field) => field.name);
   const both = [...new Set(written)].filter((name) => checkedColumns.has(columnName(name)));
-  return both.length > 0 ? schema().keyWithin(target, both) : undefined;
+  const exact = both.length > 0 ? schema().keyWithin(target, both) : undefined;
+  if (exact) return exact;
+  // A key the insert fills whole, holding the checked value or a sibling written from it
+  // (`email`, `emailKey: normalise(email)`), beside scope columns (`projectId`): the second
+  // insert of what the check looked for fails on it all the same.
+  const checkedValues = write.fields.filter((field) => checkedColumns.has(columnName(field.name))).flatMap((field) => field.values.map(text));
+  const mentions = (value: TSESTree.Node) => checkedValues.some((checkedText) => new RegExp(`(^|[^\\w$.])${checkedText.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w$])`).test(text(value)));
+  const carries = (field: DataOperation['fields'][number]) => checkedColumns.has(columnName(field.name)) || field.values.some(mentions);
+  const stable = write.fields.filter((field) => field.values.length > 0 && field.values.every((value) => tracer.scalars(value).every((fact) => fact.kind !== 'minted')));
+  const filled = new Set(stable.map((field) => columnName(field.name)));
+  const carrying = new Set(stable.filter(carries).map((field) => columnName(field.name)));
+  if (carrying.size === 0) return undefined;
+  return schema()
+    .uniqueKeys(target)
+    .find((key) => !key.partial && key.columns.length > 0 && key.columns.every((column) => filled.has(column)) && key.columns.some((column) => carrying.has(column)));
 }
 
 /**
@@ -170,20 +228,24 @@ function byFunction(operations: readonly DataOperation[]): Map<TSESTree.Node | u
 
 /**
  * The work that runs after the check and before the write, on the side of the check the write
- * is on, and outside the write's transaction: it has happened by the time the write records it.
+ * is on: it has happened by the time the write records it. Read in the function that decides:
+ * from the read (or, when the read is a helper's, from the guard that asks its answer) to the
+ * write's site there (the write, or the call of the helper that makes it). Work inside the
+ * write's transaction is taken back with it, unless the write settles a duplicate by writing
+ * nothing, so that the second worker's transaction commits its work all the same.
  */
-function workBetween(write: DataOperation, read: DataOperation, guards: ReturnType<typeof guardsFedBy>, analysis: FileAnalysis): Work[] {
-  const body = enclosingFunction(write.node)?.body;
+function workBetween(at: TSESTree.Node, from: number, settles: CheckedWrite['settles'], guards: ReturnType<typeof guardsFedBy>, analysis: FileAnalysis): Work[] {
+  const body = enclosingFunction(at)?.body;
   if (!body) return [];
   const file = analysis.file;
-  const transaction = transactionOf(write.node, file.scopeOf);
+  const transaction = settles === 'unsettled' ? transactionOf(at, file.scopeOf) : undefined;
   const found: Work[] = [];
   walk(body, file.visitorKeys, (node) => {
-    if (node.range[1] <= read.node.range[1] || node.range[0] >= write.node.range[0]) return node.range[1] > read.node.range[1] && node.range[0] < write.node.range[0];
+    if (node.range[1] <= from || node.range[0] >= at.range[0]) return node.range[1] > from && node.range[0] < at.range[0];
     // A call around the write (a retry wrapper, a transaction) is not work done before it.
-    if (node.type !== 'CallExpression' || node.range[1] >= write.node.range[0]) return true;
+    if (node.type !== 'CallExpression' || node.range[1] >= at.range[0]) return true;
     if (transaction && transactionOf(node, file.scopeOf) === transaction) return false;
-    if (!isDecidedBy(guards, [node]) || !onPathTo(node, write.node)) return true;
+    if (!isDecidedBy(guards, [node]) || !onPathTo(node, at)) return true;
     const work = workOfCall(node, file, (call) => analysis.operationsAt(call));
     if (work) found.push(work);
     // A call that does work counts once, whatever its arguments do.
@@ -265,8 +327,60 @@ export function checkedWrites(analysis: FileAnalysis): readonly CheckedWrite[] {
   return result;
 }
 
+/**
+ * Does the write fill every column the read matched on with the very value it matched (`emailId:
+ * email.id` both times): does it record the thing the read asked about?
+ */
+function recordsWhatWasAsked(write: DataOperation, read: DataOperation, text: (node: TSESTree.Node) => string): boolean {
+  if (!read.filters || read.filters.length === 0) return false;
+  const written = new Map(write.fields.map((field) => [columnName(field.name), field]));
+  return read.filters.every((filter) => {
+    const asked = new Set(filter.values.map(text));
+    return written.get(columnName(filter.name))?.values.some((value) => asked.has(text(value))) === true;
+  });
+}
+
+/**
+ * `const seen = await find({ emailId, status }); if (!seen) await bumpCounters(); await
+ * create({ emailId, status })`: the write runs either way, so no check decides it, but it is
+ * the record of what the check asked, written after the work the check let through. Upsert or
+ * insert, a second worker has done that work by then.
+ */
+function recordAfterGatedWork(write: DataOperation, candidates: readonly DataOperation[], analysis: FileAnalysis): CheckedWrite | undefined {
+  const fn = enclosingFunction(write.node);
+  const read = candidates.find(
+    (candidate) =>
+      candidate.node.range[1] < write.node.range[0] &&
+      enclosingFunction(candidate.node) === fn &&
+      candidate.targets.some((target) => write.targets.includes(target)) &&
+      guardsOf(candidate, analysis).length > 0 &&
+      recordsWhatWasAsked(write, candidate, analysis.file.text),
+  );
+  if (!read) return undefined;
+  const neighbours = byFunction(analysis.operationsWithHelpers()).get(fn) ?? [];
+  if (serialisedBefore(write, read.node.range[0], neighbours, analysis.file.libraries)) return undefined;
+  // A plain insert that fails on a duplicate takes back the work of its transaction; an upsert does not.
+  const settles = write.kind === 'insert' && !write.arbitrated ? 'unsettled' : 'ignored';
+  const workBefore = workBetween(write.node, read.node.range[1], settles, guardsOf(read, analysis), analysis);
+  if (workBefore.length === 0) return undefined;
+  let key: { value: UniqueKey | undefined } | undefined;
+  return {
+    write,
+    read,
+    at: write.node,
+    settles,
+    gatedOnly: true,
+    workBefore,
+    guardsOtherWork: true,
+    storesState: storesState(write, analysis.tracer, analysis.file.libraries),
+    coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer, analysis.file.text) }).value,
+    keyLaterInTransaction: () => undefined,
+    keysUnreadable: () => write.targets.some((target) => analysis.schema().unreadableFor(target)),
+  };
+}
+
 function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
-  const operations = analysis.allOperations();
+  const operations = analysis.operationsWithHelpers();
   const reads = operations.filter((operation) => operation.kind === 'read');
   if (reads.length === 0) return [];
   const file = analysis.file;
@@ -285,8 +399,8 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
   };
   const result: CheckedWrite[] = [];
   for (const write of operations) {
+    if (write.kind !== 'insert' && write.kind !== 'upsert') continue;
     const settles = settlesHow(write);
-    if (!settles) continue;
     const sites = writeSites(write.node, file);
     // Cheapest first: a glance at the text, then whether the read decides anything here, and
     // only then its tables (which may mean parsing its SQL).
@@ -295,8 +409,13 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
       const guards = guardsFor(candidate);
       return guards.length > 0 && isDecidedBy(guards, sites) && candidate.targets.some((target) => write.targets.includes(target));
     };
-    const read = candidates.find(decides);
-    if (!read) continue;
+    const read = settles ? candidates.find(decides) : undefined;
+    if (!read) {
+      const recorded = recordAfterGatedWork(write, candidates, analysis);
+      if (recorded) result.push(recorded);
+      continue;
+    }
+    if (!settles) continue;
     const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
     if (duplicateCatches(write.node, file).length > 0 || inSerializableTransaction(write.node, file.text) || serialisedBefore(write, read.node.range[0], neighbours, table)) continue;
     // Double-checked locking: look, lock, look again, write. The second look, under the lock,
@@ -309,15 +428,19 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
     if (serialisedBefore(write, write.node.range[0], neighbours, table) && candidates.some(looksUnderLock)) continue;
     if (writesWhatWasRead(write, read, file.scopeOf) || !looksForInsertedRow(write, read, analysis.tracer)) continue;
     let key: { value: UniqueKey | undefined } | undefined;
+    const decided = decision(guardsFor(read), sites)!;
+    const from = enclosingFunction(read.node) === enclosingFunction(decided.site) ? read.node.range[1] : askedBy(decided.guard);
     result.push({
       write,
       read,
+      at: decided.site,
       settles,
-      workBefore: workBetween(write, read, guardsFor(read), analysis),
+      workBefore: workBetween(decided.site, from, settles, guardsFor(read), analysis),
       guardsOtherWork: neighbours.some((other) => other !== write && other.node.range[0] > read.node.range[1] && isWork(other, file) && isDecidedBy(guardsFor(read), [other.node])),
       storesState: storesState(write, analysis.tracer, table),
-      coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer) }).value,
+      coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer, analysis.file.text) }).value,
       keyLaterInTransaction: () => keyLaterInTransaction(write, neighbours, analysis),
+      keysUnreadable: () => write.targets.some((target) => analysis.schema().unreadableFor(target)),
     });
   }
   return result;

@@ -2,12 +2,14 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { libraryTableFor, openDocumentsSetting } from '../settings.js';
 import { beginLint } from '../analysis/project/files.js';
+import { importedValueOf } from '../analysis/project/modules.js';
 import { claimedFacts, type EffectKey } from '../analysis/keys/effect-keys.js';
 import type { Leaf } from '../analysis/origin/facts.js';
 import { handlerParameter, isNamedEntryPoint, passedToWrapper } from '../analysis/origin/entry-points.js';
 import { FileContext, isFunction, type FunctionNode } from '../analysis/context/file-context.js';
 import { keyFacts } from '../analysis/keys/key-facts.js';
 import type { LibraryTable } from '../analysis/context/library-table.js';
+import { helperOperations } from '../analysis/control/helper-operations.js';
 import { findOperations, type DataOperation } from '../analysis/operations/index.js';
 import { OriginTracer } from '../analysis/origin/origin.js';
 import type { SchemaModel } from '../analysis/schema/model.js';
@@ -36,7 +38,7 @@ export class FileAnalysis {
     libraries: LibraryTable,
     private readonly location: { filename: string; cwd: string },
   ) {
-    this.file = new FileContext(sourceCode, libraries, location.filename);
+    this.file = new FileContext(sourceCode, libraries, location.filename, importedValueOf);
     this.tracer = new OriginTracer(this.file);
   }
 
@@ -50,6 +52,18 @@ export class FileAnalysis {
   }
 
   private all: DataOperation[] | undefined;
+  private withHelpers: DataOperation[] | undefined;
+
+  /**
+   * Every operation of the file, and for each call that makes none itself, the read or the write
+   * a helper of another module it calls stands for: what a check and the write it decides are
+   * paired among. Only they: the rules that judge a write itself judge it where it is.
+   */
+  operationsWithHelpers(): readonly DataOperation[] {
+    return (this.withHelpers ??= [...this.operations]
+      .flatMap(([node, found]) => (found.length > 0 || node.type !== 'CallExpression' ? found : helperOperations(node, this.file)))
+      .sort((a, b) => a.node.range[0] - b.node.range[0]));
+  }
 
   /**
    * Every operation of the file, in source order. Complete once ESLint has visited every call of

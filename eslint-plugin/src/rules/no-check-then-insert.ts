@@ -37,10 +37,11 @@ export const noCheckThenInsert = createRule({
           const { write, read } = checked;
           // Work before the write, or a claim whose verdict is ignored, is the claim recorded too
           // late (no-claim-after-effect); a cache fill is no claim at all; a unique key settles it,
-          // on this insert or on a later one in its transaction.
-          if (checked.settles !== 'unsettled' || checked.workBefore.length > 0 || checked.storesState || checked.coveringKey() || checked.keyLaterInTransaction()) continue;
+          // on this insert or on a later one in its transaction; a schema that names the table but
+          // could not be read may declare one.
+          if (checked.gatedOnly || checked.settles !== 'unsettled' || checked.workBefore.length > 0 || checked.storesState || checked.coveringKey() || checked.keyLaterInTransaction() || checked.keysUnreadable()) continue;
           context.report({
-            node: write.node,
+            node: checked.at,
             messageId: 'checkThenInsert',
             data: {
               write: write.label,
@@ -50,7 +51,8 @@ export const noCheckThenInsert = createRule({
               origin: originAt(read.node),
               originNote: 'the check is here',
             },
-            suggest: write.fix ? [{ messageId: editMessages[write.fix.edit], fix: write.fix.apply }] : [],
+            // A fix edits the write; reported at a helper's call, it would change another place than the one shown.
+            suggest: write.fix && checked.at === write.node ? [{ messageId: editMessages[write.fix.edit], fix: write.fix.apply }] : [],
           });
         }
       },

@@ -6,6 +6,18 @@ const dynamoRemedy = "a put with ConditionExpression 'attribute_not_exists(<key>
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
     {
+      name: "a helper that answers with the state of the row it found, not whether it found one, decides nothing about the insert",
+      code: `
+        async function isActive(email) {
+          const rows = await db.query('SELECT status FROM users WHERE email = $1', [email]);
+          return rows.rows[0]?.status === 'active';
+        }
+        async function register(email) {
+          if (await isActive(email)) return;
+          await db.query('INSERT INTO users (email) VALUES ($1)', [email]);
+        }`,
+    },
+    {
       name: 'an HSET of an object that parks state is a cache fill, not a claim',
       code: `
         import { Redis } from '@upstash/redis';
@@ -468,6 +480,23 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
   ],
   invalid: [
+    {
+      name: "a helper that answers with the row or null decides a helper's insert: reported at the call that decides",
+      code: `
+        async function findUser(email) {
+          const rows = await db.query('SELECT id FROM users WHERE email = $1', [email]);
+          if (rows.rowCount > 0) return rows.rows[0];
+          return null;
+        }
+        async function addUser(email) {
+          await db.query('INSERT INTO users (email) VALUES ($1)', [email]);
+        }
+        async function register(email) {
+          if (await findUser(email)) return;
+          await addUser(email);
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 12 }],
+    },
     {
       name: 'near miss of double-checked locking: looking twice without a lock is still a race',
       code: `

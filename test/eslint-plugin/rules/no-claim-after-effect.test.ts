@@ -175,8 +175,186 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await db.query('INSERT INTO inbox (message_id) VALUES ($1)', [order.id]);
         }`,
     },
+    {
+      name: 'pg: BEGIN and COMMIT sent on one client make the payment and the record one transaction',
+      code: `
+        async function handle(pool, event) {
+          const client = await pool.connect();
+          const seen = await client.query('SELECT 1 FROM processed_events WHERE event_key = $1', [event.key]);
+          if (seen.rows.length > 0) return;
+          await client.query('BEGIN');
+          await client.query('INSERT INTO payments (order_id, amount) VALUES ($1, $2)', [event.orderId, event.amount]);
+          await client.query('INSERT INTO processed_events (event_key) VALUES ($1)', [event.key]);
+          await client.query('COMMIT');
+        }`,
+    },
+    {
+      name: 'mysql2: beginTransaction() and commit() on one connection',
+      code: `
+        async function handle(pool, event) {
+          const connection = await pool.getConnection();
+          const [found] = await connection.execute('SELECT id FROM processed WHERE id = ?', [event.id]);
+          if (found.length > 0) return;
+          await connection.beginTransaction();
+          await connection.execute('INSERT INTO notifications (user_id) VALUES (?)', [event.userId]);
+          await connection.execute('INSERT INTO processed (id) VALUES (?)', [event.id]);
+          await connection.commit();
+        }`,
+    },
+    {
+      name: "Prisma's array $transaction runs the payment and the record as one",
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        async function handle(event) {
+          const seen = await prisma.processedEvent.findUnique({ where: { eventId: event.id } });
+          if (seen) return;
+          await prisma.$transaction([
+            prisma.payment.create({ data: { orderId: event.orderId, cents: event.cents } }),
+            prisma.processedEvent.create({ data: { eventId: event.id } }),
+          ]);
+        }`,
+    },
+    {
+      name: 'a plain record in the BEGIN … COMMIT the handed-in handler runs in: a duplicate fails there and takes the work back',
+      code: `
+        async function process(pool, envelope, handler) {
+          const seen = await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [envelope.id]);
+          if (seen.rows.length > 0) return null;
+          const client = await pool.connect();
+          await client.query('BEGIN');
+          const result = await handler(envelope, client);
+          await client.query('INSERT INTO inbox (message_id) VALUES ($1)', [envelope.id]);
+          await client.query('COMMIT');
+          return result;
+        }`,
+    },
+    {
+      name: 'a handed-in function called without keeping its answer, on a path that leaves, is not on the way to the record',
+      code: `
+        async function process(pool, envelope, onDuplicate) {
+          const seen = await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [envelope.id]);
+          if (seen.rows.length > 0) {
+            const reply = await onDuplicate(envelope);
+            return reply;
+          }
+          await pool.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [envelope.id]);
+        }`,
+    },
+    {
+      name: 'work that runs whether or not the row was there is not gated by the check the later insert records',
+      code: `
+        async function track(db, email, status) {
+          const existing = await db.emailEvent.findFirst({ where: { emailId: email.id, status } });
+          await updateCampaignAnalytics(email.campaignId, status, Boolean(existing));
+          await db.emailEvent.create({ data: { emailId: email.id, status, teamId: email.teamId } });
+        }`,
+    },
+    {
+      name: 'an insert that fills only some of the checked columns is not the record of what the check asked',
+      code: `
+        async function track(db, email, status) {
+          const existing = await db.emailEvent.findFirst({ where: { emailId: email.id, status } });
+          if (!existing) {
+            await updateCampaignAnalytics(email.campaignId, status);
+          }
+          await db.emailEvent.create({ data: { emailId: email.id, teamId: email.teamId } });
+        }`,
+    },
   ],
   invalid: [
+    {
+      name: 'an insert of the checked key that runs either way is the record, written after the work the check let through',
+      code: `
+        async function track(db, email, status) {
+          const existing = await db.emailEvent.findFirst({ where: { emailId: email.id, status } });
+          if (!existing) {
+            await updateCampaignAnalytics(email.campaignId, status);
+          }
+          await db.emailEvent.create({ data: { emailId: email.id, status, teamId: email.teamId } });
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'db.emailEvent.create()', work: 'updateCampaignAnalytics()', line: '3' } }],
+    },
+    {
+      name: "a class's check answers with the row or null, the handed-in handler runs, and the record comes after: reported at the caller's call",
+      code: `
+        class Consumer {
+          async process(envelope, handler) {
+            const done = await this.checkProcessed(envelope.id);
+            if (done) return done.result;
+            const result = await handler(envelope.data);
+            await this.recordProcessed(envelope.id, result);
+            return result;
+          }
+          async checkProcessed(id) {
+            const found = await db.query('SELECT result FROM inbox WHERE message_id = $1', [id]);
+            if (found.rows.length > 0) {
+              return { result: found.rows[0].result };
+            }
+            return null;
+          }
+          async recordProcessed(id, result) {
+            await db.query('INSERT INTO inbox (message_id, result) VALUES ($1, $2) ON CONFLICT (message_id) DO NOTHING', [id, result]);
+          }
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'The INSERT into inbox', work: 'handler()', line: '11' } }],
+    },
+    {
+      name: 'static helpers: a field of the answer tells, the read is either side of a ternary, and DO NOTHING inside BEGIN still lets the second commit its work',
+      code: `
+        class Inbox {
+          static async check(id, client) {
+            const found = client ? await client.query('SELECT 1 FROM inbox WHERE message_id = $1', [id]) : await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [id]);
+            if (found.rows.length > 0) {
+              return { processed: true };
+            }
+            return { processed: false };
+          }
+          static async record(id, client) {
+            await client.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]);
+          }
+        }
+        function wrap(handler) {
+          return async (envelope) => {
+            const { processed } = await Inbox.check(envelope.id);
+            if (processed) return null;
+            const client = await pool.connect();
+            await client.query('BEGIN');
+            const result = await handler(envelope, client);
+            await Inbox.record(envelope.id, client);
+            await client.query('COMMIT');
+            return result;
+          };
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 21, data: { write: 'The INSERT into inbox', work: 'handler()', line: '4' } }],
+    },
+    {
+      name: 'the payment sent before BEGIN is outside the transaction the record is in',
+      code: `
+        async function handle(pool, event) {
+          const client = await pool.connect();
+          const seen = await client.query('SELECT 1 FROM processed_events WHERE event_key = $1', [event.key]);
+          if (seen.rows.length > 0) return;
+          await client.query('INSERT INTO payments (order_id, amount) VALUES ($1, $2)', [event.orderId, event.amount]);
+          await client.query('BEGIN');
+          await client.query('INSERT INTO processed_events (event_key) VALUES ($1)', [event.key]);
+          await client.query('COMMIT');
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: 'The INSERT into processed_events', work: 'the INSERT into payments', line: '4' } }],
+    },
+    {
+      name: 'a client with no BEGIN sent on it runs each statement on its own',
+      code: `
+        async function handle(pool, event) {
+          const client = await pool.connect();
+          const seen = await client.query('SELECT 1 FROM processed_events WHERE event_key = $1', [event.key]);
+          if (seen.rows.length > 0) return;
+          await client.query('INSERT INTO payments (order_id, amount) VALUES ($1, $2)', [event.orderId, event.amount]);
+          await client.query('INSERT INTO processed_events (event_key) VALUES ($1)', [event.key]);
+          client.release();
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'The INSERT into processed_events', work: 'the INSERT into payments', line: '4' } }],
+    },
     {
       name: 'pg: check, then the payment, then an ON CONFLICT record whose result nobody reads',
       code: `
@@ -341,6 +519,80 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
 });
 
 describe('no-claim-after-effect across the files of a project', () => {
+
+  it("follows the check and the record into another module's helpers, on a Redis client that module imports from where it is made", async () => {
+    const files = (set: string) => ({
+      'src/redis.ts': `
+import { Redis } from 'ioredis';
+export const connection = new Redis({ host: '127.0.0.1' });
+`,
+      'src/idempotency.ts': `
+import { connection } from './redis.js';
+export async function isProcessed(key: string) {
+  return (await connection.get('idem:' + key)) === '1';
+}
+export async function markProcessed(key: string) {
+  ${set}
+}
+`,
+      'src/email.processor.ts': `
+import { isProcessed, markProcessed } from './idempotency.js';
+import { sendEmail } from './mailer.js';
+export async function processEmailJob(job: { data: { to: string; subject: string; key: string } }) {
+  if (await isProcessed(job.data.key)) return 'skipped';
+  await sendEmail(job.data.to, job.data.subject);
+  await markProcessed(job.data.key);
+  return 'processed';
+}
+`,
+      'src/mailer.ts': `
+export async function sendEmail(to: string, subject: string) {
+  await fetch('https://mail.example/send', { method: 'POST', body: JSON.stringify({ to, subject }) });
+}
+`,
+    });
+    const plain = await lintProject(files("await connection.set('idem:' + key, '1');"));
+    expect(plain.findings).toEqual(['src/email.processor.ts:7 idempotency/no-claim-after-effect/recordAfterWork']);
+    expect(plain.messages[0]).toContain('markProcessed() records what the check at line 5 asked only after sendEmail() ran');
+    // A helper that also reads is judged in its own module: it does not stand for a plain write.
+    const checked = await lintProject(files("if (await connection.get('idem:' + key)) return;\n  await connection.set('idem:' + key, '1');"));
+    expect(checked.findings.filter((finding) => finding.startsWith('src/email.processor.ts'))).toEqual([]);
+  });
+
+  it('follows the charge into a service object another module exports, and not a method that only asks', async () => {
+    const service = (charge: string) => `
+async function processPayment(body: { id: string; cents: number }) {
+  ${charge}
+}
+async function health() {
+  return fetch('https://processor.example/health');
+}
+const service = { processPayment, health };
+export default service;
+`;
+    const handler = (call: string) => `
+import service from './service';
+import { PaymentModel } from './model';
+export async function paymentsJob(job: { data: { id: string; cents: number } }) {
+  const existing = await PaymentModel.findOne({ correlationId: job.data.id });
+  if (existing) return;
+  const { processor } = await service.${call}(job.data);
+  await PaymentModel.create({ correlationId: job.data.id, cents: job.data.cents, processor });
+}
+`;
+    const model = `
+import mongoose from 'mongoose';
+const paymentSchema = new mongoose.Schema({ correlationId: String, cents: Number, processor: String });
+paymentSchema.index({ correlationId: 1 }, { unique: true });
+export const PaymentModel = mongoose.model('Payment', paymentSchema);
+`;
+    const charge = "return fetch('https://processor.example/payments', { method: 'POST', body: JSON.stringify(body) });";
+    const charged = await lintProject({ 'src/service.ts': service(charge), 'src/model.ts': model, 'src/job.ts': handler('processPayment') });
+    expect(charged.findings).toEqual(['src/job.ts:8 idempotency/no-claim-after-effect/protectedButWorkBefore']);
+    expect(charged.messages[0]).toContain('service.processPayment() runs after the check at line 5');
+    const asked = await lintProject({ 'src/service.ts': service(charge), 'src/model.ts': model, 'src/job.ts': handler('health') });
+    expect(asked.findings).toEqual([]);
+  });
   it('follows the credit into a helper of another module', async () => {
     const { findings, messages } = await lintProject({
       'src/credit.ts': `

@@ -14,6 +14,12 @@ import { walk } from '../syntax/walk.js';
 
 export type FunctionNode = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
 
+/** A value another module of the project exports (`export const redis = new Redis()`), and what that module imports. */
+export interface ImportedValue {
+  value: TSESTree.Node;
+  imports: FileImports;
+}
+
 /** What the analysis reads of a parsed file: ESLint's SourceCode for the linted file, a lighter stand-in for other modules. */
 export interface SourceLike {
   readonly ast: TSESTree.Program;
@@ -36,8 +42,15 @@ export class FileContext {
     readonly libraries: LibraryTable,
     /** The file's path, as ESLint gives it. */
     readonly filename: string,
+    /** Reads what a project module exports (the project's modules are read on a floor above this one). */
+    private readonly exports?: (file: FileContext, local: string) => ImportedValue | undefined,
   ) {
     this.imports = importsOf(sourceCode.ast);
+  }
+
+  /** What the project module this file imports `local` from exports under that name, with that module's imports. */
+  importedValue(local: string): ImportedValue | undefined {
+    return this.exports?.(this, local);
   }
 
   scopeOf = (node: TSESTree.Node): TSESLint.Scope.Scope => this.sourceCode.getScope(node);
@@ -77,7 +90,7 @@ export class FileContext {
     if (method?.type === 'MethodDefinition' || (method?.type === 'Property' && method.value === fn)) {
       sites.push(...this.thisCalls(method, keyName(method)));
     }
-    if (method?.type === 'MethodDefinition') sites.push(...this.instanceCalls(method));
+    if (method?.type === 'MethodDefinition') sites.push(...(method.static ? this.staticCalls(method) : this.instanceCalls(method)));
     this.sitesCache.set(fn, sites);
     return sites;
   }
@@ -107,6 +120,15 @@ export class FileContext {
     const className = owner.type === 'ClassDeclaration' || owner.type === 'ClassExpression' ? owner.id?.name : undefined;
     if (!name || !className || method.static) return [];
     return (this.callsByMethod().get(name) ?? []).filter((callee) => this.isInstanceOf(callee.object, className));
+  }
+
+  /** `IdempotencyService.check(…)`: the calls of a static method through its class's name. */
+  private staticCalls(method: TSESTree.MethodDefinition): TSESTree.Node[] {
+    const name = keyName(method);
+    const owner = method.parent.parent;
+    const className = owner.type === 'ClassDeclaration' || owner.type === 'ClassExpression' ? owner.id?.name : undefined;
+    if (!name || !className) return [];
+    return (this.callsByMethod().get(name) ?? []).filter((callee) => callee.object.type === 'Identifier' && callee.object.name === className);
   }
 
   /** Does `receiver` hold an instance of the class `className`, as far as this file shows? */
@@ -228,6 +250,15 @@ export class FileContext {
     return undefined;
   }
 
+  /** The class this module declares at its top level under `name`. */
+  classNamed(name: string): TSESTree.ClassDeclaration | undefined {
+    for (const statement of this.sourceCode.ast.body) {
+      const declaration = (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') && statement.declaration ? statement.declaration : statement;
+      if (declaration.type === 'ClassDeclaration' && declaration.id?.name === name) return declaration;
+    }
+    return undefined;
+  }
+
   /** The function the module exports under `name`, if what it exports there is one. */
   exportedFunction(name: string): FunctionNode | undefined {
     const value = this.exportedValue(name);
@@ -242,6 +273,15 @@ export class FileContext {
       if (variable?.defs.length !== 1 || !definition) return undefined;
       if (definition.type === 'FunctionName' && isFunction(definition.node)) return definition.node;
       if (definition.type === 'Variable' && isFunction(definition.node.init)) return definition.node.init;
+      return undefined;
+    }
+    if (callee.type === 'MemberExpression' && callee.object.type === 'Identifier') {
+      // `IdempotencyService.check(…)`: a static method of a class this file declares.
+      const name = propertyName(callee);
+      const owner = this.classNamed(callee.object.name);
+      for (const member of owner?.body.body ?? []) {
+        if (member.type === 'MethodDefinition' && member.static && member.value.type === 'FunctionExpression' && member.value.body && keyName(member) === name) return member.value;
+      }
       return undefined;
     }
     if (callee.type === 'MemberExpression' && callee.object.type === 'ThisExpression') {

@@ -40,6 +40,8 @@ export interface AdapterFile {
   readonly text: (node: TSESTree.Node) => string;
   /** The source of a node as messages quote it. */
   readonly code: (node: TSESTree.Node) => string;
+  /** What the project module this file imports `local` from exports under that name (`new Redis()`), with that module's imports. */
+  importedValue(local: string): { value: TSESTree.Node; imports: FileImports } | undefined;
 }
 
 /** What an adapter may ask of the table of every adapter in use. */

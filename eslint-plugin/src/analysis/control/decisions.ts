@@ -2,7 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { flip, isNothing, isZero, type Polarity } from './polarity.js';
-import { propertyName } from '../syntax/nodes.js';
+import { keyName, propertyName } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
 
 /**
@@ -22,9 +22,15 @@ interface Guard {
  * Climbs from an expression holding the read's result (polarity: truthy = found) to the guard
  * it feeds, composing the polarity on the way: `!x`, `x.length === 0`, `x == null`, `x > 0`.
  */
-function climbToGuard(start: TSESTree.Node, polarity: Polarity): { guard?: Guard; bound?: { id: TSESTree.Node; polarity: Polarity }; returned?: Polarity } {
+function climbToGuard(
+  start: TSESTree.Node,
+  polarity: Polarity,
+  carrier?: string,
+): { guard?: Guard; bound?: { id: TSESTree.Node; polarity: Polarity; carrier?: string }; returned?: Polarity } {
   let node = start;
   let current = polarity;
+  // The field of the value that says whether a row was found (`{ processed: true }`), until it is read.
+  let field = carrier;
   let viaField = false;
   let afterElement = false;
   for (let guard = 0; guard < 16; guard += 1) {
@@ -37,6 +43,11 @@ function climbToGuard(start: TSESTree.Node, polarity: Polarity): { guard?: Guard
       case 'TSNonNullExpression':
         break;
       case 'MemberExpression': {
+        if (field !== undefined) {
+          if (parent.object !== node || propertyName(parent) !== field) return {};
+          field = undefined;
+          break;
+        }
         // rows.length, result.rowCount, rows[0], count.count: still "found" when truthy.
         if (parent.object !== node) return {};
         const member = propertyName(parent) ?? (parent.computed && parent.property.type === 'Literal' ? String(parent.property.value) : '');
@@ -81,19 +92,27 @@ function climbToGuard(start: TSESTree.Node, polarity: Polarity): { guard?: Guard
         if (parent.left === node) return { guard: { owner: parent, whenTrue: current } };
         break;
       case 'IfStatement':
+        if (parent.test === node && field === undefined) return { guard: { owner: parent, whenTrue: current } };
+        return {};
       case 'ConditionalExpression':
-        if (parent.test === node) return { guard: { owner: parent, whenTrue: current } };
-        return {};
+        if (parent.test === node) return field === undefined ? { guard: { owner: parent, whenTrue: current } } : {};
+        // `client ? await client.query(q) : await pool.query(q)`: either way, the read's result.
+        break;
       case 'VariableDeclarator':
-        if (parent.init === node) return { bound: { id: parent.id, polarity: current } };
-        return {};
+        if (parent.init !== node) return {};
+        if (field !== undefined && parent.id.type === 'ObjectPattern') {
+          // `const { processed } = await checkProcessed(id)`: only that field says it.
+          const property = parent.id.properties.find((each) => each.type === 'Property' && keyName(each) === field);
+          return property?.type === 'Property' ? { bound: { id: property.value, polarity: current } } : {};
+        }
+        return { bound: { id: parent.id, polarity: current, ...(field !== undefined ? { carrier: field } : {}) } };
       case 'AssignmentExpression':
-        if (parent.right === node) return { bound: { id: parent.left, polarity: current } };
+        if (parent.right === node && field === undefined) return { bound: { id: parent.left, polarity: current } };
         return {};
       case 'ReturnStatement':
-        return { returned: current };
+        return field === undefined ? { returned: current } : {};
       case 'ArrowFunctionExpression':
-        return parent.body === node ? { returned: current } : {};
+        return parent.body === node && field === undefined ? { returned: current } : {};
       default:
         return {};
     }
@@ -165,31 +184,102 @@ function guards(guard: Guard, write: TSESTree.Node): boolean {
 export function guardsFedBy(read: TSESTree.Node, file: FileContext): Guard[] {
   const found: Guard[] = [];
   const seen = new Set<TSESTree.Node>();
-  const visit = (node: TSESTree.Node, polarity: Polarity, depth: number): void => {
+  const toCallers = (from: TSESTree.Node, polarity: Polarity, depth: number, carrier?: string) => {
+    const fn = enclosingFunction(from);
+    for (const site of fn ? file.functionSites(fn) : []) {
+      const call = site.parent;
+      if (call?.type === 'CallExpression' && call.callee === site) visit(call, polarity, depth + 1, carrier);
+    }
+  };
+  const visit = (node: TSESTree.Node, polarity: Polarity, depth: number, carrier?: string): void => {
     if (depth > 4 || seen.has(node)) return;
     seen.add(node);
-    const { guard, bound, returned } = climbToGuard(node, polarity);
-    if (guard) found.push(guard);
+    const { guard, bound, returned } = climbToGuard(node, polarity, carrier);
+    if (guard) {
+      found.push(guard);
+      const answer = answeredBy(guard);
+      if (answer) toCallers(guard.owner, answer.polarity, depth, answer.carrier);
+    }
     if (bound) {
       for (const identifier of boundIdentifiers(bound.id)) {
         const variable = variableOf(identifier, file.scopeOf(identifier));
         for (const reference of variable?.references ?? []) {
-          if (reference.isRead()) visit(reference.identifier, bound.polarity, depth + 1);
+          if (reference.isRead()) visit(reference.identifier, bound.polarity, depth + 1, bound.carrier);
         }
       }
     }
-    if (returned) {
-      const fn = enclosingFunction(node);
-      if (fn) {
-        for (const site of file.functionSites(fn)) {
-          const call = site.parent;
-          if (call?.type === 'CallExpression' && call.callee === site) visit(call, returned, depth + 1);
-        }
-      }
-    }
+    if (returned) toCallers(node, returned, depth);
   };
   visit(read, 'present', 0);
   return found;
+}
+
+/**
+ * Does `fn` answer with the verdict of `read`: return whether it found a row (`return rows.length
+ * > 0`, `return found !== null`), or the row or nothing (`if (found) return found; return null`)?
+ * Only a plain verdict, not one carried in a field of what it returns.
+ */
+export function answersWith(read: TSESTree.Node, fn: FunctionNode, file: FileContext): boolean {
+  const seen = new Set<TSESTree.Node>();
+  const visit = (node: TSESTree.Node, polarity: Polarity, depth: number): boolean => {
+    if (depth > 3 || seen.has(node)) return false;
+    seen.add(node);
+    const { guard, bound, returned } = climbToGuard(node, polarity);
+    if (returned && enclosingFunction(node) === fn) return true;
+    if (guard && enclosingFunction(guard.owner) === fn && answeredBy(guard)?.carrier === undefined && answeredBy(guard) !== undefined) return true;
+    for (const identifier of bound ? boundIdentifiers(bound.id) : []) {
+      const variable = variableOf(identifier, file.scopeOf(identifier));
+      for (const reference of variable?.references ?? []) {
+        if (reference.isRead() && visit(reference.identifier as TSESTree.Node, bound!.polarity, depth + 1)) return true;
+      }
+    }
+    return false;
+  };
+  return visit(read, 'present', 0);
+}
+
+/** What a `return` hands back: its argument, or nothing for a bare `return;` (undefined: not a return). */
+function returnedBy(statement: TSESTree.Node | null | undefined): TSESTree.Node | null | undefined {
+  if (statement?.type === 'BlockStatement') return returnedBy(statement.body[statement.body.length - 1]);
+  return statement?.type === 'ReturnStatement' ? statement.argument : undefined;
+}
+
+/** Whether a returned value is truthy, when its shape says so. */
+function truthy(value: TSESTree.Node | null): boolean | undefined {
+  if (value === null || isNothing(value) || isZero(value)) return false;
+  if (value.type === 'ObjectExpression' || value.type === 'ArrayExpression' || value.type === 'NewExpression') return true;
+  if (value.type === 'Literal') return Boolean(value.value);
+  return undefined;
+}
+
+/** `{ processed: true, … }` against `{ processed: false }`: the field whose value tells the two answers apart. */
+function tellingField(inside: TSESTree.Node | null, outside: TSESTree.Node | null): { name: string; whenInside: boolean } | undefined {
+  if (inside?.type !== 'ObjectExpression' || outside?.type !== 'ObjectExpression') return undefined;
+  const flags = (object: TSESTree.ObjectExpression) =>
+    new Map(object.properties.flatMap((property) => (property.type === 'Property' && property.value.type === 'Literal' && typeof property.value.value === 'boolean' ? [[keyName(property), property.value.value] as const] : [])));
+  const outsideFlags = flags(outside);
+  for (const [name, value] of flags(inside)) if (name !== undefined && outsideFlags.get(name) === !value) return { name, whenInside: value };
+  return undefined;
+}
+
+/**
+ * `if (rows.length > 0) return rows[0]; return null;`, or `{ processed: true }` against
+ * `{ processed: false }`: a helper that answers with its check's verdict, for its callers to
+ * decide on. The polarity of what it returns (or of the field that tells), when the two answers
+ * differ in a way the code shows.
+ */
+function answeredBy(guard: Guard): { polarity: Polarity; carrier?: string } | undefined {
+  const owner = guard.owner;
+  if (owner.type !== 'IfStatement' || !exits(owner.consequent)) return undefined;
+  const inside = returnedBy(owner.consequent);
+  let outside: TSESTree.Node | null | undefined;
+  if (owner.alternate) outside = returnedBy(owner.alternate);
+  else if (owner.parent.type === 'BlockStatement') outside = returnedBy(owner.parent.body[owner.parent.body.indexOf(owner) + 1]);
+  if (inside === undefined || outside === undefined) return undefined;
+  const [whenInside, whenOutside] = [truthy(inside), truthy(outside)];
+  if (whenInside !== undefined && whenOutside !== undefined && whenInside !== whenOutside) return { polarity: whenInside ? guard.whenTrue : flip(guard.whenTrue) };
+  const field = tellingField(inside, outside);
+  return field && { polarity: field.whenInside ? guard.whenTrue : flip(guard.whenTrue), carrier: field.name };
 }
 
 function boundIdentifiers(pattern: TSESTree.Node): TSESTree.Identifier[] {
@@ -243,11 +333,24 @@ function findWriteSites(write: TSESTree.Node, file: FileContext): TSESTree.Node[
  * the calls of the helper that performs it (writeSites), computed once per write.
  */
 export function isDecidedBy(guardsOfRead: readonly Guard[], sites: readonly TSESTree.Node[]): boolean {
+  return decision(guardsOfRead, sites) !== undefined;
+}
+
+/**
+ * The guard that decides a write and the site it decides (the write, or the call of the helper
+ * that makes it): the place, in the function that decides, where the write happens.
+ */
+export function decision(guardsOfRead: readonly Guard[], sites: readonly TSESTree.Node[]): { guard: Guard; site: TSESTree.Node } | undefined {
   // Plain loops: this runs for every pair of a write and a read of the same table.
   for (const guard of guardsOfRead) {
-    for (const site of sites) if (site.range[0] > guard.owner.range[0] && guards(guard, site)) return true;
+    for (const site of sites) if (site.range[0] > guard.owner.range[0] && guards(guard, site)) return { guard, site };
   }
-  return false;
+  return undefined;
+}
+
+/** Where a guard has asked its question: after its test (or the left side of `a || b`). */
+export function askedBy(guard: Guard): number {
+  return guard.owner.type === 'LogicalExpression' ? guard.owner.left.range[1] : guard.owner.test.range[1];
 }
 
 /** An enclosing transaction started with SERIALIZABLE isolation, e.g. Prisma's `$transaction(fn, { isolationLevel })`. */

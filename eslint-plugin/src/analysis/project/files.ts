@@ -36,6 +36,15 @@ export function entryAt(file: string): Stats | undefined {
   return stats ?? undefined;
 }
 
+/**
+ * Which folder is at `dir` now: one deleted and made again at the same path (a checkout written
+ * anew) is another folder, and no listing of the earlier one may stand for it.
+ */
+export function folderIdentity(dir: string): string {
+  const stats = entryAt(dir);
+  return stats ? `${stats.ino}:${stats.birthtimeMs}:${stats.mtimeMs}` : '';
+}
+
 export interface FileStamp {
   /** Changes when the text may have: modification time and size on disk, the text itself when open. */
   stamp: string;

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { projectRoot } from './root.js';
-import { stampOf, textOf } from './files.js';
+import { folderIdentity, stampOf, textOf } from './files.js';
 import { resolveImport } from './modules.js';
 
 /**
@@ -19,6 +19,7 @@ const specifierPattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*im
 
 interface ProjectIndex {
   at: number;
+  identity: string;
   /** Specifier stem → the files and specifiers that end with it. */
   byStem: Map<string, { file: string; specifier: string }[]>;
 }
@@ -77,7 +78,8 @@ function stemOf(specifier: string): string {
 
 function indexOf(root: string): ProjectIndex {
   const known = indexes.get(root);
-  if (known && now() - known.at < indexLifetimeMs) return known;
+  const identity = folderIdentity(root);
+  if (known && known.identity === identity && now() - known.at < indexLifetimeMs) return known;
   const byStem = new Map<string, { file: string; specifier: string }[]>();
   for (const file of listSources(root)) {
     for (const specifier of specifiersIn(file)) {
@@ -88,7 +90,7 @@ function indexOf(root: string): ProjectIndex {
       else byStem.set(stem, [{ file, specifier }]);
     }
   }
-  const index = { at: now(), byStem };
+  const index = { at: now(), identity, byStem };
   indexes.set(root, index);
   return index;
 }

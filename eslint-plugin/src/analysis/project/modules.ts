@@ -3,11 +3,11 @@ import path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { createPathsMatcher, getTsconfig } from 'get-tsconfig';
 
-import { FileContext, type FunctionNode } from '../context/file-context.js';
+import { FileContext, isFunction, type FunctionNode, type ImportedValue } from '../context/file-context.js';
 import type { LibraryTable } from '../context/library-table.js';
 import type { LibraryAdapter } from '../contract/adapter.js';
 import { constantInitializer } from '../syntax/scope.js';
-import { propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { typeScriptParse } from './typescript-parser.js';
 import { entryAt, stampOf, textOf } from './files.js';
 
@@ -130,7 +130,7 @@ export function moduleContext(file: string, table: LibraryTable): FileContext | 
       const jsx = /\.(t|j)sx$/.test(file);
       const { ast, scopeManager, visitorKeys } = parse(text, { range: true, loc: true, tokens: false, comment: false, ecmaVersion: 'latest', sourceType: 'module', ecmaFeatures: { jsx }, filePath: file });
       setParents(ast, visitorKeys);
-      context = new FileContext(new ModuleSource(text, ast, scopeManager, visitorKeys), table, file);
+      context = new FileContext(new ModuleSource(text, ast, scopeManager, visitorKeys), table, file, importedValueOf);
     } catch {
       context = null;
     }
@@ -154,9 +154,10 @@ function importedModule(file: FileContext, source: string): FileContext | undefi
 
 /**
  * The project module and the name it exports that a reference of the file stands for: `helper`
- * after `import { helper }`, `lib.helper` after `import * as lib`.
+ * after `import { helper }`, `lib.helper` after `import * as lib`; and for `service.charge`
+ * after `import service` or `import { service }`, the member asked of what it exports.
  */
-export function importedExport(file: FileContext, reference: TSESTree.Node): { module: FileContext; name: string } | undefined {
+export function importedExport(file: FileContext, reference: TSESTree.Node): { module: FileContext; name: string; member?: string } | undefined {
   let local: string | undefined;
   let member: string | undefined;
   if (reference.type === 'Identifier') local = reference.name;
@@ -167,20 +168,54 @@ export function importedExport(file: FileContext, reference: TSESTree.Node): { m
   const source = local && file.imports.bindings.get(local);
   if (!local || !source) return undefined;
   const name = file.imports.names.get(local);
-  const exported = name === '*' ? member : member === undefined ? name : undefined;
+  const exported = name === '*' ? member : name;
   const module = exported ? importedModule(file, source) : undefined;
-  return module && exported ? { module, name: exported } : undefined;
+  return module && exported ? { module, name: exported, ...(name !== '*' && member !== undefined ? { member } : {}) } : undefined;
+}
+
+/**
+ * The method `member` of what a module exports: a property of an object (`export default {
+ * charge }`), a method of an instance it makes (`export const payments = new Payments()`), or
+ * a static method of a class it exports.
+ */
+function memberFunction(module: FileContext, value: TSESTree.Node | undefined, member: string): FunctionNode | undefined {
+  const node = value && unwrapExpression(value);
+  if (node?.type === 'ObjectExpression') {
+    for (const property of node.properties) {
+      if (property.type !== 'Property' || keyName(property) !== member) continue;
+      if (isFunction(property.value)) return property.value;
+      return property.value.type === 'Identifier' ? module.localFunction(property.value) : undefined;
+    }
+    return undefined;
+  }
+  const made = node?.type === 'NewExpression' && node.callee.type === 'Identifier' ? module.classNamed(node.callee.name) : undefined;
+  const owner = made ?? (node?.type === 'ClassDeclaration' || node?.type === 'ClassExpression' ? node : undefined);
+  if (!owner) return undefined;
+  for (const element of owner.body.body) {
+    if (element.type === 'MethodDefinition' && element.kind === 'method' && element.static === !made && keyName(element) === member && element.value.body) return element.value;
+  }
+  return undefined;
+}
+
+/** What the project module a file imports `local` from exports under that name, with that module's imports. */
+export function importedValueOf(file: FileContext, local: string): ImportedValue | undefined {
+  const source = file.imports.bindings.get(local);
+  const name = file.imports.names.get(local);
+  const module = source !== undefined && name !== undefined && name !== '*' ? importedModule(file, source) : undefined;
+  const value = module?.exportedValue(name!);
+  return module && value ? { value, imports: module.imports } : undefined;
 }
 
 /**
  * The function another module of the project exports under the name `callee` calls it by
- * (`helper(…)`, `lib.helper(…)`), read in that module; undefined when the callee is not
- * imported or its module cannot be read.
+ * (`helper(…)`, `lib.helper(…)`, `service.charge(…)`), read in that module; undefined when the
+ * callee is not imported or its module cannot be read.
  */
 export function importedFunction(file: FileContext, callee: TSESTree.Node): { module: FileContext; fn: FunctionNode } | undefined {
   const imported = importedExport(file, callee);
-  const fn = imported?.module.exportedFunction(imported.name);
-  return imported && fn ? { module: imported.module, fn } : undefined;
+  if (!imported) return undefined;
+  const fn = imported.member === undefined ? imported.module.exportedFunction(imported.name) : memberFunction(imported.module, imported.module.exportedValue(imported.name), imported.member);
+  return fn ? { module: imported.module, fn } : undefined;
 }
 
 /**
@@ -214,6 +249,6 @@ export function makerOf(value: TSESTree.Node, file: FileContext): LibraryAdapter
   const local = value.type === 'Identifier' ? constantInitializer(value, file.scopeOf(value)) : undefined;
   if (local) return made(unwrapExpression(local), file);
   const imported = importedExport(file, value);
-  const exported = imported?.module.exportedValue(imported.name);
+  const exported = imported && imported.member === undefined ? imported.module.exportedValue(imported.name) : undefined;
   return imported && exported ? made(unwrapExpression(exported), imported.module) : undefined;
 }

@@ -33,9 +33,13 @@ export class SchemaModel {
   /** Schema files found that could not be read: any table's keys may be declared there. */
   readonly unreadable: readonly string[];
 
-  constructor(tables: readonly (DeclaredTable & { file: string })[], files: readonly string[], unreadable: readonly string[] = []) {
+  /** What each unreadable file mentions (targets); unknown, it may declare any table. */
+  private readonly unreadableMentions: readonly ReadonlySet<string>[] | undefined;
+
+  constructor(tables: readonly (DeclaredTable & { file: string })[], files: readonly string[], unreadable: readonly string[] = [], unreadableMentions?: readonly ReadonlySet<string>[]) {
     this.files = files;
     this.unreadable = unreadable;
+    this.unreadableMentions = unreadableMentions;
     for (const declared of tables) {
       for (const name of [declared.table, ...(declared.aliases ?? [])]) {
         const target = normaliseTarget(name);
@@ -64,6 +68,15 @@ export class SchemaModel {
    */
   keysSettled(target: string): boolean {
     return this.declaredWhole.has(target) && !this.unsure.has(target) && this.unreadable.length === 0;
+  }
+
+  /**
+   * Whether a schema file that could not be read may declare keys of `target` (it names the
+   * table): what it would have settled is then unknown, and no rule may read it as "no key".
+   */
+  unreadableFor(target: string): boolean {
+    if (this.unreadable.length === 0) return false;
+    return !this.unreadableMentions || this.unreadableMentions.some((names) => names.has(target));
   }
 
   /** How the schema names `target` (its first declaration's table name), and the files that declare it. */

@@ -3,10 +3,11 @@ import path from 'node:path';
 
 import type { ModelFiles, SchemaFiles } from '../contract/adapter.js';
 import type { LibraryTable } from '../context/library-table.js';
-import { entryAt, stampOf, textOf } from '../project/files.js';
+import { entryAt, folderIdentity, stampOf, textOf } from '../project/files.js';
 import { ascend, projectRoot } from '../project/root.js';
 import { listSources } from '../project/importers.js';
 import { moduleContext } from '../project/modules.js';
+import { normaliseTarget } from '../contract/operation.js';
 import { SchemaModel } from './model.js';
 import { type DeclaredTable } from '../contract/schema.js';
 
@@ -28,10 +29,12 @@ const listingLifetimeMs = 5_000;
 interface Parsed {
   stamp: string;
   tables: readonly DeclaredTable[] | null;
+  /** For a file that could not be read: the names it mentions, any of which it may declare keys for. */
+  mentions?: ReadonlySet<string>;
 }
 
 const parsed = new Map<string, Parsed>();
-const listings = new Map<string, { at: number; files: string[] }>();
+const listings = new Map<string, { at: number; identity: string; files: string[] }>();
 const warned = new Set<string>();
 
 function now(): number {
@@ -85,7 +88,8 @@ function filesIn(dir: string, ending: string, depth: number): string[] {
 function locate(folder: string, schema: SchemaFiles): string[] {
   const key = `${folder}\u0000${schema.kind}`;
   const listing = listings.get(key);
-  if (listing && now() - listing.at < listingLifetimeMs) return listing.files;
+  const identity = folderIdentity(folder);
+  if (listing && listing.identity === identity && now() - listing.at < listingLifetimeMs) return listing.files;
   const files: string[] = [];
   for (const location of schema.locations) {
     if (typeof location === 'string') {
@@ -96,7 +100,7 @@ function locate(folder: string, schema: SchemaFiles): string[] {
       if (isDirectory(dir)) files.push(...filesIn(dir, location.ending, location.depth ?? 1));
     }
   }
-  listings.set(key, { at: now(), files });
+  listings.set(key, { at: now(), identity, files });
   return files;
 }
 
@@ -115,18 +119,23 @@ function read(file: string, schema: SchemaFiles): readonly DeclaredTable[] {
   const known = parsed.get(file);
   if (known?.stamp === stamp) return known.tables ?? [];
   let tables: readonly DeclaredTable[] | null;
+  const text = textOf(file);
   try {
-    const text = textOf(file);
     tables = text === undefined ? [] : schema.read(text, file);
   } catch {
     tables = null;
   }
-  parsed.set(file, { stamp, tables });
+  parsed.set(file, { stamp, tables, ...(tables === null ? { mentions: namesIn(text ?? '') } : {}) });
   if (tables === null && !warned.has(file) && typeof process !== 'undefined' && typeof process.emitWarning === 'function') {
     warned.add(file);
     process.emitWarning(`eslint-plugin-idempotency skipped ${file}: it could not be read as ${schema.kind}. Findings that depend on its unique keys treat them as unknown.`);
   }
   return tables ?? [];
+}
+
+/** Every word of a text that could name a table, as targets are named (`"Users"`, `users` → `user`). */
+function namesIn(text: string): Set<string> {
+  return new Set((text.match(/[A-Za-z_][\w$]*/g) ?? []).map(normaliseTarget));
 }
 
 const mentions = new Map<string, { stamp: string; readers: Set<ModelFiles> }>();
@@ -146,7 +155,7 @@ function readersMentioned(file: string, readers: readonly ModelFiles[]): { stamp
   return found;
 }
 
-const declaredLately = new Map<string, { at: number; found: { tables: (DeclaredTable & { file: string })[]; stamps: string[] } }>();
+const declaredLately = new Map<string, { at: number; identity: string; found: { tables: (DeclaredTable & { file: string })[]; stamps: string[] } }>();
 
 /** Tables declared in the project's model code, looked for again at most every few seconds. */
 function declaredInModels(filename: string, table: LibraryTable): { tables: (DeclaredTable & { file: string })[]; stamps: string[] } {
@@ -154,9 +163,10 @@ function declaredInModels(filename: string, table: LibraryTable): { tables: (Dec
   if (!root || table.modelReaders.length === 0) return { tables: [], stamps: [] };
   const key = `${root}\u0000${table.id}`;
   const lately = declaredLately.get(key);
-  if (lately && now() - lately.at < listingLifetimeMs) return lately.found;
+  const identity = folderIdentity(root);
+  if (lately && lately.identity === identity && now() - lately.at < listingLifetimeMs) return lately.found;
   const found = scanModels(root, table);
-  declaredLately.set(key, { at: now(), found });
+  declaredLately.set(key, { at: now(), identity, found });
   return found;
 }
 
@@ -195,7 +205,8 @@ export function projectSchema(filename: string, table: LibraryTable, settingsPat
   let model = models.get(key);
   if (!model) {
     const unreadable = sources.filter(({ file }) => parsed.get(file)?.tables === null).map(({ file }) => file);
-    model = new SchemaModel([...tables, ...inModels.tables], [...sources.map(({ file }) => file), ...new Set(inModels.tables.map((declared) => declared.file))], unreadable);
+    const mentioned = unreadable.map((file) => parsed.get(file)?.mentions ?? new Set<string>());
+    model = new SchemaModel([...tables, ...inModels.tables], [...sources.map(({ file }) => file), ...new Set(inModels.tables.map((declared) => declared.file))], unreadable, mentioned);
     if (models.size > 200) models.clear();
     models.set(key, model);
   }

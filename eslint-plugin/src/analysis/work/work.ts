@@ -6,7 +6,7 @@ import { collectionOf, localCollection } from './collections.js';
 import { findOperations, type DataOperation } from '../operations/index.js';
 import { importedFunction, makerOf } from '../project/modules.js';
 import { calleeName, keyName, memberPath, unwrapExpression, withoutTypeAssertions } from '../syntax/nodes.js';
-import { constantInitializer } from '../syntax/scope.js';
+import { constantInitializer, variableOf } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
 
 /**
@@ -98,7 +98,27 @@ function calledHelperDoesWork(call: TSESTree.CallExpression, file: FileContext, 
  * for its effect alone.
  */
 /** Calls that ask, wait or log rather than act. */
-const notEffects = /^(log|debug|info|warn|warning|error|trace|sleep|delay|wait|setTimeout|flush|commit|rollback|release|close|end|connect|disconnect|(assert|validate|check|ensure|verify|authori[sz]e|authenticate|require|get|find|fetch|load|read|list|count|compute|calculate|parse|render|format|revalidate|invalidate|lookup|resolve|build|prepare)([A-Z_]\w*)?)$/;
+const notEffects = /^(log|debug|info|warn|warning|error|trace|sleep|delay|wait|setTimeout|flush|begin|beginTransaction|startTransaction|commit|rollback|release|close|end|connect|disconnect|(assert|validate|check|ensure|verify|authori[sz]e|authenticate|require|get|find|fetch|load|read|list|count|compute|calculate|parse|render|format|revalidate|invalidate|lookup|resolve|build|prepare)([A-Z_]\w*)?)$/;
+
+/**
+ * `const result = await handler(envelope)`: a function the caller handed in, called for its
+ * answer. It is the business work itself (a consumer's wrapper runs the handler it was given),
+ * whatever the analysis can see of it.
+ */
+function handedIn(call: TSESTree.CallExpression, file: FileContext): boolean {
+  if (call.callee.type !== 'Identifier' || notEffects.test(call.callee.name)) return false;
+  if (variableOf(call.callee, file.scopeOf(call.callee))?.defs[0]?.type !== 'Parameter') return false;
+  let node: TSESTree.Node = call;
+  while (node.parent?.type === 'AwaitExpression') node = node.parent;
+  return node.parent?.type === 'VariableDeclarator' || (node.parent?.type === 'AssignmentExpression' && node.parent.right === node);
+}
+
+/** `client.query('BEGIN')`, `query('SET LOCAL …')`: a statement that steers the session, not one that changes data. */
+function controlsSession(call: TSESTree.CallExpression): boolean {
+  const [first] = call.arguments;
+  const text = first?.type === 'Literal' ? first.value : first?.type === 'TemplateLiteral' && first.expressions.length === 0 ? first.quasis[0]?.value.cooked : undefined;
+  return typeof text === 'string' && /^\s*(BEGIN|START\s+TRANSACTION|COMMIT|ROLLBACK|END|SAVEPOINT|RELEASE|SET)\b/i.test(text);
+}
 
 /**
  * `await sendInvitationEmail(…);` as a statement of its own: a call awaited for what it does, its
@@ -108,7 +128,7 @@ const notEffects = /^(log|debug|info|warn|warning|error|trace|sleep|delay|wait|s
 function awaitedForEffect(call: TSESTree.CallExpression, file: FileContext): Work | undefined {
   if (call.parent?.type !== 'AwaitExpression' || call.parent.parent?.type !== 'ExpressionStatement') return undefined;
   const name = calleeName(call.callee);
-  if (!name || notEffects.test(name)) return undefined;
+  if (!name || notEffects.test(name) || controlsSession(call)) return undefined;
   return { node: call, label: callLabel(call, file) };
 }
 
@@ -144,7 +164,7 @@ export function workOfCall(
   const write = operations.find((operation) => isWork(operation, file));
   if (write) return { node: call, label: write.label };
   if (operations.length > 0) return undefined;
-  if (sendsOrRequests(call, file)) return { node: call, label: callLabel(call, file) };
+  if (sendsOrRequests(call, file) || handedIn(call, file)) return { node: call, label: callLabel(call, file) };
   return calledHelperDoesWork(call, file, 1) ? { node: call, label: callLabel(call, file) } : awaitedForEffect(call, file);
 }
 

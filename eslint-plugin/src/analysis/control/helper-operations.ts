@@ -1,0 +1,76 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
+import type { DataOperation } from '../contract/operation.js';
+import { findOperations } from '../operations/index.js';
+import { importedFunction } from '../project/modules.js';
+import { walk } from '../syntax/walk.js';
+import { answersWith } from './decisions.js';
+
+/**
+ * A call of a helper another module of the project exports, taken for the one operation the
+ * helper stands for: `if (await isProcessed(key))` is a read whose answer decides, and
+ * `await markProcessed(key)` an insert, just as the calls they make would be in the caller's
+ * own code. Then the check, the write and the work between them are judged where they are
+ * decided, in the caller, whichever module holds them.
+ *
+ * A helper stands for a read when its answer is the verdict of a read it makes (`return rows.length
+ * > 0`, the row or null); for an insert or upsert when that is the only write it makes and it
+ * reads nothing first (a helper that checks and inserts is judged in its own module).
+ */
+
+const bodyBudget = 2_000;
+
+interface Summary {
+  operation: DataOperation | undefined;
+}
+
+const summaries = new WeakMap<FunctionNode, Summary>();
+
+function summarise(fn: FunctionNode, module: FileContext): Summary {
+  const known = summaries.get(fn);
+  if (known) return known;
+  const operations: DataOperation[] = [];
+  walk(
+    fn.body,
+    module.visitorKeys,
+    (node) => {
+      // A function defined inside runs when something calls it, not when the helper does.
+      if (node !== fn.body && isFunction(node)) return false;
+      if (node.type === 'CallExpression' || node.type === 'TaggedTemplateExpression') operations.push(...findOperations(node, module));
+      return true;
+    },
+    bodyBudget,
+  );
+  const reads = operations.filter((operation) => operation.kind === 'read');
+  const writes = operations.filter((operation) => operation.kind === 'insert' || operation.kind === 'upsert');
+  const others = operations.filter((operation) => operation.kind === 'update' || operation.kind === 'delete');
+  let operation: DataOperation | undefined;
+  if (writes.length === 0 && others.length === 0) operation = reads.find((read) => answersWith(read.node, fn, module));
+  else if (reads.length === 0 && writes.length === 1 && others.length === 0) operation = writes[0];
+  const summary = { operation };
+  summaries.set(fn, summary);
+  return summary;
+}
+
+/** The operation a call of a project helper in another module stands for, placed at the call. */
+export function helperOperations(call: TSESTree.CallExpression, file: FileContext): DataOperation[] {
+  const imported = importedFunction(file, call.callee);
+  if (!imported) return [];
+  const inner = summarise(imported.fn, imported.module).operation;
+  if (!inner) return [];
+  // The helper's own nodes belong to its module: what the caller can judge is the call, and the
+  // names of the columns and fields, not the values it fills them with there.
+  const namesOnly = (fields: readonly DataOperation['fields'][number][]) => fields.map((field) => ({ ...field, values: [] }));
+  return [
+    {
+      ...inner,
+      node: call,
+      label: `${file.code(call.callee)}()`,
+      fields: namesOnly(inner.fields),
+      ...(inner.filters ? { filters: namesOnly(inner.filters) } : {}),
+      stored: undefined,
+      fix: undefined,
+    },
+  ];
+}
