@@ -53,6 +53,11 @@ export const catalogue = {
     severity: 'error',
     lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-8', seeAlso: ['q7'] },
   },
+  'require-repeat-safe-effect': {
+    description: 'Require a repeat-safe boundary (a claim, a unique key, an idempotency key) before an effect that adds, in code that handles deliveries',
+    severity: 'error',
+    lesson: { lesson: 'idempotent-consumers', anchor: 'predict', seeAlso: [] },
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type RuleName = keyof typeof catalogue;

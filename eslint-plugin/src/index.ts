@@ -7,6 +7,7 @@ import { noClaimAfterEffect } from './rules/no-claim-after-effect.js';
 import { noClaimWithoutUniqueKey } from './rules/no-claim-without-unique-key.js';
 import { noDeliveryIdEffectKey } from './rules/no-delivery-id-effect-key.js';
 import { noInMemoryDedupe } from './rules/no-in-memory-dedupe/index.js';
+import { requireRepeatSafeEffect } from './rules/require-repeat-safe-effect/index.js';
 import { lazyTypeScriptParser } from './analysis/project/typescript-parser.js';
 
 export { catalogue, lessonLinks, lessonTarget, ruleNames, type CatalogueEntry, type LessonLink, type RuleName } from './catalogue.js';
@@ -26,6 +27,7 @@ export const rules = {
   'no-claim-after-effect': noClaimAfterEffect,
   'no-in-memory-dedupe': noInMemoryDedupe,
   'no-claim-without-unique-key': noClaimWithoutUniqueKey,
+  'require-repeat-safe-effect': requireRepeatSafeEffect,
 } satisfies { [Name in RuleName]: { name: Name } };
 
 const sourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];

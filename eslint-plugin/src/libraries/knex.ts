@@ -62,5 +62,6 @@ export const knex: DataAdapter = {
   methods: chainEnds,
   recognise: atChainEnd(knexChain),
   remedy: '.onConflict(…).ignore() and check the returned rows',
+  increments: { methods: ['increment', 'decrement'] },
   models: { mentions: /\.(createTable|createTableIfNotExists|alterTable)\s*\(/, read: knexMigrations },
 };
