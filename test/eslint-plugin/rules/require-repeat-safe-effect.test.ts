@@ -2,10 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { afterAll } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 import { requireRepeatSafeEffect } from '../../../eslint-plugin/src/rules/require-repeat-safe-effect/index.js';
 import { ruleTester } from '../rule-tester.js';
+import { lintProject } from '../support/project.js';
 
 /**
  * Effects that add, reached from a delivery entry point, with and without a boundary. Every case
@@ -258,7 +259,7 @@ export const credit = inngest.createFunction({ id: 'credit', idempotency: 'event
       name: 'SQL: an insert into a table whose only key is a generated id',
       filename,
       code: rabbit(`  await db.query('INSERT INTO usage_records (build_id, minutes) VALUES ($1, $2)', [usage.buildId, usage.minutes]);`),
-      errors: [{ messageId: 'unguarded', line: 6, data: { entry: 'RabbitMQ consumer', does: 'inserts into usage_records, which has no unique key a repeat would hit (the INSERT into usage_records)', repeat: 'inserts a second row' } }],
+      errors: [{ messageId: 'unguarded', line: 6, data: { entry: 'RabbitMQ consumer', does: 'inserts into usage_records', repeat: 'inserts a second row' } }],
     },
     {
       name: 'Prisma: a ledger entry with a fresh id',
@@ -270,7 +271,7 @@ export const credit = inngest.createFunction({ id: 'credit', idempotency: 'event
       name: 'Stripe: a refund without its idempotency key',
       filename,
       code: stripeWebhook(`  await stripe.refunds.create({ charge: charge.id });`),
-      errors: [{ messageId: 'unguarded', line: 6, data: { entry: 'Stripe webhook', does: 'refunds through Stripe (stripe.refunds.create()) without its idempotency key', repeat: 'refunds again' } }],
+      errors: [{ messageId: 'unguarded', line: 6, data: { entry: 'Stripe webhook', does: 'refunds through Stripe (stripe.refunds.create())', repeat: 'refunds again' } }],
     },
     {
       name: 'Stripe: a confirmed PaymentIntent without its idempotency key',
@@ -311,4 +312,56 @@ async function addCredits(userId, credits) {
       errors: [{ messageId: 'unguarded', line: 7 }],
     },
   ],
+});
+
+describe('require-repeat-safe-effect through the eslint command line', () => {
+  // A consumer in one module, the usage service it calls in another, the table in a migration.
+  const consumer = `import { Kafka } from 'kafkajs';
+import { recordUsage } from '../services/usage';
+
+const consumer = new Kafka({ brokers: ['kafka:9092'] }).consumer({ groupId: 'billing' });
+await consumer.run({
+  eachMessage: async ({ message }) => {
+    const build = JSON.parse(message.value.toString());
+    await recordUsage(build.buildId, build.minutes);
+  },
+});
+`;
+  const service = `import { pool } from '../db';
+
+export async function recordUsage(buildId: string, minutes: number) {
+  await pool.query('INSERT INTO build_usage (build_id, minutes) VALUES ($1, $2)', [buildId, minutes]);
+}
+`;
+
+  it('reports the call in the handler when the table the service inserts into has no business key', async () => {
+    const { findings, messages } = await lintProject({
+      'migrations/001_usage.sql': 'CREATE TABLE build_usage (id bigserial PRIMARY KEY, build_id text NOT NULL, minutes int NOT NULL);\n',
+      'src/consumers/builds.ts': consumer,
+      'src/services/usage.ts': service,
+    });
+    expect(findings).toEqual(['src/consumers/builds.ts:8 idempotency/require-repeat-safe-effect/unguarded']);
+    expect(messages).toEqual([
+      'This Kafka consumer inserts into build_usage with no claim, unique key or idempotency key on the way, so a redelivery inserts a second row.',
+    ]);
+  });
+
+  it('stays silent when the schema gives the row a unique key on the build', async () => {
+    const { findings } = await lintProject({
+      'migrations/001_usage.sql': 'CREATE TABLE build_usage (id bigserial PRIMARY KEY, build_id text NOT NULL UNIQUE, minutes int NOT NULL);\n',
+      'src/consumers/builds.ts': consumer,
+      'src/services/usage.ts': service,
+    });
+    expect(findings).toEqual([]);
+  });
+
+  it('stays silent when the schema cannot be read', async () => {
+    const { findings } = await lintProject({
+      'migrations/001_usage.sql': 'CREATE TABLE build_usage (id bigserial PRIMARY KEY, build_id text NOT NULL, minutes int NOT NULL);\n',
+      'migrations/002_broken.sql': 'CREATE TABLE build_usage_archive (this is not sql;\n',
+      'src/consumers/builds.ts': consumer,
+      'src/services/usage.ts': service,
+    });
+    expect(findings).toEqual([]);
+  });
 });

@@ -55,7 +55,7 @@ export function operationVerdict(operation: DataOperation, module: FileContext, 
     if (!fresh) return { kind: 'boundary' };
   }
   const name = model.declaration(target)?.name ?? target;
-  return { kind: 'effect', node: operation.node, does: `inserts into ${name}, which has no unique key a repeat would hit (${operation.label})`, repeat: 'inserts a second row' };
+  return { kind: 'effect', node: operation.node, does: `inserts into ${name}`, repeat: 'inserts a second row' };
 }
 
 const doing: Record<ProviderCall['effect'], { does: string; repeat: string }> = {
@@ -74,6 +74,5 @@ const doing: Record<ProviderCall['effect'], { does: string; repeat: string }> = 
 export function providerVerdict(call: ProviderCall): Verdict {
   if (call.keyed) return { kind: 'boundary' };
   const { does, repeat } = doing[call.effect];
-  const missing = call.keyed === false ? ' without its idempotency key' : '';
-  return { kind: 'effect', node: call.node, does: `${does} ${call.provider.label} (${call.label})${missing}`, repeat };
+  return { kind: 'effect', node: call.node, does: `${does} ${call.provider.label} (${call.label})`, repeat };
 }

@@ -25,8 +25,6 @@ export interface UnguardedEffect {
   node: TSESTree.Node;
   does: string;
   repeat: string;
-  /** The effect is in a function the entry point calls, at this line of that module. */
-  via?: string;
 }
 
 const maxDepth = 3;
@@ -57,7 +55,7 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
   const operationsAt = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, module: FileContext): readonly DataOperation[] =>
     module === analysis.file ? analysis.operationsAt(node) : findOperations(node, module);
 
-  const judgeOperation = (operation: DataOperation, module: FileContext, top: TSESTree.Node, depth: number) => {
+  const judgeOperation = (operation: DataOperation, module: FileContext, top: TSESTree.Node) => {
     if (claimedFacts(operation, tracerOf(module), module)) {
       reading.boundary = true;
       return;
@@ -67,7 +65,7 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
     if (verdict.kind === 'boundary') reading.boundary = true;
     else if (verdict.kind === 'unknown') reading.unknown = true;
     else if (operation.kind === 'insert' && handlesUniqueViolation(operation.node, module, module.libraries.uniqueViolation)) reading.boundary = true;
-    else reading.effects.push({ node: top, does: verdict.does, repeat: verdict.repeat, via: depth > 0 ? `${module.filename}:${operation.node.loc.start.line}` : undefined });
+    else reading.effects.push({ node: top, does: verdict.does, repeat: verdict.repeat });
   };
 
   const read = (fn: FunctionNode, module: FileContext, depth: number, topCall: TSESTree.Node | undefined) => {
@@ -86,20 +84,20 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
           return !reading.boundary;
         }
         if (node.type === 'TaggedTemplateExpression') {
-          for (const operation of operationsAt(node, module)) judgeOperation(operation, module, top, depth);
+          for (const operation of operationsAt(node, module)) judgeOperation(operation, module, top);
           return true;
         }
         if (node.type !== 'CallExpression') return true;
         const operations = operationsAt(node, module);
         if (operations.length > 0) {
-          for (const operation of operations) judgeOperation(operation, module, top, depth);
+          for (const operation of operations) judgeOperation(operation, module, top);
           return true;
         }
         const provider = providerCallAt(node, module);
         if (provider) {
           const verdict = providerVerdict(provider);
           if (verdict?.kind === 'boundary') reading.boundary = true;
-          else if (verdict?.kind === 'effect') reading.effects.push({ node: top, does: verdict.does, repeat: verdict.repeat, via: depth > 0 ? `${module.filename}:${node.loc.start.line}` : undefined });
+          else if (verdict?.kind === 'effect') reading.effects.push({ node: top, does: verdict.does, repeat: verdict.repeat });
           return true;
         }
         const name = calleeName(node.callee) ?? '';
