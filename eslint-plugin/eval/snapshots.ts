@@ -161,7 +161,7 @@ export async function pluginLinter(cwd: string, onlyRule?: string): Promise<ESLi
   const { default: plugin } = (await import(pluginEntry)) as { default: { configs: { recommended: Linter.Config[] }; rules: Record<string, unknown> } };
   // One rule alone, for a study of that rule: the others' analyses are not run.
   const only: Linter.Config[] = onlyRule
-    ? [{ rules: Object.fromEntries(Object.keys(plugin.rules).map((name) => [`idempotency/${name}`, name === onlyRule ? 'error' : 'off'])) }]
+    ? [{ files: plugin.configs.recommended[0]?.files, ignores: plugin.configs.recommended[0]?.ignores, rules: Object.fromEntries(Object.keys(plugin.rules).map((name) => [`idempotency/${name}`, name === onlyRule ? 'error' : 'off'])) }]
     : [];
   return new ESLint({
     cwd,

@@ -60,6 +60,16 @@ for (const [name, text] of Object.entries({
   'package.json': JSON.stringify({ name: 'repeats', private: true, type: 'module' }),
   'migrations/001_init.sql': migration,
   'prisma/schema.prisma': prismaSchema,
+  'src/billing.service.ts': `import { prisma } from './db';
+export class BillingService {
+  async addCredits(userId: string, credits: number) {
+    await prisma.user.update({ where: { id: userId }, data: { credits: { increment: credits } } });
+  }
+  async setPlan(userId: string, plan: string) {
+    await prisma.user.update({ where: { id: userId }, data: { plan } });
+  }
+}
+`,
 })) {
   mkdirSync(path.dirname(path.join(project, name)), { recursive: true });
   writeFileSync(path.join(project, name), text);
@@ -117,8 +127,21 @@ ${body}
   },
 });`;
 
+const nest = (body: string) => `import { Controller } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { BillingService } from './billing.service';
+@Controller()
+export class CreditsController {
+  constructor(private readonly billing: BillingService) {}
+  @EventPattern('credits.granted')
+  async onGranted(@Payload() grant: { userId: string; credits: number; plan: string }) {
+${body}
+  }
+}`;
+
 ruleTester.run('require-repeat-safe-effect', requireRepeatSafeEffect, {
   valid: [
+    { name: 'NestJS: the injected service sets the plan', filename, code: nest(`    await this.billing.setPlan(grant.userId, grant.plan);`) },
     // Increments
     {
       name: 'Prisma: a claim on a unique key comes first',
@@ -235,6 +258,12 @@ export const credit = inngest.createFunction({ id: 'credit', idempotency: 'event
     },
   ],
   invalid: [
+    {
+      name: 'NestJS: the injected service adds the credits',
+      filename,
+      code: nest(`    await this.billing.addCredits(grant.userId, grant.credits);`),
+      errors: [{ messageId: 'unguarded', line: 9, data: { entry: 'handler', does: "adds to 'credits' (prisma.user.update())", repeat: 'adds it again' } }],
+    },
     {
       name: 'Prisma: an increment with no boundary',
       filename,

@@ -20,14 +20,16 @@ export interface EntryPoint {
 }
 
 function labelOf(facts: readonly Fact[], analysis: FileAnalysis): string | undefined {
-  for (const fact of facts) {
-    if (fact.guessed || (fact.kind !== 'shaped' && fact.kind !== 'list')) continue;
-    const shaped = fact.kind === 'shaped' ? fact : fact.elements.find((element): element is Shaped => element.kind === 'shaped');
+  const certain = facts.filter((fact) => !fact.guessed);
+  if (certain.length === 0) return undefined;
+  for (const fact of certain) {
+    const shaped = fact.kind === 'shaped' ? fact : fact.kind === 'list' ? fact.elements.find((element): element is Shaped => element.kind === 'shaped') : undefined;
     const library = shaped?.shape.split(':')[0];
     const broker = analysis.file.libraries.brokers.find((adapter) => adapter.name === library);
-    if (broker) return broker.entry ?? 'handler';
+    if (broker?.entry) return broker.entry;
   }
-  return undefined;
+  // Registered as a handler, holding the content the analysis knows by name only (a decorator's `@Payload()`).
+  return 'handler';
 }
 
 /** The handler is registered with options that ask the framework to drop repeats (`idempotency`, a dedupe key). */

@@ -12,6 +12,7 @@ import { calleeName, unwrapExpression } from '../../analysis/syntax/nodes.js';
 import { variableOf } from '../../analysis/syntax/scope.js';
 import { walk } from '../../analysis/syntax/walk.js';
 import { operationVerdict, providerVerdict } from './effects.js';
+import { injectedMethod } from './instances.js';
 
 /**
  * Reads every path from an entry point: its body and the project's functions it calls, a few
@@ -107,7 +108,7 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
         }
         if (depth < maxDepth) {
           const local = module.localFunction(node.callee);
-          const helper = local ? { fn: local, module } : importedFunction(module, node.callee);
+          const helper = local ? { fn: local, module } : (importedFunction(module, node.callee) ?? injectedMethod(node.callee, module));
           if (helper) read(helper.fn, helper.module, depth + 1, top);
         }
         return true;
