@@ -4,6 +4,7 @@ import path from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
+import plugin from '../../../eslint-plugin/src/index.js';
 import { requireRepeatSafeEffect } from '../../../eslint-plugin/src/rules/require-repeat-safe-effect/index.js';
 import { ruleTester } from '../rule-tester.js';
 import { lintProject } from '../support/project.js';
@@ -344,6 +345,12 @@ async function addCredits(userId, credits) {
 });
 
 describe('require-repeat-safe-effect through the eslint command line', () => {
+  it('is in configs.strict, not yet in configs.recommended', () => {
+    const on = (config: readonly { rules?: Record<string, unknown> }[]) => config.some((entry) => entry.rules?.['idempotency/require-repeat-safe-effect'] === 'error');
+    expect(on(plugin.configs.strict)).toBe(true);
+    expect(on(plugin.configs.recommended)).toBe(false);
+  });
+
   // A consumer in one module, the usage service it calls in another, the table in a migration.
   const consumer = `import { Kafka } from 'kafkajs';
 import { recordUsage } from '../services/usage';
@@ -368,7 +375,7 @@ export async function recordUsage(buildId: string, minutes: number) {
       'migrations/001_usage.sql': 'CREATE TABLE build_usage (id bigserial PRIMARY KEY, build_id text NOT NULL, minutes int NOT NULL);\n',
       'src/consumers/builds.ts': consumer,
       'src/services/usage.ts': service,
-    });
+    }, undefined, [], 'strict');
     expect(findings).toEqual(['src/consumers/builds.ts:8 idempotency/require-repeat-safe-effect/unguarded']);
     expect(messages).toEqual([
       'This Kafka consumer inserts into build_usage with no claim, unique key or idempotency key on the way, so a redelivery inserts a second row.',
@@ -380,7 +387,7 @@ export async function recordUsage(buildId: string, minutes: number) {
       'migrations/001_usage.sql': 'CREATE TABLE build_usage (id bigserial PRIMARY KEY, build_id text NOT NULL UNIQUE, minutes int NOT NULL);\n',
       'src/consumers/builds.ts': consumer,
       'src/services/usage.ts': service,
-    });
+    }, undefined, [], 'strict');
     expect(findings).toEqual([]);
   });
 
@@ -390,7 +397,7 @@ export async function recordUsage(buildId: string, minutes: number) {
       'migrations/002_broken.sql': 'CREATE TABLE build_usage_archive (this is not sql;\n',
       'src/consumers/builds.ts': consumer,
       'src/services/usage.ts': service,
-    });
+    }, undefined, [], 'strict');
     expect(findings).toEqual([]);
   });
 });
