@@ -9,11 +9,12 @@ import { gitDirOf, headOf, lintableFiles, lintFiles, materialise, pluginLinter, 
  * recommended config and writes every finding to a TSV, to be read by hand and judged in
  * precision.md.
  *
- *   npm run precision -w eslint-plugin [-- owner/name ...] [--again]
+ *   npm run precision -w eslint-plugin [-- owner/name ...] [--again] [--rule=<name>]
  *
  * Each project's result is kept in eval/precision-out/<owner+name>.json, keyed by commit, so that
  * projects can be linted by separate processes side by side and the totals printed afterwards
- * without linting again. `--again` ignores kept results.
+ * without linting again. `--again` ignores kept results. `--rule=<name>` lints with that rule
+ * alone (a study of one rule), kept apart from the full results.
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -32,14 +33,14 @@ interface ProjectResult {
   findings: LintOutcome['findings'];
 }
 
-async function study(repository: string, again: boolean): Promise<ProjectResult | undefined> {
+async function study(repository: string, again: boolean, onlyRule: string | undefined): Promise<ProjectResult | undefined> {
   const gitDir = gitDirOf(repository);
   if (!gitDir) {
     console.error(`missing snapshot: ${repository} (expected under ${snapshotRoot}/${repository.replace('/', '+')}; fetch it, e.g. with the fetch tool "github:${repository}", or set EVAL_SNAPSHOTS)`);
     return undefined;
   }
   const commit = headOf(gitDir);
-  const kept = path.join(outDir, `${repository.replace('/', '+')}.json`);
+  const kept = path.join(outDir, `${repository.replace('/', '+')}${onlyRule ? `.${onlyRule}` : ''}.json`);
   if (!again && existsSync(kept)) {
     const result = JSON.parse(readFileSync(kept, 'utf8')) as ProjectResult;
     if (result.commit === commit) return result;
@@ -48,7 +49,7 @@ async function study(repository: string, again: boolean): Promise<ProjectResult 
   console.error(`${repository}@${commit.slice(0, 12)}: ${files.length} files`);
   const tree = materialise(gitDir, commit, repository);
   try {
-    const eslint = await pluginLinter(tree);
+    const eslint = await pluginLinter(tree, onlyRule);
     const outcome = await lintFiles(eslint, tree, files, (done) => {
       if (done % 1000 === 0) console.error(`  ${repository}: ${done}/${files.length}`);
     });
@@ -68,10 +69,11 @@ function oneLine(text: string): string {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const again = args.includes('--again');
+  const onlyRule = args.find((arg) => arg.startsWith('--rule='))?.slice('--rule='.length);
   const projects = args.filter((arg) => !arg.startsWith('--'));
   const results: ProjectResult[] = [];
   for (const repository of projects.length > 0 ? projects : defaultProjects) {
-    const result = await study(repository, again);
+    const result = await study(repository, again, onlyRule);
     if (result) results.push(result);
   }
 

@@ -157,13 +157,18 @@ export interface LintOutcome {
  * repository's own eslint.config.* files are ignored: they load plugins that are not installed
  * here, and they are not what is being judged.
  */
-export async function pluginLinter(cwd: string): Promise<ESLint> {
-  const { default: plugin } = (await import(pluginEntry)) as { default: { configs: { recommended: Linter.Config[] } } };
+export async function pluginLinter(cwd: string, onlyRule?: string): Promise<ESLint> {
+  const { default: plugin } = (await import(pluginEntry)) as { default: { configs: { recommended: Linter.Config[] }; rules: Record<string, unknown> } };
+  // One rule alone, for a study of that rule: the others' analyses are not run.
+  const only: Linter.Config[] = onlyRule
+    ? [{ files: plugin.configs.recommended[0]?.files, ignores: plugin.configs.recommended[0]?.ignores, rules: Object.fromEntries(Object.keys(plugin.rules).map((name) => [`idempotency/${name}`, name === onlyRule ? 'error' : 'off'])) }]
+    : [];
   return new ESLint({
     cwd,
     overrideConfigFile: true,
     overrideConfig: [
       ...plugin.configs.recommended,
+      ...only,
       // Directives in third-party code name rules that are not loaded here; they are not the point.
       { linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' } },
     ],

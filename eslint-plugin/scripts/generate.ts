@@ -32,7 +32,8 @@ function tableRow(name: RuleName): string {
   const entry = catalogue[name];
   const places = [entry.lesson.anchor, ...entry.lesson.seeAlso].map(placeLabel).join(', ');
   const suggestions = rules[name].meta.hasSuggestions ? '💡' : '';
-  return `| [\`${name}\`](eslint-plugin/docs/rules/${name}.md) | ${entry.description} | ${suggestions} | ${places} |`;
+  const only = entry.config === 'strict' ? ' (`configs.strict`)' : '';
+  return `| [\`${name}\`](eslint-plugin/docs/rules/${name}.md)${only} | ${entry.description} | ${suggestions} | ${places} |`;
 }
 
 /** The README with its rule table written from the catalogue, between the two markers. */

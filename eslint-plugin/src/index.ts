@@ -7,6 +7,7 @@ import { noClaimAfterEffect } from './rules/no-claim-after-effect.js';
 import { noClaimWithoutUniqueKey } from './rules/no-claim-without-unique-key.js';
 import { noDeliveryIdEffectKey } from './rules/no-delivery-id-effect-key.js';
 import { noInMemoryDedupe } from './rules/no-in-memory-dedupe/index.js';
+import { requireRepeatSafeEffect } from './rules/require-repeat-safe-effect/index.js';
 import { lazyTypeScriptParser } from './analysis/project/typescript-parser.js';
 
 export { catalogue, lessonLinks, lessonTarget, ruleNames, type CatalogueEntry, type LessonLink, type RuleName } from './catalogue.js';
@@ -26,6 +27,7 @@ export const rules = {
   'no-claim-after-effect': noClaimAfterEffect,
   'no-in-memory-dedupe': noInMemoryDedupe,
   'no-claim-without-unique-key': noClaimWithoutUniqueKey,
+  'require-repeat-safe-effect': requireRepeatSafeEffect,
 } satisfies { [Name in RuleName]: { name: Name } };
 
 const sourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
@@ -46,25 +48,32 @@ const typeScriptFiles = ['**/*.{ts,mts,cts,tsx}'];
 const plugin = {
   meta: { name: `eslint-plugin-${pluginName}`, version, namespace: pluginName },
   rules,
-  configs: {} as { recommended: TSESLint.FlatConfig.ConfigArray },
+  configs: {} as { recommended: TSESLint.FlatConfig.ConfigArray; strict: TSESLint.FlatConfig.ConfigArray },
 };
 
 const typeScriptParser = lazyTypeScriptParser();
 
-plugin.configs.recommended = [
-  {
-    name: `${pluginName}/recommended`,
-    files: sourceFiles,
-    ignores: notServiceCode,
-    plugins: { [pluginName]: plugin as unknown as TSESLint.FlatConfig.Plugin },
-    rules: Object.fromEntries(ruleNames.map((name) => [`${pluginName}/${name}`, catalogue[name].severity])),
-  },
-  // espree reads JSX only when asked; a .jsx file is JSX by its name.
-  { name: `${pluginName}/jsx`, files: ['**/*.jsx'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } },
-  ...(typeScriptParser
-    ? [{ name: `${pluginName}/typescript`, files: typeScriptFiles, languageOptions: { parser: typeScriptParser } }]
-    : []),
-];
+/** A flat config turning on `names`, each as the catalogue says, for the project's service code. */
+function configOf(configName: 'recommended' | 'strict', names: readonly RuleName[]): TSESLint.FlatConfig.ConfigArray {
+  return [
+    {
+      name: `${pluginName}/${configName}`,
+      files: sourceFiles,
+      ignores: notServiceCode,
+      plugins: { [pluginName]: plugin as unknown as TSESLint.FlatConfig.Plugin },
+      rules: Object.fromEntries(names.map((name) => [`${pluginName}/${name}`, catalogue[name].severity])),
+    },
+    // espree reads JSX only when asked; a .jsx file is JSX by its name.
+    { name: `${pluginName}/jsx`, files: ['**/*.jsx'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } },
+    ...(typeScriptParser
+      ? [{ name: `${pluginName}/typescript`, files: typeScriptFiles, languageOptions: { parser: typeScriptParser } }]
+      : []),
+  ];
+}
+
+plugin.configs.recommended = configOf('recommended', ruleNames.filter((name) => catalogue[name].config === 'recommended'));
+// Every rule, with those whose precision on real code is not yet shown.
+plugin.configs.strict = configOf('strict', ruleNames);
 
 export default plugin;
 

@@ -4,6 +4,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const amqplib: BrokerAdapter = {
   kind: 'broker',
   name: 'amqplib',
+  entry: 'RabbitMQ consumer',
   modules: ['amqplib', 'amqplib/callback_api', '@golevelup/nestjs-rabbitmq'],
   shapes: {
     message: {

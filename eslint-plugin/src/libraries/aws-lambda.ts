@@ -4,6 +4,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const awsLambda: BrokerAdapter = {
   kind: 'broker',
   name: 'aws-lambda',
+  entry: 'Lambda handler',
   modules: ['aws-lambda', '@types/aws-lambda'],
   shapes: {
     event: { otherMembers: 'opaque', members: { Records: { listOf: 'aws-lambda:record' } } },

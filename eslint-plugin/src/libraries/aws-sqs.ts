@@ -8,6 +8,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const awsSqs: BrokerAdapter = {
   kind: 'broker',
   name: 'aws-sqs',
+  entry: 'SQS consumer',
   modules: ['@aws-sdk/client-sqs', 'sqs-consumer', '@ssut/nestjs-sqs', 'aws-sdk'],
   shapes: {
     message: {

@@ -8,6 +8,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const azureServiceBus: BrokerAdapter = {
   kind: 'broker',
   name: 'azure-service-bus',
+  entry: 'Service Bus receiver',
   modules: ['@azure/service-bus'],
   shapes: {
     message: {

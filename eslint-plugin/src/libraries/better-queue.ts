@@ -7,6 +7,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const betterQueue: BrokerAdapter = {
   kind: 'broker',
   name: 'better-queue',
+  entry: 'queue worker',
   modules: ['better-queue'],
   sends: { instanceMethods: ['push'] },
 };

@@ -4,6 +4,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const bullmq: BrokerAdapter = {
   kind: 'broker',
   name: 'bullmq',
+  entry: 'BullMQ worker',
   modules: ['bullmq', 'bull', 'bee-queue', '@nestjs/bull', '@nestjs/bullmq', '@nestjs/bull-shared'],
   shapes: {
     job: {

@@ -7,6 +7,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const fastq: BrokerAdapter = {
   kind: 'broker',
   name: 'fastq',
+  entry: 'queue worker',
   modules: ['fastq'],
   sends: { instanceMethods: ['push', 'unshift'] },
 };

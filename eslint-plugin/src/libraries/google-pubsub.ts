@@ -4,6 +4,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const googlePubsub: BrokerAdapter = {
   kind: 'broker',
   name: 'google-pubsub',
+  entry: 'Pub/Sub subscriber',
   modules: ['@google-cloud/pubsub'],
   shapes: {
     message: {

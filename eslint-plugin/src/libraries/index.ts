@@ -25,6 +25,7 @@ import { objection } from './objection.js';
 import { pgBoss } from './pg-boss.js';
 import { powertools } from './powertools.js';
 import { prisma } from './prisma.js';
+import { providerApis } from './provider-apis.js';
 import { pulsar } from './pulsar.js';
 import { qstash } from './qstash.js';
 import { redis } from './redis.js';
@@ -88,6 +89,8 @@ export const libraries: readonly LibraryAdapter[] = [
   typeorm,
   sequelize,
   mongoose,
+  // Providers that move money or send
+  providerApis,
 ];
 
 export const defaultLibraryTable = new LibraryTable(libraries);

@@ -7,6 +7,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const inngest: BrokerAdapter = {
   kind: 'broker',
   name: 'inngest',
+  entry: 'Inngest function',
   modules: ['inngest', /^inngest\//],
   shapes: {
     context: {

@@ -4,6 +4,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const kafkajs: BrokerAdapter = {
   kind: 'broker',
   name: 'kafkajs',
+  entry: 'Kafka consumer',
   modules: ['kafkajs'],
   shapes: {
     message: {

@@ -56,5 +56,6 @@ export const knex: DataAdapter = {
   methods: chainEnds,
   recognise: atChainEnd(knexChain),
   remedy: '.onConflict(…).ignore() and check the returned rows',
+  increments: { methods: ['increment', 'decrement'] },
   models: { mentions: /\.(createTable|createTableIfNotExists|alterTable)\s*\(/, read: knexMigrations },
 };

@@ -150,5 +150,6 @@ export const mongodb: DataAdapter = {
   methods: new Set([...reads, ...inserts, ...upserting, ...deletes, ...cursorEnds]),
   recognise: (node, file) => (node.type === 'CallExpression' ? mongoOperation(node, file) : undefined),
   remedy: 'updateOne(filter, { $setOnInsert: … }, { upsert: true }) on a unique key and check upsertedCount, or insertOne and treat error 11000 as the duplicate',
+  increments: { fieldMaps: ['$inc'] },
   uniqueViolations: ['E11000', '11000'],
 };

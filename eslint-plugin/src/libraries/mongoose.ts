@@ -14,6 +14,7 @@ export const mongoose: DataAdapter = {
   methods: repositoryMethods,
   recognise: (node, file) => (node.type === 'CallExpression' ? repositoryOperation('mongoose', node, file) : undefined),
   remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
+  increments: { fieldMaps: ['$inc'], methods: ['increment'] },
   uniqueViolations: ['E11000', '11000'],
   models: { mentions: /\bSchema\s*(<[^>]*>)?\s*\(/, read: mongooseSchemas },
 };

@@ -11,6 +11,7 @@ const modules = ['nats', 'nats.ws', '@nats-io/transport-node', '@nats-io/nats-co
 export const nats: BrokerAdapter = {
   kind: 'broker',
   name: 'nats',
+  entry: 'NATS subscriber',
   modules,
   shapes: {
     message: {

@@ -4,6 +4,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const nestjs: BrokerAdapter = {
   kind: 'broker',
   name: 'nestjs',
+  entry: 'NestJS message handler',
   modules: ['@nestjs/microservices'],
   shapes: {
     context: { otherMembers: 'opaque', methods: { getMessage: { shape: 'common:delivery' }, getPattern: { kind: 'unknown' } } },

@@ -80,5 +80,6 @@ export const objection: DataAdapter = {
   methods: new Set([...chainEnds, ...reads, ...inserts, ...upsertGraphs, ...updates, ...deletes]),
   recognise: atChainEnd(objectionChain),
   remedy: '.insert(…).onConflict(…).ignore() and check what it returns, or insert and treat the unique violation as the duplicate',
+  increments: { methods: ['increment', 'decrement'] },
   uniqueViolations: ['UniqueViolationError'],
 };

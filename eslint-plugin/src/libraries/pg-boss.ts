@@ -4,6 +4,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const pgBoss: BrokerAdapter = {
   kind: 'broker',
   name: 'pg-boss',
+  entry: 'pg-boss worker',
   modules: ['pg-boss'],
   shapes: {
     job: {

@@ -12,6 +12,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const powertools: BrokerAdapter = {
   kind: 'broker',
   name: 'powertools',
+  entry: 'Lambda handler',
   modules: ['@aws-lambda-powertools/idempotency', /^@aws-lambda-powertools\/idempotency\//],
   shapes: {
     // The event a path is read against: any of the Lambda events, or one record of them.

@@ -122,6 +122,8 @@ export const prisma: DataAdapter = {
   methods: new Set([...reads, ...writes]),
   recognise: (node, file) => (node.type === 'CallExpression' ? prismaOperation(node, file) : undefined),
   remedy: 'an upsert, or create and treat error P2002 as the duplicate',
+  // `{ credits: { increment: 5 } }` adds to the stored value.
+  increments: { operators: ['increment', 'decrement'] },
   uniqueViolations: ['P2002'],
   schema: {
     locations: ['prisma/schema.prisma', 'schema.prisma', { folder: 'prisma/schema', ending: '.prisma', depth: 1 }, 'src/prisma/schema.prisma', 'db/schema.prisma'],

@@ -8,6 +8,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const pulsar: BrokerAdapter = {
   kind: 'broker',
   name: 'pulsar',
+  entry: 'Pulsar consumer',
   modules: ['pulsar-client'],
   shapes: {
     message: {

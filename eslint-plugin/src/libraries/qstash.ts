@@ -8,6 +8,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const qstash: BrokerAdapter = {
   kind: 'broker',
   name: 'qstash',
+  entry: 'QStash handler',
   modules: ['@upstash/qstash', /^@upstash\/qstash\//],
   requestHeaders: {
     'upstash-message-id': { identity: 'the QStash message id' },

@@ -9,6 +9,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const redisStreams: BrokerAdapter = {
   kind: 'broker',
   name: 'redis-streams',
+  entry: 'Redis stream consumer',
   // The stream commands are Redis's own names, whatever the client; the client modules belong to
   // the redis adapter.
   modules: [],

@@ -11,6 +11,7 @@ export const sequelize: DataAdapter = {
   methods: repositoryMethods,
   recognise: (node, file) => (node.type === 'CallExpression' ? repositoryOperation('sequelize', node, file) : undefined),
   remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
+  increments: { methods: ['increment', 'decrement'] },
   uniqueViolations: ['UniqueConstraintError', 'UniqueConstraint'],
   models: { mentions: /\b(queryInterface|DataTypes)\b/, read: sequelizeDeclarations },
 };

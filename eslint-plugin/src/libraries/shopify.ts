@@ -10,6 +10,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const shopify: BrokerAdapter = {
   kind: 'broker',
   name: 'shopify',
+  entry: 'Shopify webhook',
   modules: [/^@shopify\/shopify-api(\/|$)/, /^@shopify\/shopify-app-[\w-]+(\/|$)/],
   requestHeaders: {
     'x-shopify-webhook-id': { identity: 'the Shopify webhook id' },

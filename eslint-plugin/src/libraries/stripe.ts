@@ -9,6 +9,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const stripe: BrokerAdapter = {
   kind: 'broker',
   name: 'stripe',
+  entry: 'Stripe webhook',
   modules: ['stripe'],
   shapes: {
     event: {

@@ -8,6 +8,7 @@ import type { BrokerAdapter } from '../analysis/index.js';
 export const temporal: BrokerAdapter = {
   kind: 'broker',
   name: 'temporal',
+  entry: 'Temporal activity',
   modules: ['@temporalio/activity'],
   shapes: {
     context: { otherMembers: 'opaque', members: { info: { shape: 'temporal:info' } } },

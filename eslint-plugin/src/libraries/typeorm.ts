@@ -37,5 +37,6 @@ export const typeorm: DataAdapter = {
   methods: new Set([...repositoryMethods, ...chainEnds]),
   recognise: (node, file) => builder(node, file) ?? (node.type === 'CallExpression' ? repositoryOperation('typeorm', node, file) : undefined),
   remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
+  increments: { methods: ['increment', 'decrement'] },
   models: { mentions: /@Entity\b/, read: typeormEntities },
 };

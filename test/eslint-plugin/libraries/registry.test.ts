@@ -20,7 +20,7 @@ const testsDir = fileURLToPath(new URL('test/eslint-plugin/libraries/', root));
 const notAdapters = new Set(['index.ts', 'settings.ts']);
 
 function isAdapter(value: unknown): value is LibraryAdapter {
-  return typeof value === 'object' && value !== null && ['broker', 'data', 'store', 'values'].includes((value as { kind?: string }).kind ?? '');
+  return typeof value === 'object' && value !== null && ['broker', 'data', 'store', 'values', 'providers'].includes((value as { kind?: string }).kind ?? '');
 }
 
 describe('the library table', () => {

@@ -5,6 +5,7 @@ import { Linter } from 'eslint';
 import { analysisFor } from '../../../eslint-plugin/src/lint/file-analysis.js';
 import type { DataOperation } from '../../../eslint-plugin/src/analysis/operations/index.js';
 import { whenSqlParserReady } from '../../../eslint-plugin/src/analysis/sql/parser.js';
+import { providerCallAt } from '../../../eslint-plugin/src/analysis/work/provider-calls.js';
 
 /**
  * Table tests of the shared analysis: what an adapter makes of a call, and where a value comes
@@ -94,5 +95,20 @@ export function originsIn(code: string, settings?: Record<string, unknown>, type
     settings,
     typescript,
   );
+  return found;
+}
+
+/** Each provider call the analysis finds in `code`: `<provider> <effect> keyed|unkeyed|no key`. */
+export function providerCallsIn(code: string): string[] {
+  const found: string[] = [];
+  run(code, (context) => {
+    const analysis = analysisFor(context);
+    return {
+      CallExpression(node) {
+        const call = providerCallAt(node, analysis.file);
+        if (call) found.push(`${call.provider.label} ${call.effect} ${call.keyed === undefined ? 'no key' : call.keyed ? 'keyed' : 'unkeyed'}`);
+      },
+    };
+  });
   return found;
 }

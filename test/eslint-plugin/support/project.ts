@@ -22,13 +22,18 @@ export interface ProjectLint {
   stderr: string;
 }
 
-export async function lintProject(files: Record<string, string>, settings?: Record<string, unknown>, extraArgs: readonly string[] = []): Promise<ProjectLint> {
+export async function lintProject(
+  files: Record<string, string>,
+  settings?: Record<string, unknown>,
+  extraArgs: readonly string[] = [],
+  config: 'recommended' | 'strict' = 'recommended',
+): Promise<ProjectLint> {
   const dir = mkdtempSync(path.join(tmpdir(), 'idempotency-project-'));
   mkdirSync(path.join(dir, '.git'));
   const all: Record<string, string> = {
     'package.json': JSON.stringify({ name: 'project', private: true, type: 'module' }),
     'eslint.config.mjs': `import idempotency from ${JSON.stringify(pluginEntry)};
-export default [...idempotency.configs.recommended${settings ? `, { settings: { idempotency: ${JSON.stringify(settings)} } }` : ''}];`,
+export default [...idempotency.configs.${config}${settings ? `, { settings: { idempotency: ${JSON.stringify(settings)} } }` : ''}];`,
     ...files,
   };
   for (const [name, text] of Object.entries(all)) {

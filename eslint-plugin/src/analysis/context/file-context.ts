@@ -299,7 +299,7 @@ export class FileContext {
 }
 
 /** The simple type name a binding or field is declared with: `RefundHandler` for `h: RefundHandler`. */
-function typeNameOf(node: TSESTree.Node): string | undefined {
+export function typeNameOf(node: TSESTree.Node): string | undefined {
   const annotation = 'typeAnnotation' in node ? (node.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
   const type = annotation?.typeAnnotation;
   if (type?.type !== 'TSTypeReference') return undefined;

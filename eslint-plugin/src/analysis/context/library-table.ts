@@ -9,6 +9,10 @@ import type {
   LibraryName,
   MemberSpec,
   ModelFiles,
+  ProviderAdapter,
+  ProviderCallSpec,
+  ProviderKeyField,
+  ProviderSpec,
   ResultPattern,
   SchemaFiles,
   ShapeId,
@@ -99,6 +103,10 @@ export class LibraryTable {
   readonly collectionMethods = new Set<string>();
   /** Calls that send requests to other systems, by the function's name. */
   readonly requests = new Map<string, RequestSpec>();
+  /** Provider calls that move money or send, by the last name of their path (`create` of `refunds.create`). */
+  readonly providerCalls = new Map<string, { provider: ProviderSpec; call: ProviderCallSpec }[]>();
+  /** Providers' idempotency fields of request bodies, by lower-case name. */
+  readonly providerKeyFields = new Map<string, ProviderKeyField[]>();
   /** Matches the text of a `catch` that treats a unique-key violation as the duplicate. */
   readonly uniqueViolation: RegExp;
   /** What names mean, with the transport words of these libraries. */
@@ -111,6 +119,7 @@ export class LibraryTable {
     for (const adapter of adapters) {
       if (adapter.kind === 'broker') this.addBroker(adapter);
       else if (adapter.kind === 'values') this.addValues(adapter);
+      else if (adapter.kind === 'providers') this.addProviders(adapter);
       else {
         this.dataByName.set(adapter.name, adapter);
         violations.push(...(adapter.uniqueViolations ?? []));
@@ -129,6 +138,13 @@ export class LibraryTable {
     const escaped = [...new Set(violations)].map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     this.names = new NameJudge(this.nameWords);
     this.uniqueViolation = escaped.length > 0 ? new RegExp(escaped.join('|'), 'i') : /$^/;
+  }
+
+  private addProviders(adapter: ProviderAdapter): void {
+    for (const provider of adapter.providers) {
+      for (const call of provider.calls) push(this.providerCalls, call.path.slice(call.path.lastIndexOf('.') + 1), { provider, call });
+      for (const field of provider.keyFields ?? []) push(this.providerKeyFields, field.name.toLowerCase(), field);
+    }
   }
 
   private addBroker(adapter: BrokerAdapter): void {
@@ -193,13 +209,14 @@ export class LibraryTable {
 
   /** Does the file import one of the adapter's modules? */
   imported(adapter: LibraryAdapter, imports: FileImports): boolean {
-    for (const source of imports.sources) if (matchesModule(source, adapter.modules)) return true;
+    const modules = 'modules' in adapter ? adapter.modules : undefined;
+    for (const source of imports.sources) if (matchesModule(source, modules)) return true;
     return false;
   }
 
   /** The adapter a module specifier belongs to. */
   adapterOfModule(source: string): LibraryAdapter | undefined {
-    return this.adapters.find((adapter) => matchesModule(source, adapter.modules));
+    return this.adapters.find((adapter) => 'modules' in adapter && matchesModule(source, adapter.modules));
   }
 
   isDerivingCall(name: string): boolean {

@@ -201,6 +201,8 @@ export interface BrokerAdapter {
   requestHeaders?: Readonly<Record<string, MemberSpec>>;
   /** Options naming, by a path into the event, the key that decides duplicates. */
   keyPaths?: readonly KeyPathPattern[];
+  /** How messages name a function that handles its deliveries: "Kafka consumer", "Stripe webhook". */
+  entry?: string;
 }
 
 /**
@@ -254,6 +256,12 @@ export interface DataAdapter {
   schema?: SchemaFiles;
   /** Models declared in code, with their unique keys. */
   models?: ModelFiles;
+  /**
+   * How a write adds to a stored value rather than setting it: properties of its data naming the
+   * operation (`{ credits: { increment: 5 } }`, `{ $inc: { credits: 5 } }`), or methods that do
+   * (`increment('credits', 5)`). SQL says so in its text (`credits = credits + $1`).
+   */
+  increments?: { operators?: readonly string[]; fieldMaps?: readonly string[]; methods?: readonly string[] };
 }
 
 /**
@@ -314,4 +322,60 @@ export interface RequestSpec {
   writing: readonly string[];
 }
 
-export type LibraryAdapter = BrokerAdapter | DataAdapter | ValueAdapter;
+/** What a provider call does that a repeat does twice. */
+export type ProviderEffect = 'charge' | 'refund' | 'transfer' | 'payout' | 'ledger' | 'usage' | 'email' | 'sms' | 'push';
+
+/**
+ * Where a provider call takes its idempotency key: an option of an object argument (the request
+ * options, `{ idempotencyKey }`), or a path into its first argument (the request body).
+ */
+export type ProviderKey = { option: string } | { field: string };
+
+export interface ProviderCallSpec {
+  /** The end of the call's member chain: `refunds.create` for `stripe.refunds.create(…)`. */
+  path: string;
+  effect: ProviderEffect;
+  /** The call has the effect only when its request sets this field (`confirm` on a PaymentIntent). */
+  onlyWith?: string;
+  /** Where this call takes its key, when it differs from the provider's. */
+  key?: ProviderKey;
+}
+
+/**
+ * A field of a provider's request body by which the provider settles repeats, recognised by the
+ * body around it wherever the body is built (a project's own client often sends it).
+ */
+export interface ProviderKeyField {
+  name: string;
+  /** The object holding the field is the value of a property of this name (`sender_batch_header`). */
+  inside?: string;
+  /** The object holding the field also has one of these (`event_name` beside `event_id`)… */
+  besides?: readonly string[];
+  /** …and one of these. */
+  with?: readonly string[];
+  /** How messages name it: "PayPal's payout batch key". */
+  label: string;
+}
+
+export interface ProviderSpec {
+  /** How messages name the provider: "Stripe". */
+  label: string;
+  /** Its SDK's modules: a call of two names or more (`refunds.create`) in a file importing one is the provider's. */
+  modules: readonly string[];
+  /** A receiver whose text reads so is the provider's client (`stripe`, `twilioClient`). */
+  receiver: RegExp;
+  /** Where its calls take their idempotency key; absent when it takes none. */
+  key?: ProviderKey;
+  calls: readonly ProviderCallSpec[];
+  keyFields?: readonly ProviderKeyField[];
+}
+
+/** Providers whose calls move money or send, with the fields they settle repeats by. */
+export interface ProviderAdapter {
+  kind: 'providers';
+  name: LibraryName;
+  providers: readonly ProviderSpec[];
+}
+
+export type LibraryAdapter = BrokerAdapter | DataAdapter | ValueAdapter | ProviderAdapter;
+

@@ -56,6 +56,8 @@ export interface DataOperation {
   stored?: readonly TSESTree.Node[];
   /** The columns or fields a read matches on, when the code shows them: what it checks for (values, when the code shows them too). */
   filters?: readonly Field[];
+  /** Columns an update adds to or takes from, as SQL writes it (`credits = credits + $1`); see `addedFields`. */
+  adds?: readonly string[];
   /** A read that locks the rows it finds (FOR UPDATE). */
   locksRows?: boolean;
   /** How it reads in messages: "a SELECT", "prisma.refund.findFirst()". */

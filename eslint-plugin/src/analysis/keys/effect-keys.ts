@@ -6,6 +6,7 @@ import type { LibraryTable } from '../context/library-table.js';
 import { soundsLikeClaimStore, storesDeliveries, words, type NameJudge } from '../naming/names.js';
 import type { DataOperation, Field } from '../operations/index.js';
 import type { OriginTracer } from '../origin/origin.js';
+import { providerKeyField } from '../work/provider-calls.js';
 import { calleeName, keyName, memberPath, propertyName } from '../syntax/nodes.js';
 
 /**
@@ -221,16 +222,21 @@ function isGivenBack(object: TSESTree.ObjectExpression): boolean {
   return parent?.type === 'ReturnStatement' || (parent?.type === 'ArrowFunctionExpression' && parent.body === current);
 }
 
-/** `{ idempotencyKey: … }` and `{ 'Idempotency-Key': … }`, in options and headers alike. */
+/**
+ * `{ idempotencyKey: … }` and `{ 'Idempotency-Key': … }`, in options and headers alike, and the
+ * fields providers settle repeats by (`sender_batch_id` in a PayPal payout's batch header).
+ */
 export function effectKeyOfProperty(property: TSESTree.Property, table: LibraryTable): EffectKey | undefined {
   const name = keyName(property);
-  if (!name || !idempotencyKeyName.test(name) || property.value.type === 'AssignmentPattern') return undefined;
+  if (!name || property.value.type === 'AssignmentPattern') return undefined;
+  const provider = idempotencyKeyName.test(name) ? undefined : providerKeyField(property, table);
+  if (!provider && !idempotencyKeyName.test(name)) return undefined;
   if (property.parent?.type !== 'ObjectExpression' || isOutgoingMessage(property.parent, table) || isLogLine(property.parent)) return undefined;
   return {
     node: property.value,
     values: [property.value],
     functions: [],
-    description: /-/.test(name) ? `the '${name}' header` : `the '${name}' option`,
+    description: provider ? `the '${name}' field (${provider.label})` : /-/.test(name) ? `the '${name}' header` : `the '${name}' option`,
     name,
     strength: 'explicit',
     external: true,

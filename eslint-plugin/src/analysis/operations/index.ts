@@ -5,6 +5,7 @@ import { calleeName } from '../syntax/nodes.js';
 import type { DataOperation } from '../contract/operation.js';
 
 export type { DataOperation, Field, OperationKind } from '../contract/operation.js';
+export { addedFields } from './additions.js';
 
 const none: DataOperation[] = [];
 

@@ -62,6 +62,9 @@ function deferredChange(sql: EmbeddedSql, node: DataOperation['node'], library: 
     get label() {
       return `the ${kind.toUpperCase()} of ${statement()?.table ?? 'a table'}`;
     },
+    get adds() {
+      return statement()?.adds;
+    },
   };
 }
 
@@ -126,7 +129,7 @@ export function sqlOperations(
         };
       case 'update':
       case 'delete':
-        return { kind: statement.kind, library, targets: [normaliseTarget(statement.table)], node, label: `the ${statement.kind.toUpperCase()} of ${statement.table}`, fields: [], arbitrated: false };
+        return { kind: statement.kind, library, targets: [normaliseTarget(statement.table)], node, label: `the ${statement.kind.toUpperCase()} of ${statement.table}`, fields: [], arbitrated: false, adds: statement.adds };
       case 'serialisation':
         return { kind: 'serialisation', library, targets: [], node, label: statement.how, fields: [], arbitrated: false };
     }

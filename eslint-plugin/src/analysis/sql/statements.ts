@@ -44,6 +44,8 @@ export interface SqlRead {
 export interface SqlChange {
   kind: 'update' | 'delete';
   table: string;
+  /** Columns an UPDATE sets from themselves plus or minus something: `credits = credits + $1`. */
+  adds?: string[];
 }
 
 /** Something that serialises competing workers: an advisory lock, LOCK TABLE, SERIALIZABLE. */
@@ -104,6 +106,28 @@ function tablesIn(tree: unknown): string[] {
     if (type === 'RangeVar' && typeof value.relname === 'string') tables.add(value.relname);
   });
   return [...tables];
+}
+
+/** The last name of a column reference: `credits` of `users.credits`. */
+function columnOf(node: unknown): string | undefined {
+  const ref = unwrap(node as PgNode);
+  if (ref?.[0] !== 'ColumnRef') return undefined;
+  const fields = (ref[1].fields as PgNode[] | undefined) ?? [];
+  const last = unwrap(fields[fields.length - 1]);
+  return typeof last?.[1].sval === 'string' ? last[1].sval : undefined;
+}
+
+/** `SET credits = credits + $1`, `SET stock = stock - 1`: the columns an UPDATE adds to or takes from. */
+function addedColumns(update: Tree): string[] {
+  const added: string[] = [];
+  for (const target of (update.targetList as PgNode[] | undefined) ?? []) {
+    const set = unwrap(target)?.[1];
+    const value = unwrap(set?.val as PgNode | undefined);
+    if (typeof set?.name !== 'string' || value?.[0] !== 'A_Expr' || value[1].kind !== 'AEXPR_OP') continue;
+    const operator = unwrap(((value[1].name as PgNode[] | undefined) ?? [])[0])?.[1].sval;
+    if ((operator === '+' || operator === '-') && (columnOf(value[1].lexpr) === set.name || (operator === '+' && columnOf(value[1].rexpr) === set.name))) added.push(set.name);
+  }
+  return added;
 }
 
 function insertColumns(insert: InsertStmt): InsertedColumn[] {
@@ -271,7 +295,8 @@ function summarise(text: string): SqlSummary | null {
       statements.push(summariseSelect(body));
     } else if (type === 'UpdateStmt' || type === 'DeleteStmt') {
       const relation = body.relation as { relname?: string } | undefined;
-      statements.push({ kind: type === 'UpdateStmt' ? 'update' : 'delete', table: relation?.relname ?? '' });
+      const adds = type === 'UpdateStmt' ? addedColumns(body) : [];
+      statements.push({ kind: type === 'UpdateStmt' ? 'update' : 'delete', table: relation?.relname ?? '', ...(adds.length > 0 ? { adds } : {}) });
     } else if (type === 'LockStmt') {
       statements.push({ kind: 'serialisation', how: 'LOCK TABLE' });
     } else if ((type === 'TransactionStmt' || type === 'VariableSetStmt') && isSerializable(body)) {

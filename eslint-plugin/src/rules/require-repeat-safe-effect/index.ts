@@ -1,0 +1,44 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { analysisFor, operationListeners } from '../../lint/file-analysis.js';
+import type { FunctionNode } from '../../analysis/context/file-context.js';
+import { createRule } from '../../create-rule.js';
+import { entryPointOf } from './entry.js';
+import { readPath } from './path.js';
+
+export const requireRepeatSafeEffect = createRule({
+  name: 'require-repeat-safe-effect',
+  meta: {
+    type: 'problem',
+    messages: {
+      unguarded: 'This {{entry}} {{does}} with no claim, unique key or idempotency key on the way, so a redelivery {{repeat}}.',
+    },
+    schema: [],
+  },
+  defaultOptions: [],
+  create(context) {
+    const analysis = analysisFor(context);
+    const functions: FunctionNode[] = [];
+    const collect = (node: FunctionNode) => {
+      functions.push(node);
+    };
+    return {
+      ...operationListeners(analysis),
+      FunctionDeclaration: collect,
+      FunctionExpression: collect,
+      ArrowFunctionExpression: collect,
+      'Program:exit'() {
+        const reported = new Set<TSESTree.Node>();
+        for (const fn of functions) {
+          const entry = entryPointOf(fn, analysis);
+          if (!entry) continue;
+          const reading = readPath(fn, analysis);
+          const [effect] = reading.effects;
+          if (!effect || reading.boundary || reading.unknown || reported.has(effect.node)) continue;
+          reported.add(effect.node);
+          context.report({ node: effect.node, messageId: 'unguarded', data: { entry: entry.label, does: effect.does, repeat: effect.repeat } });
+        }
+      },
+    };
+  },
+});

@@ -1,0 +1,403 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { afterAll, describe, expect, it } from 'vitest';
+
+import plugin from '../../../eslint-plugin/src/index.js';
+import { requireRepeatSafeEffect } from '../../../eslint-plugin/src/rules/require-repeat-safe-effect/index.js';
+import { ruleTester } from '../rule-tester.js';
+import { lintProject } from '../support/project.js';
+
+/**
+ * Effects that add, reached from a delivery entry point, with and without a boundary. Every case
+ * is a file of a small project on disk whose migration and Prisma schema say which keys each
+ * table has: an insert is an effect only when the schema shows it has no business key.
+ */
+
+const migration = `
+CREATE TABLE accounts (id text PRIMARY KEY, balance int NOT NULL DEFAULT 0, views int NOT NULL DEFAULT 0);
+CREATE TABLE usage_records (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), build_id text NOT NULL, minutes int NOT NULL);
+CREATE TABLE charges (id bigserial PRIMARY KEY, order_id text NOT NULL, cents int NOT NULL);
+CREATE UNIQUE INDEX charges_order ON charges (order_id);
+CREATE TABLE inbox (message_id text PRIMARY KEY, received_at timestamptz DEFAULT now());
+CREATE TABLE audit_log (id bigserial PRIMARY KEY, event text, at timestamptz);
+CREATE TABLE orders (id text PRIMARY KEY, status text NOT NULL);
+`;
+
+const prismaSchema = `
+datasource db {
+  provider = "postgresql"
+  url      = env("DATABASE_URL")
+}
+
+model User {
+  id      String @id
+  credits Int    @default(0)
+  views   Int    @default(0)
+  plan    String
+}
+
+model ProcessedEvent {
+  eventId String @id
+}
+
+model LedgerEntry {
+  id        String @id @default(cuid())
+  userId    String
+  cents     Int
+}
+
+model Payment {
+  id        String @id @default(cuid())
+  invoiceId String @unique
+  cents     Int
+}
+`;
+
+const project = mkdtempSync(path.join(tmpdir(), 'idempotency-repeat-'));
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+for (const [name, text] of Object.entries({
+  'package.json': JSON.stringify({ name: 'repeats', private: true, type: 'module' }),
+  'migrations/001_init.sql': migration,
+  'prisma/schema.prisma': prismaSchema,
+  'src/billing.service.ts': `import { prisma } from './db';
+export class BillingService {
+  async addCredits(userId: string, credits: number) {
+    await prisma.user.update({ where: { id: userId }, data: { credits: { increment: credits } } });
+  }
+  async setPlan(userId: string, plan: string) {
+    await prisma.user.update({ where: { id: userId }, data: { plan } });
+  }
+}
+`,
+})) {
+  mkdirSync(path.dirname(path.join(project, name)), { recursive: true });
+  writeFileSync(path.join(project, name), text);
+}
+mkdirSync(path.join(project, '.git'));
+const filename = path.join(project, 'src/handler.ts');
+
+const kafka = (body: string) => `import { Kafka } from 'kafkajs';
+import { prisma } from './db';
+const consumer = new Kafka({ brokers: [] }).consumer({ groupId: 'billing' });
+await consumer.run({
+  eachMessage: async ({ message }) => {
+    const event = JSON.parse(message.value.toString());
+${body}
+  },
+});`;
+
+const rabbit = (body: string) => `import amqp from 'amqplib';
+import { pool as db } from './db';
+const channel = await (await amqp.connect('amqp://localhost')).createChannel();
+await channel.consume('usage', async (msg) => {
+  const usage = JSON.parse(msg.content.toString());
+${body}
+  channel.ack(msg);
+});`;
+
+const stripeWebhook = (body: string) => `import Stripe from 'stripe';
+const stripe = new Stripe(process.env.STRIPE_KEY);
+export async function POST(request) {
+  const event = stripe.webhooks.constructEvent(await request.text(), request.headers.get('stripe-signature'), secret);
+  const charge = event.data.object;
+${body}
+  return new Response('ok');
+}`;
+
+const sqs = (body: string) => `import type { SQSHandler } from 'aws-lambda';
+import twilio from 'twilio';
+import { pool as db } from './db';
+const twilioClient = twilio(sid, token);
+export const handler: SQSHandler = async (event) => {
+  for (const record of event.Records) {
+    const reminder = JSON.parse(record.body);
+${body}
+  }
+};`;
+
+const mongo = (body: string) => `import { Kafka } from 'kafkajs';
+import { MongoClient } from 'mongodb';
+const wallets = new MongoClient(url).db('app').collection('wallets');
+const orders = new MongoClient(url).db('app').collection('orders');
+await consumer.run({
+  eachMessage: async ({ message }) => {
+    const payment = JSON.parse(message.value.toString());
+${body}
+  },
+});`;
+
+const nest = (body: string) => `import { Controller } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { BillingService } from './billing.service';
+@Controller()
+export class CreditsController {
+  constructor(private readonly billing: BillingService) {}
+  @EventPattern('credits.granted')
+  async onGranted(@Payload() grant: { userId: string; credits: number; plan: string }) {
+${body}
+  }
+}`;
+
+ruleTester.run('require-repeat-safe-effect', requireRepeatSafeEffect, {
+  valid: [
+    { name: 'NestJS: the injected service sets the plan', filename, code: nest(`    await this.billing.setPlan(grant.userId, grant.plan);`) },
+    // Increments
+    {
+      name: 'Prisma: a claim on a unique key comes first',
+      filename,
+      code: kafka(`    await prisma.processedEvent.create({ data: { eventId: event.id } });
+    await prisma.user.update({ where: { id: event.userId }, data: { credits: { increment: event.credits } } });`),
+    },
+    { name: 'Prisma: a counter of views is a metric', filename, code: kafka(`    await prisma.user.update({ where: { id: event.userId }, data: { views: { increment: 1 } } });`) },
+    { name: 'Prisma: setting a value is a state assignment', filename, code: kafka(`    await prisma.user.update({ where: { id: event.userId }, data: { plan: event.plan } });`) },
+    {
+      name: 'Prisma: the same increment outside a delivery entry point',
+      filename,
+      code: `import { prisma } from './db';
+export async function addCredits(userId, credits) { await prisma.user.update({ where: { id: userId }, data: { credits: { increment: credits } } }); }`,
+    },
+    {
+      name: 'Prisma: a state guard on the stored row decides',
+      filename,
+      code: kafka(`    const user = await prisma.user.findUnique({ where: { id: event.userId } });
+    if (user.plan === 'credited') return;
+    await prisma.user.update({ where: { id: event.userId }, data: { credits: { increment: event.credits }, plan: 'credited' } });`),
+    },
+    {
+      name: 'SQL: an inbox claim acted on by its row count',
+      filename,
+      code: rabbit(`  const { rowCount } = await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [msg.properties.messageId]);
+  if (rowCount === 0) return;
+  await db.query('UPDATE accounts SET balance = balance + $1 WHERE id = $2', [usage.cents, usage.accountId]);`),
+    },
+    {
+      name: 'SQL: a compare-and-set on the same row, acted on by its row count',
+      filename,
+      code: rabbit(`  const claimed = await db.query("UPDATE orders SET status = 'paid' WHERE id = $1 AND status = 'pending'", [usage.orderId]);
+  if (claimed.rowCount === 0) return;
+  await db.query('UPDATE accounts SET balance = balance + $1 WHERE id = $2', [usage.cents, usage.accountId]);`),
+    },
+    {
+      name: 'SQL: an advisory lock held across check and effect',
+      filename,
+      code: rabbit(`  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [usage.accountId]);
+  await db.query('UPDATE accounts SET balance = balance + $1 WHERE id = $2', [usage.cents, usage.accountId]);`),
+    },
+    { name: 'SQL: an UPDATE that sets, not adds', filename, code: rabbit(`  await db.query('UPDATE accounts SET balance = $1 WHERE id = $2', [usage.cents, usage.accountId]);`) },
+    // Inserts
+    {
+      name: 'SQL: the insert hits the unique key of its business id',
+      filename,
+      code: rabbit(`  await db.query('INSERT INTO charges (order_id, cents) VALUES ($1, $2)', [usage.orderId, usage.cents]);`),
+    },
+    { name: 'SQL: a log row is not an effect', filename, code: rabbit(`  await db.query('INSERT INTO audit_log (event, at) VALUES ($1, now())', [usage.kind]);`) },
+    { name: 'SQL: a table the schema does not know: silent', filename, code: rabbit(`  await db.query('INSERT INTO meters (build_id, minutes) VALUES ($1, $2)', [usage.buildId, usage.minutes]);`) },
+    {
+      name: 'Prisma: a create on a unique invoice id',
+      filename,
+      code: kafka(`    await prisma.payment.create({ data: { invoiceId: event.invoiceId, cents: event.cents } });`),
+    },
+    {
+      name: 'SQL: the insert of an unkeyed row is caught as a duplicate',
+      filename,
+      code: rabbit(`  try {
+    await db.query('INSERT INTO usage_records (build_id, minutes) VALUES ($1, $2)', [usage.buildId, usage.minutes]);
+  } catch (error) {
+    if (error.code === '23505') return;
+    throw error;
+  }`),
+    },
+    // Provider calls
+    {
+      name: 'Stripe: a refund with an idempotency key naming the operation',
+      filename,
+      code: stripeWebhook(`  await stripe.refunds.create({ charge: charge.id }, { idempotencyKey: \`refund-\${charge.id}\` });`),
+    },
+    {
+      name: 'Stripe: a PaymentIntent created without confirming moves no money',
+      filename,
+      code: stripeWebhook(`  await stripe.paymentIntents.create({ amount: charge.amount, currency: 'usd' });`),
+    },
+    {
+      name: 'Twilio: an SMS after an inbox claim',
+      filename,
+      code: sqs(`    const claim = await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [reminder.reminderId]);
+    if (claim.rowCount === 0) continue;
+    await twilioClient.messages.create({ to: reminder.phone, from: '+15550100', body: reminder.text });`),
+    },
+    {
+      name: 'an unknown helper that reads like a claim: the path is not whole',
+      filename,
+      code: sqs(`    if (!(await markProcessed(reminder.reminderId))) continue;
+    await twilioClient.messages.create({ to: reminder.phone, from: '+15550100', body: reminder.text });`),
+    },
+    {
+      name: 'messages.create of another library is not an SMS',
+      filename,
+      code: sqs(`    await anthropic.messages.create({ model: 'm', messages: [] });`),
+    },
+    // Mongo
+    {
+      name: 'MongoDB: $inc after a state guard on the order',
+      filename,
+      code: mongo(`    const order = await orders.findOne({ _id: payment.orderId });
+    if (order.status === 'paid') return;
+    await wallets.updateOne({ _id: payment.walletId }, { $inc: { balance: payment.cents } });`),
+    },
+    // Framework dedupe
+    {
+      name: 'Inngest: the function drops repeats by its idempotency expression',
+      filename,
+      code: `import { Inngest } from 'inngest';
+import { prisma } from './db';
+const inngest = new Inngest({ id: 'app' });
+export const credit = inngest.createFunction({ id: 'credit', idempotency: 'event.data.orderId' }, { event: 'order/paid' }, async ({ event }) => {
+  await prisma.user.update({ where: { id: event.data.userId }, data: { credits: { increment: event.data.credits } } });
+});`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'NestJS: the injected service adds the credits',
+      filename,
+      code: nest(`    await this.billing.addCredits(grant.userId, grant.credits);`),
+      errors: [{ messageId: 'unguarded', line: 9, data: { entry: 'handler', does: "adds to 'credits' (prisma.user.update())", repeat: 'adds it again' } }],
+    },
+    {
+      name: 'Prisma: an increment with no boundary',
+      filename,
+      code: kafka(`    await prisma.user.update({ where: { id: event.userId }, data: { credits: { increment: event.credits } } });`),
+      errors: [{ messageId: 'unguarded', line: 7, data: { entry: 'Kafka consumer', does: "adds to 'credits' (prisma.user.update())", repeat: 'adds it again' } }],
+    },
+    {
+      name: 'Prisma: a stop when the user is missing guards nothing',
+      filename,
+      code: kafka(`    const user = await prisma.user.findUnique({ where: { id: event.userId } });
+    if (!user) return;
+    await prisma.user.update({ where: { id: user.id }, data: { credits: { increment: event.credits } } });`),
+      errors: [{ messageId: 'unguarded', line: 9 }],
+    },
+    {
+      name: 'SQL: balance = balance + $1 with no inbox',
+      filename,
+      code: rabbit(`  await db.query('UPDATE accounts SET balance = balance + $1 WHERE id = $2', [usage.cents, usage.accountId]);`),
+      errors: [{ messageId: 'unguarded', line: 6, data: { entry: 'RabbitMQ consumer', does: "adds to 'balance' (the UPDATE of accounts)", repeat: 'adds it again' } }],
+    },
+    {
+      name: 'SQL: an insert into a table whose only key is a generated id',
+      filename,
+      code: rabbit(`  await db.query('INSERT INTO usage_records (build_id, minutes) VALUES ($1, $2)', [usage.buildId, usage.minutes]);`),
+      errors: [{ messageId: 'unguarded', line: 6, data: { entry: 'RabbitMQ consumer', does: 'inserts into usage_records', repeat: 'inserts a second row' } }],
+    },
+    {
+      name: 'Prisma: a ledger entry with a fresh id',
+      filename,
+      code: kafka(`    await prisma.ledgerEntry.create({ data: { id: crypto.randomUUID(), userId: event.userId, cents: event.cents } });`),
+      errors: [{ messageId: 'unguarded', line: 7 }],
+    },
+    {
+      name: 'Stripe: a refund without its idempotency key',
+      filename,
+      code: stripeWebhook(`  await stripe.refunds.create({ charge: charge.id });`),
+      errors: [{ messageId: 'unguarded', line: 6, data: { entry: 'Stripe webhook', does: 'refunds through Stripe (stripe.refunds.create())', repeat: 'refunds again' } }],
+    },
+    {
+      name: 'Stripe: a confirmed PaymentIntent without its idempotency key',
+      filename,
+      code: stripeWebhook(`  await stripe.paymentIntents.create({ amount: charge.amount, currency: 'usd', confirm: true });`),
+      errors: [{ messageId: 'unguarded', line: 6 }],
+    },
+    {
+      name: 'Twilio: an SMS on every delivery',
+      filename,
+      code: sqs(`    await twilioClient.messages.create({ to: reminder.phone, from: '+15550100', body: reminder.text });`),
+      errors: [{ messageId: 'unguarded', line: 8, data: { entry: 'Lambda handler', does: 'sends an SMS through Twilio (twilioClient.messages.create())', repeat: 'sends it again' } }],
+    },
+    {
+      name: 'MongoDB: $inc with no guard',
+      filename,
+      code: mongo(`    await wallets.updateOne({ _id: payment.walletId }, { $inc: { balance: payment.cents } });`),
+      errors: [{ messageId: 'unguarded', line: 8 }],
+    },
+    {
+      name: 'Inngest: the same function without its idempotency expression',
+      filename,
+      code: `import { Inngest } from 'inngest';
+import { prisma } from './db';
+const inngest = new Inngest({ id: 'app' });
+export const credit = inngest.createFunction({ id: 'credit' }, { event: 'order/paid' }, async ({ event }) => {
+  await prisma.user.update({ where: { id: event.data.userId }, data: { credits: { increment: event.data.credits } } });
+});`,
+      errors: [{ messageId: 'unguarded', line: 5, data: { entry: 'Inngest function', does: "adds to 'credits' (prisma.user.update())", repeat: 'adds it again' } }],
+    },
+    {
+      name: 'a local helper does the effect: reported at its call in the handler',
+      filename,
+      code: `${kafka(`    await addCredits(event.userId, event.credits);`)}
+async function addCredits(userId, credits) {
+  await prisma.user.update({ where: { id: userId }, data: { credits: { increment: credits } } });
+}`,
+      errors: [{ messageId: 'unguarded', line: 7 }],
+    },
+  ],
+});
+
+describe('require-repeat-safe-effect through the eslint command line', () => {
+  it('is in configs.strict, not yet in configs.recommended', () => {
+    const on = (config: readonly { rules?: Record<string, unknown> }[]) => config.some((entry) => entry.rules?.['idempotency/require-repeat-safe-effect'] === 'error');
+    expect(on(plugin.configs.strict)).toBe(true);
+    expect(on(plugin.configs.recommended)).toBe(false);
+  });
+
+  // A consumer in one module, the usage service it calls in another, the table in a migration.
+  const consumer = `import { Kafka } from 'kafkajs';
+import { recordUsage } from '../services/usage';
+
+const consumer = new Kafka({ brokers: ['kafka:9092'] }).consumer({ groupId: 'billing' });
+await consumer.run({
+  eachMessage: async ({ message }) => {
+    const build = JSON.parse(message.value.toString());
+    await recordUsage(build.buildId, build.minutes);
+  },
+});
+`;
+  const service = `import { pool } from '../db';
+
+export async function recordUsage(buildId: string, minutes: number) {
+  await pool.query('INSERT INTO build_usage (build_id, minutes) VALUES ($1, $2)', [buildId, minutes]);
+}
+`;
+
+  it('reports the call in the handler when the table the service inserts into has no business key', async () => {
+    const { findings, messages } = await lintProject({
+      'migrations/001_usage.sql': 'CREATE TABLE build_usage (id bigserial PRIMARY KEY, build_id text NOT NULL, minutes int NOT NULL);\n',
+      'src/consumers/builds.ts': consumer,
+      'src/services/usage.ts': service,
+    }, undefined, [], 'strict');
+    expect(findings).toEqual(['src/consumers/builds.ts:8 idempotency/require-repeat-safe-effect/unguarded']);
+    expect(messages).toEqual([
+      'This Kafka consumer inserts into build_usage with no claim, unique key or idempotency key on the way, so a redelivery inserts a second row.',
+    ]);
+  });
+
+  it('stays silent when the schema gives the row a unique key on the build', async () => {
+    const { findings } = await lintProject({
+      'migrations/001_usage.sql': 'CREATE TABLE build_usage (id bigserial PRIMARY KEY, build_id text NOT NULL UNIQUE, minutes int NOT NULL);\n',
+      'src/consumers/builds.ts': consumer,
+      'src/services/usage.ts': service,
+    }, undefined, [], 'strict');
+    expect(findings).toEqual([]);
+  });
+
+  it('stays silent when the schema cannot be read', async () => {
+    const { findings } = await lintProject({
+      'migrations/001_usage.sql': 'CREATE TABLE build_usage (id bigserial PRIMARY KEY, build_id text NOT NULL, minutes int NOT NULL);\n',
+      'migrations/002_broken.sql': 'CREATE TABLE build_usage_archive (this is not sql;\n',
+      'src/consumers/builds.ts': consumer,
+      'src/services/usage.ts': service,
+    }, undefined, [], 'strict');
+    expect(findings).toEqual([]);
+  });
+});
