@@ -1,16 +1,17 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { deliveryByName, handlerParameter, hasEvidence, namedParameter } from './entry-points.js';
-import { asCertainAs, asScalars, isLeaf, leaf, shaped, type Fact, type Leaf } from './facts.js';
+import { deliveryByName, handlerParameter, namedParameter } from './entry-points.js';
+import { asCertainAs, asScalars, isLeaf, leaf, type Fact, type Leaf } from './facts.js';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import type { LibraryTable } from '../context/library-table.js';
 import { sitesInImporters } from '../project/import-sites.js';
-import { calledFunction } from '../project/calls.js';
-import { importsLibrary } from '../project/modules.js';
-import { byName, callOnShape, elementOfShape, memberOfShape, memberSpecFacts } from './shapes.js';
-import { calleeName, keyName, memberPath, objectProperty, propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { byName, elementOfShape, memberOfShape } from './shapes.js';
+import { memberPath, objectProperty, propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { constantInitializer, variableOf } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
+import { pathTo, type Step } from '../syntax/patterns.js';
+import { callFacts, constructFacts, maxModuleDepth, requestHeader, type Tracing } from './call-facts.js';
+import { arrayCallbacks, bucketed, holdsValue, lastName, startsAtGlobal } from './value-forms.js';
 
 /**
  * Where a value comes from. The tracer follows a value through variables, destructuring,
@@ -22,8 +23,6 @@ import { walk } from '../syntax/walk.js';
 
 const maxDepth = 60;
 const stepsPerFile = 50_000;
-/** How many modules deep a value is followed through imported functions. */
-const maxModuleDepth = 2;
 
 /** A tracer reading another module for one call: the called function's parameters are the caller's arguments. */
 interface CallBinding {
@@ -32,122 +31,30 @@ interface CallBinding {
   moduleDepth: number;
 }
 
-/** Methods that return the same value in another form. */
-const sameValueMethods = new Set([
-  'toString', 'trim', 'trimStart', 'trimEnd', 'toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'toLocaleUpperCase',
-  'padStart', 'padEnd', 'slice', 'substring', 'substr', 'replace', 'replaceAll', 'normalize', 'toFixed', 'toPrecision',
-  'toISOString', 'toJSON', 'valueOf', 'getTime', 'toUTCString', 'toDateString', 'toLocaleString', 'concat', 'update',
-  'digest', 'at', 'join', 'toHexString', 'toBase58', 'base64',
-]);
-
-/**
- * Methods that cut the current time down to a period: `toISOString().slice(0, 10)` is today's
- * date, the same for every retry today. A key built from it names a period, not an attempt.
- */
-const timeBuckets = new Set([
-  'slice', 'substring', 'substr', 'split', 'getFullYear', 'getMonth', 'getDate', 'getDay', 'getHours', 'getUTCFullYear',
-  'getUTCMonth', 'getUTCDate', 'getUTCDay', 'getUTCHours', 'toDateString', 'toLocaleDateString', 'startOf', 'format',
-]);
-
-/** Functions that turn a date into the period it falls in: `startOfDay(now)`, `format(now, 'yyyy-MM-dd')`. */
-const periodFunctions = /^(startOf|endOf)(Minute|Hour|Day|ISOWeek|Week|Month|Quarter|Year)$/;
-const formatFunctions = new Set(['format', 'formatDate']);
-/** A format pattern that shows no seconds or finer (`yyyy-MM-dd`, `ddMMyyyy`, `yyyy-MM-dd HH:mm`). */
-const periodPattern = /^[^sSTxX]*$/;
-
-/** Facts of a value the code holds rather than makes: anything but fresh values and constants (an unknown value read from a row counts). */
-function holdsValue(facts: readonly Fact[]): boolean {
-  return facts.length > 0 && facts.some((fact) => fact.kind !== 'minted' && fact.kind !== 'constant');
-}
-
-/**
- * Hashes: `createHash(…).update(now).digest('hex')`, `sha256(now)`. A hash of the current time is
- * as fresh as the time, but no longer a date: a slice of it (`.substring(0, 32)`) is no period.
- */
-const hashing = /hash|digest|^update$|sha\d*|md5|crc|fnv|murmur|xxh/i;
-
-function hashed(facts: Leaf[]): Leaf[] {
-  return facts.map((fact) => (fact.kind === 'minted' && fact.what === 'the current time' ? { ...fact, what: 'a hash of the current time' } : fact));
-}
-
-function bucketed(facts: Leaf[], code: string): Leaf[] {
-  return facts.map((fact) => (fact.kind === 'minted' && fact.what === 'the current time' ? leaf('time', code) : fact));
-}
-
-/** Does the member chain start at one of `names` (`process.env.HOSTNAME` at `process`)? */
-function startsAtGlobal(node: TSESTree.MemberExpression, names: ReadonlySet<string>): boolean {
-  let object: TSESTree.Node = node.object;
-  while (object.type === 'MemberExpression') object = object.object;
-  return object.type === 'Identifier' && names.has(object.name);
-}
-
-/** Methods that read one header by name: `headers.get(name)`, `req.header(name)`. */
-const headerReaders = new Set(['get', 'header', 'getHeader']);
-
-const arrayCallbacks = new Set(['forEach', 'map', 'flatMap', 'filter', 'find', 'findLast', 'some', 'every']);
-
-/** A member by name, or an element by index (undefined: any element, as for a rest element). */
-type Step = { member: string } | { element: number | undefined };
-
-/** The property path from a binding pattern's root to one identifier in it, plus its default values. */
-function pathTo(pattern: TSESTree.Node, target: TSESTree.Identifier): { steps: Step[]; defaults: TSESTree.Node[] } | undefined {
-  if (pattern === target) return { steps: [], defaults: [] };
-  switch (pattern.type) {
-    case 'ObjectPattern':
-      for (const property of pattern.properties) {
-        if (property.type === 'RestElement') {
-          const found = pathTo(property.argument, target);
-          if (found) return found;
-          continue;
-        }
-        const found = pathTo(property.value, target);
-        const key = keyName(property);
-        if (found && key !== undefined) return { steps: [{ member: key }, ...found.steps], defaults: found.defaults };
-      }
-      return undefined;
-    case 'ArrayPattern':
-      for (const [index, element] of pattern.elements.entries()) {
-        if (!element) continue;
-        const rest = element.type === 'RestElement';
-        const found = pathTo(rest ? element.argument : element, target);
-        if (found) return { steps: [{ element: rest ? undefined : index }, ...found.steps], defaults: found.defaults };
-      }
-      return undefined;
-    case 'AssignmentPattern': {
-      const found = pathTo(pattern.left, target);
-      return found && { steps: found.steps, defaults: [pattern.right, ...found.defaults] };
-    }
-    case 'RestElement':
-      return pathTo(pattern.argument, target);
-    case 'TSParameterProperty':
-      return pathTo(pattern.parameter, target);
-    default:
-      return undefined;
-  }
-}
-
-function lastName(code: string): string | undefined {
-  return /([A-Za-z_$][\w$]*)\s*(\[\])?$/.exec(code)?.[1];
-}
-
-export class OriginTracer {
+export class OriginTracer implements Tracing {
   // Plain maps, dropped with the file: node-keyed WeakMaps cost far more in garbage collection.
   private readonly cache = new Map<TSESTree.Node, Fact[]>();
   private readonly visiting = new Set<TSESTree.Node>();
   private readonly byVariable = new Map<TSESLint.Scope.Variable, Fact[]>();
   private readonly variablesVisiting = new Set<TSESLint.Scope.Variable>();
   private steps = 0;
-  private readonly table: LibraryTable;
+  readonly table: LibraryTable;
 
   constructor(
-    private readonly file: FileContext,
+    readonly file: FileContext,
     private readonly binding?: CallBinding,
   ) {
     this.table = file.libraries;
   }
 
-  private code(node: TSESTree.Node): string {
+  /** How messages quote `node`. */
+  code(node: TSESTree.Node): string {
     return this.file.code(node);
+  }
+
+  /** How many modules away from the linted file this tracer reads. */
+  get moduleDepth(): number {
+    return this.binding?.moduleDepth ?? 0;
   }
 
   /** Everything known about where the value of `node` comes from. */
@@ -179,7 +86,8 @@ export class OriginTracer {
     return [this.scalars(node)];
   }
 
-  private visit(node: TSESTree.Node, depth: number): Fact[] {
+  /** The facts of `node`, `depth` steps into a trace (the steps below and in call-facts.ts take it on). */
+  visit(node: TSESTree.Node, depth: number): Fact[] {
     const cached = this.cache.get(node);
     if (cached) return cached;
     if (this.visiting.has(node)) return [];
@@ -206,7 +114,7 @@ export class OriginTracer {
     return facts.map((fact) => (unlocated(fact) && fact.code === code ? { ...fact, at: { line: node.loc.start.line, column: node.loc.start.column } } : fact));
   }
 
-  private scalarsOf(node: TSESTree.Node, depth: number): Leaf[] {
+  scalarsOf(node: TSESTree.Node, depth: number): Leaf[] {
     return asScalars(this.visit(node, depth));
   }
 
@@ -259,9 +167,9 @@ export class OriginTracer {
       case 'MemberExpression':
         return this.member(node, depth);
       case 'CallExpression':
-        return this.call(node, depth);
+        return callFacts(this, node, depth);
       case 'NewExpression':
-        return this.construct(node, depth);
+        return constructFacts(this, node, depth);
       case 'ObjectExpression':
         return [{ kind: 'object', object: node, code: this.code(node) }];
       case 'ArrayExpression':
@@ -423,7 +331,7 @@ export class OriginTracer {
     if (name === undefined) return [leaf('unknown', code)];
     if (/^\d+$/.test(name)) return this.elementsOf(this.visit(node.object, depth), Number(name));
     if (node.computed) {
-      const header = this.requestHeader(name, code);
+      const header = requestHeader(this, name, code);
       if (header) return header;
     }
     return this.visit(node.object, depth).flatMap((fact) => this.memberOf(fact, name, code, depth));
@@ -454,96 +362,6 @@ export class OriginTracer {
     }
   }
 
-  private call(node: TSESTree.CallExpression, depth: number): Fact[] {
-    const code = this.code(node);
-    const callee = node.callee.type === 'ChainExpression' ? node.callee.expression : node.callee;
-    const name = calleeName(callee);
-    const path = memberPath(callee)?.join('.');
-    const table = this.table;
-    const minted = (path && table.mintingPaths.get(path)) ?? (name && table.mintingCalls.get(name));
-    if (minted) return [leaf('minted', code, minted)];
-    const worker = (path && table.workerPaths.get(path)) ?? (name && table.workerPaths.get(name));
-    if (worker) return [leaf('worker', code, worker)];
-    const argumentScalars = () => node.arguments.flatMap((argument) => (argument.type === 'SpreadElement' ? [] : this.scalarsOf(argument, depth)));
-
-    if (path && table.parsing.has(path)) return [shaped('payload', code)];
-    const [first] = node.arguments;
-    if (name && headerReaders.has(name) && first?.type === 'Literal' && typeof first.value === 'string') {
-      const header = this.requestHeader(first.value, code);
-      if (header) return header;
-    }
-    let receiverPath: string | undefined;
-    for (const result of (name && table.results.get(name)) || []) {
-      if (result.construct && !(first?.type === 'NewExpression' && calleeName(first.callee) === result.construct)) continue;
-      receiverPath ??= callee.type === 'MemberExpression' ? memberPath(callee.object)?.join('.') ?? '' : '';
-      if (result.receiver && !result.receiver.test(receiverPath)) continue;
-      const owner = table.resultOwners.get(result);
-      if (result.evidence && owner && !hasEvidence(result.evidence, owner, this.file, receiverPath, undefined)) continue;
-      return [shaped(result.shape, code)];
-    }
-
-    if (callee.type === 'MemberExpression' && name) {
-      const receiver = this.visit(callee.object, depth);
-      const results: Fact[] = [];
-      let understood = true;
-      for (const fact of receiver) {
-        if (fact.kind === 'shaped') {
-          const result = callOnShape(table, fact, name, code);
-          if (result) {
-            results.push(...result);
-            continue;
-          }
-        }
-        if (fact.kind === 'list' && (name === 'join' || name === 'at' || name === 'find' || name === 'shift' || name === 'pop')) {
-          results.push(...asScalars(fact.elements));
-          continue;
-        }
-        understood = false;
-      }
-      if (understood && results.length > 0) return name === 'join' ? [...results, ...argumentScalars()] : results;
-      if (timeBuckets.has(name)) return bucketed(asScalars(receiver), code);
-      if (sameValueMethods.has(name)) {
-        const derived = [...asScalars(receiver), ...argumentScalars()];
-        return hashing.test(name) ? hashed(derived) : derived;
-      }
-    }
-
-    // A function that puts a date into its period: the same for every attempt within it.
-    if (callee.type === 'Identifier' && first && first.type !== 'SpreadElement') {
-      const pattern = node.arguments[1];
-      const period =
-        periodFunctions.test(callee.name) ||
-        (formatFunctions.has(callee.name) && pattern?.type === 'Literal' && typeof pattern.value === 'string' && periodPattern.test(pattern.value));
-      if (period) return bucketed(this.scalarsOf(first, depth), code);
-    }
-
-    const target = calledFunction(this.file, callee, (this.binding?.moduleDepth ?? 0) < maxModuleDepth);
-    if (target) return target.module === this.file ? this.returnsOf(target.fn, depth) : this.returnsAcross(target.module, target.fn, node, depth);
-    if (name && table.isDerivingCall(name)) return hashing.test(name) ? hashed(argumentScalars()) : argumentScalars();
-    return [leaf('unknown', code)];
-  }
-
-  /** A header that a delivery service sets on its requests, in a file that imports its library (or a module of the project that does). */
-  private requestHeader(name: string, code: string): Fact[] | undefined {
-    for (const { adapter, pattern } of this.table.requestHeaders.get(name.toLowerCase()) ?? []) {
-      if (importsLibrary(this.file, adapter)) return memberSpecFacts(pattern, code);
-    }
-    return undefined;
-  }
-
-  private construct(node: TSESTree.NewExpression, depth: number): Fact[] {
-    const name = calleeName(node.callee);
-    const code = this.code(node);
-    const minted = name && this.table.mintingConstructors.get(name);
-    if (minted) {
-      // `new Date()` is now; `new Date(sentAt)` is the value it is given, in another form.
-      const [argument] = node.arguments;
-      if (!argument) return [leaf('minted', code, minted)];
-      return argument.type === 'SpreadElement' ? [leaf('unknown', code)] : this.scalarsOf(argument, depth);
-    }
-    return [leaf('unknown', code)];
-  }
-
   private readonly importers = new Map<FileContext, OriginTracer>();
 
   /** A tracer of a module that calls into this one, one level further from the linted file. */
@@ -557,13 +375,13 @@ export class OriginTracer {
   }
 
   /** What an imported function returns for this call's arguments, read in its own module. */
-  private returnsAcross(module: FileContext, fn: FunctionNode, call: TSESTree.CallExpression, depth: number): Fact[] {
+  returnsAcross(module: FileContext, fn: FunctionNode, call: TSESTree.CallExpression, depth: number): Fact[] {
     const args = call.arguments.map((argument) => (argument.type === 'SpreadElement' ? [] : this.visit(argument, depth)));
     const tracer = new OriginTracer(module, { fn, args, moduleDepth: (this.binding?.moduleDepth ?? 0) + 1 });
     return tracer.returnsOf(fn, 0);
   }
 
-  private returnsOf(fn: FunctionNode, depth: number): Fact[] {
+  returnsOf(fn: FunctionNode, depth: number): Fact[] {
     if (fn.body.type !== 'BlockStatement') return this.visit(fn.body, depth);
     const facts: Fact[] = [];
     walk(fn.body, this.file.visitorKeys, (current) => {
