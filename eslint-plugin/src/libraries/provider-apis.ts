@@ -1,4 +1,4 @@
-import type { ProviderAdapter } from '../analysis/contract/adapter.js';
+import type { ProviderAdapter } from '../analysis/index.js';
 
 /**
  * Providers whose API calls move money or send something to a person, and the field each takes

@@ -5,7 +5,7 @@ import { Linter } from 'eslint';
 import { analysisFor } from '../../../eslint-plugin/src/lint/file-analysis.js';
 import type { DataOperation } from '../../../eslint-plugin/src/analysis/operations/index.js';
 import { whenSqlParserReady } from '../../../eslint-plugin/src/analysis/sql/parser.js';
-import { providerCallAt } from '../../../eslint-plugin/src/analysis/work/provider-calls.js';
+import { providerCallAt } from '../../../eslint-plugin/src/analysis/keys/provider-calls.js';
 
 /**
  * Table tests of the shared analysis: what an adapter makes of a call, and where a value comes

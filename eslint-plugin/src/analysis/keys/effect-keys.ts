@@ -6,7 +6,7 @@ import type { LibraryTable } from '../context/library-table.js';
 import { soundsLikeClaimStore, storesDeliveries, words, type NameJudge } from '../naming/names.js';
 import type { DataOperation, Field } from '../operations/index.js';
 import type { OriginTracer } from '../origin/origin.js';
-import { providerKeyField } from '../work/provider-calls.js';
+import { providerKeyField } from './provider-calls.js';
 import { calleeName, keyName, memberPath, propertyName } from '../syntax/nodes.js';
 
 /**

@@ -4,7 +4,7 @@ import type { FileContext } from '../../analysis/context/file-context.js';
 import { words } from '../../analysis/naming/names.js';
 import { addedFields, type DataOperation } from '../../analysis/operations/index.js';
 import type { OriginTracer } from '../../analysis/origin/origin.js';
-import type { ProviderCall } from '../../analysis/work/provider-calls.js';
+import type { ProviderCall } from '../../analysis/keys/provider-calls.js';
 import { columnName, type SchemaModel } from '../../analysis/schema/model.js';
 
 /**

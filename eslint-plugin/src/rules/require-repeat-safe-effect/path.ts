@@ -8,7 +8,7 @@ import { duplicateCatches } from '../../analysis/control/caught.js';
 import { exits } from '../../analysis/control/decisions.js';
 import { findOperations, type DataOperation } from '../../analysis/operations/index.js';
 import { OriginTracer } from '../../analysis/origin/origin.js';
-import { providerCallAt } from '../../analysis/work/provider-calls.js';
+import { providerCallAt } from '../../analysis/keys/provider-calls.js';
 import { calleeName, unwrapExpression } from '../../analysis/syntax/nodes.js';
 import { variableOf } from '../../analysis/syntax/scope.js';
 import { walk } from '../../analysis/syntax/walk.js';
