@@ -11,8 +11,9 @@ import * as example49Handlers from './handlers/example-4-9.js';
 import * as example410Handlers from './handlers/example-4-10.js';
 import * as example411Handlers from './handlers/example-4-11.js';
 import * as example412Handlers from './handlers/example-4-12.js';
+import * as example413Handlers from './handlers/example-4-13.js';
 import { balanceOf, brokerCopies, brokerOffset, countRows, inboxIds, nextFromBroker } from './readouts.js';
-import { balancesTable, inboxTable, keyedEffectsTable, jobsTable, outboxTables, partitionTables, sequencedBalancesTable, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
+import { balancesTable, datedInboxTable, inboxTable, keyedEffectsTable, jobsTable, outboxTables, partitionTables, sequencedBalancesTable, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
 
 /** How a worker's claim reads in a result line, for the unique claim and for check-then-insert. */
 export const claimWords = {
@@ -442,6 +443,39 @@ export const stricterIsolation = defineExample({
   },
 });
 
+const example413 = handlerModule('example-4-13', example413Handlers);
+
+/** The credit without a key of its own, then keyed by the cashback; the same pruned inbox under both. */
+const retentionDesigns = [
+  { label: 'credit with no key of its own', handler: shown(example413, 'claimAndCredit', []), table: unkeyedEffectsTable },
+  { label: 'credit keyed by its cashback', handler: shown(example413, 'claimAndCreditOnce', []), table: keyedEffectsTable },
+] as const;
+
+export const inboxRetention = defineExample({
+  anchor: 'example-4-13',
+  number: '4.13',
+  shown: [...retentionDesigns.map((design) => design.handler), shown(example413, 'pruneInbox', [])],
+  messages: {
+    order: { id: 'order-95-paid', cashbackId: 'cashback-95', cents: 210, day: 1 },
+    prune: { id: 'nightly-prune', day: 30, keepDays: 7 },
+    replay: { id: 'order-95-paid', cashbackId: 'cashback-95', cents: 210, day: 30 },
+  },
+  async run(session, { order, prune, replay }) {
+    const lines: string[] = [];
+    for (const design of retentionDesigns) {
+      await session.fresh(datedInboxTable + design.table, design.label);
+      const first = await session.deliver({ worker: 'A', message: order }, design.handler.run);
+      const pruned = await session.deliver({ worker: 'A', message: prune }, example413Handlers.pruneInbox);
+      const late = await session.deliver({ worker: 'B', message: replay }, design.handler.run);
+      lines.push(
+        `4.13 inbox kept ${prune.keepDays} days, ${design.label}: day ${order.day} A=${creditWord(first)}; day ${prune.day} pruned ${pruned.committed ? pruned.value : pruned.reason}, ` +
+          `replay B=${creditWord(late)}; ${await inboxAndEffectCounts(session)}`,
+      );
+    }
+    return lines.join('\n');
+  },
+});
+
 export const examples: readonly ExampleScenario[] = [
   inboxClaims,
   snapshotIdentity,
@@ -455,4 +489,5 @@ export const examples: readonly ExampleScenario[] = [
   acknowledgementOrder,
   locksShareWork,
   stricterIsolation,
+  inboxRetention,
 ];

@@ -117,7 +117,7 @@ export const exercises: readonly Exercise[] = [
     readOutcome: readEffects,
     judge: oncePerOperation('id'),
     hints: {
-      'two workers at once': 'Both workers looked before either inserted. A primary key on the inbox and INSERT … ON CONFLICT DO NOTHING RETURNING let one insert decide.',
+      'two workers at once': 'Both workers looked before either inserted. Give the inbox a primary key and claim with an insert that says ON CONFLICT DO NOTHING and returns its row: then one insert decides.',
     },
     wrong: [
       {

@@ -43,3 +43,6 @@ export const partitionTables =
 
 /** A job queue in a table; `queuedTwice` is one order's cashback enqueued twice, as a retried producer does. */
 export const jobsTable = "CREATE TABLE jobs (job_id text PRIMARY KEY, cashback_id text NOT NULL, cents integer NOT NULL, state text NOT NULL DEFAULT 'queued');";
+
+/** An inbox that notes the day each claim was made, so that a job can prune old ones. */
+export const datedInboxTable = 'CREATE TABLE inbox (message_id text PRIMARY KEY, received_day integer NOT NULL);';

@@ -52,7 +52,7 @@ describe('the lesson page rendered on the host', () => {
     ]);
     for (const anchor of ['example-4-6', 'q5', 'example-4-7', 'q6', 'example-4-8', 'q7']) expect(related).toContain(`href="#${anchor}"`);
     expect(related).toContain('href="https://docs.bullmq.io/patterns/idempotent-jobs"');
-    expect(related).toContain(`<li><code>no-check-then-insert</code>: <a href="#example-4-1">4.1 An inbox conflict is the consumer's decision</a>, <a href="#tip-1">Pro tip 1</a></li>`);
+    expect(related).toContain(`<li><code>no-check-then-insert</code>: <a href="#example-4-1">4.1 The row that comes back decides</a>, <a href="#tip-1">Pro tip 1</a></li>`);
   });
 
   it('escapes code and plain text, so handler source shows as written', () => {

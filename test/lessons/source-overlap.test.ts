@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { idempotentConsumers } from '../../lessons/idempotent-consumers/index.js';
 import { builtLessonFile, lessonFolder, packageRoot } from '../../lessons/src/node/paths.js';
 
 /**
@@ -73,6 +74,16 @@ describe('the lesson is written in its own words', () => {
   it('nor in the built lesson, which adds the notes and criteria written beside the handlers (code and recorded SQL aside)', () => {
     const built = JSON.parse(readFileSync(builtLessonFile(lessonId), 'utf8')) as unknown;
     expect(sharedRuns(prose(built, '', new Set(['source', 'label', 'url', 'sha256', 'recordedRaces'])), seeds)).toEqual([]);
+  });
+
+  it('nor in the exercises, which are written beside their handlers', () => {
+    const texts = idempotentConsumers.exercises.flatMap((exercise) => [
+      { path: `${exercise.id}.title`, text: exercise.title },
+      { path: `${exercise.id}.task`, text: exercise.task },
+      ...Object.entries(exercise.hints).map(([schedule, hint]) => ({ path: `${exercise.id}.hints.${schedule}`, text: hint ?? '' })),
+    ]);
+    expect(texts.length).toBeGreaterThan(12);
+    expect(sharedRuns(texts, seeds)).toEqual([]);
   });
 
   it('nor in the lessons README', () => {

@@ -24,4 +24,6 @@ export const exampleLines: readonly string[] = [
   '4.11 advisory lock around the credit: A=credited, B=credited; effects=2',
   '4.11 advisory lock around a check and the credit: A=credited, B=skipped; effects=1',
   '4.12 claim under REPEATABLE READ, one worker at a time: A=credited, B=skipped; inbox=1 effects=1',
+  '4.13 inbox kept 7 days, credit with no key of its own: day 1 A=credited; day 30 pruned 1, replay B=credited; inbox=1 effects=2',
+  '4.13 inbox kept 7 days, credit keyed by its cashback: day 1 A=credited; day 30 pruned 1, replay B=skipped; inbox=1 effects=1',
 ];
