@@ -52,7 +52,7 @@ function spread(ratios: number[]): string {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /**
@@ -148,7 +148,7 @@ function projectBench(): void {
         runs[mode].push(run.cpuMs);
         if (mode === 'with') seen = run;
       }
-      ratios.push(spent.with! / spent.without!);
+      ratios.push(spent.with / spent.without);
     }
     const ratio = median(ratios);
     console.log(

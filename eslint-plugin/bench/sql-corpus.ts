@@ -21,7 +21,7 @@ export function sqlDenseCorpus(files = 120, queriesPerFile = 48): { name: string
   return Array.from({ length: files }, (_, file) => {
     const lines = Array.from({ length: queriesPerFile }, (_, query) => {
       const index = file * queriesPerFile + query;
-      return shapes[index % shapes.length]!(tables[(file + query) % tables.length]!, index);
+      return shapes[index % shapes.length](tables[(file + query) % tables.length], index);
     });
     const source = [
       "import { Worker } from 'bullmq';",

@@ -30,7 +30,7 @@ function configs(withRules: boolean, baseline: Linter.Config[], linted: LintedPl
     ...baseline,
     { files: ['**/*.{js,jsx,mjs}'], languageOptions: { sourceType: 'module', ecmaVersion: 'latest' } },
     { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', ecmaVersion: 'latest' } },
-    { files: ['**/*.{ts,mts,cts,tsx}'], languageOptions: { parser: tsParser as Linter.Parser } },
+    { files: ['**/*.{ts,mts,cts,tsx}'], languageOptions: { parser: tsParser } },
     {
       files: ['**/*'],
       plugins: { idempotency: linted as unknown as NonNullable<Linter.Config['plugins']>[string] },

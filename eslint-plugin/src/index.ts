@@ -6,13 +6,13 @@ import { noCheckThenInsert } from './rules/no-check-then-insert.js';
 import { noClaimAfterEffect } from './rules/no-claim-after-effect.js';
 import { noClaimWithoutUniqueKey } from './rules/no-claim-without-unique-key.js';
 import { noDeliveryIdEffectKey } from './rules/no-delivery-id-effect-key.js';
-import { noInMemoryDedupe } from './rules/no-in-memory-dedupe.js';
-import { lazyTypeScriptParser } from './typescript-parser.js';
+import { noInMemoryDedupe } from './rules/no-in-memory-dedupe/index.js';
+import { lazyTypeScriptParser } from './analysis/project/typescript-parser.js';
 
 export { catalogue, lessonLinks, lessonTarget, ruleNames, type CatalogueEntry, type LessonLink, type RuleName } from './catalogue.js';
 export { ruleDocsUrl } from './create-rule.js';
 export { whenSqlParserReady } from './analysis/sql/parser.js';
-export { useModuleParser } from './typescript-parser.js';
+export { useModuleParser } from './analysis/project/typescript-parser.js';
 export { openDocumentsSetting, SettingsError, settingsSchema } from './settings.js';
 
 const pluginName = 'idempotency';

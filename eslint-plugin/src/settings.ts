@@ -1,8 +1,8 @@
 import Ajv from 'ajv';
 
-import { LibraryTable } from './analysis/library-table.js';
+import { LibraryTable } from './analysis/context/library-table.js';
 import { defaultLibraryTable, libraries } from './libraries/index.js';
-import { settingsAdapters, type IdempotencySettings } from './libraries/settings.js';
+import { settingsAdapters } from './libraries/settings.js';
 
 /**
  * `settings.idempotency` in an ESLint config: a team's own consumer registrations, SQL wrappers
@@ -107,7 +107,7 @@ export function libraryTableFor(settings: Readonly<Record<string, unknown>> | un
   if (!table) {
     if (!validate(own)) throw validationError();
     // The team's declarations come first: they are more specific than any library's.
-    table = new LibraryTable([...settingsAdapters(own as IdempotencySettings), ...libraries]);
+    table = new LibraryTable([...settingsAdapters(own), ...libraries]);
     tables.set(own, table);
   }
   return table;

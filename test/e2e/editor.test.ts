@@ -15,9 +15,9 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { copyOfExamples, packagedExtension, repositoryRoot, startCodeServer } from '../../extension/scripts/code-server.mjs';
-import { compareFindings, expectedFindings, type ExpectedFinding } from '../support/example-markers';
-import { lowContrastText } from './support/contrast';
-import { Workbench } from './support/workbench';
+import { compareFindings, expectedFindings, type ExpectedFinding } from '../support/example-markers.js';
+import { lowContrastText } from './support/contrast.js';
+import { Workbench } from './support/workbench.js';
 
 /**
  * The editor works on a copy of the examples: it may save what the tests type, and the examples

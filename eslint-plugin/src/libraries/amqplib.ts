@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /** amqplib (RabbitMQ): `channel.consume(queue, handler)`, and `@RabbitSubscribe` handlers of @golevelup/nestjs-rabbitmq. */
 export const amqplib: BrokerAdapter = {

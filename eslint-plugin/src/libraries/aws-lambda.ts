@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /** AWS Lambda event sources: SQS, SNS and Kinesis records handed to `exports.handler`, and EventBridge events. */
 export const awsLambda: BrokerAdapter = {

@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /**
  * Amazon SQS: messages received with the SDK (`ReceiveMessageCommand`, v2 `receiveMessage`), by

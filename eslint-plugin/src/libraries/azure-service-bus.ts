@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /**
  * Azure Service Bus (@azure/service-bus): `receiver.subscribe({ processMessage, processError })`

@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /**
  * better-queue, a job queue inside the process: `new Queue(worker)` runs the worker on each task

@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /** BullMQ and Bull (and bee-queue, @nestjs/bull): `new Worker(name, processor)`, `queue.process(fn)`, `@Processor` classes. */
 export const bullmq: BrokerAdapter = {

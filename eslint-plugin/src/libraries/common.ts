@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /**
  * What holds across brokers, for code that does not say which one it uses: a parameter named

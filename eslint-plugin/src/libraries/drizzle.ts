@@ -1,13 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
-import { link, type Chain } from '../analysis/operations/chain.js';
-import { fieldsOf, objectLiteral, showsEveryField } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation, type Field } from '../analysis/operations/types.js';
-import type { DeclaredTable } from '../analysis/schema/model.js';
-import { calleeName, keyName, memberPath, objectProperty, propertyName, staticString, unwrapExpression } from '../analysis/scope.js';
-import { walk } from '../analysis/walk.js';
-import type { DataAdapter } from './types.js';
+import { calleeName, fieldsOf, keyName, link, memberPath, normaliseTarget, objectLiteral, objectProperty, propertyName, showsEveryField, staticString, unwrapExpression, walk, type AdapterFile, type Chain, type DataAdapter, type DataOperation, type DeclaredTable, type Field } from '../analysis/index.js';
 import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
 
 /**
@@ -16,7 +9,7 @@ import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
  */
 
 /** A table as the code names it; an imported table by the name its module exports (`import { user as userTable }`). */
-function drizzleTable(node: TSESTree.Node | undefined, file: FileContext): string | undefined {
+function drizzleTable(node: TSESTree.Node | undefined, file: AdapterFile): string | undefined {
   const bare = node && unwrapExpression(node);
   if (bare?.type === 'Identifier') {
     const exported = file.imports.names.get(bare.name);
@@ -33,7 +26,7 @@ function drizzleTarget(argument: TSESTree.Node | undefined): string[] {
 }
 
 /** The columns a condition matches with their values: `eq(refunds.refundId, id)`, `and(eq(…), eq(…))`, or an object (`{ refundId: id }`). */
-function conditionFields(node: TSESTree.Node | undefined, file: FileContext): Field[] {
+function conditionFields(node: TSESTree.Node | undefined, file: AdapterFile): Field[] {
   const condition = node && unwrapExpression(node);
   if (!condition) return [];
   if (condition.type === 'ObjectExpression') return fieldsOf(condition, file.scopeOf);
@@ -51,7 +44,7 @@ function targetCount(argument: TSESTree.Node): number {
   return object.type === 'ArrayExpression' ? object.elements.length : 1;
 }
 
-function drizzleChain(chain: Chain, end: TSESTree.CallExpression, file: FileContext): DataOperation | undefined {
+function drizzleChain(chain: Chain, end: TSESTree.CallExpression, file: AdapterFile): DataOperation | undefined {
   const { scopeOf } = file;
   const insert = link(chain, 'insert');
   const values = link(chain, 'values');
@@ -104,11 +97,11 @@ const relationalReads = new Set(['findFirst', 'findMany']);
 const chainOperation = atChainEnd(drizzleChain);
 
 /** The relational query API: `db.query.refunds.findFirst({ where })`. */
-function relationalRead(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, file: FileContext): DataOperation | undefined {
+function relationalRead(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, file: AdapterFile): DataOperation | undefined {
   if (node.type !== 'CallExpression') return undefined;
   const path = memberPath(node.callee);
-  if (!path || path.length < 4 || path[path.length - 3] !== 'query' || !relationalReads.has(path[path.length - 1]!)) return undefined;
-  const table = path[path.length - 2]!;
+  if (!path || path.length < 4 || path[path.length - 3] !== 'query' || !relationalReads.has(path[path.length - 1])) return undefined;
+  const table = path[path.length - 2];
   const options = objectLiteral(node.arguments[0], file.scopeOf);
   const where = options && objectProperty(options, 'where')?.value;
   return { kind: 'read', library: 'drizzle', targets: [normaliseTarget(table)], node, label: `${path.join('.')}()`, fields: [], filters: where ? conditionFields(where, file) : undefined, arbitrated: false };
@@ -143,7 +136,7 @@ const plainEntries = new Set(['index', 'foreignKey', 'check']);
  * One entry of the extra-config callback: `unique().on(…)`, `uniqueIndex('n').on(…).where(…)`,
  * `primaryKey({ columns })`; `unsure` for an entry that may be a key this reading cannot see.
  */
-function extraKey(node: TSESTree.Node, table: string, file: FileContext): DeclaredTable['keys'][number] | 'unsure' | undefined {
+function extraKey(node: TSESTree.Node, table: string, file: AdapterFile): DeclaredTable['keys'][number] | 'unsure' | undefined {
   let current = unwrapExpression(node);
   if (current.type !== 'CallExpression') return 'unsure';
   // Read from the end of the chain to the call it starts with.
@@ -168,7 +161,7 @@ function extraKey(node: TSESTree.Node, table: string, file: FileContext): Declar
 }
 
 /** `pgTable('refunds', { refundId: text('refund_id').unique() }, (t) => [unique().on(t.a, t.b)])` and alike. */
-export function drizzleTables(file: FileContext): DeclaredTable[] {
+export function drizzleTables(file: AdapterFile): DeclaredTable[] {
   const tables: DeclaredTable[] = [];
   walk(file.sourceAst, file.visitorKeys, (node) => {
     if (node.type !== 'CallExpression' || !tableBuilders.test(calleeName(node.callee) ?? '')) return;

@@ -1,11 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
-import { objectLiteral } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation, type Field, type OperationKind } from '../analysis/operations/types.js';
-import { calleeName, constantInitializer, keyName, memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
-import { staticText } from '../analysis/static-text.js';
-import type { DataAdapter } from './types.js';
+import { calleeName, constantInitializer, keyName, memberPath, normaliseTarget, objectLiteral, objectProperty, staticText, unwrapExpression, type AdapterFile, type DataAdapter, type DataOperation, type Field, type OperationKind } from '../analysis/index.js';
 
 /**
  * Amazon DynamoDB: SDK v3 commands sent through `client.send(new PutCommand({ TableName, Item }))`
@@ -66,7 +61,7 @@ function unmarshalled(node: TSESTree.Node | undefined): TSESTree.Node | undefine
 }
 
 /** The attributes an `Item` or `Key` writes, with `{ S: id }` read as `id`. */
-function attributes(node: TSESTree.Node | undefined, file: FileContext): Field[] | undefined {
+function attributes(node: TSESTree.Node | undefined, file: AdapterFile): Field[] | undefined {
   const object = objectLiteral(unmarshalled(node), file.scopeOf);
   if (!object) return undefined;
   const fields: Field[] = [];
@@ -77,7 +72,7 @@ function attributes(node: TSESTree.Node | undefined, file: FileContext): Field[]
     let value: TSESTree.Node = entry.value;
     const typed = unwrapExpression(value);
     if (typed.type === 'ObjectExpression' && typed.properties.length === 1) {
-      const only = typed.properties[0]!;
+      const only = typed.properties[0];
       if (only.type === 'Property' && attributeTypes.has(keyName(only) ?? '')) value = only.value;
     }
     fields.push({ name, values: [value], functions: [] });
@@ -86,7 +81,7 @@ function attributes(node: TSESTree.Node | undefined, file: FileContext): Field[]
 }
 
 /** The table a request names: a literal or constant as written, else the expression that holds it. */
-function tableOf(options: TSESTree.ObjectExpression, file: FileContext): string | undefined {
+function tableOf(options: TSESTree.ObjectExpression, file: AdapterFile): string | undefined {
   const table = property(options, 'TableName');
   if (!table) return undefined;
   // `${stage}-inbox` compares as `*-inbox`, the way Redis key shapes do.
@@ -96,7 +91,7 @@ function tableOf(options: TSESTree.ObjectExpression, file: FileContext): string 
   return path ? path.join('.') : undefined;
 }
 
-function textOf(node: TSESTree.Node | undefined, file: FileContext): string | undefined {
+function textOf(node: TSESTree.Node | undefined, file: AdapterFile): string | undefined {
   return node ? staticText(node, file.scopeOf, () => '*')?.text : undefined;
 }
 
@@ -106,12 +101,12 @@ function textOf(node: TSESTree.Node | undefined, file: FileContext): string | un
  * AND. An OR lets an existing item through, and a condition on another attribute
  * (`#status = :pending`) refuses nothing on its own.
  */
-function absentAttribute(options: TSESTree.ObjectExpression, file: FileContext): string | undefined {
+function absentAttribute(options: TSESTree.ObjectExpression, file: AdapterFile): string | undefined {
   const condition = textOf(property(options, 'ConditionExpression'), file);
   if (!condition || /\bOR\b/i.test(condition) || /\bNOT\s+attribute_not_exists/i.test(condition)) return undefined;
   const match = /attribute_not_exists\s*\(\s*([#\w.]+)\s*\)/i.exec(condition);
   if (!match) return undefined;
-  const written = match[1]!;
+  const written = match[1];
   if (!written.startsWith('#')) return written;
   const names = objectLiteral(property(options, 'ExpressionAttributeNames'), file.scopeOf);
   const named = names && objectProperty(names, written)?.value;
@@ -121,13 +116,13 @@ function absentAttribute(options: TSESTree.ObjectExpression, file: FileContext):
 const keyLike = /^(pk|id|key|_id)$|(Id|ID|Key|_id|_key)$/;
 
 /** The attributes an update's `SET a = :a, #b = :b` clause writes, with `#names` resolved. */
-function setAttributes(options: TSESTree.ObjectExpression, file: FileContext): string[] {
+function setAttributes(options: TSESTree.ObjectExpression, file: AdapterFile): string[] {
   const expression = textOf(property(options, 'UpdateExpression'), file);
   const clause = expression && /\bSET\s+(.*?)(?=\s+\b(REMOVE|ADD|DELETE)\b|$)/is.exec(expression)?.[1];
   if (!clause) return [];
   const names = objectLiteral(property(options, 'ExpressionAttributeNames'), file.scopeOf);
   return [...clause.matchAll(/([#\w.]+)\s*=/g)].flatMap((match) => {
-    const written = match[1]!;
+    const written = match[1];
     if (!written.startsWith('#')) return [written];
     const named = names && objectProperty(names, written)?.value;
     return named?.type === 'Literal' && typeof named.value === 'string' ? [named.value] : [];
@@ -151,7 +146,7 @@ function operationOf(
   options: TSESTree.ObjectExpression,
   node: TSESTree.Node,
   how: string,
-  file: FileContext,
+  file: AdapterFile,
 ): DataOperation[] {
   if (verb === 'transact') {
     const items = unwrapExpression(property(options, 'TransactItems') ?? options);
@@ -193,7 +188,7 @@ function operationOf(
 }
 
 /** The command a `send` sends: `new PutCommand({ … })`, or a constant holding one. */
-function sentCommand(argument: TSESTree.Node | undefined, file: FileContext): { verb: Verb; name: string; options: TSESTree.ObjectExpression } | undefined {
+function sentCommand(argument: TSESTree.Node | undefined, file: AdapterFile): { verb: Verb; name: string; options: TSESTree.ObjectExpression } | undefined {
   if (!argument) return undefined;
   let node = unwrapExpression(argument);
   if (node.type === 'Identifier') {
@@ -210,7 +205,7 @@ function sentCommand(argument: TSESTree.Node | undefined, file: FileContext): { 
   return options ? { verb, name, options } : undefined;
 }
 
-function dynamoOperations(call: TSESTree.CallExpression, file: FileContext): DataOperation[] | undefined {
+function dynamoOperations(call: TSESTree.CallExpression, file: AdapterFile): DataOperation[] | undefined {
   const callee = unwrapExpression(call.callee);
   if (callee.type !== 'MemberExpression') return undefined;
   const method = calleeName(callee);

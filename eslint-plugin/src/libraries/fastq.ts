@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /**
  * fastq, a work queue inside the process: `fastq(worker, concurrency)` and `fastq.promise(…)`

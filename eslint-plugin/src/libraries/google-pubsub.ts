@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /** Google Cloud Pub/Sub: `subscription.on('message', handler)`. */
 export const googlePubsub: BrokerAdapter = {

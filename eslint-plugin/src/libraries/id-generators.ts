@@ -1,4 +1,4 @@
-import type { ValueAdapter } from './types.js';
+import type { ValueAdapter } from '../analysis/index.js';
 
 /** uuid, ulid, nanoid, cuid and MongoDB's ObjectId: new ids on every call, except name-based UUIDs (v3, v5). */
 export const idGenerators: ValueAdapter = {

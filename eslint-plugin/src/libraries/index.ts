@@ -1,4 +1,4 @@
-import { LibraryTable } from '../analysis/library-table.js';
+import { LibraryTable, type LibraryAdapter } from '../analysis/index.js';
 import { amqplib } from './amqplib.js';
 import { awsLambda } from './aws-lambda.js';
 import { awsSqs } from './aws-sqs.js';
@@ -37,9 +37,8 @@ import { stripe } from './stripe.js';
 import { supabase } from './supabase.js';
 import { temporal } from './temporal.js';
 import { typeorm } from './typeorm.js';
-import type { LibraryAdapter } from './types.js';
 
-export type { LibraryAdapter, LibraryName } from './types.js';
+export type { LibraryAdapter, LibraryName } from '../analysis/index.js';
 
 /**
  * Every library the plugin knows. Data adapters are asked in this order, and the first that

@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /**
  * Inngest functions: `inngest.createFunction(config, trigger, async ({ event, step, attempt }) => …)`.

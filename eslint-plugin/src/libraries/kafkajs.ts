@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /** kafkajs: `consumer.run({ eachMessage, eachBatch })`. */
 export const kafkajs: BrokerAdapter = {

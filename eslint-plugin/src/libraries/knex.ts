@@ -1,14 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
-import { chainOf, isChainEnd, link, literalArgument, type Chain } from '../analysis/operations/chain.js';
-import { fieldsOf, objectLiteral, showsEveryField } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
-import { memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
-import type { ScopeOf } from '../analysis/static-text.js';
-import type { DataAdapter } from './types.js';
-import { knexMigrations } from './shared/model-declarations.js';
-import { atChainEnd, chainEnds, tableName, whereFilters } from './shared/query-chains.js';
+import { fieldsOf, link, literalArgument, normaliseTarget, showsEveryField, type AdapterFile, type Chain, type DataAdapter, type DataOperation } from '../analysis/index.js';
+import { knexMigrations } from './shared/model-readers.js';
+import { atChainEnd, chainEnds, whereFilters } from './shared/query-chains.js';
 
 /** knex: `knex('refunds').where({ id }).first()`, `.insert(row).onConflict('id').ignore()`. */
 
@@ -16,12 +10,12 @@ const knexReads = new Set(['first', 'select', 'where', 'andWhere', 'whereIn', 'c
 
 /** The columns `.onConflict('a')`, `.onConflict(['a', 'b'])` names; undefined when they are not all written out. */
 function conflictColumns(args: readonly TSESTree.CallExpressionArgument[]): string[] | undefined {
-  const items = args.length === 1 && args[0]!.type === 'ArrayExpression' ? args[0].elements : args;
+  const items = args.length === 1 && args[0].type === 'ArrayExpression' ? args[0].elements : args;
   const columns = items.map((item) => (item?.type === 'Literal' && typeof item.value === 'string' ? item.value : undefined));
-  return columns.every((column) => column !== undefined) ? (columns as string[]) : undefined;
+  return columns.every((column) => column !== undefined) ? (columns) : undefined;
 }
 
-function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: FileContext): DataOperation | undefined {
+function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: AdapterFile): DataOperation | undefined {
   const [first, second] = chain.links;
   let table: string | undefined;
   // knex('refunds')…, this.knex('refunds')…, or knex.table('refunds') / .from(…) / .into(…)

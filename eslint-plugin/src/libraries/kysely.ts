@@ -1,17 +1,11 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
-import { chainOf, isChainEnd, link, literalArgument, type Chain } from '../analysis/operations/chain.js';
-import { fieldsOf, objectLiteral } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
-import { memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
-import type { ScopeOf } from '../analysis/static-text.js';
-import type { DataAdapter } from './types.js';
-import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
+import { fieldsOf, link, literalArgument, normaliseTarget, type AdapterFile, type Chain, type DataAdapter, type DataOperation } from '../analysis/index.js';
+import { atChainEnd, chainEnds } from './shared/query-chains.js';
 
 /** Kysely: `db.insertInto('refunds').values(row).onConflict(…)`, `db.selectFrom('refunds')`. */
 
-function kyselyChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: FileContext): DataOperation | undefined {
+function kyselyChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: AdapterFile): DataOperation | undefined {
   const insertInto = link(chain, 'insertInto', 'replaceInto');
   if (insertInto) {
     const table = literalArgument(insertInto.call);

@@ -1,4 +1,4 @@
-import type { ValueAdapter } from './types.js';
+import type { ValueAdapter } from '../analysis/index.js';
 
 /**
  * lru-cache, quick-lru and node-cache: caches held in the process's memory. What they remember

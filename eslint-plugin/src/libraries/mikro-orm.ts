@@ -1,10 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
-import { fieldsOf, objectLiteral } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation, type Field, type OperationKind } from '../analysis/operations/types.js';
-import { calleeName, constantInitializer, memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
-import type { DataAdapter } from './types.js';
+import { calleeName, constantInitializer, fieldsOf, memberPath, normaliseTarget, objectLiteral, objectProperty, unwrapExpression, type AdapterFile, type DataAdapter, type DataOperation, type Field, type OperationKind } from '../analysis/index.js';
 
 /**
  * MikroORM (@mikro-orm/core and its drivers). The entity manager names its entity first:
@@ -41,7 +37,7 @@ function repositoryEntity(receiver: TSESTree.Node): string | undefined {
 }
 
 /** What a persisted value is: `new Refund(data)`, or `em.create(Refund, data)` held in a constant. */
-function persisted(node: TSESTree.Node | undefined, file: FileContext): { entity: string; data?: TSESTree.Node } | 'created' | undefined {
+function persisted(node: TSESTree.Node | undefined, file: AdapterFile): { entity: string; data?: TSESTree.Node } | 'created' | undefined {
   let value = node && unwrapExpression(node);
   if (value?.type === 'Identifier') {
     const init = constantInitializer(value, file.scopeOf(value));
@@ -62,7 +58,7 @@ function conflictFields(options: TSESTree.ObjectExpression | undefined): string[
   return list.elements.flatMap((element) => (element?.type === 'Literal' && typeof element.value === 'string' ? [element.value] : []));
 }
 
-function mikroOperation(call: TSESTree.CallExpression, file: FileContext): DataOperation | undefined {
+function mikroOperation(call: TSESTree.CallExpression, file: AdapterFile): DataOperation | undefined {
   const callee = unwrapExpression(call.callee);
   const method = calleeName(callee);
   if (callee.type !== 'MemberExpression' || !method) return undefined;

@@ -1,12 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
-import { fieldsOf, objectLiteral, uniqueKeyFields } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation, type Field } from '../analysis/operations/types.js';
-import { calleeName, constantInitializer, keyName, memberPath, objectProperty, propertyName, unwrapExpression } from '../analysis/scope.js';
-import { staticText } from '../analysis/static-text.js';
+import { calleeName, constantInitializer, fieldsOf, keyName, memberPath, normaliseTarget, objectLiteral, objectProperty, propertyName, staticText, uniqueKeyFields, unwrapExpression, type AdapterFile, type DataAdapter, type DataOperation, type Field } from '../analysis/index.js';
 import { declaredFrom } from './shared/declared-types.js';
-import type { DataAdapter } from './types.js';
 
 /**
  * The MongoDB Node.js driver: `db.collection('inbox').findOne(filter)`, `insertOne(doc)`,
@@ -28,7 +23,7 @@ const odmModules = /^(mongoose|@nestjs\/mongoose|@typegoose\/typegoose|typeorm|@
 const notCollections = /^(db|database|client|mongo|mongoClient|session|connection|this|cursor)$/;
 
 /** `db.collection('inbox')`: the collection's name, a literal or a constant. */
-function collectionCall(node: TSESTree.Node, file: FileContext): string | undefined {
+function collectionCall(node: TSESTree.Node, file: AdapterFile): string | undefined {
   const call = unwrapExpression(node);
   if (call.type !== 'CallExpression' || calleeName(call.callee) !== 'collection' || call.callee.type !== 'MemberExpression') return undefined;
   const [name] = call.arguments;
@@ -40,7 +35,7 @@ function collectionCall(node: TSESTree.Node, file: FileContext): string | undefi
  * The collection a receiver stands for, and whether that is proven: reached through
  * `collection('…')` or declared `Collection`, or merely store-like by name (`this.inbox`, `inboxCollection`).
  */
-function collectionOf(receiver: TSESTree.Node, file: FileContext): { name: string; proven: boolean } | undefined {
+function collectionOf(receiver: TSESTree.Node, file: AdapterFile): { name: string; proven: boolean } | undefined {
   const node = unwrapExpression(receiver);
   const called = collectionCall(node, file);
   if (called) return { name: called, proven: true };
@@ -52,13 +47,13 @@ function collectionOf(receiver: TSESTree.Node, file: FileContext): { name: strin
   if (declaredFrom(node, file, /^mongodb$/, /^Collection$/)) return { name: memberPath(node)?.at(-1) ?? '', proven: true };
   const path = memberPath(node);
   if (!path) return undefined;
-  const last = path[path.length - 1]!;
+  const last = path[path.length - 1];
   if (notCollections.test(last)) return undefined;
   return { name: last, proven: false };
 }
 
 /** Fields set by an update document: `{ $set: { … }, $setOnInsert: { … } }`, or a replacement. */
-function updatedFields(node: TSESTree.Node | undefined, file: FileContext): { fields: Field[]; onlyOnInsert: boolean } {
+function updatedFields(node: TSESTree.Node | undefined, file: AdapterFile): { fields: Field[]; onlyOnInsert: boolean } {
   const update = objectLiteral(node, file.scopeOf);
   if (!update) return { fields: [], onlyOnInsert: false };
   const operators = update.properties.filter((entry) => entry.type === 'Property' && keyName(entry)?.startsWith('$'));
@@ -68,7 +63,7 @@ function updatedFields(node: TSESTree.Node | undefined, file: FileContext): { fi
   return { fields: set.flatMap((value) => fieldsOf(value, file.scopeOf)), onlyOnInsert };
 }
 
-function hasUpsert(node: TSESTree.Node | undefined, file: FileContext): boolean {
+function hasUpsert(node: TSESTree.Node | undefined, file: AdapterFile): boolean {
   const options = objectLiteral(node, file.scopeOf);
   const upsert = options && objectProperty(options, 'upsert')?.value;
   return upsert?.type === 'Literal' && upsert.value === true;
@@ -96,7 +91,7 @@ function cursorContinues(call: TSESTree.CallExpression): boolean {
   return cursorEnds.has(name) || cursorSteps.has(name);
 }
 
-function mongoOperation(call: TSESTree.CallExpression, file: FileContext): DataOperation | undefined {
+function mongoOperation(call: TSESTree.CallExpression, file: AdapterFile): DataOperation | undefined {
   let callee = unwrapExpression(call.callee);
   let method = calleeName(callee);
   let request = call;

@@ -1,6 +1,6 @@
 import { repositoryMethods, repositoryOperation } from './shared/repository-calls.js';
-import { mongooseSchemas } from './shared/model-declarations.js';
-import type { DataAdapter } from './types.js';
+import { mongooseSchemas } from './shared/model-readers.js';
+import type { DataAdapter } from '../analysis/index.js';
 
 /**
  * Mongoose models: `Refund.exists`, `new Refund(…).save()`, `updateOne(…, { upsert: true })`. The

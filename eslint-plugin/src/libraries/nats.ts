@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /**
  * NATS and JetStream (nats, @nats-io/*): `nc.subscribe(subject, { callback })` and

@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /** NestJS microservices: `@EventPattern`/`@MessagePattern` handlers, with `@Payload()` and `@Ctx()` parameters. */
 export const nestjs: BrokerAdapter = {

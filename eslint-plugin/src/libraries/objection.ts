@@ -1,12 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
-import { link, type Chain } from '../analysis/operations/chain.js';
-import { fieldsOf } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
-import { unwrapExpression, variableOf } from '../analysis/scope.js';
+import { fieldsOf, link, normaliseTarget, unwrapExpression, variableOf, type AdapterFile, type Chain, type DataAdapter, type DataOperation } from '../analysis/index.js';
 import { atChainEnd, chainEnds, whereFilters } from './shared/query-chains.js';
-import type { DataAdapter } from './types.js';
 
 /**
  * Objection.js, on knex: every query starts at a model class, `Refund.query()` (or
@@ -30,7 +25,7 @@ const deletes = new Set(['delete', 'deleteById']);
 const ownMethods = new Set(['findOne', 'findById', 'findByIds', 'insertAndFetch', 'insertGraph', 'insertGraphAndFetch', 'upsertGraph', 'upsertGraphAndFetch', 'patch', 'patchAndFetchById', 'updateAndFetchById', 'patchAndFetch', 'deleteById', 'resultSize']);
 
 /** `Refund` in `Refund.query()`: imported, or a class declared in this file. */
-function modelClass(root: TSESTree.Node, file: FileContext): string | undefined {
+function modelClass(root: TSESTree.Node, file: AdapterFile): string | undefined {
   const node = unwrapExpression(root);
   if (node.type !== 'Identifier' || !/^[A-Z]/.test(node.name)) return undefined;
   if (file.imports.bindings.has(node.name)) return node.name;
@@ -38,7 +33,7 @@ function modelClass(root: TSESTree.Node, file: FileContext): string | undefined 
   return definition?.type === 'ClassName' ? node.name : undefined;
 }
 
-function objectionChain(chain: Chain, end: TSESTree.CallExpression, file: FileContext): DataOperation | undefined {
+function objectionChain(chain: Chain, end: TSESTree.CallExpression, file: AdapterFile): DataOperation | undefined {
   const [start, ...rest] = chain.links;
   if (start?.name !== 'query' || rest.length === 0) return undefined;
   // `query(trx)` takes a transaction; a string would be SQL, another library's `query`.

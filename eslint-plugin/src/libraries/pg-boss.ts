@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /** pg-boss: `boss.work(name, handler)`; version 10 hands the handler an array of jobs. */
 export const pgBoss: BrokerAdapter = {

@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /**
  * The idempotency utility of AWS Lambda Powertools (@aws-lambda-powertools/idempotency):

@@ -1,12 +1,7 @@
-import { getSchema, type AttributeArgument, type BlockAttribute, type Field, type Model } from '@mrleebo/prisma-ast/dist/prisma-ast.esm.js';
+import { getSchema, type AttributeArgument, type Model } from '@mrleebo/prisma-ast/dist/prisma-ast.esm.js';
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
-import { fieldsOf, objectLiteral, showsEveryField, uniqueKeyFields } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
-import { memberPath, objectProperty } from '../analysis/scope.js';
-import type { DeclaredTable } from '../analysis/schema/model.js';
-import type { DataAdapter } from './types.js';
+import { fieldsOf, memberPath, normaliseTarget, objectLiteral, objectProperty, showsEveryField, uniqueKeyFields, type AdapterFile, type DataAdapter, type DataOperation, type DeclaredTable } from '../analysis/index.js';
 
 /** Prisma Client: `prisma.refund.findFirst(…)`, `tx.refund.create({ data })`, `…upsert({ where, create })`. */
 
@@ -14,14 +9,14 @@ const reads = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirs
 const prismaOnly = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow']);
 const writes = ['create', 'createMany', 'createManyAndReturn', 'upsert', 'update', 'updateMany', 'delete', 'deleteMany'];
 
-function prismaOperation(call: TSESTree.CallExpression, file: FileContext): DataOperation | undefined {
+function prismaOperation(call: TSESTree.CallExpression, file: AdapterFile): DataOperation | undefined {
   const scopeOf = file.scopeOf;
   // client.model.method(…): at least two member steps, else it is not Prisma's shape.
   if (call.callee.type !== 'MemberExpression' || call.callee.object.type !== 'MemberExpression') return undefined;
   const path = memberPath(call.callee);
   if (!path || path.length < 3) return undefined;
-  const method = path[path.length - 1]!;
-  const model = path[path.length - 2]!;
+  const method = path[path.length - 1];
+  const model = path[path.length - 2];
   // `db.query.refunds.findFirst()` is Drizzle's relational API: Prisma's client has no `query`.
   if (path[path.length - 3] === 'query') return undefined;
   // `this.tenantRepository.create({ data })` is a team's repository, not a Prisma model delegate.
@@ -91,12 +86,12 @@ function prismaSchemaKeys(text: string): DeclaredTable[] | null {
     let mapped: string | undefined;
     for (const property of model.properties) {
       if (property.type === 'field') {
-        const field = property as Field;
+        const field = property;
         for (const attribute of field.attributes ?? []) {
           if (attribute.name === 'id' || attribute.name === 'unique') keys.push({ columns: [field.name], partial: false, written: `${model.name}.${field.name} @${attribute.name}` });
         }
       } else if (property.type === 'attribute') {
-        const attribute = property as BlockAttribute;
+        const attribute = property;
         if (attribute.name === 'map') mapped = unquoted(attribute.args[0]?.value);
         if (attribute.name === 'id' || attribute.name === 'unique') {
           const fields = attributeFields(attribute.args);

@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /**
  * Apache Pulsar (pulsar-client): `consumer.receive()` and `batchReceive()`, and the `listener` of

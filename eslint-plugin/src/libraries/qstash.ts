@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /**
  * Upstash QStash receivers: QStash calls an HTTP handler and names the delivery in request

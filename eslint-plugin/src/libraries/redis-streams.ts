@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /**
  * Redis Streams as a broker: entries read with XREADGROUP, XREAD, XRANGE, XCLAIM and XAUTOCLAIM.

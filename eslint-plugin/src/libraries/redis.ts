@@ -1,12 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
-import type { DataOperation, Field } from '../analysis/operations/types.js';
-import { calleeName, constantInitializer, memberPath, objectProperty, unwrapExpression } from '../analysis/scope.js';
-import { staticText } from '../analysis/static-text.js';
-import { walk } from '../analysis/walk.js';
+import { calleeName, constantInitializer, memberPath, objectProperty, staticText, unwrapExpression, walk, type AdapterFile, type DataAdapter, type DataOperation, type Field } from '../analysis/index.js';
 import { declaredFrom } from './shared/declared-types.js';
-import type { DataAdapter } from './types.js';
 
 /**
  * Redis (ioredis, node-redis, Upstash, Valkey): `get`/`exists` reads, `set` writes, `SET … NX`
@@ -112,7 +107,7 @@ function shapeSaysRedis(method: string, args: readonly TSESTree.Node[]): boolean
  * transaction (`redis.multi().set(…).expire(…)`, `const tx = redis.pipeline(); tx.set(…)`), the
  * receiver of `multi()`.
  */
-function clientOf(receiver: TSESTree.Node, file: FileContext): { client: TSESTree.Node; queued: boolean } {
+function clientOf(receiver: TSESTree.Node, file: AdapterFile): { client: TSESTree.Node; queued: boolean } {
   let node = unwrapExpression(receiver);
   if (node.type === 'Identifier') {
     const init = constantInitializer(node, file.scopeOf(node));
@@ -149,7 +144,7 @@ function programOf(node: TSESTree.Node): TSESTree.Program | undefined {
 /** A glance at the text first: most files send no command that could prove anything. */
 const mayProve = /\.(multi|pipeline|[a-z]*(setnx|sadd|zadd|sismember|zscore|setex|getex|hset|hget|hexists|srem|zrem|expire|incrby|hgetall|hincrby|smembers|zrange|lpush|rpush|lrange|xadd|evalsha|setrange))\s*\(|['"](NX|XX|EX|PX|KEEPTTL)['"]|\b(NX|EX|PX|nx|ex|px)\s*:/i;
 
-function pathsProvenIn(program: TSESTree.Program, file: FileContext): Set<string> {
+function pathsProvenIn(program: TSESTree.Program, file: AdapterFile): Set<string> {
   let proven = provenPaths.get(program);
   if (proven) return proven;
   proven = new Set();
@@ -172,7 +167,7 @@ function pathsProvenIn(program: TSESTree.Program, file: FileContext): Set<string
 }
 
 /** The client was made by, or declared as, something a Redis module exports. */
-function madeOrDeclaredRedis(client: TSESTree.Node, file: FileContext): boolean {
+function madeOrDeclaredRedis(client: TSESTree.Node, file: AdapterFile): boolean {
   const fromRedis = (name: string | undefined) => {
     const source = name === undefined ? undefined : file.imports.bindings.get(name);
     return source !== undefined && redisModules.test(source);
@@ -195,7 +190,7 @@ function namedRedis(path: string, imports: ReadonlySet<string>): boolean {
   return importsRedis && /(client|cache|store|connection|conn|pub|sub)$/i.test(path) && !/map$/i.test(path);
 }
 
-function isRedis(client: TSESTree.Node, method: string, args: readonly TSESTree.Node[], file: FileContext, tuple: boolean): boolean {
+function isRedis(client: TSESTree.Node, method: string, args: readonly TSESTree.Node[], file: AdapterFile, tuple: boolean): boolean {
   const path = pathOf(client);
   if (path && /map$/i.test(path)) return false;
   if (tuple || shapeSaysRedis(method, args)) return true;
@@ -206,7 +201,7 @@ function isRedis(client: TSESTree.Node, method: string, args: readonly TSESTree.
 }
 
 /** What a key looks like, so that a read and a write of the same key compare equal: `seen:${…}`. */
-function keyShape(node: TSESTree.Node, file: FileContext): string {
+function keyShape(node: TSESTree.Node, file: AdapterFile): string {
   const text = staticText(node, file.scopeOf, () => '*');
   return text ? text.text : file.text(node);
 }
@@ -238,7 +233,7 @@ interface Sent {
   call?: TSESTree.CallExpression;
 }
 
-function operationOf(sent: Sent, file: FileContext): DataOperation | undefined {
+function operationOf(sent: Sent, file: AdapterFile): DataOperation | undefined {
   const { method, args, node, call } = sent;
   const command = commandOf(method);
   const key = args[0];
@@ -254,7 +249,7 @@ function operationOf(sent: Sent, file: FileContext): DataOperation | undefined {
   const increments = command.member === 'sorted' && args.some((argument) => argument.type === 'Literal' && argument.value === 'INCR') && !hasNx(args);
   const nx = command.role === 'claim' || (command.role === 'add' && !increments) || hasNx(args.slice(2));
   const objectOptions = [...file.imports.sources].some((source) => /^(redis|@redis\/client|@upstash\/redis)$/.test(source));
-  const last = args[args.length - 1]!;
+  const last = args[args.length - 1];
   // What the write stores under its key: SET k v, SETEX k seconds v, HSET k field v.
   const valueAt = method === 'setex' || method === 'psetex' || method === 'setEx' || method === 'pSetEx' || command.memberName === 'field' || method === 'hset' || method === 'hSet' ? 2 : 1;
   // HSET k { field: v } (node-redis, Upstash): the object is what is stored.
@@ -265,7 +260,7 @@ function operationOf(sent: Sent, file: FileContext): DataOperation | undefined {
     kind: nx ? 'upsert' : 'insert',
     label,
     stored,
-    conflictTarget: nx ? [fields[0]!.name] : undefined,
+    conflictTarget: nx ? [fields[0].name] : undefined,
     arbitrated: nx,
     skipsDuplicates: nx,
     fix:
@@ -284,7 +279,7 @@ function operationOf(sent: Sent, file: FileContext): DataOperation | undefined {
 }
 
 /** ioredis: `redis.multi([['set', k, v, 'NX'], ['expire', k, 60]])`, one operation per tuple. */
-function tupleOperations(call: TSESTree.CallExpression, file: FileContext): DataOperation[] {
+function tupleOperations(call: TSESTree.CallExpression, file: AdapterFile): DataOperation[] {
   const [list] = call.arguments;
   const tuples = list && unwrapExpression(list);
   if (tuples?.type !== 'ArrayExpression') return [];
@@ -303,7 +298,7 @@ function tupleOperations(call: TSESTree.CallExpression, file: FileContext): Data
   return sent.flatMap((each) => operationOf(each, file) ?? []);
 }
 
-function redisOperations(call: TSESTree.CallExpression, file: FileContext): DataOperation | DataOperation[] | undefined {
+function redisOperations(call: TSESTree.CallExpression, file: AdapterFile): DataOperation | DataOperation[] | undefined {
   const callee = unwrapExpression(call.callee);
   const method = calleeName(callee);
   if (callee.type !== 'MemberExpression' || !method) return undefined;

@@ -1,4 +1,4 @@
-import type { ValueAdapter } from './types.js';
+import type { ValueAdapter } from '../analysis/index.js';
 
 /**
  * JavaScript's and Node's own values: the clock and random numbers are new on every attempt, the

@@ -1,6 +1,6 @@
-import { sequelizeDeclarations } from './shared/model-declarations.js';
+import { sequelizeDeclarations } from './shared/model-readers.js';
 import { repositoryMethods, repositoryOperation } from './shared/repository-calls.js';
-import type { DataAdapter } from './types.js';
+import type { DataAdapter } from '../analysis/index.js';
 
 /** Sequelize models: `Refund.findOne`, `Refund.create`, `findOrCreate`, `upsert`. */
 export const sequelize: DataAdapter = {

@@ -1,12 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
-import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
-import { sqlOperations } from '../analysis/operations/sql.js';
-import type { SqlCalls } from '../analysis/sql/embedded.js';
-import { memberPath } from '../analysis/scope.js';
+import { memberPath, normaliseTarget, sqlOperations, type AdapterFile, type BrokerAdapter, type DataAdapter, type DataOperation, type LibraryAdapter, type MemberSpec, type ShapeSpec, type SqlCalls } from '../analysis/index.js';
 import { sql } from './sql.js';
-import type { BrokerAdapter, DataAdapter, LibraryAdapter, MemberSpec, ShapeSpec } from './types.js';
 
 /** What a team declares in `settings.idempotency` (validated against `settingsSchema` first). */
 export interface IdempotencySettings {
@@ -49,14 +44,14 @@ function deliveryShapes(index: number, paths: readonly string[]): Record<string,
   const shapeOf = (prefix: string): Record<string, MemberSpec> => {
     const local = prefix === '' ? `delivery-${index}` : `delivery-${index}.${prefix}`;
     shapes[local] ??= { members: {} };
-    return shapes[local]!.members as Record<string, MemberSpec>;
+    return shapes[local].members as Record<string, MemberSpec>;
   };
   for (const path of paths) {
     const parts = path.split('.');
     for (let depth = 0; depth < parts.length; depth += 1) {
       const prefix = parts.slice(0, depth).join('.');
       const members = shapeOf(prefix);
-      const name = parts[depth]!;
+      const name = parts[depth];
       if (depth === parts.length - 1) members[name] = { identity: `the delivery's ${path}` };
       else members[name] = { shape: `settings:delivery-${index}.${parts.slice(0, depth + 1).join('.')}` };
     }
@@ -103,7 +98,7 @@ function dataAdapter(settings: IdempotencySettings): DataAdapter {
     name: 'settings',
     label: 'SQL',
     methods,
-    recognise(node, file: FileContext) {
+    recognise(node, file: AdapterFile) {
       if (node.type !== 'CallExpression') return undefined;
       const claim = calledAs(node, claims);
       if (claim) return claimOperation(node, claims.get(claim)!);

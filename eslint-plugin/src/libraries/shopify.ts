@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /**
  * Shopify webhooks: Shopify names each delivery in request headers. `X-Shopify-Webhook-Id` is

@@ -1,7 +1,4 @@
-import { sqlOperations } from '../analysis/operations/sql.js';
-import { uniqueKeysInSql } from '../analysis/sql/ddl.js';
-import type { SqlCalls } from '../analysis/sql/embedded.js';
-import type { DataAdapter } from './types.js';
+import { sqlOperations, uniqueKeysInSql, type DataAdapter, type SqlCalls } from '../analysis/index.js';
 
 /**
  * SQL sent as text, whatever the client: pg, postgres.js, pg-promise, mysql2, Slonik,

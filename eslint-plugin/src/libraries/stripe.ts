@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /**
  * Stripe webhooks as an entry point: the event `stripe.webhooks.constructEvent(body, signature,

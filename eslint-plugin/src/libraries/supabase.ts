@@ -1,12 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
-import { link, literalArgument, type Chain } from '../analysis/operations/chain.js';
-import { fieldsOf } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation, type Field } from '../analysis/operations/types.js';
-import { keyName, memberPath } from '../analysis/scope.js';
+import { fieldsOf, keyName, link, literalArgument, memberPath, normaliseTarget, type AdapterFile, type Chain, type DataAdapter, type DataOperation, type Field } from '../analysis/index.js';
 import { atChainEnd } from './shared/query-chains.js';
-import type { DataAdapter } from './types.js';
 
 /**
  * supabase-js (PostgREST): `supabase.from('orders').select('id').eq('order_id', id).maybeSingle()`,
@@ -24,7 +19,7 @@ const ownMethods = new Set(['eq', 'neq', 'is', 'in', 'match', 'ilike', 'maybeSin
 /** Filters whose first argument names a column the read matches on. */
 const columnFilters = new Set(['eq', 'is', 'in', 'match', 'ilike', 'like', 'contains']);
 
-function isSupabase(chain: Chain, file: FileContext): boolean {
+function isSupabase(chain: Chain, file: AdapterFile): boolean {
   if (chain.links.some((candidate) => ownMethods.has(candidate.name))) return true;
   // `.upsert(row, { onConflict, ignoreDuplicates })`: knex's upsert takes no options.
   if (chain.links.some((candidate) => candidate.name === 'upsert' && candidate.call.arguments[1]?.type === 'ObjectExpression')) return true;
@@ -70,7 +65,7 @@ function upsertOptions(call: TSESTree.CallExpression): { target?: string[]; igno
   return { target, ignores };
 }
 
-function supabaseChain(chain: Chain, end: TSESTree.CallExpression, file: FileContext): DataOperation | undefined {
+function supabaseChain(chain: Chain, end: TSESTree.CallExpression, file: AdapterFile): DataOperation | undefined {
   const from = chain.links.find((candidate) => candidate.name === 'from');
   const table = from && literalArgument(from.call);
   if (!table || !isSupabase(chain, file)) return undefined;

@@ -1,4 +1,4 @@
-import type { BrokerAdapter } from './types.js';
+import type { BrokerAdapter } from '../analysis/index.js';
 
 /**
  * Temporal activities (@temporalio/activity): `Context.current().info` and `activityInfo()`.

@@ -1,16 +1,12 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../analysis/file-context.js';
-import { link, type Chain } from '../analysis/operations/chain.js';
-import { fieldsOf } from '../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation } from '../analysis/operations/types.js';
+import { fieldsOf, link, normaliseTarget, type AdapterFile, type Chain, type DataAdapter, type DataOperation } from '../analysis/index.js';
 import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
 import { repositoryMethods, repositoryOperation } from './shared/repository-calls.js';
-import { typeormEntities } from './shared/model-declarations.js';
-import type { DataAdapter } from './types.js';
+import { typeormEntities } from './shared/model-readers.js';
 
 /** TypeORM: `manager.createQueryBuilder().insert().into(Refund).values(row).orIgnore()`. */
-function typeormBuilder(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: FileContext): DataOperation | undefined {
+function typeormBuilder(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: AdapterFile): DataOperation | undefined {
   const insert = link(chain, 'insert');
   const into = link(chain, 'into');
   const values = link(chain, 'values');

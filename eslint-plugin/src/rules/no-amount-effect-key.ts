@@ -1,8 +1,9 @@
-import { insertDecidedBy } from '../analysis/checked-writes.js';
-import { effectKeyListeners } from '../analysis/effect-key-listeners.js';
-import type { Leaf, LeafKind } from '../analysis/facts.js';
-import { analysisFor } from '../analysis/file-analysis.js';
-import { describeFact, listed, matchedFacts, originAt } from '../analysis/key-facts.js';
+import { insertDecidedBy } from '../lint/checked-writes.js';
+import { effectKeyListeners } from '../lint/effect-key-listeners.js';
+import type { Leaf } from '../analysis/origin/facts.js';
+import type { LeafKind } from '../analysis/contract/adapter.js';
+import { analysisFor } from '../lint/file-analysis.js';
+import { describeFact, listed, matchedFacts, originAt } from '../analysis/keys/key-facts.js';
 import { createRule } from '../create-rule.js';
 
 /** Parts that narrow a key without naming an operation: who it is for, in what currency, when. */

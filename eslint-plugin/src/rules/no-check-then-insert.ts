@@ -1,8 +1,8 @@
-import { checkedWrites } from '../analysis/checked-writes.js';
-import { analysisFor, operationListeners } from '../analysis/file-analysis.js';
-import { originAt } from '../analysis/key-facts.js';
+import { checkedWrites } from '../lint/checked-writes.js';
+import { analysisFor, operationListeners } from '../lint/file-analysis.js';
+import { originAt } from '../analysis/keys/key-facts.js';
 import { createRule } from '../create-rule.js';
-import type { SafeEdit } from '../libraries/types.js';
+import type { SafeEdit } from '../analysis/contract/operation.js';
 
 const defaultRemedy = 'an upsert, or insert and treat the unique violation as the duplicate';
 

@@ -1,6 +1,6 @@
-import { checkedWrites } from '../analysis/checked-writes.js';
-import { analysisFor, operationListeners } from '../analysis/file-analysis.js';
-import { listed, originAt } from '../analysis/key-facts.js';
+import { checkedWrites } from '../lint/checked-writes.js';
+import { analysisFor, operationListeners } from '../lint/file-analysis.js';
+import { listed, originAt } from '../analysis/keys/key-facts.js';
 import { createRule } from '../create-rule.js';
 
 export const noClaimAfterEffect = createRule({

@@ -1,12 +1,12 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { analysisFor } from '../analysis/file-analysis.js';
-import type { FileContext } from '../analysis/file-context.js';
-import type { OriginTracer } from '../analysis/origin.js';
+import { analysisFor } from '../lint/file-analysis.js';
+import type { FileContext } from '../analysis/context/file-context.js';
+import type { OriginTracer } from '../analysis/origin/origin.js';
 import type { DataOperation } from '../analysis/operations/index.js';
 import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
 import { createRule } from '../create-rule.js';
-import { duplicateWords, enclosingFunction } from '../analysis/decisions.js';
+import { duplicateCatches } from '../analysis/control/caught.js';
 
 /**
  * How a write expects a unique key to settle its duplicate. `any`: ON CONFLICT DO NOTHING with no
@@ -23,31 +23,16 @@ const mintingFunctions = /uuid|random|nextval|ulid|cuid|nanoid/i;
 const columnsInMessage = 3;
 
 /**
- * The `try` (or `.catch()`) around `write`, in its own function, whose handler treats a unique
- * violation as the duplicate, provided that the write is the only write it guards: a catch around
- * several writes may be meant for another one.
+ * A plain insert whose unique violation is caught as the duplicate, provided the insert is the only
+ * write each catch guards: a catch around several writes may be meant for another one.
  */
 function caughtAsDuplicate(write: DataOperation, writes: readonly DataOperation[], file: FileContext): boolean {
-  const says = (handler: TSESTree.Node) => {
-    const text = file.text(handler);
-    return file.libraries.uniqueViolation.test(text) || duplicateWords.test(text);
-  };
-  const owner = enclosingFunction(write.node);
   const alone = (guarded: TSESTree.Node) =>
     !writes.some(
       (other) => other !== write && other.kind !== 'read' && other.kind !== 'serialisation' && other.node.range[0] >= guarded.range[0] && other.node.range[1] <= guarded.range[1],
     );
-  let current: TSESTree.Node = write.node;
-  while (current.parent && current !== owner) {
-    const parent: TSESTree.Node = current.parent;
-    if (parent.type === 'TryStatement' && parent.block === current && parent.handler) return says(parent.handler) && alone(parent.block);
-    // create(…).catch((error) => { if (error.code === 'P2002') … })
-    if (parent.type === 'MemberExpression' && parent.object === current && parent.property.type === 'Identifier' && parent.property.name === 'catch' && parent.parent?.type === 'CallExpression') {
-      return parent.parent.arguments.some(says) && alone(current);
-    }
-    current = parent;
-  }
-  return false;
+  const regions = duplicateCatches(write.node, file);
+  return regions.length > 0 && regions.every(alone);
 }
 
 function expectation(write: DataOperation, writes: readonly DataOperation[], file: FileContext): Expectation | undefined {
@@ -114,7 +99,7 @@ export const noClaimWithoutUniqueKey = createRule({
         for (const write of writes) {
           const expected = expectation(write, writes, file);
           if (!expected || write.targets.length !== 1) continue;
-          const target = write.targets[0]!;
+          const target = write.targets[0];
           // Only a table whose keys the schema settles: unknown, or known in part, means silence.
           const schema = analysis.schema();
           if (!schema.keysSettled(target)) continue;

@@ -1,7 +1,7 @@
-import { effectKeyListeners } from '../analysis/effect-key-listeners.js';
-import { analysisFor, type TracedKey } from '../analysis/file-analysis.js';
-import type { Leaf } from '../analysis/facts.js';
-import { describeFacts, originOf } from '../analysis/key-facts.js';
+import { effectKeyListeners } from '../lint/effect-key-listeners.js';
+import { analysisFor, type TracedKey } from '../lint/file-analysis.js';
+import type { Leaf } from '../analysis/origin/facts.js';
+import { describeFacts, originOf } from '../analysis/keys/key-facts.js';
 import { createRule } from '../create-rule.js';
 
 export const noDeliveryIdEffectKey = createRule({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { noInMemoryDedupe } from '../../../eslint-plugin/src/rules/no-in-memory-dedupe.js';
+import { noInMemoryDedupe } from '../../../eslint-plugin/src/rules/no-in-memory-dedupe/index.js';
 import { lintProject } from '../support/project.js';
 import { ruleTester } from '../rule-tester.js';
 

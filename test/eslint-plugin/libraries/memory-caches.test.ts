@@ -3,8 +3,8 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-import { analysisFor } from '../../../eslint-plugin/src/analysis/file-analysis.js';
-import { collectionOf } from '../../../eslint-plugin/src/analysis/memory.js';
+import { analysisFor } from '../../../eslint-plugin/src/lint/file-analysis.js';
+import { collectionOf } from '../../../eslint-plugin/src/analysis/work/collections.js';
 
 /** What each `probe(…)` argument is as a collection of the process's memory: its label, or `none`. */
 function collectionsIn(code: string): string[] {

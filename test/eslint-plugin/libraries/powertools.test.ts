@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { keyPathFacts } from '../../../eslint-plugin/src/analysis/key-paths.js';
+import { keyPathFacts } from '../../../eslint-plugin/src/analysis/keys/key-paths.js';
 import { defaultLibraryTable } from '../../../eslint-plugin/src/libraries/index.js';
 import { powertools } from '../../../eslint-plugin/src/libraries/powertools.js';
 

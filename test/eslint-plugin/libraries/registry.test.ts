@@ -1,34 +1,26 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-import tsParser from '@typescript-eslint/parser';
 import { describe, expect, it } from 'vitest';
 
 import { libraries } from '../../../eslint-plugin/src/libraries/index.js';
-import type { LibraryAdapter } from '../../../eslint-plugin/src/libraries/types.js';
+import type { LibraryAdapter } from '../../../eslint-plugin/src/analysis/index.js';
 
 /**
  * Adding a library is one adapter file and one line in libraries/index.ts: these checks fail
  * when an adapter is written but not registered, registered without tests, or when library
- * knowledge creeps back into analysis/.
+ * knowledge creeps back into analysis/ (test/eslint-plugin/layering.test.ts checks that).
  */
 
 const root = new URL('../../../', import.meta.url);
 const librariesDir = fileURLToPath(new URL('eslint-plugin/src/libraries/', root));
-const analysisDir = fileURLToPath(new URL('eslint-plugin/src/analysis/', root));
 const testsDir = fileURLToPath(new URL('test/eslint-plugin/libraries/', root));
 
-/** Files in libraries/ that hold the table, its types and a team's settings, not one library. */
-const notAdapters = new Set(['index.ts', 'types.ts', 'settings.ts']);
+/** Files in libraries/ that hold the table and a team's settings, not one library. */
+const notAdapters = new Set(['index.ts', 'settings.ts']);
 
 function isAdapter(value: unknown): value is LibraryAdapter {
   return typeof value === 'object' && value !== null && ['broker', 'data', 'store', 'values'].includes((value as { kind?: string }).kind ?? '');
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(`${dir}${entry.name}/`) : entry.name.endsWith('.ts') ? [`${dir}${entry.name}`] : [],
-  );
 }
 
 describe('the library table', () => {
@@ -55,25 +47,5 @@ describe('the library table', () => {
   it('adapter names are unique', () => {
     const names = libraries.map((adapter) => adapter.name);
     expect(new Set(names).size).toBe(names.length);
-  });
-
-  it('analysis/ names no library outside comments', () => {
-    // Library names and the words brokers add to names: none may appear in analysis code.
-    const generic = new Set(['common', 'runtime', 'sql', 'id-generators']);
-    const banned = new Set<string>();
-    for (const adapter of libraries) {
-      if (!generic.has(adapter.name)) banned.add(adapter.name.toLowerCase());
-      if (adapter.kind === 'broker') for (const word of adapter.nameWords ?? []) banned.add(word);
-      if (adapter.kind === 'data' || adapter.kind === 'store') if (!generic.has(adapter.name)) banned.add(adapter.label.toLowerCase());
-    }
-    const found: string[] = [];
-    for (const file of sourceFiles(analysisDir)) {
-      const { tokens } = tsParser.parseForESLint(readFileSync(file, 'utf8'), { range: true, loc: true, tokens: true, comment: true }).ast;
-      for (const token of tokens ?? []) {
-        const words = token.value.toLowerCase().split(/[^a-z0-9-]+/);
-        for (const word of words) if (banned.has(word)) found.push(`${file.slice(analysisDir.length)}:${token.loc.start.line} ${word}`);
-      }
-    }
-    expect(found).toEqual([]);
   });
 });

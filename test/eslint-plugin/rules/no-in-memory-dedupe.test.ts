@@ -1,4 +1,4 @@
-import { noInMemoryDedupe } from '../../../eslint-plugin/src/rules/no-in-memory-dedupe.js';
+import { noInMemoryDedupe } from '../../../eslint-plugin/src/rules/no-in-memory-dedupe/index.js';
 import { ruleTester } from '../rule-tester.js';
 
 const kafka = `import { Kafka } from 'kafkajs';`;

@@ -2,7 +2,7 @@ import tsParser from '@typescript-eslint/parser';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { Linter } from 'eslint';
 
-import { analysisFor } from '../../../eslint-plugin/src/analysis/file-analysis.js';
+import { analysisFor } from '../../../eslint-plugin/src/lint/file-analysis.js';
 import type { DataOperation } from '../../../eslint-plugin/src/analysis/operations/index.js';
 import { whenSqlParserReady } from '../../../eslint-plugin/src/analysis/sql/parser.js';
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { seededRandom } from '../support/random-edits';
+import { seededRandom } from '../support/random-edits.js';
 
 /**
  * A consumer file of a given length for the benchmark: Kafka and BullMQ handlers that write

@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { propertyName, unwrapExpression } from '../scope.js';
+import { propertyName, unwrapExpression } from '../syntax/nodes.js';
 
 /**
  * A fluent call chain such as `knex('refunds').where({ id }).first()` or

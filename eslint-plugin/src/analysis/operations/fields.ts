@@ -1,8 +1,9 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { constantInitializer, keyName, unwrapExpression } from '../scope.js';
-import type { ScopeOf } from '../static-text.js';
-import type { Field } from './types.js';
+import { constantInitializer } from '../syntax/scope.js';
+import { keyName, unwrapExpression } from '../syntax/nodes.js';
+import type { ScopeOf } from '../syntax/static-text.js';
+import type { Field } from '../contract/operation.js';
 
 /** The object literal an argument is, or names through a constant (`const row = { … }`). */
 export function objectLiteral(node: TSESTree.Node | undefined, scopeOf: ScopeOf): TSESTree.ObjectExpression | undefined {
@@ -64,7 +65,7 @@ export function showsEveryField(node: TSESTree.Node | undefined, scopeOf: ScopeO
   return object.properties.every((property) => {
     // A `$` operator ($where, $expr) matches by something other than its fields.
     if (property.type !== 'Property' || keyName(property) === undefined || keyName(property)!.startsWith('$')) return false;
-    const value = unwrapExpression(property.value as TSESTree.Node);
+    const value = unwrapExpression(property.value);
     return value.type !== 'ObjectExpression' && value.type !== 'ArrayExpression';
   });
 }

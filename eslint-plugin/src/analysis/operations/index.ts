@@ -1,10 +1,10 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../file-context.js';
-import { calleeName } from '../scope.js';
-import type { DataOperation } from './types.js';
+import type { FileContext } from '../context/file-context.js';
+import { calleeName } from '../syntax/nodes.js';
+import type { DataOperation } from '../contract/operation.js';
 
-export type { DataOperation, Field, OperationKind } from './types.js';
+export type { DataOperation, Field, OperationKind } from '../contract/operation.js';
 
 const none: DataOperation[] = [];
 
@@ -18,11 +18,9 @@ export function findOperations(node: TSESTree.CallExpression | TSESTree.TaggedTe
   const method = node.type === 'CallExpression' ? calleeName(node.callee) : undefined;
   for (const adapter of file.libraries.dataAdaptersFor(method)) {
     const found = adapter.recognise(node, file);
-    if (Array.isArray(found)) {
-      if (found.length > 0) return found;
-    } else if (found) {
-      return [found as DataOperation];
-    }
+    if (found === undefined) continue;
+    if ('kind' in found) return [found];
+    if (found.length > 0) return [...found];
   }
   return none;
 }

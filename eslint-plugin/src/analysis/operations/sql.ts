@@ -1,10 +1,10 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { ScopeOf } from '../static-text.js';
+import type { ScopeOf } from '../syntax/static-text.js';
 import { embeddedSql, sqlInterest, type EmbeddedSql, type SqlCalls } from '../sql/embedded.js';
-import type { LibraryName } from '../../libraries/types.js';
+import type { LibraryName } from '../contract/adapter.js';
 import type { SqlChange, SqlRead } from '../sql/statements.js';
-import { normaliseTarget, type DataOperation, type Field } from './types.js';
+import { normaliseTarget, type DataOperation, type Field } from '../contract/operation.js';
 
 const rowLocking = /\bfor\s+(no\s+key\s+)?(update|share|key\s+share)\b/i;
 
@@ -19,7 +19,7 @@ function columnsMatched(columns: readonly string[] | undefined): Field[] | undef
  */
 function deferredRead(sql: EmbeddedSql, node: DataOperation['node'], library: LibraryName): DataOperation {
   let read: SqlRead | null | undefined;
-  const statement = () => (read === undefined ? (read = (sql.summary?.statements.find((candidate) => candidate.kind === 'read') as SqlRead | undefined) ?? null) : read);
+  const statement = () => (read === undefined ? (read = (sql.summary?.statements.find((candidate) => candidate.kind === 'read')) ?? null) : read);
   const lower = sql.text.toLowerCase();
   return {
     kind: 'read',

@@ -1,14 +1,15 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext, FunctionNode } from '../file-context.js';
-import { walk } from '../walk.js';
+import type { FileContext, FunctionNode } from '../context/file-context.js';
+import { keyName, memberPath } from '../syntax/nodes.js';
+import { walk } from '../syntax/walk.js';
 import { importersOf } from './importers.js';
 import { moduleContext } from './modules.js';
 
 /**
  * Where other modules of the project use a function this module exports: each reference to the
  * imported binding (`handleRefund` in `eachMessage: handleRefund`, or in `handleRefund(payload)`),
- * with the module it is in, so that its registration or its arguments can be read there.
+ * as an ES or a CommonJS export, with the module it is in, so that its registration or its arguments can be read there.
  */
 
 export interface ImportSite {
@@ -22,7 +23,7 @@ export function sitesInImporters(fn: FunctionNode, file: FileContext): ImportSit
   const known = cache.get(fn);
   if (known) return known;
   cache.set(fn, []);
-  const exported = file.exportNameOf(fn);
+  const exported = file.exportNameOf(fn) ?? commonJsExportName(fn, file);
   const found: ImportSite[] = [];
   if (exported) {
     for (const importer of importersOf(file.filename)) {
@@ -44,4 +45,22 @@ export function sitesInImporters(fn: FunctionNode, file: FileContext): ImportSit
   }
   cache.set(fn, found);
   return found;
+}
+
+/** The name a CommonJS module exports a function by: `module.exports = { name }`, `exports.name = fn`. */
+function commonJsExportName(fn: FunctionNode, file: FileContext): string | undefined {
+  const local = fn.type === 'FunctionDeclaration' ? fn.id?.name : fn.parent?.type === 'VariableDeclarator' && fn.parent.id.type === 'Identifier' ? fn.parent.id.name : undefined;
+  for (const statement of file.sourceAst.body) {
+    const expression = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
+    if (expression?.type !== 'AssignmentExpression') continue;
+    const target = memberPath(expression.left)?.join('.');
+    if (target === 'module.exports' && expression.right.type === 'ObjectExpression') {
+      for (const property of expression.right.properties) {
+        if (property.type === 'Property' && property.value.type === 'Identifier' && property.value.name === local) return keyName(property);
+      }
+    }
+    const named = target && /^(module\.)?exports\.(\w+)$/.exec(target)?.[2];
+    if (named && (expression.right === fn || (expression.right.type === 'Identifier' && expression.right.name === local))) return named;
+  }
+  return undefined;
 }

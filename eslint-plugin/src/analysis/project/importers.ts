@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
-import { projectRoot } from '../schema/project-schema.js';
+import { projectRoot } from './root.js';
 import { stampOf, textOf } from './files.js';
 import { resolveImport } from './modules.js';
 
@@ -15,7 +15,6 @@ import { resolveImport } from './modules.js';
 const sourceFile = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 const skipped = new Set(['node_modules', 'dist', 'build', 'out', 'coverage', 'vendor', 'tmp', 'generated']);
 const maxFiles = 40_000;
-const listingLifetimeMs = 5_000;
 const specifierPattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"]([^'"\n]+)['"]/gm;
 
 interface ProjectIndex {
@@ -66,7 +65,7 @@ function specifiersIn(file: string): string[] {
   if (known?.stamp === stamp) return known.specifiers;
   // Unreadable: it imports nothing we can see.
   const text = textOf(file) ?? '';
-  const found = [...new Set([...text.matchAll(specifierPattern)].map((match) => match[1]!))];
+  const found = [...new Set([...text.matchAll(specifierPattern)].map((match) => match[1]))];
   specifiers.set(file, { stamp, specifiers: found });
   return found;
 }

@@ -3,11 +3,12 @@ import path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { createPathsMatcher, getTsconfig } from 'get-tsconfig';
 
-import { FileContext, type FunctionNode } from '../file-context.js';
-import type { LibraryTable } from '../library-table.js';
-import type { LibraryAdapter } from '../../libraries/types.js';
-import { constantInitializer, propertyName, unwrapExpression } from '../scope.js';
-import { typeScriptParse } from '../../typescript-parser.js';
+import { FileContext, type FunctionNode } from '../context/file-context.js';
+import type { LibraryTable } from '../context/library-table.js';
+import type { LibraryAdapter } from '../contract/adapter.js';
+import { constantInitializer } from '../syntax/scope.js';
+import { propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { typeScriptParse } from './typescript-parser.js';
 import { entryAt, stampOf, textOf } from './files.js';
 
 /**
@@ -99,10 +100,10 @@ class ModuleSource {
     let inner = node.type !== 'Program';
     for (let current: TSESTree.Node | undefined = node; current; current = current.parent) {
       const scope = this.scopeManager.acquire(current, inner);
-      if (scope) return scope.type === 'function-expression-name' ? scope.childScopes[0]! : scope;
+      if (scope) return scope.type === 'function-expression-name' ? scope.childScopes[0] : scope;
       inner = current.type !== 'Program';
     }
-    return this.scopeManager.scopes[0]!;
+    return this.scopeManager.scopes[0];
   }
 }
 

@@ -1,12 +1,14 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
-import type { ModelFiles, SchemaFiles } from '../../libraries/types.js';
-import type { LibraryTable } from '../library-table.js';
+import type { ModelFiles, SchemaFiles } from '../contract/adapter.js';
+import type { LibraryTable } from '../context/library-table.js';
 import { entryAt, stampOf, textOf } from '../project/files.js';
+import { ascend, projectRoot } from '../project/root.js';
 import { listSources } from '../project/importers.js';
 import { moduleContext } from '../project/modules.js';
-import { SchemaModel, type DeclaredTable } from './model.js';
+import { SchemaModel } from './model.js';
+import { type DeclaredTable } from '../contract/schema.js';
 
 /**
  * Finds a linted file's schema: the schema files and migrations of the project it belongs to,
@@ -17,7 +19,6 @@ import { SchemaModel, type DeclaredTable } from './model.js';
  * parse is skipped with one warning.
  */
 
-const maxAscent = 12;
 const maxFilesPerFolder = 2_000;
 /** Monorepo folders whose packages may hold the schema of their neighbours. */
 const packageFolders = ['packages', 'apps', 'libs', 'services'];
@@ -37,41 +38,12 @@ function now(): number {
   return typeof performance !== 'undefined' ? performance.now() : Date.now();
 }
 
-function isDirectory(dir: string): boolean {
-  return entryAt(dir)?.isDirectory() === true;
-}
-
 function exists(file: string): boolean {
   return entryAt(file) !== undefined;
 }
 
-/** The project a file belongs to: the folder with `.git` above it, else the highest with a `package.json`. */
-export function projectRoot(filename: string): string | undefined {
-  return ascend(filename).root;
-}
-
-/**
- * A file known by a bare name (the editor's, a test's `file.ts`) belongs to no folder we can
- * trust: resolved against the working directory it would send the analysis through whatever
- * tree the process happens to run in. Only a file's absolute path places it in a project.
- */
-function ascend(filename: string): { folders: string[]; root: string | undefined } {
-  const folders: string[] = [];
-  if (!path.isAbsolute(filename)) return { folders, root: undefined };
-  let dir = path.dirname(path.resolve(filename));
-  let root: string | undefined;
-  for (let depth = 0; depth < maxAscent; depth += 1) {
-    folders.push(dir);
-    if (exists(path.join(dir, '.git'))) {
-      root = dir;
-      break;
-    }
-    if (exists(path.join(dir, 'package.json'))) root = dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  return { folders, root };
+function isDirectory(dir: string): boolean {
+  return entryAt(dir)?.isDirectory() === true;
 }
 
 /** The project's folders a file's schema may be in: its own and each above it, to the project root. */

@@ -1,4 +1,4 @@
-import type { DeclaredTable } from '../schema/model.js';
+import type { DeclaredTable } from '../contract/schema.js';
 import { parseSql, scanSql } from './parser.js';
 
 /**
@@ -81,7 +81,7 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
     if (!table) return [];
     let unsure = false;
     const keys = ((body.cmds as unknown[]) ?? []).flatMap((command) => {
-      const [kind, definition] = entry((entry(command)?.[1] as Tree | undefined)?.def) ?? [];
+      const [kind, definition] = entry((entry(command)?.[1])?.def) ?? [];
       if (!definition) return [];
       // ALTER TABLE … ADD COLUMN code text UNIQUE
       if (kind === 'ColumnDef') {
@@ -103,7 +103,7 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
     const columns = ((body.indexParams as unknown[]) ?? []).map((param) => (entry(param)?.[1].name as string | undefined)?.toLowerCase());
     if (columns.some((column) => column === undefined)) return [{ table, keys: [], unsure: true, addition: true }];
     const partial = body.whereClause !== undefined;
-    return [{ table, addition: true, keys: [{ columns: columns as string[], partial, written: `UNIQUE INDEX ${String(body.idxname ?? '')} on ${table} (${columns.join(', ')})${partial ? ' WHERE …' : ''}` }] }];
+    return [{ table, addition: true, keys: [{ columns: columns as string[], partial, written: `UNIQUE INDEX ${typeof body.idxname === 'string' ? body.idxname : ''} on ${table} (${columns.join(', ')})${partial ? ' WHERE …' : ''}` }] }];
   }
   // A renamed column or table: the keys read so far may name what is no longer there.
   if (type === 'RenameStmt' && body.relation) {
@@ -126,7 +126,7 @@ function stringsIn(tree: unknown, depth = 0): string[] {
 function tablesMentioned(text: string): DeclaredTable[] {
   const names = new Set<string>();
   for (const match of text.matchAll(/\b(?:table|on)\s+(?:only\s+)?(?:if\s+(?:not\s+)?exists\s+)?((?:[\w$]+|"[^"]+"|`[^`]+`)(?:\.(?:[\w$]+|"[^"]+"|`[^`]+`))?)/gi)) {
-    const name = match[1]!.split('.').pop()!.replace(/^["`]|["`]$/g, '').toLowerCase();
+    const name = match[1].split('.').pop()!.replace(/^["`]|["`]$/g, '').toLowerCase();
     if (name) names.add(name);
   }
   return [...names].map((table) => ({ table, keys: [], unsure: true, addition: true }));

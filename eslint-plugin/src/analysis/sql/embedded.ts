@@ -1,7 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { calleeName, constantInitializer, memberPath, objectProperty, unwrapExpression } from '../scope.js';
-import { staticText, type ScopeOf, type StaticText } from '../static-text.js';
+import { calleeName, memberPath, objectProperty, unwrapExpression } from '../syntax/nodes.js';
+import { constantInitializer } from '../syntax/scope.js';
+import { staticText, type ScopeOf, type StaticText } from '../syntax/static-text.js';
 import { scanSql } from './parser.js';
 import { summariseSql, type SqlSummary } from './statements.js';
 
@@ -195,12 +196,12 @@ function numberPlaceholders(text: string): Rewrite {
   const written = (text.match(/\$(\d+)/g) ?? []).map((match) => Number(match.slice(1)));
   let next = Math.max(0, ...written.filter((number) => number < untaggedHoleBase)) + 1;
   for (let index = 0; index < tokens.length; index += 1) {
-    const token = tokens[index]!;
+    const token = tokens[index];
     if (token.text === '?') {
       replacements.push({ start: characters(token.start), end: characters(token.end), value: `$${next}` });
       next += 1;
-    } else if (token.text === ':' && tokens[index + 1]?.start === token.end && /^[A-Za-z_]/.test(tokens[index + 1]!.text)) {
-      const name = tokens[index + 1]!.text;
+    } else if (token.text === ':' && tokens[index + 1]?.start === token.end && /^[A-Za-z_]/.test(tokens[index + 1].text)) {
+      const name = tokens[index + 1].text;
       let number = numbersByName.get(name);
       if (number === undefined) {
         number = next;
@@ -208,7 +209,7 @@ function numberPlaceholders(text: string): Rewrite {
         numbersByName.set(name, number);
         names.set(number, name);
       }
-      replacements.push({ start: characters(token.start), end: characters(tokens[index + 1]!.end), value: `$${number}` });
+      replacements.push({ start: characters(token.start), end: characters(tokens[index + 1].end), value: `$${number}` });
       index += 1;
     }
   }
@@ -235,7 +236,8 @@ function numberPlaceholders(text: string): Rewrite {
 
 /** PostgreSQL reports UTF-8 byte offsets; JavaScript strings count UTF-16 units. */
 function byteToChar(text: string): (byteOffset: number) => number {
-  if (/^[\x00-\x7f]*$/.test(text)) return (offset) => offset;
+  // Only ASCII text has as many UTF-8 bytes as UTF-16 units.
+  if (Buffer.byteLength(text) === text.length) return (offset) => offset;
   const bytes = Buffer.from(text);
   return (offset) => bytes.subarray(0, offset).toString().length;
 }

@@ -153,13 +153,13 @@ function summariseInsert(insert: InsertStmt, conflictClauseAt: SqlInsert['confli
   };
 }
 
-const ascii = /^[\x00-\x7f]*$/;
 
 /** Reads UTF-8 bytes of `text` by offset; ASCII text (nearly all SQL) needs no encoded copy. */
 function byteReader(text: string): { length: number; at(offset: number): number } {
-  if (ascii.test(text)) return { length: text.length, at: (offset) => text.charCodeAt(offset) };
+  // Only ASCII text has as many UTF-8 bytes as UTF-16 units.
+  if (Buffer.byteLength(text) === text.length) return { length: text.length, at: (offset) => text.charCodeAt(offset) };
   const bytes = Buffer.from(text);
-  return { length: bytes.length, at: (offset) => bytes[offset]! };
+  return { length: bytes.length, at: (offset) => bytes[offset] };
 }
 
 /** The end of the statement in [start, end) without trailing blanks and semicolons (bytes). */
@@ -261,14 +261,14 @@ function summarise(text: string): SqlSummary | null {
       const query = unwrap((unwrap(cte)?.[1].ctequery as PgNode | undefined) ?? undefined);
       if (query?.[0] === 'InsertStmt') {
         // No ON CONFLICT position is offered inside a CTE: its end is not the statement's end.
-        statements.push(summariseInsert(query[1] as InsertStmt, undefined));
-      } else if (query?.[0] === 'SelectStmt') statements.push(summariseSelect(query[1] as SelectStmt));
+        statements.push(summariseInsert(query[1], undefined));
+      } else if (query?.[0] === 'SelectStmt') statements.push(summariseSelect(query[1]));
     }
     if (type === 'InsertStmt') {
       const returningAt = (body as InsertStmt).returningClause ? returningKeyword(text, start, end) : undefined;
-      statements.push(summariseInsert(body as InsertStmt, { offset: returningAt ?? end, beforeReturning: returningAt !== undefined }));
+      statements.push(summariseInsert(body, { offset: returningAt ?? end, beforeReturning: returningAt !== undefined }));
     } else if (type === 'SelectStmt') {
-      statements.push(summariseSelect(body as SelectStmt));
+      statements.push(summariseSelect(body));
     } else if (type === 'UpdateStmt' || type === 'DeleteStmt') {
       const relation = body.relation as { relname?: string } | undefined;
       statements.push({ kind: type === 'UpdateStmt' ? 'update' : 'delete', table: relation?.relname ?? '' });

@@ -1,7 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../../analysis/file-context.js';
-import { keyName, propertyName, unwrapExpression, variableOf } from '../../analysis/scope.js';
+import { keyName, propertyName, unwrapExpression, variableOf, type AdapterFile } from '../../analysis/index.js';
 
 /**
  * The type a value is declared with, by name: `store: Redis` for a variable or parameter,
@@ -32,7 +31,7 @@ function classMemberType(member: TSESTree.MemberExpression): string | undefined 
   return undefined;
 }
 
-export function declaredTypeName(node: TSESTree.Node, file: FileContext): string | undefined {
+export function declaredTypeName(node: TSESTree.Node, file: AdapterFile): string | undefined {
   const value = unwrapExpression(node);
   if (value.type === 'Identifier') {
     const declared = variableOf(value, file.scopeOf(value))?.defs[0]?.name;
@@ -43,7 +42,7 @@ export function declaredTypeName(node: TSESTree.Node, file: FileContext): string
 }
 
 /** Is the value declared with a type that `modules` export (`inbox: Collection` with Collection from 'mongodb')? */
-export function declaredFrom(node: TSESTree.Node, file: FileContext, modules: RegExp, names?: RegExp): boolean {
+export function declaredFrom(node: TSESTree.Node, file: AdapterFile, modules: RegExp, names?: RegExp): boolean {
   const name = declaredTypeName(node, file);
   if (name === undefined || (names && !names.test(name))) return false;
   const source = file.imports.bindings.get(name);

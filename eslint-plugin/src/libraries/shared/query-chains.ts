@@ -1,11 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../../analysis/file-context.js';
-import { chainOf, isChainEnd, type Chain } from '../../analysis/operations/chain.js';
-import { fieldsOf } from '../../analysis/operations/fields.js';
-import type { DataOperation, Field } from '../../analysis/operations/types.js';
-import { memberPath } from '../../analysis/scope.js';
-import type { ScopeOf } from '../../analysis/static-text.js';
+import { chainOf, fieldsOf, isChainEnd, memberPath, type AdapterFile, type Chain, type DataOperation, type Field, type ScopeOf } from '../../analysis/index.js';
 
 /**
  * What the query builders (knex, Drizzle, Kysely, TypeORM's query builder) have in common: they
@@ -37,8 +32,8 @@ function chainEndingAt(node: TSESTree.CallExpression): Chain | null {
 
 /** Adapts a recogniser of whole chains to a data adapter's `recognise`: asked only at a chain's end. */
 export function atChainEnd(
-  recognise: (chain: Chain, end: TSESTree.CallExpression, file: FileContext) => DataOperation | undefined,
-): (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, file: FileContext) => DataOperation | undefined {
+  recognise: (chain: Chain, end: TSESTree.CallExpression, file: AdapterFile) => DataOperation | undefined,
+): (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, file: AdapterFile) => DataOperation | undefined {
   return (node, file) => {
     if (node.type !== 'CallExpression') return undefined;
     const chain = chainEndingAt(node);

@@ -1,11 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext } from '../../analysis/file-context.js';
-import { fieldsOf, objectLiteral, showsEveryField, uniqueKeyFields } from '../../analysis/operations/fields.js';
-import { normaliseTarget, type DataOperation, type Field } from '../../analysis/operations/types.js';
-import { calleeName, constantInitializer, memberPath, objectProperty, unwrapExpression } from '../../analysis/scope.js';
-import type { ScopeOf } from '../../analysis/static-text.js';
-import type { LibraryName } from '../types.js';
+import { calleeName, constantInitializer, fieldsOf, memberPath, normaliseTarget, objectLiteral, objectProperty, showsEveryField, uniqueKeyFields, unwrapExpression, type AdapterFile, type DataOperation, type Field, type LibraryName, type ScopeOf } from '../../analysis/index.js';
 
 /**
  * What repository and model APIs have in common: TypeORM (`repo.findOneBy`, `repo.save`,
@@ -60,7 +55,7 @@ function receiverTarget(receiver: TSESTree.Node, scopeOf: ScopeOf): string | und
   if (node.type === 'NewExpression' && node.callee.type === 'Identifier') return node.callee.name;
   const path = memberPath(node);
   if (!path) return undefined;
-  const last = path[path.length - 1]!;
+  const last = path[path.length - 1];
   if (/^(manager|entityManager|em|queryRunner|dataSource|connection|db|this)$/.test(last)) return undefined;
   const heldByClass = path.length === 2 && path[0] === 'this';
   const modelClass = path.length === 1 && /^[A-Z]/.test(last);
@@ -148,10 +143,10 @@ function rowArgument(node: TSESTree.Node | undefined, scopeOf: ScopeOf): TSESTre
 const claimOrder: readonly LibraryName[] = ['typeorm', 'sequelize', 'mongoose', 'mongodb', 'mikro-orm'];
 
 /** The repository library that claims a file's repository calls, or the ones it imports; worked out once per file. */
-const claimants = new WeakMap<FileContext, readonly LibraryName[]>();
+const claimants = new WeakMap<AdapterFile, readonly LibraryName[]>();
 
 /** Is a repository call in this file `library`'s? */
-function claims(library: LibraryName, file: FileContext): boolean {
+function claims(library: LibraryName, file: AdapterFile): boolean {
   let found = claimants.get(file);
   if (!found) {
     const imported = claimOrder.filter((name) => {
@@ -165,7 +160,7 @@ function claims(library: LibraryName, file: FileContext): boolean {
   return found.includes(library);
 }
 
-export function repositoryOperation(library: LibraryName, call: TSESTree.CallExpression, file: FileContext): DataOperation | undefined {
+export function repositoryOperation(library: LibraryName, call: TSESTree.CallExpression, file: AdapterFile): DataOperation | undefined {
   if (!claims(library, file)) return undefined;
   const scopeOf = file.scopeOf;
   const callee = unwrapExpression(call.callee);

@@ -1,0 +1,267 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+
+import type { LibraryTable } from './library-table.js';
+import { constantInitializer, variableOf } from '../syntax/scope.js';
+import { keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { importsOf, type FileImports } from '../syntax/imports.js';
+import { walk } from '../syntax/walk.js';
+
+/**
+ * The services every analysis of one file shares: its scopes and text, what it imports, where
+ * each of its functions is called or registered, and the adapter table it is read with. Answers
+ * are kept in plain maps that live as long as the file's SourceCode.
+ */
+
+export type FunctionNode = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
+
+/** What the analysis reads of a parsed file: ESLint's SourceCode for the linted file, a lighter stand-in for other modules. */
+export interface SourceLike {
+  readonly ast: TSESTree.Program;
+  readonly visitorKeys: TSESLint.SourceCode.VisitorKeys;
+  getScope(node: TSESTree.Node): TSESLint.Scope.Scope;
+  getText(node?: TSESTree.Node): string;
+}
+
+export function isFunction(node: TSESTree.Node | undefined | null): node is FunctionNode {
+  return node?.type === 'FunctionDeclaration' || node?.type === 'FunctionExpression' || node?.type === 'ArrowFunctionExpression';
+}
+
+export class FileContext {
+  readonly imports: FileImports;
+  private readonly sitesCache = new Map<FunctionNode, TSESTree.Node[]>();
+  private memberCalls: Map<string, TSESTree.MemberExpression[]> | undefined;
+
+  constructor(
+    private readonly sourceCode: Readonly<SourceLike>,
+    readonly libraries: LibraryTable,
+    /** The file's path, as ESLint gives it. */
+    readonly filename: string,
+  ) {
+    this.imports = importsOf(sourceCode.ast);
+  }
+
+  scopeOf = (node: TSESTree.Node): TSESLint.Scope.Scope => this.sourceCode.getScope(node);
+
+  text = (node: TSESTree.Node): string => this.sourceCode.getText(node);
+
+  get sourceAst(): TSESTree.Program {
+    return this.sourceCode.ast;
+  }
+
+  get visitorKeys(): TSESLint.SourceCode.VisitorKeys {
+    return this.sourceCode.visitorKeys;
+  }
+
+  /** The source of a node as messages quote it: on one line, at most 60 characters. */
+  code(node: TSESTree.Node): string {
+    const text = this.sourceCode.getText(node).replace(/\s+/g, ' ');
+    return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  }
+
+  /** The function node and every reference to its name: where it is called or registered. */
+  functionSites(fn: FunctionNode): TSESTree.Node[] {
+    const cached = this.sitesCache.get(fn);
+    if (cached) return cached;
+    const sites: TSESTree.Node[] = [fn];
+    let nameNode: TSESTree.Identifier | undefined;
+    if (fn.type === 'FunctionDeclaration' && fn.id) nameNode = fn.id;
+    else if (fn.parent?.type === 'VariableDeclarator' && fn.parent.id.type === 'Identifier') nameNode = fn.parent.id;
+    if (nameNode) {
+      const scope = fn.type === 'FunctionDeclaration' ? this.scopeOf(fn).upper ?? this.scopeOf(fn) : this.scopeOf(fn.parent);
+      const variable = variableOf(nameNode, scope);
+      for (const reference of variable?.references ?? []) {
+        if (reference.identifier !== nameNode) sites.push(reference.identifier);
+      }
+    }
+    const method = fn.parent;
+    if (method?.type === 'MethodDefinition' || (method?.type === 'Property' && method.value === fn)) {
+      sites.push(...this.thisCalls(method, keyName(method)));
+    }
+    if (method?.type === 'MethodDefinition') sites.push(...this.instanceCalls(method));
+    this.sitesCache.set(fn, sites);
+    return sites;
+  }
+
+  /** Every `receiver.name(…)` callee in the file, by method name, found in one walk. */
+  private callsByMethod(): Map<string, TSESTree.MemberExpression[]> {
+    if (this.memberCalls) return this.memberCalls;
+    const calls = new Map<string, TSESTree.MemberExpression[]>();
+    walk(this.sourceCode.ast, this.sourceCode.visitorKeys, (node) => {
+      if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return;
+      const name = propertyName(node.callee);
+      if (name === undefined) return;
+      const list = calls.get(name);
+      if (list) list.push(node.callee);
+      else calls.set(name, [node.callee]);
+    }, 200_000);
+    return (this.memberCalls = calls);
+  }
+
+  /**
+   * `handler.handle(job)` where `handler` is `new RefundHandler()`, is held in a field set so, or
+   * is declared with the class as its type: the calls of a method on the class's instances.
+   */
+  private instanceCalls(method: TSESTree.MethodDefinition): TSESTree.Node[] {
+    const name = keyName(method);
+    const owner = method.parent.parent;
+    const className = owner.type === 'ClassDeclaration' || owner.type === 'ClassExpression' ? owner.id?.name : undefined;
+    if (!name || !className || method.static) return [];
+    return (this.callsByMethod().get(name) ?? []).filter((callee) => this.isInstanceOf(callee.object, className));
+  }
+
+  /** Does `receiver` hold an instance of the class `className`, as far as this file shows? */
+  private isInstanceOf(receiver: TSESTree.Node, className: string): boolean {
+    const node = unwrapExpression(receiver);
+    const constructs = (value: TSESTree.Node | null | undefined) => {
+      const inner = value && unwrapExpression(value);
+      return inner?.type === 'NewExpression' && inner.callee.type === 'Identifier' && inner.callee.name === className;
+    };
+    if (node.type === 'NewExpression') return constructs(node);
+    if (node.type === 'Identifier') {
+      const variable = variableOf(node, this.scopeOf(node));
+      const definition = variable?.defs[0];
+      if (!definition) return false;
+      if (definition.type === 'Variable' && constructs(constantInitializer(node, this.scopeOf(node)))) return true;
+      return typeNameOf(definition.name) === className;
+    }
+    if (node.type === 'MemberExpression' && node.object.type === 'ThisExpression') {
+      const field = propertyName(node);
+      let body: TSESTree.Node | undefined = node.parent;
+      while (body && body.type !== 'ClassBody') body = body.parent;
+      if (!field || body?.type !== 'ClassBody') return false;
+      for (const member of body.body) {
+        if (member.type === 'PropertyDefinition' && keyName(member) === field) {
+          return constructs(member.value) || typeNameOf(member) === className;
+        }
+        if (member.type === 'MethodDefinition' && member.kind === 'constructor') {
+          for (const param of member.value.params) {
+            if (param.type === 'TSParameterProperty' && param.parameter.type === 'Identifier' && param.parameter.name === field) {
+              return typeNameOf(param.parameter) === className;
+            }
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  /** `this.name(…)` calls in the class or object literal that holds a method. */
+  private thisCalls(method: TSESTree.MethodDefinition | TSESTree.Property, name: string | undefined): TSESTree.Node[] {
+    if (!name) return [];
+    const owner = method.parent;
+    const found: TSESTree.Node[] = [];
+    if (!owner) return found;
+    walk(owner, this.sourceCode.visitorKeys, (current) => {
+      if (
+        current.type === 'MemberExpression' &&
+        current.object.type === 'ThisExpression' &&
+        propertyName(current) === name &&
+        current.parent?.type === 'CallExpression' &&
+        current.parent.callee === current
+      ) {
+        found.push(current);
+      }
+    });
+    return found;
+  }
+
+  /** The name this module exports `fn` by, if it exports it. */
+  exportNameOf(fn: FunctionNode): string | undefined {
+    const parent = fn.parent;
+    if (parent?.type === 'ExportDefaultDeclaration') return 'default';
+    const local = fn.type === 'FunctionDeclaration' ? fn.id?.name : parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier' ? parent.id.name : undefined;
+    if (!local) return undefined;
+    const declaration = fn.type === 'FunctionDeclaration' ? fn : parent?.parent;
+    if (declaration?.parent?.type === 'ExportNamedDeclaration') return local;
+    for (const statement of this.sourceCode.ast.body) {
+      if (statement.type === 'ExportDefaultDeclaration' && statement.declaration.type === 'Identifier' && statement.declaration.name === local) return 'default';
+      if (statement.type !== 'ExportNamedDeclaration' || statement.source) continue;
+      for (const specifier of statement.specifiers) {
+        if (specifier.local.type === 'Identifier' && specifier.local.name === local) {
+          return specifier.exported.type === 'Identifier' ? specifier.exported.name : String(specifier.exported.value);
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** The references, in this module, to a name it declares at its top level (an import, say). */
+  referencesTo(name: string): TSESTree.Node[] {
+    let scope: TSESLint.Scope.Scope | null = this.scopeOf(this.sourceCode.ast);
+    const moduleScope = scope.childScopes.find((child) => child.type === 'module');
+    if (moduleScope) scope = moduleScope;
+    const variable = scope.set.get(name);
+    return (variable?.references ?? []).map((reference) => reference.identifier as TSESTree.Node);
+  }
+
+  /** What the module exports under `name` (`default` for its default export): a function, or the value a top-level constant is made from. */
+  exportedValue(name: string): TSESTree.Node | undefined {
+    const declared = (local: string): TSESTree.Node | undefined => {
+      for (const statement of this.sourceCode.ast.body) {
+        const declaration = statement.type === 'ExportNamedDeclaration' && statement.declaration ? statement.declaration : statement;
+        if (declaration.type === 'FunctionDeclaration' && declaration.id?.name === local) return declaration;
+        if (declaration.type === 'VariableDeclaration') {
+          for (const declarator of declaration.declarations) {
+            if (declarator.id.type === 'Identifier' && declarator.id.name === local && declarator.init) return declarator.init;
+          }
+        }
+      }
+      return undefined;
+    };
+    for (const statement of this.sourceCode.ast.body) {
+      if (statement.type === 'ExportDefaultDeclaration' && name === 'default') {
+        const declaration = statement.declaration;
+        return declaration.type === 'Identifier' ? declared(declaration.name) : declaration;
+      }
+      if (statement.type === 'ExportNamedDeclaration' && !statement.source) {
+        for (const specifier of statement.specifiers) {
+          const exported = specifier.exported.type === 'Identifier' ? specifier.exported.name : String(specifier.exported.value);
+          if (exported === name && specifier.local.type === 'Identifier') return declared(specifier.local.name);
+        }
+        const declaration = statement.declaration;
+        if (declaration && (declaration.type === 'FunctionDeclaration' || declaration.type === 'VariableDeclaration')) {
+          const found = declared(name);
+          if (found) return found;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** The function the module exports under `name`, if what it exports there is one. */
+  exportedFunction(name: string): FunctionNode | undefined {
+    const value = this.exportedValue(name);
+    return isFunction(value) ? value : undefined;
+  }
+
+  /** A function declared in this file that `callee` names: a function, a constant arrow, or a method called on `this`. */
+  localFunction(callee: TSESTree.Node): FunctionNode | undefined {
+    if (callee.type === 'Identifier') {
+      const variable = variableOf(callee, this.scopeOf(callee));
+      const definition = variable?.defs[0];
+      if (variable?.defs.length !== 1 || !definition) return undefined;
+      if (definition.type === 'FunctionName' && isFunction(definition.node)) return definition.node;
+      if (definition.type === 'Variable' && isFunction(definition.node.init)) return definition.node.init;
+      return undefined;
+    }
+    if (callee.type === 'MemberExpression' && callee.object.type === 'ThisExpression') {
+      const name = propertyName(callee);
+      let owner: TSESTree.Node | undefined = callee.parent;
+      while (owner && owner.type !== 'ClassBody') owner = owner.parent;
+      if (!owner || owner.type !== 'ClassBody' || !name) return undefined;
+      for (const member of owner.body) {
+        // An overload's signature has no body: the implementation is the method that does.
+        if (member.type === 'MethodDefinition' && member.value.type === 'FunctionExpression' && keyName(member) === name) return member.value;
+      }
+    }
+    return undefined;
+  }
+}
+
+/** The simple type name a binding or field is declared with: `RefundHandler` for `h: RefundHandler`. */
+function typeNameOf(node: TSESTree.Node): string | undefined {
+  const annotation = 'typeAnnotation' in node ? (node.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
+  const type = annotation?.typeAnnotation;
+  if (type?.type !== 'TSTypeReference') return undefined;
+  return type.typeName.type === 'Identifier' ? type.typeName.name : undefined;
+}

@@ -1,0 +1,315 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+
+import type { FileImports } from '../syntax/imports.js';
+import type { NameJudge } from '../naming/names.js';
+import type { DeclaredTable } from './schema.js';
+import type { DataOperation } from './operation.js';
+
+/**
+ * What an adapter may say about a library. Adapters are knowledge only: tables and small
+ * recognisers, no control of their own. The analysis reads them through `LibraryTable`
+ * (analysis/context/library-table.ts), which never names a library.
+ */
+
+/** An adapter's name: unique in the registry (libraries/index.ts), and the prefix of its shapes' ids. */
+export type LibraryName = string;
+
+export type LeafKind =
+  | 'delivery' // assigned to this delivery by the broker: a message id, an offset, a receipt handle
+  | 'minted' // new each time the code runs: a random id, the clock
+  | 'worker' // the worker handling it: a worker id, the host name, the pid
+  | 'amount'
+  | 'currency'
+  | 'time'
+  | 'scope' // who the operation belongs to: an account, a customer, a tenant
+  | 'business' // the business operation or record: a refund, a sale, an invoice
+  | 'constant'
+  | 'unknown';
+
+/**
+ * What an adapter reads of the file it recognises code in. The analysis's file context provides it;
+ * the contract names only what adapters use, so it depends on nothing above it.
+ */
+export interface AdapterFile {
+  readonly filename: string;
+  readonly imports: FileImports;
+  readonly libraries: AdapterTable;
+  readonly sourceAst: TSESTree.Program;
+  readonly visitorKeys: TSESLint.SourceCode.VisitorKeys;
+  readonly scopeOf: (node: TSESTree.Node) => TSESLint.Scope.Scope;
+  readonly text: (node: TSESTree.Node) => string;
+  /** The source of a node as messages quote it. */
+  readonly code: (node: TSESTree.Node) => string;
+}
+
+/** What an adapter may ask of the table of every adapter in use. */
+export interface AdapterTable {
+  readonly names: NameJudge;
+  dataAdapter(name: LibraryName): DataAdapter | undefined;
+  /** The file imports one of the adapter's modules. */
+  imported(adapter: LibraryAdapter, imports: FileImports): boolean;
+}
+
+/**
+ * A shape names a kind of value whose members are known. `payload`, `body` and `headers` are the
+ * analysis's own (content judged by names); every other shape is `<library>:<local name>`.
+ */
+export type ShapeId = 'payload' | 'body' | 'headers' | `${LibraryName}:${string}`;
+
+/** What a member of a shaped value holds. */
+export type MemberSpec =
+  /** An identity the broker assigns to this delivery, described for messages: "the Kafka offset". */
+  | { identity: string }
+  /** Another shaped value. */
+  | { shape: ShapeId }
+  /** A list whose elements have a shape. */
+  | { listOf: ShapeId }
+  /** A plain value of a known kind: a producer-set dedupe id is `business`, a group id `scope`. */
+  | { kind: LeafKind };
+
+export interface ShapeSpec {
+  members?: Readonly<Record<string, MemberSpec>>;
+  /** `value.method()` results: a Nest context's `getMessage()`, an SDK v2 request's `promise()`. */
+  methods?: Readonly<Record<string, MemberSpec>>;
+  /** Elements by position (`[id, fields]` of a stream entry); `elements` for any other index. */
+  positions?: readonly MemberSpec[];
+  elements?: MemberSpec;
+  /** Members not listed above: read from another shape's table (a broker's common members), then by name. */
+  inherits?: ShapeId;
+  /**
+   * An unlisted member is judged by its name, and failing that is the delivery's content
+   * (`payload`, the default) or unknown; `opaque`: unknown, whatever its name.
+   */
+  otherMembers?: 'payload' | 'unknown' | 'opaque';
+}
+
+/** Further evidence a registration needs; any one of the given kinds suffices. */
+export interface Evidence {
+  /** The file imports one of the adapter's modules. */
+  imports?: boolean;
+  /** The receiver of the call reads so (`boss.work`). */
+  receiver?: RegExp;
+  /** The handler's parameter is named so (`job`). */
+  parameterName?: RegExp;
+}
+
+/** A handler shape for parameter `parameter` (0 unless said): a shape, or a list of it. */
+export interface HandlerTarget {
+  parameter?: number;
+  shape: ShapeId;
+  /** The parameter is a list of `shape` (a batch handler). */
+  list?: boolean;
+  /** A list when the parameter is an array pattern or has a plural name, one item otherwise. */
+  listWhenPlural?: boolean;
+  evidence?: Evidence;
+  /**
+   * For a `property` pattern: the object holding the property is an argument of a call to a
+   * method of this name (`subscribe({ processMessage })`); evidence then reads that call's receiver.
+   */
+  inCall?: string;
+}
+
+/** How a function becomes a handler of deliveries. */
+export type HandlerPattern =
+  /** `{ eachMessage: fn }`: the value of a property with this key. */
+  | (HandlerTarget & { property: string })
+  /** `channel.consume(queue, fn)`: an argument at `argument` or later of a call to a method of this name. */
+  | (HandlerTarget & { call: string; argument: number; event?: string })
+  /** `new Worker(name, fn)`. */
+  | (HandlerTarget & { construct: string; argument: number })
+  /** A method decorated so: parameters by their own decorators, then by position. */
+  | { decorators: readonly string[]; byParameterDecorator?: Readonly<Record<string, ShapeId>>; byPosition: readonly (ShapeId | undefined)[] }
+  /** A method of a class decorated `classDecorator`, named `method`. */
+  | (HandlerTarget & { classDecorator: string; method: string })
+  /** `export const handler: SQSHandler = async (event) => …`: the variable's declared type. */
+  | (HandlerTarget & { handlerType: string });
+
+/** A parameter or variable type that says what a value is: `KafkaMessage`, or `Message` imported from amqplib. */
+export interface TypePattern {
+  type: string;
+  shape: ShapeId;
+  /** The type counts only when imported from one of these modules. */
+  from?: readonly string[];
+}
+
+/** A call whose result has a shape: `sqs.receiveMessage(…)`, `client.send(new ReceiveMessageCommand(…))`. */
+export interface ResultPattern {
+  call: string;
+  /** The call's first argument constructs this class. */
+  construct?: string;
+  /** The call's receiver reads so (`Context.current()`): required, unlike evidence. */
+  receiver?: RegExp;
+  /** Further evidence the call is this library's (a method name other libraries share). */
+  evidence?: Evidence;
+  shape: ShapeId;
+}
+
+/**
+ * An option whose value is a path into the event a handler is given, naming the key that decides
+ * duplicates (`{ keyPath: 'body.orderId' }` given to `new DedupeConfig(…)`): the key is what the
+ * path names, judged against `root`.
+ */
+export interface KeyPathPattern {
+  /** The class whose options object holds the option. */
+  construct: string;
+  option: string;
+  /** What the path is read against. */
+  root: ShapeId;
+  /** Functions of the path language that parse a member into content (`parse_json(body)`). */
+  parsing?: readonly string[];
+  /** How messages name the key: "the idempotency key". */
+  label: string;
+}
+
+/** How messages are sent: an object built inside such a call is an outgoing message, not an effect's options. */
+export interface SendPatterns {
+  /** Methods that send whatever their receiver is (`sendToQueue`). */
+  methods?: readonly string[];
+  /** Methods that send when the receiver reads so (`producer.send`). */
+  receiverMethods?: readonly { method: string; receiver: RegExp }[];
+  /** SDK commands that send (`SendMessageCommand`). */
+  commands?: RegExp;
+  /** Methods that hand work to a value the library makes (`new Queue(worker)`, `fastq(worker)`): `queue.push(task)`. */
+  instanceMethods?: readonly string[];
+}
+
+export interface BrokerAdapter {
+  kind: 'broker';
+  name: LibraryName;
+  /** Module specifiers the library is imported from, as written or by pattern. */
+  modules: readonly (string | RegExp)[];
+  shapes?: Readonly<Record<string, ShapeSpec>>;
+  handlers?: readonly HandlerPattern[];
+  types?: readonly TypePattern[];
+  results?: readonly ResultPattern[];
+  sends?: SendPatterns;
+  /** Methods that acknowledge or settle a delivery (`ack`, `commitOffsets`). */
+  acknowledges?: readonly string[];
+  /** Words that, inside a name, mark transport rather than content (`kafkaOffset`). */
+  nameWords?: readonly string[];
+  /** The last resort: parameter names that hold a delivery (`message`), or a list of them (`messages`). */
+  deliveryNames?: { one: RegExp; many: RegExp; shape: ShapeId };
+  /** Named handlers whose first parameter of this name is a shape: the `event` of a function called `handler`. */
+  namedHandlers?: readonly { functionName: string; parameterName: string; shape: ShapeId }[];
+  /**
+   * Headers a delivery service sets on the HTTP requests it makes to a handler, by lower-case
+   * name: `headers.get(name)`, `headers[name]` and `req.header(name)` read them in files that
+   * import one of the adapter's modules, themselves or through a project module they import.
+   */
+  requestHeaders?: Readonly<Record<string, MemberSpec>>;
+  /** Options naming, by a path into the event, the key that decides duplicates. */
+  keyPaths?: readonly KeyPathPattern[];
+}
+
+/**
+ * How a data library's writes carry their keys. `columns`: each written field may be a key (SQL,
+ * ORMs). `whole-key`: the write has one key, and it refuses repeats only when the write says so
+ * (a plain Redis SET stores state under its key; SET … NX claims it).
+ */
+export type KeyPolicy = 'columns' | 'whole-key';
+
+/**
+ * Where a library's schema lives in a project, and how to read its unique keys. A location is a
+ * file, or a folder with the ending of its files (and how deep to look), relative to a project
+ * folder: `prisma/schema.prisma`, `{ folder: 'migrations', ending: '.sql', depth: 2 }`.
+ */
+export interface SchemaFiles {
+  locations: readonly (string | { folder: string; ending: string; depth?: number })[];
+  /** The endings of files given in settings that this reader reads. */
+  endings: readonly string[];
+  /** The tables and unique keys a file declares; null when it cannot be read. */
+  read(text: string, file: string): DeclaredTable[] | null;
+  /** What the file is, for the warning when it cannot be read: "a Prisma schema". */
+  kind: string;
+}
+
+/** Unique keys declared in model code (entity decorators, schema objects), read from the project's modules. */
+export interface ModelFiles {
+  /** A cheap look at a module's text: could it declare models of this library? */
+  mentions: RegExp;
+  read(module: AdapterFile): DeclaredTable[];
+}
+
+export interface DataAdapter {
+  kind: 'data' | 'store';
+  name: LibraryName;
+  /** How the library is named in messages: "Prisma", "Redis". */
+  label: string;
+  modules?: readonly (string | RegExp)[];
+  /**
+   * The method names this adapter can recognise, a cheap reject asked before `recognise`.
+   * `any` for SQL, which is recognised by the text a call sends whatever the method.
+   */
+  methods: ReadonlySet<string> | 'any';
+  /** The library-neutral operations a call (or a tagged template) performs, if any. */
+  recognise(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, file: AdapterFile): readonly DataOperation[] | DataOperation | undefined;
+  /** What to do instead of a check-then-insert, in this library's words. */
+  remedy: string;
+  keyPolicy?: KeyPolicy;
+  /** Codes, error names or message fragments by which the library reports a unique-key violation. */
+  uniqueViolations?: readonly string[];
+  /** The library's schema files: where its tables' unique keys are declared. */
+  schema?: SchemaFiles;
+  /** Models declared in code, with their unique keys. */
+  models?: ModelFiles;
+}
+
+/**
+ * A kind of collection that lives in a process's memory: how it is made, and the calls by which
+ * code asks it whether it holds a key and records a key in it. `[]` stands for indexing
+ * (`seen[id]`, `seen[id] = true`), `in` for `id in seen`.
+ */
+export interface CollectionSpec {
+  /** `new Set()`: the class constructed; `literal`: an empty `[]` or `{}`. */
+  construct?: string;
+  literal?: 'array' | 'object';
+  /** The class counts only when imported from one of these modules (a default import may take any name). */
+  from?: readonly string[];
+  /** Calls and forms that ask whether a key is held: `has`, `get`, `includes`, `[]`, `in`. */
+  lookups: readonly string[];
+  /** Calls and forms that record a key: `add`, `set`, `push`, `[]` (an assignment). */
+  records: readonly string[];
+  /** How messages name it: "a Set". */
+  label: string;
+}
+
+/** What a team's own wrappers and helpers become, and the values adapters know (random ids, the clock). */
+export interface ValueAdapter {
+  kind: 'values';
+  name: LibraryName;
+  modules?: readonly (string | RegExp)[];
+  /** Calls that make a new value every time, by callee name, with how messages name it. */
+  mintingCalls?: Readonly<Record<string, string>>;
+  /** Member chains that do the same (`Date.now`). */
+  mintingPaths?: Readonly<Record<string, string>>;
+  /** Classes whose `new` makes a new value without arguments (`new ObjectId()`). */
+  mintingConstructors?: Readonly<Record<string, string>>;
+  /** Calls and member chains that name the worker (`os.hostname`, `process.pid`). */
+  workerPaths?: Readonly<Record<string, string>>;
+  /** Environment variables that name the worker. */
+  workerVariables?: RegExp;
+  /** Calls whose result is their argument in another form: conversions, hashes, key builders. */
+  deriving?: RegExp;
+  /** Calls that parse a body into its content (`JSON.parse`). */
+  parsing?: readonly string[];
+  /** Schema files or folders a team names, relative to the working directory. */
+  schemaPaths?: readonly string[];
+  /** Collections kept in the process's memory: a module's or an object's one outlives a delivery. */
+  collections?: readonly CollectionSpec[];
+  /**
+   * Calls that send a request to another system, and the request methods that change something
+   * there: `fetch(url, { method: 'POST' })` is an effect, a plain `fetch(url)` a read.
+   */
+  requests?: readonly RequestSpec[];
+}
+
+export interface RequestSpec {
+  /** The function called: `fetch`. */
+  call: string;
+  /** The option of its second argument that names the method. */
+  methodOption: string;
+  /** Methods that write, upper case. */
+  writing: readonly string[];
+}
+
+export type LibraryAdapter = BrokerAdapter | DataAdapter | ValueAdapter;

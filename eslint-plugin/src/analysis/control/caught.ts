@@ -1,0 +1,50 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { isFunction, type FileContext } from '../context/file-context.js';
+import { walk } from '../syntax/walk.js';
+
+/**
+ * Words by which code names the duplicate case itself: `isDuplicateError(e)`, `UniqueViolation`,
+ * and PostgreSQL's names for unique constraints (`locking_pkey`, `users_email_key`).
+ */
+export const duplicateWords = /unique|duplicate|already.?exists|conflict|\w_(pkey|key|ukey|uniq)\b/i;
+
+/**
+ * Where a unique violation raised by `node` is caught and treated as the duplicate case: the
+ * `try` blocks (or the calls given a `.catch()`) whose handler says so by an error code the data
+ * libraries report, a word for the duplicate, or a helper of the file that checks one. A node in
+ * a helper is caught when every call of the helper is, two callers up at most. Empty when the
+ * violation would escape.
+ */
+export function duplicateCatches(node: TSESTree.Node, file: FileContext, depth = 0): TSESTree.Node[] {
+  const uniqueViolation = file.libraries.uniqueViolation;
+  const says = (handler: TSESTree.Node) => {
+    const text = file.text(handler);
+    if (uniqueViolation.test(text) || duplicateWords.test(text)) return true;
+    // catch (e) { if (isMine(e)) … }: a helper of this file, read one level down.
+    let found = false;
+    walk(handler, file.visitorKeys, (inner) => {
+      if (found || inner.type !== 'CallExpression') return !found;
+      const helper = file.localFunction(inner.callee);
+      if (helper && uniqueViolation.test(file.text(helper))) found = true;
+      return !found;
+    });
+    return found;
+  };
+  let current: TSESTree.Node | undefined = node;
+  while (current?.parent && !isFunction(current)) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent.type === 'TryStatement' && parent.block === current && parent.handler && says(parent.handler)) return [parent.block];
+    // write().catch((error) => { if (error.code === '23505') … })
+    if (parent.type === 'MemberExpression' && parent.object === current && parent.parent?.type === 'CallExpression') {
+      const call = parent.parent;
+      if (['catch', 'then'].includes(parent.property.type === 'Identifier' ? parent.property.name : '') && call.arguments.some(says)) return [current];
+    }
+    current = parent;
+  }
+  // The node sits in a helper: its callers may catch the duplicate.
+  if (depth >= 2 || !current || !isFunction(current)) return [];
+  const calls = file.functionSites(current).flatMap((site) => (site.parent?.type === 'CallExpression' && site.parent.callee === site ? [site.parent] : []));
+  const caught = calls.map((call) => duplicateCatches(call, file, depth + 1));
+  return calls.length > 0 && caught.every((regions) => regions.length > 0) ? caught.flat() : [];
+}

@@ -1,0 +1,83 @@
+import type { EffectKey } from './effect-keys.js';
+import { sqlFunctionFacts } from './effect-keys.js';
+import { leaf, type Leaf } from '../origin/facts.js';
+import { type LeafKind } from '../contract/adapter.js';
+import type { FileContext } from '../context/file-context.js';
+import { fieldsOf, objectLiteral } from '../operations/fields.js';
+import type { Field } from '../contract/operation.js';
+import type { OriginTracer } from '../origin/origin.js';
+
+/** Everything an effect key is built from, as facts. */
+export function keyFacts(key: EffectKey, tracer: OriginTracer): Leaf[] {
+  if (key.knownFacts) return key.knownFacts;
+  return [...key.values.flatMap((value) => tracer.scalars(value)), ...sqlFunctionFacts(key.functions)];
+}
+
+/** Column meanings that say what a check matches on, whatever value it is given. */
+const columnKinds = new Set<string>(['amount', 'currency', 'time', 'scope']);
+/** Prisma-like operators: `{ gte: from, lte: to }` compares the column itself. */
+const operators = /^(equals|not|in|notIn|lt|lte|gt|gte|between|contains|startsWith|endsWith)$/;
+
+/**
+ * What a check matches one column on, as facts: the column's own meaning when it names an
+ * amount, a currency, a time or a scope (`createdAt: { gte, lte }` is a time window); a relation
+ * (`customer: { stripeCustomerId }`) names its related row; otherwise the values matched.
+ */
+export function matchedFacts(field: Field, tracer: OriginTracer, file: FileContext, depth = 0): Leaf[] {
+  const names = file.libraries.names;
+  const meaning = names.meaning(field.name);
+  if (columnKinds.has(meaning)) return [leaf(meaning as LeafKind, field.name)];
+  if (field.values.length === 0) return [leaf('unknown', field.name)];
+  return field.values.flatMap((value) => {
+    const object = objectLiteral(value, file.scopeOf);
+    if (!object) return tracer.scalars(value);
+    const nested = fieldsOf(object, file.scopeOf);
+    if (nested.length > 0 && nested.every((inner) => operators.test(inner.name))) return nested.flatMap((inner) => inner.values.flatMap((v) => tracer.scalars(v)));
+    if (names.meaning(`${field.name}_id`) === 'scope') return [leaf('scope', field.name)];
+    return depth < 2 && nested.length > 0 ? nested.flatMap((inner) => matchedFacts(inner, tracer, file, depth + 1)) : [leaf('unknown', field.name)];
+  });
+}
+
+/** "the Kafka offset 'message.offset'": how a fact is named in a message (plain text, quoted as ESLint's own messages quote names). */
+export function describeFact(fact: Leaf): string {
+  const named = namedFact(fact);
+  return fact.at ? `${named} on line ${fact.at.line}` : named;
+}
+
+function namedFact(fact: Leaf): string {
+  return fact.what && !fact.what.startsWith('named ') ? `${fact.what} '${fact.code}'` : `'${fact.code}'`;
+}
+
+/** The facts as a list, the line said once when all were read on the same one: "the Kafka topic 'topic' and the Kafka offset 'message.offset' on line 19". */
+export function describeFacts(facts: readonly Leaf[]): string {
+  const lines = new Set(facts.map((fact) => fact.at?.line));
+  const [line] = lines;
+  if (lines.size === 1 && line !== undefined && facts.length > 1) return `${listed([...new Set(facts.map(namedFact))])} on line ${line}`;
+  return listed([...new Set(facts.map(describeFact))]);
+}
+
+/** `12:4`: where the first located fact was read, for the `origin` of a report's data (1-based line and column). */
+export function originOf(facts: readonly Leaf[]): string | undefined {
+  const at = facts.find((fact) => fact.at)?.at;
+  return at ? originAt({ loc: { start: at } }) : undefined;
+}
+
+/** `12:4` for where `node` starts, in the form of `originOf`. */
+export function originAt(node: { loc: { start: { line: number; column: number } } }): string {
+  return `${node.loc.start.line}:${node.loc.start.column + 1}`;
+}
+
+/**
+ * Messages start with the description of what they are about: "The key `effect_id` of …". Only
+ * our own words are capitalised; a description that starts with code (`prisma.user.create()`)
+ * keeps the code as written.
+ */
+export function capitalised(text: string): string {
+  return /^(the|a|an) /.test(text) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+}
+
+/** "a", "a and b", "a, b and c" (at most three, then "and others"). */
+export function listed(items: readonly string[]): string {
+  const shown = items.length > 3 ? [...items.slice(0, 3), 'others'] : items;
+  return shown.length <= 1 ? shown.join('') : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+}

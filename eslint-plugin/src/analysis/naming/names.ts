@@ -1,0 +1,125 @@
+import { remembered } from '../syntax/remembered.js';
+
+/**
+ * What a name says about the value it holds. Names are the fallback: the rules first follow a
+ * value to where it comes from (a broker's delivery, a parsed payload, a random generator), and
+ * only read its name when the code does not show more.
+ */
+
+export type NameMeaning =
+  | 'delivery' // identifies a delivery or a broker position: messageId, deliveryTag, offset
+  | 'worker' // identifies the worker: workerId, hostname, pid
+  | 'amount' // an amount of something: amount, cents, price, total
+  | 'currency'
+  | 'time'
+  | 'scope' // who or what the operation belongs to: accountId, customerId, tenantId
+  | 'business' // names a business operation or record: refundId, invoiceId, saleId
+  | 'identifier' // a bare `id` or `key`: its owner decides
+  | 'other';
+
+/** `effectId` → [effect, id]; `source_message_id` → [source, message, id]; `MessageId` → [message, id]. */
+export const words: (name: string) => readonly string[] = remembered(splitWords);
+
+function splitWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word.toLowerCase());
+}
+
+const identifierWords = new Set(['id', 'ids', 'key', 'keys', 'ref', 'reference', 'uuid', 'guid', 'number', 'no', 'num', 'code', 'token', 'handle', 'tag', 'sku']);
+const amountWords = new Set(['amount', 'amounts', 'cents', 'price', 'total', 'subtotal', 'sum', 'value', 'fee', 'cost', 'balance', 'qty', 'quantity', 'money', 'pennies']);
+const currencyWords = new Set(['currency', 'ccy', 'iso4217']);
+const timeWords = new Set(['date', 'time', 'timestamp', 'ts', 'at', 'day', 'week', 'month', 'year', 'hour', 'minute', 'period', 'epoch', 'datetime', 'today']);
+const deliveryNouns = new Set([
+  'message', 'msg', 'delivery', 'job', 'receipt', 'event', 'request', 'req', 'trace', 'span', 'correlation',
+  'envelope', 'attempt', 'attempts', 'offset', 'partition', 'sequence', 'redelivery', 'consumer',
+]);
+/** Words that qualify a delivery noun without changing what it names; adapters add their libraries' names (`kafka`). */
+const deliveryModifiers = [
+  'source', 'origin', 'original', 'inbound', 'incoming', 'raw', 'broker', 'queue', 'transport', 'stream', 'current', 'this',
+  'the', 'x', 'made', 'count', 'tag',
+];
+/** Nouns that, alone, name a whole delivery rather than one of its identifiers. */
+const deliveryObjectNouns = new Set(['message', 'msg', 'delivery', 'job', 'event', 'request', 'req', 'envelope', 'receipt', 'consumer', 'span', 'trace']);
+const workerNouns = new Set(['worker', 'host', 'hostname', 'pid', 'instance', 'pod', 'node', 'thread', 'process', 'machine', 'container']);
+const scopeNouns = new Set([
+  'account', 'acct', 'customer', 'user', 'merchant', 'tenant', 'org', 'organization', 'organisation', 'shop', 'store',
+  'client', 'member', 'team', 'workspace', 'project', 'course', 'student', 'wallet', 'company', 'seller', 'buyer',
+  'partner', 'vendor', 'device', 'session', 'owner', 'household', 'profile', 'subscriber', 'recipient', 'sender', 'player',
+  'program',
+]);
+
+/** Names that on their own mean a delivery identity, whatever holds them. */
+const deliveryNames = new Set(['deliverytag', 'receipthandle', 'attemptsmade', 'messageid', 'deliveryid', 'jobid', 'redelivered', 'consumertag']);
+
+/**
+ * Judges names, with the transport words of the libraries in use (`kafkaOffset` names a
+ * delivery because `kafka` is a broker's name). Answers are kept per name.
+ */
+export class NameJudge {
+  private readonly modifiers: ReadonlySet<string>;
+  readonly meaning: (name: string) => NameMeaning;
+
+  constructor(transportWords: Iterable<string>) {
+    this.modifiers = new Set([...deliveryModifiers, ...transportWords]);
+    this.meaning = remembered((name) => this.judge(name));
+  }
+
+  private judge(name: string): NameMeaning {
+    if (deliveryNames.has(name.toLowerCase())) return 'delivery';
+    const parts = words(name);
+    if (parts.length === 0) return 'other';
+    const last = parts[parts.length - 1];
+    const isIdentifier = identifierWords.has(last);
+    const nouns = isIdentifier ? parts.slice(0, -1) : parts;
+
+    if (isIdentifier && nouns.length === 0) return 'identifier';
+    if (parts.some((word) => currencyWords.has(word))) return 'currency';
+    // `value` alone is whatever a token, a header or a field holds; `orderValue` is an amount.
+    if (!isIdentifier && parts.some((word) => amountWords.has(word) && (word !== 'value' || parts.length > 1))) return 'amount';
+    if (!isIdentifier && timeWords.has(last)) return 'time';
+    const significant = nouns.filter((word) => !this.modifiers.has(word));
+    if (significant.length > 0 && significant.every((word) => workerNouns.has(word))) {
+      // `worker`, `process` and `node` alone name objects; `workerId`, `hostname`, `pid` name a worker.
+      return isIdentifier || ['hostname', 'pid', 'host'].includes(last) ? 'worker' : 'other';
+    }
+    if (significant.length > 0 && significant.every((word) => deliveryNouns.has(word))) {
+      // `message` and `job` alone name the delivery object, not its identity.
+      return parts.length === 1 && deliveryObjectNouns.has(last) ? 'other' : 'delivery';
+    }
+    if (isIdentifier) {
+      return nouns.every((word) => scopeNouns.has(word)) ? 'scope' : 'business';
+    }
+    return 'other';
+  }
+
+  /**
+   * What `owner.name` says: a bare `id` takes its meaning from its owner (`refund.id` names a
+   * refund, `job.id` a delivery, `account.id` a scope), anything else from its own name.
+   */
+  memberMeaning(ownerName: string | undefined, name: string): NameMeaning {
+    const own = this.meaning(name);
+    if (own !== 'identifier' || !ownerName) return own;
+    const owner = words(ownerName);
+    const noun = owner[owner.length - 1];
+    if (!noun) return own;
+    return this.meaning(`${noun}_id`);
+  }
+}
+
+// Locks and leases are about the delivery too: they keep two workers off the same message at once.
+const claimTable = /(^|_)(inbox|processed|handled|consumed|received|seen|dedup|dedupe|deduplication|idempotency|idempotent|claims?|locks?|mutex|lease|leases|inflight|processing)(_|$)|message_log|messages_log/;
+
+/** Tables (or models, or key prefixes) that record which deliveries were handled or are being handled. */
+export const soundsLikeClaimStore: (name: string) => boolean = remembered((name) => claimTable.test(words(name).join('_')));
+
+const deliveryRecordTable = /^(inbound_|incoming_|received_|raw_)?(message|msg|job|event|delivery|deliverie|envelope)s?$/;
+
+/**
+ * Tables that store the deliveries themselves (`messages`, `jobs`, `events`): keyed by the
+ * message's own id, as they should be. Storing a message is not an effect of handling it.
+ */
+export const storesDeliveries: (name: string) => boolean = remembered((name) => deliveryRecordTable.test(words(name).join('_')));

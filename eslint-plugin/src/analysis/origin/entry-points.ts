@@ -1,0 +1,208 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import type { BrokerAdapter, Evidence, HandlerPattern, ShapeId } from '../contract/adapter.js';
+import { guessed, listOf, shaped, type Fact } from './facts.js';
+import type { FileContext, FunctionNode } from '../context/file-context.js';
+import { sitesInImporters } from '../project/import-sites.js';
+import { calleeName, keyName, memberPath } from '../syntax/nodes.js';
+
+/**
+ * Which functions handle a delivery, and what each of their parameters holds. A function is a
+ * handler because of where it is registered (a property, a call, a constructor, a decorator, a
+ * declared handler type: the adapters' `handlers`), because of its parameters' types, or, as a
+ * last resort, because of its parameters' names.
+ */
+
+type Target = Extract<HandlerPattern, { shape: ShapeId }>;
+
+function parameterName(param: TSESTree.Parameter | undefined): string | undefined {
+  const inner = param?.type === 'AssignmentPattern' ? param.left : param;
+  return inner?.type === 'Identifier' ? inner.name : undefined;
+}
+
+/** Is `evidence` (any one of its kinds) found for a registration or a call of `adapter`? */
+export function hasEvidence(evidence: Evidence | undefined, adapter: BrokerAdapter, file: FileContext, receiver: string, param: string | undefined): boolean {
+  if (!evidence) return true;
+  return Boolean(
+    (evidence.imports && file.libraries.imported(adapter, file.imports)) ||
+      (evidence.receiver && evidence.receiver.test(receiver)) ||
+      (evidence.parameterName && param !== undefined && evidence.parameterName.test(param)),
+  );
+}
+
+/** What a registered handler's parameter holds, for the pattern that registered it. */
+function targetFacts(pattern: Target, fn: FunctionNode, index: number, code: string): Fact[] | undefined {
+  if ((pattern.parameter ?? 0) !== index) return undefined;
+  const param = fn.params[index];
+  const plural = param?.type === 'ArrayPattern' || /(jobs|messages|records|batch)$/i.test(parameterName(param) ?? '');
+  return pattern.list || (pattern.listWhenPlural && plural) ? [listOf(pattern.shape, code)] : [shaped(pattern.shape, code)];
+}
+
+/** The facts of parameter `index` of `fn`, from how `fn` is registered at `site`. */
+function fromRegistration(fn: FunctionNode, site: TSESTree.Node, index: number, code: string, file: FileContext): Fact[] | undefined {
+  const parent = site.parent;
+  if (!parent) return undefined;
+  const table = file.libraries;
+  const param = parameterName(fn.params[index]);
+
+  if (parent.type === 'Property' && parent.value === site) {
+    const key = keyName(parent);
+    for (const { adapter, pattern } of (key !== undefined && table.byProperty.get(key)) || []) {
+      let receiver = '';
+      if (pattern.inCall !== undefined) {
+        const call = parent.parent.parent;
+        if (call?.type !== 'CallExpression' || !call.arguments.includes(parent.parent) || calleeName(call.callee) !== pattern.inCall) continue;
+        receiver = call.callee.type === 'MemberExpression' ? memberPath(call.callee.object)?.join('.') ?? '' : '';
+      }
+      if (!hasEvidence(pattern.evidence, adapter, file, receiver, param)) continue;
+      const found = targetFacts(pattern, fn, index, code);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  if ((parent.type === 'CallExpression' || parent.type === 'NewExpression') && parent.arguments.includes(site as TSESTree.CallExpressionArgument)) {
+    const position = parent.arguments.indexOf(site as TSESTree.CallExpressionArgument);
+    const method = calleeName(parent.callee);
+    if (!method) return undefined;
+    const receiver = parent.callee.type === 'MemberExpression' ? memberPath(parent.callee.object)?.join('.') ?? '' : '';
+    const candidates = parent.type === 'NewExpression' ? table.byConstruct.get(method) : table.byCall.get(method);
+    for (const { adapter, pattern } of candidates ?? []) {
+      if (position < pattern.argument || !hasEvidence(pattern.evidence, adapter, file, receiver, param)) continue;
+      if ('event' in pattern && pattern.event !== undefined) {
+        const event = parent.arguments[0];
+        if (event?.type !== 'Literal' || event.value !== pattern.event) continue;
+      }
+      const found = targetFacts(pattern, fn, index, code);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function decoratorName(decorator: TSESTree.Decorator): string | undefined {
+  const expression = decorator.expression;
+  if (expression.type === 'CallExpression') return calleeName(expression.callee);
+  if (expression.type === 'Identifier') return expression.name;
+  return undefined;
+}
+
+/** A decorated method (`@EventPattern() on(@Payload() data, @Ctx() context)`), or a method of a decorated class. */
+function fromDecorators(fn: FunctionNode, index: number, param: TSESTree.Parameter, code: string, file: FileContext): Fact[] | undefined {
+  // espree leaves `decorators` out entirely; typescript-eslint gives an empty list.
+  const method = fn.parent;
+  if (method?.type !== 'MethodDefinition' || method.value !== fn) return undefined;
+  const table = file.libraries;
+  const parameterDecorators = ('decorators' in param ? param.decorators ?? [] : []).map(decoratorName);
+  for (const name of (method.decorators ?? []).map(decoratorName)) {
+    for (const { pattern } of (name && table.byDecorator.get(name)) || []) {
+      for (const decorator of parameterDecorators) {
+        const shape = decorator && pattern.byParameterDecorator?.[decorator];
+        if (shape) return [shaped(shape, code)];
+      }
+      const shape = pattern.byPosition[index];
+      if (shape) return [shaped(shape, code)];
+    }
+  }
+  const classNode = method.parent.parent;
+  if (classNode?.type !== 'ClassDeclaration' && classNode?.type !== 'ClassExpression') return undefined;
+  for (const name of (classNode.decorators ?? []).map(decoratorName)) {
+    for (const { pattern } of (name && table.byClassDecorator.get(name)) || []) {
+      if (keyName(method) !== pattern.method) continue;
+      const found = targetFacts(pattern, fn, index, code);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+function typeReference(param: TSESTree.Node): TSESTree.EntityName | undefined {
+  const annotation = 'typeAnnotation' in param ? (param.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
+  const type = annotation?.typeAnnotation;
+  return type?.type === 'TSTypeReference' ? type.typeName : undefined;
+}
+
+function typeName(param: TSESTree.Node): string | undefined {
+  const name = typeReference(param);
+  if (name?.type === 'Identifier') return name.name;
+  if (name?.type === 'TSQualifiedName') return name.right.name;
+  return undefined;
+}
+
+/** The imported name a type is reached through: `Message`, or `Lib` of `Lib.Event`. */
+function typeBinding(param: TSESTree.Node): string | undefined {
+  let name: TSESTree.EntityName | undefined = typeReference(param);
+  while (name?.type === 'TSQualifiedName') name = name.left;
+  return name?.type === 'Identifier' ? name.name : undefined;
+}
+
+/** A parameter whose declared type says what it holds, or a handler whose variable's type does. */
+function fromTypes(fn: FunctionNode, index: number, param: TSESTree.Node, code: string, file: FileContext): Fact[] | undefined {
+  const table = file.libraries;
+  const name = typeName(param);
+  for (const { pattern } of (name && table.byType.get(name)) || []) {
+    if (pattern.from && !pattern.from.includes(file.imports.bindings.get(typeBinding(param) ?? '') ?? '')) continue;
+    return [shaped(pattern.shape, code)];
+  }
+  const declarator = fn.parent;
+  if (declarator?.type === 'VariableDeclarator' && declarator.init === fn) {
+    const handlerType = typeName(declarator.id);
+    for (const { pattern } of (handlerType && table.byHandlerType.get(handlerType)) || []) {
+      const found = targetFacts(pattern, fn, index, code);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** The last resort: names. `message` and `job` hold a delivery, `jobs` and `messages` a list of them. */
+export function deliveryByName(name: string, file: FileContext): Fact[] | undefined {
+  for (const names of file.libraries.deliveryNames) {
+    if (names.one.test(name)) return [guessed(shaped(names.shape, name))];
+    if (names.many.test(name)) return [guessed(listOf(names.shape, name))];
+  }
+  return undefined;
+}
+
+export function functionName(fn: FunctionNode): string | undefined {
+  if (fn.id) return fn.id.name;
+  const parent = fn.parent;
+  if (parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier') return parent.id.name;
+  if ((parent?.type === 'Property' || parent?.type === 'MethodDefinition') && parent.value === fn) return keyName(parent);
+  return undefined;
+}
+
+/**
+ * What parameter `index` of `fn` holds when `fn` is a handler, judged from its declared types and
+ * from the places it is registered (`sites`: the function itself and every reference to its name).
+ */
+export function handlerParameter(fn: FunctionNode, index: number, sites: readonly TSESTree.Node[], file: FileContext): Fact[] | undefined {
+  const param = fn.params[index];
+  if (!param) return undefined;
+  const code = param.type === 'Identifier' ? param.name : `parameter ${index + 1}`;
+  const typed = fromTypes(fn, index, param, code, file);
+  if (typed) return typed;
+  for (const site of sites) {
+    const found = fromRegistration(fn, site, index, code, file);
+    if (found) return found;
+  }
+  const decorated = fromDecorators(fn, index, param, code, file);
+  if (decorated) return decorated;
+  // Defined here, registered in another module: `eachMessage: handleRefund` over there.
+  for (const { module, site } of sitesInImporters(fn, file)) {
+    const found = fromRegistration(fn, site, index, code, module);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Names are consulted only when nothing else in the file says what a parameter holds. */
+export function namedParameter(fn: FunctionNode, index: number, file: FileContext): Fact[] | undefined {
+  const name = parameterName(fn.params[index]);
+  if (name === undefined) return undefined;
+  const owner = functionName(fn);
+  for (const handler of file.libraries.namedHandlers) {
+    if (index === 0 && owner === handler.functionName && name === handler.parameterName) return [guessed(shaped(handler.shape, name))];
+  }
+  return deliveryByName(name, file);
+}

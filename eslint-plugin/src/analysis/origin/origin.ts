@@ -1,0 +1,545 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+
+import { deliveryByName, handlerParameter, hasEvidence, namedParameter } from './entry-points.js';
+import { asCertainAs, asScalars, isLeaf, leaf, shaped, type Fact, type Leaf } from './facts.js';
+import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
+import type { LibraryTable } from '../context/library-table.js';
+import { sitesInImporters } from '../project/import-sites.js';
+import { importedFunction, importsLibrary } from '../project/modules.js';
+import { byName, callOnShape, elementOfShape, memberOfShape, memberSpecFacts } from './shapes.js';
+import { calleeName, keyName, memberPath, objectProperty, propertyName } from '../syntax/nodes.js';
+import { variableOf } from '../syntax/scope.js';
+import { walk } from '../syntax/walk.js';
+
+/**
+ * Where a value comes from. The tracer follows a value through variables, destructuring,
+ * template literals, concatenation, hashing, object properties, loops over batches and calls to
+ * functions in the same file, until it reaches something it knows: a broker's delivery, a parsed
+ * payload, a random or clock value, a constant. It never throws and never runs long: cycles end
+ * the path, and each file has a fixed budget of steps.
+ */
+
+const maxDepth = 60;
+const stepsPerFile = 50_000;
+/** How many modules deep a value is followed through imported functions. */
+const maxModuleDepth = 2;
+
+/** A tracer reading another module for one call: the called function's parameters are the caller's arguments. */
+interface CallBinding {
+  fn?: FunctionNode;
+  args?: Fact[][];
+  moduleDepth: number;
+}
+
+/** Methods that return the same value in another form. */
+const sameValueMethods = new Set([
+  'toString', 'trim', 'trimStart', 'trimEnd', 'toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'toLocaleUpperCase',
+  'padStart', 'padEnd', 'slice', 'substring', 'substr', 'replace', 'replaceAll', 'normalize', 'toFixed', 'toPrecision',
+  'toISOString', 'toJSON', 'valueOf', 'getTime', 'toUTCString', 'toDateString', 'toLocaleString', 'concat', 'update',
+  'digest', 'at', 'join', 'toHexString', 'toBase58', 'base64',
+]);
+
+/**
+ * Methods that cut the current time down to a period: `toISOString().slice(0, 10)` is today's
+ * date, the same for every retry today. A key built from it names a period, not an attempt.
+ */
+const timeBuckets = new Set([
+  'slice', 'substring', 'substr', 'split', 'getFullYear', 'getMonth', 'getDate', 'getDay', 'getHours', 'getUTCFullYear',
+  'getUTCMonth', 'getUTCDate', 'getUTCDay', 'getUTCHours', 'toDateString', 'toLocaleDateString', 'startOf', 'format',
+]);
+
+/** Functions that turn a date into the period it falls in: `startOfDay(now)`, `format(now, 'yyyy-MM-dd')`. */
+const periodFunctions = /^(startOf|endOf)(Minute|Hour|Day|ISOWeek|Week|Month|Quarter|Year)$/;
+const formatFunctions = new Set(['format', 'formatDate']);
+/** A format pattern that shows no seconds or finer (`yyyy-MM-dd`, `ddMMyyyy`, `yyyy-MM-dd HH:mm`). */
+const periodPattern = /^[^sSTxX]*$/;
+
+function bucketed(facts: Leaf[], code: string): Leaf[] {
+  return facts.map((fact) => (fact.kind === 'minted' && fact.what === 'the current time' ? leaf('time', code) : fact));
+}
+
+/** Does the member chain start at one of `names` (`process.env.HOSTNAME` at `process`)? */
+function startsAtGlobal(node: TSESTree.MemberExpression, names: ReadonlySet<string>): boolean {
+  let object: TSESTree.Node = node.object;
+  while (object.type === 'MemberExpression') object = object.object;
+  return object.type === 'Identifier' && names.has(object.name);
+}
+
+/** Methods that read one header by name: `headers.get(name)`, `req.header(name)`. */
+const headerReaders = new Set(['get', 'header', 'getHeader']);
+
+const arrayCallbacks = new Set(['forEach', 'map', 'flatMap', 'filter', 'find', 'findLast', 'some', 'every']);
+
+/** A member by name, or an element by index (undefined: any element, as for a rest element). */
+type Step = { member: string } | { element: number | undefined };
+
+/** The property path from a binding pattern's root to one identifier in it, plus its default values. */
+function pathTo(pattern: TSESTree.Node, target: TSESTree.Identifier): { steps: Step[]; defaults: TSESTree.Node[] } | undefined {
+  if (pattern === target) return { steps: [], defaults: [] };
+  switch (pattern.type) {
+    case 'ObjectPattern':
+      for (const property of pattern.properties) {
+        if (property.type === 'RestElement') {
+          const found = pathTo(property.argument, target);
+          if (found) return found;
+          continue;
+        }
+        const found = pathTo(property.value, target);
+        const key = keyName(property);
+        if (found && key !== undefined) return { steps: [{ member: key }, ...found.steps], defaults: found.defaults };
+      }
+      return undefined;
+    case 'ArrayPattern':
+      for (const [index, element] of pattern.elements.entries()) {
+        if (!element) continue;
+        const rest = element.type === 'RestElement';
+        const found = pathTo(rest ? element.argument : element, target);
+        if (found) return { steps: [{ element: rest ? undefined : index }, ...found.steps], defaults: found.defaults };
+      }
+      return undefined;
+    case 'AssignmentPattern': {
+      const found = pathTo(pattern.left, target);
+      return found && { steps: found.steps, defaults: [pattern.right, ...found.defaults] };
+    }
+    case 'RestElement':
+      return pathTo(pattern.argument, target);
+    case 'TSParameterProperty':
+      return pathTo(pattern.parameter, target);
+    default:
+      return undefined;
+  }
+}
+
+function lastName(code: string): string | undefined {
+  return /([A-Za-z_$][\w$]*)\s*(\[\])?$/.exec(code)?.[1];
+}
+
+export class OriginTracer {
+  // Plain maps, dropped with the file: node-keyed WeakMaps cost far more in garbage collection.
+  private readonly cache = new Map<TSESTree.Node, Fact[]>();
+  private readonly visiting = new Set<TSESTree.Node>();
+  private readonly byVariable = new Map<TSESLint.Scope.Variable, Fact[]>();
+  private readonly variablesVisiting = new Set<TSESLint.Scope.Variable>();
+  private steps = 0;
+  private readonly table: LibraryTable;
+
+  constructor(
+    private readonly file: FileContext,
+    private readonly binding?: CallBinding,
+  ) {
+    this.table = file.libraries;
+  }
+
+  private code(node: TSESTree.Node): string {
+    return this.file.code(node);
+  }
+
+  /** Everything known about where the value of `node` comes from. */
+  facts(node: TSESTree.Node): Fact[] {
+    return this.visit(node, 0);
+  }
+
+  /** The facts of `node` as a scalar, such as a key or part of one. */
+  scalars(node: TSESTree.Node): Leaf[] {
+    return asScalars(this.facts(node));
+  }
+
+  private visit(node: TSESTree.Node, depth: number): Fact[] {
+    const cached = this.cache.get(node);
+    if (cached) return cached;
+    if (this.visiting.has(node)) return [];
+    if (depth > maxDepth || this.steps > stepsPerFile) return [leaf('unknown', this.code(node))];
+    this.steps += 1;
+    this.visiting.add(node);
+    let result: Fact[];
+    try {
+      result = this.compute(node, depth + 1);
+    } finally {
+      this.visiting.delete(node);
+    }
+    // The linted file's own tracer says where a delivery, fresh or worker value was read.
+    if (!this.binding) result = this.located(result, node);
+    this.cache.set(node, result);
+    return result;
+  }
+
+  private located(facts: Fact[], node: TSESTree.Node): Fact[] {
+    // Most values are none of these: leave their facts as they are, without a copy.
+    const unlocated = (fact: Fact) => (fact.kind === 'delivery' || fact.kind === 'minted' || fact.kind === 'worker') && !fact.at;
+    if (!facts.some(unlocated)) return facts;
+    const code = this.code(node);
+    return facts.map((fact) => (unlocated(fact) && fact.code === code ? { ...fact, at: { line: node.loc.start.line, column: node.loc.start.column } } : fact));
+  }
+
+  private scalarsOf(node: TSESTree.Node, depth: number): Leaf[] {
+    return asScalars(this.visit(node, depth));
+  }
+
+  private compute(node: TSESTree.Node, depth: number): Fact[] {
+    switch (node.type) {
+      case 'Literal':
+        return [leaf('constant', node.raw)];
+      case 'TemplateLiteral':
+        return [leaf('constant', '`…`'), ...node.expressions.flatMap((expression) => this.scalarsOf(expression, depth))];
+      case 'BinaryExpression':
+        if (['+', '-', '*', '/', '%', '**', '|', '&', '^', '<<', '>>'].includes(node.operator)) {
+          const parts = [...(node.left.type === 'PrivateIdentifier' ? [] : this.scalarsOf(node.left, depth)), ...this.scalarsOf(node.right, depth)];
+          // Date.now() / 86_400_000: a period number, the same for every attempt within it.
+          return node.operator === '/' ? bucketed(parts, this.code(node)) : parts;
+        }
+        return [leaf('constant', this.code(node))];
+      case 'LogicalExpression': {
+        const left = this.visit(node.left, depth);
+        const right = this.visit(node.right, depth);
+        if (node.operator === '&&' || !left.some((fact) => fact.kind !== 'minted' && fact.kind !== 'unknown')) return [...left, ...right];
+        // `options.key ?? nanoid()`, `data.taskId ?? job.id`: a fresh value or the delivery's own
+        // id stands in only when no key was given.
+        return [...left, ...right.map((fact) => (fact.kind === 'minted' || fact.kind === 'delivery' ? { ...fact, fallback: true as const } : fact))];
+      }
+      case 'ConditionalExpression': {
+        // `given ? given : nanoid()`: a fresh value in one branch only stands in for the other.
+        const branches = [this.visit(node.consequent, depth), this.visit(node.alternate, depth)];
+        const given = branches.some((facts) => facts.some((fact) => fact.kind !== 'minted' && fact.kind !== 'unknown' && fact.kind !== 'constant'));
+        return branches.flatMap((facts) => (given && facts.every((fact) => fact.kind === 'minted') ? facts.map((fact) => ({ ...fact, fallback: true as const })) : facts));
+      }
+      case 'AwaitExpression':
+        return this.visit(node.argument, depth);
+      case 'TSAsExpression':
+      case 'TSNonNullExpression':
+      case 'TSSatisfiesExpression':
+      case 'TSTypeAssertion':
+      case 'ChainExpression':
+        return this.visit(node.expression, depth);
+      case 'SequenceExpression':
+        return this.visit(node.expressions[node.expressions.length - 1], depth);
+      case 'AssignmentExpression':
+        return this.visit(node.right, depth);
+      case 'UnaryExpression':
+        return node.operator === '-' || node.operator === '+' ? this.scalarsOf(node.argument, depth) : [leaf('constant', this.code(node))];
+      case 'Identifier':
+        return this.identifier(node, depth);
+      case 'MemberExpression':
+        return this.member(node, depth);
+      case 'CallExpression':
+        return this.call(node, depth);
+      case 'NewExpression':
+        return this.construct(node, depth);
+      case 'ObjectExpression':
+        return [{ kind: 'object', object: node, code: this.code(node) }];
+      case 'ArrayExpression':
+        return [
+          {
+            kind: 'list',
+            code: this.code(node),
+            elements: node.elements.flatMap((element) =>
+              !element ? [] : element.type === 'SpreadElement' ? this.elementsOf(this.visit(element.argument, depth)) : this.visit(element, depth),
+            ),
+          },
+        ];
+      default:
+        return [leaf('unknown', this.code(node))];
+    }
+  }
+
+  private identifier(node: TSESTree.Identifier, depth: number): Fact[] {
+    if (node.name === 'undefined') return [leaf('constant', 'undefined')];
+    const variable = variableOf(node, this.file.scopeOf(node));
+    if (!variable || variable.defs.length === 0) return this.global(node);
+    // Every use of a binding has the same facts: worked out once, not once per use (each would
+    // look at all of the binding's references). A use met while they are being worked out (`x = x + 1`) is traced on its own.
+    const known = this.byVariable.get(variable);
+    if (known) return known;
+    if (this.variablesVisiting.has(variable)) return this.variableFacts(variable, node, depth);
+    this.variablesVisiting.add(variable);
+    let facts: Fact[];
+    try {
+      facts = this.variableFacts(variable, node, depth);
+    } finally {
+      this.variablesVisiting.delete(variable);
+    }
+    this.byVariable.set(variable, facts);
+    return facts;
+  }
+
+  private variableFacts(variable: TSESLint.Scope.Variable, node: TSESTree.Identifier, depth: number): Fact[] {
+    const facts: Fact[] = [];
+    const initializers = new Set<TSESTree.Node>();
+    for (const definition of variable.defs) {
+      const name = definition.name as TSESTree.Identifier;
+      if (definition.type === 'Variable') {
+        const declarator = definition.node;
+        const loop = declarator.parent?.parent;
+        const found = pathTo(declarator.id, name);
+        if (!found) continue;
+        if (declarator.init) {
+          initializers.add(declarator.init);
+          facts.push(...this.follow(this.visit(declarator.init, depth), found, name, depth));
+        } else if ((loop?.type === 'ForOfStatement' || loop?.type === 'ForInStatement') && loop.left === declarator.parent) {
+          // The loop writes each element to the binding: what the elements are is known below.
+          initializers.add(loop.right);
+          const elements = loop.type === 'ForOfStatement' ? this.elementsOf(this.visit(loop.right, depth)) : [leaf('unknown', name.name)];
+          facts.push(...this.follow(elements, found, name, depth));
+        }
+      } else if (definition.type === 'Parameter' && isFunction(definition.node)) {
+        const fn = definition.node;
+        const index = fn.params.findIndex((param) => pathTo(param, name));
+        const param = fn.params[index];
+        const found = param && pathTo(param, name);
+        if (found) facts.push(...this.follow(this.parameter(fn, index, depth), found, name, depth));
+      }
+    }
+    for (const reference of variable.references) {
+      const written = reference.writeExpr;
+      if (reference.isWrite() && written && !initializers.has(written)) facts.push(...this.visit(written, depth));
+    }
+    if (facts.every((fact) => fact.kind === 'unknown')) {
+      const named = byName(this.table, undefined, node.name, node.name);
+      if (named) return [named];
+    }
+    return facts.length > 0 ? facts : [leaf('unknown', node.name)];
+  }
+
+  /** A name with no declaration in the file: a global, or a free variable in a snippet. */
+  private global(node: TSESTree.Identifier): Fact[] {
+    const fromName = deliveryByName(node.name, this.file);
+    if (fromName) return fromName;
+    return [byName(this.table, undefined, node.name, node.name) ?? leaf('unknown', node.name)];
+  }
+
+  /**
+   * Applies a destructuring path (and its default values) to the facts of the whole value. The
+   * facts are then named after the binding (`topic`), which is what the reader sees in the code.
+   */
+  private follow(facts: Fact[], found: { steps: Step[]; defaults: TSESTree.Node[] }, binding: TSESTree.Identifier, depth: number): Fact[] {
+    let current = facts;
+    for (const step of found.steps) {
+      current = 'member' in step ? current.flatMap((fact) => this.memberOf(fact, step.member, `${fact.code}.${step.member}`, depth)) : this.elementsOf(current, step.element);
+    }
+    if (found.steps.length > 0) current = current.map((fact) => ({ ...fact, code: binding.name }));
+    return [...current, ...found.defaults.flatMap((value) => this.visit(value, depth))];
+  }
+
+  /** What parameter `index` of `fn` holds: a broker's delivery, an element of a list, or its call sites' arguments. */
+  private parameter(fn: FunctionNode, index: number, depth: number): Fact[] {
+    if (this.binding?.fn === fn) return this.binding.args?.[index] ?? [];
+    const sites = this.file.functionSites(fn);
+    const role = handlerParameter(fn, index, sites, this.file);
+    if (role) return role;
+
+    const parent = fn.parent;
+    if (parent?.type === 'CallExpression' && parent.arguments[0] === fn && index === 0 && parent.callee.type === 'MemberExpression') {
+      const method = propertyName(parent.callee);
+      if (method && arrayCallbacks.has(method)) return this.elementsOf(this.visit(parent.callee.object, depth));
+    }
+
+    const facts: Fact[] = [];
+    for (const site of sites) {
+      const call = site.parent;
+      if (call?.type === 'CallExpression' && call.callee === site) {
+        const argument = call.arguments[index];
+        if (argument && argument.type !== 'SpreadElement') facts.push(...this.visit(argument, depth));
+      }
+    }
+    if (facts.length > 0) return facts;
+    // An exported function called from other modules: what they pass.
+    if ((this.binding?.moduleDepth ?? 0) < maxModuleDepth) {
+      for (const { module, site } of sitesInImporters(fn, this.file)) {
+        const call = site.parent;
+        const argument = call?.type === 'CallExpression' && call.callee === site ? call.arguments[index] : undefined;
+        if (argument && argument.type !== 'SpreadElement') facts.push(...this.tracerFor(module).facts(argument));
+      }
+      if (facts.length > 0) return facts;
+    }
+    return namedParameter(fn, index, this.file) ?? [];
+  }
+
+  /**
+   * What the elements of a list-like value are: `batch.messages[i]`, `event.Records[i]`; element
+   * `index` when the code says which (`entry[0]`, `const [id, fields] = entry`).
+   */
+  private elementsOf(facts: Fact[], index?: number): Fact[] {
+    return facts.flatMap((fact): Fact[] => {
+      if (fact.kind === 'list') return fact.elements;
+      if (fact.kind === 'shaped') return elementOfShape(this.table, fact, index, `${fact.code}[${index ?? 0}]`);
+      return [asCertainAs(leaf(isLeaf(fact) ? fact.kind : 'unknown', `${fact.code}[]`), fact)];
+    });
+  }
+
+  private member(node: TSESTree.MemberExpression, depth: number): Fact[] {
+    // Worker identity is read from a few globals; other member chains are not spelled out.
+    const path = startsAtGlobal(node, this.table.workerRoots) ? memberPath(node)?.join('.') : undefined;
+    if (path) {
+      const worker = this.table.workerPaths.get(path);
+      if (worker) return [leaf('worker', path, worker)];
+      if (path.startsWith('process.env.')) {
+        const variable = path.slice('process.env.'.length);
+        // Configuration is the same on every attempt, except where it names the worker.
+        return [this.table.isWorkerVariable(variable) ? leaf('worker', path, 'the worker identity') : leaf('constant', path)];
+      }
+    }
+    const code = this.code(node);
+    const property = node.property;
+    if (node.computed && property.type !== 'Literal') return this.elementsOf(this.visit(node.object, depth));
+    if (property.type === 'Literal' && typeof property.value === 'number' && Number.isInteger(property.value)) return this.elementsOf(this.visit(node.object, depth), property.value);
+    const name = propertyName(node);
+    if (name === undefined) return [leaf('unknown', code)];
+    if (/^\d+$/.test(name)) return this.elementsOf(this.visit(node.object, depth), Number(name));
+    if (node.computed) {
+      const header = this.requestHeader(name, code);
+      if (header) return header;
+    }
+    return this.visit(node.object, depth).flatMap((fact) => this.memberOf(fact, name, code, depth));
+  }
+
+  private memberOf(fact: Fact, name: string, code: string, depth: number): Fact[] {
+    switch (fact.kind) {
+      case 'shaped':
+        return memberOfShape(this.table, fact, name, code);
+      case 'object': {
+        const property = objectProperty(fact.object, name);
+        const owner = lastName(fact.code);
+        if (!property) return [byName(this.table, owner, name, code) ?? leaf('unknown', code)];
+        const value = this.visit(property.value, depth);
+        // A literal in an object literal is test data; the name says what it stands for.
+        if (value.every((item) => item.kind === 'constant')) return [byName(this.table, owner, name, code) ?? value[0] ?? leaf('constant', code)];
+        return value;
+      }
+      case 'list':
+        if (name === 'length') return [leaf('constant', code)];
+        return [leaf('unknown', code)];
+      default: {
+        if (name === 'length') return [leaf('constant', code)];
+        const named = byName(this.table, lastName(fact.code), name, code);
+        if (named) return [named];
+        return [asCertainAs(leaf(fact.kind === 'constant' ? 'unknown' : fact.kind, code, fact.what), fact)];
+      }
+    }
+  }
+
+  private call(node: TSESTree.CallExpression, depth: number): Fact[] {
+    const code = this.code(node);
+    const callee = node.callee.type === 'ChainExpression' ? node.callee.expression : node.callee;
+    const name = calleeName(callee);
+    const path = memberPath(callee)?.join('.');
+    const table = this.table;
+    const minted = (path && table.mintingPaths.get(path)) ?? (name && table.mintingCalls.get(name));
+    if (minted) return [leaf('minted', code, minted)];
+    const worker = (path && table.workerPaths.get(path)) ?? (name && table.workerPaths.get(name));
+    if (worker) return [leaf('worker', code, worker)];
+    const argumentScalars = () => node.arguments.flatMap((argument) => (argument.type === 'SpreadElement' ? [] : this.scalarsOf(argument, depth)));
+
+    if (path && table.parsing.has(path)) return [shaped('payload', code)];
+    const [first] = node.arguments;
+    if (name && headerReaders.has(name) && first?.type === 'Literal' && typeof first.value === 'string') {
+      const header = this.requestHeader(first.value, code);
+      if (header) return header;
+    }
+    let receiverPath: string | undefined;
+    for (const result of (name && table.results.get(name)) || []) {
+      if (result.construct && !(first?.type === 'NewExpression' && calleeName(first.callee) === result.construct)) continue;
+      receiverPath ??= callee.type === 'MemberExpression' ? memberPath(callee.object)?.join('.') ?? '' : '';
+      if (result.receiver && !result.receiver.test(receiverPath)) continue;
+      const owner = table.resultOwners.get(result);
+      if (result.evidence && owner && !hasEvidence(result.evidence, owner, this.file, receiverPath, undefined)) continue;
+      return [shaped(result.shape, code)];
+    }
+
+    if (callee.type === 'MemberExpression' && name) {
+      const receiver = this.visit(callee.object, depth);
+      const results: Fact[] = [];
+      let understood = true;
+      for (const fact of receiver) {
+        if (fact.kind === 'shaped') {
+          const result = callOnShape(table, fact, name, code);
+          if (result) {
+            results.push(...result);
+            continue;
+          }
+        }
+        if (fact.kind === 'list' && (name === 'join' || name === 'at' || name === 'find' || name === 'shift' || name === 'pop')) {
+          results.push(...asScalars(fact.elements));
+          continue;
+        }
+        understood = false;
+      }
+      if (understood && results.length > 0) return name === 'join' ? [...results, ...argumentScalars()] : results;
+      if (timeBuckets.has(name)) return bucketed(asScalars(receiver), code);
+      if (sameValueMethods.has(name)) return [...asScalars(receiver), ...argumentScalars()];
+    }
+
+    // A function that puts a date into its period: the same for every attempt within it.
+    if (callee.type === 'Identifier' && first && first.type !== 'SpreadElement') {
+      const pattern = node.arguments[1];
+      const period =
+        periodFunctions.test(callee.name) ||
+        (formatFunctions.has(callee.name) && pattern?.type === 'Literal' && typeof pattern.value === 'string' && periodPattern.test(pattern.value));
+      if (period) return bucketed(this.scalarsOf(first, depth), code);
+    }
+
+    const target = this.file.localFunction(callee);
+    if (target) return this.returnsOf(target, depth);
+    const imported = this.importedFunction(callee);
+    if (imported) return this.returnsAcross(imported.module, imported.fn, node, depth);
+    if (name && table.isDerivingCall(name)) return argumentScalars();
+    return [leaf('unknown', code)];
+  }
+
+  /** A header that a delivery service sets on its requests, in a file that imports its library (or a module of the project that does). */
+  private requestHeader(name: string, code: string): Fact[] | undefined {
+    for (const { adapter, pattern } of this.table.requestHeaders.get(name.toLowerCase()) ?? []) {
+      if (importsLibrary(this.file, adapter)) return memberSpecFacts(pattern, code);
+    }
+    return undefined;
+  }
+
+  private construct(node: TSESTree.NewExpression, depth: number): Fact[] {
+    const name = calleeName(node.callee);
+    const code = this.code(node);
+    const minted = name && this.table.mintingConstructors.get(name);
+    if (minted) {
+      // `new Date()` is now; `new Date(sentAt)` is the value it is given, in another form.
+      const [argument] = node.arguments;
+      if (!argument) return [leaf('minted', code, minted)];
+      return argument.type === 'SpreadElement' ? [leaf('unknown', code)] : this.scalarsOf(argument, depth);
+    }
+    return [leaf('unknown', code)];
+  }
+
+  private readonly importers = new Map<FileContext, OriginTracer>();
+
+  /** A tracer of a module that calls into this one, one level further from the linted file. */
+  private tracerFor(module: FileContext): OriginTracer {
+    let tracer = this.importers.get(module);
+    if (!tracer) {
+      tracer = new OriginTracer(module, { moduleDepth: (this.binding?.moduleDepth ?? 0) + 1 });
+      this.importers.set(module, tracer);
+    }
+    return tracer;
+  }
+
+  /** The function of another project module that `callee` names: `keyFor(…)`, `keys.keyFor(…)`. */
+  private importedFunction(callee: TSESTree.Node): { module: FileContext; fn: FunctionNode } | undefined {
+    if ((this.binding?.moduleDepth ?? 0) >= maxModuleDepth) return undefined;
+    return importedFunction(this.file, callee);
+  }
+
+  /** What an imported function returns for this call's arguments, read in its own module. */
+  private returnsAcross(module: FileContext, fn: FunctionNode, call: TSESTree.CallExpression, depth: number): Fact[] {
+    const args = call.arguments.map((argument) => (argument.type === 'SpreadElement' ? [] : this.visit(argument, depth)));
+    const tracer = new OriginTracer(module, { fn, args, moduleDepth: (this.binding?.moduleDepth ?? 0) + 1 });
+    return tracer.returnsOf(fn, 0);
+  }
+
+  private returnsOf(fn: FunctionNode, depth: number): Fact[] {
+    if (fn.body.type !== 'BlockStatement') return this.visit(fn.body, depth);
+    const facts: Fact[] = [];
+    walk(fn.body, this.file.visitorKeys, (current) => {
+      if (current.type === 'ReturnStatement') {
+        if (current.argument) facts.push(...this.visit(current.argument, depth));
+        return false;
+      }
+      return !isFunction(current);
+    });
+    return facts.length > 0 ? facts : [leaf('unknown', this.code(fn))];
+  }
+}

@@ -1,0 +1,88 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+/** Small questions about syntax nodes: names, keys, member chains and strings written in place. */
+
+/** The name a callee is called by: `query` for `db.query(…)`, `sql` for `sql\`…\``. */
+export function calleeName(callee: TSESTree.Node): string | undefined {
+  if (callee.type === 'Identifier') return callee.name;
+  if (callee.type === 'MemberExpression') return propertyName(callee);
+  if (callee.type === 'ChainExpression') return calleeName(callee.expression);
+  return undefined;
+}
+
+/** `b` for `a.b` and `a['b']`; undefined for computed keys that are not literals. */
+export function propertyName(member: TSESTree.MemberExpression): string | undefined {
+  if (!member.computed && member.property.type === 'Identifier') return member.property.name;
+  if (member.property.type === 'Literal' && typeof member.property.value === 'string') return member.property.value;
+  if (member.property.type === 'PrivateIdentifier') return member.property.name;
+  return undefined;
+}
+
+/** The key of an object property as text, when it is static. */
+export function keyName(property: TSESTree.Property | TSESTree.PropertyDefinition | TSESTree.MethodDefinition): string | undefined {
+  if (!property.computed && property.key.type === 'Identifier') return property.key.name;
+  if (property.key.type === 'Literal') return String(property.key.value);
+  return undefined;
+}
+
+/** The property `name` of an object literal, if it is written there. */
+export function objectProperty(object: TSESTree.ObjectExpression, name: string): TSESTree.Property | undefined {
+  for (const property of object.properties) {
+    if (property.type === 'Property' && keyName(property) === name) return property;
+  }
+  return undefined;
+}
+
+/** Strips wrappers that do not change a value: `await`, `as`, `!`, `satisfies`, parentheses, `?.`. */
+export function unwrapExpression(node: TSESTree.Node): TSESTree.Node {
+  let current = node;
+  for (;;) {
+    switch (current.type) {
+      case 'AwaitExpression':
+        current = current.argument;
+        break;
+      case 'TSAsExpression':
+      case 'TSNonNullExpression':
+      case 'TSSatisfiesExpression':
+      case 'TSTypeAssertion':
+        current = current.expression;
+        break;
+      case 'ChainExpression':
+        current = current.expression;
+        break;
+      default:
+        return current;
+    }
+  }
+}
+
+/** The member chain from the root: `db.users.findFirst` → [db, users, findFirst]. */
+export function memberPath(node: TSESTree.Node): string[] | undefined {
+  const names: string[] = [];
+  let current: TSESTree.Node = node;
+  for (let guard = 0; guard < 32; guard += 1) {
+    current = unwrapExpression(current);
+    if (current.type === 'Identifier') return [current.name, ...names.reverse()];
+    if (current.type === 'ThisExpression') return ['this', ...names.reverse()];
+    if (current.type !== 'MemberExpression') return undefined;
+    const name = propertyName(current);
+    if (name === undefined) return undefined;
+    names.push(name);
+    current = current.object;
+  }
+  return undefined;
+}
+
+/** The text of a string written in place: `'refunds'`, or a template without interpolations. */
+export function staticString(node: TSESTree.Node | undefined): string | undefined {
+  if (node?.type === 'Literal' && typeof node.value === 'string') return node.value;
+  if (node?.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? undefined;
+  return undefined;
+}
+
+/** Strips type assertions, which do not change a value: `as`, `!`, `satisfies`, `<T>`. */
+export function withoutTypeAssertions(node: TSESTree.Node): TSESTree.Node {
+  let current = node;
+  while (current.type === 'TSAsExpression' || current.type === 'TSSatisfiesExpression' || current.type === 'TSNonNullExpression' || current.type === 'TSTypeAssertion') current = current.expression;
+  return current;
+}

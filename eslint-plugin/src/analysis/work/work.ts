@@ -1,0 +1,184 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { idempotencyKeyName } from '../keys/effect-keys.js';
+import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
+import { collectionOf, localCollection } from './collections.js';
+import { findOperations, type DataOperation } from '../operations/index.js';
+import { importedFunction, makerOf } from '../project/modules.js';
+import { calleeName, keyName, memberPath, unwrapExpression, withoutTypeAssertions } from '../syntax/nodes.js';
+import { constantInitializer } from '../syntax/scope.js';
+import { walk } from '../syntax/walk.js';
+
+/**
+ * Work that a second run repeats: a write that does not settle duplicates itself, or a message
+ * sent to a broker, done by a call or by the helper it calls (in this file or an imported
+ * module, a few calls deep). An upsert, an ON CONFLICT or NX write, is safe to repeat and is not
+ * work in this sense; nor is a read.
+ */
+
+export interface Work {
+  /** The call in the function being read that does the work, itself or through its helpers. */
+  node: TSESTree.Node;
+  /** How it reads in a message: "the INSERT into payments", "creditCashback()". */
+  label: string;
+}
+
+const maxHelperDepth = 2;
+const walkBudget = 5_000;
+
+/** A write whose repeat is a second effect: not a read, not a lock, not one that settles duplicates. */
+function repeatsWhenRun(operation: DataOperation): boolean {
+  return operation.kind !== 'read' && operation.kind !== 'serialisation' && !operation.arbitrated;
+}
+
+/**
+ * An upsert of a value the code added up (`balance: current + credit`): settling the row does not
+ * make it safe to repeat, since a second run adds again.
+ */
+function accumulates(operation: DataOperation, file: FileContext): boolean {
+  if (operation.kind !== 'upsert' || operation.skipsDuplicates) return false;
+  const sum = (node: TSESTree.Node, depth: number): boolean => {
+    const value = unwrapExpression(node);
+    if (value.type === 'BinaryExpression') return (value.operator === '+' || value.operator === '-') && value.left.type !== 'Literal' && value.left.type !== 'TemplateLiteral';
+    if (value.type !== 'Identifier' || depth > 1) return false;
+    const init = constantInitializer(value, file.scopeOf(value));
+    return init !== undefined && sum(init, depth + 1);
+  };
+  return operation.fields.some((field) => field.values.some((value) => sum(value, 0)));
+}
+
+/** A write that a second run makes again, knowing the file it is in. */
+export function isWork(operation: DataOperation, file: FileContext): boolean {
+  return repeatsWhenRun(operation) || accumulates(operation, file);
+}
+
+/** A message that goes out, or a request that changes another system: work whatever the analysis sees of its target. */
+function sendsOrRequests(call: TSESTree.CallExpression, file: FileContext): boolean {
+  return sends(call, file) || writingRequest(call, file) !== undefined;
+}
+
+const helperWork = new WeakMap<FunctionNode, boolean>();
+
+/** Does a helper's body do work, directly or through the helpers it calls? */
+function helperDoesWork(fn: FunctionNode, file: FileContext, depth: number): boolean {
+  const known = helperWork.get(fn);
+  if (known !== undefined) return known;
+  helperWork.set(fn, false);
+  let found = false;
+  walk(
+    fn.body,
+    file.visitorKeys,
+    (node) => {
+      if (found) return false;
+      // A function defined inside runs when something calls it, not when the helper does.
+      if (node !== fn.body && isFunction(node)) return false;
+      if (node.type === 'TaggedTemplateExpression' && findOperations(node, file).some((operation) => isWork(operation, file))) found = true;
+      if (node.type === 'CallExpression') {
+        found = findOperations(node, file).some((operation) => isWork(operation, file)) || sendsOrRequests(node, file) || calledHelperDoesWork(node, file, depth + 1);
+      }
+      return !found;
+    },
+    walkBudget,
+  );
+  helperWork.set(fn, found);
+  return found;
+}
+
+function calledHelperDoesWork(call: TSESTree.CallExpression, file: FileContext, depth: number): boolean {
+  if (depth > maxHelperDepth) return false;
+  const local = file.localFunction(call.callee);
+  if (local) return helperDoesWork(local, file, depth);
+  const imported = importedFunction(file, call.callee);
+  return imported !== undefined && helperDoesWork(imported.fn, imported.module, depth);
+}
+
+/**
+ * The work a call in the linted file does: its own operations (found by `operationsAt`, the
+ * file's cache), a message it sends, a helper of the project that does work, or a call awaited
+ * for its effect alone.
+ */
+/** Calls that ask, wait or log rather than act. */
+const notEffects = /^(log|debug|info|warn|warning|error|trace|sleep|delay|wait|setTimeout|flush|commit|rollback|release|close|end|connect|disconnect|(assert|validate|check|ensure|verify|authori[sz]e|authenticate|require|get|find|fetch|load|read|list|count|compute|calculate|parse|render|format|revalidate|invalidate|lookup|resolve|build|prepare)([A-Z_]\w*)?)$/;
+
+/**
+ * `await sendInvitationEmail(…);` as a statement of its own: a call awaited for what it does, its
+ * result thrown away. It is work even when the analysis cannot see inside it (a provider's SDK,
+ * a mailer), unless its name says it only asks, waits or logs.
+ */
+function awaitedForEffect(call: TSESTree.CallExpression, file: FileContext): Work | undefined {
+  if (call.parent?.type !== 'AwaitExpression' || call.parent.parent?.type !== 'ExpressionStatement') return undefined;
+  const name = calleeName(call.callee);
+  if (!name || notEffects.test(name)) return undefined;
+  return { node: call, label: callLabel(call, file) };
+}
+
+/**
+ * `stripe.refunds.create(…, { idempotencyKey })`: a call that carries its own idempotency key is
+ * settled by the service it calls (whether that key is right is no-delivery-id-effect-key's
+ * question), so a record written after it is bookkeeping.
+ */
+function carriesIdempotencyKey(call: TSESTree.CallExpression): boolean {
+  const named = (object: TSESTree.Node, depth: number): boolean =>
+    object.type === 'ObjectExpression' &&
+    object.properties.some(
+      (property) =>
+        property.type === 'Property' && (idempotencyKeyName.test(keyName(property) ?? '') || (depth < 2 && named(property.value, depth + 1))),
+    );
+  return call.arguments.some((argument) => named(argument, 0));
+}
+
+/** How a call reads in a message: `verifyDomain()` for `verifyDomain(…).catch(…)` too. */
+function callLabel(call: TSESTree.CallExpression, file: FileContext): string {
+  let callee: TSESTree.Node = call.callee;
+  while (callee.type === 'MemberExpression' && callee.object.type === 'CallExpression' && /^(catch|then|finally)$/.test(calleeName(callee) ?? '')) callee = callee.object.callee;
+  return `${file.code(callee)}()`;
+}
+
+export function workOfCall(
+  call: TSESTree.CallExpression,
+  file: FileContext,
+  operationsAt: (node: TSESTree.CallExpression) => readonly DataOperation[],
+): Work | undefined {
+  if (carriesIdempotencyKey(call)) return undefined;
+  const operations = operationsAt(call);
+  const write = operations.find((operation) => isWork(operation, file));
+  if (write) return { node: call, label: write.label };
+  if (operations.length > 0) return undefined;
+  if (sendsOrRequests(call, file)) return { node: call, label: callLabel(call, file) };
+  return calledHelperDoesWork(call, file, 1) ? { node: call, label: callLabel(call, file) } : awaitedForEffect(call, file);
+}
+
+/** A call that sends a message: a method only brokers use, or one on a receiver that reads as a producer or a queue. */
+export function sends(call: TSESTree.CallExpression, module: FileContext): boolean {
+  const name = calleeName(call.callee);
+  if (!name) return false;
+  const table = module.libraries;
+  const receiver = call.callee.type === 'MemberExpression' ? call.callee.object : undefined;
+  // JSON.stringify serialises; a collection's own add or push records in memory.
+  if (receiver && (memberPath(receiver)?.[0] === 'JSON' || collectionOf(receiver, module) || localCollection(receiver, module))) return false;
+  if (table.sendMethods.has(name) && !table.collectionMethods.has(name) && name !== 'stringify') return true;
+  if (receiver && table.instanceSendMethods.has(name)) {
+    const maker = makerOf(withoutTypeAssertions(receiver), module);
+    if (maker?.kind === 'broker' && maker.sends?.instanceMethods?.includes(name)) return true;
+  }
+  const receivers = table.sendReceiverMethods.get(name) ?? [];
+  const text = receiver ? memberPath(receiver)?.join('.') ?? '' : '';
+  // A method shared with collections (`add`) sends only on a receiver that reads as a queue.
+  if (table.sendMethods.has(name) && text && /queue|producer|publisher|channel/i.test(text)) return true;
+  return receivers.some((pattern) => pattern.test(text));
+}
+
+/** `fetch(url, { method: 'POST' })`: a request that changes something in another system, named for messages. */
+export function writingRequest(call: TSESTree.CallExpression, module: FileContext): string | undefined {
+  if (call.callee.type !== 'Identifier') return undefined;
+  const spec = module.libraries.requests.get(call.callee.name);
+  const options = call.arguments[1];
+  if (!spec || options?.type !== 'ObjectExpression') return undefined;
+  for (const property of options.properties) {
+    if (property.type !== 'Property' || keyName(property) !== spec.methodOption) continue;
+    const value = property.value;
+    const method = value.type === 'Literal' && typeof value.value === 'string' ? value.value.toUpperCase() : undefined;
+    return method && spec.writing.includes(method) ? `the ${method} request (${call.callee.name})` : undefined;
+  }
+  return undefined;
+}

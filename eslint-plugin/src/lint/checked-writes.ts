@@ -1,0 +1,324 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+
+import { duplicateCatches } from '../analysis/control/caught.js';
+import { contains, enclosingFunction, exits, guardsFedBy, inSerializableTransaction, isDecidedBy, writeSites } from '../analysis/control/decisions.js';
+import { resultIgnored } from '../analysis/control/polarity.js';
+import type { FileAnalysis } from './file-analysis.js';
+import { isFunction } from '../analysis/context/file-context.js';
+import type { LibraryTable } from '../analysis/context/library-table.js';
+import type { DataOperation } from '../analysis/operations/index.js';
+import type { OriginTracer } from '../analysis/origin/origin.js';
+import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
+import { calleeName, keyName } from '../analysis/syntax/nodes.js';
+import { variableOf } from '../analysis/syntax/scope.js';
+import type { ScopeOf } from '../analysis/syntax/static-text.js';
+import { walk } from '../analysis/syntax/walk.js';
+import { isWork, workOfCall, type Work } from '../analysis/work/work.js';
+
+/**
+ * Writes that the application decided to make from a read of the same rows: "look, and write if
+ * nothing was there". Two rules read them: a write that does not settle duplicates is a
+ * check-then-insert; one that comes after other work, or whose own verdict is ignored, records
+ * the claim too late. Found once per file, for both.
+ */
+export interface CheckedWrite {
+  write: DataOperation;
+  /** The read whose result decided that the write happens. */
+  read: DataOperation;
+  /** `unsettled`: the write does not settle duplicates; `ignored`: it does, by writing nothing, and nobody reads whether it wrote. */
+  settles: 'unsettled' | 'ignored';
+  /** Work the same check lets through before the write, outside the write's transaction. */
+  workBefore: readonly Work[];
+  /** Some other write, one a repeat would do again, is decided by the same check in the same function, before or after this one. */
+  guardsOtherWork: boolean;
+  /** A cache fill: the key-value write stores a computed value, not a marker. */
+  storesState: boolean;
+  /** The project's unique key that covers the columns the read checked and the write fills. */
+  coveringKey(): UniqueKey | undefined;
+  /**
+   * A unique key that a later plain insert in the same transaction fills: a second worker's
+   * transaction fails there, and takes this write back with it.
+   */
+  keyLaterInTransaction(): UniqueKey | undefined;
+}
+
+/**
+ * Is a lock taken before `position` in the write's function? An advisory lock, LOCK TABLE,
+ * SERIALIZABLE, a lock on another row, or a Redis lock (SET … NX on another key) taken before the
+ * check serialises the workers, and the state is read under it. Taken after the check, it comes too late.
+ */
+function serialisedBefore(write: DataOperation, position: number, neighbours: readonly DataOperation[], table: LibraryTable): boolean {
+  const elsewhere = (other: DataOperation) => !other.targets.some((target) => write.targets.includes(target));
+  // A key-value store's SET … NX on another key is a lock.
+  const lock = (other: DataOperation) => table.dataAdapter(other.library)?.keyPolicy === 'whole-key' && other.skipsDuplicates === true;
+  return neighbours.some(
+    (other) =>
+      other.node.range[0] < position &&
+      (other.kind === 'serialisation' || (other.kind === 'read' && other.locksRows === true && elsewhere(other)) || (lock(other) && elsewhere(other))),
+  );
+}
+
+/** Whether the write leaves the earlier check deciding: it does not settle duplicates, or settles them while its result is ignored. */
+function settlesHow(write: DataOperation): CheckedWrite['settles'] | undefined {
+  if (write.kind !== 'insert' && write.kind !== 'upsert') return undefined;
+  if (!write.arbitrated) return 'unsettled';
+  return write.skipsDuplicates && resultIgnored(write.node) ? 'ignored' : undefined;
+}
+
+/** `{ transaction }`, `{ transaction: t }`, `{ session }`: the transaction an ORM call is given as an option. */
+const transactionOptions = /^(transaction|trx|tx|session|transactionalEntityManager)$/;
+
+function transactionOption(call: TSESTree.CallExpression, scopeOf: ScopeOf): TSESLint.Scope.Variable | undefined {
+  for (const argument of call.arguments) {
+    if (argument.type !== 'ObjectExpression') continue;
+    for (const property of argument.properties) {
+      if (property.type !== 'Property' || property.value.type !== 'Identifier' || !transactionOptions.test(keyName(property) ?? '')) continue;
+      const variable = variableOf(property.value, scopeOf(property.value));
+      if (variable) return variable;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The transaction handle a call runs on: `tx` in `tx.user.create()` or `credit(tx, …)`, when `tx`
+ * is a transaction callback's parameter, or the transaction it is given as an option.
+ */
+function transactionOf(node: TSESTree.Node, scopeOf: ScopeOf): TSESLint.Scope.Variable | undefined {
+  if (node.type !== 'CallExpression') return undefined;
+  const option = transactionOption(node, scopeOf);
+  if (option) return option;
+  let root: TSESTree.Node = node.callee;
+  while (root.type === 'MemberExpression' || root.type === 'CallExpression') root = root.type === 'MemberExpression' ? root.object : root.callee;
+  const handles = [root, ...node.arguments].filter((candidate): candidate is TSESTree.Identifier => candidate.type === 'Identifier');
+  for (const handle of handles) {
+    const variable = variableOf(handle, scopeOf(handle));
+    const definition = variable?.defs[0];
+    const fn = definition?.type === 'Parameter' ? definition.node : undefined;
+    const call = fn?.parent;
+    if (call?.type === 'CallExpression' && /transaction|^begin$|^tx$/i.test(calleeName(call.callee) ?? '')) return variable ?? undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Does the read look for the row being inserted? Only when the insert writes a column the read
+ * matched on, with a value that is not new (a fresh id names a new row, never the one checked).
+ * Unknown when either side does not show its columns.
+ */
+function looksForInsertedRow(write: DataOperation, read: DataOperation, tracer: OriginTracer): boolean {
+  if (!read.filters || read.filters.length === 0 || write.fields.length === 0) return true;
+  const checked = new Set(read.filters.map((filter) => columnName(filter.name)));
+  return write.fields.some(
+    (field) =>
+      checked.has(columnName(field.name)) &&
+      (field.values.length === 0 || field.values.some((value) => tracer.scalars(value).some((fact) => fact.kind !== 'minted'))),
+  );
+}
+
+/**
+ * A unique key of the written table, declared in the project's schema, whose columns the write
+ * fills and the read checked: the second worker's insert then fails on it instead of duplicating.
+ */
+function coveringKey(write: DataOperation, read: DataOperation, schema: () => SchemaModel, tracer: OriginTracer): UniqueKey | undefined {
+  const target = write.targets[0];
+  const checked = read.filters;
+  if (!target || write.fields.length === 0) return undefined;
+  // A key every insert fills with the same constant (a singleton row, `id: true`): the second always fails.
+  const constant = write.fields.filter((field) => field.values.length > 0 && field.values.every((value) => tracer.scalars(value).every((fact) => fact.kind === 'constant')));
+  const singleton = constant.length > 0 ? schema().keyWithin(target, constant.map((field) => field.name)) : undefined;
+  if (singleton) return singleton;
+  if (!checked || checked.length === 0) return undefined;
+  const checkedColumns = new Set(checked.map((filter) => columnName(filter.name)));
+  // A write that spreads an object (`{ projectId, ...props }` after checking `props.name`) may
+  // fill any checked column: the key on them then settles it.
+  const written = write.fieldsComplete === false ? [...write.fields.map((field) => field.name), ...checked.map((filter) => filter.name)] : write.fields.map((field) => field.name);
+  const both = [...new Set(written)].filter((name) => checkedColumns.has(columnName(name)));
+  return both.length > 0 ? schema().keyWithin(target, both) : undefined;
+}
+
+/**
+ * A key-value write that stores a computed value (a cache fill: GET missed, compute, SET) keeps
+ * state; only a marker (a constant, the time) records that something was done.
+ */
+function storesState(write: DataOperation, tracer: OriginTracer, table: LibraryTable): boolean {
+  if (table.dataAdapter(write.library)?.keyPolicy !== 'whole-key' || !write.stored || write.stored.length === 0) return false;
+  return write.stored.some((value) => tracer.scalars(value).some((fact) => fact.kind !== 'constant' && fact.kind !== 'time' && fact.kind !== 'minted'));
+}
+
+/** `save(found)` after `const found = await repo.findOne(…)` updates the row that was read. */
+function writesWhatWasRead(write: DataOperation, read: DataOperation, scopeOf: ScopeOf): boolean {
+  if (write.node.type !== 'CallExpression') return false;
+  return write.node.arguments.some((argument) => {
+    if (argument.type !== 'Identifier') return false;
+    const definition = variableOf(argument, scopeOf(argument))?.defs[0];
+    return definition?.type === 'Variable' && definition.node.init !== null && definition.node.init.range[0] <= read.node.range[0] && read.node.range[1] <= definition.node.init.range[1];
+  });
+}
+
+/** The operations of each function (undefined: the module's top level). */
+function byFunction(operations: readonly DataOperation[]): Map<TSESTree.Node | undefined, DataOperation[]> {
+  const groups = new Map<TSESTree.Node | undefined, DataOperation[]>();
+  for (const operation of operations) {
+    const owner = enclosingFunction(operation.node);
+    const group = groups.get(owner);
+    if (group) group.push(operation);
+    else groups.set(owner, [operation]);
+  }
+  return groups;
+}
+
+/**
+ * The work that runs after the check and before the write, on the side of the check the write
+ * is on, and outside the write's transaction: it has happened by the time the write records it.
+ */
+function workBetween(write: DataOperation, read: DataOperation, guards: ReturnType<typeof guardsFedBy>, analysis: FileAnalysis): Work[] {
+  const body = enclosingFunction(write.node)?.body;
+  if (!body) return [];
+  const file = analysis.file;
+  const transaction = transactionOf(write.node, file.scopeOf);
+  const found: Work[] = [];
+  walk(body, file.visitorKeys, (node) => {
+    if (node.range[1] <= read.node.range[1] || node.range[0] >= write.node.range[0]) return node.range[1] > read.node.range[1] && node.range[0] < write.node.range[0];
+    // A call around the write (a retry wrapper, a transaction) is not work done before it.
+    if (node.type !== 'CallExpression' || node.range[1] >= write.node.range[0]) return true;
+    if (transaction && transactionOf(node, file.scopeOf) === transaction) return false;
+    if (!isDecidedBy(guards, [node]) || !onPathTo(node, write.node)) return true;
+    const work = workOfCall(node, file, (call) => analysis.operationsAt(call));
+    if (work) found.push(work);
+    // A call that does work counts once, whatever its arguments do.
+    return !work;
+  });
+  return found;
+}
+
+/**
+ * Does `node` run on the way to `write`? Not when it sits in a branch that leaves before the
+ * write (`if (empty) { await del(); return; }`), in the other branch of a condition the write is
+ * in, or in a `catch` the write is not in.
+ */
+function onPathTo(node: TSESTree.Node, write: TSESTree.Node): boolean {
+  for (let current: TSESTree.Node = node; current.parent && !isFunction(current.parent); current = current.parent) {
+    const parent: TSESTree.Node = current.parent;
+    if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && current !== parent.test) {
+      if (contains(parent, write) ? !contains(current, write) : parent.type === 'IfStatement' && exits(current as TSESTree.Statement)) return false;
+    }
+    if (parent.type === 'CatchClause' && !contains(parent, write)) return false;
+  }
+  return true;
+}
+
+function keyLaterInTransaction(write: DataOperation, neighbours: readonly DataOperation[], analysis: FileAnalysis): UniqueKey | undefined {
+  const scopeOf = analysis.file.scopeOf;
+  const transaction = transactionOf(write.node, scopeOf);
+  if (!transaction) return undefined;
+  for (const other of neighbours) {
+    const target = other.targets[0];
+    if (!target || other.kind !== 'insert' || other.arbitrated || other.node.range[0] <= write.node.range[1] || transactionOf(other.node, scopeOf) !== transaction) continue;
+    const stable = other.fields.filter((field) => field.values.some((value) => analysis.tracer.scalars(value).some((fact) => fact.kind !== 'minted')));
+    const key = stable.length > 0 ? analysis.schema().keyWithin(target, stable.map((field) => field.name)) : undefined;
+    if (key) return key;
+  }
+  return undefined;
+}
+
+/**
+ * The insert or upsert of the read's rows that the read's result decides, if any: the read is then
+ * the check of "look, and write if nothing was there", whatever settles the write.
+ */
+export function insertDecidedBy(read: DataOperation, analysis: FileAnalysis): DataOperation | undefined {
+  // Cheapest first: whether the read decides anything (where the write is), a glance at the text, and only then its tables.
+  const guards = guardsOf(read, analysis);
+  if (guards.length === 0) return undefined;
+  return analysis
+    .allOperations()
+    .find(
+      (write) =>
+        (write.kind === 'insert' || write.kind === 'upsert') &&
+        isDecidedBy(guards, writeSites(write.node, analysis.file)) &&
+        (!read.mayTouch || write.targets.some(read.mayTouch)) &&
+        write.targets.some((target) => read.targets.includes(target)) &&
+        looksForInsertedRow(write, read, analysis.tracer),
+    );
+}
+
+const guardsFound = new WeakMap<DataOperation, ReturnType<typeof guardsFedBy>>();
+
+/** The conditions a read's result decides, found once per read for every rule that asks. */
+function guardsOf(read: DataOperation, analysis: FileAnalysis): ReturnType<typeof guardsFedBy> {
+  let guards = guardsFound.get(read);
+  if (!guards) {
+    guards = guardsFedBy(read.node, analysis.file);
+    guardsFound.set(read, guards);
+  }
+  return guards;
+}
+
+const found = new WeakMap<FileAnalysis, readonly CheckedWrite[]>();
+
+/** Every write of the file that a read of the same rows decided, with what surrounds it. */
+export function checkedWrites(analysis: FileAnalysis): readonly CheckedWrite[] {
+  const known = found.get(analysis);
+  if (known) return known;
+  const result = findCheckedWrites(analysis);
+  found.set(analysis, result);
+  return result;
+}
+
+function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
+  const operations = analysis.allOperations();
+  const reads = operations.filter((operation) => operation.kind === 'read');
+  if (reads.length === 0) return [];
+  const file = analysis.file;
+  const table = file.libraries;
+  const guardsFor = (read: DataOperation) => guardsOf(read, analysis);
+  const groups = byFunction(operations);
+  // The reads that may touch a table, found once per table rather than once per write.
+  const readsOf = new Map<string, DataOperation[]>();
+  const readsMayTouching = (target: string) => {
+    let touching = readsOf.get(target);
+    if (!touching) {
+      touching = reads.filter((read) => !read.mayTouch || read.mayTouch(target));
+      readsOf.set(target, touching);
+    }
+    return touching;
+  };
+  const result: CheckedWrite[] = [];
+  for (const write of operations) {
+    const settles = settlesHow(write);
+    if (!settles) continue;
+    const sites = writeSites(write.node, file);
+    // Cheapest first: a glance at the text, then whether the read decides anything here, and
+    // only then its tables (which may mean parsing its SQL).
+    const candidates = write.targets.length === 1 ? readsMayTouching(write.targets[0]) : [...new Set(write.targets.flatMap(readsMayTouching))];
+    const decides = (candidate: DataOperation) => {
+      const guards = guardsFor(candidate);
+      return guards.length > 0 && isDecidedBy(guards, sites) && candidate.targets.some((target) => write.targets.includes(target));
+    };
+    const read = candidates.find(decides);
+    if (!read) continue;
+    const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
+    if (duplicateCatches(write.node, file).length > 0 || inSerializableTransaction(write.node, file.text) || serialisedBefore(write, read.node.range[0], neighbours, table)) continue;
+    // Double-checked locking: look, lock, look again, write. The second look, under the lock,
+    // decides; where the code takes the lock only on some paths (inside a transaction), it shows
+    // it knows the race, and the path without it is its own choice.
+    // A look through a helper is its call's decision, so the guards' places say where each look is.
+    const looksUnderLock = (again: DataOperation) =>
+      guardsFor(again).some((guard) => guard.owner.range[0] > read.node.range[1] && guard.owner.range[0] < write.node.range[0] && serialisedBefore(write, guard.owner.range[0], neighbours, table)) &&
+      again.targets.some((target) => write.targets.includes(target));
+    if (serialisedBefore(write, write.node.range[0], neighbours, table) && candidates.some(looksUnderLock)) continue;
+    if (writesWhatWasRead(write, read, file.scopeOf) || !looksForInsertedRow(write, read, analysis.tracer)) continue;
+    let key: { value: UniqueKey | undefined } | undefined;
+    result.push({
+      write,
+      read,
+      settles,
+      workBefore: workBetween(write, read, guardsFor(read), analysis),
+      guardsOtherWork: neighbours.some((other) => other !== write && other.node.range[0] > read.node.range[1] && isWork(other, file) && isDecidedBy(guardsFor(read), [other.node])),
+      storesState: storesState(write, analysis.tracer, table),
+      coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer) }).value,
+      keyLaterInTransaction: () => keyLaterInTransaction(write, neighbours, analysis),
+    });
+  }
+  return result;
+}

@@ -1,0 +1,148 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+
+import { libraryTableFor, openDocumentsSetting } from '../settings.js';
+import { beginLint } from '../analysis/project/files.js';
+import { claimedFacts, type EffectKey } from '../analysis/keys/effect-keys.js';
+import type { Leaf } from '../analysis/origin/facts.js';
+import { handlerParameter } from '../analysis/origin/entry-points.js';
+import { FileContext, isFunction, type FunctionNode } from '../analysis/context/file-context.js';
+import { keyFacts } from '../analysis/keys/key-facts.js';
+import type { LibraryTable } from '../analysis/context/library-table.js';
+import { findOperations, type DataOperation } from '../analysis/operations/index.js';
+import { OriginTracer } from '../analysis/origin/origin.js';
+import type { SchemaModel } from '../analysis/schema/model.js';
+import { projectSchema } from '../analysis/schema/project-schema.js';
+
+/** An effect key with the facts of what it is built from. */
+export interface TracedKey extends EffectKey {
+  facts: Leaf[];
+}
+
+/**
+ * Everything the rules learn about one file, computed once and shared by every rule: where
+ * values come from, which calls are database operations, which keys they write. It lives as long
+ * as the file's SourceCode, and keeps its answers in plain maps that go away with it.
+ */
+export class FileAnalysis {
+  readonly file: FileContext;
+  readonly tracer: OriginTracer;
+  private readonly operations = new Map<TSESTree.Node, DataOperation[]>();
+  private readonly keys = new Map<TSESTree.Node, readonly TracedKey[]>();
+  private claimed: Set<string> | undefined;
+  private schemaModel: SchemaModel | undefined;
+
+  constructor(
+    sourceCode: Readonly<TSESLint.SourceCode>,
+    libraries: LibraryTable,
+    private readonly location: { filename: string; cwd: string },
+  ) {
+    this.file = new FileContext(sourceCode, libraries, location.filename);
+    this.tracer = new OriginTracer(this.file);
+  }
+
+  operationsAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): DataOperation[] {
+    let found = this.operations.get(node);
+    if (!found) {
+      found = findOperations(node, this.file);
+      this.operations.set(node, found);
+    }
+    return found;
+  }
+
+  private all: DataOperation[] | undefined;
+
+  /**
+   * Every operation of the file, in source order. Complete once ESLint has visited every call of
+   * the file with `operationListeners` (ask at `Program:exit`): the traversal ESLint makes anyway
+   * finds them, rather than a walk of its own.
+   */
+  allOperations(): readonly DataOperation[] {
+    return (this.all ??= [...this.operations.values()].flat().sort((a, b) => a.node.range[0] - b.node.range[0]));
+  }
+
+  private readonly serving = new Map<FunctionNode, boolean>();
+
+  /**
+   * Does `node` run while a delivery is handled: inside a function registered as a handler (of a
+   * broker, a webhook, a job), or in one such a function calls in this file?
+   */
+  servesDelivery(node: TSESTree.Node, depth = 0): boolean {
+    for (let current = node.parent; current; current = current.parent) {
+      if (isFunction(current) && this.isHandlerOrCalledByOne(current, depth)) return true;
+    }
+    return false;
+  }
+
+  private isHandlerOrCalledByOne(fn: FunctionNode, depth: number): boolean {
+    const known = this.serving.get(fn);
+    if (known !== undefined) return known;
+    this.serving.set(fn, false);
+    const sites = this.file.functionSites(fn);
+    const handles = fn.params.some((_, index) => (handlerParameter(fn, index, sites, this.file) ?? []).some((fact) => !fact.guessed));
+    const answer = handles || (depth < 3 && sites.some((site) => site !== fn && site.parent?.type === 'CallExpression' && this.servesDelivery(site, depth + 1)));
+    this.serving.set(fn, answer);
+    return answer;
+  }
+
+  /** The unique keys of the project this file belongs to, found the first time a rule asks. */
+  schema(): SchemaModel {
+    return (this.schemaModel ??= projectSchema(this.location.filename, this.file.libraries, this.file.libraries.schemaPaths, this.location.cwd));
+  }
+
+  /**
+   * The values this file claims in an inbox: the source of every fact that reaches a claim's key.
+   * The code's own claim says what it takes for the delivery's identity, so an effect keyed by
+   * the same value is keyed by the delivery, whatever the value is named. Like `allOperations`,
+   * complete only once ESLint has visited every call of the file (ask at `Program:exit`).
+   */
+  claimedValues(): ReadonlySet<string> {
+    if (this.claimed) return this.claimed;
+    const claimed = new Set<string>();
+    for (const operation of this.allOperations()) {
+      for (const fact of claimedFacts(operation, this.tracer, this.file) ?? []) if (fact.kind === 'delivery') claimed.add(fact.code);
+    }
+    return (this.claimed = claimed);
+  }
+
+  /** The effect keys written at `node`, found by `find` the first time and traced. */
+  keysAt(node: TSESTree.Node, find: () => (EffectKey | undefined)[]): readonly TracedKey[] {
+    let found = this.keys.get(node);
+    if (!found) {
+      const keys = find().filter((key) => key !== undefined);
+      found = keys.length === 0 ? noKeys : keys.map((key) => ({ ...key, facts: keyFacts(key, this.tracer) }));
+      this.keys.set(node, found);
+    }
+    return found;
+  }
+}
+
+const noKeys: TracedKey[] = [];
+const analyses = new WeakMap<object, FileAnalysis>();
+
+/**
+ * The analysis of the file a rule is linting, with the libraries of its configuration (the
+ * plugin's adapters, plus what `settings.idempotency` declares). Invalid settings throw a
+ * SettingsError, which stops the lint with a message naming the setting.
+ */
+export function analysisFor(context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>): FileAnalysis {
+  const sourceCode = context.sourceCode;
+  let analysis = analyses.get(sourceCode);
+  if (!analysis) {
+    // What this lint reads of other files: the editor's unsaved texts where it passes them.
+    beginLint(context.settings[openDocumentsSetting] as Readonly<Record<string, string>> | undefined);
+    analysis = new FileAnalysis(sourceCode, libraryTableFor(context.settings), { filename: context.filename, cwd: context.cwd });
+    analyses.set(sourceCode, analysis);
+  }
+  return analysis;
+}
+
+/** Listeners that have every call and tagged template of the file recognised, for `allOperations`. */
+export function operationListeners(analysis: FileAnalysis): {
+  CallExpression: (node: TSESTree.CallExpression) => void;
+  TaggedTemplateExpression: (node: TSESTree.TaggedTemplateExpression) => void;
+} {
+  const recognise = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => {
+    analysis.operationsAt(node);
+  };
+  return { CallExpression: recognise, TaggedTemplateExpression: recognise };
+}

@@ -1,0 +1,179 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { enclosingFunction } from '../../analysis/control/decisions.js';
+import { analysisFor } from '../../lint/file-analysis.js';
+import type { FileContext, FunctionNode } from '../../analysis/context/file-context.js';
+import {
+  callsOf,
+  effectIn,
+  fromParameters,
+  gatesOf,
+  inLoopWithin,
+  keyText,
+  membershipAt,
+  recordingsOf,
+  recordingsWhereItLives,
+  returnedBoolean,
+  storesMarker,
+  unseenCode,
+  type Gate,
+  type Membership,
+} from './memory.js';
+import { originAt } from '../../analysis/keys/key-facts.js';
+import { findOperations, type DataOperation } from '../../analysis/operations/index.js';
+import { OriginTracer } from '../../analysis/origin/origin.js';
+import { calleeName } from '../../analysis/syntax/nodes.js';
+import { walk } from '../../analysis/syntax/walk.js';
+import { resultIgnored } from '../../analysis/control/polarity.js';
+import { createRule } from '../../create-rule.js';
+
+/**
+ * A durable claim whose answer the function uses: an inbox insert that skips duplicates and is
+ * read, SET NX, a conditional put that fails on a duplicate, a team's claim helper. With one, the
+ * memory is only a fast path in front of it.
+ */
+function claimsDurably(
+  fn: FunctionNode,
+  effect: TSESTree.Node,
+  file: FileContext,
+  operationsAt: (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => readonly DataOperation[],
+): boolean {
+  let found = false;
+  walk(fn.body, file.visitorKeys, (node) => {
+    if (found) return false;
+    if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression') return true;
+    // Only a claim on the way to the effect gates it: not one in another branch of the function.
+    if (node.range[0] >= effect.range[0] || !onTheWayTo(node, effect, fn)) return true;
+    found = operationsAt(node).some(
+      (operation) =>
+        operation.claim !== undefined ||
+        (operation.skipsDuplicates === true && !resultIgnored(operation.node)) ||
+        // A conditional put, an insert that fails on its unique key: the duplicate throws.
+        ((operation.kind === 'insert' || operation.kind === 'upsert') && operation.arbitrated && operation.skipsDuplicates !== true),
+    );
+    return !found;
+  }, 20_000);
+  return found;
+}
+
+/** Does every branch that holds `node` (up to `fn`) also hold `effect`: does the code reach `effect` after `node`? */
+function onTheWayTo(node: TSESTree.Node, effect: TSESTree.Node, fn: FunctionNode): boolean {
+  const holds = (outer: TSESTree.Node) => outer.range[0] <= effect.range[0] && effect.range[1] <= outer.range[1];
+  for (let current: TSESTree.Node | undefined = node; current && current !== fn; current = current.parent) {
+    const parent: TSESTree.Node | undefined = current.parent;
+    if (!parent) break;
+    const branch =
+      (parent.type === 'IfStatement' && current !== parent.test) ||
+      (parent.type === 'ConditionalExpression' && current !== parent.test) ||
+      parent.type === 'SwitchCase' ||
+      (parent.type === 'LogicalExpression' && current === parent.right);
+    if (branch && !holds(current)) return false;
+  }
+  return true;
+}
+
+/**
+ * Could the callee be a function of the project (this file's, or one it imports)? A cheap look,
+ * before following the call's answer to the conditions it decides.
+ */
+function mayCallHelper(callee: TSESTree.Node, file: FileContext): boolean {
+  if (callee.type === 'Identifier') return file.imports.bindings.has(callee.name) || file.localFunction(callee) !== undefined;
+  if (callee.type !== 'MemberExpression') return false;
+  if (callee.object.type === 'ThisExpression') return file.localFunction(callee) !== undefined;
+  return callee.object.type === 'Identifier' && file.imports.names.get(callee.object.name) === '*';
+}
+
+export const noInMemoryDedupe = createRule({
+  name: 'no-in-memory-dedupe',
+  meta: {
+    type: 'problem',
+    messages: {
+      inMemory:
+        'Duplicates remembered in process memory: {{collection}} is empty after a restart and on a second worker, so {{effect}} runs again.',
+    },
+    schema: [],
+  },
+  defaultOptions: [],
+  create(context) {
+    const analysis = analysisFor(context);
+    const file = analysis.file;
+    const table = file.libraries;
+    const tracers = new Map<FileContext, OriginTracer>([[file, analysis.tracer]]);
+    const tracerOf = (module: FileContext) => {
+      let tracer = tracers.get(module);
+      if (!tracer) tracers.set(module, (tracer = new OriginTracer(module)));
+      return tracer;
+    };
+    const operationsIn = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, module: FileContext) =>
+      module === file ? analysis.operationsAt(node) : findOperations(node, module);
+    const reported = new Set<TSESTree.Node>();
+
+    /**
+     * A helper that decides and returns a boolean (`if (seen.has(id)) return false; …; return
+     * true`) gates its callers' code. Where a caller can read the helper, the caller reports at
+     * its call; otherwise (a CommonJS export) the finding is here, at the lookup.
+     */
+    const effectOfCallers = (gate: Gate, fn: FunctionNode) => {
+      const answer = returnedBoolean(gate.statement.consequent);
+      if (answer === undefined || fn.body.type !== 'BlockStatement' || gate.statement.parent !== fn.body) return undefined;
+      if (returnedBoolean(fn.body.body[fn.body.body.length - 1]) !== !answer) return undefined;
+      const truthyWhenHeld = gate.whenTrue === 'present' ? answer : !answer;
+      for (const { call, module } of callsOf(fn, file).slice(0, 20)) {
+        if (membershipAt(call, module)) continue;
+        for (const outer of gatesOf(call, truthyWhenHeld ? 'present' : 'absent', module)) {
+          const effect = effectIn(unseenCode(outer), module, operationsIn);
+          if (effect) return effect;
+        }
+      }
+      return undefined;
+    };
+
+    const check = (membership: Membership) => {
+      if (reported.has(membership.node)) return;
+      const { collection, key } = membership;
+      for (const gate of gatesOf(membership.node, membership.whenTruthy, file)) {
+        const fn = enclosingFunction(gate.statement);
+        const region = unseenCode(gate);
+        if (!fn || reported.has(gate.statement)) continue;
+        const effect = effectIn(region, file, operationsIn) ?? effectOfCallers(gate, fn);
+        if (!effect) continue;
+        if (claimsDurably(fn, effect.node, file, (node) => analysis.operationsAt(node))) return;
+        const facts = analysis.tracer.scalars(key);
+        if (facts.length > 0 && facts.every((fact) => fact.kind === 'constant' || fact.kind === 'time' || fact.kind === 'minted')) return;
+        const wanted = keyText(key, file);
+        const here = recordingsOf(collection, fn.body, file);
+        const sameKey = membership.records || here.some((recording) => recording.key !== undefined && keyText(recording.key, file) === wanted);
+        const everywhere = [...here, ...recordingsWhereItLives(collection)];
+        // A Map or an object that stores computed values is a cache, not a record of what was done.
+        if (!everywhere.every((recording) => storesMarker(recording, tracerOf))) return;
+        // The code serves deliveries, or the key is the delivery's own id: any recording will do.
+        const delivery = analysis.servesDelivery(membership.node) || facts.some((fact) => fact.kind === 'delivery' && !fact.guessed && !fact.fallback);
+        // Otherwise the whole protocol in one function: ask, act, record the same key, for a key
+        // the function was given, outside any loop over data it holds.
+        const protocol = sameKey && fromParameters(key, file) && !inLoopWithin(membership.node, fn);
+        if (!(delivery && (sameKey || everywhere.length > 0 || membership.records)) && !protocol) return;
+        reported.add(membership.node);
+        reported.add(gate.statement);
+        // Where the memory is made, when it is in this file, for the editor's related information.
+        const origin = collection.module === file ? { origin: originAt(collection.declaration), originNote: 'the memory is made here' } : {};
+        context.report({ node: membership.node, messageId: 'inMemory', data: { collection: collection.name, effect: effect.label.replace(/`/g, ''), ...origin } });
+        return;
+      }
+    };
+
+    const lookup = (node: TSESTree.Node) => {
+      const membership = membershipAt(node, file);
+      if (membership) check(membership);
+    };
+
+    return {
+      CallExpression(node) {
+        const method = node.callee.type === 'MemberExpression' ? calleeName(node.callee) : undefined;
+        // A collection's own method, or a call whose answer decides an `if`: then it may be a helper asking a collection.
+        if ((method && table.collectionMethods.has(method)) || (mayCallHelper(node.callee, file) && gatesOf(node, 'present', file).length > 0)) lookup(node);
+      },
+      'BinaryExpression[operator="in"]': lookup,
+      'MemberExpression[computed=true]': lookup,
+    };
+  },
+});
