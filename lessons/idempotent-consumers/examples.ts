@@ -1,4 +1,4 @@
-import { handlerModule, onPool, shown, shownWorker, type ExampleScenario, type ShownHandler } from '../src/scenario.js';
+import { defineExample, handlerModule, onPool, shown, shownWorker, type ExampleScenario, type ShownHandler } from '../src/scenario.js';
 import type { DeliveryResult, ItemSession } from '../src/session.js';
 import * as example41Handlers from './handlers/example-4-1.js';
 import * as example42 from './handlers/example-4-2.js';
@@ -7,8 +7,12 @@ import * as example44Handlers from './handlers/example-4-4.js';
 import * as example45Handlers from './handlers/example-4-5.js';
 import * as example46Handlers from './handlers/example-4-6.js';
 import * as example47Handlers from './handlers/example-4-7.js';
-import { balanceOf, countRows, inboxIds } from './readouts.js';
-import { balancesTable, inboxTable, keyedEffectsTable, sequencedBalancesTable, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
+import * as example49Handlers from './handlers/example-4-9.js';
+import * as example410Handlers from './handlers/example-4-10.js';
+import * as example411Handlers from './handlers/example-4-11.js';
+import * as example412Handlers from './handlers/example-4-12.js';
+import { balanceOf, brokerCopies, brokerOffset, countRows, inboxIds, nextFromBroker } from './readouts.js';
+import { balancesTable, inboxTable, keyedEffectsTable, jobsTable, outboxTables, partitionTables, sequencedBalancesTable, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
 
 /** How a worker's claim reads in a result line, for the unique claim and for check-then-insert. */
 export const claimWords = {
@@ -31,19 +35,22 @@ const inboxDesigns = [
   },
 ] as const;
 
-export const inboxClaims: ExampleScenario = {
+const notices = { first: { id: 'notice-amber' }, second: { id: 'notice-birch' } } as const;
+
+export const inboxClaims = defineExample({
   anchor: 'example-4-1',
   number: '4.1',
   shown: inboxDesigns.map((design) => design.handler),
-  async run(session) {
+  messages: notices,
+  async run(session, { first, second }) {
     const lines: string[] = [];
     for (const design of inboxDesigns) {
       await session.fresh(design.schemaSql, design.label);
       const claims: string[] = [];
       for (const delivery of [
-        { worker: 'A', message: { id: 'notice-amber' } },
-        { worker: 'B', message: { id: 'notice-birch' } },
-        { worker: 'A', message: { id: 'notice-amber' } },
+        { worker: 'A', message: first },
+        { worker: 'B', message: second },
+        { worker: 'A', message: first },
       ] as const) {
         const result = await session.deliver(delivery, design.handler.run);
         claims.push(`${delivery.message.id}=${result.committed ? (result.value ? design.words.took : design.words.declined) : result.reason}`);
@@ -52,35 +59,43 @@ export const inboxClaims: ExampleScenario = {
     }
     return lines.join('\n');
   },
-};
+});
 
-export const snapshotIdentity: ExampleScenario = {
+const elmSnapshots = {
+  older: { id: 'snapshot-elm-01', accountId: 'acct-elm', cents: 860 },
+  newer: { id: 'snapshot-elm-02', accountId: 'acct-elm', cents: 930 },
+} as const;
+
+export const snapshotIdentity = defineExample({
   anchor: 'example-4-2',
   number: '4.2',
   shown: [shown(handlerModule('example-4-2', example42), 'applyBalanceSnapshot', [])],
-  async run(session) {
+  messages: elmSnapshots,
+  async run(session, { older, newer }) {
     await session.fresh(inboxTable + balancesTable);
     const claims: string[] = [];
     for (const delivery of [
-      { worker: 'A', message: { id: 'snapshot-elm-01', accountId: 'acct-elm', cents: 860 } },
-      { worker: 'B', message: { id: 'snapshot-elm-02', accountId: 'acct-elm', cents: 930 } },
+      { worker: 'A', message: older },
+      { worker: 'B', message: newer },
     ] as const) {
       const result = await session.deliver(delivery, example42.applyBalanceSnapshot);
       claims.push(result.committed ? claimWord(result.value) : result.reason);
     }
     const ids = await session.readCommitted('the inbox', inboxIds);
-    const balance = await session.readCommitted('the balance', (db) => balanceOf(db, 'acct-elm'));
+    const balance = await session.readCommitted('the balance', (db) => balanceOf(db, older.accountId));
     return `4.2 snapshots: ids=${ids.join(',')} claims=${claims.join(',')} balance=${balance}`;
   },
-};
+});
 
-export const rollbackKeepsClaimRetryable: ExampleScenario = {
+const payout = { id: 'payout-cedar-1', payoutId: 'payout-cedar', cents: 250 };
+
+export const rollbackKeepsClaimRetryable = defineExample({
   anchor: 'example-4-3',
   number: '4.3',
   shown: [shown(handlerModule('example-4-3', example43), 'recordPayout', [])],
-  async run(session) {
+  messages: { payout },
+  async run(session, { payout: message }) {
     await session.fresh(inboxTable + keyedEffectsTable);
-    const message = { id: 'payout-cedar-1', payoutId: 'payout-cedar', cents: 250 };
     await session.deliver({ worker: 'A', message }, example43.recordPayout, { interruptBeforeCommit: true });
     const before = await session.readAsFreshWorker('B', 'the inbox and effects', async (db) => ({
       inbox: await countRows(db, 'inbox'),
@@ -96,7 +111,7 @@ export const rollbackKeepsClaimRetryable: ExampleScenario = {
       `retry=${retry.committed ? retry.value : retry.reason}; after inbox=${after.inbox} effects=${after.effects}`
     );
   },
-};
+});
 
 const example44 = handlerModule('example-4-4', example44Handlers);
 
@@ -112,18 +127,19 @@ const refundDesigns = [
   { label: '4.4 keyed by message', name: 'recordRefundPerMessage', flaggedBy: ['no-delivery-id-effect-key'] },
 ] as const;
 
-export const effectIdentity: ExampleScenario = {
+export const effectIdentity = defineExample({
   anchor: 'example-4-4',
   number: '4.4',
   shown: refundDesigns.map((design) => shown(example44, design.name, design.flaggedBy)),
-  async run(session) {
+  messages: { first: oneRefundTwice.A, second: oneRefundTwice.B },
+  async run(session, { first, second }) {
     const lines: string[] = [];
     for (const design of refundDesigns) {
       await session.fresh(inboxTable + keyedEffectsTable, design.label);
       const handled: string[] = [];
       for (const delivery of [
-        { worker: 'A', message: oneRefundTwice.A },
-        { worker: 'B', message: oneRefundTwice.B },
+        { worker: 'A', message: first },
+        { worker: 'B', message: second },
       ] as const) {
         const result = await session.deliver(delivery, example44Handlers[design.name]);
         handled.push(`${delivery.message.id}=${result.committed ? `${result.value.claim}/${result.value.effect}` : result.reason}`);
@@ -134,7 +150,7 @@ export const effectIdentity: ExampleScenario = {
     }
     return lines.join('\n');
   },
-};
+});
 
 const example45 = handlerModule('example-4-5', example45Handlers);
 
@@ -145,26 +161,42 @@ const lateReplayDesigns = [
   { name: 'sequence guard', handler: shown(example45, 'applySnapshotIfNewer', []) },
 ] as const;
 
-export const lateReplay: ExampleScenario = {
+/** Two snapshots of one account, the older with the lower sequence. */
+const reconcileSnapshots = {
+  older: { id: 'reconcile-17', accountId: 'acct-9', sequence: 17, cents: 700 },
+  newer: { id: 'reconcile-18', accountId: 'acct-9', sequence: 18, cents: 900 },
+} as const;
+
+export const lateReplay = defineExample({
   anchor: 'example-4-5',
   number: '4.5',
   shown: lateReplayDesigns.map((design) => design.handler),
-  async run(session) {
-    const older = { id: 'reconcile-17', accountId: 'acct-9', sequence: 17, cents: 700 };
-    const newer = { id: 'reconcile-18', accountId: 'acct-9', sequence: 18, cents: 900 };
-    const late = { worker: 'B', message: older } as const;
-    const results: string[] = [];
+  messages: reconcileSnapshots,
+  async run(session, { older, newer }) {
+    const applied = (result: DeliveryResult<unknown>) => (result.committed ? (result.value ? 'applied' : 'skipped') : result.reason);
+    const balance = () => session.readCommitted('the balance', (db) => balanceOf(db, older.accountId));
+    const replays: string[] = [];
     for (const design of lateReplayDesigns) {
       await session.fresh(inboxTable + sequencedBalancesTable, design.name);
       await session.deliver({ worker: 'A', message: older }, design.handler.run);
       await session.deliver({ worker: 'A', message: newer }, design.handler.run);
-      const replay = await session.deliver(late, design.handler.run);
-      const balance = await session.readCommitted('the balance', (db) => balanceOf(db, older.accountId));
-      results.push(`${design.name} B=${replay.committed ? (replay.value ? 'applied' : 'skipped') : replay.reason} balance=${balance}`);
+      const replay = await session.deliver({ worker: 'B', message: older }, design.handler.run);
+      replays.push(`${design.name} B=${applied(replay)} balance=${await balance()}`);
     }
-    return `4.5 late replay of ${late.message.id}: ${results.join('; ')}`;
+    // The older snapshot was never delivered before: it reaches worker B for the first time after the newer one.
+    const firstSeenLate: string[] = [];
+    for (const design of lateReplayDesigns.filter((candidate) => candidate.name !== 'per-worker claim')) {
+      await session.fresh(inboxTable + sequencedBalancesTable, `${design.name}, ${older.id} first seen late`);
+      await session.deliver({ worker: 'A', message: newer }, design.handler.run);
+      const late = await session.deliver({ worker: 'B', message: older }, design.handler.run);
+      firstSeenLate.push(`${design.name} B=${applied(late)} balance=${await balance()}`);
+    }
+    return [
+      `4.5 late replay of ${older.id}: ${replays.join('; ')}`,
+      `4.5 ${older.id} first arrives after ${newer.id}: ${firstSeenLate.join('; ')}`,
+    ].join('\n');
   },
-};
+});
 
 const example46 = handlerModule('example-4-6', example46Handlers);
 
@@ -193,17 +225,17 @@ export const orderPaidTwice: Readonly<Record<'A' | 'B', example46Handlers.PaidOr
   B: { id: 'order-41-paid', cashbackId: 'cashback-41', cents: 150 },
 };
 
-/** The paid order reaching worker A and worker B. */
-const orderToBoth = [
-  { worker: 'A', message: orderPaidTwice.A },
-  { worker: 'B', message: orderPaidTwice.B },
-] as const;
-
-export const claimAfterEffect: ExampleScenario = {
+export const claimAfterEffect = defineExample({
   anchor: 'example-4-6',
   number: '4.6',
   shown: claimOrderDesigns.map((design) => design.handler),
-  async run(session) {
+  messages: { order: orderPaidTwice.A },
+  async run(session, { order }) {
+    // The paid order reaching worker A and worker B.
+    const orderToBoth = [
+      { worker: 'A', message: order },
+      { worker: 'B', message: order },
+    ] as const;
     const lines: string[] = [];
     for (const design of claimOrderDesigns) {
       await session.fresh(inboxTable + unkeyedEffectsTable, design.label);
@@ -215,14 +247,14 @@ export const claimAfterEffect: ExampleScenario = {
     for (const design of claimOrderDesigns) {
       await session.fresh(inboxTable + unkeyedEffectsTable, `${design.short}, A dies after the credit`);
       const commits = design.handler.commits;
-      const died = await session.deliver({ worker: 'A', message: orderPaidTwice.A }, design.handler.run, { commits, diesAfterStatements: 2 });
-      const retry = await session.deliver({ worker: 'B', message: orderPaidTwice.B }, design.handler.run, { commits });
+      const died = await session.deliver({ worker: 'A', message: order }, design.handler.run, { commits, diesAfterStatements: 2 });
+      const retry = await session.deliver({ worker: 'B', message: order }, design.handler.run, { commits });
       afterCrash.push(`${design.short} A=${creditWord(died)} B=${creditWord(retry)} ${await inboxAndEffectCounts(session)}`);
     }
     lines.push(`4.6 A dies after its credit, then B: ${afterCrash.join('; ')}`);
     return lines.join('\n');
   },
-};
+});
 
 // intended: no-in-memory-dedupe
 export const rememberingWorker = shownWorker(handlerModule('example-4-7', example47Handlers), 'RememberingWorker', ['no-in-memory-dedupe']);
@@ -233,12 +265,14 @@ const memoryDesigns: readonly { label: string; handler: ShownHandler }[] = [
   { label: 'inbox claim', handler: claimFirst },
 ];
 
-export const inMemoryDedupe: ExampleScenario = {
+const rememberedOrder = { id: 'order-52-paid', cashbackId: 'cashback-52', cents: 90 };
+
+export const inMemoryDedupe = defineExample({
   anchor: 'example-4-7',
   number: '4.7',
   shown: memoryDesigns.map((design) => design.handler),
-  async run(session) {
-    const order = { id: 'order-52-paid', cashbackId: 'cashback-52', cents: 90 };
+  messages: { order: rememberedOrder },
+  async run(session, { order }) {
     const lines: string[] = [];
     for (const design of memoryDesigns) {
       await session.fresh(inboxTable + unkeyedEffectsTable, design.label);
@@ -252,7 +286,7 @@ export const inMemoryDedupe: ExampleScenario = {
     }
     return lines.join('\n');
   },
-};
+});
 
 /** The same claim over two inbox tables: one without a unique key, one keyed by the message id. */
 const inboxKeys = [
@@ -260,24 +294,153 @@ const inboxKeys = [
   { label: 'PRIMARY KEY (message_id)', schemaSql: inboxTable },
 ] as const;
 
-export const claimWithoutUniqueKey: ExampleScenario = {
+export const claimWithoutUniqueKey = defineExample({
   anchor: 'example-4-8',
   number: '4.8',
   // intended: no-claim-without-unique-key, which can report it only where it sees the table (tables.ts), not in the snippet alone
   shown: [claimFirst],
-  async run(session) {
+  messages: { order: orderPaidTwice.A },
+  async run(session, { order }) {
     const lines: string[] = [];
     for (const key of inboxKeys) {
       await session.fresh(key.schemaSql + unkeyedEffectsTable, key.label);
       const handled: string[] = [];
-      for (const delivery of orderToBoth) {
+      for (const worker of ['A', 'B'] as const) {
+        const delivery = { worker, message: order };
         handled.push(`${delivery.worker}=${creditWord(await session.deliver(delivery, claimFirst.run))}`);
       }
       lines.push(`4.8 claim, inbox with ${key.label}: ${handled.join(', ')}; ${await inboxAndEffectCounts(session)}`);
     }
     return lines.join('\n');
   },
-};
+});
+
+const example49 = handlerModule('example-4-9', example49Handlers);
+
+export const transactionalOutbox = defineExample({
+  anchor: 'example-4-9',
+  number: '4.9',
+  shown: [
+    shown(example49, 'placeOrderWithOutbox', []),
+    onPool(shown(example49, 'relayOutbox', [])),
+    shown(example49, 'consumePaidOrder', []),
+    onPool(shown(example49, 'placeOrderThenPublish', [], 'publishing after a commit is a producer-side gap; the rules look at consumers')),
+  ],
+  messages: { order: { id: 'order-93', cashbackId: 'cashback-93', cents: 120 }, relayRun: { id: 'relay-run' } },
+  async run(session, { order, relayRun }) {
+    const count = (table: 'orders' | 'broker' | 'inbox' | 'effects') => session.readCommitted(`the ${table} rows`, (db) => countRows(db, table));
+    await session.fresh(outboxTables + inboxTable + unkeyedEffectsTable, 'outbox, the relay dies after publishing');
+    await session.deliver({ worker: 'A', message: order }, example49Handlers.placeOrderWithOutbox);
+    // Publishing reaches the broker at once, so the relay's statements commit one by one; it dies after its first publish.
+    const died = await session.deliver({ worker: 'A', message: relayRun }, example49Handlers.relayOutbox, { commits: 'each', diesAfterStatements: 2 });
+    const again = await session.deliver({ worker: 'B', message: relayRun }, example49Handlers.relayOutbox, { commits: 'each' });
+    const copies = await session.readCommitted('the copies the broker holds', brokerCopies);
+    const consumed: string[] = [];
+    for (const [index, copy] of copies.entries()) {
+      const worker = index % 2 === 0 ? 'A' : 'B';
+      consumed.push(`${worker}=${creditWord(await session.deliver({ worker, message: copy }, example49Handlers.consumePaidOrder))}`);
+    }
+    const relays = `relay A=${died.committed ? `published ${died.value}` : died.reason}, relay B=published ${again.committed ? again.value : again.reason}`;
+    const outbox = `4.9 outbox: ${relays}; orders=${await count('orders')} published=${copies.length}; consumer ${consumed.join(', ')}; inbox=${await count('inbox')} effects=${await count('effects')}`;
+    await session.fresh(outboxTables, 'commit, then publish');
+    const producer = await session.deliver({ worker: 'A', message: order }, example49Handlers.placeOrderThenPublish, { commits: 'each', diesAfterStatements: 1 });
+    const direct = `4.9 commit, then publish: producer ${producer.committed ? 'published' : producer.reason}; orders=${await count('orders')} published=${await count('broker')}`;
+    return `${outbox}\n${direct}`;
+  },
+});
+
+const example410 = handlerModule('example-4-10', example410Handlers);
+
+/** When the consumer tells the broker it is done, and where it keeps its position. */
+const acknowledgementDesigns = [
+  { label: 'ack before COMMIT, A dies before COMMIT', ackFirst: true, handler: shown(example410, 'creditPayment', []) },
+  { label: 'ack after COMMIT, A dies before the ack', ackFirst: false, handler: shown(example410, 'creditPayment', []) },
+  { label: "position kept in the effect's transaction, A dies before the ack", ackFirst: false, handler: shown(example410, 'creditAndKeepPosition', []) },
+] as const;
+
+export const acknowledgementOrder = defineExample({
+  anchor: 'example-4-10',
+  number: '4.10',
+  shown: [shown(example410, 'acknowledge', []), shown(example410, 'creditPayment', [], 'no key at all: the example is about when the broker is told, which no rule sees'), shown(example410, 'creditAndKeepPosition', [])],
+  messages: { payment: { id: 'payment-20', offset: 0, cashbackId: 'cashback-20', cents: 75 } },
+  async run(session, { payment }) {
+    const lines: string[] = [];
+    for (const design of acknowledgementDesigns) {
+      await session.fresh(
+        partitionTables + unkeyedEffectsTable + `INSERT INTO partition_log VALUES (${payment.offset}, '${payment.id}', '${payment.cashbackId}', ${payment.cents});`,
+        design.label,
+      );
+      if (design.ackFirst) {
+        await session.deliver({ worker: 'A', message: payment }, example410Handlers.acknowledge);
+        await session.deliver({ worker: 'A', message: payment }, design.handler.run, { interruptBeforeCommit: true });
+      } else {
+        // A commits its transaction and dies before it can tell the broker.
+        await session.deliver({ worker: 'A', message: payment }, design.handler.run);
+      }
+      // Worker B takes over the partition and asks the broker where to start.
+      const offset = await session.readCommitted("the broker's offset for the group", brokerOffset);
+      const next = await session.readCommitted('what the broker hands worker B', nextFromBroker);
+      let handed = `B starts at offset ${offset}: nothing there`;
+      if (next) {
+        const result = await session.deliver({ worker: 'B', message: next }, design.handler.run);
+        handed = `B starts at offset ${offset}: ${next.id}=${result.committed ? (result.value === false ? 'skipped' : 'credited') : result.reason}`;
+      }
+      lines.push(`4.10 ${design.label}: ${handed}; effects=${await session.readCommitted('the effects', (db) => countRows(db, 'effects'))}`);
+    }
+    return lines.join('\n');
+  },
+});
+
+const example411 = handlerModule('example-4-11', example411Handlers);
+
+/** One order's cashback, enqueued twice; the races on a real server start from the same two jobs. */
+export const queuedTwice = { first: 'job-61-a', second: 'job-61-b', order: { id: 'order-61-paid', cashbackId: 'cashback-61', cents: 80 } } as const;
+
+export const queuedJobs = (order: example411Handlers.CashbackOrder, jobIds: readonly string[]) =>
+  jobsTable + jobIds.map((jobId) => `INSERT INTO jobs(job_id, cashback_id, cents) VALUES ('${jobId}', '${order.cashbackId}', ${order.cents});`).join('');
+
+const lockDesigns = [
+  { label: 'advisory lock around the credit', handler: shown(example411, 'creditUnderLock', [], 'the lock is on the business id, which is right; a lock that guards nothing but the write is a meaning no rule reads') },
+  { label: 'advisory lock around a check and the credit', handler: shown(example411, 'creditOnceUnderLock', []) },
+] as const;
+
+export const locksShareWork = defineExample({
+  anchor: 'example-4-11',
+  number: '4.11',
+  shown: [shown(example411, 'workNextJob', [], 'the job is enqueued twice; no rule can know two jobs are one operation'), ...lockDesigns.map((design) => design.handler)],
+  messages: { order: queuedTwice.order, firstJob: { id: queuedTwice.first }, secondJob: { id: queuedTwice.second } },
+  async run(session, { order, firstJob, secondJob }) {
+    await session.fresh(queuedJobs(order, [firstJob.id, secondJob.id]) + unkeyedEffectsTable, 'SKIP LOCKED');
+    const polls: string[] = [];
+    for (const worker of ['A', 'B', 'A'] as const) {
+      const result = await session.deliver({ worker, message: { id: `poll-${worker}` } }, example411Handlers.workNextJob);
+      polls.push(`${worker}=${result.committed ? (result.value ? 'took a job' : 'found none') : result.reason}`);
+    }
+    const lines = [`4.11 SKIP LOCKED, one order queued twice: ${polls.join(', ')}; effects=${await session.readCommitted('the effects', (db) => countRows(db, 'effects'))}`];
+    for (const design of lockDesigns) {
+      await session.fresh(unkeyedEffectsTable, design.label);
+      const handled: string[] = [];
+      for (const worker of ['A', 'B'] as const) handled.push(`${worker}=${creditWord(await session.deliver({ worker, message: order }, design.handler.run))}`);
+      lines.push(`4.11 ${design.label}: ${handled.join(', ')}; effects=${await session.readCommitted('the effects', (db) => countRows(db, 'effects'))}`);
+    }
+    return lines.join('\n');
+  },
+});
+
+export const claimUnderRepeatableRead = shown(handlerModule('example-4-12', example412Handlers), 'claimUnderRepeatableRead', []);
+
+export const stricterIsolation = defineExample({
+  anchor: 'example-4-12',
+  number: '4.12',
+  shown: [claimUnderRepeatableRead],
+  messages: { order: { id: 'order-88-paid', cashbackId: 'cashback-88', cents: 45 } },
+  async run(session, { order }) {
+    await session.fresh(inboxTable + unkeyedEffectsTable);
+    const handled: string[] = [];
+    for (const worker of ['A', 'B'] as const) handled.push(`${worker}=${creditWord(await session.deliver({ worker, message: order }, claimUnderRepeatableRead.run))}`);
+    return `4.12 claim under REPEATABLE READ, one worker at a time: ${handled.join(', ')}; ${await inboxAndEffectCounts(session)}`;
+  },
+});
 
 export const examples: readonly ExampleScenario[] = [
   inboxClaims,
@@ -288,4 +451,8 @@ export const examples: readonly ExampleScenario[] = [
   claimAfterEffect,
   inMemoryDedupe,
   claimWithoutUniqueKey,
+  transactionalOutbox,
+  acknowledgementOrder,
+  locksShareWork,
+  stricterIsolation,
 ];

@@ -1,5 +1,6 @@
 import type { RunnableLesson } from '../src/scenario.js';
 import { examples } from './examples.js';
+import { exercises } from './exercises.js';
 import { questions } from './questions.js';
 import { races } from './races.js';
 
@@ -9,4 +10,5 @@ export const idempotentConsumers: RunnableLesson = {
   examples,
   questions,
   races,
+  exercises,
 };

@@ -1,6 +1,8 @@
 import type { Queryable } from '../src/database.js';
 import { defineRace, type RaceScenario } from '../src/scenario.js';
-import { claimWords, creditWords, oneRefundTwice, orderPaidTwice } from './examples.js';
+import { claimWords, creditWords, oneRefundTwice, orderPaidTwice, queuedJobs, queuedTwice } from './examples.js';
+import { creditOnceUnderLock, workNextJob } from './handlers/example-4-11.js';
+import { claimUnderRepeatableRead } from './handlers/example-4-12.js';
 import { claimThenCredit, creditThenRecord } from './handlers/example-4-6.js';
 import { claimNotice, claimNoticeByChecking } from './handlers/example-4-1.js';
 import { recordRefund, recordRefundPerMessage, type RefundNotice } from './handlers/example-4-4.js';
@@ -8,7 +10,7 @@ import { countRows } from './readouts.js';
 import { inboxTable, keyedEffectsTable, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
 
 /**
- * Examples 4.1, 4.4 and 4.6 with their handlers raced by workers A and B on two connections of a real
+ * Examples 4.1, 4.4, 4.6, 4.11 and 4.12 with their handlers raced by workers A and B on two connections of a real
  * server, where one worker can wait for the other's uncommitted row.
  */
 
@@ -83,5 +85,34 @@ export const races: readonly RaceScenario[] = [
     handler: claimThenCredit,
     readOutcome: effectRows,
     words: creditWords,
+  }),
+  // Both workers poll at once: the second skips the job the first has locked and takes the other one.
+  defineRace({
+    anchor: 'example-4-11',
+    label: '4.11 race, SKIP LOCKED',
+    schemaSql: queuedJobs(queuedTwice.order, [queuedTwice.first, queuedTwice.second]) + unkeyedEffectsTable,
+    messages: { A: { id: 'poll-A' }, B: { id: 'poll-B' } },
+    handler: workNextJob,
+    readOutcome: async (db) => ({ effects: await countRows(db, 'effects') }),
+    words: { took: 'took a job', declined: 'found none' },
+  }),
+  defineRace({
+    anchor: 'example-4-11',
+    label: '4.11 race, advisory lock around a check and the credit',
+    schemaSql: unkeyedEffectsTable,
+    messages: { A: queuedTwice.order, B: queuedTwice.order },
+    handler: creditOnceUnderLock,
+    readOutcome: async (db) => ({ effects: await countRows(db, 'effects') }),
+    words: creditWords,
+  }),
+  defineRace({
+    anchor: 'example-4-12',
+    label: '4.12 race, claim under REPEATABLE READ',
+    schemaSql: inboxTable + unkeyedEffectsTable,
+    messages: { A: { id: 'order-88-paid', cashbackId: 'cashback-88', cents: 45 }, B: { id: 'order-88-paid', cashbackId: 'cashback-88', cents: 45 } },
+    handler: claimUnderRepeatableRead,
+    readOutcome: effectRows,
+    words: creditWords,
+    retriesSerializationFailures: true,
   }),
 ];

@@ -21,3 +21,25 @@ export const sequencedBalancesTable =
 
 /** A claims table with the key the old `inbox` beside it lacks, as question 7 has them. */
 export const claimsTable = 'CREATE TABLE claims (message_id text PRIMARY KEY);';
+
+/**
+ * A producer's tables and, beside them, `broker`, which stands for the message broker: a row there
+ * is a copy published. The consumer's inbox and effects are in the same database only because the
+ * lesson runs on one.
+ */
+export const outboxTables =
+  'CREATE TABLE orders (order_id text PRIMARY KEY, cents integer NOT NULL);' +
+  'CREATE TABLE outbox (message_id text PRIMARY KEY, cashback_id text NOT NULL, cents integer NOT NULL, sent boolean NOT NULL DEFAULT false);' +
+  'CREATE TABLE broker (copy serial PRIMARY KEY, message_id text NOT NULL, cashback_id text NOT NULL, cents integer NOT NULL);';
+
+/**
+ * One partition of a log and the offset its broker keeps for the consumer group (both stand for the
+ * broker), and `positions`, where a consumer may keep its position itself, beside its effects.
+ */
+export const partitionTables =
+  'CREATE TABLE partition_log (log_offset integer PRIMARY KEY, message_id text NOT NULL, cashback_id text NOT NULL, cents integer NOT NULL);' +
+  "CREATE TABLE broker_offsets (consumer_group text PRIMARY KEY, next_offset integer NOT NULL); INSERT INTO broker_offsets VALUES ('cashback', 0);" +
+  "CREATE TABLE positions (consumer_group text PRIMARY KEY, next_offset integer NOT NULL); INSERT INTO positions VALUES ('cashback', 0);";
+
+/** A job queue in a table; `queuedTwice` is one order's cashback enqueued twice, as a retried producer does. */
+export const jobsTable = "CREATE TABLE jobs (job_id text PRIMARY KEY, cashback_id text NOT NULL, cents integer NOT NULL, state text NOT NULL DEFAULT 'queued');";

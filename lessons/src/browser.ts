@@ -20,6 +20,7 @@ export type {
   WorkerName,
 } from './scenario.js';
 export type { ExampleResult, HandlerRun, ItemFailure, QuestionCheck, RunEvent, SqlRun } from './runner.js';
+export type { Exercise, ExerciseCheck, ExerciseHandler, Schedule, ScheduleRun } from './exercise.js';
 export type { PgliteAssets, PgliteAssetUrls } from './pglite-database.js';
 export type { TableRows, TimelineEvent, Transcript, TranscriptPart, TranscriptStatement } from './transcript.js';
 
@@ -27,6 +28,7 @@ export { builtLessonFormat } from './model.js';
 export { formatOutcome } from './scenario.js';
 export { formatStatementResults, formatTimeline, formatTranscript } from './transcript.js';
 export { LessonRunner, describeFailure } from './runner.js';
+export { ExerciseSyntaxError, parseExerciseHandler } from './exercise.js';
 export { PgliteLessonDatabase, loadPgliteAssets, pgliteOpener } from './pglite-database.js';
 export { allQuestions, lessonAnchors, parseBuiltLesson } from './built-lesson.js';
 export { LessonFileError } from './json-reader.js';

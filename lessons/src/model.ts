@@ -112,9 +112,11 @@ export interface DeliveryView {
 export interface BuiltOption {
   readonly id: string;
   /**
-   * What the learner chooses between. For `outcome` labels, the durable state this option's
-   * handler produced when the lesson was built (`inbox=2 effects=2 sum=800`); for `code` labels,
-   * the one line in which this option's handler differs.
+   * What the learner chooses between. A question that asks what state the shown handler leaves has
+   * `outcome` labels: the durable state this option's handler produced when the lesson was built
+   * (`inbox=2 effects=2 sum=800`). A question that asks which code is right has `code` labels: the
+   * one line in which this option's handler differs, or the whole handler (several lines, with a
+   * first comment line when its statements commit one by one on a pool).
    */
   readonly label: string;
   readonly labelKind: 'outcome' | 'code';

@@ -1,4 +1,5 @@
 import type { DatabaseOpener, LessonDatabase, StatementResult } from './database.js';
+import { checkExercise, type ExerciseCheck } from './exercise.js';
 import {
   formatOutcome,
   type ExampleScenario,
@@ -83,7 +84,7 @@ export class LessonRunner {
     const result = await this.exclusive(async (): Promise<ExampleResult> => {
       const session = new ItemSession(this.db);
       try {
-        const line = await example.run(session);
+        const line = await example.run(session, example.messages);
         return { anchor, number: example.number, ok: true, line, transcript: await session.transcript() };
       } catch (error) {
         return { anchor, number: example.number, ok: false, failure: asItemFailure(error), transcript: await session.transcript() };
@@ -109,6 +110,16 @@ export class LessonRunner {
     const check = judge(question, shipped, options);
     this.tell({ kind: 'question', anchor, check });
     return check;
+  }
+
+  /**
+   * Runs a learner's handler text (see `exercise.ts`) through every schedule of an exercise, each
+   * on a fresh database: the state each left, the one that broke it, and a hint.
+   */
+  checkExercise(id: string, handlerText: string): Promise<ExerciseCheck> {
+    const exercise = this.lesson.exercises.find((candidate) => candidate.id === id);
+    if (!exercise) throw new Error(`Lesson "${this.lesson.id}" has no exercise "${id}"`);
+    return this.exclusive(() => checkExercise(exercise, handlerText, () => new ItemSession(this.db)));
   }
 
   private tell(event: RunEvent): void {

@@ -1,6 +1,7 @@
 import type { RuleName } from 'eslint-plugin-idempotency';
 
 import type { Queryable } from './database.js';
+import type { Exercise } from './exercise.js';
 import type { ItemSession } from './session.js';
 
 /**
@@ -140,8 +141,9 @@ export interface QuestionScenario {
   readonly shipped?: ShownHandler;
   readonly options: Readonly<Record<string, ShownHandler>>;
   /**
-   * When options differ only in how one variable is computed, each option is labelled with that
-   * variable's declaration from its handler. Otherwise options are labelled with the state they produce.
+   * A question whose answer is code (any rule but `same-as-shipped`) labels each option with its
+   * handler; when options differ only in how one variable is computed, with that variable's
+   * declaration instead. A question about the shown handler's state labels options with states.
    */
   readonly labelledBy?: string;
   readOutcome(db: Queryable): Promise<Outcome>;
@@ -160,11 +162,21 @@ export interface ExampleScenario {
   readonly number: string;
   /** The handlers shown with the example, the one it runs first. */
   readonly shown: readonly ShownHandler[];
+  /** The messages the example delivers, by a name its text cites them with (`{order.cents}`). */
+  readonly messages: Readonly<Record<string, LessonMessage>>;
   /**
    * Runs the example on a fresh database (one per design it compares) and returns its result, one
-   * line per design, composed from rows read back.
+   * line per design, composed from rows read back. It delivers `messages`, which it is handed.
    */
-  run(session: ItemSession): Promise<string>;
+  run(session: ItemSession, messages: Readonly<Record<string, LessonMessage>>): Promise<string>;
+}
+
+/** Lets an example be written with its own messages: what its text cites is what its run delivers. */
+export function defineExample<Messages extends Readonly<Record<string, LessonMessage>>>(
+  example: Omit<ExampleScenario, 'messages' | 'run'> & { messages: Messages; run(session: ItemSession, messages: Messages): Promise<string> },
+): ExampleScenario {
+  // The run is only ever handed the messages beside it, so erasing their type here is sound.
+  return example as unknown as ExampleScenario;
 }
 
 /**
@@ -187,6 +199,11 @@ export interface RaceScenario {
   readonly words: { readonly took: string; readonly declined: string };
   /** A worker that ends with ROLLBACK instead of COMMIT, once the other is seen waiting for it. */
   readonly rollsBack?: WorkerName;
+  /**
+   * A worker whose transaction fails with a serialization failure (SQLSTATE 40001, which isolation
+   * above READ COMMITTED raises) rolls back and runs the handler again in a new transaction.
+   */
+  readonly retriesSerializationFailures?: boolean;
 }
 
 export interface RunnableLesson {
@@ -196,6 +213,8 @@ export interface RunnableLesson {
   readonly questions: readonly QuestionScenario[];
   /** What only a real server can show; run when one is available. */
   readonly races: readonly RaceScenario[];
+  /** Handlers for the learner to mend, checked by the schedules that break them. */
+  readonly exercises: readonly Exercise[];
 }
 
 /** Lets a scenario be written with its own message type and stored beside the others. */

@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -8,17 +10,18 @@ import { packageRoot } from '../../lessons/src/node/paths.js';
 import { exampleLines } from '../support/example-lines.js';
 
 const cli = join(packageRoot, 'dist', 'src', 'node', 'cli.js');
-const run = (command: string, ...rest: string[]) => {
-  // Without a server, `examples` prints the PGlite lines only.
-  const { DATABASE_URL: _ignored, ...environment } = process.env;
-  return promisify(execFile)(process.execPath, [cli, command, ...rest], { env: environment });
-};
+/** The environment the CLI runs in: no server (so `examples` prints the PGlite lines only), no width to wrap to. */
+function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _server, COLUMNS: _columns, NO_COLOR: _noColour, ...rest } = process.env;
+  return { ...rest, ...extra };
+}
+
+const run = (command: string, ...rest: string[]) => promisify(execFile)(process.execPath, [cli, command, ...rest], { env: environment() });
 
 /** Runs the CLI with `input` as what the learner types. */
 function runTyping(input: string, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  const { DATABASE_URL: _ignored, ...environment } = process.env;
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [cli, ...args], { env: environment }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [cli, ...args], { env: environment() }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') reject(error);
       else resolve({ stdout, stderr, code: child.exitCode });
     });
@@ -64,17 +67,90 @@ describe('npm run lesson', () => {
   it('-- console names the examples when it is given one that does not exist', async () => {
     const { stderr, code } = await runTyping('', 'console', '9.9');
     expect(code).toBe(2);
-    expect(stderr.trim()).toBe('lesson: there is no example 9.9; the examples are 4.1, 4.2, 4.3, 4.4, 4.5, 4.6, 4.7, 4.8');
+    expect(stderr.trim()).toBe('lesson: there is no example 9.9; the examples are 4.1, 4.2, 4.3, 4.4, 4.5, 4.6, 4.7, 4.8, 4.9, 4.10, 4.11, 4.12\n(npm run lesson -- --help lists the commands)');
   });
 
-  it('-- take asks each question, runs the answer typed and shows both states', async () => {
+  it('-- take asks each question, numbered, runs the answer typed and does not score the prediction', async () => {
     const { stdout, code } = await runTyping('b\nmaybe\na\n', 'take');
     expect(code).toBe(0);
+    expect(stdout).toContain('Predict before you read (not scored)\n');
     expect(stdout).toContain('Right: the database proves b (the state the shown handler produces: inbox=1 effects=1 sum=500).');
+    expect(stdout).toContain('Question 1 of 7\n');
     expect(stdout).toContain('Please type one of a, b, c, d.');
-    expect(stdout).toContain('  your answer, run:   inbox=3 effects=3 sum=1300\n  the shown handler: inbox=2 effects=2 sum=800\n');
-    expect(stdout).toContain('Not this time: the database proves c');
-    expect(stdout).toContain('Stopped before the end: 1 of 8 right so far.');
+    expect(stdout).toContain('Not this time: the database proves c (the state the shown handler produces: inbox=2 effects=2 sum=800).');
+    // A state option is its own state: it is not repeated back as "your answer, run".
+    expect(stdout).not.toContain('your answer, run');
+    expect(stdout).toContain('Stopped after 1 of 7 questions: 0 right.');
+  });
+
+  it('-- take scores the seven questions only, and shows the state each code option left', async () => {
+    // A wrong prediction, then every question right.
+    const { stdout, code } = await runTyping('a\nc\nd\nb\nc\nb\nc\nc\n', 'take');
+    expect(code).toBe(0);
+    expect(stdout).toContain('Question 7 of 7\n');
+    expect(stdout).toContain('  c) leaves inbox=2 claims=0 effects=2   <- your answer, proven right\n');
+    expect(stdout).toContain('  b) leaves inbox=1 claims=0 effects=1\n');
+    expect(stdout).toContain('\n7 of 7 right, every answer computed on PGlite.');
+  });
+
+  it('-- exercise shows a task, checks a mended handler on every schedule, and opens the model solution only after a try', async () => {
+    const tries = await mkdtemp(join(tmpdir(), 'lesson-tries-'));
+    const inTries = { env: environment({ TMPDIR: tries }) };
+    const exec = (...args: string[]) => promisify(execFile)(process.execPath, [cli, 'exercise', ...args], inTries).catch((error: { stdout: string; code: number }) => error);
+    const listing = await exec();
+    expect(listing.stdout).toContain('  claim-after-effect  Claim before the effect, in its transaction (no-claim-after-effect)');
+    const starter = (await exec('claim-after-effect', '--starter')).stdout;
+    expect(starter.startsWith('table: CREATE TABLE inbox (message_id text PRIMARY KEY);\n')).toBe(true);
+    expect((await exec('claim-after-effect', '--solution')).stdout).toContain('Try it first');
+    const file = join(tries, 'mine.txt');
+    await writeFile(file, starter);
+    const broken = (await exec('claim-after-effect', '--check', file)) as { stdout: string; code?: number };
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain('broken  two workers at once: workers A and B both get order-71-paid at the same moment; their statements alternate\n        A=done, B=done; left effects=2 sum=260\n');
+    expect(broken.stdout).toContain('broken  a crash between statements: worker A dies after statement 2 of order-71-paid; worker B gets order-71-paid again\n');
+    expect(broken.stdout).toContain('hint: Both workers checked before either recorded.');
+    expect(broken.stdout).toContain('2 of 4 schedules broke it.');
+    const solution = (await exec('claim-after-effect', '--solution')).stdout;
+    expect(solution).toContain('    transaction: one\n');
+    await writeFile(file, solution.replace(/^Model solution.*\n\n/, '').replace(/^ {4}/gm, ''));
+    const mended = (await exec('claim-after-effect', '--check', file)) as { stdout: string; code?: number };
+    expect(mended.stdout).toContain('Every schedule left the right state, computed on PGlite.');
+    expect(mended.code ?? 0).toBe(0);
+  });
+
+  it('--help lists every command and exits 0', async () => {
+    for (const flag of ['--help', '-h', 'help']) {
+      const { stdout, stderr } = await run(flag);
+      expect(stderr).toBe('');
+      for (const command of ['read [place]', 'examples', 'quiz', 'take', 'console <example>', 'exercise [id]', '--check <file>', 'record-races', '--transcript', 'NO_COLOR']) expect(stdout).toContain(command);
+    }
+  });
+
+  it('-- read prints the lesson text, or one place of it, with no colour when piped', async () => {
+    const { stdout } = await run('read');
+    for (const heading of ['Idempotent consumers beyond the exactly-once promise', 'Step 1 of 10', 'Step 10 of 10', 'Example 4.8:', 'Question 7 of 7', 'Tip 2', 'Sources']) expect(stdout).toContain(heading);
+    expect(stdout).toContain('async function claimThenCredit(');
+    expect(stdout).not.toContain('\u001b[');
+    const step = await run('read', '7');
+    expect(step.stdout.startsWith('Step 7 of 10\nAn assignment survives a repeat, not a late arrival.')).toBe(true);
+    expect(step.stdout).not.toContain('Step 6');
+    const failure = (await run('read', 'chapter-9').then(() => undefined, (error: unknown) => error)) as { code: number; stderr: string };
+    expect(failure.code).toBe(2);
+    expect(failure.stderr).toContain('lesson: the lesson has no place "chapter-9"; try predict, thirty-seconds, step-1');
+  });
+
+  it('wraps prose at words to the width it is given, and leaves code and result lines whole', async () => {
+    const wide = await run('read', 'example-4-5');
+    const narrow = await promisify(execFile)(process.execPath, [cli, 'read', 'example-4-5'], { env: environment({ COLUMNS: '48' }) });
+    const prose = (text: string) => text.slice(0, text.indexOf('A claim that names the worker'));
+    const proseLines = prose(narrow.stdout).split('\n');
+    expect(Math.max(...proseLines.map((line) => line.length))).toBeLessThanOrEqual(48);
+    expect(proseLines.length).toBeGreaterThan(prose(wide.stdout).split('\n').length);
+    // Only line breaks moved: no word was cut.
+    expect(prose(narrow.stdout).replace(/\s+/g, ' ')).toBe(prose(wide.stdout).replace(/\s+/g, ' '));
+    expect(narrow.stdout).toContain("        'INSERT INTO balances(account_id, cents, as_of) VALUES ($1, $2, $3) ON CONFLICT (account_id) DO UPDATE SET cents = excluded.cents, as_of = excluded.as_of',\n");
+    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'examples'], { env: environment({ COLUMNS: '48' }) });
+    expect(stdout.trim().split('\n')).toEqual([...exampleLines, '(computed on PGlite, one worker transaction at a time)']);
   });
 
   it('-- quiz prints every option with its state and the option the database proves', async () => {
@@ -83,14 +159,20 @@ describe('npm run lesson', () => {
     expect(stdout).toContain('  d) inbox=2 balance=900   <- proven right');
     expect(stdout).toContain('the database proves b (reproduces inbox=3 effects=1 sum=400); the lesson declares b');
     expect(stdout.match(/<- proven right/g)).toHaveLength(8);
-    expect(stdout).toContain('  b) inbox=1 effects=1 sum=240   <- proven right');
+    expect(stdout).toContain('  b) example-4-6#claimThenCredit   -> inbox=1 effects=1 sum=240   <- proven right');
     expect(stdout).toContain('the database proves c (reproduces inbox=2 claims=0 effects=2); the lesson declares c');
     expect(stdout).not.toContain('DISAGREE');
   });
 
-  it('rejects an unknown command with its usage and status 2, without a stack trace', async () => {
-    const failure = (await run('lecture').then(() => undefined, (error: unknown) => error)) as { code: number; stderr: string } | undefined;
-    expect(failure?.code).toBe(2);
-    expect(failure?.stderr.trim()).toBe('usage: npm run lesson -- examples [--transcript] | quiz [--transcript] | take | console <example, e.g. 4.1> | record-races');
+  it('rejects an unknown command or option with status 2, pointing at --help, without a stack trace', async () => {
+    for (const [args, message] of [
+      [['lecture'], 'lesson: there is no command "lecture"'],
+      [['take', '--transcript'], 'lesson: --transcript goes with examples or quiz, not take'],
+      [['quiz', '--verbose'], "lesson: Unknown option '--verbose'"],
+    ] as const) {
+      const failure = (await run(args[0], ...args.slice(1)).then(() => undefined, (error: unknown) => error)) as { code: number; stderr: string } | undefined;
+      expect(failure?.code).toBe(2);
+      expect(failure?.stderr.trim()).toMatch(new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*\n\\(npm run lesson -- --help lists the commands\\)$`));
+    }
   });
 });

@@ -82,7 +82,7 @@ if (databaseUrl) {
       });
     }
 
-    it('shows check-then-insert letting both workers insert, the unique claim making one wait, then conflict or insert as the other commits or rolls back, the refund key keeping one refund, and a record after the credit letting both credit', async () => {
+    it('shows check-then-insert letting both workers insert, the unique claim making one wait, then conflict or insert as the other commits or rolls back, the refund key keeping one refund, a record after the credit letting both credit, SKIP LOCKED not waiting, an advisory lock waiting, and REPEATABLE READ failing with 40001 until retried', async () => {
       const results = await runRaces(idempotentConsumers.races, databaseUrl);
       expect(results.map((result) => (result.ok ? result.line : result.failure))).toEqual([
         '4.1 race, check then insert: A=inserted, B=inserted; inbox=2',
@@ -92,11 +92,23 @@ if (databaseUrl) {
         '4.4 race, refund keyed by message: A=new, B=new; inbox=2 effects=2',
         '4.6 race, check, credit, record: A=credited, B=waited/credited; inbox=1 effects=2',
         '4.6 race, claim first: A=credited, B=waited/skipped; inbox=1 effects=1',
+        '4.11 race, SKIP LOCKED: A=took a job, B=took a job; effects=2',
+        '4.11 race, advisory lock around a check and the credit: A=credited, B=waited/skipped; effects=1',
+        '4.12 race, claim under REPEATABLE READ: A=credited, B=waited/40001/retried/skipped; inbox=1 effects=1',
       ]);
-      const [checkThenInsert, uniqueClaim, afterRollback, refundKey, messageKey, creditThenRecord, claimFirst] = results;
-      expect(checkThenInsert?.ok && checkThenInsert.workers).toEqual({ A: { took: true, waited: false }, B: { took: true, waited: false } });
-      expect(uniqueClaim?.ok && uniqueClaim.workers).toEqual({ A: { took: true, waited: false }, B: { took: false, waited: true } });
-      expect(afterRollback?.ok && afterRollback.workers).toEqual({ A: { took: true, waited: false }, B: { took: true, waited: true } });
+      const [checkThenInsert, uniqueClaim, afterRollback, refundKey, messageKey, creditThenRecord, claimFirst, skipLocked, advisoryLock, repeatableRead] = results;
+      expect(checkThenInsert?.ok && checkThenInsert.workers).toEqual({ A: { took: true, waited: false, retried: 0 }, B: { took: true, waited: false, retried: 0 } });
+      expect(uniqueClaim?.ok && uniqueClaim.workers).toEqual({ A: { took: true, waited: false, retried: 0 }, B: { took: false, waited: true, retried: 0 } });
+      expect(afterRollback?.ok && afterRollback.workers).toEqual({ A: { took: true, waited: false, retried: 0 }, B: { took: true, waited: true, retried: 0 } });
+      // SKIP LOCKED: B never waits for A's locked job, takes the other one, and the order queued twice is credited twice.
+      expect(skipLocked?.ok && skipLocked.workers).toEqual({ A: { took: true, waited: false, retried: 0 }, B: { took: true, waited: false, retried: 0 } });
+      // The advisory lock makes B wait for A's whole transaction; B's look then sees A's credit.
+      expect(advisoryLock?.ok && advisoryLock.workers).toEqual({ A: { took: true, waited: false, retried: 0 }, B: { took: false, waited: true, retried: 0 } });
+      // REPEATABLE READ: B's claim waits for A's row, then fails with 40001; the retry, in a new transaction, sees the claim.
+      const repeatableEvents = repeatableRead?.ok ? repeatableRead.timeline.filter((event) => event.worker === 'B').map((event) => event.text) : [];
+      expect(repeatableEvents.find((text) => text.startsWith('ERROR 40001'))).toBe('ERROR 40001: could not serialize access due to concurrent update');
+      expect(repeatableEvents.filter((text) => text === 'BEGIN')).toHaveLength(2);
+      expect(repeatableEvents.slice(-3)).toEqual(['INSERT INTO inbox(message_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING message_id  [\'order-88-paid\']', '-> 0 rows, 0 changed', 'COMMIT']);
       // The timeline puts B's wait, as pg_blocking_pids saw it, between A's insert and A's COMMIT, and B's answer after it.
       const events = uniqueClaim?.ok ? uniqueClaim.timeline.map((event) => `${event.worker} ${event.text.replace(/\d+/g, 'n')}`) : [];
       expect(events.slice(-4)).toEqual(['B waiting: pg_blocking_pids(n) names worker A (n)', 'A COMMIT', 'B -> n rows, n changed', 'B COMMIT']);

@@ -78,6 +78,10 @@ describe('the transcript of a run', () => {
       ['per-worker claim', [{ account_id: 'acct-9', cents: 700, as_of: 17 }]],
       ['snapshot claim', [{ account_id: 'acct-9', cents: 900, as_of: 18 }]],
       ['sequence guard', [{ account_id: 'acct-9', cents: 900, as_of: 18 }]],
+      // The older snapshot reaching the consumer for the first time after the newer one: the inbox
+      // has never seen it and lets it write 700; the sequence stored beside the balance refuses it.
+      ['snapshot claim, reconcile-17 first seen late', [{ account_id: 'acct-9', cents: 700, as_of: 17 }]],
+      ['sequence guard, reconcile-17 first seen late', [{ account_id: 'acct-9', cents: 900, as_of: 18 }]],
     ]);
     const lateGuarded = result.transcript[2]!.statements.filter((statement) => statement.who === 'worker B' && statement.sql.startsWith('INSERT'));
     expect(lateGuarded.map((statement) => [statement.params, statement.returned, statement.changed])).toEqual([[['acct-9', 700, 17], 0, 0]]);
@@ -222,6 +226,7 @@ describe('a failing item', () => {
         anchor: 'example-1-1',
         number: '1.1',
         shown: [broken],
+        messages: {},
         async run(session) {
           await session.fresh(inboxTable);
           await session.deliver({ worker: 'A', message: { id: 'm-1' } }, healthy.run);
@@ -233,6 +238,7 @@ describe('a failing item', () => {
         anchor: 'example-1-2',
         number: '1.2',
         shown: [healthy],
+        messages: {},
         async run(session) {
           await session.fresh(inboxTable);
           await session.deliver({ worker: 'A', message: { id: 'm-1' } }, healthy.run);
@@ -255,6 +261,7 @@ describe('a failing item', () => {
       }),
     ],
     races: [],
+    exercises: [],
   };
 
   it('reports the step that failed, and the next item runs as if nothing happened', async () => {

@@ -15,6 +15,7 @@ import {
 import { describeFailure, type HandlerRun } from '../runner.js';
 import { formatOutcome, type QuestionScenario, type RuleId, type RunnableLesson, type ShownHandler } from '../scenario.js';
 import type { HandlerSourceReader } from './extract-code.js';
+import { deliveryFacts, fillFromDeliveries } from './fill-from-deliveries.js';
 import { fillFromRun } from './fill-from-run.js';
 import type { LessonText, QuestionText } from './lesson-text.js';
 import { renderMarkdown } from './render-markdown.js';
@@ -69,7 +70,7 @@ export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesso
       number: scenario.number,
       title: exampleText.title,
       captions: exampleText.captions,
-      html: renderMarkdown(exampleText.body),
+      html: renderMarkdown(fillFromDeliveries(exampleText.body, scenario.messages, files.textFile, `examples[${index}].body`)),
       code: scenario.shown.map((handler) => snippet(inputs, handler)),
     };
   });
@@ -144,27 +145,35 @@ async function buildQuestion(
   field: string,
   number: number | null,
 ): Promise<BuiltQuestion> {
+  // A question that asks for the state the shown handler leaves offers states; one that asks which
+  // code is right offers code, so that a state stated in the question cannot point at its answer.
+  const asksForCode = scenario.answer.kind !== 'same-as-shipped';
+  if (!asksForCode && scenario.labelledBy) {
+    throw new LessonFileError(inputs.files.textFile, field, 'asks for the state the shown handler leaves, so its options are states, not declarations');
+  }
   const options: BuiltOption[] = [];
   for (const optionId of Object.keys(scenario.options)) {
     const handler = scenario.options[optionId]!;
     const run = await inputs.runHandler(scenario.anchor, optionId);
     if (!run.ok) throw new Error(`${scenario.anchor} option ${optionId} could not be run to build it: ${describeFailure(run.failure)}`);
+    const code = snippet(inputs, handler);
     options.push({
       id: optionId,
-      label: scenario.labelledBy ? inputs.code.extract(handlerFile(inputs, handler), handler.name, scenario.labelledBy).label! : run.text,
-      labelKind: scenario.labelledBy ? 'code' : 'outcome',
-      code: snippet(inputs, handler),
+      label: !asksForCode ? run.text : scenario.labelledBy ? inputs.code.extract(handlerFile(inputs, handler), handler.name, scenario.labelledBy).label! : codeLabel(code, handler),
+      labelKind: asksForCode ? 'code' : 'outcome',
+      code,
       explanationHtml: renderMarkdown(fillFromRun(questionText.options[optionId]!, run, inputs.files.textFile, `${field}.options.${optionId}`)),
     });
   }
   const rule = scenario.answer;
+  const facts = deliveryFacts(scenario.deliveries);
   return {
     anchor: scenario.anchor,
     number,
     title: questionText.title ?? `Question ${number}`,
-    scenarioHtml: renderMarkdown(questionText.scenario),
+    scenarioHtml: renderMarkdown(fillFromDeliveries(questionText.scenario, facts, inputs.files.textFile, `${field}.scenario`)),
     observed: rule.kind === 'reproduces' ? formatOutcome(rule.trace) : null,
-    promptHtml: renderMarkdown(questionText.prompt),
+    promptHtml: renderMarkdown(fillFromDeliveries(questionText.prompt, facts, inputs.files.textFile, `${field}.prompt`)),
     deliveries: scenario.deliveries.map((delivery): DeliveryView => ({ worker: delivery.worker, message: { ...delivery.message } as DeliveryView['message'] })),
     code: scenario.shipped ? snippet(inputs, scenario.shipped) : null,
     options,
@@ -176,6 +185,11 @@ async function buildQuestion(
           ? `the option that reproduces ${formatOutcome(rule.trace)}`
           : `the option that ${rule.requirement}`,
   };
+}
+
+/** A whole handler as an option: its code, saying first how its statements commit when that is on a pool. */
+function codeLabel(code: CodeSnippet, handler: ShownHandler): string {
+  return handler.commits === 'each' ? `// on a pool: each statement commits on its own\n${code.source}` : code.source;
 }
 
 function snippet(inputs: AssemblyInputs, handler: ShownHandler): CodeSnippet {

@@ -5,9 +5,10 @@
  */
 const entities: Record<string, string> = { '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&amp;': '&' };
 
-export function plainText(html: string): string {
+/** `paragraphs` separates the paragraphs: a line break by default, a blank line for reading. */
+export function plainText(html: string, paragraphs = '\n'): string {
   return html
-    .replace(/<\/p>\s*<p>/g, '\n')
+    .replace(/<\/p>\s*<p>/g, paragraphs)
     .replace(/<[^>]+>/g, '')
     .replace(/&(lt|gt|quot|#39|amp);/g, (entity) => entities[entity] ?? entity)
     .trim();

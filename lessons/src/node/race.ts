@@ -34,6 +34,8 @@ export type RaceResult =
 export interface WorkerRaceResult {
   readonly took: boolean;
   readonly waited: boolean;
+  /** Serialization failures (40001) this worker met and retried after. */
+  readonly retried: number;
 }
 
 const workers: readonly WorkerName[] = ['A', 'B'];
@@ -114,25 +116,36 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
         await delay(5);
       }
     };
+    const retried: Record<WorkerName, number> = { A: 0, B: 0 };
     const took = await Promise.all(
       workers.map(async (name) => {
         const { client } = sessions[name];
-        // Boundaries are noted as they are sent: a COMMIT that frees a waiting worker comes before its answer.
-        note(name, 'BEGIN');
-        await client.query('BEGIN');
-        try {
-          const result = await race.handler(lockstep.wrap(name, noting(name, queryableOf(client))), race.messages[name], workerId(name), new WorkerProcess());
-          lockstep.finish(name);
-          await commitWhenOthersSettled(name);
-          const end = race.rollsBack === name ? 'ROLLBACK' : 'COMMIT';
-          note(name, end);
-          await client.query(end);
-          return result;
-        } catch (error) {
-          lockstep.finish(name);
-          note(name, 'ROLLBACK');
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw error;
+        for (;;) {
+          // Boundaries are noted as they are sent: a COMMIT that frees a waiting worker comes before its answer.
+          note(name, 'BEGIN');
+          await client.query('BEGIN');
+          try {
+            const result = await race.handler(lockstep.wrap(name, noting(name, queryableOf(client))), race.messages[name], workerId(name), new WorkerProcess());
+            lockstep.finish(name);
+            await commitWhenOthersSettled(name);
+            const end = race.rollsBack === name ? 'ROLLBACK' : 'COMMIT';
+            note(name, end);
+            await client.query(end);
+            return result;
+          } catch (error) {
+            const code = (error as { code?: unknown }).code;
+            if (code === '40001' && race.retriesSerializationFailures && retried[name] < 3) {
+              note(name, `ERROR 40001: ${error instanceof Error ? error.message : String(error)}`);
+              note(name, 'ROLLBACK, then the handler again');
+              await client.query('ROLLBACK');
+              retried[name] += 1;
+              continue;
+            }
+            lockstep.finish(name);
+            note(name, 'ROLLBACK');
+            await client.query('ROLLBACK').catch(() => undefined);
+            throw error;
+          }
         }
       }),
     ).finally(async () => {
@@ -142,13 +155,14 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
 
     step = 'read the durable state after both transactions ended';
     const outcome = await race.readOutcome(queryableOf(observer));
-    const results = Object.fromEntries(workers.map((name, index) => [name, { took: took[index]!, waited: waited[name] }])) as Record<
+    const results = Object.fromEntries(workers.map((name, index) => [name, { took: took[index]!, waited: waited[name], retried: retried[name] }])) as Record<
       WorkerName,
       WorkerRaceResult
     >;
     const describeWorker = (name: WorkerName) => {
       const word = `${results[name].took ? race.words.took : race.words.declined}${race.rollsBack === name ? '/rolled back' : ''}`;
-      return `${name}=${results[name].waited ? `waited/${word}` : word}`;
+      const path = [results[name].waited ? 'waited' : '', results[name].retried ? `40001/retried` : ''].filter(Boolean).join('/');
+      return `${name}=${path ? `${path}/${word}` : word}`;
     };
     step = `drop schema ${schema}`;
     await observer.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);

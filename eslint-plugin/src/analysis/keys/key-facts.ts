@@ -67,15 +67,6 @@ export function originAt(node: { loc: { start: { line: number; column: number } 
   return `${node.loc.start.line}:${node.loc.start.column + 1}`;
 }
 
-/**
- * Messages start with the description of what they are about: "The key `effect_id` of …". Only
- * our own words are capitalised; a description that starts with code (`prisma.user.create()`)
- * keeps the code as written.
- */
-export function capitalised(text: string): string {
-  return /^(the|a|an) /.test(text) ? text.charAt(0).toUpperCase() + text.slice(1) : text;
-}
-
 /** "a", "a and b", "a, b and c" (at most three, then "and others"). */
 export function listed(items: readonly string[]): string {
   const shown = items.length > 3 ? [...items.slice(0, 3), 'others'] : items;
