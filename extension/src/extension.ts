@@ -2,20 +2,20 @@ import * as path from 'node:path';
 
 import * as vscode from 'vscode';
 
-import { IdempotencyCodeActions, openLessonCommand } from './code-actions/idempotency-code-actions';
-import { LearnWhyHover } from './code-actions/learn-why-hover';
-import { LessonPanel, lessonViewType } from './lesson/lesson-panel';
-import { parseLessonTarget, type LessonTarget } from './lesson/lesson-target';
-import type { CodeCacheState } from './lint/code-cache';
-import { DocumentFindings } from './lint/document-findings';
-import { DocumentLinter } from './lint/document-linter';
-import { skippedSchemaOf } from './lint/engine-warnings';
-import { lintWorker, type LintWorker } from './lint/lint-worker-client';
-import { watchDependencies } from './lint/workspace-changes';
-import { checkWorkspace, checkWorkspaceCommand } from './lint/workspace-check';
-import { isRuleName, ruleNames, showRulePageCommand } from './rules';
-import { checksFiles, readSettings, type Settings } from './settings';
-import { LintStatusItem, lintedLanguages } from './status/lint-status-item';
+import { IdempotencyCodeActions, openLessonCommand } from './code-actions/idempotency-code-actions.js';
+import { LearnWhyHover } from './code-actions/learn-why-hover.js';
+import { LessonPanel, lessonViewType } from './lesson/lesson-panel.js';
+import { parseLessonTarget, type LessonTarget } from './lesson/lesson-target.js';
+import type { CodeCacheState } from './lint/code-cache.js';
+import { DocumentFindings } from './lint/document-findings.js';
+import { DocumentLinter } from './lint/document-linter.js';
+import { skippedSchemaOf } from './lint/engine-warnings.js';
+import { lintWorker, type LintWorker } from './lint/lint-worker-client.js';
+import { watchDependencies } from './lint/workspace-changes.js';
+import { checkWorkspace, checkWorkspaceCommand } from './lint/workspace-check.js';
+import { isRuleName, ruleNames, showRulePageCommand } from './rules.js';
+import { checksFiles, readSettings, type Settings } from './settings.js';
+import { LintStatusItem, lintedLanguages } from './status/lint-status-item.js';
 
 /**
  * Activation only wires things together; the lint engine (ESLint, the plugin, TypeScript's

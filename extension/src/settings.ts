@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import { ruleNames, type RuleName } from './rules';
+import { ruleNames, type RuleName } from './rules.js';
 
 export type RuleLevel = 'error' | 'warning' | 'information' | 'hint' | 'off';
 export type RunMode = 'onType' | 'onSave';

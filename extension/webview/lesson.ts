@@ -7,11 +7,11 @@ import {
   type PgliteAssetUrls,
 } from '@idempotency/lessons';
 
-import { attachConsoles } from './console';
-import { showEvidence } from './evidence';
-import { goTo } from './navigation';
-import { restoreState, saveState, webviewApi } from './panel-state';
-import { Quiz } from './quiz';
+import { attachConsoles } from './console.js';
+import { showEvidence } from './evidence.js';
+import { goTo } from './navigation.js';
+import { restoreState, saveState, webviewApi } from './panel-state.js';
+import { Quiz } from './quiz.js';
 
 interface Bootstrap {
   lesson: string;

@@ -1,6 +1,6 @@
 import { describeFailure, type BuiltLesson, type BuiltQuestion, type HandlerRun, type LessonRunner, type QuestionCheck } from '@idempotency/lessons';
 
-import type { PanelState, QuestionResult } from './panel-state';
+import type { PanelState, QuestionResult } from './panel-state.js';
 
 /**
  * The lesson's interactive parts: predict, then run. A choice is recorded the moment it is made;

@@ -6,10 +6,10 @@ import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
-import type { LintEngine } from '../../extension/src/lint/lint-engine';
-import { lintWorker } from '../../extension/src/lint/lint-worker-client';
-import { ruleNames } from '../../extension/src/rules';
-import { expectedFindings } from '../support/example-markers';
+import type { LintEngine } from '../../extension/src/lint/lint-engine.js';
+import { lintWorker } from '../../extension/src/lint/lint-worker-client.js';
+import { ruleNames } from '../../extension/src/rules.js';
+import { expectedFindings } from '../support/example-markers.js';
 
 /**
  * The lint engine as the extension ships it: the esbuild bundle (ESLint, the plugin, the parser,
@@ -173,7 +173,7 @@ describe('the bundled lint engine', () => {
       mkdirSync(path.join(project, '.git'));
       mkdirSync(path.join(project, 'src'));
       const consumer = path.join(project, 'src/refunds.ts');
-      const text = `import { refundKey } from './keys';
+      const text = `import { refundKey } from './keys.js';
 
 export async function start(consumer, stripe) {
   await consumer.run({

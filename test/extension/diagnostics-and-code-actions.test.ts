@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 
-vi.mock('vscode', async () => await import('./support/fake-vscode'));
+vi.mock('vscode', async () => await import('./support/fake-vscode.js'));
 
-import { IdempotencyCodeActions } from '../../extension/src/code-actions/idempotency-code-actions';
-import { LearnWhyHover } from '../../extension/src/code-actions/learn-why-hover';
-import { DocumentFindings, type Finding } from '../../extension/src/lint/document-findings';
-import type { LintProblem } from '../../extension/src/lint/lint-engine';
-import { offsetEditToTextEdit, problemToDiagnostic } from '../../extension/src/lint/problem-to-diagnostic';
-import { Diagnostic, DiagnosticSeverity, FakeDiagnosticCollection, FakeTextDocument, Position, Range, Uri, fakeEditor, type Hover, type WorkspaceEdit } from './support/fake-vscode';
+import { IdempotencyCodeActions } from '../../extension/src/code-actions/idempotency-code-actions.js';
+import { LearnWhyHover } from '../../extension/src/code-actions/learn-why-hover.js';
+import { DocumentFindings, type Finding } from '../../extension/src/lint/document-findings.js';
+import type { LintProblem } from '../../extension/src/lint/lint-engine.js';
+import { offsetEditToTextEdit, problemToDiagnostic } from '../../extension/src/lint/problem-to-diagnostic.js';
+import { Diagnostic, DiagnosticSeverity, FakeDiagnosticCollection, FakeTextDocument, Position, Range, Uri, fakeEditor, type Hover, type WorkspaceEdit } from './support/fake-vscode.js';
 
 const consumer = [
   "import { Kafka } from 'kafkajs';",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { disableRuleForFile, disableRuleForLine } from '../../extension/src/code-actions/disable-comments';
+import { disableRuleForFile, disableRuleForLine } from '../../extension/src/code-actions/disable-comments.js';
 
 const linesOf = (text: string) => {
   const lines = text.split('\n');

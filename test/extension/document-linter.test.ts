@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-vi.mock('vscode', async () => await import('./support/fake-vscode'));
+vi.mock('vscode', async () => await import('./support/fake-vscode.js'));
 
-import { DocumentFindings } from '../../extension/src/lint/document-findings';
-import { DocumentLinter, lintedFileName } from '../../extension/src/lint/document-linter';
-import type { LintRequest } from '../../extension/src/lint/lint-engine';
-import type { LintService } from '../../extension/src/lint/lint-worker-client';
-import { ruleNames } from '../../extension/src/rules';
-import { readSettings } from '../../extension/src/settings';
-import type { DocumentLintState } from '../../extension/src/status/lint-state';
-import { FakeDiagnosticCollection, FakeTextDocument, Uri, fakeEditor } from './support/fake-vscode';
+import { DocumentFindings } from '../../extension/src/lint/document-findings.js';
+import { DocumentLinter, lintedFileName } from '../../extension/src/lint/document-linter.js';
+import type { LintRequest } from '../../extension/src/lint/lint-engine.js';
+import type { LintService } from '../../extension/src/lint/lint-worker-client.js';
+import { ruleNames } from '../../extension/src/rules.js';
+import { readSettings } from '../../extension/src/settings.js';
+import type { DocumentLintState } from '../../extension/src/status/lint-state.js';
+import { FakeDiagnosticCollection, FakeTextDocument, Uri, fakeEditor } from './support/fake-vscode.js';
 
 /**
  * `whileLinting` runs while the engine has the text, as the editor's typing does while the worker

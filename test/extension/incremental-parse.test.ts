@@ -7,15 +7,15 @@ import { Linter } from 'eslint';
 import plugin, { whenSqlParserReady } from 'eslint-plugin-idempotency';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { espreeAdapter } from '../../extension/src/lint/incremental/espree-adapter';
-import { createIncrementalParsing } from '../../extension/src/lint/incremental/incremental-parsing';
-import type { ParseOutcome } from '../../extension/src/lint/incremental/parse-memory';
-import type { ParserOptions } from '../../extension/src/lint/incremental/parser-adapter';
-import { createLintEngine, toProblem, type IdempotencyPlugin, type LintEngine, type LintReport } from '../../extension/src/lint/lint-engine';
-import { ruleNameOf, ruleNames } from '../../extension/src/rules';
-import { consumerFile, editingSession } from './bench/consumer-corpus';
-import { nextEdits, seededRandom, type Edit } from './support/random-edits';
-import { firstDifference, serializeProgram, serializeScopes } from './support/serialize-parse';
+import { espreeAdapter } from '../../extension/src/lint/incremental/espree-adapter.js';
+import { createIncrementalParsing } from '../../extension/src/lint/incremental/incremental-parsing.js';
+import type { ParseOutcome } from '../../extension/src/lint/incremental/parse-memory.js';
+import type { ParserOptions } from '../../extension/src/lint/incremental/parser-adapter.js';
+import { createLintEngine, toProblem, type IdempotencyPlugin, type LintEngine, type LintReport } from '../../extension/src/lint/lint-engine.js';
+import { ruleNameOf, ruleNames } from '../../extension/src/rules.js';
+import { consumerFile, editingSession } from './bench/consumer-corpus.js';
+import { nextEdits, seededRandom, type Edit } from './support/random-edits.js';
+import { firstDifference, serializeProgram, serializeScopes } from './support/serialize-parse.js';
 
 /**
  * The editor re-parses only the statements a change touched. Whatever it does, a lint must say

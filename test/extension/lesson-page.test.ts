@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { lessonContentSecurityPolicy, lessonPageHtml } from '../../extension/src/lesson/lesson-html';
-import { parseLessonTarget } from '../../extension/src/lesson/lesson-target';
+import { lessonContentSecurityPolicy, lessonPageHtml } from '../../extension/src/lesson/lesson-html.js';
+import { parseLessonTarget } from '../../extension/src/lesson/lesson-target.js';
 
 const source = 'https://file+.vscode-resource.vscode-cdn.net';
 

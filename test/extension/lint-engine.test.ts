@@ -2,10 +2,10 @@ import * as typeScriptParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-import { createIncrementalParsing } from '../../extension/src/lint/incremental/incremental-parsing';
-import { createLintEngine, openDocumentsSetting } from '../../extension/src/lint/lint-engine';
-import { ruleNames } from '../../extension/src/rules';
-import { fakePlugin } from './support/fake-plugin';
+import { createIncrementalParsing } from '../../extension/src/lint/incremental/incremental-parsing.js';
+import { createLintEngine, openDocumentsSetting } from '../../extension/src/lint/lint-engine.js';
+import { ruleNames } from '../../extension/src/rules.js';
+import { fakePlugin } from './support/fake-plugin.js';
 
 /** An engine on the fake plugin, with one of its rules replaced by `rule` when given. */
 function engineWith(rule?: { name: string; rule: unknown }) {

@@ -7,14 +7,14 @@ import { Linter, SourceCode, type Rule } from 'eslint';
 import plugin, { whenSqlParserReady } from 'eslint-plugin-idempotency';
 import { describe, expect, it } from 'vitest';
 
-import { EditorSourceCode } from '../../extension/src/lint/editor-source-code';
-import { espreeAdapter } from '../../extension/src/lint/incremental/espree-adapter';
-import { createIncrementalParsing } from '../../extension/src/lint/incremental/incremental-parsing';
-import type { ParseResult } from '../../extension/src/lint/incremental/parser-adapter';
-import { createLintEngine } from '../../extension/src/lint/lint-engine';
-import { parserOptionsFor, parseSource } from '../../extension/src/lint/parse-source';
-import { ruleNames } from '../../extension/src/rules';
-import { fakePlugin } from './support/fake-plugin';
+import { EditorSourceCode } from '../../extension/src/lint/editor-source-code.js';
+import { espreeAdapter } from '../../extension/src/lint/incremental/espree-adapter.js';
+import { createIncrementalParsing } from '../../extension/src/lint/incremental/incremental-parsing.js';
+import type { ParseResult } from '../../extension/src/lint/incremental/parser-adapter.js';
+import { createLintEngine } from '../../extension/src/lint/lint-engine.js';
+import { parserOptionsFor, parseSource } from '../../extension/src/lint/parse-source.js';
+import { ruleNames } from '../../extension/src/rules.js';
+import { fakePlugin } from './support/fake-plugin.js';
 
 /**
  * The engine parses each text itself and hands ESLint a `SourceCode` whose traversal leaves out

@@ -1,7 +1,7 @@
 import { idempotentConsumersLesson, lessonAnchors } from '@idempotency/lessons';
 import { describe, expect, it } from 'vitest';
 
-import { renderLesson } from '../../extension/src/lesson/render-lesson';
+import { renderLesson } from '../../extension/src/lesson/render-lesson.js';
 
 describe('the lesson page rendered on the host', () => {
   const html = renderLesson(idempotentConsumersLesson);

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
-import { loadRulePage } from '../../extension/src/lesson/rule-page';
-import { ruleNames } from '../../extension/src/rules';
+import { loadRulePage } from '../../extension/src/lesson/rule-page.js';
+import { ruleNames } from '../../extension/src/rules.js';
 
 const rulesRoot = fileURLToPath(new URL('../../extension/dist/rules', import.meta.url));
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { ruleNames } from '../../extension/src/rules';
-import { enabledRules, readSettings } from '../../extension/src/settings';
-import { describeState } from '../../extension/src/status/lint-state';
+import { ruleNames } from '../../extension/src/rules.js';
+import { enabledRules, readSettings } from '../../extension/src/settings.js';
+import { describeState } from '../../extension/src/status/lint-state.js';
 
 const reader = (values: Record<string, unknown>) => ({ get: <T>(key: string) => values[key] as T });
 

@@ -5,12 +5,12 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-vi.mock('vscode', async () => await import('./support/fake-vscode'));
+vi.mock('vscode', async () => await import('./support/fake-vscode.js'));
 
-import { lintWorker } from '../../extension/src/lint/lint-worker-client';
-import { checkWorkspace } from '../../extension/src/lint/workspace-check';
-import { readSettings } from '../../extension/src/settings';
-import { fakeEditor, FakeDiagnosticCollection, Uri, workspace } from './support/fake-vscode';
+import { lintWorker } from '../../extension/src/lint/lint-worker-client.js';
+import { checkWorkspace } from '../../extension/src/lint/workspace-check.js';
+import { readSettings } from '../../extension/src/settings.js';
+import { fakeEditor, FakeDiagnosticCollection, Uri, workspace } from './support/fake-vscode.js';
 
 const workerEntry = fileURLToPath(new URL('../../extension/dist/lint-worker.js', import.meta.url));
 

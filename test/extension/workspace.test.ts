@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
-vi.mock('vscode', async () => await import('./support/fake-vscode'));
+vi.mock('vscode', async () => await import('./support/fake-vscode.js'));
 
-import { activate } from '../../extension/src/extension';
-import { fakeEditor, FakeTextDocument, LanguageStatusSeverity, Uri } from './support/fake-vscode';
+import { activate } from '../../extension/src/extension.js';
+import { fakeEditor, FakeTextDocument, LanguageStatusSeverity, Uri } from './support/fake-vscode.js';
 
 const extensionRoot = fileURLToPath(new URL('../../extension', import.meta.url));
 

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 
-import { codeValue, type DocumentFindings } from '../lint/document-findings';
-import { diagnosticSource, qualifiedRuleId, ruleNameOf, isRuleName, type RuleName } from '../rules';
-import { disableRuleForFile, disableRuleForLine, type CommentEdit } from './disable-comments';
+import { codeValue, type DocumentFindings } from '../lint/document-findings.js';
+import { diagnosticSource, qualifiedRuleId, ruleNameOf, isRuleName, type RuleName } from '../rules.js';
+import { disableRuleForFile, disableRuleForLine, type CommentEdit } from './disable-comments.js';
 
 export const openLessonCommand = 'idempotency.openLesson';
 /** "Learn why" always opens the lesson at the place that teaches the rule: in the quick-fix menu, the hover and a rule's page. */

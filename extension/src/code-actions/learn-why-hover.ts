@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 
-import { rulePageTarget } from '../lint/problem-to-diagnostic';
-import { showRulePageCommand, type RuleName } from '../rules';
-import { learnWhyTitle, openLessonCommand, ruleOfDiagnostic } from './idempotency-code-actions';
+import { rulePageTarget } from '../lint/problem-to-diagnostic.js';
+import { showRulePageCommand, type RuleName } from '../rules.js';
+import { learnWhyTitle, openLessonCommand, ruleOfDiagnostic } from './idempotency-code-actions.js';
 
 /**
  * The hover of a finding (this extension's, or the ESLint extension's running the same plugin)

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 
 import type { BuiltLesson } from '@idempotency/lessons';
 
-import { renderLesson } from './render-lesson';
+import { renderLesson } from './render-lesson.js';
 
 export interface LessonPage {
   title: string;

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 
 import * as vscode from 'vscode';
 
-import { loadLessonPage } from './lesson-content';
-import { createNonce, lessonPageHtml, rulePageHtml } from './lesson-html';
-import type { LessonTarget } from './lesson-target';
-import { isMessageFromLesson, type MessageToLesson } from './lesson-messages';
-import { showRulePageCommand } from '../rules';
-import { loadRulePage, type RuleInEditor } from './rule-page';
+import { loadLessonPage } from './lesson-content.js';
+import { createNonce, lessonPageHtml, rulePageHtml } from './lesson-html.js';
+import type { LessonTarget } from './lesson-target.js';
+import { isMessageFromLesson, type MessageToLesson } from './lesson-messages.js';
+import { showRulePageCommand } from '../rules.js';
+import { loadRulePage, type RuleInEditor } from './rule-page.js';
 
 export const lessonViewType = 'idempotency.lesson';
 /** The commands the panel's links may run: from a rule's page to its lesson, and between rule pages. */

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-import { isRuleName } from '../rules';
-import type { RuleLevel } from '../settings';
-import { escapeAttribute } from './lesson-html';
+import { isRuleName } from '../rules.js';
+import type { RuleLevel } from '../settings.js';
+import { escapeAttribute } from './lesson-html.js';
 
 /** A rule's page as the build renders it from eslint-plugin/docs/rules (scripts/rule-pages.mjs). */
 interface BuiltRulePage {

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 
-import type { RuleName } from '../rules';
+import type { RuleName } from '../rules.js';
 
 /** A published diagnostic with what its code actions need, computed when it was linted. */
 export interface Finding {

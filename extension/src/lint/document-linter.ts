@@ -2,12 +2,12 @@ import * as path from 'node:path';
 
 import * as vscode from 'vscode';
 
-import { checksFiles, enabledRules, type Settings } from '../settings';
-import type { DocumentLintState } from '../status/lint-state';
-import { lintedLanguages } from '../status/lint-status-item';
-import type { DocumentFindings, Finding } from './document-findings';
-import type { LintService } from './lint-worker-client';
-import { offsetEditToTextEdit, problemToDiagnostic } from './problem-to-diagnostic';
+import { checksFiles, enabledRules, type Settings } from '../settings.js';
+import type { DocumentLintState } from '../status/lint-state.js';
+import { lintedLanguages } from '../status/lint-status-item.js';
+import type { DocumentFindings, Finding } from './document-findings.js';
+import type { LintService } from './lint-worker-client.js';
+import { offsetEditToTextEdit, problemToDiagnostic } from './problem-to-diagnostic.js';
 
 export interface DocumentLinterParts {
   diagnostics: vscode.DiagnosticCollection;

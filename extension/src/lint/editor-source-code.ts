@@ -1,7 +1,7 @@
 import { VisitNodeStep } from '@eslint/plugin-kit';
 import { SourceCode } from 'eslint';
 
-import { childKeys, isNode, type EstreeNode, type VisitorKeys } from './incremental/estree';
+import { childKeys, isNode, type EstreeNode, type VisitorKeys } from './incremental/estree.js';
 
 /**
  * The steps of one top-level statement's subtree, kept for as long as the statement is. The

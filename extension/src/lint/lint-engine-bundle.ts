@@ -6,10 +6,10 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 
-import { ruleNames, type RuleName } from '../rules';
-import { loadLintEngine, type LintEngineOptions } from './bundled-lint-engine';
-import type { CodeCacheState } from './code-cache';
-import type { LintReport, LintRequest, RuleDocs } from './lint-engine';
+import { ruleNames, type RuleName } from '../rules.js';
+import { loadLintEngine, type LintEngineOptions } from './bundled-lint-engine.js';
+import type { CodeCacheState } from './code-cache.js';
+import type { LintReport, LintRequest, RuleDocs } from './lint-engine.js';
 
 export { loadLintEngine };
 

@@ -1,10 +1,10 @@
 import type { Linter } from 'eslint';
 import { openDocumentsSetting, SettingsError } from 'eslint-plugin-idempotency';
 
-import { pluginPrefix, qualifiedRuleId, ruleNameOf, type RuleName } from '../rules';
-import type { IncrementalParsing } from './incremental/incremental-parsing';
-import type { ParseOutcome } from './incremental/parse-memory';
-import { parseSource } from './parse-source';
+import { pluginPrefix, qualifiedRuleId, ruleNameOf, type RuleName } from '../rules.js';
+import type { IncrementalParsing } from './incremental/incremental-parsing.js';
+import type { ParseOutcome } from './incremental/parse-memory.js';
+import { parseSource } from './parse-source.js';
 
 /** One text edit in ESLint's terms: replace the UTF-16 offsets `range` of the text by `text`. */
 export interface OffsetEdit {

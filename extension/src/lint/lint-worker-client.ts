@@ -1,10 +1,10 @@
 import { Worker } from 'node:worker_threads';
 
-import type { RuleName } from '../rules';
-import type { LintEngineOptions } from './bundled-lint-engine';
-import type { LintReport, LintRequest, RuleDocs } from './lint-engine';
-import type { CodeCacheState } from './code-cache';
-import type { LintWorkerData, MessageFromWorker, MessageToWorker } from './lint-engine-bundle';
+import type { RuleName } from '../rules.js';
+import type { LintEngineOptions } from './bundled-lint-engine.js';
+import type { LintReport, LintRequest, RuleDocs } from './lint-engine.js';
+import type { CodeCacheState } from './code-cache.js';
+import type { LintWorkerData, MessageFromWorker, MessageToWorker } from './lint-engine-bundle.js';
 
 /** The lint engine as the extension host sees it: in a worker thread, so every lint is a message. */
 export interface LintService {

@@ -6,11 +6,11 @@
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 
-import { requireWithCodeCache } from './code-cache';
-import type { LintWorkerData } from './lint-engine-bundle';
+import { requireWithCodeCache } from './code-cache.js';
+import type { LintWorkerData } from './lint-engine-bundle.js';
 
 const data = workerData as Partial<LintWorkerData> | null;
 if (parentPort && data?.lintWorker) {
-  const engineBundle = requireWithCodeCache<typeof import('./lint-engine-bundle')>(path.join(__dirname, 'lint-engine.js'), data.codeCacheDir);
+  const engineBundle = requireWithCodeCache<typeof import('./lint-engine-bundle.js')>(path.join(__dirname, 'lint-engine.js'), data.codeCacheDir);
   engineBundle.exports.serve(parentPort, data.lintWorker, { codeCache: engineBundle.state, afterFirstLint: engineBundle.save });
 }

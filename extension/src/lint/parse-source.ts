@@ -1,9 +1,9 @@
 import * as espree from 'espree';
 
-import { EditorSourceCode } from './editor-source-code';
-import type { IncrementalParsing } from './incremental/incremental-parsing';
-import type { ParseOutcome } from './incremental/parse-memory';
-import type { ParserOptions } from './incremental/parser-adapter';
+import { EditorSourceCode } from './editor-source-code.js';
+import type { IncrementalParsing } from './incremental/incremental-parsing.js';
+import type { ParseOutcome } from './incremental/parse-memory.js';
+import type { ParserOptions } from './incremental/parser-adapter.js';
 
 export type ParsedSource = (
   | { ok: true; sourceCode: EditorSourceCode }

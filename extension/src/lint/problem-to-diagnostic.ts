@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 
-import { diagnosticSource, showRulePageCommand, type RuleName } from '../rules';
-import type { RuleLevel } from '../settings';
-import type { LintProblem, OffsetEdit } from './lint-engine';
+import { diagnosticSource, showRulePageCommand, type RuleName } from '../rules.js';
+import type { RuleLevel } from '../settings.js';
+import type { LintProblem, OffsetEdit } from './lint-engine.js';
 
 /** The parts of `vscode.TextDocument` the mapping needs. */
 export type PositionSource = Pick<vscode.TextDocument, 'positionAt' | 'lineAt' | 'validateRange' | 'lineCount' | 'uri'>;

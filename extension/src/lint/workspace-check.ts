@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 
-import { checksFiles, enabledRules, type Settings } from '../settings';
-import type { LintService } from './lint-worker-client';
-import { problemToDiagnostic, type PositionSource } from './problem-to-diagnostic';
+import { checksFiles, enabledRules, type Settings } from '../settings.js';
+import type { LintService } from './lint-worker-client.js';
+import { problemToDiagnostic, type PositionSource } from './problem-to-diagnostic.js';
 
 export const checkWorkspaceCommand = 'idempotency.checkWorkspace';
 

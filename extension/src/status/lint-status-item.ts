@@ -2,8 +2,8 @@ import * as path from 'node:path';
 
 import * as vscode from 'vscode';
 
-import type { SkippedSchema } from '../lint/engine-warnings';
-import { describeState, type DocumentLintState, type ExtensionState, type SkippedSchemaNote } from './lint-state';
+import type { SkippedSchema } from '../lint/engine-warnings.js';
+import { describeState, type DocumentLintState, type ExtensionState, type SkippedSchemaNote } from './lint-state.js';
 
 export const lintedLanguages = ['javascript', 'javascriptreact', 'typescript', 'typescriptreact'] as const;
 

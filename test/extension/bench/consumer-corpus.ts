@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { seededRandom } from '../support/random-edits';
+import { seededRandom } from '../support/random-edits.js';
 
 /**
  * A consumer file of a given length for the benchmark: Kafka and BullMQ handlers that write
@@ -42,7 +42,7 @@ export async function handleResult${index}(message: { id: string; key: string; v
 const header = `import { Kafka } from 'kafkajs';
 import { Pool } from 'pg';
 
-import { ledgerKey } from './keys';
+import { ledgerKey } from './keys.js';
 
 const pool = new Pool();
 const kafka = new Kafka({ clientId: 'bench', brokers: ['127.0.0.1:9092'] });

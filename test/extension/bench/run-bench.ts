@@ -22,12 +22,12 @@ import { Worker } from 'node:worker_threads';
 
 import type { Linter as LinterType } from 'eslint';
 
-import type { ParseOutcome } from '../../../extension/src/lint/incremental/parse-memory';
-import { consumerFile, consumerProject, editingSession } from './consumer-corpus';
-import type { LintEngine } from '../../../extension/src/lint/lint-engine';
-import { ruleNames } from '../../../extension/src/rules';
-import { installVscodeStandIn } from './vscode-stand-in';
-import { probeLintWorker, type LintRecord } from './worker-probe';
+import type { ParseOutcome } from '../../../extension/src/lint/incremental/parse-memory.js';
+import { consumerFile, consumerProject, editingSession } from './consumer-corpus.js';
+import type { LintEngine } from '../../../extension/src/lint/lint-engine.js';
+import { ruleNames } from '../../../extension/src/rules.js';
+import { installVscodeStandIn } from './vscode-stand-in.js';
+import { probeLintWorker, type LintRecord } from './worker-probe.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const extensionRoot = path.resolve(here, '../../../extension');

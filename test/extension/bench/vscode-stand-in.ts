@@ -1,6 +1,6 @@
 import Module from 'node:module';
 
-import * as fake from '../support/fake-vscode';
+import * as fake from '../support/fake-vscode.js';
 
 const cacheKey = '\0vscode-stand-in';
 

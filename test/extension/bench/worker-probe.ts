@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 
-import type { LintEngineOptions } from '../../../extension/src/lint/bundled-lint-engine';
-import type { ParseOutcome } from '../../../extension/src/lint/incremental/parse-memory';
-import type { LintWorkerData, MessageFromWorker } from '../../../extension/src/lint/lint-engine-bundle';
+import type { LintEngineOptions } from '../../../extension/src/lint/bundled-lint-engine.js';
+import type { ParseOutcome } from '../../../extension/src/lint/incremental/parse-memory.js';
+import type { LintWorkerData, MessageFromWorker } from '../../../extension/src/lint/lint-engine-bundle.js';
 
 /** What the engine said about each lint: how it parsed the text, and how long the whole lint took. */
 export interface LintRecord {

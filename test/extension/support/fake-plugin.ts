@@ -1,7 +1,7 @@
 import type { Rule } from 'eslint';
 
-import type { IdempotencyPlugin } from '../../../extension/src/lint/lint-engine';
-import { ruleNames } from '../../../extension/src/rules';
+import type { IdempotencyPlugin } from '../../../extension/src/lint/lint-engine.js';
+import { ruleNames } from '../../../extension/src/rules.js';
 
 /**
  * A plugin with the real rule ids whose rules report simple, predictable things, so the

@@ -1,8 +1,8 @@
 import * as eslintScope from 'eslint-scope';
 import * as espree from 'espree';
 
-import type { EstreeProgram, VisitorKeys } from './estree';
-import type { ParseResult, ParserAdapter, ParserOptions } from './parser-adapter';
+import type { EstreeProgram, VisitorKeys } from './estree.js';
+import type { ParseResult, ParserAdapter, ParserOptions } from './parser-adapter.js';
 
 interface EspreeOptions {
   ecmaVersion?: unknown;

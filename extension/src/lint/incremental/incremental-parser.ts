@@ -1,6 +1,6 @@
-import type { ParseMemory, ParseOutcome } from './parse-memory';
-import type { ParseResult, ParserAdapter, ParserOptions } from './parser-adapter';
-import { spliceProgram } from './program-splice';
+import type { ParseMemory, ParseOutcome } from './parse-memory.js';
+import type { ParseResult, ParserAdapter, ParserOptions } from './parser-adapter.js';
+import { spliceProgram } from './program-splice.js';
 
 export interface IncrementalParserOptions {
   /** Above this share of the file, a change is parsed in full (see `spliceProgram`). */

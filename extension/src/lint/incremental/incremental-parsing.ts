@@ -1,7 +1,7 @@
-import { espreeAdapter } from './espree-adapter';
-import { incrementalParser, type IncrementalParser, type IncrementalParserOptions } from './incremental-parser';
-import { ParseMemory } from './parse-memory';
-import { typeScriptAdapter, type TypeScriptParserModule } from './typescript-adapter';
+import { espreeAdapter } from './espree-adapter.js';
+import { incrementalParser, type IncrementalParser, type IncrementalParserOptions } from './incremental-parser.js';
+import { ParseMemory } from './parse-memory.js';
+import { typeScriptAdapter, type TypeScriptParserModule } from './typescript-adapter.js';
 
 /**
  * The editor's parsers: espree for JavaScript and typescript-eslint's parser for TypeScript, as

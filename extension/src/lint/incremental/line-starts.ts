@@ -1,4 +1,4 @@
-import type { Position } from './estree';
+import type { Position } from './estree.js';
 
 /**
  * Where each line of a text starts, to turn offsets into ESTree's 1-based lines and 0-based

@@ -1,4 +1,4 @@
-import type { EstreeProgram } from './estree';
+import type { EstreeProgram } from './estree.js';
 
 /** How the text of one lint was parsed, and how long that took (scope analysis included); a parse that failed has no time. */
 export type ParseOutcome = (

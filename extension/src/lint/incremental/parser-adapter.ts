@@ -1,4 +1,4 @@
-import type { EstreeProgram, VisitorKeys } from './estree';
+import type { EstreeProgram, VisitorKeys } from './estree.js';
 
 /** The options ESLint hands a parser's `parseForESLint`. */
 export type ParserOptions = Readonly<Record<string, unknown>>;

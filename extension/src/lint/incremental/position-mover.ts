@@ -1,5 +1,5 @@
-import { childKeys, isNode, type EstreeNode, type Located, type VisitorKeys } from './estree';
-import type { LineStarts } from './line-starts';
+import { childKeys, isNode, type EstreeNode, type Located, type VisitorKeys } from './estree.js';
+import type { LineStarts } from './line-starts.js';
 
 /**
  * Moves nodes, tokens and comments by `offset` characters in a new text, editing their positions

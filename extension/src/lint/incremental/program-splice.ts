@@ -1,8 +1,8 @@
-import { changedSpan } from './changed-span';
-import { firstStartingAt, type EstreeNode, type EstreeProgram, type EstreeToken, type Located, type VisitorKeys } from './estree';
-import { LineStarts } from './line-starts';
-import { PositionMover } from './position-mover';
-import { declarationSignature } from './top-level-declarations';
+import { changedSpan } from './changed-span.js';
+import { firstStartingAt, type EstreeNode, type EstreeProgram, type EstreeToken, type Located, type VisitorKeys } from './estree.js';
+import { LineStarts } from './line-starts.js';
+import { PositionMover } from './position-mover.js';
+import { declarationSignature } from './top-level-declarations.js';
 
 export interface PreviousParse {
   text: string;

@@ -1,4 +1,4 @@
-import type { EstreeNode } from './estree';
+import type { EstreeNode } from './estree.js';
 
 /**
  * What a group of top-level statements declares and exports, as one comparable string.

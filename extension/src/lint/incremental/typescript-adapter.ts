@@ -2,8 +2,8 @@ import { analyze, type AnalyzeOptions } from '@typescript-eslint/scope-manager';
 import { parse as parseNodesOnly } from '@typescript-eslint/typescript-estree';
 import { visitorKeys } from '@typescript-eslint/visitor-keys';
 
-import type { EstreeProgram } from './estree';
-import type { ParseResult, ParserAdapter, ParserOptions } from './parser-adapter';
+import type { EstreeProgram } from './estree.js';
+import type { ParseResult, ParserAdapter, ParserOptions } from './parser-adapter.js';
 
 /** The part of `@typescript-eslint/parser` the adapter uses. */
 export interface TypeScriptParserModule {

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 
 import * as vscode from 'vscode';
 
-import { expectedFindings } from '../../../support/example-markers';
+import { expectedFindings } from '../../../support/example-markers.js';
 
 const extensionId = 'idempotency-toolkit.idempotency-lens';
 

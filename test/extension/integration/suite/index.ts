@@ -1,6 +1,6 @@
 import Mocha from 'mocha';
 
-import { registerSuite } from './extension.suite';
+import { registerSuite } from './extension.suite.js';
 
 /** The entry @vscode/test-electron calls inside the extension host: resolves when every test passed. */
 export function run(): Promise<void> {
