@@ -221,11 +221,20 @@ function isGivenBack(object: TSESTree.ObjectExpression): boolean {
   return parent?.type === 'ReturnStatement' || (parent?.type === 'ArrowFunctionExpression' && parent.body === current);
 }
 
+/**
+ * Is this object one of a list of records handed over together (`addRaw([{ idempotency_key, … }])`)?
+ * Then its key is the record's own, made where the record is made and carried by every retry of
+ * the hand-over, as a producer's key travels with its message; options are never list elements.
+ */
+function isRecordOfBatch(object: TSESTree.ObjectExpression): boolean {
+  return object.parent?.type === 'ArrayExpression';
+}
+
 /** `{ idempotencyKey: … }` and `{ 'Idempotency-Key': … }`, in options and headers alike. */
 export function effectKeyOfProperty(property: TSESTree.Property, table: LibraryTable): EffectKey | undefined {
   const name = keyName(property);
   if (!name || !idempotencyKeyName.test(name) || property.value.type === 'AssignmentPattern') return undefined;
-  if (property.parent?.type !== 'ObjectExpression' || isOutgoingMessage(property.parent, table) || isLogLine(property.parent)) return undefined;
+  if (property.parent?.type !== 'ObjectExpression' || isOutgoingMessage(property.parent, table) || isLogLine(property.parent) || isRecordOfBatch(property.parent)) return undefined;
   return {
     node: property.value,
     values: [property.value],
