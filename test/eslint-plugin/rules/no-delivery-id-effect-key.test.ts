@@ -4,6 +4,26 @@ import { ruleTester } from '../rule-tester.js';
 ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
   valid: [
     {
+      name: 'a fresh key made for each record of a batch handed over is the record\'s own, carried by every retry of the hand-over',
+      code: `
+        export async function exportUsage(clickhouse, counts) {
+          for (const count of counts) {
+            await clickhouse.addRaw([{ ts: Date.now(), idempotency_key: uuidv7(), value: count.value }]);
+          }
+        }`,
+    },
+    {
+      name: 'a helper that returns a fresh value only when the id it derives from is missing: the derived value is the rule',
+      code: `
+        function batchToken(ids) {
+          if (ids.length === 0) return crypto.randomUUID();
+          return sha256(ids.sort().join(','));
+        }
+        export async function store(events, ids) {
+          await store.recordMany(events, { dedupToken: batchToken(ids) });
+        }`,
+    },
+    {
       name: 'a key kept on its row and minted only for a row that has none: every retry sends the stored key',
       code: `
         import { randomUUID } from 'node:crypto';
@@ -480,6 +500,18 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
     },
   ],
   invalid: [
+    {
+      name: 'a helper whose every return is fresh makes a new key on each call',
+      code: `
+        function token(kind) {
+          if (kind === 'a') return crypto.randomUUID();
+          return \`b-\${Date.now()}\`;
+        }
+        export async function store(events) {
+          await sink.recordMany(events, { dedupToken: token('b') });
+        }`,
+      errors: [{ messageId: 'mintedKey', line: 7 }],
+    },
     {
       name: "an option beside an update's data is still handed to the call: only the stored values are the row's",
       code: `

@@ -223,6 +223,15 @@ function isGivenBack(object: TSESTree.ObjectExpression): boolean {
 }
 
 /**
+ * Is this object one of a list of records handed over together (`addRaw([{ idempotency_key, … }])`)?
+ * Then its key is the record's own, made where the record is made and carried by every retry of
+ * the hand-over, as a producer's key travels with its message; options are never list elements.
+ */
+function isRecordOfBatch(object: TSESTree.ObjectExpression): boolean {
+  return object.parent?.type === 'ArrayExpression';
+}
+
+/**
  * `{ idempotencyKey: … }` and `{ 'Idempotency-Key': … }`, in options and headers alike, and the
  * fields providers settle repeats by (`sender_batch_id` in a PayPal payout's batch header).
  */
@@ -231,7 +240,7 @@ export function effectKeyOfProperty(property: TSESTree.Property, table: LibraryT
   if (!name || property.value.type === 'AssignmentPattern') return undefined;
   const provider = idempotencyKeyName.test(name) ? undefined : providerKeyField(property, table);
   if (!provider && !idempotencyKeyName.test(name)) return undefined;
-  if (property.parent?.type !== 'ObjectExpression' || isOutgoingMessage(property.parent, table) || isLogLine(property.parent)) return undefined;
+  if (property.parent?.type !== 'ObjectExpression' || isOutgoingMessage(property.parent, table) || isLogLine(property.parent) || isRecordOfBatch(property.parent)) return undefined;
   return {
     node: property.value,
     values: [property.value],

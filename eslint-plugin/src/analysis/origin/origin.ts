@@ -383,14 +383,18 @@ export class OriginTracer implements Tracing {
 
   returnsOf(fn: FunctionNode, depth: number): Fact[] {
     if (fn.body.type !== 'BlockStatement') return this.visit(fn.body, depth);
-    const facts: Fact[] = [];
+    const returned: Fact[][] = [];
     walk(fn.body, this.file.visitorKeys, (current) => {
       if (current.type === 'ReturnStatement') {
-        if (current.argument) facts.push(...this.visit(current.argument, depth));
+        if (current.argument) returned.push(this.visit(current.argument, depth));
         return false;
       }
       return !isFunction(current);
     });
+    // `if (!id) return randomUUID(); return hash(id)`: as in a conditional, a return that only makes
+    // a fresh value stands in for the one that returns what the function was given.
+    const given = returned.some(holdsValue);
+    const facts = returned.flatMap((facts) => (given && !holdsValue(facts) ? facts.map((fact) => (fact.kind === 'minted' ? { ...fact, fallback: true as const } : fact)) : facts));
     return facts.length > 0 ? facts : [leaf('unknown', this.code(fn))];
   }
 }
