@@ -60,7 +60,13 @@ export function renderExtensionManifest(text: string): string {
   setting.properties = Object.fromEntries(
     ruleNames.map((name) => [
       name,
-      { type: 'string', enum: severities, enumDescriptions: severityWords, default: 'warning', description: catalogue[name].description },
+      {
+        type: 'string',
+        enum: severities,
+        enumDescriptions: severityWords,
+        default: catalogue[name].config === 'strict' ? 'off' : 'warning',
+        description: catalogue[name].description,
+      },
     ]),
   );
   return `${JSON.stringify(manifest, null, 2)}\n`;

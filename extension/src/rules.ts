@@ -2,9 +2,14 @@
  * The plugin's rule ids as the editor sees them, from the plugin's catalogue: plain data, so
  * settings can be read before the lint engine (loaded lazily) is ready.
  */
-import { ruleNames, type RuleName } from 'eslint-plugin-idempotency/catalogue';
+import { catalogue, ruleNames, type RuleName } from 'eslint-plugin-idempotency/catalogue';
 
 export { ruleNames, type RuleName };
+
+/** A rule only `configs.strict` turns on is off here too unless the user turns it on. */
+export function defaultLevelOn(rule: RuleName): boolean {
+  return catalogue[rule].config === 'recommended';
+}
 
 export const pluginPrefix = 'idempotency';
 

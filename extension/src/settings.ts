@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import { ruleNames, type RuleName } from './rules.js';
+import { defaultLevelOn, ruleNames, type RuleName } from './rules.js';
 
 export type RuleLevel = 'error' | 'warning' | 'information' | 'hint' | 'off';
 export type RunMode = 'onType' | 'onSave';
@@ -54,9 +54,10 @@ export function readSettings(config: ConfigurationReader, folder?: string): Sett
   const rules = Object.fromEntries(
     ruleNames.map((rule) => {
       const level = configuredRules[rule];
+      const fallback: RuleLevel = defaultLevelOn(rule) ? defaultRuleLevel : 'off';
       if (ruleLevels.includes(level as RuleLevel)) return [rule, level];
-      if (level !== undefined) replaced(`rules.${rule}`, level, defaultRuleLevel);
-      return [rule, defaultRuleLevel];
+      if (level !== undefined) replaced(`rules.${rule}`, level, fallback);
+      return [rule, fallback];
     }),
   ) as Record<RuleName, RuleLevel>;
   const choice = <T>(name: string, allowed: readonly T[], fallback: T): T => {

@@ -181,4 +181,17 @@ export const exercises: readonly Exercise[] = [
     hints: { 'redelivery after COMMIT': "Worker B's insert returned a row, so it credited. What makes a second row with the same message_id impossible?" },
     wrong: [{ why: 'the starting table, with no key', text: lines('table: CREATE TABLE inbox (message_id text NOT NULL);', unkeyedEffects, 'transaction: one', claim, credit), fails: 'redelivery after COMMIT' }],
   },
+  {
+    id: 'repeat-safe-effect',
+    rule: 'require-repeat-safe-effect',
+    title: 'Give the credit a boundary of its own',
+    task: 'The handler credits the cashback on every delivery and keeps no record of it. Give the credit a boundary a repeat cannot pass, so that an order delivered again is credited once and two orders are both credited.',
+    starter: lines(unkeyedEffects, 'transaction: one', credit),
+    model: lines('table: CREATE TABLE effects (effect_id text PRIMARY KEY, amount integer NOT NULL);', 'transaction: one', `${credit} ON CONFLICT DO NOTHING`),
+    schedules: schedules(firstOrder, secondOrder, firstOrder),
+    readOutcome: readEffects,
+    judge: oncePerOperation('cashbackId'),
+    hints: { 'redelivery after COMMIT': 'Nothing remembers that this cashback was paid. What could the database refuse to store a second time?' },
+    wrong: [{ why: 'the starting handler, with no boundary at all', text: lines(unkeyedEffects, 'transaction: one', credit), fails: 'redelivery after COMMIT' }],
+  },
 ];

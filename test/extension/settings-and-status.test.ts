@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { ruleNames } from '../../extension/src/rules.js';
+import { defaultLevelOn, ruleNames } from '../../extension/src/rules.js';
 import { enabledRules, readSettings } from '../../extension/src/settings.js';
 import { describeState } from '../../extension/src/status/lint-state.js';
 
@@ -21,7 +21,7 @@ describe('settings', () => {
       enable: true,
       run: 'onType',
       typingDelayMs: 300,
-      rules: Object.fromEntries(ruleNames.map((name) => [name, 'warning'])),
+      rules: Object.fromEntries(ruleNames.map((name) => [name, defaultLevelOn(name) ? 'warning' : 'off'])),
       deferToProjectEslint: false,
       maxFileSizeBytes: 512 * 1024,
       workspaceExclude: [],
@@ -35,7 +35,7 @@ describe('settings', () => {
     expect(settings.typingDelayMs).toBe(300);
     expect(settings.maxFileSizeBytes).toBe(512 * 1024);
     expect(settings.rules['no-amount-effect-key']).toBe('warning');
-    expect(enabledRules(settings)).toEqual(ruleNames.filter((name) => name !== 'no-check-then-insert'));
+    expect(enabledRules(settings)).toEqual(ruleNames.filter((name) => name !== 'no-check-then-insert' && defaultLevelOn(name)));
     expect(enabledRules(settings)).toContain('no-delivery-id-effect-key');
     expect(settings.unreadable).toEqual([
       'The setting idempotency.rules.no-amount-effect-key is "loud", which is not one of its values; "warning" is used instead.',

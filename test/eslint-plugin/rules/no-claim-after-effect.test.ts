@@ -297,7 +297,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
             await db.query('INSERT INTO inbox (message_id, result) VALUES ($1, $2) ON CONFLICT (message_id) DO NOTHING', [id, result]);
           }
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'The INSERT into inbox', work: 'handler()', line: '11' } }],
+      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'the INSERT into inbox', work: 'handler()', line: '11' } }],
     },
     {
       name: 'static helpers: a field of the answer tells, the read is either side of a ternary, and DO NOTHING inside BEGIN still lets the second commit its work',
@@ -326,7 +326,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
             return result;
           };
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 21, data: { write: 'The INSERT into inbox', work: 'handler()', line: '4' } }],
+      errors: [{ messageId: 'recordAfterWork', line: 21, data: { write: 'the INSERT into inbox', work: 'handler()', line: '4' } }],
     },
     {
       name: 'the payment sent before BEGIN is outside the transaction the record is in',
@@ -340,7 +340,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await client.query('INSERT INTO processed_events (event_key) VALUES ($1)', [event.key]);
           await client.query('COMMIT');
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: 'The INSERT into processed_events', work: 'the INSERT into payments', line: '4' } }],
+      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: 'the INSERT into processed_events', work: 'the INSERT into payments', line: '4' } }],
     },
     {
       name: 'a client with no BEGIN sent on it runs each statement on its own',
@@ -353,7 +353,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await client.query('INSERT INTO processed_events (event_key) VALUES ($1)', [event.key]);
           client.release();
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'The INSERT into processed_events', work: 'the INSERT into payments', line: '4' } }],
+      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'the INSERT into processed_events', work: 'the INSERT into payments', line: '4' } }],
     },
     {
       name: 'pg: check, then the payment, then an ON CONFLICT record whose result nobody reads',
@@ -553,7 +553,7 @@ export async function sendEmail(to: string, subject: string) {
     });
     const plain = await lintProject(files("await connection.set('idem:' + key, '1');"));
     expect(plain.findings).toEqual(['src/email.processor.ts:7 idempotency/no-claim-after-effect/recordAfterWork']);
-    expect(plain.messages[0]).toContain('markProcessed() records what the check at line 5 asked only after sendEmail() ran');
+    expect(plain.messages[0]).toContain('markProcessed() records what the check on line 5 asked only after sendEmail() ran');
     // A helper that also reads is judged in its own module: it does not stand for a plain write.
     const checked = await lintProject(files("if (await connection.get('idem:' + key)) return;\n  await connection.set('idem:' + key, '1');"));
     expect(checked.findings.filter((finding) => finding.startsWith('src/email.processor.ts'))).toEqual([]);
@@ -589,7 +589,7 @@ export const PaymentModel = mongoose.model('Payment', paymentSchema);
     const charge = "return fetch('https://processor.example/payments', { method: 'POST', body: JSON.stringify(body) });";
     const charged = await lintProject({ 'src/service.ts': service(charge), 'src/model.ts': model, 'src/job.ts': handler('processPayment') });
     expect(charged.findings).toEqual(['src/job.ts:8 idempotency/no-claim-after-effect/protectedButWorkBefore']);
-    expect(charged.messages[0]).toContain('service.processPayment() runs after the check at line 5');
+    expect(charged.messages[0]).toContain('service.processPayment() runs after the check on line 5');
     const asked = await lintProject({ 'src/service.ts': service(charge), 'src/model.ts': model, 'src/job.ts': handler('health') });
     expect(asked.findings).toEqual([]);
   });

@@ -378,7 +378,7 @@ export async function recordUsage(buildId: string, minutes: number) {
     }, undefined, [], 'strict');
     expect(findings).toEqual(['src/consumers/builds.ts:8 idempotency/require-repeat-safe-effect/unguarded']);
     expect(messages).toEqual([
-      'This Kafka consumer inserts into build_usage with no claim, unique key or idempotency key on the way, so a redelivery inserts a second row.',
+      'Additive effect with no repeat-safe boundary: this Kafka consumer inserts into build_usage with no claim, unique key or idempotency key on the way, so a redelivery inserts a second row.',
     ]);
   });
 

@@ -53,9 +53,7 @@ export class OriginTracer implements Tracing {
   }
 
   /** How many modules away from the linted file this tracer reads. */
-  get moduleDepth(): number {
-    return this.binding?.moduleDepth ?? 0;
-  }
+  get moduleDepth(): number { return this.binding?.moduleDepth ?? 0; }
 
   /** Everything known about where the value of `node` comes from. */
   facts(node: TSESTree.Node): Fact[] {

@@ -11,7 +11,7 @@ export const requireRepeatSafeEffect = createRule({
   meta: {
     type: 'problem',
     messages: {
-      unguarded: 'This {{entry}} {{does}} with no claim, unique key or idempotency key on the way, so a redelivery {{repeat}}.',
+      unguarded: 'Additive effect with no repeat-safe boundary: this {{entry}} {{does}} with no claim, unique key or idempotency key on the way, so a redelivery {{repeat}}.',
     },
     schema: [],
   },

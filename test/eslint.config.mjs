@@ -1,3 +1,0 @@
-import { sourceConfig } from '../eslint-plugin/eslint.config.mjs';
-
-export default sourceConfig(import.meta.dirname);
