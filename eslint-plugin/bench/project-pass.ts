@@ -15,10 +15,13 @@ import builtPlugin from '../dist/index.js';
 import { lintFiles } from '../eval/snapshots.js';
 
 const [root, list, mode] = process.argv.slice(2);
-if (!root || !list || (mode !== 'with' && mode !== 'without')) throw new Error('usage: project-pass.ts <project root> <file list> with|without');
+if (!root || !list || (mode !== 'with' && mode !== 'without'))
+  throw new Error('usage: project-pass.ts <project root> <file list> with|without');
 const files = readFileSync(list, 'utf8').split('\n').filter(Boolean);
 const started = process.cpuUsage();
-const rulesOff = Object.fromEntries(Object.keys(builtPlugin.rules).map((name) => [`idempotency/${name}`, 'off' as const]));
+const rulesOff = Object.fromEntries(
+  Object.keys(builtPlugin.rules).map((name) => [`idempotency/${name}`, 'off' as const]),
+);
 const eslint = new ESLint({
   cwd: root,
   overrideConfigFile: true,
@@ -34,4 +37,11 @@ const eslint = new ESLint({
 });
 const outcome = await lintFiles(eslint, root, files);
 const spent = process.cpuUsage(started);
-console.log(JSON.stringify({ cpuMs: (spent.user + spent.system) / 1000, linted: outcome.linted.length, findings: outcome.findings.length, crashed: outcome.crashed.length }));
+console.log(
+  JSON.stringify({
+    cpuMs: (spent.user + spent.system) / 1000,
+    linted: outcome.linted.length,
+    findings: outcome.findings.length,
+    crashed: outcome.crashed.length,
+  }),
+);

@@ -36,7 +36,11 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 function realCorpus(): Corpus {
   // Fixed by the lock file: ESLint's own sources and typescript-eslint's compiled packages.
-  const folders = ['node_modules/eslint/lib', 'node_modules/@typescript-eslint/typescript-estree/dist', 'node_modules/@typescript-eslint/scope-manager/dist'];
+  const folders = [
+    'node_modules/eslint/lib',
+    'node_modules/@typescript-eslint/typescript-estree/dist',
+    'node_modules/@typescript-eslint/scope-manager/dist',
+  ];
   const files = folders
     .flatMap((folder) => sourceFilesBelow(path.join(root, folder)))
     .filter((file) => file.endsWith('.js'))
@@ -75,8 +79,14 @@ function pass(linter: CorpusLinter, corpus: Corpus, withRules: boolean): number 
 async function main(): Promise<void> {
   await whenSqlParserReady();
   const linter = new CorpusLinter([js.configs.recommended], builtPlugin);
-  const corpora: Corpus[] = [realCorpus(), { name: 'SQL-dense consumers (generated)', files: sqlDenseCorpus(), target: 1.25 }];
-  console.log('ESLint with its recommended rules, without and with the idempotency rules (CPU time, median of %d alternating passes)', rounds);
+  const corpora: Corpus[] = [
+    realCorpus(),
+    { name: 'SQL-dense consumers (generated)', files: sqlDenseCorpus(), target: 1.25 },
+  ];
+  console.log(
+    'ESLint with its recommended rules, without and with the idempotency rules (CPU time, median of %d alternating passes)',
+    rounds,
+  );
   for (const corpus of corpora) {
     const bytes = corpus.files.reduce((sum, file) => sum + file.source.length, 0);
     pass(linter, corpus, false);
@@ -108,15 +118,33 @@ async function main(): Promise<void> {
 }
 
 /** The project corpus: a public monorepo (web app, jobs, webhooks) at a fixed commit, with its Prisma schema. */
-const project = { repository: 'documenso/documenso', commit: '75330166cc00b29c14399bc2e391e4b4d8080c00', target: 1.1, rounds: 5 };
+const project = {
+  repository: 'documenso/documenso',
+  commit: '75330166cc00b29c14399bc2e391e4b4d8080c00',
+  target: 1.1,
+  rounds: 5,
+};
 
-function projectPass(tree: string, list: string, mode: 'with' | 'without'): { cpuMs: number; linted: number; findings: number; crashed: number } {
-  const output = execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'eslint-plugin/bench/project-pass.ts'), tree, list, mode], {
-    cwd: path.join(root, 'eslint-plugin'),
-    encoding: 'utf8',
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return JSON.parse(output.trim().split('\n').pop()!) as { cpuMs: number; linted: number; findings: number; crashed: number };
+function projectPass(
+  tree: string,
+  list: string,
+  mode: 'with' | 'without',
+): { cpuMs: number; linted: number; findings: number; crashed: number } {
+  const output = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'eslint-plugin/bench/project-pass.ts'), tree, list, mode],
+    {
+      cwd: path.join(root, 'eslint-plugin'),
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  return JSON.parse(output.trim().split('\n').pop()!) as {
+    cpuMs: number;
+    linted: number;
+    findings: number;
+    crashed: number;
+  };
 }
 
 /**
@@ -127,7 +155,9 @@ function projectPass(tree: string, list: string, mode: 'with' | 'without'): { cp
 function projectBench(): void {
   const gitDir = gitDirOf(project.repository);
   if (!gitDir || !hasCommit(gitDir, project.commit)) {
-    console.log(`  project (${project.repository}): skipped, no snapshot with ${project.commit.slice(0, 12)} under ${snapshotRoot} (EVAL_SNAPSHOTS)`);
+    console.log(
+      `  project (${project.repository}): skipped, no snapshot with ${project.commit.slice(0, 12)} under ${snapshotRoot} (EVAL_SNAPSHOTS)`,
+    );
     return;
   }
   const tree = materialise(gitDir, project.commit, project.repository);

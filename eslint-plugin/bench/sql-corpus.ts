@@ -5,14 +5,22 @@
  */
 
 const shapes: ((table: string, index: number) => string)[] = [
-  (table, index) => `  await pool.query('INSERT INTO ${table} (${table}_id, cents, note) VALUES ($1, $2, $3) ON CONFLICT (${table}_id) DO NOTHING', [payload.${table}Id, payload.cents, 'n${index}']);`,
-  (table, index) => `  const { rows: r${index} } = await pool.query('SELECT id, cents FROM ${table} WHERE account_id = $1 AND created_at > now() - interval \\'${index} days\\'', [payload.accountId]);`,
-  (table, index) => `  await sql\`UPDATE ${table} SET cents = cents + \${payload.cents} WHERE id = \${payload.${table}Id} AND version = ${index}\`;`,
-  (table, index) => `  await client.query({ text: 'INSERT INTO ${table}_log (message_id, seen_at, n) VALUES ($1, now(), ${index})', values: [message.id] });`,
-  (table, index) => `  await knex('${table}').insert({ ${table}_id: payload.${table}Id, cents: payload.cents, batch: ${index} }).onConflict('${table}_id').ignore();`,
-  (table, index) => `  await prisma.${table}.upsert({ where: { ${table}Id: payload.${table}Id }, create: { ${table}Id: payload.${table}Id, cents: ${index} }, update: {} });`,
-  (table, index) => `  await db.query(\`SELECT count(*) FROM ${table} t JOIN accounts a ON a.id = t.account_id WHERE t.kind = '${index}' GROUP BY a.region\`);`,
-  (table, index) => `  await stripe.refunds.create({ amount: payload.cents }, { idempotencyKey: \`${table}-\${payload.${table}Id}-${index}\` });`,
+  (table, index) =>
+    `  await pool.query('INSERT INTO ${table} (${table}_id, cents, note) VALUES ($1, $2, $3) ON CONFLICT (${table}_id) DO NOTHING', [payload.${table}Id, payload.cents, 'n${index}']);`,
+  (table, index) =>
+    `  const { rows: r${index} } = await pool.query('SELECT id, cents FROM ${table} WHERE account_id = $1 AND created_at > now() - interval \\'${index} days\\'', [payload.accountId]);`,
+  (table, index) =>
+    `  await sql\`UPDATE ${table} SET cents = cents + \${payload.cents} WHERE id = \${payload.${table}Id} AND version = ${index}\`;`,
+  (table, index) =>
+    `  await client.query({ text: 'INSERT INTO ${table}_log (message_id, seen_at, n) VALUES ($1, now(), ${index})', values: [message.id] });`,
+  (table, index) =>
+    `  await knex('${table}').insert({ ${table}_id: payload.${table}Id, cents: payload.cents, batch: ${index} }).onConflict('${table}_id').ignore();`,
+  (table, index) =>
+    `  await prisma.${table}.upsert({ where: { ${table}Id: payload.${table}Id }, create: { ${table}Id: payload.${table}Id, cents: ${index} }, update: {} });`,
+  (table, index) =>
+    `  await db.query(\`SELECT count(*) FROM ${table} t JOIN accounts a ON a.id = t.account_id WHERE t.kind = '${index}' GROUP BY a.region\`);`,
+  (table, index) =>
+    `  await stripe.refunds.create({ amount: payload.cents }, { idempotencyKey: \`${table}-\${payload.${table}Id}-${index}\` });`,
 ];
 
 const tables = ['refund', 'sale', 'payout', 'invoice', 'transfer', 'charge'];

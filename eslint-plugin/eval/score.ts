@@ -2,7 +2,18 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { gitDirOf, hasCommit, lintFiles, materialise, parseTsv, pluginEntry, pluginLinter, removeTree, snapshotRoot, type Finding } from './snapshots.js';
+import {
+  gitDirOf,
+  hasCommit,
+  lintFiles,
+  materialise,
+  parseTsv,
+  pluginEntry,
+  pluginLinter,
+  removeTree,
+  snapshotRoot,
+  type Finding,
+} from './snapshots.js';
 
 /**
  * Scores the rules against real-code.tsv: labelled line ranges of public repositories, each with
@@ -52,12 +63,15 @@ function readLabels(): Label[] {
       why: record.why ?? '',
       row: index + 2,
     };
-    const problem =
-      !/^[\w.-]+\/[\w.-]+$/.test(label.repository) ? 'repository is not owner/name'
-      : !/^[0-9a-f]{40}$/.test(label.commit) ? 'commit is not 40 hex digits'
-      : !Number.isInteger(label.start) || !Number.isInteger(label.end) || label.start > label.end ? 'bad line range'
-      : label.expected !== 'none' && !knownRules.includes(label.expected) ? `unknown rule ${label.expected}`
-      : undefined;
+    const problem = !/^[\w.-]+\/[\w.-]+$/.test(label.repository)
+      ? 'repository is not owner/name'
+      : !/^[0-9a-f]{40}$/.test(label.commit)
+        ? 'commit is not 40 hex digits'
+        : !Number.isInteger(label.start) || !Number.isInteger(label.end) || label.start > label.end
+          ? 'bad line range'
+          : label.expected !== 'none' && !knownRules.includes(label.expected)
+            ? `unknown rule ${label.expected}`
+            : undefined;
     if (problem) console.error(`real-code.tsv line ${label.row}: ${problem}; skipped`);
     else labels.push(label);
   });
@@ -78,7 +92,10 @@ function describe(label: Label): string {
 
 async function main(): Promise<void> {
   // The plugin object's rules decide what counts as implemented; the named export is a fallback.
-  const built = (await import(pluginEntry)) as { default?: { rules?: Record<string, unknown> }; rules?: Record<string, unknown> };
+  const built = (await import(pluginEntry)) as {
+    default?: { rules?: Record<string, unknown> };
+    rules?: Record<string, unknown>;
+  };
   const implemented = new Set(Object.keys(built.default?.rules ?? built.rules ?? {}));
   const labels = readLabels();
 
@@ -93,7 +110,7 @@ async function main(): Promise<void> {
   const missing: string[] = [];
   const unscored: { label: Label; reason: string }[] = [];
   for (const [key, group] of groups) {
-    const { repository, commit } = group[0]!;
+    const { repository, commit } = group[0];
     const gitDir = gitDirOf(repository);
     if (!gitDir) {
       if (!missing.includes(repository)) missing.push(repository);
@@ -109,13 +126,21 @@ async function main(): Promise<void> {
       const files = [...new Set(group.map((label) => label.path))];
       const outcome = await lintFiles(await pluginLinter(tree), tree, files);
       for (const label of group) {
-        const notLinted = outcome.unparseable.find((entry) => entry.path === label.path) ?? outcome.crashed.find((entry) => entry.path === label.path);
+        const notLinted =
+          outcome.unparseable.find((entry) => entry.path === label.path) ??
+          outcome.crashed.find((entry) => entry.path === label.path);
         if (notLinted) unscored.push({ label, reason: `not linted: ${notLinted.message}` });
-        else if (!outcome.linted.includes(label.path)) unscored.push({ label, reason: 'file not found at that commit' });
-        else findingsByLabel.set(label, outcome.findings.filter((finding) => inRange(finding, label)));
+        else if (!outcome.linted.includes(label.path))
+          unscored.push({ label, reason: 'file not found at that commit' });
+        else
+          findingsByLabel.set(
+            label,
+            outcome.findings.filter((finding) => inRange(finding, label)),
+          );
       }
     } catch (error) {
-      for (const label of group) unscored.push({ label, reason: error instanceof Error ? error.message.split('\n')[0]! : String(error) });
+      for (const label of group)
+        unscored.push({ label, reason: error instanceof Error ? error.message.split('\n')[0] : String(error) });
     } finally {
       if (tree) removeTree(tree);
     }
@@ -123,7 +148,9 @@ async function main(): Promise<void> {
   }
 
   const scored = [...findingsByLabel.keys()];
-  console.log(`real-code set: ${labels.length} labels from ${new Set(labels.map((l) => l.repository)).size} repositories; ${scored.length} scored, ${unscored.length} not scored, ${missing.length} repositories missing\n`);
+  console.log(
+    `real-code set: ${labels.length} labels from ${new Set(labels.map((l) => l.repository)).size} repositories; ${scored.length} scored, ${unscored.length} not scored, ${missing.length} repositories missing\n`,
+  );
 
   const misses: string[] = [];
   const falseFindings: string[] = [];
@@ -132,7 +159,9 @@ async function main(): Promise<void> {
     const positives = labels.filter((label) => label.expected === rule);
     if (!implemented.has(rule)) {
       const negatives = labels.filter((label) => label.expected === 'none').length;
-      console.log(`${rule}\t${positives.length}\tnot implemented (${positives.length} positive, ${labels.length - positives.length} other labels, of which ${negatives} none)`);
+      console.log(
+        `${rule}\t${positives.length}\tnot implemented (${positives.length} positive, ${labels.length - positives.length} other labels, of which ${negatives} none)`,
+      );
       continue;
     }
     let truePositives = 0;
@@ -148,19 +177,31 @@ async function main(): Promise<void> {
         }
       } else if (hits.length > 0) {
         falsePositives += 1;
-        falseFindings.push(`${rule}\tline ${hits.map((hit) => hit.line).join(',')}\t${describe(label)}\n\t\t${hits[0]!.message.replace(/\s+/g, ' ')}`);
+        falseFindings.push(
+          `${rule}\tline ${hits.map((hit) => hit.line).join(',')}\t${describe(label)}\n\t\t${hits[0].message.replace(/\s+/g, ' ')}`,
+        );
       }
     }
     const scoredPositives = positives.filter((label) => findingsByLabel.has(label)).length;
-    console.log(`${rule}\t${scoredPositives}\t${truePositives}\t${falsePositives}\t${falseNegatives}\t${ratio(truePositives, truePositives + falsePositives)}\t${ratio(truePositives, truePositives + falseNegatives)}`);
+    console.log(
+      `${rule}\t${scoredPositives}\t${truePositives}\t${falsePositives}\t${falseNegatives}\t${ratio(truePositives, truePositives + falsePositives)}\t${ratio(truePositives, truePositives + falseNegatives)}`,
+    );
   }
 
   if (misses.length > 0) console.log(`\nmisses (${misses.length}):\n${misses.join('\n')}`);
   if (falseFindings.length > 0) console.log(`\nfalse findings (${falseFindings.length}):\n${falseFindings.join('\n')}`);
-  if (unscored.length > 0) console.log(`\nnot scored (${unscored.length}):\n${unscored.map(({ label, reason }) => `${describe(label)}: ${reason}`).join('\n')}`);
+  if (unscored.length > 0)
+    console.log(
+      `\nnot scored (${unscored.length}):\n${unscored.map(({ label, reason }) => `${describe(label)}: ${reason}`).join('\n')}`,
+    );
   if (missing.length > 0) {
-    console.log(`\nmissing snapshots (${missing.length}), looked for under ${snapshotRoot} (set EVAL_SNAPSHOTS to look elsewhere):`);
-    for (const repository of missing) console.log(`  ${repository}: expected ${snapshotRoot}/${repository.replace('/', '+')}/repo (a git directory); fetch "github:${repository}", or clone https://github.com/${repository} there`);
+    console.log(
+      `\nmissing snapshots (${missing.length}), looked for under ${snapshotRoot} (set EVAL_SNAPSHOTS to look elsewhere):`,
+    );
+    for (const repository of missing)
+      console.log(
+        `  ${repository}: expected ${snapshotRoot}/${repository.replace('/', '+')}/repo (a git directory); fetch "github:${repository}", or clone https://github.com/${repository} there`,
+      );
   }
 }
 

@@ -42,7 +42,9 @@ export function gitDirOf(repository: string): string | undefined {
     path.join(snapshotRoot, owner ?? '', name ?? '', '.git'),
     path.join(snapshotRoot, owner ?? '', name ?? ''),
   ];
-  return candidates.find((candidate) => existsSync(path.join(candidate, 'HEAD')) && existsSync(path.join(candidate, 'objects')));
+  return candidates.find(
+    (candidate) => existsSync(path.join(candidate, 'HEAD')) && existsSync(path.join(candidate, 'objects')),
+  );
 }
 
 /** True when the snapshot holds `commit` (an older snapshot may predate a labelled commit). */
@@ -61,10 +63,14 @@ export function headOf(gitDir: string): string {
 export function materialise(gitDir: string, commit: string, label: string): string {
   const into = mkdtempSync(path.join(os.tmpdir(), `eval-${label.replace(/[^\w.-]+/g, '_')}-`));
   // git archive | tar: no work tree or index is created inside the snapshot, which stays read-only.
-  const archive = spawnSync('sh', ['-c', 'set -o pipefail; git --git-dir "$0" archive --format=tar "$1" | tar -x -C "$2"', gitDir, commit, into], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const archive = spawnSync(
+    'sh',
+    ['-c', 'set -o pipefail; git --git-dir "$0" archive --format=tar "$1" | tar -x -C "$2"', gitDir, commit, into],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   if (archive.status !== 0) {
     // Snapshots may lack their largest blobs, which makes git archive fail as a whole; write
     // every blob that is there and leave the missing ones out (they are never source files).
@@ -77,14 +83,17 @@ export function materialise(gitDir: string, commit: string, label: string): stri
 
 /** Writes each regular file of `commit` that the snapshot holds; skips links, submodules and missing blobs. */
 function writeBlobsOneByOne(gitDir: string, commit: string, into: string): void {
-  const listing = execFileSync('git', ['--git-dir', gitDir, 'ls-tree', '-r', '-z', commit], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const listing = execFileSync('git', ['--git-dir', gitDir, 'ls-tree', '-r', '-z', commit], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const entries = listing
     .split('\0')
     .filter(Boolean)
     .map((line) => {
       const tab = line.indexOf('\t');
       const [mode, type, sha] = line.slice(0, tab).split(' ');
-      return { mode: mode!, type: type!, sha: sha!, file: line.slice(tab + 1) };
+      return { mode: mode, type: type, sha: sha, file: line.slice(tab + 1) };
     })
     .filter((entry) => entry.type === 'blob' && entry.mode !== '120000');
   const chunk = 2000;
@@ -121,7 +130,8 @@ export const sourceFile = /\.(c|m)?[jt]sx?$/;
  * Build output, dependencies, vendored and generated code: not what a team writes, and not what a
  * team would lint. Matched on any path segment.
  */
-const skippedSegment = /(^|\/)(node_modules|dist|build|out|\.next|\.nuxt|\.output|\.turbo|\.vercel|coverage|vendor|vendored|third[_-]party|bower_components|__generated__|generated|\.yarn|storybook-static|public\/static)(\/|$)/;
+const skippedSegment =
+  /(^|\/)(node_modules|dist|build|out|\.next|\.nuxt|\.output|\.turbo|\.vercel|coverage|vendor|vendored|third[_-]party|bower_components|__generated__|generated|\.yarn|storybook-static|public\/static)(\/|$)/;
 const skippedName = /(\.min\.[cm]?js|\.bundle\.js|-min\.js|\.d\.[cm]?ts)$/;
 
 /** Every source file of `commit` a team would lint, relative to the tree's root. */
@@ -158,10 +168,20 @@ export interface LintOutcome {
  * here, and they are not what is being judged.
  */
 export async function pluginLinter(cwd: string, onlyRule?: string): Promise<ESLint> {
-  const { default: plugin } = (await import(pluginEntry)) as { default: { configs: { recommended: Linter.Config[] }; rules: Record<string, unknown> } };
+  const { default: plugin } = (await import(pluginEntry)) as {
+    default: { configs: { recommended: Linter.Config[] }; rules: Record<string, unknown> };
+  };
   // One rule alone, for a study of that rule: the others' analyses are not run.
   const only: Linter.Config[] = onlyRule
-    ? [{ files: plugin.configs.recommended[0]?.files, ignores: plugin.configs.recommended[0]?.ignores, rules: Object.fromEntries(Object.keys(plugin.rules).map((name) => [`idempotency/${name}`, name === onlyRule ? 'error' : 'off'])) }]
+    ? [
+        {
+          files: plugin.configs.recommended[0]?.files,
+          ignores: plugin.configs.recommended[0]?.ignores,
+          rules: Object.fromEntries(
+            Object.keys(plugin.rules).map((name) => [`idempotency/${name}`, name === onlyRule ? 'error' : 'off']),
+          ),
+        },
+      ]
     : [];
   return new ESLint({
     cwd,
@@ -185,7 +205,12 @@ const batchSize = 100;
  * Lints `files` (relative to `cwd`) in batches; when a batch throws, its files are linted one by
  * one so that a single bad file is recorded as crashed and the others still count.
  */
-export async function lintFiles(eslint: ESLint, cwd: string, files: string[], onProgress?: (done: number) => void): Promise<LintOutcome> {
+export async function lintFiles(
+  eslint: ESLint,
+  cwd: string,
+  files: string[],
+  onProgress?: (done: number) => void,
+): Promise<LintOutcome> {
   const outcome: LintOutcome = { findings: [], linted: [], unparseable: [], crashed: [] };
   const record = (results: ESLint.LintResult[]): void => {
     for (const result of results) {
@@ -198,7 +223,12 @@ export async function lintFiles(eslint: ESLint, cwd: string, files: string[], on
       outcome.linted.push(relative);
       for (const message of result.messages) {
         if (!message.ruleId?.startsWith('idempotency/')) continue;
-        outcome.findings.push({ path: relative, line: message.line, ruleId: message.ruleId.slice('idempotency/'.length), message: message.message });
+        outcome.findings.push({
+          path: relative,
+          line: message.line,
+          ruleId: message.ruleId.slice('idempotency/'.length),
+          message: message.message,
+        });
       }
     }
   };
@@ -211,7 +241,10 @@ export async function lintFiles(eslint: ESLint, cwd: string, files: string[], on
         try {
           record(await eslint.lintFiles([path.join(cwd, file)]));
         } catch (error) {
-          outcome.crashed.push({ path: file, message: error instanceof Error ? error.message.split('\n')[0]! : String(error) });
+          outcome.crashed.push({
+            path: file,
+            message: error instanceof Error ? error.message.split('\n')[0] : String(error),
+          });
         }
       }
     }

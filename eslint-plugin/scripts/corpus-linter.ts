@@ -25,7 +25,9 @@ export interface FileOutcome {
 type LintedPlugin = { rules: Record<string, unknown> };
 
 function configs(withRules: boolean, baseline: Linter.Config[], linted: LintedPlugin): Linter.Config[] {
-  const rules = withRules ? Object.fromEntries(Object.keys(linted.rules).map((name) => [`idempotency/${name}`, 'error' as const])) : {};
+  const rules = withRules
+    ? Object.fromEntries(Object.keys(linted.rules).map((name) => [`idempotency/${name}`, 'error' as const]))
+    : {};
   return [
     ...baseline,
     { files: ['**/*.{js,jsx,mjs}'], languageOptions: { sourceType: 'module', ecmaVersion: 'latest' } },
@@ -71,7 +73,9 @@ export class CorpusLinter {
       const fatal = messages.find((message) => message.fatal);
       if (!fatal) {
         return {
-          findings: messages.filter((message) => message.ruleId?.startsWith('idempotency/')).map((message) => ({ ruleId: message.ruleId!, line: message.line, message: message.message })),
+          findings: messages
+            .filter((message) => message.ruleId?.startsWith('idempotency/'))
+            .map((message) => ({ ruleId: message.ruleId!, line: message.line, message: message.message })),
         };
       }
       // Many packages ship CommonJS in .js files, which is not valid as a module (e.g. `with`, octal escapes).

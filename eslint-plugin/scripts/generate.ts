@@ -46,7 +46,13 @@ export function renderReadme(text: string): string {
 }
 
 const severities = ['error', 'warning', 'information', 'hint', 'off'];
-const severityWords = ['Shown as an error', 'Shown as a warning', 'Shown as information', 'Shown as a hint (no squiggle)', 'The rule does not run'];
+const severityWords = [
+  'Shown as an error',
+  'Shown as a warning',
+  'Shown as information',
+  'Shown as a hint (no squiggle)',
+  'The rule does not run',
+];
 
 interface Manifest {
   contributes: { configuration: { properties: Record<string, { properties?: Record<string, unknown> }> } };

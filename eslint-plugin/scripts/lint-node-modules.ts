@@ -86,13 +86,16 @@ async function main(): Promise<void> {
   );
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`Linted ${total.linted} files in ${seconds} s (${total.unparseable} did not parse and were skipped).`);
-  console.log(`Slowest: ${total.slowest.map((entry) => `${path.relative(folder, entry.file)} ${Math.round(entry.ms)} ms`).join(', ')}`);
+  console.log(
+    `Slowest: ${total.slowest.map((entry) => `${path.relative(folder, entry.file)} ${Math.round(entry.ms)} ms`).join(', ')}`,
+  );
   console.log(`Findings: ${total.findings.length}`);
   for (const finding of total.findings.slice(0, 30)) {
     console.log(`  ${path.relative(folder, finding.file)}:${finding.line} ${finding.ruleId}`);
   }
   console.log(`Exceptions from the plugin's rules: ${total.crashes.length}`);
-  for (const crash of total.crashes.slice(0, 20)) console.log(`  ${path.relative(folder, crash.file)}: ${crash.error.split('\n')[0]}`);
+  for (const crash of total.crashes.slice(0, 20))
+    console.log(`  ${path.relative(folder, crash.file)}: ${crash.error.split('\n')[0]}`);
   if (total.crashes.length > 0) process.exitCode = 1;
 }
 

@@ -12,13 +12,18 @@ import { camelCase, insertBefore } from './scaffold.js';
 
 const [name = '', kind = 'broker'] = process.argv.slice(2);
 if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name) || !['broker', 'data'].includes(kind)) {
-  console.error('Usage: npm run new:adapter -- NAME [broker|data]   (the npm package name in kebab-case, e.g. acme-queue)');
+  console.error(
+    'Usage: npm run new:adapter -- NAME [broker|data]   (the npm package name in kebab-case, e.g. acme-queue)',
+  );
   process.exit(2);
 }
 const plugin = fileURLToPath(new URL('../', import.meta.url));
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const id = camelCase(name);
-const files = { adapter: `${plugin}src/libraries/${name}.ts`, test: `${root}test/eslint-plugin/libraries/${name}.test.ts` };
+const files = {
+  adapter: `${plugin}src/libraries/${name}.ts`,
+  test: `${root}test/eslint-plugin/libraries/${name}.test.ts`,
+};
 for (const file of Object.values(files)) {
   if (existsSync(file)) {
     console.error(`${file} exists already: nothing written.`);
@@ -91,15 +96,23 @@ writeFileSync(files.test, kind === 'broker' ? brokerTest : dataTest);
 const registryPath = `${plugin}src/libraries/index.ts`;
 let registry = readFileSync(registryPath, 'utf8');
 registry = insertBefore(registry, '\nexport type { LibraryAdapter', `import { ${id} } from './${name}.js';\n`);
-registry = insertBefore(registry, kind === 'broker' ? '  // Databases and stores' : '];\n\nexport const defaultLibraryTable', `  ${id},\n`);
+registry = insertBefore(
+  registry,
+  kind === 'broker' ? '  // Databases and stores' : '];\n\nexport const defaultLibraryTable',
+  `  ${id},\n`,
+);
 writeFileSync(registryPath, registry);
 
 const docsPath = `${plugin}docs/libraries.md`;
 const docs = readFileSync(docsPath, 'utf8');
 const lastRow = [...docs.matchAll(/^\| `[^`]+` \|.*$/gm)].at(-1);
-if (!lastRow || lastRow.index === undefined) throw new Error('docs/libraries.md has no table of adapters: add the row by hand.');
+if (!lastRow || lastRow.index === undefined)
+  throw new Error('docs/libraries.md has no table of adapters: add the row by hand.');
 const at = lastRow.index + lastRow[0].length;
-writeFileSync(docsPath, `${docs.slice(0, at)}\n| \`${name}\` | ${name} | Say what the adapter knows. |${docs.slice(at)}`);
+writeFileSync(
+  docsPath,
+  `${docs.slice(0, at)}\n| \`${name}\` | ${name} | Say what the adapter knows. |${docs.slice(at)}`,
+);
 
 console.log(`Written: ${Object.values(files).join(', ')}; registered in src/libraries/index.ts; a row in docs/libraries.md.
 Next: fill in the adapter and its test (npx vitest run --config test/vitest.config.ts ${files.test.slice(root.length)}).`);

@@ -123,7 +123,7 @@ writeFileSync(
 
 const indexPath = `${plugin}src/index.ts`;
 let index = readFileSync(indexPath, 'utf8');
-index = insertBefore(index, "import { lazyTypeScriptParser }", `import { ${id} } from './rules/${name}.js';\n`);
+index = insertBefore(index, 'import { lazyTypeScriptParser }', `import { ${id} } from './rules/${name}.js';\n`);
 index = insertBefore(index, '} satisfies { [Name in RuleName]: { name: Name } };', `  '${name}': ${id},\n`);
 writeFileSync(indexPath, index);
 

@@ -29,43 +29,50 @@ export interface CatalogueEntry {
 
 export const catalogue = {
   'no-delivery-id-effect-key': {
-    description: 'Disallow keying a business effect by the identity of a delivery: a message id, an offset, a job id, a fresh random id or the worker',
+    description:
+      'Disallow keying a business effect by the identity of a delivery: a message id, an offset, a job id, a fresh random id or the worker',
     severity: 'error',
     config: 'recommended',
     lesson: { lesson: 'idempotent-consumers', anchor: 'q1', seeAlso: ['example-4-4'] },
   },
   'no-amount-effect-key': {
-    description: 'Disallow an effect key or a duplicate check whose identity is an amount, alone or with an account, currency or date',
+    description:
+      'Disallow an effect key or a duplicate check whose identity is an amount, alone or with an account, currency or date',
     severity: 'error',
     config: 'recommended',
     lesson: { lesson: 'idempotent-consumers', anchor: 'q4', seeAlso: [] },
   },
   'no-check-then-insert': {
-    description: 'Disallow checking for a row in application code and then inserting it without letting the database settle duplicates',
+    description:
+      'Disallow checking for a row in application code and then inserting it without letting the database settle duplicates',
     severity: 'error',
     config: 'recommended',
     lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-1', seeAlso: ['tip-1'] },
   },
   'no-claim-after-effect': {
-    description: 'Disallow recording that a delivery or operation was handled only after its effect ran, or through a claim whose result is ignored',
+    description:
+      'Disallow recording that a delivery or operation was handled only after its effect ran, or through a claim whose result is ignored',
     severity: 'error',
     config: 'recommended',
     lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-6', seeAlso: ['q5'] },
   },
   'no-in-memory-dedupe': {
-    description: 'Disallow deciding whether a delivery was already handled from a collection in process memory, which a restart or a second worker does not share',
+    description:
+      'Disallow deciding whether a delivery was already handled from a collection in process memory, which a restart or a second worker does not share',
     severity: 'error',
     config: 'recommended',
     lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-7', seeAlso: ['q6'] },
   },
   'no-claim-without-unique-key': {
-    description: 'Disallow a claim that counts on a unique key the schema does not declare: ON CONFLICT, an upsert or a caught duplicate with nothing to settle it',
+    description:
+      'Disallow a claim that counts on a unique key the schema does not declare: ON CONFLICT, an upsert or a caught duplicate with nothing to settle it',
     severity: 'error',
     config: 'recommended',
     lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-8', seeAlso: ['q7'] },
   },
   'require-repeat-safe-effect': {
-    description: 'Require a repeat-safe boundary (a claim, a unique key, an idempotency key) before an effect that adds, in code that handles deliveries',
+    description:
+      'Require a repeat-safe boundary (a claim, a unique key, an idempotency key) before an effect that adds, in code that handles deliveries',
     severity: 'error',
     config: 'strict',
     lesson: { lesson: 'idempotent-consumers', anchor: 'predict', seeAlso: [] },

@@ -17,21 +17,21 @@ export interface IdempotencyRuleDocs {
   lesson: string;
 }
 
-export type IdempotencyRule<MessageIds extends string, Options extends readonly unknown[], Name extends RuleName = RuleName> =
-  TSESLint.RuleModule<MessageIds, Options, IdempotencyRuleDocs> & {
-    name: Name;
-    meta: { docs: IdempotencyRuleDocs };
-  };
+export type IdempotencyRule<
+  MessageIds extends string,
+  Options extends readonly unknown[],
+  Name extends RuleName = RuleName,
+> = TSESLint.RuleModule<MessageIds, Options, IdempotencyRuleDocs> & {
+  name: Name;
+  meta: { docs: IdempotencyRuleDocs };
+};
 
 interface RuleDefinition<MessageIds extends string, Options extends readonly unknown[], Name extends RuleName> {
   name: Name;
   /** Everything but the docs, which come from the catalogue. */
   meta: Omit<TSESLint.RuleMetaData<MessageIds, IdempotencyRuleDocs, Options>, 'docs'>;
   defaultOptions: Options;
-  create: (
-    context: Readonly<TSESLint.RuleContext<MessageIds, Options>>,
-    options: Options,
-  ) => TSESLint.RuleListener;
+  create: (context: Readonly<TSESLint.RuleContext<MessageIds, Options>>, options: Options) => TSESLint.RuleListener;
 }
 
 /*

@@ -10,7 +10,15 @@ import { noInMemoryDedupe } from './rules/no-in-memory-dedupe/index.js';
 import { requireRepeatSafeEffect } from './rules/require-repeat-safe-effect/index.js';
 import { lazyTypeScriptParser } from './analysis/project/typescript-parser.js';
 
-export { catalogue, lessonLinks, lessonTarget, ruleNames, type CatalogueEntry, type LessonLink, type RuleName } from './catalogue.js';
+export {
+  catalogue,
+  lessonLinks,
+  lessonTarget,
+  ruleNames,
+  type CatalogueEntry,
+  type LessonLink,
+  type RuleName,
+} from './catalogue.js';
 export { ruleDocsUrl } from './create-rule.js';
 export { whenSqlParserReady } from './analysis/sql/parser.js';
 export { useModuleParser } from './analysis/project/typescript-parser.js';
@@ -64,14 +72,21 @@ function configOf(configName: 'recommended' | 'strict', names: readonly RuleName
       rules: Object.fromEntries(names.map((name) => [`${pluginName}/${name}`, catalogue[name].severity])),
     },
     // espree reads JSX only when asked; a .jsx file is JSX by its name.
-    { name: `${pluginName}/jsx`, files: ['**/*.jsx'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } },
+    {
+      name: `${pluginName}/jsx`,
+      files: ['**/*.jsx'],
+      languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } },
+    },
     ...(typeScriptParser
       ? [{ name: `${pluginName}/typescript`, files: typeScriptFiles, languageOptions: { parser: typeScriptParser } }]
       : []),
   ];
 }
 
-plugin.configs.recommended = configOf('recommended', ruleNames.filter((name) => catalogue[name].config === 'recommended'));
+plugin.configs.recommended = configOf(
+  'recommended',
+  ruleNames.filter((name) => catalogue[name].config === 'recommended'),
+);
 // Every rule, with those whose precision on real code is not yet shown.
 plugin.configs.strict = configOf('strict', ruleNames);
 

@@ -92,7 +92,8 @@ function validationError(): SettingsError {
     const extra = (error.params as { additionalProperty: string }).additionalProperty;
     return new SettingsError(error.dataPath, `has an unknown property "${extra}"`);
   }
-  if (error.keyword === 'pattern') return new SettingsError(error.dataPath, 'must be a dotted name such as "bus.subscribe"');
+  if (error.keyword === 'pattern')
+    return new SettingsError(error.dataPath, 'must be a dotted name such as "bus.subscribe"');
   return new SettingsError(error.dataPath, error.message ?? 'is not valid');
 }
 

@@ -71,6 +71,10 @@ await Promise.all([
 // The plugin's SQL parser looks for its WebAssembly beside the bundle that contains it.
 copyFileSync(require.resolve('libpg-query/wasm/libpg-query.wasm'), path.join(dist, 'libpg-query.wasm'));
 copyFileSync(path.join(extensionRoot, 'webview/lesson.css'), path.join(dist, 'webview/lesson.css'));
-for (const theme of ['light', 'dark']) copyFileSync(path.join(extensionRoot, `webview/lesson-icon-${theme}.svg`), path.join(dist, `webview/lesson-icon-${theme}.svg`));
+for (const theme of ['light', 'dark'])
+  copyFileSync(
+    path.join(extensionRoot, `webview/lesson-icon-${theme}.svg`),
+    path.join(dist, `webview/lesson-icon-${theme}.svg`),
+  );
 copyLessonAssets(dist);
 renderRulePages(dist, path.join(extensionRoot, '../eslint-plugin/docs/rules'));

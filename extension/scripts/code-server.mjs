@@ -56,7 +56,14 @@ export async function freePort() {
  * @param {{ workspace: string, stateDir: string, port?: number, vsix?: string, userSettings?: object, onOutput?: (line: string) => void }} options
  * @returns {Promise<{ url: string, workspaceUrl: string, pid: number, stop: () => Promise<void> }>}
  */
-export async function startCodeServer({ workspace, stateDir, port, vsix = packagedExtension, userSettings = {}, onOutput }) {
+export async function startCodeServer({
+  workspace,
+  stateDir,
+  port,
+  vsix = packagedExtension,
+  userSettings = {},
+  onOutput,
+}) {
   const extensionsDir = path.join(stateDir, 'extensions');
   const userDataDir = path.join(stateDir, 'user-data');
   mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
@@ -70,7 +77,18 @@ export async function startCodeServer({ workspace, stateDir, port, vsix = packag
   const chosenPort = port ?? (await freePort());
   const child = spawn(
     codeServerBinary,
-    [...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${chosenPort}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', workspace],
+    [
+      ...common,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${chosenPort}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      workspace,
+    ],
     // A group of its own, so that stop() also ends the file watcher and extension host it forks.
     { detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
   );

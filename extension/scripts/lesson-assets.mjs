@@ -19,5 +19,8 @@ export function copyLessonAssets(dist) {
     writeFileSync(path.join(webview, `${file}.gz`), gzipSync(readFileSync(path.join(pgliteDist, file)), { level: 9 }));
   }
   copyFileSync(require.resolve('@idempotency/lessons/pglite-image.tar.gz'), path.join(webview, 'pglite-image.tar.gz'));
-  copyFileSync(require.resolve('@idempotency/lessons/idempotent-consumers.json'), path.join(lessons, 'idempotent-consumers.json'));
+  copyFileSync(
+    require.resolve('@idempotency/lessons/idempotent-consumers.json'),
+    path.join(lessons, 'idempotent-consumers.json'),
+  );
 }

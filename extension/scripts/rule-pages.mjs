@@ -21,11 +21,26 @@ export function renderRulePages(dist, docsRoot) {
   for (const file of readdirSync(docsRoot).filter((name) => name.endsWith('.md'))) {
     const rule = path.basename(file, '.md');
     const html = renderMarkdown(readFileSync(path.join(docsRoot, file), 'utf8'))
-      .replace(/href="(?:\.\/)?([a-z0-9-]+)\.md(?:#[^"]*)?"/g, (_, other) => `href="${commandUri('idempotency.showRulePage', other)}"`)
-      .replace(/<p>✅ In <code>configs\.(?:recommended|strict)<\/code>[^<]*?(?:<code>[^<]*<\/code>[^<]*?)*(💡 Has suggestions\.)?<\/p>/, (_, suggestions) => `<p class="rule-in-editor" data-suggestions="${Boolean(suggestions)}"></p>`)
-      .replace(/<h1>idempotency\/([a-z0-9-]+)<\/h1>/, (_, name) => `<h1>idempotency/<wbr><span class="id">${name}</span></h1>`);
+      .replace(
+        /href="(?:\.\/)?([a-z0-9-]+)\.md(?:#[^"]*)?"/g,
+        (_, other) => `href="${commandUri('idempotency.showRulePage', other)}"`,
+      )
+      .replace(
+        /<p>✅ In <code>configs\.(?:recommended|strict)<\/code>[^<]*?(?:<code>[^<]*<\/code>[^<]*?)*(💡 Has suggestions\.)?<\/p>/,
+        (_, suggestions) => `<p class="rule-in-editor" data-suggestions="${Boolean(suggestions)}"></p>`,
+      )
+      .replace(
+        /<h1>idempotency\/([a-z0-9-]+)<\/h1>/,
+        (_, name) => `<h1>idempotency/<wbr><span class="id">${name}</span></h1>`,
+      );
     const target = lessonTarget(rule);
-    const page = { rule, html, lesson: target, lessonPlace: placeTitles.get(target) ?? target, openLesson: commandUri('idempotency.openLesson', target) };
+    const page = {
+      rule,
+      html,
+      lesson: target,
+      lessonPlace: placeTitles.get(target) ?? target,
+      openLesson: commandUri('idempotency.openLesson', target),
+    };
     writeFileSync(path.join(output, `${rule}.json`), JSON.stringify(page));
   }
 }

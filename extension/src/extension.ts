@@ -36,7 +36,10 @@ export function activate(context: vscode.ExtensionContext): void {
     const key = uri.toString();
     let settings = settingsByDocument.get(key);
     if (!settings) {
-      settings = readSettings(vscode.workspace.getConfiguration('idempotency', uri), vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath);
+      settings = readSettings(
+        vscode.workspace.getConfiguration('idempotency', uri),
+        vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath,
+      );
       settingsByDocument.set(key, settings);
       for (const problem of settings.unreadable) {
         if (settingsProblemsLogged.has(problem)) continue;
@@ -50,13 +53,14 @@ export function activate(context: vscode.ExtensionContext): void {
   const worker = lintWorker(
     path.join(context.extensionPath, 'dist', 'lint-worker.js'),
     {
-      onLoaded: ({ loadMs, codeCache }) => log.info(`Checker ready in ${Math.round(loadMs)} ms (${codeCacheNote[codeCache]})`),
+      onLoaded: ({ loadMs, codeCache }) =>
+        log.info(`Checker ready in ${Math.round(loadMs)} ms (${codeCacheNote[codeCache]})`),
       onFailure: (reason) => {
         log.error(`The checker could not start: ${reason}`);
         status.setExtensionState('engine-unavailable');
-        void vscode.window.showErrorMessage('Idempotency Lens could not start its checker. Details are in its log.', 'Show Log').then(
-          (choice) => choice && log.show(),
-        );
+        void vscode.window
+          .showErrorMessage('Idempotency Lens could not start its checker. Details are in its log.', 'Show Log')
+          .then((choice) => choice && log.show());
       },
       onStopped: (reason) => log.warn(`The checker stopped (${reason}); the next check starts it again`),
       onWarning: (message) => {
@@ -67,7 +71,11 @@ export function activate(context: vscode.ExtensionContext): void {
         // Said once for each file: the plugin warns once for each file it cannot read.
         const name = vscode.workspace.asRelativePath(skipped.file);
         void vscode.window
-          .showWarningMessage(`Idempotency Lens skipped ${name}: it could not be read as ${skipped.readAs}, so the unique keys declared there are unknown to the check.`, 'Open File', 'Show Log')
+          .showWarningMessage(
+            `Idempotency Lens skipped ${name}: it could not be read as ${skipped.readAs}, so the unique keys declared there are unknown to the check.`,
+            'Open File',
+            'Show Log',
+          )
           .then((choice) => {
             if (choice === 'Open File') void vscode.window.showTextDocument(vscode.Uri.file(skipped.file));
             else if (choice === 'Show Log') log.show();
@@ -79,7 +87,14 @@ export function activate(context: vscode.ExtensionContext): void {
     context.globalStorageUri?.scheme === 'file' ? path.join(context.globalStorageUri.fsPath, 'code-cache') : undefined,
   );
   const engine = worker.engine;
-  const linter = new DocumentLinter({ diagnostics, findings, status, engine, settings: settingsOf, log: (line) => log.warn(line) });
+  const linter = new DocumentLinter({
+    diagnostics,
+    findings,
+    status,
+    engine,
+    settings: settingsOf,
+    log: (line) => log.warn(line),
+  });
   const lessonPanel = new LessonPanel(context.extensionUri, context.workspaceState, log);
   const workspaceDiagnostics = vscode.languages.createDiagnosticCollection('idempotency-workspace');
   let workspaceCheck: Promise<void> | undefined;
@@ -136,7 +151,8 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     vscode.workspace.onDidChangeConfiguration((change) => {
       settingsByDocument.clear();
-      if (change.affectsConfiguration('idempotency')) for (const document of vscode.workspace.textDocuments) check(document);
+      if (change.affectsConfiguration('idempotency'))
+        for (const document of vscode.workspace.textDocuments) check(document);
     }),
     // A folder added or removed may change which folder's settings an open file is under.
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
@@ -154,7 +170,10 @@ export function activate(context: vscode.ExtensionContext): void {
     ),
     vscode.commands.registerCommand(openLessonCommand, openLesson),
     vscode.commands.registerCommand(showRulePageCommand, async (rule?: unknown) => {
-      const chosen = typeof rule === 'string' && isRuleName(rule) ? rule : await vscode.window.showQuickPick(ruleNames, { placeHolder: 'The rule whose page to show' });
+      const chosen =
+        typeof rule === 'string' && isRuleName(rule)
+          ? rule
+          : await vscode.window.showQuickPick(ruleNames, { placeHolder: 'The rule whose page to show' });
       if (!chosen || !isRuleName(chosen)) return;
       // The page says how this editor reports the rule: by the settings of the file in front, or the workspace's.
       const active = vscode.window.activeTextEditor?.document.uri;
@@ -162,22 +181,34 @@ export function activate(context: vscode.ExtensionContext): void {
       lessonPanel.showRule(chosen, { level: settings.rules[chosen], deferred: settings.deferToProjectEslint });
     }),
     vscode.commands.registerCommand('idempotency.showLog', () => log.show()),
-    vscode.commands.registerCommand(checkWorkspaceCommand, () =>
-      (workspaceCheck ??= Promise.resolve(
-        vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Idempotency: checking the workspace', cancellable: true }, async (progress, token) => {
-          try {
-            const isOpen = (uri: vscode.Uri) => vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString());
-            const result = await checkWorkspace(
-              { engine, settings: settingsOf, diagnostics: workspaceDiagnostics, isOpen },
-              progress,
-              token,
-            );
-            log.info(`Workspace check${result.cancelled ? ' cancelled' : ''}: ${result.files} files checked, ${result.findings} findings in ${result.filesWithFindings} files`);
-          } catch (error) {
-            log.error(`The workspace check failed: ${error instanceof Error ? error.message : String(error)}`);
-          }
-        }),
-      ).finally(() => (workspaceCheck = undefined))),
+    vscode.commands.registerCommand(
+      checkWorkspaceCommand,
+      () =>
+        (workspaceCheck ??= Promise.resolve(
+          vscode.window.withProgress(
+            {
+              location: vscode.ProgressLocation.Notification,
+              title: 'Idempotency: checking the workspace',
+              cancellable: true,
+            },
+            async (progress, token) => {
+              try {
+                const isOpen = (uri: vscode.Uri) =>
+                  vscode.workspace.textDocuments.some((document) => document.uri.toString() === uri.toString());
+                const result = await checkWorkspace(
+                  { engine, settings: settingsOf, diagnostics: workspaceDiagnostics, isOpen },
+                  progress,
+                  token,
+                );
+                log.info(
+                  `Workspace check${result.cancelled ? ' cancelled' : ''}: ${result.files} files checked, ${result.findings} findings in ${result.filesWithFindings} files`,
+                );
+              } catch (error) {
+                log.error(`The workspace check failed: ${error instanceof Error ? error.message : String(error)}`);
+              }
+            },
+          ),
+        ).finally(() => (workspaceCheck = undefined))),
     ),
     vscode.window.registerWebviewPanelSerializer(lessonViewType, lessonPanel.serializer()),
   );

@@ -47,9 +47,12 @@ const defaultRuleLevel: RuleLevel = 'warning';
 export function readSettings(config: ConfigurationReader, folder?: string): Settings {
   const unreadable: string[] = [];
   const replaced = (name: string, value: unknown, fallback: unknown) =>
-    unreadable.push(`The setting idempotency.${name} is ${JSON.stringify(value)}, which is not one of its values; ${JSON.stringify(fallback)} is used instead.`);
+    unreadable.push(
+      `The setting idempotency.${name} is ${JSON.stringify(value)}, which is not one of its values; ${JSON.stringify(fallback)} is used instead.`,
+    );
   const configured = config.get<unknown>('rules');
-  const configuredRules = configured !== null && typeof configured === 'object' ? (configured as Record<string, unknown>) : {};
+  const configuredRules =
+    configured !== null && typeof configured === 'object' ? (configured as Record<string, unknown>) : {};
   if (configured !== undefined && configured !== configuredRules) replaced('rules', configured, {});
   const rules = Object.fromEntries(
     ruleNames.map((rule) => {
@@ -104,7 +107,12 @@ function declarationsOf(value: unknown, folder: string | undefined): Pick<Settin
   if (Object.keys(given).length === 0) return {};
   const schema = given.schema;
   if (!folder || !Array.isArray(schema)) return { declarations: given };
-  return { declarations: { ...given, schema: schema.map((entry) => (typeof entry === 'string' ? path.resolve(folder, entry) : entry)) } };
+  return {
+    declarations: {
+      ...given,
+      schema: schema.map((entry) => (typeof entry === 'string' ? path.resolve(folder, entry) : entry)),
+    },
+  };
 }
 
 export function enabledRules(settings: Settings): RuleName[] {

@@ -9,15 +9,21 @@ export function showEvidence(root: Document, runner: LessonRunner): void {
   runner.onRun((event) => {
     const container = root.querySelector<HTMLElement>(`[data-evidence-for="${event.anchor}"]`);
     if (!container) return;
-    const shown: [string, Transcript][] = event.kind === 'example' ? [['The SQL that ran', event.result.transcript]] : questionTranscripts(event.check);
-    container.replaceChildren(...shown.map(([title, transcript]) => collapsed(root, title, formatTranscript(transcript))));
+    const shown: [string, Transcript][] =
+      event.kind === 'example' ? [['The SQL that ran', event.result.transcript]] : questionTranscripts(event.check);
+    container.replaceChildren(
+      ...shown.map(([title, transcript]) => collapsed(root, title, formatTranscript(transcript))),
+    );
   });
 }
 
 function questionTranscripts(check: QuestionCheck): [string, Transcript][] {
   return [
     ...(check.shipped ? [['The SQL the shown handler ran', check.shipped.transcript] as [string, Transcript]] : []),
-    ...Object.entries(check.options).map(([id, run]): [string, Transcript] => [`The SQL option ${id} ran`, run.transcript]),
+    ...Object.entries(check.options).map(([id, run]): [string, Transcript] => [
+      `The SQL option ${id} ran`,
+      run.transcript,
+    ]),
   ];
 }
 

@@ -71,13 +71,21 @@ if (!bootstrap.available || bootstrap.lesson !== idempotentConsumers.id) {
 } else {
   const quiz = new Quiz(document, idempotentConsumersLesson, state, () => saveState(state));
   quiz.waiting('The practice database is still starting');
-  setStatus('Starting PostgreSQL…', 'starting', 'Starting the practice database (PostgreSQL in WebAssembly); the lesson is readable meanwhile.');
+  setStatus(
+    'Starting PostgreSQL…',
+    'starting',
+    'Starting the practice database (PostgreSQL in WebAssembly); the lesson is readable meanwhile.',
+  );
   const started = performance.now();
   startRunner().then(
     (runner) => {
       const milliseconds = performance.now() - started;
       document.body.dataset.databaseReadyMs = String(Math.round(milliseconds));
-      setStatus(`PostgreSQL ready (${runner.engine})`, 'ready', `Practice database ready (${runner.engine}): the run buttons execute on PostgreSQL inside this panel.`);
+      setStatus(
+        `PostgreSQL ready (${runner.engine})`,
+        'ready',
+        `Practice database ready (${runner.engine}): the run buttons execute on PostgreSQL inside this panel.`,
+      );
       webviewApi.postMessage({ type: 'database-ready', milliseconds });
       quiz.enable(runner);
       showEvidence(document, runner);

@@ -5,7 +5,8 @@
 export function goTo(anchor: string | undefined): boolean {
   const target = anchor ? document.getElementById(anchor) : document.querySelector<HTMLElement>('h1');
   if (!target) return false;
-  for (const previous of document.querySelectorAll('[aria-current="location"]')) previous.removeAttribute('aria-current');
+  for (const previous of document.querySelectorAll('[aria-current="location"]'))
+    previous.removeAttribute('aria-current');
   target.setAttribute('aria-current', 'location');
   if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
   target.scrollIntoView({ block: 'start' });

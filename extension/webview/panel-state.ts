@@ -37,7 +37,8 @@ export const webviewApi: WebviewApi = acquireVsCodeApi();
  * The host's copy comes first: it is written on every change, the webview's own only now and then.
  */
 export function restoreState(lesson: string, fromHost: unknown): PanelState {
-  const saved = ((fromHost as Partial<PanelState> | undefined) ?? webviewApi.getState()) as Partial<PanelState> | undefined;
+  const saved = ((fromHost as Partial<PanelState> | undefined) ?? webviewApi.getState()) as
+    Partial<PanelState> | undefined;
   const record = (value: unknown) => (typeof value === 'object' && value !== null ? { ...value } : {});
   if (!saved || saved.lesson !== lesson) return { lesson, choices: {}, checks: {}, examples: {} };
   return {

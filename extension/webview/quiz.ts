@@ -1,4 +1,11 @@
-import { describeFailure, type BuiltLesson, type BuiltQuestion, type HandlerRun, type LessonRunner, type QuestionCheck } from '@idempotency/lessons';
+import {
+  describeFailure,
+  type BuiltLesson,
+  type BuiltQuestion,
+  type HandlerRun,
+  type LessonRunner,
+  type QuestionCheck,
+} from '@idempotency/lessons';
 
 import type { PanelState, QuestionResult } from './panel-state.js';
 
@@ -39,7 +46,9 @@ export class Quiz {
       }
     });
     root.addEventListener('click', (event) => {
-      const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-run-question], button[data-run-example]');
+      const button = (event.target as HTMLElement).closest<HTMLButtonElement>(
+        'button[data-run-question], button[data-run-example]',
+      );
       if (!button || button.disabled) return;
       if (button.dataset.runQuestion) void this.runQuestion(button.dataset.runQuestion, button);
       if (button.dataset.runExample) void this.runExample(button.dataset.runExample, button);
@@ -120,7 +129,12 @@ export class Quiz {
       { term: 'PostgreSQL computed for it', value: result.chosen, role: 'computed' },
     ];
     if (!right && provenRight && result.right !== undefined) {
-      rows.push({ term: 'PostgreSQL computed for the right answer', option: provenRight, value: result.right, role: 'right' });
+      rows.push({
+        term: 'PostgreSQL computed for the right answer',
+        option: provenRight,
+        value: result.right,
+        role: 'right',
+      });
     }
     verdict.replaceChildren();
     const table = this.root.createElement('dl');
@@ -171,7 +185,8 @@ export class Quiz {
 }
 
 function summarise(check: QuestionCheck, choice: string): QuestionResult {
-  const stateOf = (run: HandlerRun | undefined) => (!run ? 'not run' : run.ok ? run.text : describeFailure(run.failure));
+  const stateOf = (run: HandlerRun | undefined) =>
+    !run ? 'not run' : run.ok ? run.text : describeFailure(run.failure);
   const [right] = check.provenRight;
   return {
     choice,

@@ -1,4 +1,12 @@
-import { defineExample, handlerModule, onPool, shown, shownWorker, type ExampleScenario, type ShownHandler } from '../src/scenario.js';
+import {
+  defineExample,
+  handlerModule,
+  onPool,
+  shown,
+  shownWorker,
+  type ExampleScenario,
+  type ShownHandler,
+} from '../src/scenario.js';
 import type { DeliveryResult, ItemSession } from '../src/session.js';
 import * as example41Handlers from './handlers/example-4-1.js';
 import * as example42 from './handlers/example-4-2.js';
@@ -13,7 +21,18 @@ import * as example411Handlers from './handlers/example-4-11.js';
 import * as example412Handlers from './handlers/example-4-12.js';
 import * as example413Handlers from './handlers/example-4-13.js';
 import { balanceOf, brokerCopies, brokerOffset, countRows, inboxIds, nextFromBroker } from './readouts.js';
-import { balancesTable, datedInboxTable, inboxTable, keyedEffectsTable, jobsTable, outboxTables, partitionTables, sequencedBalancesTable, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
+import {
+  balancesTable,
+  datedInboxTable,
+  inboxTable,
+  keyedEffectsTable,
+  jobsTable,
+  outboxTables,
+  partitionTables,
+  sequencedBalancesTable,
+  uncheckedInboxTable,
+  unkeyedEffectsTable,
+} from './tables.js';
 
 /** How a worker's claim reads in a result line, for the unique claim and for check-then-insert. */
 export const claimWords = {
@@ -27,7 +46,12 @@ const example41 = handlerModule('example-4-1', example41Handlers);
 
 /** The unique claim first, then check-then-insert on a table with no key, one worker at a time. */
 const inboxDesigns = [
-  { label: '4.1 inbox claims', schemaSql: inboxTable, handler: shown(example41, 'claimNotice', []), words: claimWords.unique },
+  {
+    label: '4.1 inbox claims',
+    schemaSql: inboxTable,
+    handler: shown(example41, 'claimNotice', []),
+    words: claimWords.unique,
+  },
   {
     label: '4.1 check then insert, one worker at a time',
     schemaSql: uncheckedInboxTable,
@@ -54,7 +78,9 @@ export const inboxClaims = defineExample({
         { worker: 'A', message: first },
       ] as const) {
         const result = await session.deliver(delivery, design.handler.run);
-        claims.push(`${delivery.message.id}=${result.committed ? (result.value ? design.words.took : design.words.declined) : result.reason}`);
+        claims.push(
+          `${delivery.message.id}=${result.committed ? (result.value ? design.words.took : design.words.declined) : result.reason}`,
+        );
       }
       lines.push(`${design.label}: ${claims.join(', ')}`);
     }
@@ -143,7 +169,9 @@ export const effectIdentity = defineExample({
         { worker: 'B', message: second },
       ] as const) {
         const result = await session.deliver(delivery, example44Handlers[design.name]);
-        handled.push(`${delivery.message.id}=${result.committed ? `${result.value.claim}/${result.value.effect}` : result.reason}`);
+        handled.push(
+          `${delivery.message.id}=${result.committed ? `${result.value.claim}/${result.value.effect}` : result.reason}`,
+        );
       }
       const inbox = await session.readCommitted('the inbox', (db) => countRows(db, 'inbox'));
       const effects = await session.readCommitted('the effects', (db) => countRows(db, 'effects'));
@@ -157,7 +185,15 @@ const example45 = handlerModule('example-4-5', example45Handlers);
 
 /** Each design over the same arrivals: two snapshots in order, then the older one again, late. */
 const lateReplayDesigns = [
-  { name: 'per-worker claim', handler: shown(example45, 'applySnapshotClaimedPerWorker', [], 'the worker keys the inbox claim, and no rule judges claim keys') },
+  {
+    name: 'per-worker claim',
+    handler: shown(
+      example45,
+      'applySnapshotClaimedPerWorker',
+      [],
+      'the worker keys the inbox claim, and no rule judges claim keys',
+    ),
+  },
   { name: 'snapshot claim', handler: shown(example45, 'applySnapshotClaimedOnce', []) },
   { name: 'sequence guard', handler: shown(example45, 'applySnapshotIfNewer', []) },
 ] as const;
@@ -174,7 +210,8 @@ export const lateReplay = defineExample({
   shown: lateReplayDesigns.map((design) => design.handler),
   messages: reconcileSnapshots,
   async run(session, { older, newer }) {
-    const applied = (result: DeliveryResult<unknown>) => (result.committed ? (result.value ? 'applied' : 'skipped') : result.reason);
+    const applied = (result: DeliveryResult<unknown>) =>
+      result.committed ? (result.value ? 'applied' : 'skipped') : result.reason;
     const balance = () => session.readCommitted('the balance', (db) => balanceOf(db, older.accountId));
     const replays: string[] = [];
     for (const design of lateReplayDesigns) {
@@ -204,7 +241,8 @@ const example46 = handlerModule('example-4-6', example46Handlers);
 /** How a cashback handler's result reads in a line. */
 export const creditWords = { took: 'credited', declined: 'skipped' } as const;
 
-const creditWord = (result: DeliveryResult<unknown>) => (result.committed ? (result.value ? creditWords.took : creditWords.declined) : result.reason);
+const creditWord = (result: DeliveryResult<unknown>) =>
+  result.committed ? (result.value ? creditWords.took : creditWords.declined) : result.reason;
 
 async function inboxAndEffectCounts(session: ItemSession): Promise<string> {
   const inbox = await session.readCommitted('the inbox', (db) => countRows(db, 'inbox'));
@@ -241,16 +279,23 @@ export const claimAfterEffect = defineExample({
     for (const design of claimOrderDesigns) {
       await session.fresh(inboxTable + unkeyedEffectsTable, design.label);
       const results = await session.sideBySide(orderToBoth, design.handler.run, { commits: design.handler.commits });
-      lines.push(`4.6 ${design.label}: ${orderToBoth.map((delivery, index) => `${delivery.worker}=${creditWord(results[index]!)}`).join(', ')}; ${await inboxAndEffectCounts(session)}`);
+      lines.push(
+        `4.6 ${design.label}: ${orderToBoth.map((delivery, index) => `${delivery.worker}=${creditWord(results[index])}`).join(', ')}; ${await inboxAndEffectCounts(session)}`,
+      );
     }
     // Worker A dies right after the credit, its second statement; the broker then hands the order to worker B.
     const afterCrash: string[] = [];
     for (const design of claimOrderDesigns) {
       await session.fresh(inboxTable + unkeyedEffectsTable, `${design.short}, A dies after the credit`);
       const commits = design.handler.commits;
-      const died = await session.deliver({ worker: 'A', message: order }, design.handler.run, { commits, diesAfterStatements: 2 });
+      const died = await session.deliver({ worker: 'A', message: order }, design.handler.run, {
+        commits,
+        diesAfterStatements: 2,
+      });
       const retry = await session.deliver({ worker: 'B', message: order }, design.handler.run, { commits });
-      afterCrash.push(`${design.short} A=${creditWord(died)} B=${creditWord(retry)} ${await inboxAndEffectCounts(session)}`);
+      afterCrash.push(
+        `${design.short} A=${creditWord(died)} B=${creditWord(retry)} ${await inboxAndEffectCounts(session)}`,
+      );
     }
     lines.push(`4.6 A dies after its credit, then B: ${afterCrash.join('; ')}`);
     return lines.join('\n');
@@ -258,7 +303,9 @@ export const claimAfterEffect = defineExample({
 });
 
 // intended: no-in-memory-dedupe
-export const rememberingWorker = shownWorker(handlerModule('example-4-7', example47Handlers), 'RememberingWorker', ['no-in-memory-dedupe']);
+export const rememberingWorker = shownWorker(handlerModule('example-4-7', example47Handlers), 'RememberingWorker', [
+  'no-in-memory-dedupe',
+]);
 
 /** What an in-memory set remembers, and what the inbox does, over one order's four arrivals. */
 const memoryDesigns: readonly { label: string; handler: ShownHandler }[] = [
@@ -278,7 +325,12 @@ export const inMemoryDedupe = defineExample({
     for (const design of memoryDesigns) {
       await session.fresh(inboxTable + unkeyedEffectsTable, design.label);
       const handled: string[] = [];
-      for (const [worker, restartFirst] of [['A', false], ['A', false], ['A', true], ['B', false]] as const) {
+      for (const [worker, restartFirst] of [
+        ['A', false],
+        ['A', false],
+        ['A', true],
+        ['B', false],
+      ] as const) {
         if (restartFirst) session.restart(worker);
         const result = await session.deliver({ worker, message: order }, design.handler.run);
         handled.push(`${worker}${restartFirst ? ' restarted' : ''}=${creditWord(result)}`);
@@ -325,26 +377,44 @@ export const transactionalOutbox = defineExample({
     shown(example49, 'placeOrderWithOutbox', []),
     onPool(shown(example49, 'relayOutbox', [])),
     shown(example49, 'consumePaidOrder', []),
-    onPool(shown(example49, 'placeOrderThenPublish', [], 'publishing after a commit is a producer-side gap; the rules look at consumers')),
+    onPool(
+      shown(
+        example49,
+        'placeOrderThenPublish',
+        [],
+        'publishing after a commit is a producer-side gap; the rules look at consumers',
+      ),
+    ),
   ],
   messages: { order: { id: 'order-93', cashbackId: 'cashback-93', cents: 120 }, relayRun: { id: 'relay-run' } },
   async run(session, { order, relayRun }) {
-    const count = (table: 'orders' | 'broker' | 'inbox' | 'effects') => session.readCommitted(`the ${table} rows`, (db) => countRows(db, table));
+    const count = (table: 'orders' | 'broker' | 'inbox' | 'effects') =>
+      session.readCommitted(`the ${table} rows`, (db) => countRows(db, table));
     await session.fresh(outboxTables + inboxTable + unkeyedEffectsTable, 'outbox, the relay dies after publishing');
     await session.deliver({ worker: 'A', message: order }, example49Handlers.placeOrderWithOutbox);
     // Publishing reaches the broker at once, so the relay's statements commit one by one; it dies after its first publish.
-    const died = await session.deliver({ worker: 'A', message: relayRun }, example49Handlers.relayOutbox, { commits: 'each', diesAfterStatements: 2 });
-    const again = await session.deliver({ worker: 'B', message: relayRun }, example49Handlers.relayOutbox, { commits: 'each' });
+    const died = await session.deliver({ worker: 'A', message: relayRun }, example49Handlers.relayOutbox, {
+      commits: 'each',
+      diesAfterStatements: 2,
+    });
+    const again = await session.deliver({ worker: 'B', message: relayRun }, example49Handlers.relayOutbox, {
+      commits: 'each',
+    });
     const copies = await session.readCommitted('the copies the broker holds', brokerCopies);
     const consumed: string[] = [];
     for (const [index, copy] of copies.entries()) {
       const worker = index % 2 === 0 ? 'A' : 'B';
-      consumed.push(`${worker}=${creditWord(await session.deliver({ worker, message: copy }, example49Handlers.consumePaidOrder))}`);
+      consumed.push(
+        `${worker}=${creditWord(await session.deliver({ worker, message: copy }, example49Handlers.consumePaidOrder))}`,
+      );
     }
     const relays = `relay A=${died.committed ? `published ${died.value}` : died.reason}, relay B=published ${again.committed ? again.value : again.reason}`;
     const outbox = `4.9 outbox: ${relays}; orders=${await count('orders')} published=${copies.length}; consumer ${consumed.join(', ')}; inbox=${await count('inbox')} effects=${await count('effects')}`;
     await session.fresh(outboxTables, 'commit, then publish');
-    const producer = await session.deliver({ worker: 'A', message: order }, example49Handlers.placeOrderThenPublish, { commits: 'each', diesAfterStatements: 1 });
+    const producer = await session.deliver({ worker: 'A', message: order }, example49Handlers.placeOrderThenPublish, {
+      commits: 'each',
+      diesAfterStatements: 1,
+    });
     const direct = `4.9 commit, then publish: producer ${producer.committed ? 'published' : producer.reason}; orders=${await count('orders')} published=${await count('broker')}`;
     return `${outbox}\n${direct}`;
   },
@@ -355,20 +425,39 @@ const example410 = handlerModule('example-4-10', example410Handlers);
 /** When the consumer tells the broker it is done, and where it keeps its position. */
 const acknowledgementDesigns = [
   { label: 'ack before COMMIT, A dies before COMMIT', ackFirst: true, handler: shown(example410, 'creditPayment', []) },
-  { label: 'ack after COMMIT, A dies before the ack', ackFirst: false, handler: shown(example410, 'creditPayment', []) },
-  { label: "position kept in the effect's transaction, A dies before the ack", ackFirst: false, handler: shown(example410, 'creditAndKeepPosition', []) },
+  {
+    label: 'ack after COMMIT, A dies before the ack',
+    ackFirst: false,
+    handler: shown(example410, 'creditPayment', []),
+  },
+  {
+    label: "position kept in the effect's transaction, A dies before the ack",
+    ackFirst: false,
+    handler: shown(example410, 'creditAndKeepPosition', []),
+  },
 ] as const;
 
 export const acknowledgementOrder = defineExample({
   anchor: 'example-4-10',
   number: '4.10',
-  shown: [shown(example410, 'acknowledge', []), shown(example410, 'creditPayment', [], 'no key at all: the example is about when the broker is told, which no rule sees'), shown(example410, 'creditAndKeepPosition', [])],
+  shown: [
+    shown(example410, 'acknowledge', []),
+    shown(
+      example410,
+      'creditPayment',
+      [],
+      'no key at all: the example is about when the broker is told, which no rule sees',
+    ),
+    shown(example410, 'creditAndKeepPosition', []),
+  ],
   messages: { payment: { id: 'payment-20', offset: 0, cashbackId: 'cashback-20', cents: 75 } },
   async run(session, { payment }) {
     const lines: string[] = [];
     for (const design of acknowledgementDesigns) {
       await session.fresh(
-        partitionTables + unkeyedEffectsTable + `INSERT INTO partition_log VALUES (${payment.offset}, '${payment.id}', '${payment.cashbackId}', ${payment.cents});`,
+        partitionTables +
+          unkeyedEffectsTable +
+          `INSERT INTO partition_log VALUES (${payment.offset}, '${payment.id}', '${payment.cashbackId}', ${payment.cents});`,
         design.label,
       );
       if (design.ackFirst) {
@@ -386,7 +475,9 @@ export const acknowledgementOrder = defineExample({
         const result = await session.deliver({ worker: 'B', message: next }, design.handler.run);
         handed = `B starts at offset ${offset}: ${next.id}=${result.committed ? (result.value === false ? 'skipped' : 'credited') : result.reason}`;
       }
-      lines.push(`4.10 ${design.label}: ${handed}; effects=${await session.readCommitted('the effects', (db) => countRows(db, 'effects'))}`);
+      lines.push(
+        `4.10 ${design.label}: ${handed}; effects=${await session.readCommitted('the effects', (db) => countRows(db, 'effects'))}`,
+      );
     }
     return lines.join('\n');
   },
@@ -395,40 +486,73 @@ export const acknowledgementOrder = defineExample({
 const example411 = handlerModule('example-4-11', example411Handlers);
 
 /** One order's cashback, enqueued twice; the races on a real server start from the same two jobs. */
-export const queuedTwice = { first: 'job-61-a', second: 'job-61-b', order: { id: 'order-61-paid', cashbackId: 'cashback-61', cents: 80 } } as const;
+export const queuedTwice = {
+  first: 'job-61-a',
+  second: 'job-61-b',
+  order: { id: 'order-61-paid', cashbackId: 'cashback-61', cents: 80 },
+} as const;
 
 export const queuedJobs = (order: example411Handlers.CashbackOrder, jobIds: readonly string[]) =>
-  jobsTable + jobIds.map((jobId) => `INSERT INTO jobs(job_id, cashback_id, cents) VALUES ('${jobId}', '${order.cashbackId}', ${order.cents});`).join('');
+  jobsTable +
+  jobIds
+    .map(
+      (jobId) =>
+        `INSERT INTO jobs(job_id, cashback_id, cents) VALUES ('${jobId}', '${order.cashbackId}', ${order.cents});`,
+    )
+    .join('');
 
 const lockDesigns = [
-  { label: 'advisory lock around the credit', handler: shown(example411, 'creditUnderLock', [], 'the lock is on the business id, which is right; a lock that guards nothing but the write is a meaning no rule reads') },
+  {
+    label: 'advisory lock around the credit',
+    handler: shown(
+      example411,
+      'creditUnderLock',
+      [],
+      'the lock is on the business id, which is right; a lock that guards nothing but the write is a meaning no rule reads',
+    ),
+  },
   { label: 'advisory lock around a check and the credit', handler: shown(example411, 'creditOnceUnderLock', []) },
 ] as const;
 
 export const locksShareWork = defineExample({
   anchor: 'example-4-11',
   number: '4.11',
-  shown: [shown(example411, 'workNextJob', [], 'the job is enqueued twice; no rule can know two jobs are one operation'), ...lockDesigns.map((design) => design.handler)],
+  shown: [
+    shown(example411, 'workNextJob', [], 'the job is enqueued twice; no rule can know two jobs are one operation'),
+    ...lockDesigns.map((design) => design.handler),
+  ],
   messages: { order: queuedTwice.order, firstJob: { id: queuedTwice.first }, secondJob: { id: queuedTwice.second } },
   async run(session, { order, firstJob, secondJob }) {
     await session.fresh(queuedJobs(order, [firstJob.id, secondJob.id]) + unkeyedEffectsTable, 'SKIP LOCKED');
     const polls: string[] = [];
     for (const worker of ['A', 'B', 'A'] as const) {
-      const result = await session.deliver({ worker, message: { id: `poll-${worker}` } }, example411Handlers.workNextJob);
+      const result = await session.deliver(
+        { worker, message: { id: `poll-${worker}` } },
+        example411Handlers.workNextJob,
+      );
       polls.push(`${worker}=${result.committed ? (result.value ? 'took a job' : 'found none') : result.reason}`);
     }
-    const lines = [`4.11 SKIP LOCKED, one order queued twice: ${polls.join(', ')}; effects=${await session.readCommitted('the effects', (db) => countRows(db, 'effects'))}`];
+    const lines = [
+      `4.11 SKIP LOCKED, one order queued twice: ${polls.join(', ')}; effects=${await session.readCommitted('the effects', (db) => countRows(db, 'effects'))}`,
+    ];
     for (const design of lockDesigns) {
       await session.fresh(unkeyedEffectsTable, design.label);
       const handled: string[] = [];
-      for (const worker of ['A', 'B'] as const) handled.push(`${worker}=${creditWord(await session.deliver({ worker, message: order }, design.handler.run))}`);
-      lines.push(`4.11 ${design.label}: ${handled.join(', ')}; effects=${await session.readCommitted('the effects', (db) => countRows(db, 'effects'))}`);
+      for (const worker of ['A', 'B'] as const)
+        handled.push(`${worker}=${creditWord(await session.deliver({ worker, message: order }, design.handler.run))}`);
+      lines.push(
+        `4.11 ${design.label}: ${handled.join(', ')}; effects=${await session.readCommitted('the effects', (db) => countRows(db, 'effects'))}`,
+      );
     }
     return lines.join('\n');
   },
 });
 
-export const claimUnderRepeatableRead = shown(handlerModule('example-4-12', example412Handlers), 'claimUnderRepeatableRead', []);
+export const claimUnderRepeatableRead = shown(
+  handlerModule('example-4-12', example412Handlers),
+  'claimUnderRepeatableRead',
+  [],
+);
 
 export const stricterIsolation = defineExample({
   anchor: 'example-4-12',
@@ -438,7 +562,10 @@ export const stricterIsolation = defineExample({
   async run(session, { order }) {
     await session.fresh(inboxTable + unkeyedEffectsTable);
     const handled: string[] = [];
-    for (const worker of ['A', 'B'] as const) handled.push(`${worker}=${creditWord(await session.deliver({ worker, message: order }, claimUnderRepeatableRead.run))}`);
+    for (const worker of ['A', 'B'] as const)
+      handled.push(
+        `${worker}=${creditWord(await session.deliver({ worker, message: order }, claimUnderRepeatableRead.run))}`,
+      );
     return `4.12 claim under REPEATABLE READ, one worker at a time: ${handled.join(', ')}; ${await inboxAndEffectCounts(session)}`;
   },
 });
@@ -447,8 +574,16 @@ const example413 = handlerModule('example-4-13', example413Handlers);
 
 /** The credit without a key of its own, then keyed by the cashback; the same pruned inbox under both. */
 const retentionDesigns = [
-  { label: 'credit with no key of its own', handler: shown(example413, 'claimAndCredit', []), table: unkeyedEffectsTable },
-  { label: 'credit keyed by its cashback', handler: shown(example413, 'claimAndCreditOnce', []), table: keyedEffectsTable },
+  {
+    label: 'credit with no key of its own',
+    handler: shown(example413, 'claimAndCredit', []),
+    table: unkeyedEffectsTable,
+  },
+  {
+    label: 'credit keyed by its cashback',
+    handler: shown(example413, 'claimAndCreditOnce', []),
+    table: keyedEffectsTable,
+  },
 ] as const;
 
 export const inboxRetention = defineExample({

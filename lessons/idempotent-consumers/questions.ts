@@ -11,7 +11,15 @@ import * as q5Handlers from './handlers/q5.js';
 import * as q6Handlers from './handlers/q6.js';
 import * as q7Handlers from './handlers/q7.js';
 import { balanceOf, countRows, effectTotals, recordedSales } from './readouts.js';
-import { balancesTable, claimsTable, inboxTable, keyedEffectsTable, saleEffectsTable, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
+import {
+  balancesTable,
+  claimsTable,
+  inboxTable,
+  keyedEffectsTable,
+  saleEffectsTable,
+  uncheckedInboxTable,
+  unkeyedEffectsTable,
+} from './tables.js';
 
 const predictModule = handlerModule('predict', predictHandlers);
 const q1Module = handlerModule('q1', q1Handlers);
@@ -37,7 +45,12 @@ export const predict = defineQuestion<predictHandlers.LedgerJob>({
   ],
   shipped: shippedLedgerHandler,
   options: {
-    a: shown(predictModule, 'handleJobIgnoringClaim', [], 'both keys are right; the handler ignores its own claim, which no rule looks for'),
+    a: shown(
+      predictModule,
+      'handleJobIgnoringClaim',
+      [],
+      'both keys are right; the handler ignores its own claim, which no rule looks for',
+    ),
     b: shippedLedgerHandler,
     c: shown(predictModule, 'handleJobClaimingPerWorker', [], notAnEffectKey),
   },
@@ -78,8 +91,18 @@ export const q2 = defineQuestion<q2Handlers.BalanceSnapshot>({
   ],
   shipped: shippedSnapshotHandler,
   options: {
-    a: shown(q2Module, 'applySnapshotAsDelta', [], 'the key is the account, which is right; adding where it should assign is a meaning no rule can read'),
-    b: shown(q2Module, 'applySnapshotPerAccount', [], 'the account keys the inbox claim, and no rule judges claim keys'),
+    a: shown(
+      q2Module,
+      'applySnapshotAsDelta',
+      [],
+      'the key is the account, which is right; adding where it should assign is a meaning no rule can read',
+    ),
+    b: shown(
+      q2Module,
+      'applySnapshotPerAccount',
+      [],
+      'the account keys the inbox claim, and no rule judges claim keys',
+    ),
     c: shown(q2Module, 'applySnapshotPerWorker', [], notAnEffectKey),
     d: shippedSnapshotHandler,
   },
@@ -97,7 +120,12 @@ export const q3 = defineQuestion<q3Handlers.RefundMessage>({
   ],
   options: {
     a: shown(q3Module, 'recordRefundBySourceMessage', ['no-delivery-id-effect-key']),
-    b: shown(q3Module, 'recordRefundByMerchant', [], 'a merchant id is a business identity; only the domain knows it is too coarse for a refund'),
+    b: shown(
+      q3Module,
+      'recordRefundByMerchant',
+      [],
+      'a merchant id is a business identity; only the domain knows it is too coarse for a refund',
+    ),
     c: shown(q3Module, 'recordRefundByAmount', ['no-amount-effect-key']),
     d: shown(q3Module, 'recordRefundByWorker', []),
   },
@@ -198,7 +226,11 @@ export const q7 = defineQuestion<PaidOrder>({
     // intended: no-claim-without-unique-key, where it sees the inbox table; the snippet alone shows no schema
     c: claimFirst,
   },
-  readOutcome: async (db) => ({ inbox: await countRows(db, 'inbox'), claims: await countRows(db, 'claims'), effects: await countRows(db, 'effects') }),
+  readOutcome: async (db) => ({
+    inbox: await countRows(db, 'inbox'),
+    claims: await countRows(db, 'claims'),
+    effects: await countRows(db, 'effects'),
+  }),
   answer: { kind: 'reproduces', trace: { inbox: 2, claims: 0, effects: 2 } },
 });
 

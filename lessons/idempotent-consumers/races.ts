@@ -17,8 +17,12 @@ import { inboxTable, keyedEffectsTable, uncheckedInboxTable, unkeyedEffectsTable
 const bothHandle = { A: { id: 'notice-amber' }, B: { id: 'notice-amber' } };
 const inboxRows = async (db: Queryable) => ({ inbox: await countRows(db, 'inbox') });
 
-const effectRows = async (db: Queryable) => ({ inbox: await countRows(db, 'inbox'), effects: await countRows(db, 'effects') });
-const madeTheEffect = (record: typeof recordRefund) => async (db: Queryable, message: RefundNotice) => (await record(db, message)).effect === 'new';
+const effectRows = async (db: Queryable) => ({
+  inbox: await countRows(db, 'inbox'),
+  effects: await countRows(db, 'effects'),
+});
+const madeTheEffect = (record: typeof recordRefund) => async (db: Queryable, message: RefundNotice) =>
+  (await record(db, message)).effect === 'new';
 
 export const races: readonly RaceScenario[] = [
   {
@@ -109,7 +113,10 @@ export const races: readonly RaceScenario[] = [
     anchor: 'example-4-12',
     label: '4.12 race, claim under REPEATABLE READ',
     schemaSql: inboxTable + unkeyedEffectsTable,
-    messages: { A: { id: 'order-88-paid', cashbackId: 'cashback-88', cents: 45 }, B: { id: 'order-88-paid', cashbackId: 'cashback-88', cents: 45 } },
+    messages: {
+      A: { id: 'order-88-paid', cashbackId: 'cashback-88', cents: 45 },
+      B: { id: 'order-88-paid', cashbackId: 'cashback-88', cents: 45 },
+    },
     handler: claimUnderRepeatableRead,
     readOutcome: effectRows,
     words: creditWords,

@@ -2,7 +2,10 @@ import type { Queryable } from '../src/database.js';
 
 /** Reads of durable state, made after the last transaction of an item has finished. */
 
-export async function countRows(db: Queryable, table: 'inbox' | 'claims' | 'effects' | 'orders' | 'broker' | 'jobs'): Promise<number> {
+export async function countRows(
+  db: Queryable,
+  table: 'inbox' | 'claims' | 'effects' | 'orders' | 'broker' | 'jobs',
+): Promise<number> {
   const result = await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${table}`);
   return result.rows[0]?.count ?? 0;
 }
@@ -32,12 +35,16 @@ export async function recordedSales(db: Queryable): Promise<string[]> {
 
 /** The copies the broker holds, in the order they were published. */
 export async function brokerCopies(db: Queryable): Promise<{ id: string; cashbackId: string; cents: number }[]> {
-  const result = await db.query<{ message_id: string; cashback_id: string; cents: number }>('SELECT message_id, cashback_id, cents FROM broker ORDER BY copy');
+  const result = await db.query<{ message_id: string; cashback_id: string; cents: number }>(
+    'SELECT message_id, cashback_id, cents FROM broker ORDER BY copy',
+  );
   return result.rows.map((row) => ({ id: row.message_id, cashbackId: row.cashback_id, cents: row.cents }));
 }
 
 /** What the broker hands the group next: the message at the offset it keeps, if there is one. */
-export async function nextFromBroker(db: Queryable): Promise<{ id: string; offset: number; cashbackId: string; cents: number } | null> {
+export async function nextFromBroker(
+  db: Queryable,
+): Promise<{ id: string; offset: number; cashbackId: string; cents: number } | null> {
   const result = await db.query<{ message_id: string; log_offset: number; cashback_id: string; cents: number }>(
     "SELECT p.message_id, p.log_offset, p.cashback_id, p.cents FROM broker_offsets b JOIN partition_log p ON p.log_offset = b.next_offset WHERE b.consumer_group = 'cashback'",
   );
@@ -46,6 +53,8 @@ export async function nextFromBroker(db: Queryable): Promise<{ id: string; offse
 }
 
 export async function brokerOffset(db: Queryable): Promise<number> {
-  const result = await db.query<{ next_offset: number }>("SELECT next_offset FROM broker_offsets WHERE consumer_group = 'cashback'");
+  const result = await db.query<{ next_offset: number }>(
+    "SELECT next_offset FROM broker_offsets WHERE consumer_group = 'cashback'",
+  );
   return result.rows[0]?.next_offset ?? 0;
 }

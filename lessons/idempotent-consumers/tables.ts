@@ -42,7 +42,8 @@ export const partitionTables =
   "CREATE TABLE positions (consumer_group text PRIMARY KEY, next_offset integer NOT NULL); INSERT INTO positions VALUES ('cashback', 0);";
 
 /** A job queue in a table; `queuedTwice` is one order's cashback enqueued twice, as a retried producer does. */
-export const jobsTable = "CREATE TABLE jobs (job_id text PRIMARY KEY, cashback_id text NOT NULL, cents integer NOT NULL, state text NOT NULL DEFAULT 'queued');";
+export const jobsTable =
+  "CREATE TABLE jobs (job_id text PRIMARY KEY, cashback_id text NOT NULL, cents integer NOT NULL, state text NOT NULL DEFAULT 'queued');";
 
 /** An inbox that notes the day each claim was made, so that a job can prune old ones. */
 export const datedInboxTable = 'CREATE TABLE inbox (message_id text PRIMARY KEY, received_day integer NOT NULL);';

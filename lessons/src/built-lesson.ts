@@ -9,7 +9,8 @@ import { builtLessonFormat, type BuiltLesson, type BuiltQuestion, type CodeSnipp
 export function parseBuiltLesson(json: unknown, origin: string): BuiltLesson {
   const lesson = new JsonReader(origin, json);
   const format = lesson.field('format').number();
-  if (format !== builtLessonFormat) lesson.field('format').fail(`is ${format}; this package reads format ${builtLessonFormat}, so rebuild the lesson`);
+  if (format !== builtLessonFormat)
+    lesson.field('format').fail(`is ${format}; this package reads format ${builtLessonFormat}, so rebuild the lesson`);
   lesson.field('id').string();
   lesson.field('title').string();
   lesson.field('thesisHtml').string();
@@ -24,23 +25,31 @@ export function parseBuiltLesson(json: unknown, origin: string): BuiltLesson {
     code.forEach(checkCode);
     const captions = example.field('captions').items();
     captions.forEach((caption) => caption.string());
-    if (captions.length !== code.length) example.field('captions').fail(`has ${captions.length} captions for ${code.length} handlers`);
+    if (captions.length !== code.length)
+      example.field('captions').fail(`has ${captions.length} captions for ${code.length} handlers`);
   }
   for (const question of lesson.field('questions').items()) checkQuestion(question);
   for (const tip of lesson.field('tips').items()) checkSection(tip, ['anchor', 'adviceHtml', 'whenHtml', 'verifyHtml']);
-  for (const source of lesson.field('sources').items()) checkSection(source, ['id', 'title', 'url', 'fetched', 'noteHtml']);
+  for (const source of lesson.field('sources').items())
+    checkSection(source, ['id', 'title', 'url', 'fetched', 'noteHtml']);
   checkSection(lesson.field('related'), ['anchor', 'title']);
   for (const topic of lesson.field('related').field('topics').items()) checkSection(topic, ['title', 'html']);
   for (const place of lesson.field('places').items()) {
     checkSection(place, ['anchor', 'title']);
-    place.field('rules').items().forEach((rule) => rule.string());
+    place
+      .field('rules')
+      .items()
+      .forEach((rule) => rule.string());
   }
   const recorded = lesson.field('recordedRaces');
   if (recorded.raw() !== null) {
     checkSection(recorded, ['recordedOn', 'engine']);
     for (const race of recorded.field('races').items()) {
       checkSection(race, ['anchor', 'label', 'line']);
-      race.field('timeline').items().forEach((event) => checkSection(event, ['worker', 'text']));
+      race
+        .field('timeline')
+        .items()
+        .forEach((event) => checkSection(event, ['worker', 'text']));
     }
   }
   return json as BuiltLesson;
@@ -52,21 +61,30 @@ function checkSection(section: JsonReader, textFields: readonly string[]): void 
 
 function checkQuestion(question: JsonReader): void {
   checkSection(question, ['anchor', 'title', 'scenarioHtml', 'promptHtml', 'answer', 'criterion']);
-  const optionIds = question.field('options').items().map((option) => {
-    checkSection(option, ['id', 'label', 'explanationHtml']);
-    option.field('labelKind').oneOf(['outcome', 'code'] as const);
-    checkCode(option.field('code'));
-    return option.field('id').string();
-  });
+  const optionIds = question
+    .field('options')
+    .items()
+    .map((option) => {
+      checkSection(option, ['id', 'label', 'explanationHtml']);
+      option.field('labelKind').oneOf(['outcome', 'code'] as const);
+      checkCode(option.field('code'));
+      return option.field('id').string();
+    });
   question.field('answer').oneOf(optionIds);
   if (question.field('code').raw() !== null) checkCode(question.field('code'));
-  question.field('deliveries').items().forEach((delivery) => delivery.field('worker').string());
+  question
+    .field('deliveries')
+    .items()
+    .forEach((delivery) => delivery.field('worker').string());
 }
 
 function checkCode(code: JsonReader): void {
   checkSection(code, ['handler', 'source']);
   code.field('language').oneOf(['typescript'] satisfies CodeSnippet['language'][]);
-  code.field('flaggedBy').items().forEach((rule) => rule.string());
+  code
+    .field('flaggedBy')
+    .items()
+    .forEach((rule) => rule.string());
 }
 
 /** Every place of a lesson a link may open, e.g. to check `idempotent-consumers#q1` before opening it. */

@@ -1,5 +1,13 @@
 import type { Queryable } from './database.js';
-import { formatOutcome, type Delivery, type LessonMessage, type Outcome, type RuleId, type WorkerName, WorkerProcess } from './scenario.js';
+import {
+  formatOutcome,
+  type Delivery,
+  type LessonMessage,
+  type Outcome,
+  type RuleId,
+  type WorkerName,
+  WorkerProcess,
+} from './scenario.js';
 import type { DeliveryResult, ItemSession } from './session.js';
 
 /**
@@ -56,7 +64,11 @@ export function parseExerciseHandler(text: string): ExerciseHandler {
       return;
     }
     const field = /^([a-z]+):\s*(.*)$/.exec(line);
-    if (!field) throw new ExerciseSyntaxError(number, `expected "table:", "transaction:", "key:", "run:", "remembered:", "remember:" or "stop if no row", found "${line}"`);
+    if (!field)
+      throw new ExerciseSyntaxError(
+        number,
+        `expected "table:", "transaction:", "key:", "run:", "remembered:", "remember:" or "stop if no row", found "${line}"`,
+      );
     const [, name, value] = field as unknown as [string, string, string];
     if (value === '') throw new ExerciseSyntaxError(number, `"${name}:" needs a value`);
     switch (name) {
@@ -64,7 +76,8 @@ export function parseExerciseHandler(text: string): ExerciseHandler {
         tables.push(value);
         break;
       case 'transaction':
-        if (value !== 'one' && value !== 'none') throw new ExerciseSyntaxError(number, `transaction is "one" or "none", not "${value}"`);
+        if (value !== 'one' && value !== 'none')
+          throw new ExerciseSyntaxError(number, `transaction is "one" or "none", not "${value}"`);
         transaction = value;
         break;
       case 'key':
@@ -90,7 +103,12 @@ type Fields = Readonly<Record<string, string | number>>;
 function fill(template: string, fields: Fields, what: string): string {
   return template.replace(/\{([A-Za-z]+)\}/g, (_whole, name: string) => {
     const value = fields[name];
-    if (value === undefined) throw new Error(`${what} names {${name}}, which the message does not have (it has ${Object.keys(fields).map((each) => `{${each}}`).join(', ')})`);
+    if (value === undefined)
+      throw new Error(
+        `${what} names {${name}}, which the message does not have (it has ${Object.keys(fields)
+          .map((each) => `{${each}}`)
+          .join(', ')})`,
+      );
     return String(value);
   });
 }
@@ -122,7 +140,8 @@ function runnable(handler: ExerciseHandler) {
       }
       const { text, params } = bind(step.sql, withKey);
       const result = await db.query(text, params);
-      if ((step.stopIf === 'no row' && result.rows.length === 0) || (step.stopIf === 'a row' && result.rows.length > 0)) return false;
+      if ((step.stopIf === 'no row' && result.rows.length === 0) || (step.stopIf === 'a row' && result.rows.length > 0))
+        return false;
     }
     return true;
   };
@@ -179,7 +198,11 @@ export type ExerciseCheck =
   | { readonly ok: false; readonly error: string };
 
 /** Runs a learner's handler text through every schedule of an exercise, each on a fresh database. */
-export async function checkExercise(exercise: Exercise, text: string, session: () => ItemSession): Promise<ExerciseCheck> {
+export async function checkExercise(
+  exercise: Exercise,
+  text: string,
+  session: () => ItemSession,
+): Promise<ExerciseCheck> {
   let handler: ExerciseHandler;
   try {
     handler = parseExerciseHandler(text);
@@ -192,7 +215,9 @@ export async function checkExercise(exercise: Exercise, text: string, session: (
   for (const schedule of exercise.schedules) {
     // A crash is tried after each statement in turn; the first place that breaks the handler is the one shown.
     let shown: ScheduleRun | undefined;
-    for (const dies of schedule.crashes ? Array.from({ length: Math.max(1, statements - 1) }, (_, index) => index + 1) : [undefined]) {
+    for (const dies of schedule.crashes
+      ? Array.from({ length: Math.max(1, statements - 1) }, (_, index) => index + 1)
+      : [undefined]) {
       shown = await runSchedule(exercise, handler, run, schedule, dies, session());
       if (shown.broken) break;
     }
@@ -209,28 +234,48 @@ async function runSchedule(
   diesAfterStatements: number | undefined,
   items: ItemSession,
 ): Promise<ScheduleRun> {
-  const story = diesAfterStatements ? schedule.story.replace('part-way through', `after statement ${diesAfterStatements} of`) : schedule.story;
+  const story = diesAfterStatements
+    ? schedule.story.replace('part-way through', `after statement ${diesAfterStatements} of`)
+    : schedule.story;
   try {
     await items.fresh(handler.tables.join('\n'), schedule.name);
     const results: string[] = [];
-    const word = (delivery: Delivery<LessonMessage>, result: DeliveryResult<boolean>) => `${delivery.worker}=${result.committed ? (result.value ? 'done' : 'stopped') : result.reason}`;
+    const word = (delivery: Delivery<LessonMessage>, result: DeliveryResult<boolean>) =>
+      `${delivery.worker}=${result.committed ? (result.value ? 'done' : 'stopped') : result.reason}`;
     if (schedule.name === 'two workers at once') {
       // PGlite has one connection, so the workers' statements alternate one by one, each committing.
       const together = await items.sideBySide(schedule.deliveries, run, { commits: 'each' });
-      together.forEach((result, index) => results.push(word(schedule.deliveries[index]!, result)));
+      together.forEach((result, index) => results.push(word(schedule.deliveries[index], result)));
     } else {
       for (const [index, delivery] of schedule.deliveries.entries()) {
         const dies = index === 0 ? diesAfterStatements : undefined;
-        const result = await items.deliver(delivery, run, { commits: handler.transaction === 'one' ? 'together' : 'each', ...(dies ? { diesAfterStatements: dies } : {}) });
+        const result = await items.deliver(delivery, run, {
+          commits: handler.transaction === 'one' ? 'together' : 'each',
+          ...(dies ? { diesAfterStatements: dies } : {}),
+        });
         results.push(word(delivery, result));
       }
     }
     const outcome = await items.readCommitted('the durable state', (db) => exercise.readOutcome(db));
     const broken = exercise.judge(outcome, schedule);
-    return { schedule: schedule.name, story, state: formatOutcome(outcome), broken, hint: broken ? (exercise.hints[schedule.name] ?? null) : null, deliveries: results };
+    return {
+      schedule: schedule.name,
+      story,
+      state: formatOutcome(outcome),
+      broken,
+      hint: broken ? (exercise.hints[schedule.name] ?? null) : null,
+      deliveries: results,
+    };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { schedule: schedule.name, story, state: 'none: the run failed', broken: reason, hint: exercise.hints[schedule.name] ?? null, deliveries: [] };
+    return {
+      schedule: schedule.name,
+      story,
+      state: 'none: the run failed',
+      broken: reason,
+      hint: exercise.hints[schedule.name] ?? null,
+      deliveries: [],
+    };
   }
 }
 

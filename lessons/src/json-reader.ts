@@ -30,7 +30,11 @@ export class JsonReader {
   /** The child `name` of an object; missing fields are reported when the child is read. */
   field(name: string): JsonReader {
     const object = this.object();
-    return new JsonReader(this.file, Object.hasOwn(object, name) ? object[name] : undefined, this.path ? `${this.path}.${name}` : name);
+    return new JsonReader(
+      this.file,
+      Object.hasOwn(object, name) ? object[name] : undefined,
+      this.path ? `${this.path}.${name}` : name,
+    );
   }
 
   has(name: string): boolean {
@@ -63,7 +67,8 @@ export class JsonReader {
 
   oneOf<T extends string>(allowed: readonly T[]): T {
     const text = this.string();
-    if (!(allowed as readonly string[]).includes(text)) this.fail(`expected one of ${allowed.join(', ')}, found "${text}"`);
+    if (!(allowed as readonly string[]).includes(text))
+      this.fail(`expected one of ${allowed.join(', ')}, found "${text}"`);
     return text as T;
   }
 
@@ -73,7 +78,8 @@ export class JsonReader {
 
   number(): number {
     this.present();
-    if (typeof this.value !== 'number' || !Number.isFinite(this.value)) this.fail(`expected a number, found ${describe(this.value)}`);
+    if (typeof this.value !== 'number' || !Number.isFinite(this.value))
+      this.fail(`expected a number, found ${describe(this.value)}`);
     return this.value;
   }
 

@@ -3,4 +3,7 @@ import { parseBuiltLesson } from './built-lesson.js';
 import type { BuiltLesson } from './model.js';
 
 /** The idempotent-consumers lesson as the build rendered it: text, code, and option labels. */
-export const idempotentConsumersLesson: BuiltLesson = parseBuiltLesson(builtLesson, '@idempotency/lessons/idempotent-consumers.json');
+export const idempotentConsumersLesson: BuiltLesson = parseBuiltLesson(
+  builtLesson,
+  '@idempotency/lessons/idempotent-consumers.json',
+);

@@ -41,8 +41,11 @@ export async function loadPgliteAssets(
   // compileStreaming() insists on and which webview resource servers do not always say.
   const moduleOf = async (url: string | URL) => {
     const response = await load(url);
-    if (typeof WebAssembly.compileStreaming !== 'function' || !response.body) return WebAssembly.compile(await response.arrayBuffer());
-    return WebAssembly.compileStreaming(new Response(response.body, { headers: { 'Content-Type': 'application/wasm' } }));
+    if (typeof WebAssembly.compileStreaming !== 'function' || !response.body)
+      return WebAssembly.compile(await response.arrayBuffer());
+    return WebAssembly.compileStreaming(
+      new Response(response.body, { headers: { 'Content-Type': 'application/wasm' } }),
+    );
   };
   const blobOf = async (url: string | URL) => (await load(url)).blob();
   const [pgliteWasmModule, initdbWasmModule, fsBundle, dataDirImage] = await Promise.all([
@@ -98,7 +101,7 @@ export class PgliteLessonDatabase implements LessonDatabase {
       const results = await this.pglite.exec(sql);
       return results.map((result) => ({
         columns: result.fields.map((field) => field.name),
-        rows: result.rows as Record<string, unknown>[],
+        rows: result.rows,
         // PGlite does not say which command a result belongs to; a result without columns is a change.
         affectedRows: result.fields.length === 0 ? (result.affectedRows ?? 0) : null,
       }));

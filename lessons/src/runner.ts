@@ -19,8 +19,20 @@ export interface ItemFailure {
 
 /** Every result carries the transcript of the SQL that produced it, failed or not. */
 export type ExampleResult =
-  | { readonly anchor: string; readonly number: string; readonly ok: true; readonly line: string; readonly transcript: Transcript }
-  | { readonly anchor: string; readonly number: string; readonly ok: false; readonly failure: ItemFailure; readonly transcript: Transcript };
+  | {
+      readonly anchor: string;
+      readonly number: string;
+      readonly ok: true;
+      readonly line: string;
+      readonly transcript: Transcript;
+    }
+  | {
+      readonly anchor: string;
+      readonly number: string;
+      readonly ok: false;
+      readonly failure: ItemFailure;
+      readonly transcript: Transcript;
+    };
 
 /** The durable state one handler leaves after all of a question's deliveries. */
 export type HandlerRun =
@@ -40,7 +52,8 @@ export interface QuestionCheck {
 }
 
 /** What SQL typed into the console gave: each statement's result, or PostgreSQL's error message. */
-export type SqlRun = { readonly ok: true; readonly results: readonly StatementResult[] } | { readonly ok: false; readonly error: string };
+export type SqlRun =
+  { readonly ok: true; readonly results: readonly StatementResult[] } | { readonly ok: false; readonly error: string };
 
 /** What a runner tells its listeners after each run, for a host that shows the evidence of a result. */
 export type RunEvent =
@@ -87,7 +100,13 @@ export class LessonRunner {
         const line = await example.run(session, example.messages);
         return { anchor, number: example.number, ok: true, line, transcript: await session.transcript() };
       } catch (error) {
-        return { anchor, number: example.number, ok: false, failure: asItemFailure(error), transcript: await session.transcript() };
+        return {
+          anchor,
+          number: example.number,
+          ok: false,
+          failure: asItemFailure(error),
+          transcript: await session.transcript(),
+        };
       }
     });
     this.tell({ kind: 'example', anchor, result });
@@ -98,7 +117,8 @@ export class LessonRunner {
   runHandler(anchor: string, which: 'shipped' | string): Promise<HandlerRun> {
     const question = this.question(anchor);
     const handler = which === 'shipped' ? question.shipped : question.options[which];
-    if (!handler) throw new Error(`Question "${anchor}" has no ${which === 'shipped' ? 'shown handler' : `option "${which}"`}`);
+    if (!handler)
+      throw new Error(`Question "${anchor}" has no ${which === 'shipped' ? 'shown handler' : `option "${which}"`}`);
     return this.exclusive(() => runQuestionHandler(this.db, question, handler));
   }
 
@@ -170,7 +190,11 @@ export class LessonRunner {
   }
 }
 
-async function runQuestionHandler(db: LessonDatabase, question: QuestionScenario, handler: ShownHandler): Promise<HandlerRun> {
+async function runQuestionHandler(
+  db: LessonDatabase,
+  question: QuestionScenario,
+  handler: ShownHandler,
+): Promise<HandlerRun> {
   const session = new ItemSession(db);
   try {
     await session.fresh(question.schemaSql);
@@ -184,7 +208,11 @@ async function runQuestionHandler(db: LessonDatabase, question: QuestionScenario
   }
 }
 
-function judge(question: QuestionScenario, shipped: HandlerRun | undefined, options: Record<string, HandlerRun>): QuestionCheck {
+function judge(
+  question: QuestionScenario,
+  shipped: HandlerRun | undefined,
+  options: Record<string, HandlerRun>,
+): QuestionCheck {
   const rule = question.answer;
   let criterion: string;
   let isRight: (outcome: Outcome) => boolean;
@@ -192,7 +220,13 @@ function judge(question: QuestionScenario, shipped: HandlerRun | undefined, opti
     case 'same-as-shipped': {
       if (!shipped?.ok) {
         const why = shipped ? describeFailure(shipped.failure) : 'the question shows no handler';
-        return { anchor: question.anchor, shipped, options, provenRight: [], criterion: `the shown handler's state, which is unknown: ${why}` };
+        return {
+          anchor: question.anchor,
+          shipped,
+          options,
+          provenRight: [],
+          criterion: `the shown handler's state, which is unknown: ${why}`,
+        };
       }
       const expected = shipped.text;
       criterion = `the state the shown handler produces: ${expected}`;
@@ -216,5 +250,9 @@ function judge(question: QuestionScenario, shipped: HandlerRun | undefined, opti
 
 function asItemFailure(error: unknown): ItemFailure {
   if (error instanceof StepFailure) return { step: error.step, stepLabel: error.stepLabel, reason: error.reason };
-  return { step: 0, stepLabel: 'before the first step', reason: error instanceof Error ? error.message : String(error) };
+  return {
+    step: 0,
+    stepLabel: 'before the first step',
+    reason: error instanceof Error ? error.message : String(error),
+  };
 }

@@ -41,7 +41,12 @@ export class WorkerProcess {
 }
 
 /** A consumer handler as the lessons write it: the connection of one worker, one message. */
-export type Handler<Message, Result = unknown> = (db: Queryable, message: Message, workerId: string, process: WorkerProcess) => Promise<Result>;
+export type Handler<Message, Result = unknown> = (
+  db: Queryable,
+  message: Message,
+  workerId: string,
+  process: WorkerProcess,
+) => Promise<Result>;
 
 /**
  * How a handler's statements reach the database: `together` in one worker transaction (the lesson's
@@ -92,7 +97,13 @@ export function shown<Exports extends object>(
   if (typeof run !== 'function') {
     throw new Error(`handlers/${module.id}.ts: export "${name}" is not a function`);
   }
-  return { moduleId: module.id, name, run: run as Handler<LessonMessage>, flaggedBy, ...(unflaggedBecause ? { unflaggedBecause } : {}) };
+  return {
+    moduleId: module.id,
+    name,
+    run: run as Handler<LessonMessage>,
+    flaggedBy,
+    ...(unflaggedBecause ? { unflaggedBecause } : {}),
+  };
 }
 
 /** The same handler with its statements committing one by one, as on a pool. */
@@ -106,12 +117,21 @@ export interface WorkerClass<Message> {
 }
 
 /** Picks a worker class out of its module; the lesson shows the class and runs one instance per worker process. */
-export function shownWorker<Exports extends object>(module: HandlerModule<Exports>, name: keyof Exports & string, flaggedBy: readonly RuleId[]): ShownHandler {
+export function shownWorker<Exports extends object>(
+  module: HandlerModule<Exports>,
+  name: keyof Exports & string,
+  flaggedBy: readonly RuleId[],
+): ShownHandler {
   const Kind = module.exports[name] as unknown as WorkerClass<LessonMessage>;
   if (typeof Kind !== 'function' || typeof Kind.prototype?.handle !== 'function') {
     throw new Error(`handlers/${module.id}.ts: export "${name}" is not a class with a handle method`);
   }
-  return { moduleId: module.id, name, run: (db, message, _workerId, process) => process.instance(Kind).handle(db, message), flaggedBy };
+  return {
+    moduleId: module.id,
+    name,
+    run: (db, message, _workerId, process) => process.instance(Kind).handle(db, message),
+    flaggedBy,
+  };
 }
 
 /** Durable state read back after the last commit, in display order: `inbox=2 effects=2 sum=800`. */
@@ -173,10 +193,13 @@ export interface ExampleScenario {
 
 /** Lets an example be written with its own messages: what its text cites is what its run delivers. */
 export function defineExample<Messages extends Readonly<Record<string, LessonMessage>>>(
-  example: Omit<ExampleScenario, 'messages' | 'run'> & { messages: Messages; run(session: ItemSession, messages: Messages): Promise<string> },
+  example: Omit<ExampleScenario, 'messages' | 'run'> & {
+    messages: Messages;
+    run(session: ItemSession, messages: Messages): Promise<string>;
+  },
 ): ExampleScenario {
   // The run is only ever handed the messages beside it, so erasing their type here is sound.
-  return example as unknown as ExampleScenario;
+  return example;
 }
 
 /**
@@ -226,7 +249,10 @@ export function defineQuestion<Message extends LessonMessage>(
 
 /** Lets a race be written with its own message type: its messages and its handler are checked together. */
 export function defineRace<Message extends LessonMessage>(
-  race: Omit<RaceScenario, 'messages' | 'handler'> & { messages: Readonly<Record<WorkerName, Message>>; handler: Handler<Message, boolean> },
+  race: Omit<RaceScenario, 'messages' | 'handler'> & {
+    messages: Readonly<Record<WorkerName, Message>>;
+    handler: Handler<Message, boolean>;
+  },
 ): RaceScenario {
   // The handler only ever receives the messages beside it, so erasing their type here is sound.
   return race as unknown as RaceScenario;

@@ -1,5 +1,12 @@
 import type { LessonDatabase, Queryable } from './database.js';
-import { WorkerProcess, type Commits, type Delivery, type Handler, type LessonMessage, type WorkerName } from './scenario.js';
+import {
+  WorkerProcess,
+  type Commits,
+  type Delivery,
+  type Handler,
+  type LessonMessage,
+  type WorkerName,
+} from './scenario.js';
 import { readTables, recording, type TableRows, type Transcript, type TranscriptStatement } from './transcript.js';
 
 /** Raised on purpose inside a worker to model a process that dies: before COMMIT, or after a statement. */
@@ -26,8 +33,7 @@ export class StepFailure extends Error {
 }
 
 export type DeliveryResult<Result> =
-  | { readonly committed: true; readonly value: Result }
-  | { readonly committed: false; readonly reason: string };
+  { readonly committed: true; readonly value: Result } | { readonly committed: false; readonly reason: string };
 
 export function workerId(worker: WorkerName): string {
   return `worker-${worker}`;
@@ -75,8 +81,14 @@ export class ItemSession {
     handler: Handler<Message, Result>,
     options: DeliveryOptions = {},
   ): Promise<DeliveryResult<Result>> {
-    const dies = options.interruptBeforeCommit ? ' and dies before COMMIT' : options.diesAfterStatements ? ` and dies after statement ${options.diesAfterStatements}` : '';
-    return this.step(`worker ${delivery.worker} handles ${delivery.message.id}${dies}`, () => this.handle(delivery, handler, options, null));
+    const dies = options.interruptBeforeCommit
+      ? ' and dies before COMMIT'
+      : options.diesAfterStatements
+        ? ` and dies after statement ${options.diesAfterStatements}`
+        : '';
+    return this.step(`worker ${delivery.worker} handles ${delivery.message.id}${dies}`, () =>
+      this.handle(delivery, handler, options, null),
+    );
   }
 
   /**
@@ -94,7 +106,11 @@ export class ItemSession {
     const label = `workers ${deliveries.map((delivery) => `${delivery.worker} (${delivery.message.id})`).join(' and ')} take turns`;
     return this.step(label, () => {
       const turns = new Turns(deliveries.map((delivery) => delivery.worker));
-      return Promise.all(deliveries.map((delivery) => this.handle(delivery, handler, options, turns).finally(() => turns.leave(delivery.worker))));
+      return Promise.all(
+        deliveries.map((delivery) =>
+          this.handle(delivery, handler, options, turns).finally(() => turns.leave(delivery.worker)),
+        ),
+      );
     });
   }
 
@@ -136,7 +152,9 @@ export class ItemSession {
     try {
       const value =
         options.commits === 'each'
-          ? await run(counted({ query: <Row>(sql: string, params?: unknown[]) => asStep((tx) => tx.query<Row>(sql, params)) }))
+          ? await run(
+              counted({ query: <Row>(sql: string, params?: unknown[]) => asStep((tx) => tx.query<Row>(sql, params)) }),
+            )
           : await asStep(async (tx) => {
               const result = await run(counted(tx));
               if (options.interruptBeforeCommit) throw new WorkerDied('interrupted before commit');

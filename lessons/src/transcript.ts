@@ -44,7 +44,14 @@ export function recording(db: Queryable, who: string, into: TranscriptStatement[
         into.push({ who, sql, params: [...params], returned: result.rows.length, changed });
         return result;
       } catch (error) {
-        into.push({ who, sql, params: [...params], returned: null, changed: null, error: error instanceof Error ? error.message : String(error) });
+        into.push({
+          who,
+          sql,
+          params: [...params],
+          returned: null,
+          changed: null,
+          error: error instanceof Error ? error.message : String(error),
+        });
         throw error;
       }
     },
@@ -59,7 +66,9 @@ export async function readTables(db: Queryable): Promise<TableRows> {
   const tables: Record<string, Record<string, unknown>[]> = {};
   for (const { name } of names.rows) {
     const identifier = `"${name.replace(/"/g, '""')}"`;
-    tables[name] = (await db.query<Record<string, unknown>>(`SELECT * FROM ${identifier} AS row_value ORDER BY row_value`)).rows;
+    tables[name] = (
+      await db.query<Record<string, unknown>>(`SELECT * FROM ${identifier} AS row_value ORDER BY row_value`)
+    ).rows;
   }
   return tables;
 }
@@ -72,7 +81,12 @@ export function formatTranscript(transcript: Transcript): string {
     for (const statement of part.statements) lines.push(`${statement.who.padEnd(8)}  ${describeStatement(statement)}`);
     for (const [table, rows] of Object.entries(part.tables)) {
       lines.push(`table ${table}: ${rows.length} ${rows.length === 1 ? 'row' : 'rows'}`);
-      for (const row of rows) lines.push(`  ${Object.entries(row).map(([column, value]) => `${column}=${formatValue(value)}`).join(' ')}`);
+      for (const row of rows)
+        lines.push(
+          `  ${Object.entries(row)
+            .map(([column, value]) => `${column}=${formatValue(value)}`)
+            .join(' ')}`,
+        );
     }
   }
   return lines.join('\n');
@@ -105,11 +119,27 @@ function formatValue(value: unknown): string {
 export function formatStatementResults(results: readonly StatementResult[]): string {
   return results
     .map((result) => {
-      if (result.columns.length === 0) return result.affectedRows === null ? 'done' : `done, ${result.affectedRows} ${result.affectedRows === 1 ? 'row' : 'rows'} changed`;
-      const cells = result.rows.map((row) => result.columns.map((column) => (row[column] === null ? 'null' : String(row[column]))));
-      const widths = result.columns.map((column, index) => Math.max(column.length, ...cells.map((cell) => cell[index]!.length)));
-      const line = (values: readonly string[]) => values.map((value, index) => value.padEnd(widths[index]!)).join(' | ').trimEnd();
-      return [line(result.columns), widths.map((width) => '-'.repeat(width)).join('-+-'), ...cells.map(line), `(${result.rows.length} ${result.rows.length === 1 ? 'row' : 'rows'})`].join('\n');
+      if (result.columns.length === 0)
+        return result.affectedRows === null
+          ? 'done'
+          : `done, ${result.affectedRows} ${result.affectedRows === 1 ? 'row' : 'rows'} changed`;
+      const cells = result.rows.map((row) =>
+        result.columns.map((column) => (row[column] === null ? 'null' : String(row[column]))),
+      );
+      const widths = result.columns.map((column, index) =>
+        Math.max(column.length, ...cells.map((cell) => cell[index].length)),
+      );
+      const line = (values: readonly string[]) =>
+        values
+          .map((value, index) => value.padEnd(widths[index]))
+          .join(' | ')
+          .trimEnd();
+      return [
+        line(result.columns),
+        widths.map((width) => '-'.repeat(width)).join('-+-'),
+        ...cells.map(line),
+        `(${result.rows.length} ${result.rows.length === 1 ? 'row' : 'rows'})`,
+      ].join('\n');
     })
     .join('\n\n');
 }
@@ -124,11 +154,14 @@ const columnWidth = 58;
 
 /** A race as two columns, worker A and worker B, one event a row, in the order the events happened. */
 export function formatTimeline(events: readonly TimelineEvent[]): string {
-  const rows = [['worker A', 'worker B'], ['-'.repeat(columnWidth), '-'.repeat(columnWidth)]];
+  const rows = [
+    ['worker A', 'worker B'],
+    ['-'.repeat(columnWidth), '-'.repeat(columnWidth)],
+  ];
   for (const event of events) {
     for (const piece of wrap(event.text, columnWidth)) rows.push(event.worker === 'A' ? [piece, ''] : ['', piece]);
   }
-  return rows.map(([left, right]) => `${left!.padEnd(columnWidth)} | ${right}`.trimEnd()).join('\n');
+  return rows.map(([left, right]) => `${left.padEnd(columnWidth)} | ${right}`.trimEnd()).join('\n');
 }
 
 function wrap(text: string, width: number): string[] {

@@ -14,7 +14,12 @@ import { lessonLinks } from 'eslint-plugin-idempotency';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { copyOfExamples, packagedExtension, repositoryRoot, startCodeServer } from '../../extension/scripts/code-server.mjs';
+import {
+  copyOfExamples,
+  packagedExtension,
+  repositoryRoot,
+  startCodeServer,
+} from '../../extension/scripts/code-server.mjs';
 import { compareFindings, expectedFindings, type ExpectedFinding } from '../support/example-markers.js';
 import { lowContrastText } from './support/contrast.js';
 import { Workbench } from './support/workbench.js';
@@ -49,7 +54,15 @@ function addBillingProject(): void {
 const screenshots = path.join(repositoryRoot, 'test-results/e2e');
 const stateDir = path.join(repositoryRoot, '.cache/e2e-state');
 
-const chromiumFlags = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const chromiumFlags = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 let server: Awaited<ReturnType<typeof startCodeServer>>;
 let browser: Browser;
@@ -78,7 +91,9 @@ function sourceFilesOf(root: string): string[] {
 
 describe('Idempotency Lens in VS Code (code-server)', () => {
   beforeAll(async () => {
-    expect(existsSync(packagedExtension), `${packagedExtension} is missing: run npm run package -w extension`).toBe(true);
+    expect(existsSync(packagedExtension), `${packagedExtension} is missing: run npm run package -w extension`).toBe(
+      true,
+    );
     rmSync(stateDir, { recursive: true, force: true });
     addBillingProject();
     mkdirSync(screenshots, { recursive: true });
@@ -106,7 +121,9 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     // The checker is loading: the first file's status says so rather than nothing.
     expect(await workbench.languageStatus()).toMatch(/^Idempotency: starting…/);
     await screenshot('status-starting');
-    await expect.poll(() => workbench.languageStatus(), { timeout: 90_000, interval: 1_000 }).toMatch(/^Idempotency: \d+ findings?/);
+    await expect
+      .poll(() => workbench.languageStatus(), { timeout: 90_000, interval: 1_000 })
+      .toMatch(/^Idempotency: \d+ findings?/);
     await page.mouse.move(0, 0);
   });
 
@@ -131,16 +148,24 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     } finally {
       await workbench.runCommand('View: Toggle Maximized Panel');
     }
-    expect(wanted.filter((finding) => !seen.includes(finding)), 'marked findings missing from the Problems panel').toEqual([]);
+    expect(
+      wanted.filter((finding) => !seen.includes(finding)),
+      'marked findings missing from the Problems panel',
+    ).toEqual([]);
     const markedFiles = new Set(expected.map((finding) => finding.file));
     const inUnmarkedFiles = seen.filter((finding) => !markedFiles.has(finding.slice(0, finding.lastIndexOf(':'))));
     expect(inUnmarkedFiles, 'findings in example files that mark none').toEqual([]);
     const unmarked = seen.filter((finding) => !wanted.includes(finding));
-    if (unmarked.length > 0) console.log(`findings on lines without a marker (the plugin's or the examples' to settle): ${unmarked.join('; ')}`);
+    if (unmarked.length > 0)
+      console.log(
+        `findings on lines without a marker (the plugin's or the examples' to settle): ${unmarked.join('; ')}`,
+      );
   });
 
   it("lists under a delivery-id finding the line its value was read on, as the diagnostic's related information", async () => {
-    const finding = shown.find((problem) => relativeFile(problem) === 'kafka-refunds.ts' && problem.rule === 'no-delivery-id-effect-key');
+    const finding = shown.find(
+      (problem) => relativeFile(problem) === 'kafka-refunds.ts' && problem.rule === 'no-delivery-id-effect-key',
+    );
     expect(finding, 'the kafka-refunds.ts finding is in the Problems panel').toBeDefined();
     const source = readFileSync(path.join(examples, 'kafka-refunds.ts'), 'utf8').split('\n');
     // The message leads with the fact, so a narrow Problems panel still shows it.
@@ -149,7 +174,11 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     const named = /on line (\d+)/.exec(finding!.text);
     expect(named, 'the message says on which line the value was read').not.toBeNull();
     await workbench.showProblems();
-    await expect.poll(async () => (await workbench.relatedRows('the value is read here')).map((row) => row.line), { timeout: 20_000 }).toContain(Number(named![1]));
+    await expect
+      .poll(async () => (await workbench.relatedRows('the value is read here')).map((row) => row.line), {
+        timeout: 20_000,
+      })
+      .toContain(Number(named![1]));
     expect(source[Number(named![1]) - 1]).toMatch(/topic|partition|offset|message/);
   });
 
@@ -157,7 +186,10 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     const consumer = 'billing/src/book.ts';
     const schema = 'billing/prisma/schema.prisma';
     const raced = (problems: Awaited<ReturnType<Workbench['problems']>>) =>
-      problems.some((problem) => relativeFile(problem) === consumer && problem.rule === 'no-check-then-insert' && problem.line === 3);
+      problems.some(
+        (problem) =>
+          relativeFile(problem) === consumer && problem.rule === 'no-check-then-insert' && problem.line === 3,
+      );
     await workbench.openFile(consumer);
     await workbench.openFile(schema);
     // The unique key covers the checked columns, so the database settles the race: no finding.
@@ -184,7 +216,9 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await workbench.goToPosition(keyLine, 1);
     await page.keyboard.press('Control+Z');
     // Back at the saved text, the editor has nothing unsaved to pass: the disk copy counts again.
-    await expect.poll(() => page.locator('.editor-group-container.active .tab.active.dirty').count(), { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(() => page.locator('.editor-group-container.active .tab.active.dirty').count(), { timeout: 10_000 })
+      .toBe(0);
     await pollProblems(false);
   });
 
@@ -195,35 +229,58 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await workbench.goToPosition(1, 1);
     // A merge left its markers in the schema (unsaved, in one edit).
     await page.keyboard.press('Control+A');
-    await page.keyboard.insertText(billingSchema.replace('  cents     Int\n', '<<<<<<< HEAD\n  cents     Int\n=======\n  cents     BigInt\n>>>>>>> main\n'));
+    await page.keyboard.insertText(
+      billingSchema.replace(
+        '  cents     Int\n',
+        '<<<<<<< HEAD\n  cents     Int\n=======\n  cents     BigInt\n>>>>>>> main\n',
+      ),
+    );
     await workbench.openFile(consumer);
     const toast = page.locator('.notifications-toasts .notification-toast', { hasText: 'Idempotency Lens skipped' });
     await toast.waitFor({ timeout: 30_000 });
-    expect(await toast.innerText()).toContain('Idempotency Lens skipped billing/prisma/schema.prisma: it could not be read as a Prisma schema');
+    expect(await toast.innerText()).toContain(
+      'Idempotency Lens skipped billing/prisma/schema.prisma: it could not be read as a Prisma schema',
+    );
     await screenshot('schema-skipped-notification');
-    await expect.poll(() => workbench.languageStatus(), { timeout: 30_000, interval: 1_000 }).toMatch(/^Idempotency: schema skipped: schema\.prisma unreadable/);
+    await expect
+      .poll(() => workbench.languageStatus(), { timeout: 30_000, interval: 1_000 })
+      .toMatch(/^Idempotency: schema skipped: schema\.prisma unreadable/);
     expect(await workbench.languageStatus()).toContain('prisma/schema.prisma could not be read as a Prisma schema');
     await screenshot('schema-skipped-status');
     // The log has it once, as a warning.
-    const logs = readdirSync(path.join(stateDir, 'user-data/logs'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('Idempotency Lens.log'));
-    const skippedLines = logs.flatMap((file) => readFileSync(path.join(stateDir, 'user-data/logs', file), 'utf8').split('\n')).filter((line) => line.includes('schema.prisma: it could not be read'));
+    const logs = readdirSync(path.join(stateDir, 'user-data/logs'), { recursive: true, encoding: 'utf8' }).filter(
+      (file) => file.endsWith('Idempotency Lens.log'),
+    );
+    const skippedLines = logs
+      .flatMap((file) => readFileSync(path.join(stateDir, 'user-data/logs', file), 'utf8').split('\n'))
+      .filter((line) => line.includes('schema.prisma: it could not be read'));
     expect(skippedLines).toHaveLength(1);
-    expect(skippedLines[0]).toMatch(/\[warning\] eslint-plugin-idempotency skipped .*billing\/prisma\/schema\.prisma: it could not be read as a Prisma schema/);
+    expect(skippedLines[0]).toMatch(
+      /\[warning\] eslint-plugin-idempotency skipped .*billing\/prisma\/schema\.prisma: it could not be read as a Prisma schema/,
+    );
     await workbench.runCommand('Notifications: Clear All Notifications');
     // Taking the edit back: the schema reads again, and the status no longer speaks of it.
     await workbench.openFile(schema);
     await workbench.runCommand('File: Revert File');
-    await expect.poll(() => page.locator('.editor-group-container.active .tab.active.dirty').count(), { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(() => page.locator('.editor-group-container.active .tab.active.dirty').count(), { timeout: 10_000 })
+      .toBe(0);
     await workbench.openFile(consumer);
-    await expect.poll(() => workbench.languageStatus(), { timeout: 30_000, interval: 1_000 }).toMatch(/^Idempotency: \d+ findings?/);
+    await expect
+      .poll(() => workbench.languageStatus(), { timeout: 30_000, interval: 1_000 })
+      .toMatch(/^Idempotency: \d+ findings?/);
     await page.mouse.move(0, 0);
   });
 
   it('"Learn why" opens the lesson panel at the question that teaches the rule', async () => {
     // A finding whose rule is taught by a quiz question, so the next step can answer it.
-    const target = expected.find((finding) => lessonLinks[finding.rule as keyof typeof lessonLinks]?.anchor.startsWith('q'));
+    const target = expected.find((finding) =>
+      lessonLinks[finding.rule as keyof typeof lessonLinks]?.anchor.startsWith('q'),
+    );
     expect(target, 'no marked finding of a rule that a quiz question teaches').toBeDefined();
-    const problem = shown.find((each) => relativeFile(each) === target!.file && each.line === target!.line && each.rule === target!.rule);
+    const problem = shown.find(
+      (each) => relativeFile(each) === target!.file && each.line === target!.line && each.rule === target!.rule,
+    );
     expect(problem, `no problem shown for ${target!.file}:${target!.line}`).toBeDefined();
     const anchor = lessonLinks[target!.rule as keyof typeof lessonLinks].anchor;
 
@@ -286,12 +343,14 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     const runner = await LessonRunner.open(idempotentConsumers, pgliteFromImage());
     try {
       const check = await runner.checkQuestion(anchor);
-      const run = check.options[choice.id]!;
+      const run = check.options[choice.id];
       const expectedState = run.ok ? run.text : '';
       expect(predicted).toBe(choice.label);
       expect(computed).toBe(expectedState);
       expect(computed).toMatch(/^(\w+=\S+ ?)+$/);
-      expect(await verdict.locator('.judgement').textContent()).toContain(`the database proves ${check.provenRight.join(', ')}`);
+      expect(await verdict.locator('.judgement').textContent()).toContain(
+        `the database proves ${check.provenRight.join(', ')}`,
+      );
       computedShown = computed;
     } finally {
       await runner.close();
@@ -343,14 +402,22 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     terms[openedQuestion!] = await opened.allTextContents();
     expect(Object.keys(terms).length).toBe(idempotentConsumersLesson.questions.length);
     for (const [anchor, shown] of Object.entries(terms)) {
-      expect(shown, `result labels of ${anchor}`).toEqual(['Your answer', 'PostgreSQL computed for it', 'PostgreSQL computed for the right answer']);
+      expect(shown, `result labels of ${anchor}`).toEqual([
+        'Your answer',
+        'PostgreSQL computed for it',
+        'PostgreSQL computed for the right answer',
+      ]);
     }
   });
 
   it('"Learn why" on a lesson panel hidden behind another editor lands at the finding\'s place, progress intact', async () => {
-    const target = expected.find((finding) => lessonLinks[finding.rule as keyof typeof lessonLinks]?.anchor !== openedQuestion);
+    const target = expected.find(
+      (finding) => lessonLinks[finding.rule as keyof typeof lessonLinks]?.anchor !== openedQuestion,
+    );
     expect(target, 'no marked finding of a rule taught at another place than the first').toBeDefined();
-    const problem = shown.find((each) => relativeFile(each) === target!.file && each.line === target!.line && each.rule === target!.rule)!;
+    const problem = shown.find(
+      (each) => relativeFile(each) === target!.file && each.line === target!.line && each.rule === target!.rule,
+    )!;
     const anchor = lessonLinks[target!.rule as keyof typeof lessonLinks].anchor;
     // The panel's group is the active one: the file opens there, in front of the panel.
     await workbench.openFile(target!.file);
@@ -365,7 +432,9 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     expect(top).toBeGreaterThanOrEqual(-1);
     expect(top).toBeLessThan(200);
     // The page was built again; the answer given before it was hidden is still there.
-    expect(await workbench.lessonFrame().locator(`[data-result-for="${openedQuestion}"] [data-computed]`).textContent()).toBe(computedShown);
+    expect(
+      await workbench.lessonFrame().locator(`[data-result-for="${openedQuestion}"] [data-computed]`).textContent(),
+    ).toBe(computedShown);
     await screenshot(`lesson-from-hidden-at-${anchor}`);
   });
 
@@ -385,7 +454,11 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
       await screenshot('after-reload');
     }
     expect(await verdict.locator('[data-computed]').textContent()).toBe(computedShown);
-    const background = () => workbench.lessonFrame().locator('body').evaluate((body) => getComputedStyle(body).backgroundColor);
+    const background = () =>
+      workbench
+        .lessonFrame()
+        .locator('body')
+        .evaluate((body) => getComputedStyle(body).backgroundColor);
     const lightBackground = await background();
     await workbench.runCommand('Preferences: Toggle between Light/Dark Themes');
     await expect.poll(background, { timeout: 15_000 }).not.toBe(lightBackground);
@@ -404,7 +477,8 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await article.locator(`button[data-run-question="${question.anchor}"]`).click();
     await article.locator('.judgement.right').waitFor({ timeout: 60_000 });
 
-    const themeKind = () => body.evaluate((element) => [...element.classList].find((name) => name.startsWith('vscode-')) ?? '');
+    const themeKind = () =>
+      body.evaluate((element) => [...element.classList].find((name) => name.startsWith('vscode-')) ?? '');
     const measure = async (expectedKind: string) => {
       await expect.poll(themeKind, { timeout: 15_000 }).toBe(expectedKind);
       await page.waitForTimeout(300); // The workbench hands the webview its new colours in one go; let it paint.
@@ -442,7 +516,9 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     try {
       expect(Math.abs((await width()) - 260)).toBeLessThanOrEqual(6);
       const layout = await lesson.locator('body').evaluate(() => {
-        const contents = [...document.querySelectorAll('nav.contents li')].map((item) => Math.round(item.getBoundingClientRect().left));
+        const contents = [...document.querySelectorAll('nav.contents li')].map((item) =>
+          Math.round(item.getBoundingClientRect().left),
+        );
         const ids = [...document.querySelectorAll<HTMLElement>('.id, .option-id')];
         const status = document.getElementById('database-status')!;
         return {
@@ -453,7 +529,10 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
           wider: [...document.body.querySelectorAll<HTMLElement>('*')]
             .filter((element) => element.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
             .filter((element) => !element.closest('pre, table, .console-output'))
-            .map((element) => `${element.tagName.toLowerCase()}.${element.className}: ${Math.round(element.getBoundingClientRect().width)} px`)
+            .map(
+              (element) =>
+                `${element.tagName.toLowerCase()}.${element.className}: ${Math.round(element.getBoundingClientRect().width)} px`,
+            )
             .slice(0, 10),
           ids: ids.length,
           brokenIds: ids.filter((id) => id.getClientRects().length > 1).map((id) => id.textContent),
@@ -479,7 +558,7 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     }
   });
 
-  it('opens the rule page, offline, from a finding\'s code link, and from there the lesson at its place', async () => {
+  it("opens the rule page, offline, from a finding's code link, and from there the lesson at its place", async () => {
     const rule = 'no-check-then-insert';
     const anchor = lessonLinks[rule].anchor;
     await workbench.showProblems();
@@ -491,20 +570,30 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     }));
     // Everything the page loaded is one of the extension's own files, served by the editor.
     expect(loaded.resources.length).toBeGreaterThan(0);
-    expect(loaded.resources.filter((url) => !/^https:\/\/[^/]+\.vscode-resource\.vscode-cdn\.net\/.*\/dist\/webview\//.test(url))).toEqual([]);
+    expect(
+      loaded.resources.filter(
+        (url) => !/^https:\/\/[^/]+\.vscode-resource\.vscode-cdn\.net\/.*\/dist\/webview\//.test(url),
+      ),
+    ).toEqual([]);
     expect(await lesson.locator('h2', { hasText: 'Rule details' }).count()).toBe(1);
     // The page says what this editor does (the rules are warnings by default), with no emoji and no repository scripts.
     const text = await lesson.locator('body').innerText();
-    expect(text).toContain('In this editor: reported as a warning (idempotency.rules). Its suggested repair is in the quick-fix menu');
+    expect(text).toContain(
+      'In this editor: reported as a warning (idempotency.rules). Its suggested repair is in the quick-fix menu',
+    );
     expect(text).not.toMatch(/\p{Extended_Pictographic}|npm run|Reports an error/u);
     await screenshot(`rule-page-${rule}`);
     // A link to another rule's page opens that page.
     await lesson.locator('article a', { hasText: 'no-claim-after-effect' }).first().click();
-    await expect.poll(() => workbench.lessonFrame().locator('h1').textContent(), { timeout: 30_000 }).toBe('idempotency/no-claim-after-effect');
+    await expect
+      .poll(() => workbench.lessonFrame().locator('h1').textContent(), { timeout: 30_000 })
+      .toBe('idempotency/no-claim-after-effect');
     await page.keyboard.press('Escape');
     await workbench.showProblems();
     await page.locator('.markers-panel .monaco-list-row a', { hasText: rule }).first().click();
-    await expect.poll(() => workbench.lessonFrame().locator('h1').textContent(), { timeout: 30_000 }).toBe(`idempotency/${rule}`);
+    await expect
+      .poll(() => workbench.lessonFrame().locator('h1').textContent(), { timeout: 30_000 })
+      .toBe(`idempotency/${rule}`);
 
     await workbench.lessonFrame().locator('.rule-lesson a').click();
     const place = workbench.lessonFrame().locator(`[id="${anchor}"]`);
@@ -515,7 +604,9 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
 
   it('"Learn why" in the hover of a finding opens the lesson at its place, as the quick fix does; "Show rule page" opens its rule page', async () => {
     const target = expected.find((finding) => finding.rule !== 'no-check-then-insert')!;
-    const problem = shown.find((each) => relativeFile(each) === target.file && each.line === target.line && each.rule === target.rule)!;
+    const problem = shown.find(
+      (each) => relativeFile(each) === target.file && each.line === target.line && each.rule === target.rule,
+    )!;
     const anchor = lessonLinks[target.rule as keyof typeof lessonLinks].anchor;
     await workbench.openFile(target.file);
     await workbench.goToPosition(problem.line, problem.column);
@@ -531,9 +622,16 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     const rulePage = page.locator('.monaco-hover a', { hasText: 'Show rule page' });
     await workbench.showHover(rulePage);
     await rulePage.click();
-    await expect.poll(() => workbench.lessonFrame().locator('h1').textContent(), { timeout: 30_000 }).toBe(`idempotency/${target.rule}`);
+    await expect
+      .poll(() => workbench.lessonFrame().locator('h1').textContent(), { timeout: 30_000 })
+      .toBe(`idempotency/${target.rule}`);
     // The rule's id in the title stays on one line.
-    expect(await workbench.lessonFrame().locator('h1 .id').evaluate((id) => id.getClientRects().length)).toBe(1);
+    expect(
+      await workbench
+        .lessonFrame()
+        .locator('h1 .id')
+        .evaluate((id) => id.getClientRects().length),
+    ).toBe(1);
     await screenshot(`rule-page-from-hover-${target.rule}`);
   });
 
@@ -542,14 +640,27 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await workbench.goToPosition(1, 1);
     await page.keyboard.type('// an edit saved in the editor\n');
     await page.keyboard.press('Control+S');
-    await expect.poll(() => readFileSync(path.join(examples, 'amqp-ledger.js'), 'utf8').startsWith('// an edit saved in the editor\n'), { timeout: 15_000 }).toBe(true);
-    const status = execFileSync('git', ['status', '--porcelain', '--', 'eslint-plugin/examples'], { cwd: repositoryRoot, encoding: 'utf8' });
+    await expect
+      .poll(
+        () =>
+          readFileSync(path.join(examples, 'amqp-ledger.js'), 'utf8').startsWith('// an edit saved in the editor\n'),
+        { timeout: 15_000 },
+      )
+      .toBe(true);
+    const status = execFileSync('git', ['status', '--porcelain', '--', 'eslint-plugin/examples'], {
+      cwd: repositoryRoot,
+      encoding: 'utf8',
+    });
     expect(status, 'git status of the examples in the repository').toBe('');
   });
 
   it('"Disable for this line" writes " -- reason" after the rule id, with the reason selected to type over', async () => {
-    const target = expected.find((finding) => finding.file === 'sqs-receipts.cjs') ?? expected.find((finding) => finding.file !== 'amqp-ledger.js')!;
-    const problem = shown.find((each) => relativeFile(each) === target.file && each.line === target.line && each.rule === target.rule)!;
+    const target =
+      expected.find((finding) => finding.file === 'sqs-receipts.cjs') ??
+      expected.find((finding) => finding.file !== 'amqp-ledger.js')!;
+    const problem = shown.find(
+      (each) => relativeFile(each) === target.file && each.line === target.line && each.rule === target.rule,
+    )!;
     await workbench.openFile(target.file);
     await workbench.goToPosition(problem.line, problem.column);
     await workbench.applyQuickFix(`Disable ${target.rule} for this line`);
@@ -557,9 +668,9 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await page.keyboard.press('Escape');
     await page.keyboard.press('Control+S');
     const file = path.join(examples, target.file);
-    await expect.poll(() => readFileSync(file, 'utf8').split('\n')[target.line - 1]?.trim(), { timeout: 15_000 }).toBe(
-      `// eslint-disable-next-line idempotency/${target.rule} -- replayed by hand after review`,
-    );
+    await expect
+      .poll(() => readFileSync(file, 'utf8').split('\n')[target.line - 1]?.trim(), { timeout: 15_000 })
+      .toBe(`// eslint-disable-next-line idempotency/${target.rule} -- replayed by hand after review`);
     await screenshot('disabled-with-reason');
   });
 
@@ -572,18 +683,27 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     const marked = expected.filter((finding) => finding.file === 'kafka-refunds.ts');
     expect(marked.length).toBeGreaterThan(0);
     await workbench.runCommand('Idempotency: Check Workspace');
-    await page.locator('.notifications-toasts .notification-toast', { hasText: 'Idempotency: checking the workspace' }).waitFor({ timeout: 15_000 });
+    await page
+      .locator('.notifications-toasts .notification-toast', { hasText: 'Idempotency: checking the workspace' })
+      .waitFor({ timeout: 15_000 });
     await screenshot('workspace-check-progress');
     const key = (file: string, line: number, rule: string) => `${file}:${line} ${rule}`;
-    const wanted = copies.flatMap((copy) => marked.map((finding) => key(`bulk/${copy}`, finding.line, finding.rule))).sort();
+    const wanted = copies
+      .flatMap((copy) => marked.map((finding) => key(`bulk/${copy}`, finding.line, finding.rule)))
+      .sort();
     await workbench.showProblems();
     await workbench.runCommand('View: Toggle Maximized Panel');
     try {
       await expect
-        .poll(async () => {
-          const seen = (await workbench.problems()).map((problem) => key(relativeFile(problem), problem.line, problem.rule));
-          return wanted.filter((finding) => !seen.includes(finding));
-        }, { timeout: 90_000, interval: 1_000 })
+        .poll(
+          async () => {
+            const seen = (await workbench.problems()).map((problem) =>
+              key(relativeFile(problem), problem.line, problem.rule),
+            );
+            return wanted.filter((finding) => !seen.includes(finding));
+          },
+          { timeout: 90_000, interval: 1_000 },
+        )
         .toEqual([]);
       await screenshot('workspace-check-problems');
     } finally {

@@ -26,7 +26,10 @@ function expectedKeys(): string[] {
 
 async function lint(config: string, ...extra: string[]): Promise<{ code: number; stdout: string }> {
   try {
-    const { stdout } = await run(process.execPath, [eslintBin, '--config', config, ...extra, examples], { cwd: root, maxBuffer: 32 * 1024 * 1024 });
+    const { stdout } = await run(process.execPath, [eslintBin, '--config', config, ...extra, examples], {
+      cwd: root,
+      maxBuffer: 32 * 1024 * 1024,
+    });
     return { code: 0, stdout };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -36,13 +39,18 @@ async function lint(config: string, ...extra: string[]): Promise<{ code: number;
 }
 
 function foundFindings(json: string): string[] {
-  const results = JSON.parse(json) as { filePath: string; messages: { line: number; ruleId: string | null; fatal?: boolean }[] }[];
+  const results = JSON.parse(json) as {
+    filePath: string;
+    messages: { line: number; ruleId: string | null; fatal?: boolean }[];
+  }[];
   for (const result of results) {
     const fatal = result.messages.find((message) => message.fatal);
     if (fatal) throw new Error(`${result.filePath} did not parse: ${JSON.stringify(fatal)}`);
   }
   return results
-    .flatMap((result) => result.messages.map((message) => `${path.basename(result.filePath)}:${message.line} ${message.ruleId ?? ''}`))
+    .flatMap((result) =>
+      result.messages.map((message) => `${path.basename(result.filePath)}:${message.line} ${message.ruleId ?? ''}`),
+    )
     .sort();
 }
 
@@ -65,7 +73,11 @@ describe('the eslint command line', () => {
   });
 
   it('prints each finding with the lesson that teaches it through the bundled formatter', async () => {
-    const { stdout } = await lint(path.join(examples, 'eslint.config.mjs'), '--format', path.join(root, 'eslint-plugin/dist/formatter.js'));
+    const { stdout } = await lint(
+      path.join(examples, 'eslint.config.mjs'),
+      '--format',
+      path.join(root, 'eslint-plugin/dist/formatter.js'),
+    );
     expect(stdout).toContain('Learn why: lesson idempotent-consumers#q1');
     expect(stdout).toContain('Learn why: lesson idempotent-consumers#q4');
     expect(stdout).toContain('Learn why: lesson idempotent-consumers#example-4-1');
@@ -73,7 +85,11 @@ describe('the eslint command line', () => {
   });
 
   it('stays quiet on a consumer written the safe way', async () => {
-    const { code } = await run(process.execPath, [eslintBin, '--config', path.join(examples, 'eslint.config.mjs'), path.join(examples, 'inbox-done-right.ts')], { cwd: root }).then(
+    const { code } = await run(
+      process.execPath,
+      [eslintBin, '--config', path.join(examples, 'eslint.config.mjs'), path.join(examples, 'inbox-done-right.ts')],
+      { cwd: root },
+    ).then(
       () => ({ code: 0 }),
       (error: { code: number }) => ({ code: error.code }),
     );

@@ -80,12 +80,14 @@ const linter = new Linter({ configType: 'flat' });
 
 function findings(code: string, filename = 'snippet.ts'): string[] {
   // A file of a project is linted from its folder: flat config matches files under its base path.
-  const messages = (path.isAbsolute(filename) ? new Linter({ configType: 'flat', cwd: path.dirname(filename) }) : linter).verify(
+  const messages = (
+    path.isAbsolute(filename) ? new Linter({ configType: 'flat', cwd: path.dirname(filename) }) : linter
+  ).verify(
     code,
     [
       {
         files: ['**/*.ts'],
-        languageOptions: { parser: tsParser as Linter.Parser },
+        languageOptions: { parser: tsParser },
         plugins: { idempotency: plugin as never },
         rules: Object.fromEntries(ruleNames.map((name) => [`idempotency/${name}`, 'error' as const])),
       },
@@ -100,7 +102,7 @@ function findings(code: string, filename = 'snippet.ts'): string[] {
 beforeAll(() => whenSqlParserReady());
 
 describe('rule documentation', () => {
-  it('the plugin has exactly the catalogue\'s rules, and the README lists exactly those', () => {
+  it("the plugin has exactly the catalogue's rules, and the README lists exactly those", () => {
     expect(Object.keys(plugin.rules).sort()).toEqual([...ruleNames].sort());
     const readme = readFileSync(fileURLToPath(new URL('README.md', root)), 'utf8');
     const listed = [...readme.matchAll(/^\| \[`([a-z-]+)`\]\(eslint-plugin\/docs\/rules\//gm)].map((match) => match[1]);
@@ -119,7 +121,9 @@ describe('rule documentation', () => {
 
       it('is listed in the README with the same description', () => {
         const readme = readFileSync(fileURLToPath(new URL('README.md', root)), 'utf8');
-        const row = readme.split('\n').find((line) => line.startsWith(`| [\`${name}\`](eslint-plugin/docs/rules/${name}.md)`));
+        const row = readme
+          .split('\n')
+          .find((line) => line.startsWith(`| [\`${name}\`](eslint-plugin/docs/rules/${name}.md)`));
         expect(row, `README has no row for ${name}`).toBeDefined();
         expect(row).toContain(`| ${rule.meta.docs.description} |`);
       });
@@ -130,7 +134,8 @@ describe('rule documentation', () => {
 
       it('names every lesson place that teaches the rule', () => {
         const link = lessonLinks[name];
-        for (const anchor of [link.anchor, ...link.seeAlso]) expect(page.text).toContain(`\`${link.lesson}#${anchor}\``);
+        for (const anchor of [link.anchor, ...link.seeAlso])
+          expect(page.text).toContain(`\`${link.lesson}#${anchor}\``);
       });
 
       it('has a "When not to use it" section and says whether it has suggestions', () => {
@@ -144,7 +149,8 @@ describe('rule documentation', () => {
         expect(incorrect.length).toBeGreaterThan(0);
         expect(correct.length).toBeGreaterThan(0);
         const filename = snippetName(page.schema);
-        for (const example of incorrect) expect(findings(example.code, filename), example.code).toContain(`idempotency/${name}`);
+        for (const example of incorrect)
+          expect(findings(example.code, filename), example.code).toContain(`idempotency/${name}`);
         for (const example of correct) expect(findings(example.code, filename), example.code).toEqual([]);
       });
     });

@@ -2,16 +2,24 @@ import { readFileSync } from 'node:fs';
 
 import { describe, expect, it } from 'vitest';
 
-import { generatedFiles, placeLabel, renderExtensionManifest, renderReadme } from '../../eslint-plugin/scripts/generate.js';
+import {
+  generatedFiles,
+  placeLabel,
+  renderExtensionManifest,
+  renderReadme,
+} from '../../eslint-plugin/scripts/generate.js';
 import { ruleNames } from '../../eslint-plugin/src/catalogue.js';
 
 /** What lists the rules is written from the catalogue: the committed copies must be what `npm run generate` writes. */
 describe('files generated from the rule catalogue', () => {
-  it.each(Object.entries({ readme: renderReadme, extensionManifest: renderExtensionManifest }))('%s is up to date', (name, render) => {
-    const file = generatedFiles[name as keyof typeof generatedFiles];
-    const text = readFileSync(file, 'utf8');
-    expect(render(text), `${file} is out of date with the catalogue: run npm run generate`).toBe(text);
-  });
+  it.each(Object.entries({ readme: renderReadme, extensionManifest: renderExtensionManifest }))(
+    '%s is up to date',
+    (name, render) => {
+      const file = generatedFiles[name as keyof typeof generatedFiles];
+      const text = readFileSync(file, 'utf8');
+      expect(render(text), `${file} is out of date with the catalogue: run npm run generate`).toBe(text);
+    },
+  );
 
   it('writes a row per rule, in the catalogue’s order', () => {
     const readme = renderReadme(readFileSync(generatedFiles.readme, 'utf8'));

@@ -43,7 +43,11 @@ const analysisEntry = 'analysis/index.ts';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(`${dir}${entry.name}/`) : entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [`${dir}${entry.name}`] : [],
+    entry.isDirectory()
+      ? sourceFiles(`${dir}${entry.name}/`)
+      : entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')
+        ? [`${dir}${entry.name}`]
+        : [],
   );
 }
 
@@ -144,7 +148,8 @@ describe('the plugin’s layering', () => {
     const around: string[] = [];
     for (const [file, targets] of graph) {
       if (!file.startsWith('libraries/')) continue;
-      for (const target of targets) if (target.startsWith('analysis/') && target !== analysisEntry) around.push(`${file} -> ${target}`);
+      for (const target of targets)
+        if (target.startsWith('analysis/') && target !== analysisEntry) around.push(`${file} -> ${target}`);
     }
     expect(around).toEqual([]);
   });
@@ -163,13 +168,20 @@ describe('the plugin’s layering', () => {
     for (const adapter of libraries) {
       if (!generic.has(adapter.name)) banned.add(adapter.name.toLowerCase());
       if (adapter.kind === 'broker') for (const word of adapter.nameWords ?? []) banned.add(word);
-      if (adapter.kind === 'data' || adapter.kind === 'store') if (!generic.has(adapter.name)) banned.add(adapter.label.toLowerCase());
+      if (adapter.kind === 'data' || adapter.kind === 'store')
+        if (!generic.has(adapter.name)) banned.add(adapter.label.toLowerCase());
     }
     const found: string[] = [];
     for (const file of [...graph.keys()].filter((name) => name.startsWith('analysis/'))) {
-      const { tokens } = tsParser.parseForESLint(readFileSync(`${src}${file}`, 'utf8'), { range: true, loc: true, tokens: true, comment: true }).ast;
+      const { tokens } = tsParser.parseForESLint(readFileSync(`${src}${file}`, 'utf8'), {
+        range: true,
+        loc: true,
+        tokens: true,
+        comment: true,
+      }).ast;
       for (const token of tokens ?? []) {
-        for (const word of token.value.toLowerCase().split(/[^a-z0-9-]+/)) if (banned.has(word)) found.push(`${file}:${token.loc.start.line} ${word}`);
+        for (const word of token.value.toLowerCase().split(/[^a-z0-9-]+/))
+          if (banned.has(word)) found.push(`${file}:${token.loc.start.line} ${word}`);
       }
     }
     expect(found).toEqual([]);

@@ -9,7 +9,10 @@ import plugin, { ruleNames } from '../../eslint-plugin/src/index.js';
  */
 describe('rule messages', () => {
   for (const rule of ruleNames) {
-    const { messages, hasSuggestions } = plugin.rules[rule].meta as { messages: Record<string, string>; hasSuggestions?: boolean };
+    const { messages, hasSuggestions } = plugin.rules[rule].meta as {
+      messages: Record<string, string>;
+      hasSuggestions?: boolean;
+    };
     it(`${rule}: every message leads with the fact, in words of its own, before the detail`, () => {
       const reported = Object.entries(messages).filter(([id]) => !(hasSuggestions && /^add/.test(id)));
       expect(reported.length).toBeGreaterThan(0);

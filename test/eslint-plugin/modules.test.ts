@@ -47,7 +47,10 @@ describe('keys built in other modules', () => {
   });
 
   it('a package in node_modules is not read', async () => {
-    const { findings } = await lintProject({ 'node_modules/keys/index.js': keys.replace(/: [^)]+\)/g, ')').replace(/\): string/, ')'), 'src/consumer.ts': consumer('keys') });
+    const { findings } = await lintProject({
+      'node_modules/keys/index.js': keys.replace(/: [^)]+\)/g, ')').replace(/\): string/, ')'),
+      'src/consumer.ts': consumer('keys'),
+    });
     expect(findings).toEqual([]);
   });
 });
@@ -78,12 +81,22 @@ new Worker('payouts', (job) => handleJob(job));
 
   it('a handler passed by reference, and one called from an inline handler, know what they are given', async () => {
     const { findings } = await lintProject({ 'src/handlers.js': handler, 'src/main.js': registrations });
-    expect(findings).toEqual(['src/handlers.js:4 idempotency/no-delivery-id-effect-key/deliveryKey', 'src/handlers.js:8 idempotency/no-delivery-id-effect-key/deliveryKey']);
+    expect(findings).toEqual([
+      'src/handlers.js:4 idempotency/no-delivery-id-effect-key/deliveryKey',
+      'src/handlers.js:8 idempotency/no-delivery-id-effect-key/deliveryKey',
+    ]);
   });
 
   it('the same with ESLint linting files in parallel threads', async () => {
-    const { findings } = await lintProject({ 'src/handlers.js': handler, 'src/main.js': registrations, 'src/other.js': 'export const x = 1;' }, undefined, ['--concurrency', '2']);
-    expect(findings).toEqual(['src/handlers.js:4 idempotency/no-delivery-id-effect-key/deliveryKey', 'src/handlers.js:8 idempotency/no-delivery-id-effect-key/deliveryKey']);
+    const { findings } = await lintProject(
+      { 'src/handlers.js': handler, 'src/main.js': registrations, 'src/other.js': 'export const x = 1;' },
+      undefined,
+      ['--concurrency', '2'],
+    );
+    expect(findings).toEqual([
+      'src/handlers.js:4 idempotency/no-delivery-id-effect-key/deliveryKey',
+      'src/handlers.js:8 idempotency/no-delivery-id-effect-key/deliveryKey',
+    ]);
   });
 
   it('the recommended config leaves tests, seeds and migration scripts alone', async () => {
@@ -91,7 +104,8 @@ new Worker('payouts', (job) => handleJob(job));
       'src/handlers.test.js': handler,
       'src/main.js': registrations.replace('./handlers.js', './handlers.test.js'),
       'db/migrations/002_backfill.js': registrations.replace('./handlers.js', '../../src/handlers.test.js'),
-      'prisma/seed.ts': 'await prisma.refund.findFirst({ where: { id } }) || await prisma.refund.create({ data: { id } });',
+      'prisma/seed.ts':
+        'await prisma.refund.findFirst({ where: { id } }) || await prisma.refund.create({ data: { id } });',
     });
     expect(findings).toEqual([]);
   });

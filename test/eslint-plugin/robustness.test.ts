@@ -107,7 +107,10 @@ describe('robustness', () => {
   });
 
   it('handles a file of ten thousand queries', () => {
-    const queries = Array.from({ length: 10_000 }, (_, index) => `  await db.query('INSERT INTO t${index % 50} (id) VALUES ($1)', [rows[${index}]]);`).join('\n');
+    const queries = Array.from(
+      { length: 10_000 },
+      (_, index) => `  await db.query('INSERT INTO t${index % 50} (id) VALUES ($1)', [rows[${index}]]);`,
+    ).join('\n');
     lintClean(`async function load(db, rows) {\n${queries}\n}`);
   });
 });

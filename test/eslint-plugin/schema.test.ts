@@ -55,7 +55,10 @@ export async function visit(prisma, userId, day) {
 
 describe('the schema decides whether a check-then-insert is a race', () => {
   it('Prisma: @unique and @@unique covering the checked fields settle it; a model without one does not', async () => {
-    const { findings } = await lintProject({ 'prisma/schema.prisma': prismaSchema, 'src/subscribe.js': prismaConsumer });
+    const { findings } = await lintProject({
+      'prisma/schema.prisma': prismaSchema,
+      'src/subscribe.js': prismaConsumer,
+    });
     expect(findings).toEqual(['src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
@@ -69,7 +72,10 @@ describe('the schema decides whether a check-then-insert is a race', () => {
   });
 
   it('a schema in a sibling package of a monorepo counts', async () => {
-    const { findings } = await lintProject({ 'packages/db/prisma/schema.prisma': prismaSchema, 'apps/worker/src/subscribe.js': prismaConsumer });
+    const { findings } = await lintProject({
+      'packages/db/prisma/schema.prisma': prismaSchema,
+      'apps/worker/src/subscribe.js': prismaConsumer,
+    });
     expect(findings).toEqual(['apps/worker/src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
@@ -84,7 +90,8 @@ export async function claim(pool, id) {
 
   it('SQL migrations: a primary key added by ALTER TABLE covers the check', async () => {
     const { findings } = await lintProject({
-      'migrations/001_inbox.sql': 'CREATE TABLE inbox (message_id text NOT NULL, seen_at timestamptz DEFAULT now());\nALTER TABLE ONLY inbox ADD CONSTRAINT inbox_pkey PRIMARY KEY (message_id);',
+      'migrations/001_inbox.sql':
+        'CREATE TABLE inbox (message_id text NOT NULL, seen_at timestamptz DEFAULT now());\nALTER TABLE ONLY inbox ADD CONSTRAINT inbox_pkey PRIMARY KEY (message_id);',
       'src/claim.js': sqlConsumer,
     });
     expect(findings).toEqual([]);
@@ -92,7 +99,8 @@ export async function claim(pool, id) {
 
   it('a partial unique index settles duplicates only among some rows: the check still decides', async () => {
     const { findings } = await lintProject({
-      'db/migrations/001_inbox.sql': 'CREATE TABLE inbox (message_id text NOT NULL, done boolean);\nCREATE UNIQUE INDEX inbox_open ON inbox (message_id) WHERE NOT done;',
+      'db/migrations/001_inbox.sql':
+        'CREATE TABLE inbox (message_id text NOT NULL, done boolean);\nCREATE UNIQUE INDEX inbox_open ON inbox (message_id) WHERE NOT done;',
       'src/claim.js': sqlConsumer,
     });
     expect(findings).toEqual(['src/claim.js:5 idempotency/no-check-then-insert/checkThenInsert']);
@@ -100,7 +108,8 @@ export async function claim(pool, id) {
 
   it('effects between the check and a protected insert run twice, and are named', async () => {
     const { findings, messages } = await lintProject({
-      'migrations/001.sql': 'CREATE TABLE inbox (message_id text PRIMARY KEY);\nCREATE TABLE stats (day text PRIMARY KEY, handled int);',
+      'migrations/001.sql':
+        'CREATE TABLE inbox (message_id text PRIMARY KEY);\nCREATE TABLE stats (day text PRIMARY KEY, handled int);',
       'src/claim.js': `
 export async function handle(pool, id, day) {
   const { rows } = await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [id]);
@@ -117,7 +126,10 @@ export async function handle(pool, id, day) {
 
   it('writes in the same transaction as the protected insert are rolled back with it', async () => {
     const { findings } = await lintProject({
-      'prisma/schema.prisma': prismaSchema.replace('model Visit', 'model Account {\n  id String @id\n  provider String\n  providerAccountId String\n  @@unique([provider, providerAccountId])\n}\n\nmodel Visit'),
+      'prisma/schema.prisma': prismaSchema.replace(
+        'model Visit',
+        'model Account {\n  id String @id\n  provider String\n  providerAccountId String\n  @@unique([provider, providerAccountId])\n}\n\nmodel Visit',
+      ),
       'src/oauth.js': `
 export async function link(prisma, provider, providerAccountId, email) {
   return prisma.$transaction(async (tx) => {
@@ -157,8 +169,12 @@ export async function record(prisma, campaignId, contactId) {
   });
 }
 `;
-    expect((await lintProject({ 'prisma/schema.prisma': schema, 'src/record.js': handler(true) })).findings).toEqual([]);
-    expect((await lintProject({ 'prisma/schema.prisma': schema, 'src/record.js': handler(false) })).findings).toEqual(['src/record.js:6 idempotency/no-check-then-insert/checkThenInsert']);
+    expect((await lintProject({ 'prisma/schema.prisma': schema, 'src/record.js': handler(true) })).findings).toEqual(
+      [],
+    );
+    expect((await lintProject({ 'prisma/schema.prisma': schema, 'src/record.js': handler(false) })).findings).toEqual([
+      'src/record.js:6 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
   });
 
   it('a schema file that does not parse is skipped with one warning, and nothing crashes', async () => {
@@ -176,18 +192,26 @@ export async function record(prisma, campaignId, contactId) {
       .replace('model Subscriber {', '/* ===== subscribers ===== */\nmodel Subscriber { ')
       .replace('model Entry {', '/*\n  Ledger entries,\n  one per invoice and account\n*/\nmodel Entry {  ')
       .replace('name  String', 'name  String /* shown in mails */ ');
-    const { findings, stderr } = await lintProject({ 'prisma/schema.prisma': commented, 'src/subscribe.js': prismaConsumer });
+    const { findings, stderr } = await lintProject({
+      'prisma/schema.prisma': commented,
+      'src/subscribe.js': prismaConsumer,
+    });
     expect(findings).toEqual(['src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
     expect(stderr).not.toMatch(/could not be read/);
   });
 
   it('a schema left with merge-conflict markers: the rules stay silent about the tables it names', async () => {
-    const conflicted = prismaSchema.replace('model Subscriber {', '<<<<<<< HEAD\nmodel Subscriber {').replace('model Entry {', '=======\n>>>>>>> feature\nmodel Entry {');
+    const conflicted = prismaSchema
+      .replace('model Subscriber {', '<<<<<<< HEAD\nmodel Subscriber {')
+      .replace('model Entry {', '=======\n>>>>>>> feature\nmodel Entry {');
     const named = await lintProject({ 'prisma/schema.prisma': conflicted, 'src/subscribe.js': prismaConsumer });
     expect(named.findings).toEqual([]);
     expect(named.stderr.match(/could not be read as a Prisma schema/g)).toHaveLength(1);
     // A table the unreadable schema does not name is as unknown as without a schema: its check still decides.
-    const other = await lintProject({ 'prisma/schema.prisma': conflicted, 'src/subscribe.js': prismaConsumer.replace(/prisma\.subscriber/g, 'prisma.newsletter') });
+    const other = await lintProject({
+      'prisma/schema.prisma': conflicted,
+      'src/subscribe.js': prismaConsumer.replace(/prisma\.subscriber/g, 'prisma.newsletter'),
+    });
     expect(other.findings).toEqual(['src/subscribe.js:5 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
@@ -229,7 +253,9 @@ export async function addAccountAnyway(prisma, accountId, email) {
   it('settings can point at a schema kept elsewhere', async () => {
     const files = { 'config/database/main.prisma': prismaSchema, 'src/subscribe.js': prismaConsumer };
     expect((await lintProject(files)).findings).toHaveLength(3);
-    expect((await lintProject(files, { schema: ['config/database'] })).findings).toEqual(['src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
+    expect((await lintProject(files, { schema: ['config/database'] })).findings).toEqual([
+      'src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
   });
 
   it('knex migrations: a unique column, a composite unique and an added key settle checks; a table without one does not', async () => {
@@ -312,7 +338,10 @@ export async function visit(db, userId, id) {
 }
 `,
     });
-    expect(findings).toEqual(['server/src/accounts.ts:18 idempotency/no-check-then-insert/checkThenInsert', 'server/src/accounts.ts:22 idempotency/no-check-then-insert/checkThenInsert']);
+    expect(findings).toEqual([
+      'server/src/accounts.ts:18 idempotency/no-check-then-insert/checkThenInsert',
+      'server/src/accounts.ts:22 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
   });
 
   it('Sequelize: keys from createTable uniqueKeys, addIndex and a model init settle checks; a table without one does not', async () => {
@@ -493,14 +522,17 @@ export async function createTenant(tenantRepository, _environmentId, identifier,
   });
 });
 
-
 describe('what the schema model knows of a table, and how sure it is', async () => {
   const { whenSqlParserReady } = await import('../../eslint-plugin/src/analysis/sql/parser.js');
   const { uniqueKeysInSql } = await import('../../eslint-plugin/src/analysis/sql/ddl.js');
   const { SchemaModel } = await import('../../eslint-plugin/src/analysis/schema/model.js');
   await whenSqlParserReady();
   const model = (sql: string, unreadable: string[] = []) =>
-    new SchemaModel((uniqueKeysInSql(sql) ?? []).map((table) => ({ ...table, file: 'migrations/001.sql' })), ['migrations/001.sql'], unreadable);
+    new SchemaModel(
+      (uniqueKeysInSql(sql) ?? []).map((table) => ({ ...table, file: 'migrations/001.sql' })),
+      ['migrations/001.sql'],
+      unreadable,
+    );
 
   it('a table with no key at all is known, and its keys are settled: there are none', () => {
     const schema = model('CREATE TABLE inbox (message_id text NOT NULL);');
@@ -511,21 +543,51 @@ describe('what the schema model knows of a table, and how sure it is', async () 
   });
 
   it('UNIQUE on a column added by ALTER TABLE is a key', () => {
-    const schema = model('CREATE TABLE coupons (id bigserial PRIMARY KEY); ALTER TABLE coupons ADD COLUMN code text UNIQUE;');
+    const schema = model(
+      'CREATE TABLE coupons (id bigserial PRIMARY KEY); ALTER TABLE coupons ADD COLUMN code text UNIQUE;',
+    );
     expect(schema.uniqueKeys('coupon').map((key) => key.columns)).toEqual([['id'], ['code']]);
   });
 
   it.each([
-    ['an expression index', 'CREATE TABLE users (id int PRIMARY KEY, email text); CREATE UNIQUE INDEX users_email ON users (lower(email));', 'user'],
-    ['an exclusion constraint', 'CREATE TABLE bookings (id int PRIMARY KEY, during tstzrange, EXCLUDE USING gist (during WITH &&));', 'booking'],
-    ['UNIQUE USING INDEX', 'CREATE TABLE tags (id int PRIMARY KEY, name text); ALTER TABLE tags ADD CONSTRAINT tags_name UNIQUE USING INDEX tags_name_idx;', 'tag'],
+    [
+      'an expression index',
+      'CREATE TABLE users (id int PRIMARY KEY, email text); CREATE UNIQUE INDEX users_email ON users (lower(email));',
+      'user',
+    ],
+    [
+      'an exclusion constraint',
+      'CREATE TABLE bookings (id int PRIMARY KEY, during tstzrange, EXCLUDE USING gist (during WITH &&));',
+      'booking',
+    ],
+    [
+      'UNIQUE USING INDEX',
+      'CREATE TABLE tags (id int PRIMARY KEY, name text); ALTER TABLE tags ADD CONSTRAINT tags_name UNIQUE USING INDEX tags_name_idx;',
+      'tag',
+    ],
     ['a copy of another table', 'CREATE TABLE archive (LIKE orders INCLUDING ALL);', 'archive'],
     ['a partition', 'CREATE TABLE orders_2024 PARTITION OF orders FOR VALUES FROM (1) TO (2);', 'orders_2024'],
-    ['a renamed column', 'CREATE TABLE events (id int PRIMARY KEY, event_id text); ALTER TABLE events RENAME COLUMN event_id TO external_id;', 'event'],
-    ['only an index, the table created elsewhere', 'CREATE UNIQUE INDEX invoices_sequence ON invoices (recurring_id, sequence) WHERE recurring_id IS NOT NULL;', 'invoice'],
+    [
+      'a renamed column',
+      'CREATE TABLE events (id int PRIMARY KEY, event_id text); ALTER TABLE events RENAME COLUMN event_id TO external_id;',
+      'event',
+    ],
+    [
+      'only an index, the table created elsewhere',
+      'CREATE UNIQUE INDEX invoices_sequence ON invoices (recurring_id, sequence) WHERE recurring_id IS NOT NULL;',
+      'invoice',
+    ],
     ['only an ALTER TABLE', 'ALTER TABLE invoices ADD CONSTRAINT invoices_token UNIQUE (token);', 'invoice'],
-    ['a DO block that names it quoted', 'CREATE TABLE "Secret" (id int PRIMARY KEY, name text); DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_indexes) THEN CREATE UNIQUE INDEX "Secret_name_key" ON "Secret" (name); END IF; END $$;', 'secret'],
-    ['a DO block that names it', "CREATE TABLE jobs (id int PRIMARY KEY, key text); DO $$ BEGIN EXECUTE 'CREATE UNIQUE INDEX jobs_key ON jobs (key)'; END $$;", 'job'],
+    [
+      'a DO block that names it quoted',
+      'CREATE TABLE "Secret" (id int PRIMARY KEY, name text); DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_indexes) THEN CREATE UNIQUE INDEX "Secret_name_key" ON "Secret" (name); END IF; END $$;',
+      'secret',
+    ],
+    [
+      'a DO block that names it',
+      "CREATE TABLE jobs (id int PRIMARY KEY, key text); DO $$ BEGIN EXECUTE 'CREATE UNIQUE INDEX jobs_key ON jobs (key)'; END $$;",
+      'job',
+    ],
   ])('%s leaves the keys unsettled', (_name, sql, target) => {
     const schema = model(sql);
     expect(schema.knows(target)).toBe(true);
@@ -533,7 +595,9 @@ describe('what the schema model knows of a table, and how sure it is', async () 
   });
 
   it('a statement PostgreSQL rejects leaves the tables it names unsettled, and the others as they were', () => {
-    const schema = model('CREATE TABLE feeds (id int PRIMARY KEY, post_id int);\nALTER TABLE feeds ADD UNIQUE KEY feeds_post (post_id) USING BTREE;\nCREATE TABLE topics (id int PRIMARY KEY);');
+    const schema = model(
+      'CREATE TABLE feeds (id int PRIMARY KEY, post_id int);\nALTER TABLE feeds ADD UNIQUE KEY feeds_post (post_id) USING BTREE;\nCREATE TABLE topics (id int PRIMARY KEY);',
+    );
     expect(schema.keysSettled('feed')).toBe(false);
     expect(schema.keysSettled('topic')).toBe(true);
   });
@@ -562,7 +626,9 @@ export async function track(db, userId, token) {
 }
 `,
     });
-    expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual(['src/track.ts:4 idempotency/no-claim-without-unique-key/noKeyOnColumns']);
+    expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual([
+      'src/track.ts:4 idempotency/no-claim-without-unique-key/noKeyOnColumns',
+    ]);
   });
 
   it('Mongoose: a schema without unique fields is known by its _id; a plugin or a schema made elsewhere is not known whole', async () => {
@@ -589,7 +655,9 @@ export async function track(userId: string, day: string, token: string, ip: stri
 }
 `,
     });
-    expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual(['src/track.ts:4 idempotency/no-claim-without-unique-key/upsertNoKey']);
+    expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual([
+      'src/track.ts:4 idempotency/no-claim-without-unique-key/upsertNoKey',
+    ]);
   });
 
   it('NestJS Mongoose: @Prop({ unique: true }) is a key; SchemaFactory indexes count', async () => {
@@ -616,7 +684,9 @@ export class Service {
 }
 `,
     });
-    expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual(['src/service.ts:8 idempotency/no-claim-without-unique-key/upsertNoKey']);
+    expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual([
+      'src/service.ts:8 idempotency/no-claim-without-unique-key/upsertNoKey',
+    ]);
   });
 
   it('TypeORM: an entity with a base class, a one-to-one relation or no primary column (a MikroORM entity) is not known whole', async () => {
@@ -642,7 +712,9 @@ export async function write(db: any, orderId: string, userId: string, ref: strin
 }
 `,
     });
-    expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual(['src/write.ts:4 idempotency/no-claim-without-unique-key/noKeyOnColumns']);
+    expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual([
+      'src/write.ts:4 idempotency/no-claim-without-unique-key/noKeyOnColumns',
+    ]);
   });
 });
 
@@ -664,11 +736,19 @@ describe('a project written anew at the same path', async () => {
     };
     const lint = () =>
       new Linter({ configType: 'flat', cwd: dir })
-        .verify(prismaConsumer, [{ plugins: { idempotency: plugin as never }, rules: { 'idempotency/no-check-then-insert': 'error' } }], path.join(dir, 'src/subscribe.js'))
+        .verify(
+          prismaConsumer,
+          [{ plugins: { idempotency: plugin as never }, rules: { 'idempotency/no-check-then-insert': 'error' } }],
+          path.join(dir, 'src/subscribe.js'),
+        )
         .map((message) => `${message.line} ${message.ruleId ?? message.message}`);
     try {
       write({});
-      expect(lint()).toEqual(['5 idempotency/no-check-then-insert', '10 idempotency/no-check-then-insert', '15 idempotency/no-check-then-insert']);
+      expect(lint()).toEqual([
+        '5 idempotency/no-check-then-insert',
+        '10 idempotency/no-check-then-insert',
+        '15 idempotency/no-check-then-insert',
+      ]);
       write({ 'prisma/schema.prisma': prismaSchema });
       expect(lint()).toEqual(['15 idempotency/no-check-then-insert']);
     } finally {

@@ -30,19 +30,34 @@ describe('the bundled lint engine', () => {
     const expected = expectedFindings(examples);
     const files = [...new Set(expected.map((finding) => finding.file)), 'inbox-done-right.ts'];
     const found = files.flatMap((file) => {
-      const report = engine.lint({ text: readFileSync(path.join(examples, file), 'utf8'), fileName: file, rules: [...ruleNames] });
-      if (report.kind !== 'linted') throw new Error(`${file}: ${report.kind} ${'reason' in report ? report.reason : ''}`);
-      return report.problems.map((problem) => ({ file, line: problem.line, rule: problem.rule, origin: problem.origin }));
+      const report = engine.lint({
+        text: readFileSync(path.join(examples, file), 'utf8'),
+        fileName: file,
+        rules: [...ruleNames],
+      });
+      if (report.kind !== 'linted')
+        throw new Error(`${file}: ${report.kind} ${'reason' in report ? report.reason : ''}`);
+      return report.problems.map((problem) => ({
+        file,
+        line: problem.line,
+        rule: problem.rule,
+        origin: problem.origin,
+      }));
     });
-    const describe = (finding: { file: string; line: number; rule: string }) => `${finding.file}:${finding.line} ${finding.rule}`;
+    const describe = (finding: { file: string; line: number; rule: string }) =>
+      `${finding.file}:${finding.line} ${finding.rule}`;
     expect(found.map(describe).sort()).toEqual(expected.map(describe).sort());
     // A delivery-id finding points at the line the delivery value was read on, above the key.
-    const delivery = found.find((finding) => finding.file === 'kafka-refunds.ts' && finding.rule === 'no-delivery-id-effect-key');
+    const delivery = found.find(
+      (finding) => finding.file === 'kafka-refunds.ts' && finding.rule === 'no-delivery-id-effect-key',
+    );
     expect(delivery?.origin?.line).toBeGreaterThan(0);
     expect(delivery!.origin!.line).toBeLessThanOrEqual(delivery!.line);
     expect(engine.docsOf('no-delivery-id-effect-key').lesson).toBe('idempotent-consumers#q1');
     // A check-then-insert points at its check, the line its message names.
-    const checked = found.find((finding) => finding.file === 'amqp-ledger.js' && finding.rule === 'no-check-then-insert');
+    const checked = found.find(
+      (finding) => finding.file === 'amqp-ledger.js' && finding.rule === 'no-check-then-insert',
+    );
     const source = readFileSync(path.join(examples, 'amqp-ledger.js'), 'utf8').split('\n');
     expect(checked?.origin?.note).toBe('the check is here');
     expect(source[checked!.origin!.line - 1]).toMatch(/SELECT/);
@@ -51,15 +66,23 @@ describe('the bundled lint engine', () => {
   it('re-parses only what changed in an open document, with the same findings', async () => {
     const { loadLintEngine } = createRequire(import.meta.url)(bundle) as { loadLintEngine: () => Promise<LintEngine> };
     const engine = await loadLintEngine();
-    const files = readdirSync(examples).filter((file) => /\.(?:[cm]?[jt]s)$/.test(file) && !file.endsWith('.d.ts') && !file.startsWith('eslint.config'));
+    const files = readdirSync(examples).filter(
+      (file) => /\.(?:[cm]?[jt]s)$/.test(file) && !file.endsWith('.d.ts') && !file.startsWith('eslint.config'),
+    );
     const kinds = files.map((file) => {
       const text = readFileSync(path.join(examples, file), 'utf8');
       const request = { fileName: file, rules: [...ruleNames], documentKey: `file:///examples/${file}` };
       const opened = engine.lint({ ...request, text });
       // A space typed into the first import: the findings stay, and only the first statements are read again.
       const edited = engine.lint({ ...request, text: text.replace('{', '{ ') });
-      expect(opened.kind === 'linted' && opened.parse).toMatchObject({ kind: 'full', reason: 'first parse of the document' });
-      const where = (report: typeof opened) => (report.kind === 'linted' ? report.problems.map(({ rule, line, column, message }) => ({ rule, line, column, message })) : report);
+      expect(opened.kind === 'linted' && opened.parse).toMatchObject({
+        kind: 'full',
+        reason: 'first parse of the document',
+      });
+      const where = (report: typeof opened) =>
+        report.kind === 'linted'
+          ? report.problems.map(({ rule, line, column, message }) => ({ rule, line, column, message }))
+          : report;
       expect(where(edited)).toEqual(where(opened));
       return edited.kind === 'linted' ? edited.parse?.kind : undefined;
     });
@@ -72,11 +95,15 @@ describe('the bundled lint engine', () => {
     try {
       const engine = await worker.engine();
       const file = 'amqp-ledger.js';
-      const report = await engine.lint({ text: readFileSync(path.join(examples, file), 'utf8'), fileName: file, rules: [...ruleNames] });
+      const report = await engine.lint({
+        text: readFileSync(path.join(examples, file), 'utf8'),
+        fileName: file,
+        rules: [...ruleNames],
+      });
       const marked = expectedFindings(examples).filter((finding) => finding.file === file);
-      expect(report.kind === 'linted' && report.problems.map((problem) => `${problem.line} ${problem.rule}`).sort()).toEqual(
-        marked.map((finding) => `${finding.line} ${finding.rule}`).sort(),
-      );
+      expect(
+        report.kind === 'linted' && report.problems.map((problem) => `${problem.line} ${problem.rule}`).sort(),
+      ).toEqual(marked.map((finding) => `${finding.line} ${finding.rule}`).sort());
       expect(engine.docsOf('no-amount-effect-key').lesson).toBe('idempotent-consumers#q4');
       expect(failures).toEqual([]);
     } finally {
@@ -91,13 +118,29 @@ describe('the bundled lint engine', () => {
     try {
       const start = async () => {
         const loads: string[] = [];
-        const worker = lintWorker(workerEntry, { onLoaded: ({ codeCache }) => loads.push(codeCache), onFailure: (reason) => loads.push(`failed: ${reason}`) }, {}, cacheDir);
+        const worker = lintWorker(
+          workerEntry,
+          {
+            onLoaded: ({ codeCache }) => loads.push(codeCache),
+            onFailure: (reason) => loads.push(`failed: ${reason}`),
+          },
+          {},
+          cacheDir,
+        );
         try {
           const engine = await worker.engine();
           const report = await engine.lint({ text, fileName: file, rules: [...ruleNames] });
           // The cache is written once the first lint's report is out.
-          await expect.poll(() => readdirSync(cacheDir).filter((name) => name.endsWith('.cache')).length, { timeout: 20_000 }).toBe(1);
-          return { loads, findings: report.kind === 'linted' ? report.problems.map((problem) => `${problem.line} ${problem.rule}`) : [report.kind] };
+          await expect
+            .poll(() => readdirSync(cacheDir).filter((name) => name.endsWith('.cache')).length, { timeout: 20_000 })
+            .toBe(1);
+          return {
+            loads,
+            findings:
+              report.kind === 'linted'
+                ? report.problems.map((problem) => `${problem.line} ${problem.rule}`)
+                : [report.kind],
+          };
         } finally {
           worker.dispose();
         }
@@ -107,7 +150,9 @@ describe('the bundled lint engine', () => {
       expect(first.loads).toEqual(['created']);
       expect(second.loads).toEqual(['used']);
       expect(second.findings).toEqual(first.findings);
-      expect(first.findings).toContain(`${expectedFindings(examples).find((finding) => finding.file === file)!.line} no-delivery-id-effect-key`);
+      expect(first.findings).toContain(
+        `${expectedFindings(examples).find((finding) => finding.file === file)!.line} no-delivery-id-effect-key`,
+      );
     } finally {
       rmSync(cacheDir, { recursive: true, force: true });
     }
@@ -116,14 +161,22 @@ describe('the bundled lint engine', () => {
   it('passes on the warning the plugin gives for a schema file it cannot read', async () => {
     const project = mkdtempSync(path.join(os.tmpdir(), 'idempotency-engine-'));
     const warnings: string[] = [];
-    const worker = lintWorker(workerEntry, { onLoaded: () => {}, onFailure: () => {}, onWarning: (message) => warnings.push(message) });
+    const worker = lintWorker(workerEntry, {
+      onLoaded: () => {},
+      onFailure: () => {},
+      onWarning: (message) => warnings.push(message),
+    });
     try {
       mkdirSync(path.join(project, 'prisma'));
       writeFileSync(path.join(project, 'package.json'), '{ "name": "billing" }');
       // A merge left its markers in the schema.
-      writeFileSync(path.join(project, 'prisma/schema.prisma'), 'model Entry {\n<<<<<<< HEAD\n  id String @id\n=======\n  id Int @id\n>>>>>>> main\n}\n');
+      writeFileSync(
+        path.join(project, 'prisma/schema.prisma'),
+        'model Entry {\n<<<<<<< HEAD\n  id String @id\n=======\n  id Int @id\n>>>>>>> main\n}\n',
+      );
       const consumer = path.join(project, 'book.ts');
-      const text = 'export async function book(prisma, id) {\n  if (!(await prisma.entry.findFirst({ where: { id } }))) await prisma.entry.create({ data: { id } });\n}\n';
+      const text =
+        'export async function book(prisma, id) {\n  if (!(await prisma.entry.findFirst({ where: { id } }))) await prisma.entry.create({ data: { id } });\n}\n';
       const engine = await worker.engine();
       await engine.lint({ text, fileName: consumer, rules: [...ruleNames] });
       await expect.poll(() => warnings, { timeout: 10_000 }).toHaveLength(1);
@@ -138,7 +191,8 @@ describe('the bundled lint engine', () => {
     const project = mkdtempSync(path.join(os.tmpdir(), 'idempotency-engine-'));
     const worker = lintWorker(workerEntry, { onLoaded: () => {}, onFailure: () => {} });
     try {
-      const schema = 'model Entry {\n  id        String @id @default(cuid())\n  invoiceId String\n  accountId String\n  cents     Int\n  @@unique([invoiceId, accountId])\n}\n';
+      const schema =
+        'model Entry {\n  id        String @id @default(cuid())\n  invoiceId String\n  accountId String\n  cents     Int\n  @@unique([invoiceId, accountId])\n}\n';
       mkdirSync(path.join(project, 'prisma'));
       mkdirSync(path.join(project, 'src'));
       writeFileSync(path.join(project, 'package.json'), '{ "name": "billing" }');
@@ -152,12 +206,24 @@ describe('the bundled lint engine', () => {
       writeFileSync(consumer, text);
       const engine = await worker.engine();
       const findings = async (openDocuments: Record<string, string>) => {
-        const report = await engine.lint({ text, fileName: consumer, rules: [...ruleNames], documentKey: 'file:///book.ts', openDocuments });
-        return report.kind === 'linted' ? report.problems.map((problem) => `${problem.line} ${problem.rule}`) : [report.kind];
+        const report = await engine.lint({
+          text,
+          fileName: consumer,
+          rules: [...ruleNames],
+          documentKey: 'file:///book.ts',
+          openDocuments,
+        });
+        return report.kind === 'linted'
+          ? report.problems.map((problem) => `${problem.line} ${problem.rule}`)
+          : [report.kind];
       };
       // The unique key on disk settles the race; the same schema unsaved without it does not.
       expect(await findings({})).toEqual([]);
-      expect(await findings({ [path.join(project, 'prisma/schema.prisma')]: schema.replace('  @@unique([invoiceId, accountId])\n', '') })).toEqual(['3 no-check-then-insert']);
+      expect(
+        await findings({
+          [path.join(project, 'prisma/schema.prisma')]: schema.replace('  @@unique([invoiceId, accountId])\n', ''),
+        }),
+      ).toEqual(['3 no-check-then-insert']);
       expect(await findings({})).toEqual([]);
     } finally {
       worker.dispose();
@@ -186,15 +252,28 @@ export async function start(consumer, stripe) {
 `;
       writeFileSync(consumer, `import { Kafka } from 'kafkajs';\n${text}`);
       const findings = () => {
-        const report = engine.lint({ text: `import { Kafka } from 'kafkajs';\n${text}`, fileName: consumer, rules: [...ruleNames], documentKey: 'file:///refunds.ts' });
-        return report.kind === 'linted' ? report.problems.map((problem) => `${problem.line} ${problem.rule}`) : [report.kind];
+        const report = engine.lint({
+          text: `import { Kafka } from 'kafkajs';\n${text}`,
+          fileName: consumer,
+          rules: [...ruleNames],
+          documentKey: 'file:///refunds.ts',
+        });
+        return report.kind === 'linted'
+          ? report.problems.map((problem) => `${problem.line} ${problem.rule}`)
+          : [report.kind];
       };
       const keys = path.join(project, 'src/keys.ts');
       expect(findings()).toEqual([]);
-      writeFileSync(keys, 'export function refundKey(message: { offset: string }): string {\n  return `refund-${message.offset}`;\n}\n');
+      writeFileSync(
+        keys,
+        'export function refundKey(message: { offset: string }): string {\n  return `refund-${message.offset}`;\n}\n',
+      );
       expect(findings()).toEqual(['7 no-delivery-id-effect-key', '8 no-delivery-id-effect-key']);
       // A larger file with a new modification time: the helper now keys by the business id.
-      writeFileSync(keys, 'export function refundKey(message: { refundId: string }): string {\n  return `refund-${message.refundId}-${"x".repeat(8)}`;\n}\n');
+      writeFileSync(
+        keys,
+        'export function refundKey(message: { refundId: string }): string {\n  return `refund-${message.refundId}-${"x".repeat(8)}`;\n}\n',
+      );
       expect(findings()).toEqual([]);
       rmSync(keys);
       expect(findings()).toEqual([]);
@@ -214,10 +293,14 @@ export async function start(consumer, stripe) {
 `;
     const lint = (declarations?: Record<string, unknown>) => {
       const report = engine.lint({ text, fileName: '/project/src/refunds.ts', rules: [...ruleNames], declarations });
-      return report.kind === 'linted' ? report.problems.map((problem) => `${problem.line} ${problem.rule}`) : [report.kind, 'reason' in report ? report.reason : ''];
+      return report.kind === 'linted'
+        ? report.problems.map((problem) => `${problem.line} ${problem.rule}`)
+        : [report.kind, 'reason' in report ? report.reason : ''];
     };
     expect(lint()).toEqual([]);
-    expect(lint({ consumers: [{ call: 'bus.subscribe', handler: 1, delivery: ['deliveryId'] }] })).toEqual(['3 no-delivery-id-effect-key']);
+    expect(lint({ consumers: [{ call: 'bus.subscribe', handler: 1, delivery: ['deliveryId'] }] })).toEqual([
+      '3 no-delivery-id-effect-key',
+    ]);
     const [kind, reason] = lint({ consumers: [{ call: 'bus.subscribe' }] });
     expect(kind).toBe('failed');
     expect(reason).toBe("The setting idempotency.declarations.consumers[0] should have required property 'handler'.");
@@ -227,7 +310,8 @@ export async function start(consumer, stripe) {
     const { loadLintEngine } = createRequire(import.meta.url)(bundle) as { loadLintEngine: () => Promise<LintEngine> };
     const engine = await loadLintEngine();
     const text = readFileSync(path.join(examples, 'kafka-refunds.ts'), 'utf8');
-    const kindOf = (fileName: string, folder?: string) => engine.lint({ text, fileName, rules: [...ruleNames], folder }).kind;
+    const kindOf = (fileName: string, folder?: string) =>
+      engine.lint({ text, fileName, rules: [...ruleNames], folder }).kind;
     // The workspace folder sits in a folder named like test code: that says nothing about its files.
     expect(kindOf('/work/test/shop/src/refunds.ts', '/work/test/shop')).toBe('linted');
     expect(kindOf('/work/test/shop/src/refunds.test.ts', '/work/test/shop')).toBe('not-service-code');
@@ -239,7 +323,10 @@ export async function start(consumer, stripe) {
 
   it('reports once when the worker cannot load, and does not try again', async () => {
     const failures: string[] = [];
-    const worker = lintWorker(path.join(root, 'extension/dist/no-such-worker.js'), { onLoaded: () => {}, onFailure: (reason) => failures.push(reason) });
+    const worker = lintWorker(path.join(root, 'extension/dist/no-such-worker.js'), {
+      onLoaded: () => {},
+      onFailure: (reason) => failures.push(reason),
+    });
     await expect(worker.engine()).rejects.toThrow(/Cannot find module/);
     await expect(worker.engine()).rejects.toThrow(/Cannot find module/);
     expect(failures).toHaveLength(1);

@@ -7,7 +7,18 @@ import { LearnWhyHover } from '../../extension/src/code-actions/learn-why-hover.
 import { DocumentFindings, type Finding } from '../../extension/src/lint/document-findings.js';
 import type { LintProblem } from '../../extension/src/lint/lint-engine.js';
 import { offsetEditToTextEdit, problemToDiagnostic } from '../../extension/src/lint/problem-to-diagnostic.js';
-import { Diagnostic, DiagnosticSeverity, FakeDiagnosticCollection, FakeTextDocument, Position, Range, Uri, fakeEditor, type Hover, type WorkspaceEdit } from './support/fake-vscode.js';
+import {
+  Diagnostic,
+  DiagnosticSeverity,
+  FakeDiagnosticCollection,
+  FakeTextDocument,
+  Position,
+  Range,
+  Uri,
+  fakeEditor,
+  type Hover,
+  type WorkspaceEdit,
+} from './support/fake-vscode.js';
 
 const consumer = [
   "import { Kafka } from 'kafkajs';",
@@ -38,18 +49,27 @@ describe('a finding as a diagnostic', () => {
     expect(diagnostic.severity).toBe(DiagnosticSeverity.Error);
     expect(diagnostic.source).toBe('idempotency');
     expect(diagnostic.message).toBe(problem.message);
-    expect(diagnostic.code).toEqual({ value: 'no-delivery-id-effect-key', target: Uri.parse('command:idempotency.showRulePage?%5B%22no-delivery-id-effect-key%22%5D') });
+    expect(diagnostic.code).toEqual({
+      value: 'no-delivery-id-effect-key',
+      target: Uri.parse('command:idempotency.showRulePage?%5B%22no-delivery-id-effect-key%22%5D'),
+    });
   });
 
   it('points its related information at the line the value came from, when the rule says', () => {
     const document = documentOf(consumer);
-    const withOrigin = problemToDiagnostic({ ...problem, origin: { line: 3, column: 20, note: 'the check is here' } }, document as never, 'error') as unknown as Diagnostic;
+    const withOrigin = problemToDiagnostic(
+      { ...problem, origin: { line: 3, column: 20, note: 'the check is here' } },
+      document as never,
+      'error',
+    ) as unknown as Diagnostic;
     expect(withOrigin.relatedInformation).toHaveLength(1);
     const [related] = withOrigin.relatedInformation!;
-    expect(related!.message).toBe('the check is here');
-    expect(related!.location.uri).toBe(document.uri);
-    expect((related!.location.range as Range).start).toEqual(new Position(2, 19));
-    expect((problemToDiagnostic(problem, document as never, 'error') as unknown as Diagnostic).relatedInformation).toBeUndefined();
+    expect(related.message).toBe('the check is here');
+    expect(related.location.uri).toBe(document.uri);
+    expect((related.location.range as Range).start).toEqual(new Position(2, 19));
+    expect(
+      (problemToDiagnostic(problem, document as never, 'error') as unknown as Diagnostic).relatedInformation,
+    ).toBeUndefined();
   });
 
   it('maps each configured level to its severity', () => {
@@ -57,7 +77,12 @@ describe('a finding as a diagnostic', () => {
     const severities = (['error', 'warning', 'information', 'hint'] as const).map(
       (level) => (problemToDiagnostic(problem, document, level) as unknown as Diagnostic).severity,
     );
-    expect(severities).toEqual([DiagnosticSeverity.Error, DiagnosticSeverity.Warning, DiagnosticSeverity.Information, DiagnosticSeverity.Hint]);
+    expect(severities).toEqual([
+      DiagnosticSeverity.Error,
+      DiagnosticSeverity.Warning,
+      DiagnosticSeverity.Information,
+      DiagnosticSeverity.Hint,
+    ]);
   });
 
   it('covers the rest of the line when the rule gives no end, and stays inside the document', () => {
@@ -69,7 +94,7 @@ describe('a finding as a diagnostic', () => {
   });
 
   it("turns ESLint's offset edits into ranges of the document", () => {
-    const edit = offsetEditToTextEdit(problem.suggestions[0]!.edit, documentOf(consumer) as never);
+    const edit = offsetEditToTextEdit(problem.suggestions[0].edit, documentOf(consumer) as never);
     expect((edit.range as unknown as Range).isEqual(new Range(2, 19, 2, 29))).toBe(true);
     expect(edit.newText).toBe('message.orderId');
   });
@@ -82,16 +107,25 @@ describe('code actions on a finding', () => {
   const finding: Finding = {
     diagnostic,
     rule: problem.rule,
-    suggestions: [{ description: 'Key on the business id', edit: offsetEditToTextEdit(problem.suggestions[0]!.edit, document as never) }],
+    suggestions: [
+      {
+        description: 'Key on the business id',
+        edit: offsetEditToTextEdit(problem.suggestions[0].edit, document as never),
+      },
+    ],
   };
   findings.set(document.uri as never, document.version, [finding]);
   const provider = new IdempotencyCodeActions(findings);
 
   const actionsFor = (diagnostics: unknown[]) =>
-    provider.provideCodeActions(document as never, diagnostic.range, { diagnostics, triggerKind: 1, only: undefined } as never);
+    provider.provideCodeActions(document as never, diagnostic.range, {
+      diagnostics,
+      triggerKind: 1,
+      only: undefined,
+    } as never);
 
   it('offers the suggestion, then "Learn why", then disabling for the line and the file', () => {
-    const copy = new Diagnostic(diagnostic.range as never, diagnostic.message, diagnostic.severity as never);
+    const copy = new Diagnostic(diagnostic.range as never, diagnostic.message, diagnostic.severity);
     copy.source = diagnostic.source;
     copy.code = diagnostic.code as never;
     expect(actionsFor([copy]).map((action) => action.title)).toEqual([
@@ -104,21 +138,32 @@ describe('code actions on a finding', () => {
 
   it('opens the lesson through a command that names the rule', () => {
     const learn = actionsFor([diagnostic]).find((action) => action.title.startsWith('Learn why'));
-    expect(learn?.command).toMatchObject({ command: 'idempotency.openLesson', arguments: [{ rule: 'no-delivery-id-effect-key' }] });
+    expect(learn?.command).toMatchObject({
+      command: 'idempotency.openLesson',
+      arguments: [{ rule: 'no-delivery-id-effect-key' }],
+    });
   });
 
   it('inserts an indented eslint-disable-next-line comment above the finding, as a snippet whose reason is selected', () => {
     const disable = actionsFor([diagnostic]).find((action) => action.title.endsWith('for this line'));
-    const [{ edit }] = (disable?.edit as unknown as WorkspaceEdit).edits as unknown as [{ edit: { range: Range; snippet: { value: string } } }];
+    const [{ edit }] = (disable?.edit as unknown as WorkspaceEdit).edits as unknown as [
+      { edit: { range: Range; snippet: { value: string } } },
+    ];
     expect(edit.range.isEqual(new Range(2, 0, 2, 0))).toBe(true);
-    expect(edit.snippet.value).toBe('  // eslint-disable-next-line idempotency/no-delivery-id-effect-key -- ${1:reason}\n');
+    expect(edit.snippet.value).toBe(
+      '  // eslint-disable-next-line idempotency/no-delivery-id-effect-key -- ${1:reason}\n',
+    );
   });
 
   it('offers no suggestion once the document has changed since it was linted', () => {
     const changed = documentOf(consumer);
     changed.version = 2;
     const titles = provider
-      .provideCodeActions(changed as never, diagnostic.range, { diagnostics: [diagnostic], triggerKind: 1, only: undefined } as never)
+      .provideCodeActions(changed as never, diagnostic.range, {
+        diagnostics: [diagnostic],
+        triggerKind: 1,
+        only: undefined,
+      })
       .map((action) => action.title);
     expect(titles).not.toContain('Key on the business id');
     expect(titles).toContain('Learn why: open lesson');
@@ -151,14 +196,17 @@ describe('"Learn why" in the hover', () => {
     fakeEditor.collections.push(collection);
     try {
       const hover = new LearnWhyHover();
-      const at = (line: number, character: number) => hover.provideHover(document as never, new Position(line, character) as never) as unknown as Hover | undefined;
+      const at = (line: number, character: number) =>
+        hover.provideHover(document as never, new Position(line, character) as never) as unknown as Hover | undefined;
       expect(at(2, 25)?.contents.value).toBe(
         'no-delivery-id-effect-key: [Learn why: open lesson](command:idempotency.openLesson?%5B%7B%22rule%22%3A%22no-delivery-id-effect-key%22%7D%5D) · [Show rule page](command:idempotency.showRulePage?%5B%22no-delivery-id-effect-key%22%5D)',
       );
       expect(at(2, 10)?.contents.value).toBe(
         'no-amount-effect-key: [Learn why: open lesson](command:idempotency.openLesson?%5B%7B%22rule%22%3A%22no-amount-effect-key%22%7D%5D) · [Show rule page](command:idempotency.showRulePage?%5B%22no-amount-effect-key%22%5D)',
       );
-      expect(at(2, 25)?.contents.isTrusted).toEqual({ enabledCommands: ['idempotency.openLesson', 'idempotency.showRulePage'] });
+      expect(at(2, 25)?.contents.isTrusted).toEqual({
+        enabledCommands: ['idempotency.openLesson', 'idempotency.showRulePage'],
+      });
       expect(at(0, 3)).toBeUndefined();
     } finally {
       fakeEditor.collections.pop();

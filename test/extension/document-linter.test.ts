@@ -25,7 +25,17 @@ function setup(configuration: Record<string, unknown> = {}, whileLinting: () => 
       return {
         kind: 'linted',
         durationMs: 1,
-        problems: [{ rule: 'no-amount-effect-key', message: 'amount key', line: 1, column: 1, endLine: 1, endColumn: 4, suggestions: [] }],
+        problems: [
+          {
+            rule: 'no-amount-effect-key',
+            message: 'amount key',
+            line: 1,
+            column: 1,
+            endLine: 1,
+            endColumn: 4,
+            suggestions: [],
+          },
+        ],
       };
     },
     docsOf: () => ({ url: 'https://docs.test/no-amount-effect-key' }),
@@ -36,7 +46,10 @@ function setup(configuration: Record<string, unknown> = {}, whileLinting: () => 
   const linter = new DocumentLinter({
     diagnostics: diagnostics as never,
     findings: new DocumentFindings(),
-    status: { setDocumentState: (uri, state) => states.set(uri.toString(), state), forget: (uri) => states.delete(uri.toString()) },
+    status: {
+      setDocumentState: (uri, state) => states.set(uri.toString(), state),
+      forget: (uri) => states.delete(uri.toString()),
+    },
     engine: async () => engine,
     settings: () => readSettings({ get: <T>(key: string) => configuration[key] as T }),
     log: () => {},
@@ -48,7 +61,9 @@ function setup(configuration: Record<string, unknown> = {}, whileLinting: () => 
 /** As `setup`, with the engine's first answer held back until `answer()`; later ones come at once. */
 function setupWithFirstCheckHeld() {
   let release = () => {};
-  const checked = setup({}, () => (checked.requests.length === 1 ? new Promise<void>((resolve) => (release = resolve)) : undefined));
+  const checked = setup({}, () =>
+    checked.requests.length === 1 ? new Promise<void>((resolve) => (release = resolve)) : undefined,
+  );
   return { ...checked, answer: () => release() };
 }
 
@@ -66,7 +81,9 @@ describe('the document linter', () => {
   it('publishes diagnostics and records when it checked', async () => {
     const { linter, diagnostics, states, document } = setup();
     await linter.lintNow(document as never);
-    expect(diagnostics.byUri.get(document.uri.toString())?.map((diagnostic) => diagnostic.message)).toEqual(['amount key']);
+    expect(diagnostics.byUri.get(document.uri.toString())?.map((diagnostic) => diagnostic.message)).toEqual([
+      'amount key',
+    ]);
     expect(states.get(document.uri.toString())).toMatchObject({ kind: 'linted', findings: 1 });
   });
 
@@ -89,7 +106,9 @@ describe('the document linter', () => {
     answer();
     await Promise.all([first, second, third]);
     expect(requests.map((request) => request.text)).toEqual(['key = amount;\n', 'key = amount + 2;\n']);
-    expect(diagnostics.byUri.get(document.uri.toString())?.map((diagnostic) => diagnostic.message)).toEqual(['amount key']);
+    expect(diagnostics.byUri.get(document.uri.toString())?.map((diagnostic) => diagnostic.message)).toEqual([
+      'amount key',
+    ]);
   });
 
   it('publishes nothing for a check that returns after checking was turned off for the document', async () => {
@@ -127,7 +146,9 @@ describe('the document linter', () => {
     answer();
     await Promise.all([first, second]);
     expect(requests.map((request) => request.text)).toEqual(['key = amount;\n', 'key = amount + 3;\n']);
-    expect(diagnostics.byUri.get(document.uri.toString())?.map((diagnostic) => diagnostic.message)).toEqual(['amount key']);
+    expect(diagnostics.byUri.get(document.uri.toString())?.map((diagnostic) => diagnostic.message)).toEqual([
+      'amount key',
+    ]);
   });
 
   it('lints once after typing stops, with the latest text', async () => {
@@ -143,9 +164,13 @@ describe('the document linter', () => {
   });
 
   it('passes only the rules that are not off', async () => {
-    const { linter, requests, document } = setup({ rules: { 'no-amount-effect-key': 'off', 'no-check-then-insert': 'hint' } });
+    const { linter, requests, document } = setup({
+      rules: { 'no-amount-effect-key': 'off', 'no-check-then-insert': 'hint' },
+    });
     await linter.lintNow(document as never);
-    expect(requests[0]?.rules).toEqual(ruleNames.filter((name) => name !== 'no-amount-effect-key' && defaultLevelOn(name)));
+    expect(requests[0]?.rules).toEqual(
+      ruleNames.filter((name) => name !== 'no-amount-effect-key' && defaultLevelOn(name)),
+    );
     expect(requests[0]?.rules).toContain('no-check-then-insert');
   });
 
@@ -159,7 +184,7 @@ describe('the document linter', () => {
     expect(states.get(document.uri.toString())).toEqual({ kind: 'too-large', sizeBytes: 2048, limitBytes: 1024 });
   });
 
-  it('clears diagnostics, state, pending work and the engine\'s parse when a document closes', async () => {
+  it("clears diagnostics, state, pending work and the engine's parse when a document closes", async () => {
     const { linter, diagnostics, states, requests, forgotten, document } = setup();
     await linter.lintNow(document as never);
     linter.lintSoon(document as never);
@@ -173,7 +198,11 @@ describe('the document linter', () => {
 
   it('hands the engine the unsaved texts of the other open files, not their disk copies', async () => {
     const { linter, requests, document } = setup();
-    const schema = new FakeTextDocument(Uri.file('/work/prisma/schema.prisma'), 'prisma', 'model Refund { key String @unique }\n');
+    const schema = new FakeTextDocument(
+      Uri.file('/work/prisma/schema.prisma'),
+      'prisma',
+      'model Refund { key String @unique }\n',
+    );
     const saved = new FakeTextDocument(Uri.file('/work/helpers.ts'), 'typescript', 'export const x = 1;\n');
     schema.isDirty = true;
     document.isDirty = true;
@@ -183,7 +212,9 @@ describe('the document linter', () => {
     } finally {
       fakeEditor.documents.length = 0;
     }
-    expect(requests[0]?.openDocuments).toEqual({ '/work/prisma/schema.prisma': 'model Refund { key String @unique }\n' });
+    expect(requests[0]?.openDocuments).toEqual({
+      '/work/prisma/schema.prisma': 'model Refund { key String @unique }\n',
+    });
   });
 
   it('names the document in each lint, so the engine re-parses only what changed', async () => {
@@ -202,9 +233,15 @@ describe('the document linter', () => {
 
   it("gives ESLint a source file's own path, and other documents a name whose extension matches the language", () => {
     const file = { scheme: 'file' };
-    expect(lintedFileName({ fileName: '/w/src/consumer.mts', languageId: 'typescript', uri: file })).toBe('/w/src/consumer.mts');
-    expect(lintedFileName({ fileName: '/w/src/consumer.ts', languageId: 'typescript', uri: { scheme: 'vscode-remote' } })).toBe('consumer.ts');
-    expect(lintedFileName({ fileName: 'Untitled-1', languageId: 'typescriptreact', uri: { scheme: 'untitled' } })).toBe('Untitled-1.tsx');
+    expect(lintedFileName({ fileName: '/w/src/consumer.mts', languageId: 'typescript', uri: file })).toBe(
+      '/w/src/consumer.mts',
+    );
+    expect(
+      lintedFileName({ fileName: '/w/src/consumer.ts', languageId: 'typescript', uri: { scheme: 'vscode-remote' } }),
+    ).toBe('consumer.ts');
+    expect(lintedFileName({ fileName: 'Untitled-1', languageId: 'typescriptreact', uri: { scheme: 'untitled' } })).toBe(
+      'Untitled-1.tsx',
+    );
     expect(lintedFileName({ fileName: '/w/bin/worker', languageId: 'javascript', uri: file })).toBe('worker.js');
   });
 });

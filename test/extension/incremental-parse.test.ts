@@ -11,7 +11,13 @@ import { espreeAdapter } from '../../extension/src/lint/incremental/espree-adapt
 import { createIncrementalParsing } from '../../extension/src/lint/incremental/incremental-parsing.js';
 import type { ParseOutcome } from '../../extension/src/lint/incremental/parse-memory.js';
 import type { ParserOptions } from '../../extension/src/lint/incremental/parser-adapter.js';
-import { createLintEngine, toProblem, type IdempotencyPlugin, type LintEngine, type LintReport } from '../../extension/src/lint/lint-engine.js';
+import {
+  createLintEngine,
+  toProblem,
+  type IdempotencyPlugin,
+  type LintEngine,
+  type LintReport,
+} from '../../extension/src/lint/lint-engine.js';
 import { ruleNameOf, ruleNames } from '../../extension/src/rules.js';
 import { consumerFile, editingSession } from './bench/consumer-corpus.js';
 import { nextEdits, seededRandom, type Edit } from './support/random-edits.js';
@@ -169,7 +175,10 @@ interface Captured {
 function incrementalEngine(maxShare: number): { engine: LintEngine; last: () => Captured | undefined } {
   const parsing = createIncrementalParsing(typeScriptParser, { maxShare });
   let captured: Captured | undefined;
-  for (const [parser, typeScript] of [[parsing.typeScriptParser, true], [parsing.javaScriptParser, false]] as const) {
+  for (const [parser, typeScript] of [
+    [parsing.typeScriptParser, true],
+    [parsing.javaScriptParser, false],
+  ] as const) {
     const parse = parser.parse.bind(parser);
     parser.parse = (text, options, documentKey) => {
       captured = undefined;
@@ -187,7 +196,7 @@ function incrementalEngine(maxShare: number): { engine: LintEngine; last: () => 
   }
   const engine = createLintEngine({
     linter: () => new Linter({ configType: 'flat' }),
-    plugin: plugin as unknown as IdempotencyPlugin,
+    plugin: plugin,
     parsing,
   });
   return { engine, last: () => captured };
@@ -196,11 +205,17 @@ function incrementalEngine(maxShare: number): { engine: LintEngine; last: () => 
 /** The spliced parse must be the full parse: same nodes, tokens, comments and (for TypeScript) scopes. */
 function parseDifference(text: string, captured: Captured): string | undefined {
   if (captured.typeScript) {
-    const full = typeScriptParser.parseForESLint(text, captured.options as never);
-    return firstDifference(serializeProgram(full.ast as never), captured.program) ?? firstDifference(serializeScopes(full.scopeManager as never), captured.scopes ?? []);
+    const full = typeScriptParser.parseForESLint(text, captured.options);
+    return (
+      firstDifference(serializeProgram(full.ast as never), captured.program) ??
+      firstDifference(serializeScopes(full.scopeManager as never), captured.scopes ?? [])
+    );
   }
   const full = espreeAdapter().parse(text, captured.options);
-  return firstDifference(serializeProgram(full.ast as never), captured.program) ?? firstDifference(serializeScopes(full.scopeManager as never), captured.scopes ?? []);
+  return (
+    firstDifference(serializeProgram(full.ast as never), captured.program) ??
+    firstDifference(serializeScopes(full.scopeManager as never), captured.scopes ?? [])
+  );
 }
 
 interface Outcome {
@@ -286,14 +301,18 @@ describe('incremental parsing in the editor', () => {
     'agrees with a full lint after each of many edits to the example %s',
     (_file, sample) => {
       // Every share of the file may be re-read, so these small files take the incremental path too.
-      const counts = tally(checkEdits(sample, (linted) => randomWalk(sample, 20_240 + sample.file.length, 150, linted), 1));
+      const counts = tally(
+        checkEdits(sample, (linted) => randomWalk(sample, 20_240 + sample.file.length, 150, linted), 1),
+      );
       expect(counts.linted).toBeGreaterThan(150);
       expect(counts.incremental, `incremental parses of ${sample.file}`).toBeGreaterThan(counts.linted / 2);
     },
   );
 
   it.each(Object.entries(edgeFiles))('agrees with a full lint after each of many edits to %s', (file, text) => {
-    const counts = tally(checkEdits({ file, text }, (linted) => randomWalk({ file, text }, 7 + file.length, 150, linted), 1));
+    const counts = tally(
+      checkEdits({ file, text }, (linted) => randomWalk({ file, text }, 7 + file.length, 150, linted), 1),
+    );
     expect(counts.linted).toBeGreaterThan(150);
     expect(counts.incremental, `incremental parses of ${file}`).toBeGreaterThan(counts.linted / 3);
   });
@@ -314,13 +333,25 @@ describe('incremental parsing in the editor', () => {
 
   it('parses the same text again without parsing it, and a closed document from scratch', () => {
     const { engine } = incrementalEngine(1);
-    const request = { text: 'const a = 1;\nconst amountKey = a;\n', fileName: 'a.ts', rules: allRules, documentKey: 'doc' };
-    expect(engine.lint(request)).toMatchObject({ kind: 'linted', parse: { kind: 'full', reason: 'first parse of the document' } });
+    const request = {
+      text: 'const a = 1;\nconst amountKey = a;\n',
+      fileName: 'a.ts',
+      rules: allRules,
+      documentKey: 'doc',
+    };
+    expect(engine.lint(request)).toMatchObject({
+      kind: 'linted',
+      parse: { kind: 'full', reason: 'first parse of the document' },
+    });
     expect(engine.lint(request)).toMatchObject({ kind: 'linted', parse: { kind: 'reused' } });
-    expect(engine.lint({ ...request, text: 'const a = 1;\nconst amountKey = a + 1;\n' })).toMatchObject({ parse: { kind: 'incremental' } });
+    expect(engine.lint({ ...request, text: 'const a = 1;\nconst amountKey = a + 1;\n' })).toMatchObject({
+      parse: { kind: 'incremental' },
+    });
     engine.forget('doc');
     expect(engine.lint(request)).toMatchObject({ parse: { kind: 'full', reason: 'first parse of the document' } });
-    expect(engine.lint({ ...request, documentKey: undefined })).toMatchObject({ parse: { kind: 'full', reason: 'not an open document' } });
+    expect(engine.lint({ ...request, documentKey: undefined })).toMatchObject({
+      parse: { kind: 'full', reason: 'not an open document' },
+    });
   });
 
   it.each([
@@ -367,8 +398,11 @@ describe('incremental parsing in the editor', () => {
     const text = 'const a = 1;\nconst b = 2;\n';
     const full = typeScriptParser.parseForESLint(text, { range: true, loc: true, tokens: true, comment: true });
     const shifted = typeScriptParser.parseForESLint(text, { range: true, loc: true, tokens: true, comment: true });
-    const identifier = (shifted.ast.body[1] as { declarations: { id: { loc: { start: { column: number } } } }[] }).declarations[0]!.id;
+    const identifier = (shifted.ast.body[1] as { declarations: { id: { loc: { start: { column: number } } } }[] })
+      .declarations[0].id;
     identifier.loc.start.column += 1;
-    expect(firstDifference(serializeProgram(full.ast as never), serializeProgram(shifted.ast as never))).toContain('Identifier');
+    expect(firstDifference(serializeProgram(full.ast as never), serializeProgram(shifted.ast as never))).toContain(
+      'Identifier',
+    );
   });
 });

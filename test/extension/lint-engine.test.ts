@@ -39,7 +39,12 @@ function settingsProbe(key: string) {
 describe('the lint engine', () => {
   it("hands the rules the other open documents' unsaved texts, per lint", () => {
     const { probing, seen } = settingsProbe(openDocumentsSetting);
-    probing.lint({ text: 'const a = 1;', fileName: 'a.ts', rules: allRules, openDocuments: { '/w/prisma/schema.prisma': 'model Refund {}' } });
+    probing.lint({
+      text: 'const a = 1;',
+      fileName: 'a.ts',
+      rules: allRules,
+      openDocuments: { '/w/prisma/schema.prisma': 'model Refund {}' },
+    });
     probing.lint({ text: 'const a = 1;', fileName: 'a.ts', rules: allRules });
     expect(seen).toEqual([{ '/w/prisma/schema.prisma': 'model Refund {}' }, {}]);
   });
@@ -48,7 +53,8 @@ describe('the lint engine', () => {
     const { probing, seen } = settingsProbe('idempotency');
     const payments = () => ({ sql: [{ call: 'db.run', sql: 0 }] });
     const ledger = () => ({ claims: [{ call: 'inbox.claim', key: 0 }] });
-    for (const declarations of [payments(), ledger(), payments(), ledger(), undefined]) probing.lint({ text: 'const a = 1;', fileName: 'a.ts', rules: allRules, declarations });
+    for (const declarations of [payments(), ledger(), payments(), ledger(), undefined])
+      probing.lint({ text: 'const a = 1;', fileName: 'a.ts', rules: allRules, declarations });
     expect(seen[0]).toEqual(payments());
     expect(seen[2]).toBe(seen[0]);
     expect(seen[3]).toBe(seen[1]);
@@ -56,7 +62,7 @@ describe('the lint engine', () => {
     expect(seen[4]).toBeUndefined();
   });
 
-  it("gives a finding the origin its rule reports in the data, and none to a finding without one", () => {
+  it('gives a finding the origin its rule reports in the data, and none to a finding without one', () => {
     const reporting = engineWith({
       name: 'no-delivery-id-effect-key',
       rule: {
@@ -64,14 +70,23 @@ describe('the lint engine', () => {
         create(context: { report(descriptor: unknown): void }) {
           return {
             Identifier(node: { name: string }) {
-              if (node.name === 'deliveryKey') context.report({ node, messageId: 'found', data: { name: node.name, origin: '1:7', originNote: 'the value is read here' } });
+              if (node.name === 'deliveryKey')
+                context.report({
+                  node,
+                  messageId: 'found',
+                  data: { name: node.name, origin: '1:7', originNote: 'the value is read here' },
+                });
               if (node.name === 'plainKey') context.report({ node, messageId: 'found', data: { name: node.name } });
             },
           };
         },
       },
     });
-    const report = reporting.lint({ text: 'const a = 1;\nconst deliveryKey = a;\nconst plainKey = a;\n', fileName: 'consumer.ts', rules: allRules });
+    const report = reporting.lint({
+      text: 'const a = 1;\nconst deliveryKey = a;\nconst plainKey = a;\n',
+      fileName: 'consumer.ts',
+      rules: allRules,
+    });
     expect(report.kind).toBe('linted');
     if (report.kind !== 'linted') return;
     expect(report.problems.map((problem) => [problem.line, problem.origin])).toEqual([
@@ -87,14 +102,23 @@ describe('the lint engine', () => {
     if (report.kind !== 'linted') return;
     expect(report.problems).toHaveLength(1);
     const [problem] = report.problems;
-    expect(problem).toMatchObject({ rule: 'no-delivery-id-effect-key', message: 'Found deliveryKey', line: 2, column: 7, endLine: 2, endColumn: 26 });
-    expect(problem!.suggestions).toEqual([
+    expect(problem).toMatchObject({
+      rule: 'no-delivery-id-effect-key',
+      message: 'Found deliveryKey',
+      line: 2,
+      column: 7,
+      endLine: 2,
+      endColumn: 26,
+    });
+    expect(problem.suggestions).toEqual([
       { description: 'Rename deliveryKey to businessKey', edit: { range: [19, 38], text: 'businessKey' } },
     ]);
   });
 
   it('parses TypeScript with typescript-eslint and JSX in .jsx files', () => {
-    expect(engine.lint({ text: 'type A = { n: number }; let amountKey: A;', fileName: 'a.ts', rules: allRules })).toMatchObject({
+    expect(
+      engine.lint({ text: 'type A = { n: number }; let amountKey: A;', fileName: 'a.ts', rules: allRules }),
+    ).toMatchObject({
       kind: 'linted',
       problems: [{ rule: 'no-amount-effect-key', line: 1, column: 29 }],
     });
@@ -119,7 +143,9 @@ describe('the lint engine', () => {
   it('runs only the rules it is given', () => {
     const text = 'const deliveryKey = 1, amountKey = 2, checkThenInsert = 3;';
     const report = engine.lint({ text, fileName: 'a.js', rules: ['no-check-then-insert'] });
-    expect(report.kind === 'linted' && report.problems.map((problem) => problem.rule)).toEqual(['no-check-then-insert']);
+    expect(report.kind === 'linted' && report.problems.map((problem) => problem.rule)).toEqual([
+      'no-check-then-insert',
+    ]);
   });
 
   it('tells a syntax error apart from findings, with its line', () => {
@@ -131,11 +157,19 @@ describe('the lint engine', () => {
 
   it('turns an exception inside ESLint into a failed report instead of throwing', () => {
     const throwing = createLintEngine({
-      linter: () => ({ verify: () => { throw new Error('boom'); } }) as unknown as Linter,
+      linter: () =>
+        ({
+          verify: () => {
+            throw new Error('boom');
+          },
+        }) as unknown as Linter,
       plugin: fakePlugin,
       parsing: createIncrementalParsing(typeScriptParser),
     });
-    expect(throwing.lint({ text: '', fileName: 'a.js', rules: allRules })).toMatchObject({ kind: 'failed', reason: 'boom' });
+    expect(throwing.lint({ text: '', fileName: 'a.js', rules: allRules })).toMatchObject({
+      kind: 'failed',
+      reason: 'boom',
+    });
   });
 
   it("reads each rule's page and lesson from the plugin's metadata", () => {

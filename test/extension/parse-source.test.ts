@@ -23,30 +23,43 @@ import { fakePlugin } from './support/fake-plugin.js';
 
 const examples = fileURLToPath(new URL('../../eslint-plugin/examples', import.meta.url));
 const example = (file: string) => readFileSync(path.join(examples, file), 'utf8');
-const jsxInJsxFiles: Linter.Config = { files: ['**/*.jsx'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } };
+const jsxInJsxFiles: Linter.Config = {
+  files: ['**/*.jsx'],
+  languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } },
+};
 const fileKinds = ['a.js', 'a.mjs', 'a.cjs', 'a.jsx', 'a.ts', 'a.mts', 'a.cts', 'a.tsx'];
 
 const fakeRules = Object.fromEntries(ruleNames.map((rule) => [`idempotency/${rule}`, 'error' as const]));
 const fakeConfig: Linter.Config[] = [
   { files: ['**/*.*'], plugins: { idempotency: fakePlugin }, rules: fakeRules },
   jsxInJsxFiles,
-  { files: ['**/*.{ts,mts,cts,tsx}'], languageOptions: { parser: typeScriptParser as Linter.Parser } },
+  { files: ['**/*.{ts,mts,cts,tsx}'], languageOptions: { parser: typeScriptParser } },
 ];
-const engine = createLintEngine({ linter: () => new Linter({ configType: 'flat' }), plugin: fakePlugin, parsing: createIncrementalParsing(typeScriptParser) });
+const engine = createLintEngine({
+  linter: () => new Linter({ configType: 'flat' }),
+  plugin: fakePlugin,
+  parsing: createIncrementalParsing(typeScriptParser),
+});
 
 /** What ESLint reports for a text, in the engine's terms. */
 function eslintSays(text: string, fileName: string) {
   const messages = new Linter({ configType: 'flat' }).verify(text, fakeConfig, fileName);
   const fatal = messages.find((message) => message.fatal);
   if (fatal) return { kind: 'unparseable', reason: fatal.message, line: fatal.line };
-  return { kind: 'linted', problems: messages.map(({ line, column, endLine, endColumn }) => ({ line, column, endLine, endColumn })) };
+  return {
+    kind: 'linted',
+    problems: messages.map(({ line, column, endLine, endColumn }) => ({ line, column, endLine, endColumn })),
+  };
 }
 
 function engineSays(text: string, fileName: string) {
   const report = engine.lint({ text, fileName, rules: [...ruleNames] });
   if (report.kind === 'unparseable') return { kind: report.kind, reason: report.reason, line: report.line };
   if (report.kind !== 'linted') return report;
-  return { kind: report.kind, problems: report.problems.map(({ line, column, endLine, endColumn }) => ({ line, column, endLine, endColumn })) };
+  return {
+    kind: report.kind,
+    problems: report.problems.map(({ line, column, endLine, endColumn }) => ({ line, column, endLine, endColumn })),
+  };
 }
 
 type Step = { kind: number; target: unknown; phase?: number };
@@ -59,14 +72,27 @@ const describeStep = (step: Step) => {
 
 /** ESLint's own traversal of a parse, with its code-path events left out. */
 function eslintVisits(text: string, parsed: ParseResult): string[] {
-  const sourceCode = new SourceCode({ text, ast: parsed.ast as never, scopeManager: parsed.scopeManager as never, visitorKeys: parsed.visitorKeys as never });
+  const sourceCode = new SourceCode({
+    text,
+    ast: parsed.ast as never,
+    scopeManager: parsed.scopeManager as never,
+    visitorKeys: parsed.visitorKeys as never,
+  });
   const steps = [...(sourceCode.traverse() as Iterable<Step>)];
-  expect(steps.some((step) => step.kind === 2), 'ESLint runs code-path analysis').toBe(true);
+  expect(
+    steps.some((step) => step.kind === 2),
+    'ESLint runs code-path analysis',
+  ).toBe(true);
   return steps.filter((step) => step.kind === 1).map(describeStep);
 }
 
 function editorSteps(text: string, parsed: ParseResult): Step[] {
-  return new EditorSourceCode({ text, ast: parsed.ast as never, scopeManager: parsed.scopeManager as never, visitorKeys: parsed.visitorKeys as never }).traverse();
+  return new EditorSourceCode({
+    text,
+    ast: parsed.ast as never,
+    scopeManager: parsed.scopeManager as never,
+    visitorKeys: parsed.visitorKeys as never,
+  }).traverse();
 }
 
 const parserOptions = (fileName: string) => parserOptionsFor(fileName) as never;
@@ -80,7 +106,11 @@ describe('parsing as ESLint does', () => {
         throw new Error('only the options were wanted');
       },
     };
-    new Linter({ configType: 'flat' }).verify('', [{ files: ['**/*.*'], languageOptions: { parser: spy } }, jsxInJsxFiles], fileName);
+    new Linter({ configType: 'flat' }).verify(
+      '',
+      [{ files: ['**/*.*'], languageOptions: { parser: spy } }, jsxInJsxFiles],
+      fileName,
+    );
     expect(given).toBeDefined();
     expect(parserOptionsFor(fileName)).toEqual(given);
   });
@@ -107,13 +137,19 @@ describe('parsing as ESLint does', () => {
 });
 
 describe("the engine's traversal", () => {
-  it.each(['kafka-refunds.ts', 'amqp-ledger.js'])('visits the nodes of %s in the order ESLint does, with the same parents', (file) => {
-    const text = example(file);
-    const parse = () => (file.endsWith('.ts') ? (typeScriptParser.parseForESLint(text, parserOptions(file)) as unknown as ParseResult) : espreeAdapter().parse(text, parserOptions(file)));
-    const steps = editorSteps(text, parse());
-    expect(steps.every((step) => step.kind === 1)).toBe(true);
-    expect(steps.map(describeStep)).toEqual(eslintVisits(text, parse()));
-  });
+  it.each(['kafka-refunds.ts', 'amqp-ledger.js'])(
+    'visits the nodes of %s in the order ESLint does, with the same parents',
+    (file) => {
+      const text = example(file);
+      const parse = () =>
+        file.endsWith('.ts')
+          ? (typeScriptParser.parseForESLint(text, parserOptions(file)) as unknown as ParseResult)
+          : espreeAdapter().parse(text, parserOptions(file));
+      const steps = editorSteps(text, parse());
+      expect(steps.every((step) => step.kind === 1)).toBe(true);
+      expect(steps.map(describeStep)).toEqual(eslintVisits(text, parse()));
+    },
+  );
 
   it('walks again only the statements an edit parsed again, and visits the result as ESLint visits a full parse', () => {
     const parsing = createIncrementalParsing(typeScriptParser);
@@ -127,12 +163,13 @@ describe("the engine's traversal", () => {
     const first = parse(before);
     const firstSteps = editorSteps(before, first);
     const changed = first.ast.body.findIndex((statement) => statement.type === 'VariableDeclaration');
-    const at = first.ast.body[changed]!.range[1];
+    const at = first.ast.body[changed].range[1];
     const after = `${before.slice(0, at)}\nconst added = 1;${before.slice(at)}`;
     const second = parse(after);
 
     const secondSteps = editorSteps(after, second);
-    const stepsOf = (steps: Step[], statement: unknown) => steps.filter((step) => step.target === statement && step.phase === 1);
+    const stepsOf = (steps: Step[], statement: unknown) =>
+      steps.filter((step) => step.target === statement && step.phase === 1);
     // Statements the edit left alone (before and after it) keep their step objects; those parsed again get new ones.
     const kept = second.ast.body.filter((statement) => first.ast.body.includes(statement));
     const fresh = second.ast.body.filter((statement) => !first.ast.body.includes(statement));
@@ -140,7 +177,9 @@ describe("the engine's traversal", () => {
     expect(fresh.length).toBeGreaterThan(0);
     for (const statement of kept) expect(stepsOf(secondSteps, statement)[0]).toBe(stepsOf(firstSteps, statement)[0]);
     for (const statement of fresh) expect(firstSteps).not.toContain(stepsOf(secondSteps, statement)[0]);
-    expect(secondSteps.map(describeStep)).toEqual(eslintVisits(after, typeScriptParser.parseForESLint(after, parserOptions(file)) as unknown as ParseResult));
+    expect(secondSteps.map(describeStep)).toEqual(
+      eslintVisits(after, typeScriptParser.parseForESLint(after, parserOptions(file)) as unknown as ParseResult),
+    );
   });
 
   it('is enough for the rules: none of them listens to code-path events', async () => {
@@ -161,9 +200,12 @@ describe("the engine's traversal", () => {
     );
     const linter = new Linter({ configType: 'flat' });
     const config = [
-      ...(plugin.configs.recommended as Linter.Config[]).map((entry) => (entry.plugins ? { ...entry, plugins: { ...entry.plugins, idempotency: { rules: recording } } } : entry)),
+      ...(plugin.configs.recommended as Linter.Config[]).map((entry) =>
+        entry.plugins ? { ...entry, plugins: { ...entry.plugins, idempotency: { rules: recording } } } : entry,
+      ),
     ];
-    for (const file of ['kafka-refunds.ts', 'amqp-ledger.js', 'sqs-receipts.cjs', 'bullmq-payouts.mjs']) linter.verify(example(file), config, file);
+    for (const file of ['kafka-refunds.ts', 'amqp-ledger.js', 'sqs-receipts.cjs', 'bullmq-payouts.mjs'])
+      linter.verify(example(file), config, file);
     expect(listened.size).toBeGreaterThan(3);
     expect([...listened].filter((key) => /codepath/i.test(key))).toEqual([]);
   });

@@ -14,7 +14,8 @@ describe('the lesson page rendered on the host', () => {
 
   it('gives every question its options, a run button and a result area', () => {
     for (const question of [idempotentConsumersLesson.predict, ...idempotentConsumersLesson.questions]) {
-      for (const option of question.options) expect(html).toContain(`name="choice-${question.anchor}" value="${option.id}"`);
+      for (const option of question.options)
+        expect(html).toContain(`name="choice-${question.anchor}" value="${option.id}"`);
       expect(html).toContain(`data-run-question="${question.anchor}" disabled`);
       expect(html).toContain(`data-result-for="${question.anchor}"`);
     }
@@ -37,7 +38,9 @@ describe('the lesson page rendered on the host', () => {
     expect(example41).toContain('they were not run in this panel');
     expect(example41).toContain('<code>4.1 race, unique claim: A=fresh, B=waited/conflict; inbox=1</code>');
     expect(example41).toMatch(/\| waiting: pg_blocking_pids\(\d+\) names worker A/);
-    expect(html.slice(html.indexOf('id="example-4-2"'), html.indexOf('id="example-4-4"'))).not.toContain('recorded-races');
+    expect(html.slice(html.indexOf('id="example-4-2"'), html.indexOf('id="example-4-4"'))).not.toContain(
+      'recorded-races',
+    );
   });
 
   it('ends with the related topics and, for each rule, the sections it opens', () => {
@@ -50,9 +53,12 @@ describe('the lesson page rendered on the host', () => {
       'A claim without a unique key',
       'The rules that point here',
     ]);
-    for (const anchor of ['example-4-6', 'q5', 'example-4-7', 'q6', 'example-4-8', 'q7']) expect(related).toContain(`href="#${anchor}"`);
+    for (const anchor of ['example-4-6', 'q5', 'example-4-7', 'q6', 'example-4-8', 'q7'])
+      expect(related).toContain(`href="#${anchor}"`);
     expect(related).toContain('href="https://docs.bullmq.io/patterns/idempotent-jobs"');
-    expect(related).toContain(`<li><code>no-check-then-insert</code>: <a href="#example-4-1">4.1 The row that comes back decides</a>, <a href="#tip-1">Pro tip 1</a></li>`);
+    expect(related).toContain(
+      `<li><code>no-check-then-insert</code>: <a href="#example-4-1">4.1 The row that comes back decides</a>, <a href="#tip-1">Pro tip 1</a></li>`,
+    );
   });
 
   it('escapes code and plain text, so handler source shows as written', () => {

@@ -9,8 +9,14 @@ import { ruleNames } from '../../extension/src/rules.js';
 
 /** The extension lists the plugin's rules from its catalogue; its settings schema must name the same ones. */
 describe('the extension and the rule catalogue', () => {
-  const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../extension/package.json', import.meta.url)), 'utf8')) as {
-    contributes: { configuration: { properties: Record<string, { properties?: Record<string, unknown>; additionalProperties?: boolean }> } };
+  const manifest = JSON.parse(
+    readFileSync(fileURLToPath(new URL('../../extension/package.json', import.meta.url)), 'utf8'),
+  ) as {
+    contributes: {
+      configuration: {
+        properties: Record<string, { properties?: Record<string, unknown>; additionalProperties?: boolean }>;
+      };
+    };
   };
 
   it("knows the catalogue's rules", () => {

@@ -9,7 +9,10 @@ const reader = (values: Record<string, unknown>) => ({ get: <T>(key: string) => 
 describe('settings', () => {
   it("passes a team's declarations on as given, with schema paths read from the document's workspace folder", () => {
     const declarations = { sql: [{ call: 'db.run', sql: 0 }], schema: ['db/schema.sql', '/shared/schema.prisma'] };
-    expect(readSettings(reader({ declarations }), '/work/app').declarations).toEqual({ ...declarations, schema: ['/work/app/db/schema.sql', '/shared/schema.prisma'] });
+    expect(readSettings(reader({ declarations }), '/work/app').declarations).toEqual({
+      ...declarations,
+      schema: ['/work/app/db/schema.sql', '/shared/schema.prisma'],
+    });
     expect(readSettings(reader({ declarations })).declarations).toEqual(declarations);
     expect(readSettings(reader({ declarations: {} })).declarations).toBeUndefined();
     // Not an object: the plugin says so, naming the setting, rather than the declarations vanishing in silence.
@@ -30,12 +33,21 @@ describe('settings', () => {
   });
 
   it('replaces malformed values by defaults instead of failing, and says which for the log', () => {
-    const settings = readSettings(reader({ run: 'sometimes', typingDelay: -5, maxFileSizeKB: 'big', rules: { 'no-amount-effect-key': 'loud', 'no-check-then-insert': 'off' } }));
+    const settings = readSettings(
+      reader({
+        run: 'sometimes',
+        typingDelay: -5,
+        maxFileSizeKB: 'big',
+        rules: { 'no-amount-effect-key': 'loud', 'no-check-then-insert': 'off' },
+      }),
+    );
     expect(settings.run).toBe('onType');
     expect(settings.typingDelayMs).toBe(300);
     expect(settings.maxFileSizeBytes).toBe(512 * 1024);
     expect(settings.rules['no-amount-effect-key']).toBe('warning');
-    expect(enabledRules(settings)).toEqual(ruleNames.filter((name) => name !== 'no-check-then-insert' && defaultLevelOn(name)));
+    expect(enabledRules(settings)).toEqual(
+      ruleNames.filter((name) => name !== 'no-check-then-insert' && defaultLevelOn(name)),
+    );
     expect(enabledRules(settings)).toContain('no-delivery-id-effect-key');
     expect(settings.unreadable).toEqual([
       'The setting idempotency.rules.no-amount-effect-key is "loud", which is not one of its values; "warning" is used instead.',
@@ -48,7 +60,11 @@ describe('settings', () => {
 
 describe('status text', () => {
   it('says the checker is starting until the first result, then that a document is being checked', () => {
-    expect(describeState('starting', undefined)).toMatchObject({ text: 'Idempotency: starting…', busy: true, attention: false });
+    expect(describeState('starting', undefined)).toMatchObject({
+      text: 'Idempotency: starting…',
+      busy: true,
+      attention: false,
+    });
     expect(describeState('starting', { kind: 'waiting' }).text).toBe('Idempotency: starting…');
     expect(describeState('active', { kind: 'waiting' }).text).toBe('Idempotency: checking…');
   });

@@ -27,7 +27,14 @@ describe('the whole-workspace check', () => {
   const worker = lintWorker(workerEntry, { onLoaded: () => {}, onFailure: () => {} });
   beforeAll(() => {
     root = mkdtempSync(path.join(os.tmpdir(), 'idempotency-workspace-'));
-    for (const file of ['src/a.js', 'src/b.js', 'src/open.js', 'generated/c.js', 'node_modules/pkg/d.js', 'src/e.test.js']) {
+    for (const file of [
+      'src/a.js',
+      'src/b.js',
+      'src/open.js',
+      'generated/c.js',
+      'node_modules/pkg/d.js',
+      'src/e.test.js',
+    ]) {
       mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
       writeFileSync(path.join(root, file), consumer);
     }
@@ -47,13 +54,22 @@ describe('the whole-workspace check', () => {
     isOpen: (uri: Uri) => uri.fsPath.endsWith('open.js'),
   });
 
-  it("checks every source file of the folder in the worker, except open files, dependencies, excluded globs and the code the recommended config leaves alone", async () => {
+  it('checks every source file of the folder in the worker, except open files, dependencies, excluded globs and the code the recommended config leaves alone', async () => {
     const diagnostics = new FakeDiagnosticCollection();
     const reports: string[] = [];
-    const result = await checkWorkspace(parts(diagnostics) as never, { report: ({ message }: { message?: string }) => reports.push(message ?? '') }, { isCancellationRequested: false } as never);
+    const result = await checkWorkspace(
+      parts(diagnostics) as never,
+      { report: ({ message }: { message?: string }) => reports.push(message ?? '') },
+      { isCancellationRequested: false } as never,
+    );
     const files = [...diagnostics.byUri.keys()].map((key) => path.relative(root, Uri.parse(key).fsPath)).sort();
     expect(files).toEqual(['src/a.js', 'src/b.js']);
-    for (const file of files) expect(diagnostics.byUri.get(Uri.file(path.join(root, file)).toString())!.map((diagnostic) => [diagnostic.range.start.line, (diagnostic.code as { value: string }).value])).toEqual([[2, 'no-delivery-id-effect-key']]);
+    for (const file of files)
+      expect(
+        diagnostics.byUri
+          .get(Uri.file(path.join(root, file)).toString())!
+          .map((diagnostic) => [diagnostic.range.start.line, (diagnostic.code as { value: string }).value]),
+      ).toEqual([[2, 'no-delivery-id-effect-key']]);
     expect(result).toEqual({ files: 4, findings: 2, filesWithFindings: 2, cancelled: false });
     expect(reports.at(-1)).toBe('5 of 5 files');
   });
@@ -61,7 +77,11 @@ describe('the whole-workspace check', () => {
   it('stops when cancelled, keeping what it found', async () => {
     const diagnostics = new FakeDiagnosticCollection();
     const token = { isCancellationRequested: false };
-    const result = await checkWorkspace(parts(diagnostics) as never, { report: () => (token.isCancellationRequested = true) }, token as never);
+    const result = await checkWorkspace(
+      parts(diagnostics) as never,
+      { report: () => (token.isCancellationRequested = true) },
+      token as never,
+    );
     expect(result.cancelled).toBe(true);
     expect(result.files).toBe(1);
   });

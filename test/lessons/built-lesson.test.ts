@@ -43,7 +43,10 @@ async function buildFromFiles(runnable: RunnableLesson): Promise<BuiltLesson> {
 function everySnippet(): CodeSnippet[] {
   return [
     ...lesson.examples.flatMap((example) => example.code),
-    ...allQuestions(lesson).flatMap((question) => [...(question.code ? [question.code] : []), ...question.options.map((option) => option.code)]),
+    ...allQuestions(lesson).flatMap((question) => [
+      ...(question.code ? [question.code] : []),
+      ...question.options.map((option) => option.code),
+    ]),
   ];
 }
 
@@ -86,9 +89,12 @@ describe('the places other tools link to', () => {
     const expected = new Map<string, string[]>();
     for (const [rule, link] of Object.entries(lessonLinks)) {
       expect(link.lesson).toBe(lesson.id);
-      for (const anchor of [link.anchor, ...link.seeAlso]) expected.set(anchor, [...(expected.get(anchor) ?? []), rule]);
+      for (const anchor of [link.anchor, ...link.seeAlso])
+        expected.set(anchor, [...(expected.get(anchor) ?? []), rule]);
     }
-    const actual = new Map(lesson.places.filter((place) => place.rules.length > 0).map((place) => [place.anchor, [...place.rules]]));
+    const actual = new Map(
+      lesson.places.filter((place) => place.rules.length > 0).map((place) => [place.anchor, [...place.rules]]),
+    );
     expect(actual).toEqual(expected);
     expect(actual.get('q1')).toEqual(['no-delivery-id-effect-key']);
     expect(actual.get('example-4-1')).toEqual(['no-check-then-insert']);
@@ -109,7 +115,10 @@ describe('the built lesson', () => {
       const moduleText = readFileSync(file, 'utf8');
       expect(snippet.source).toBe(reader.extract(file, name).source);
       // The handler (a function, or a worker class) comes last and stands verbatim in the module that runs it.
-      const start = Math.max(snippet.source.lastIndexOf(`async function ${name}(`), snippet.source.lastIndexOf(`class ${name} {`));
+      const start = Math.max(
+        snippet.source.lastIndexOf(`async function ${name}(`),
+        snippet.source.lastIndexOf(`class ${name} {`),
+      );
       const handlerText = snippet.source.slice(start);
       expect(handlerText).toMatch(/^(async function|class) /);
       expect(moduleText).toContain(`export ${handlerText}\n`);
@@ -120,13 +129,17 @@ describe('the built lesson', () => {
     const q1 = lesson.questions.find((question) => question.anchor === 'q1')!;
     const q4 = lesson.questions.find((question) => question.anchor === 'q4')!;
     expect(q1.code?.source).toContain('const effectId = message.id;');
-    expect(q1.code?.source).toContain("db.query('INSERT INTO effects(effect_id, amount) VALUES ($1, $2)', [effectId, message.cents])");
+    expect(q1.code?.source).toContain(
+      "db.query('INSERT INTO effects(effect_id, amount) VALUES ($1, $2)', [effectId, message.cents])",
+    );
     expect(q4.code?.source).toContain("const effectId = 'amount-' + message.cents;");
   });
 
   it("labels code options with the declaration from that option's own handler", () => {
     for (const question of allQuestions(lesson)) {
-      for (const option of question.options.filter((candidate) => candidate.labelKind === 'code' && !candidate.label.includes('\n'))) {
+      for (const option of question.options.filter(
+        (candidate) => candidate.labelKind === 'code' && !candidate.label.includes('\n'),
+      )) {
         expect(option.label).toMatch(/^const effectId = /);
         expect(option.code.source).toContain(option.label);
       }
@@ -155,7 +168,10 @@ describe("an option's explanation", () => {
   };
 
   it('types no figure or id of its own: every digit comes from a placeholder the run fills', () => {
-    for (const [anchor, options] of [['predict', lessonText.predict.options] as const, ...lessonText.questions.map((question) => [question.anchor, question.options] as const)]) {
+    for (const [anchor, options] of [
+      ['predict', lessonText.predict.options] as const,
+      ...lessonText.questions.map((question) => [question.anchor, question.options] as const),
+    ]) {
       for (const [id, markdown] of Object.entries(options)) {
         const ownWords = markdown.replace(/\{[a-z_.]+\}/g, '').replace(/\]\(#[a-z0-9-]+\)/g, ']');
         expect(ownWords.replace(/\[[^\]]*\]/g, ''), `${anchor} option ${id}`).not.toMatch(/\d/);
@@ -168,14 +184,20 @@ describe("an option's explanation", () => {
     const altered = {
       ...idempotentConsumers,
       questions: idempotentConsumers.questions.map((question) =>
-        question === q3 ? { ...q3, options: { ...q3.options, d: { ...q3.options['d']!, run: q3.options['a']!.run } } } : question,
+        question === q3
+          ? { ...q3, options: { ...q3.options, d: { ...q3.options['d'], run: q3.options['a'].run } } }
+          : question,
       ),
     };
     const rebuilt = await buildFromFiles(altered);
-    const explanation = (built: BuiltLesson) => built.questions.find((question) => question.anchor === 'q3')!.options.find((option) => option.id === 'd')!.explanationHtml;
+    const explanation = (built: BuiltLesson) =>
+      built.questions.find((question) => question.anchor === 'q3')!.options.find((option) => option.id === 'd')!
+        .explanationHtml;
     expect(explanation(lesson)).toContain('<code>worker-A</code>, <code>worker-B</code>');
     expect(explanation(lesson)).toContain('800 cents');
-    expect(explanation(rebuilt)).toContain('<code>credit-note-31</code>, <code>credit-note-32</code>, <code>credit-note-33</code>');
+    expect(explanation(rebuilt)).toContain(
+      '<code>credit-note-31</code>, <code>credit-note-32</code>, <code>credit-note-33</code>',
+    );
     expect(explanation(rebuilt)).toContain('1100 cents');
   });
 });
@@ -213,10 +235,17 @@ describe("a scenario's text", () => {
       ...idempotentConsumers,
       questions: idempotentConsumers.questions.map((question) =>
         question === q1
-          ? { ...q1, deliveries: q1.deliveries.map((delivery, index) => (index === 2 ? { ...delivery, message: { ...delivery.message, cents: 350 } } : delivery)) }
+          ? {
+              ...q1,
+              deliveries: q1.deliveries.map((delivery, index) =>
+                index === 2 ? { ...delivery, message: { ...delivery.message, cents: 350 } } : delivery,
+              ),
+            }
           : question,
       ),
-      examples: idempotentConsumers.examples.map((example) => (example === example46 ? { ...example46, messages: { order: { ...order, cents: 175 } } } : example)),
+      examples: idempotentConsumers.examples.map((example) =>
+        example === example46 ? { ...example46, messages: { order: { ...order, cents: 175 } } } : example,
+      ),
     };
     const rebuilt = await buildFromFiles(altered);
     const scenario = (built: BuiltLesson) => built.questions.find((question) => question.anchor === 'q1')!.scenarioHtml;
@@ -228,7 +257,9 @@ describe("a scenario's text", () => {
     expect(body(rebuilt)).toContain('of 175 cents');
     expect(body(rebuilt)).not.toContain('150');
     // The explanation beside it moves with the same run: option d of question 1 now adds up the new amount.
-    const explanation = (built: BuiltLesson) => built.questions.find((question) => question.anchor === 'q1')!.options.find((option) => option.id === 'c')!.explanationHtml;
+    const explanation = (built: BuiltLesson) =>
+      built.questions.find((question) => question.anchor === 'q1')!.options.find((option) => option.id === 'c')!
+        .explanationHtml;
     expect(explanation(rebuilt)).toContain('850 cents');
   });
 
@@ -236,7 +267,10 @@ describe("a scenario's text", () => {
     const example46 = idempotentConsumers.examples.find((example) => example.anchor === 'example-4-6')!;
     const order = example46.messages['order'] as unknown as { id: string; cents: number };
     const dearer = { ...order, cents: 175 };
-    const runner = await LessonRunner.open({ ...idempotentConsumers, examples: [{ ...example46, messages: { order: dearer } }] }, pgliteFromImage());
+    const runner = await LessonRunner.open(
+      { ...idempotentConsumers, examples: [{ ...example46, messages: { order: dearer } }] },
+      pgliteFromImage(),
+    );
     try {
       const result = await runner.runExample('example-4-6');
       expect(result.ok).toBe(true);
@@ -271,10 +305,14 @@ describe('parseBuiltLesson', () => {
   });
 
   it('names the field that is wrong', () => {
-    expect(() => parseBuiltLesson({ ...built, format: 1 }, 'x.json')).toThrow('x.json: format: is 1; this package reads format 2, so rebuild the lesson');
+    expect(() => parseBuiltLesson({ ...built, format: 1 }, 'x.json')).toThrow(
+      'x.json: format: is 1; this package reads format 2, so rebuild the lesson',
+    );
     const questions = structuredClone(built['questions']) as { answer: string }[];
-    questions[1]!.answer = 'z';
-    expect(() => parseBuiltLesson({ ...built, questions }, 'x.json')).toThrow('x.json: questions[1].answer: expected one of a, b, c, d, found "z"');
+    questions[1].answer = 'z';
+    expect(() => parseBuiltLesson({ ...built, questions }, 'x.json')).toThrow(
+      'x.json: questions[1].answer: expected one of a, b, c, d, found "z"',
+    );
     const { steps: _steps, ...withoutSteps } = built;
     expect(() => parseBuiltLesson(withoutSteps, 'x.json')).toThrow('x.json: steps: is missing');
   });

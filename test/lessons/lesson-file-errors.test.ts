@@ -11,7 +11,10 @@ import { loadLessonText } from '../../lessons/src/build/load-lesson-text.js';
 import { LessonFileError } from '../../lessons/src/json-reader.js';
 import { lessonFolder, packageRoot } from '../../lessons/src/node/paths.js';
 
-const original = JSON.parse(readFileSync(join(lessonFolder('idempotent-consumers'), 'lesson.json'), 'utf8')) as Record<string, unknown>;
+const original = JSON.parse(readFileSync(join(lessonFolder('idempotent-consumers'), 'lesson.json'), 'utf8')) as Record<
+  string,
+  unknown
+>;
 const folders: string[] = [];
 
 /** A lesson folder in a temporary directory holding `content` as its lesson.json. */
@@ -75,12 +78,16 @@ describe('a broken lesson.json', () => {
     expect((await errorFor(edited((lesson) => (lesson['checkedOn'] = 'last autumn')))).message).toBe(
       'broken-lesson/lesson.json: checkedOn: expected a date as YYYY-MM-DD, found "last autumn"',
     );
-    expect((await errorFor(edited((lesson) => (lesson['sources'][1]['sha256'] = 'abc')))).field).toBe('sources[1].sha256');
+    expect((await errorFor(edited((lesson) => (lesson['sources'][1]['sha256'] = 'abc')))).field).toBe(
+      'sources[1].sha256',
+    );
   });
 
   it('names an analogy row without two cells', async () => {
     const error = await errorFor(edited((lesson) => lesson['analogy']['mapping'][2].pop()));
-    expect(error.message).toBe('broken-lesson/lesson.json: analogy.mapping[2]: expected two cells (analogy, consumer), found 1');
+    expect(error.message).toBe(
+      'broken-lesson/lesson.json: analogy.mapping[2]: expected two cells (analogy, consumer), found 1',
+    );
   });
 });
 
@@ -137,7 +144,9 @@ describe('text and code that disagree', () => {
 
   it('reports a handler that its module does not define, naming the file', () => {
     const reader = new HandlerSourceReader(join(packageRoot, '..'));
-    expect(() => reader.extract(join(lessonFolder('idempotent-consumers'), 'handlers', 'q1.ts'), 'handleNothing')).toThrow(
+    expect(() =>
+      reader.extract(join(lessonFolder('idempotent-consumers'), 'handlers', 'q1.ts'), 'handleNothing'),
+    ).toThrow(
       'lessons/idempotent-consumers/handlers/q1.ts: handleNothing: no top-level function or class with this name',
     );
   });

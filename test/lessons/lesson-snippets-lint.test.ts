@@ -21,25 +21,35 @@ interface ShownSnippet {
 
 function shownSnippets(): ShownSnippet[] {
   const shown: ShownSnippet[] = [];
-  for (const example of lesson.examples) for (const snippet of example.code) shown.push({ place: example.anchor, snippet });
+  for (const example of lesson.examples)
+    for (const snippet of example.code) shown.push({ place: example.anchor, snippet });
   for (const question of allQuestions(lesson)) {
     if (question.code) shown.push({ place: `${question.anchor} shown handler`, snippet: question.code });
-    for (const option of question.options) shown.push({ place: `${question.anchor} option ${option.id}`, snippet: option.code });
+    for (const option of question.options)
+      shown.push({ place: `${question.anchor} option ${option.id}`, snippet: option.code });
   }
   // A handler shown in two places (a question's own handler is also its right option) is linted once.
-  return shown.filter((entry, index) => shown.findIndex((other) => other.snippet.handler === entry.snippet.handler) === index);
+  return shown.filter(
+    (entry, index) => shown.findIndex((other) => other.snippet.handler === entry.snippet.handler) === index,
+  );
 }
 
 const linter = new Linter({ configType: 'flat' });
 const config: Linter.Config[] = [
   ...(plugin.configs.recommended as Linter.Config[]),
-  { files: ['**/*.ts'], languageOptions: { parser: typeScriptParser as Linter.Parser } },
+  { files: ['**/*.ts'], languageOptions: { parser: typeScriptParser } },
 ];
 
 function reportedRules(source: string): { rules: string[]; fatal: string[] } {
   const messages = linter.verify(source, config, { filename: 'lesson-snippet.ts' });
   return {
-    rules: [...new Set(messages.flatMap((message) => (message.ruleId?.startsWith('idempotency/') ? [message.ruleId.slice('idempotency/'.length)] : [])))].sort(),
+    rules: [
+      ...new Set(
+        messages.flatMap((message) =>
+          message.ruleId?.startsWith('idempotency/') ? [message.ruleId.slice('idempotency/'.length)] : [],
+        ),
+      ),
+    ].sort(),
     fatal: messages.filter((message) => message.fatal).map((message) => message.message),
   };
 }
@@ -53,7 +63,13 @@ describe('every snippet in the lesson, linted by eslint-plugin-idempotency', () 
 
   it('covers buggy code for each rule that can see it in a snippet, and correct code besides', () => {
     const declared = new Set(snippets.flatMap((entry) => entry.snippet.flaggedBy));
-    expect([...declared].sort()).toEqual(['no-amount-effect-key', 'no-check-then-insert', 'no-claim-after-effect', 'no-delivery-id-effect-key', 'no-in-memory-dedupe']);
+    expect([...declared].sort()).toEqual([
+      'no-amount-effect-key',
+      'no-check-then-insert',
+      'no-claim-after-effect',
+      'no-delivery-id-effect-key',
+      'no-in-memory-dedupe',
+    ]);
     expect(snippets.some((entry) => entry.snippet.flaggedBy.length === 0)).toBe(true);
   });
 

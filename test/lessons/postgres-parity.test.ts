@@ -76,7 +76,10 @@ if (databaseUrl) {
     for (const question of idempotentConsumers.questions) {
       it(`${question.anchor}: every option produces the same state and the same option is proven right`, async () => {
         const server = await onPostgres.checkQuestion(question.anchor);
-        expect(Object.values(server.options).every((run) => run.ok), JSON.stringify(server)).toBe(true);
+        expect(
+          Object.values(server.options).every((run) => run.ok),
+          JSON.stringify(server),
+        ).toBe(true);
         expect(server.provenRight).toHaveLength(1);
         expect(server).toEqual(await onPglite.checkQuestion(question.anchor));
       });
@@ -96,32 +99,81 @@ if (databaseUrl) {
         '4.11 race, advisory lock around a check and the credit: A=credited, B=waited/skipped; effects=1',
         '4.12 race, claim under REPEATABLE READ: A=credited, B=waited/40001/retried/skipped; inbox=1 effects=1',
       ]);
-      const [checkThenInsert, uniqueClaim, afterRollback, refundKey, messageKey, creditThenRecord, claimFirst, skipLocked, advisoryLock, repeatableRead] = results;
-      expect(checkThenInsert?.ok && checkThenInsert.workers).toEqual({ A: { took: true, waited: false, retried: 0 }, B: { took: true, waited: false, retried: 0 } });
-      expect(uniqueClaim?.ok && uniqueClaim.workers).toEqual({ A: { took: true, waited: false, retried: 0 }, B: { took: false, waited: true, retried: 0 } });
-      expect(afterRollback?.ok && afterRollback.workers).toEqual({ A: { took: true, waited: false, retried: 0 }, B: { took: true, waited: true, retried: 0 } });
+      const [
+        checkThenInsert,
+        uniqueClaim,
+        afterRollback,
+        refundKey,
+        messageKey,
+        creditThenRecord,
+        claimFirst,
+        skipLocked,
+        advisoryLock,
+        repeatableRead,
+      ] = results;
+      expect(checkThenInsert?.ok && checkThenInsert.workers).toEqual({
+        A: { took: true, waited: false, retried: 0 },
+        B: { took: true, waited: false, retried: 0 },
+      });
+      expect(uniqueClaim?.ok && uniqueClaim.workers).toEqual({
+        A: { took: true, waited: false, retried: 0 },
+        B: { took: false, waited: true, retried: 0 },
+      });
+      expect(afterRollback?.ok && afterRollback.workers).toEqual({
+        A: { took: true, waited: false, retried: 0 },
+        B: { took: true, waited: true, retried: 0 },
+      });
       // SKIP LOCKED: B never waits for A's locked job, takes the other one, and the order queued twice is credited twice.
-      expect(skipLocked?.ok && skipLocked.workers).toEqual({ A: { took: true, waited: false, retried: 0 }, B: { took: true, waited: false, retried: 0 } });
+      expect(skipLocked?.ok && skipLocked.workers).toEqual({
+        A: { took: true, waited: false, retried: 0 },
+        B: { took: true, waited: false, retried: 0 },
+      });
       // The advisory lock makes B wait for A's whole transaction; B's look then sees A's credit.
-      expect(advisoryLock?.ok && advisoryLock.workers).toEqual({ A: { took: true, waited: false, retried: 0 }, B: { took: false, waited: true, retried: 0 } });
+      expect(advisoryLock?.ok && advisoryLock.workers).toEqual({
+        A: { took: true, waited: false, retried: 0 },
+        B: { took: false, waited: true, retried: 0 },
+      });
       // REPEATABLE READ: B's claim waits for A's row, then fails with 40001; the retry, in a new transaction, sees the claim.
-      const repeatableEvents = repeatableRead?.ok ? repeatableRead.timeline.filter((event) => event.worker === 'B').map((event) => event.text) : [];
-      expect(repeatableEvents.find((text) => text.startsWith('ERROR 40001'))).toBe('ERROR 40001: could not serialize access due to concurrent update');
+      const repeatableEvents = repeatableRead?.ok
+        ? repeatableRead.timeline.filter((event) => event.worker === 'B').map((event) => event.text)
+        : [];
+      expect(repeatableEvents.find((text) => text.startsWith('ERROR 40001'))).toBe(
+        'ERROR 40001: could not serialize access due to concurrent update',
+      );
       expect(repeatableEvents.filter((text) => text === 'BEGIN')).toHaveLength(2);
-      expect(repeatableEvents.slice(-3)).toEqual(['INSERT INTO inbox(message_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING message_id  [\'order-88-paid\']', '-> 0 rows, 0 changed', 'COMMIT']);
+      expect(repeatableEvents.slice(-3)).toEqual([
+        "INSERT INTO inbox(message_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING message_id  ['order-88-paid']",
+        '-> 0 rows, 0 changed',
+        'COMMIT',
+      ]);
       // The timeline puts B's wait, as pg_blocking_pids saw it, between A's insert and A's COMMIT, and B's answer after it.
-      const events = uniqueClaim?.ok ? uniqueClaim.timeline.map((event) => `${event.worker} ${event.text.replace(/\d+/g, 'n')}`) : [];
-      expect(events.slice(-4)).toEqual(['B waiting: pg_blocking_pids(n) names worker A (n)', 'A COMMIT', 'B -> n rows, n changed', 'B COMMIT']);
+      const events = uniqueClaim?.ok
+        ? uniqueClaim.timeline.map((event) => `${event.worker} ${event.text.replace(/\d+/g, 'n')}`)
+        : [];
+      expect(events.slice(-4)).toEqual([
+        'B waiting: pg_blocking_pids(n) names worker A (n)',
+        'A COMMIT',
+        'B -> n rows, n changed',
+        'B COMMIT',
+      ]);
       expect(uniqueClaim?.ok && uniqueClaim.timeline.at(-2)?.text).toBe('-> 0 rows, 0 changed');
-      expect(afterRollback?.ok && afterRollback.timeline.slice(-3).map((event) => `${event.worker} ${event.text}`)).toEqual(['A ROLLBACK', 'B -> 1 row, 1 changed', 'B COMMIT']);
+      expect(
+        afterRollback?.ok && afterRollback.timeline.slice(-3).map((event) => `${event.worker} ${event.text}`),
+      ).toEqual(['A ROLLBACK', 'B -> 1 row, 1 changed', 'B COMMIT']);
       expect(uniqueClaim?.ok && uniqueClaim.engine).toMatch(/^PostgreSQL \d+/);
       // The recording the panel shows must still be what the server does (process ids aside).
       const recorded = await readRecordedRaces(lessonFolder(idempotentConsumers.id), dirname(packageRoot));
-      const withoutPids = (text: string) => text.replace(/pg_blocking_pids\(\d+\) names worker (\w) \(\d+\)/, 'pg_blocking_pids names worker $1');
+      const withoutPids = (text: string) =>
+        text.replace(/pg_blocking_pids\(\d+\) names worker (\w) \(\d+\)/, 'pg_blocking_pids names worker $1');
       expect(recorded, 'no recorded-races.json: run npm run lesson -- record-races with DATABASE_URL').not.toBeNull();
-      expect(recorded!.races.map((race) => ({ ...race, timeline: race.timeline.map((event) => ({ ...event, text: withoutPids(event.text) })) }))).toEqual(
+      expect(
+        recorded!.races.map((race) => ({
+          ...race,
+          timeline: race.timeline.map((event) => ({ ...event, text: withoutPids(event.text) })),
+        })),
+      ).toEqual(
         results.map((result, index) => ({
-          anchor: idempotentConsumers.races[index]!.anchor,
+          anchor: idempotentConsumers.races[index].anchor,
           label: result.label,
           line: result.ok ? result.line : result.failure,
           timeline: result.ok ? result.timeline.map((event) => ({ ...event, text: withoutPids(event.text) })) : [],
@@ -130,14 +182,22 @@ if (databaseUrl) {
       expect(refundKey?.ok && refundKey.outcome).toEqual({ inbox: 2, effects: 1 });
       expect(messageKey?.ok && messageKey.outcome).toEqual({ inbox: 2, effects: 2 });
       // Both workers checked before either recorded, so both credited; B waited only at its record, which then did nothing.
-      const statementsOf = (race: (typeof results)[number] | undefined) => (race?.ok ? race.timeline.map((event) => `${event.worker} ${event.text.replace(/\d+/g, 'n').split('  [')[0]}`) : []);
+      const statementsOf = (race: (typeof results)[number] | undefined) =>
+        race?.ok
+          ? race.timeline.map((event) => `${event.worker} ${event.text.replace(/\d+/g, 'n').split('  [')[0]}`)
+          : [];
       expect(statementsOf(creditThenRecord).slice(2, 6)).toEqual([
         'A SELECT n FROM inbox WHERE message_id = $n',
         'A -> n rows',
         'B SELECT n FROM inbox WHERE message_id = $n',
         'B -> n rows',
       ]);
-      expect(statementsOf(creditThenRecord).slice(-4)).toEqual(['B waiting: pg_blocking_pids(n) names worker A (n)', 'A COMMIT', 'B -> n rows, n changed', 'B COMMIT']);
+      expect(statementsOf(creditThenRecord).slice(-4)).toEqual([
+        'B waiting: pg_blocking_pids(n) names worker A (n)',
+        'A COMMIT',
+        'B -> n rows, n changed',
+        'B COMMIT',
+      ]);
       expect(creditThenRecord?.ok && creditThenRecord.timeline.at(-2)?.text).toBe('-> 0 rows, 0 changed');
       // With the claim first, B waits at its claim while A goes on to credit and commit; B then stops without crediting.
       expect(statementsOf(claimFirst).slice(2)).toEqual([

@@ -20,7 +20,11 @@ function questionText(question: BuiltQuestion): string {
     plainText(question.scenarioHtml),
     plainText(question.promptHtml),
     question.observed ?? '',
-    ...question.deliveries.map((delivery) => Object.entries(delivery.message).map(([name, value]) => `${name}=${value}`).join(' ')),
+    ...question.deliveries.map((delivery) =>
+      Object.entries(delivery.message)
+        .map(([name, value]) => `${name}=${value}`)
+        .join(' '),
+    ),
     question.code?.source ?? '',
   ].join('\n');
 }
@@ -28,7 +32,8 @@ function questionText(question: BuiltQuestion): string {
 /** `name=value` pairs, the way states are written. */
 const statePairs = (text: string) => text.match(/\b[a-z_]+=[^\s,;)]+/g) ?? [];
 
-const asksForCode = (anchor: string) => idempotentConsumers.questions.find((question) => question.anchor === anchor)!.answer.kind !== 'same-as-shipped';
+const asksForCode = (anchor: string) =>
+  idempotentConsumers.questions.find((question) => question.anchor === anchor)!.answer.kind !== 'same-as-shipped';
 
 describe('every quiz option', () => {
   const questions = allQuestions(lesson);
@@ -50,7 +55,8 @@ describe('every quiz option', () => {
 
   it('of a question about a state is a state, since that is what the question asks for', () => {
     for (const question of questions.filter((candidate) => !asksForCode(candidate.anchor))) {
-      for (const option of question.options) expect(option.label, `${question.anchor} option ${option.id}`).toMatch(/^([a-z_]+=\S+ ?)+$/);
+      for (const option of question.options)
+        expect(option.label, `${question.anchor} option ${option.id}`).toMatch(/^([a-z_]+=\S+ ?)+$/);
     }
   });
 

@@ -61,15 +61,30 @@ describe('the transcript of a run', () => {
     const result = await runner.runExample('example-4-3');
     expect(result.transcript).toHaveLength(1);
     const [part] = result.transcript;
-    const workerA = part!.statements.filter((statement) => statement.who === 'worker A');
+    const workerA = part.statements.filter((statement) => statement.who === 'worker A');
     expect(workerA).toEqual([
       { who: 'worker A', sql: 'DISCARD ALL', params: [], returned: null, changed: null },
       { who: 'worker A', sql: 'BEGIN', params: [], returned: null, changed: null },
-      { who: 'worker A', sql: 'INSERT INTO inbox(message_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING message_id', params: ['payout-cedar-1'], returned: 1, changed: 1 },
-      { who: 'worker A', sql: 'INSERT INTO effects(effect_id, amount) VALUES ($1, $2)', params: ['payout-cedar', 250], returned: 0, changed: 1 },
+      {
+        who: 'worker A',
+        sql: 'INSERT INTO inbox(message_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING message_id',
+        params: ['payout-cedar-1'],
+        returned: 1,
+        changed: 1,
+      },
+      {
+        who: 'worker A',
+        sql: 'INSERT INTO effects(effect_id, amount) VALUES ($1, $2)',
+        params: ['payout-cedar', 250],
+        returned: 0,
+        changed: 1,
+      },
       { who: 'worker A', sql: 'ROLLBACK', params: [], returned: null, changed: null },
     ]);
-    expect(part!.tables).toEqual({ effects: [{ effect_id: 'payout-cedar', amount: 250 }], inbox: [{ message_id: 'payout-cedar-1' }] });
+    expect(part.tables).toEqual({
+      effects: [{ effect_id: 'payout-cedar', amount: 250 }],
+      inbox: [{ message_id: 'payout-cedar-1' }],
+    });
   });
 
   it('gives an item that compares designs one part per fresh database, named after the design', async () => {
@@ -83,20 +98,26 @@ describe('the transcript of a run', () => {
       ['snapshot claim, reconcile-17 first seen late', [{ account_id: 'acct-9', cents: 700, as_of: 17 }]],
       ['sequence guard, reconcile-17 first seen late', [{ account_id: 'acct-9', cents: 900, as_of: 18 }]],
     ]);
-    const lateGuarded = result.transcript[2]!.statements.filter((statement) => statement.who === 'worker B' && statement.sql.startsWith('INSERT'));
-    expect(lateGuarded.map((statement) => [statement.params, statement.returned, statement.changed])).toEqual([[['acct-9', 700, 17], 0, 0]]);
+    const lateGuarded = result.transcript[2].statements.filter(
+      (statement) => statement.who === 'worker B' && statement.sql.startsWith('INSERT'),
+    );
+    expect(lateGuarded.map((statement) => [statement.params, statement.returned, statement.changed])).toEqual([
+      [['acct-9', 700, 17], 0, 0],
+    ]);
   });
 });
 
 describe('workers side by side', () => {
   const boundaries = new Set(['DISCARD ALL', 'BEGIN', 'COMMIT', 'ROLLBACK']);
   const workerStatements = (statements: readonly { who: string; sql: string }[]) =>
-    statements.filter((statement) => statement.who !== 'reader' && !boundaries.has(statement.sql)).map((statement) => `${statement.who} ${statement.sql.split('(')[0]}`);
+    statements
+      .filter((statement) => statement.who !== 'reader' && !boundaries.has(statement.sql))
+      .map((statement) => `${statement.who} ${statement.sql.split('(')[0]}`);
 
   it('take turns a statement at a time when the handler is on a pool, each statement its own worker transaction', async () => {
     const result = await runner.runExample('example-4-6');
     const [onPool, claimFirst, poolCrash] = result.transcript;
-    expect(workerStatements(onPool!.statements)).toEqual([
+    expect(workerStatements(onPool.statements)).toEqual([
       'worker A SELECT 1 FROM inbox WHERE message_id = $1',
       'worker B SELECT 1 FROM inbox WHERE message_id = $1',
       'worker A INSERT INTO effects',
@@ -104,22 +125,29 @@ describe('workers side by side', () => {
       'worker A INSERT INTO inbox',
       'worker B INSERT INTO inbox',
     ]);
-    expect(onPool!.statements.filter((statement) => statement.sql === 'BEGIN')).toHaveLength(6);
+    expect(onPool.statements.filter((statement) => statement.sql === 'BEGIN')).toHaveLength(6);
     // One transaction per worker: B's claim runs only after A's transaction is over, and finds A's row.
-    expect(claimFirst!.statements.filter((statement) => statement.sql === 'BEGIN')).toHaveLength(2);
-    expect(workerStatements(claimFirst!.statements)).toEqual(['worker A INSERT INTO inbox', 'worker A INSERT INTO effects', 'worker B INSERT INTO inbox']);
+    expect(claimFirst.statements.filter((statement) => statement.sql === 'BEGIN')).toHaveLength(2);
+    expect(workerStatements(claimFirst.statements)).toEqual([
+      'worker A INSERT INTO inbox',
+      'worker A INSERT INTO effects',
+      'worker B INSERT INTO inbox',
+    ]);
     // The worker that died after its credit never wrote its record; the credit it committed stays.
-    expect(workerStatements(poolCrash!.statements).filter((statement) => statement.startsWith('worker A'))).toEqual([
+    expect(workerStatements(poolCrash.statements).filter((statement) => statement.startsWith('worker A'))).toEqual([
       'worker A SELECT 1 FROM inbox WHERE message_id = $1',
       'worker A INSERT INTO effects',
     ]);
-    expect(poolCrash!.tables['effects']).toHaveLength(2);
+    expect(poolCrash.tables['effects']).toHaveLength(2);
   });
 
   it('are what lets the record after the credit repeat it: one after another, its check finds the first record', async () => {
     const q5 = idempotentConsumers.questions.find((question) => question.anchor === 'q5')!;
     const inTurn = await runner.runHandler('q5', 'a');
-    const oneAfterAnother = await LessonRunner.open({ ...idempotentConsumers, questions: [{ ...q5, sideBySide: false }] }, sharedDatabase);
+    const oneAfterAnother = await LessonRunner.open(
+      { ...idempotentConsumers, questions: [{ ...q5, sideBySide: false }] },
+      sharedDatabase,
+    );
     const sequential = await oneAfterAnother.runHandler('q5', 'a');
     expect(inTurn.ok && inTurn.text).toBe('inbox=1 effects=2 sum=480');
     expect(sequential.ok && sequential.text).toBe('inbox=1 effects=1 sum=240');
@@ -127,24 +155,44 @@ describe('workers side by side', () => {
 
   it('give each worker process its own memory, which a restart empties', async () => {
     const result = await runner.runExample('example-4-7');
-    expect(result.ok && result.line.split('\n')[0]).toBe('4.7 set in memory: A=credited, A=skipped, A restarted=credited, B=credited; inbox=0 effects=3');
+    expect(result.ok && result.line.split('\n')[0]).toBe(
+      '4.7 set in memory: A=credited, A=skipped, A restarted=credited, B=credited; inbox=0 effects=3',
+    );
     // The memory belongs to the run: a second run starts with empty processes and gives the same line.
     expect(await runner.runExample('example-4-7')).toEqual(result);
   });
 });
 
 describe('the SQL console', () => {
-  it('runs what a learner types on the database the last run left, and gives PostgreSQL\'s message for a mistake', async () => {
+  it("runs what a learner types on the database the last run left, and gives PostgreSQL's message for a mistake", async () => {
     await runner.runExample('example-4-4');
     const rows = await runner.runSql('SELECT effect_id, amount FROM effects ORDER BY effect_id');
-    expect(rows).toEqual({ ok: true, results: [{ columns: ['effect_id', 'amount'], rows: [{ effect_id: 'source-maple-a', amount: 1200 }, { effect_id: 'source-maple-b', amount: 1200 }], affectedRows: null }] });
-    expect(await runner.runSql('SELECT * FROM no_such_table')).toEqual({ ok: false, error: 'relation "no_such_table" does not exist' });
+    expect(rows).toEqual({
+      ok: true,
+      results: [
+        {
+          columns: ['effect_id', 'amount'],
+          rows: [
+            { effect_id: 'source-maple-a', amount: 1200 },
+            { effect_id: 'source-maple-b', amount: 1200 },
+          ],
+          affectedRows: null,
+        },
+      ],
+    });
+    expect(await runner.runSql('SELECT * FROM no_such_table')).toEqual({
+      ok: false,
+      error: 'relation "no_such_table" does not exist',
+    });
   });
 
   it('rolls back a transaction the typed text leaves open, so the next run is unaffected', async () => {
     await runner.runExample('example-4-3');
     expect(await runner.runSql("BEGIN; INSERT INTO inbox VALUES ('typed')")).toMatchObject({ ok: true });
-    expect(await runner.runSql('SELECT count(*)::int AS n FROM inbox')).toMatchObject({ ok: true, results: [{ rows: [{ n: 1 }] }] });
+    expect(await runner.runSql('SELECT count(*)::int AS n FROM inbox')).toMatchObject({
+      ok: true,
+      results: [{ rows: [{ n: 1 }] }],
+    });
     expect((await runner.runExample('example-4-3')).ok).toBe(true);
   });
 });
@@ -186,14 +234,16 @@ describe('the quiz, decided by the database', () => {
 
   it('question 3 is decided by reproducing inbox=3 effects=1 sum=400', async () => {
     const check = await runner.checkQuestion('q3');
-    const proven = check.options[check.provenRight[0]!];
+    const proven = check.options[check.provenRight[0]];
     expect(proven?.ok && proven.outcome).toEqual({ inbox: 3, effects: 1, sum: 400 });
   });
 
   it('question 4: only the proven key keeps the replay out and the second sale in', async () => {
     const check = await runner.checkQuestion('q4');
-    const states = Object.fromEntries(Object.entries(check.options).map(([id, run]) => [id, run.ok ? run.outcome['sales'] : 'failed']));
-    expect(states[check.provenRight[0]!]).toBe('sale-301,sale-302');
+    const states = Object.fromEntries(
+      Object.entries(check.options).map(([id, run]) => [id, run.ok ? run.outcome['sales'] : 'failed']),
+    );
+    expect(states[check.provenRight[0]]).toBe('sale-301,sale-302');
     expect(Object.values(states).filter((sales) => sales === 'sale-301,sale-302')).toHaveLength(1);
   });
 });
@@ -217,7 +267,7 @@ describe('a failing item', () => {
     },
   };
   const countInbox = async (db: LessonDatabase['read']) => ({
-    inbox: (await db.query<{ count: number }>('SELECT count(*)::int AS count FROM inbox')).rows[0]!.count,
+    inbox: (await db.query<{ count: number }>('SELECT count(*)::int AS count FROM inbox')).rows[0].count,
   });
   const fragileLesson: RunnableLesson = {
     id: 'fragile',
@@ -273,9 +323,18 @@ describe('a failing item', () => {
       expect(failed.failure.stepLabel).toBe('worker B handles m-2');
       expect(failed.failure.reason).toMatch(/missing_table/);
     }
-    expect(await fragile.runExample('example-1-2')).toMatchObject({ anchor: 'example-1-2', number: '1.2', ok: true, line: '1.2 inbox=1' });
+    expect(await fragile.runExample('example-1-2')).toMatchObject({
+      anchor: 'example-1-2',
+      number: '1.2',
+      ok: true,
+      line: '1.2 inbox=1',
+    });
     // The failed run still shows what ran: worker A committed, worker B's second statement failed and rolled back.
-    expect(failed.transcript[0]?.statements.filter((statement) => statement.returned === null && !statement.error).map((statement) => `${statement.who} ${statement.sql}`)).toEqual([
+    expect(
+      failed.transcript[0]?.statements
+        .filter((statement) => statement.returned === null && !statement.error)
+        .map((statement) => `${statement.who} ${statement.sql}`),
+    ).toEqual([
       'worker A DISCARD ALL',
       'worker A BEGIN',
       'worker A COMMIT',

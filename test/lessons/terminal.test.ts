@@ -20,6 +20,8 @@ describe('the terminal the CLI writes to', () => {
       '  A consumer records each\n  message under an identity\n  that survives redelivery.',
     );
     expect(new Terminal({ isTTY: false }, {}).prose(text)).toBe(text);
-    expect(new Terminal({ isTTY: true, columns: 30 }, {}).labelled('b: ', text)).toBe('b: A consumer records each\n   message under an identity\n   that survives redelivery.');
+    expect(new Terminal({ isTTY: true, columns: 30 }, {}).labelled('b: ', text)).toBe(
+      'b: A consumer records each\n   message under an identity\n   that survives redelivery.',
+    );
   });
 });

@@ -24,7 +24,7 @@ export function expectedFindings(examplesRoot: string): ExpectedFinding[] {
     lines.forEach((text, index) => {
       const match = marker.exec(text);
       if (!match) return;
-      for (const rule of match[1]!.split(',')) found.push({ file, line: index + 1, rule: rule.trim() });
+      for (const rule of match[1].split(',')) found.push({ file, line: index + 1, rule: rule.trim() });
     });
   }
   return found.sort(compareFindings);

@@ -35,12 +35,25 @@ export const azureServiceBus: BrokerAdapter = {
   },
   handlers: [
     // The receiver is often injected: an import of the SDK or a receiver's name is evidence enough.
-    { property: 'processMessage', inCall: 'subscribe', shape: 'azure-service-bus:message', evidence: { imports: true, receiver: /receiver/i } },
+    {
+      property: 'processMessage',
+      inCall: 'subscribe',
+      shape: 'azure-service-bus:message',
+      evidence: { imports: true, receiver: /receiver/i },
+    },
   ],
   types: [{ type: 'ServiceBusReceivedMessage', from: ['@azure/service-bus'], shape: 'azure-service-bus:message' }],
   results: [
-    { call: 'receiveMessages', shape: 'azure-service-bus:received', evidence: { imports: true, receiver: /receiver/i } },
-    { call: 'receiveDeferredMessages', shape: 'azure-service-bus:received', evidence: { imports: true, receiver: /receiver/i } },
+    {
+      call: 'receiveMessages',
+      shape: 'azure-service-bus:received',
+      evidence: { imports: true, receiver: /receiver/i },
+    },
+    {
+      call: 'receiveDeferredMessages',
+      shape: 'azure-service-bus:received',
+      evidence: { imports: true, receiver: /receiver/i },
+    },
     { call: 'peekMessages', shape: 'azure-service-bus:received', evidence: { imports: true, receiver: /receiver/i } },
   ],
   sends: { methods: ['sendMessages', 'scheduleMessages'] },

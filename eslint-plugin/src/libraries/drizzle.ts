@@ -1,6 +1,26 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { calleeName, fieldsOf, keyName, link, memberPath, normaliseTarget, objectLiteral, objectProperty, propertyName, showsEveryField, staticString, unwrapExpression, walk, type AdapterFile, type Chain, type DataAdapter, type DataOperation, type DeclaredTable, type Field } from '../analysis/index.js';
+import {
+  calleeName,
+  fieldsOf,
+  keyName,
+  link,
+  memberPath,
+  normaliseTarget,
+  objectLiteral,
+  objectProperty,
+  propertyName,
+  showsEveryField,
+  staticString,
+  unwrapExpression,
+  walk,
+  type AdapterFile,
+  type Chain,
+  type DataAdapter,
+  type DataOperation,
+  type DeclaredTable,
+  type Field,
+} from '../analysis/index.js';
 import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
 
 /**
@@ -21,7 +41,8 @@ function drizzleTable(node: TSESTree.Node | undefined, file: AdapterFile): strin
 function drizzleTarget(argument: TSESTree.Node | undefined): string[] {
   const object = argument && unwrapExpression(argument);
   if (!object) return [];
-  if (object.type === 'ArrayExpression') return object.elements.map((element) => (element ? tableName(element) ?? '' : '')).filter(Boolean);
+  if (object.type === 'ArrayExpression')
+    return object.elements.map((element) => (element ? (tableName(element) ?? '') : '')).filter(Boolean);
   return [tableName(object) ?? ''].filter(Boolean);
 }
 
@@ -35,7 +56,9 @@ function conditionFields(node: TSESTree.Node | undefined, file: AdapterFile): Fi
     const body = condition.body;
     if (body.type !== 'BlockStatement') return conditionFields(body, file);
     const last = body.body[body.body.length - 1];
-    return body.body.length === 1 && last?.type === 'ReturnStatement' && last.argument ? conditionFields(last.argument, file) : [];
+    return body.body.length === 1 && last?.type === 'ReturnStatement' && last.argument
+      ? conditionFields(last.argument, file)
+      : [];
   }
   if (condition.type !== 'CallExpression') return [];
   const name = calleeName(condition.callee);
@@ -64,7 +87,11 @@ function drizzleChain(chain: Chain, end: TSESTree.CallExpression, file: AdapterF
     const target = targetOption ? drizzleTarget(targetOption) : [];
     // No target: any unique key. A target of columns written out: exactly that key. Anything
     // else (a variable, a `where`, a constraint name) is not ours to judge.
-    const plain = options && !objectProperty(options, 'where') && !objectProperty(options, 'targetWhere') && !objectProperty(options, 'setWhere');
+    const plain =
+      options &&
+      !objectProperty(options, 'where') &&
+      !objectProperty(options, 'targetWhere') &&
+      !objectProperty(options, 'setWhere');
     const arbiter = !conflict
       ? undefined
       : conflict.call.arguments.length === 0
@@ -86,7 +113,10 @@ function drizzleChain(chain: Chain, end: TSESTree.CallExpression, file: AdapterF
       skipsDuplicates: conflict?.name === 'onConflictDoNothing',
       fix: conflict
         ? undefined
-        : { edit: 'on-conflict-do-nothing-call' as const, apply: (fixer) => fixer.insertTextAfter(values.call, '.onConflictDoNothing()') },
+        : {
+            edit: 'on-conflict-do-nothing-call' as const,
+            apply: (fixer) => fixer.insertTextAfter(values.call, '.onConflictDoNothing()'),
+          },
     };
   }
   const from = link(chain, 'from');
@@ -94,7 +124,16 @@ function drizzleChain(chain: Chain, end: TSESTree.CallExpression, file: AdapterF
     const table = drizzleTable(from.call.arguments[0], file);
     const where = link(chain, 'where');
     if (table) {
-      return { kind: 'read', library: 'drizzle' as const, targets: [normaliseTarget(table)], node: end, label: `a Drizzle select from ${table}`, fields: [], filters: where ? conditionFields(where.call.arguments[0], file) : undefined, arbitrated: false };
+      return {
+        kind: 'read',
+        library: 'drizzle' as const,
+        targets: [normaliseTarget(table)],
+        node: end,
+        label: `a Drizzle select from ${table}`,
+        fields: [],
+        filters: where ? conditionFields(where.call.arguments[0], file) : undefined,
+        arbitrated: false,
+      };
     }
   }
   return undefined;
@@ -104,14 +143,27 @@ const relationalReads = new Set(['findFirst', 'findMany']);
 const chainOperation = atChainEnd(drizzleChain);
 
 /** The relational query API: `db.query.refunds.findFirst({ where })`. */
-function relationalRead(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, file: AdapterFile): DataOperation | undefined {
+function relationalRead(
+  node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
+  file: AdapterFile,
+): DataOperation | undefined {
   if (node.type !== 'CallExpression') return undefined;
   const path = memberPath(node.callee);
-  if (!path || path.length < 4 || path[path.length - 3] !== 'query' || !relationalReads.has(path[path.length - 1])) return undefined;
+  if (!path || path.length < 4 || path[path.length - 3] !== 'query' || !relationalReads.has(path[path.length - 1]))
+    return undefined;
   const table = path[path.length - 2];
   const options = objectLiteral(node.arguments[0], file.scopeOf);
   const where = options && objectProperty(options, 'where')?.value;
-  return { kind: 'read', library: 'drizzle', targets: [normaliseTarget(table)], node, label: `${path.join('.')}()`, fields: [], filters: where ? conditionFields(where, file) : undefined, arbitrated: false };
+  return {
+    kind: 'read',
+    library: 'drizzle',
+    targets: [normaliseTarget(table)],
+    node,
+    label: `${path.join('.')}()`,
+    fields: [],
+    filters: where ? conditionFields(where, file) : undefined,
+    arbitrated: false,
+  };
 }
 
 const tableBuilders = /^(pg|mysql|sqlite|singlestore)Table$/;
@@ -128,7 +180,11 @@ function keyColumns(nodes: readonly TSESTree.Node[]): string[] | undefined {
 /** A column's chain: `text('email').notNull().unique()`: whether it is the primary key, unique, or neither. */
 function columnKey(node: TSESTree.Node): 'primary' | 'unique' | undefined {
   let found: 'primary' | 'unique' | undefined;
-  for (let current = unwrapExpression(node); current.type === 'CallExpression' && current.callee.type === 'MemberExpression'; current = unwrapExpression(current.callee.object)) {
+  for (
+    let current = unwrapExpression(node);
+    current.type === 'CallExpression' && current.callee.type === 'MemberExpression';
+    current = unwrapExpression(current.callee.object)
+  ) {
     const name = propertyName(current.callee);
     if (name === 'primaryKey') found = 'primary';
     else if (name === 'unique' && !found) found = 'unique';
@@ -143,7 +199,11 @@ const plainEntries = new Set(['index', 'foreignKey', 'check']);
  * One entry of the extra-config callback: `unique().on(…)`, `uniqueIndex('n').on(…).where(…)`,
  * `primaryKey({ columns })`; `unsure` for an entry that may be a key this reading cannot see.
  */
-function extraKey(node: TSESTree.Node, table: string, file: AdapterFile): DeclaredTable['keys'][number] | 'unsure' | undefined {
+function extraKey(
+  node: TSESTree.Node,
+  table: string,
+  file: AdapterFile,
+): DeclaredTable['keys'][number] | 'unsure' | undefined {
   let current = unwrapExpression(node);
   if (current.type !== 'CallExpression') return 'unsure';
   // Read from the end of the chain to the call it starts with.
@@ -159,7 +219,13 @@ function extraKey(node: TSESTree.Node, table: string, file: AdapterFile): Declar
   if (start === 'primaryKey' && current.type === 'CallExpression') {
     const options = current.arguments.length === 1 ? objectLiteral(current.arguments[0], file.scopeOf) : undefined;
     const listed = options ? objectProperty(options, 'columns')?.value : undefined;
-    const columns = keyColumns(listed?.type === 'ArrayExpression' ? listed.elements.filter((element): element is TSESTree.Expression => element?.type !== 'SpreadElement' && element !== null) : current.arguments);
+    const columns = keyColumns(
+      listed?.type === 'ArrayExpression'
+        ? listed.elements.filter(
+            (element): element is TSESTree.Expression => element?.type !== 'SpreadElement' && element !== null,
+          )
+        : current.arguments,
+    );
     return columns ? { columns, partial: false, written: `primaryKey(${columns.join(', ')}) on ${table}` } : 'unsure';
   }
   if (start !== 'unique' && start !== 'uniqueIndex') return start && plainEntries.has(start) ? undefined : 'unsure';
@@ -189,18 +255,41 @@ export function drizzleTables(file: AdapterFile): DeclaredTable[] {
       if (key === 'primary') primary.push(name);
       else if (key === 'unique') keys.push({ columns: [name], partial: false, written: `${table}.${name} (unique)` });
     }
-    if (primary.length > 0) keys.push({ columns: primary, partial: false, written: `the primary key (${primary.join(', ')}) of ${table}` });
-    const body = extra && (extra.type === 'ArrowFunctionExpression' || extra.type === 'FunctionExpression') ? extra.body : undefined;
-    const returned = body && unwrapExpression(body.type === 'BlockStatement' ? (body.body.find((statement) => statement.type === 'ReturnStatement')?.argument ?? body) : body);
-    const entries = returned?.type === 'ArrayExpression' ? returned.elements : returned?.type === 'ObjectExpression' ? returned.properties.map((property) => (property.type === 'Property' ? property.value : null)) : [];
+    if (primary.length > 0)
+      keys.push({ columns: primary, partial: false, written: `the primary key (${primary.join(', ')}) of ${table}` });
+    const body =
+      extra && (extra.type === 'ArrowFunctionExpression' || extra.type === 'FunctionExpression')
+        ? extra.body
+        : undefined;
+    const returned =
+      body &&
+      unwrapExpression(
+        body.type === 'BlockStatement'
+          ? (body.body.find((statement) => statement.type === 'ReturnStatement')?.argument ?? body)
+          : body,
+      );
+    const entries =
+      returned?.type === 'ArrayExpression'
+        ? returned.elements
+        : returned?.type === 'ObjectExpression'
+          ? returned.properties.map((property) => (property.type === 'Property' ? property.value : null))
+          : [];
     if (extra && entries.length === 0) unsure = true;
     for (const entry of entries) {
       const key = entry && entry.type !== 'SpreadElement' ? extraKey(entry, table, file) : 'unsure';
       if (key === 'unsure') unsure = true;
       else if (key) keys.push(key);
     }
-    const variable = node.parent?.type === 'VariableDeclarator' && node.parent.id.type === 'Identifier' ? node.parent.id.name : undefined;
-    tables.push({ table, aliases: variable && variable !== table ? [variable] : [], keys, ...(unsure ? { unsure } : {}) });
+    const variable =
+      node.parent?.type === 'VariableDeclarator' && node.parent.id.type === 'Identifier'
+        ? node.parent.id.name
+        : undefined;
+    tables.push({
+      table,
+      aliases: variable && variable !== table ? [variable] : [],
+      keys,
+      ...(unsure ? { unsure } : {}),
+    });
   });
   return tables;
 }

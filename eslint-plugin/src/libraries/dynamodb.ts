@@ -1,6 +1,21 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { calleeName, constantInitializer, keyName, memberPath, normaliseTarget, objectLiteral, objectProperty, staticText, unwrapExpression, type AdapterFile, type DataAdapter, type DataOperation, type Field, type OperationKind } from '../analysis/index.js';
+import {
+  calleeName,
+  constantInitializer,
+  keyName,
+  memberPath,
+  normaliseTarget,
+  objectLiteral,
+  objectProperty,
+  staticText,
+  unwrapExpression,
+  type AdapterFile,
+  type DataAdapter,
+  type DataOperation,
+  type Field,
+  type OperationKind,
+} from '../analysis/index.js';
 
 /**
  * Amazon DynamoDB: SDK v3 commands sent through `client.send(new PutCommand({ TableName, Item }))`
@@ -23,21 +38,36 @@ type Verb = 'get' | 'put' | 'update' | 'delete' | 'query' | 'transact';
 
 /** Command classes, document client and low-level alike. */
 const commands: Readonly<Record<string, Verb>> = {
-  GetCommand: 'get', GetItemCommand: 'get', BatchGetCommand: 'get', BatchGetItemCommand: 'get',
-  QueryCommand: 'query', ScanCommand: 'query',
-  PutCommand: 'put', PutItemCommand: 'put',
-  UpdateCommand: 'update', UpdateItemCommand: 'update',
-  DeleteCommand: 'delete', DeleteItemCommand: 'delete',
-  TransactWriteCommand: 'transact', TransactWriteItemsCommand: 'transact',
+  GetCommand: 'get',
+  GetItemCommand: 'get',
+  BatchGetCommand: 'get',
+  BatchGetItemCommand: 'get',
+  QueryCommand: 'query',
+  ScanCommand: 'query',
+  PutCommand: 'put',
+  PutItemCommand: 'put',
+  UpdateCommand: 'update',
+  UpdateItemCommand: 'update',
+  DeleteCommand: 'delete',
+  DeleteItemCommand: 'delete',
+  TransactWriteCommand: 'transact',
+  TransactWriteItemsCommand: 'transact',
 };
 
 /** Methods of the v2 DocumentClient and the v3 aggregated clients; their params say DynamoDB. */
 const methodVerbs: Readonly<Record<string, Verb>> = {
-  get: 'get', getItem: 'get', query: 'query', scan: 'query',
-  put: 'put', putItem: 'put',
-  update: 'update', updateItem: 'update',
-  delete: 'delete', deleteItem: 'delete',
-  transactWrite: 'transact', transactWriteItems: 'transact',
+  get: 'get',
+  getItem: 'get',
+  query: 'query',
+  scan: 'query',
+  put: 'put',
+  putItem: 'put',
+  update: 'update',
+  updateItem: 'update',
+  delete: 'delete',
+  deleteItem: 'delete',
+  transactWrite: 'transact',
+  transactWriteItems: 'transact',
 };
 
 const transactVerbs: Readonly<Record<string, Verb>> = { Put: 'put', Update: 'update', Delete: 'delete' };
@@ -56,7 +86,8 @@ function property(options: TSESTree.ObjectExpression, name: string): TSESTree.No
 function unmarshalled(node: TSESTree.Node | undefined): TSESTree.Node | undefined {
   if (!node) return undefined;
   const inner = unwrapExpression(node);
-  if (inner.type === 'CallExpression' && calleeName(inner.callee) === 'marshall' && inner.arguments[0]) return inner.arguments[0];
+  if (inner.type === 'CallExpression' && calleeName(inner.callee) === 'marshall' && inner.arguments[0])
+    return inner.arguments[0];
   return node;
 }
 
@@ -188,7 +219,10 @@ function operationOf(
 }
 
 /** The command a `send` sends: `new PutCommand({ … })`, or a constant holding one. */
-function sentCommand(argument: TSESTree.Node | undefined, file: AdapterFile): { verb: Verb; name: string; options: TSESTree.ObjectExpression } | undefined {
+function sentCommand(
+  argument: TSESTree.Node | undefined,
+  file: AdapterFile,
+): { verb: Verb; name: string; options: TSESTree.ObjectExpression } | undefined {
   if (!argument) return undefined;
   let node = unwrapExpression(argument);
   if (node.type === 'Identifier') {
@@ -219,7 +253,11 @@ function dynamoOperations(call: TSESTree.CallExpression, file: AdapterFile): Dat
     const inner = unwrapExpression(callee.object);
     if (inner.type !== 'CallExpression' || call.arguments.length > 0) return undefined;
     request = inner;
-  } else if (call.parent?.type === 'MemberExpression' && call.parent.object === call && calleeName(call.parent) === 'promise') {
+  } else if (
+    call.parent?.type === 'MemberExpression' &&
+    call.parent.object === call &&
+    calleeName(call.parent) === 'promise'
+  ) {
     return undefined;
   }
   const requestCallee = unwrapExpression(request.callee);
@@ -242,6 +280,7 @@ export const dynamodb: DataAdapter = {
   modules,
   methods: new Set(['send', 'promise', ...Object.keys(methodVerbs)]),
   recognise: (node, file) => (node.type === 'CallExpression' ? dynamoOperations(node, file) : undefined),
-  remedy: "a put with ConditionExpression 'attribute_not_exists(<key>)', treating ConditionalCheckFailedException as the duplicate",
+  remedy:
+    "a put with ConditionExpression 'attribute_not_exists(<key>)', treating ConditionalCheckFailedException as the duplicate",
   uniqueViolations: ['ConditionalCheckFailedException', 'ConditionalCheckFailed'],
 };

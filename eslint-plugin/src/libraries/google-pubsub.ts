@@ -20,7 +20,9 @@ export const googlePubsub: BrokerAdapter = {
       },
     },
   },
-  handlers: [{ call: 'on', argument: 1, event: 'message', shape: 'google-pubsub:message', evidence: { imports: true } }],
+  handlers: [
+    { call: 'on', argument: 1, event: 'message', shape: 'google-pubsub:message', evidence: { imports: true } },
+  ],
   types: [
     { type: 'Message', from: ['@google-cloud/pubsub'], shape: 'google-pubsub:message' },
     { type: 'JobWithMetadata', from: ['@google-cloud/pubsub'], shape: 'google-pubsub:message' },

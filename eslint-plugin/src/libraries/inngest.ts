@@ -32,7 +32,12 @@ export const inngest: BrokerAdapter = {
   },
   handlers: [
     // The handler is the last argument: argument 2 with a trigger, 1 without.
-    { call: 'createFunction', argument: 1, shape: 'inngest:context', evidence: { imports: true, receiver: /inngest/i } },
+    {
+      call: 'createFunction',
+      argument: 1,
+      shape: 'inngest:context',
+      evidence: { imports: true, receiver: /inngest/i },
+    },
   ],
   sends: { methods: ['sendEvent'], receiverMethods: [{ method: 'send', receiver: /inngest/i }] },
   nameWords: ['inngest'],

@@ -1,6 +1,16 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { fieldsOf, link, literalArgument, normaliseTarget, showsEveryField, type AdapterFile, type Chain, type DataAdapter, type DataOperation } from '../analysis/index.js';
+import {
+  fieldsOf,
+  link,
+  literalArgument,
+  normaliseTarget,
+  showsEveryField,
+  type AdapterFile,
+  type Chain,
+  type DataAdapter,
+  type DataOperation,
+} from '../analysis/index.js';
 import { knexMigrations } from './shared/model-readers.js';
 import { atChainEnd, chainEnds, whereFilters } from './shared/query-chains.js';
 
@@ -11,8 +21,10 @@ const knexReads = new Set(['first', 'select', 'where', 'andWhere', 'whereIn', 'c
 /** The columns `.onConflict('a')`, `.onConflict(['a', 'b'])` names; undefined when they are not all written out. */
 function conflictColumns(args: readonly TSESTree.CallExpressionArgument[]): string[] | undefined {
   const items = args.length === 1 && args[0].type === 'ArrayExpression' ? args[0].elements : args;
-  const columns = items.map((item) => (item?.type === 'Literal' && typeof item.value === 'string' ? item.value : undefined));
-  return columns.every((column) => column !== undefined) ? (columns) : undefined;
+  const columns = items.map((item) =>
+    item?.type === 'Literal' && typeof item.value === 'string' ? item.value : undefined,
+  );
+  return columns.every((column) => column !== undefined) ? columns : undefined;
 }
 
 function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: AdapterFile): DataOperation | undefined {
@@ -20,10 +32,17 @@ function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: Adap
   let table: string | undefined;
   // knex('refunds')…, this.knex('refunds')…, or knex.table('refunds') / .from(…) / .into(…)
   if (first && first.call.callee.type === 'Identifier') table = literalArgument(first.call);
-  else if (first && /^(knex|db|trx|database|connection|queryBuilder|qb)$/.test(first.name)) table = literalArgument(first.call);
+  else if (first && /^(knex|db|trx|database|connection|queryBuilder|qb)$/.test(first.name))
+    table = literalArgument(first.call);
   else if (first && ['table', 'from', 'into'].includes(first.name)) table = literalArgument(first.call);
   if (!table || !second) return undefined;
-  const base = { library: 'knex' as const, targets: [normaliseTarget(table)], node: end, fields: [], arbitrated: false };
+  const base = {
+    library: 'knex' as const,
+    targets: [normaliseTarget(table)],
+    node: end,
+    fields: [],
+    arbitrated: false,
+  };
   const insert = link(chain, 'insert');
   if (insert) {
     const conflict = link(chain, 'onConflict');
@@ -34,17 +53,30 @@ function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: Adap
       label: `the knex insert into ${table}`,
       fields: fieldsOf(insert.call.arguments[0], scopeOf),
       fieldsComplete: showsEveryField(insert.call.arguments[0], scopeOf),
-      conflictTarget: conflict ? conflict.call.arguments.map((argument) => (argument.type === 'Literal' ? String(argument.value) : '')).filter(Boolean) : undefined,
+      conflictTarget: conflict
+        ? conflict.call.arguments
+            .map((argument) => (argument.type === 'Literal' ? String(argument.value) : ''))
+            .filter(Boolean)
+        : undefined,
       // .onConflict() with no columns: any unique key; .onConflict(['a', 'b']): exactly that one.
-      ...(conflict && columns ? { arbiter: columns.length === 0 ? ('any' as const) : ('exact' as const), conflictTarget: columns.length > 0 ? columns : undefined } : {}),
+      ...(conflict && columns
+        ? {
+            arbiter: columns.length === 0 ? ('any' as const) : ('exact' as const),
+            conflictTarget: columns.length > 0 ? columns : undefined,
+          }
+        : {}),
       arbitrated: Boolean(conflict),
       skipsDuplicates: Boolean(link(chain, 'ignore')),
     };
   }
-  if (link(chain, 'upsert')) return { ...base, kind: 'upsert', label: `the knex upsert into ${table}`, arbitrated: true };
-  if (link(chain, 'update', 'increment', 'decrement')) return { ...base, kind: 'update', label: `the knex update of ${table}` };
-  if (link(chain, 'del', 'delete', 'truncate')) return { ...base, kind: 'delete', label: `the knex delete from ${table}` };
-  if (chain.links.slice(1).some((candidate) => knexReads.has(candidate.name))) return { ...base, kind: 'read', label: `a knex query on ${table}`, filters: whereFilters(chain, scopeOf) };
+  if (link(chain, 'upsert'))
+    return { ...base, kind: 'upsert', label: `the knex upsert into ${table}`, arbitrated: true };
+  if (link(chain, 'update', 'increment', 'decrement'))
+    return { ...base, kind: 'update', label: `the knex update of ${table}` };
+  if (link(chain, 'del', 'delete', 'truncate'))
+    return { ...base, kind: 'delete', label: `the knex delete from ${table}` };
+  if (chain.links.slice(1).some((candidate) => knexReads.has(candidate.name)))
+    return { ...base, kind: 'read', label: `a knex query on ${table}`, filters: whereFilters(chain, scopeOf) };
   return undefined;
 }
 

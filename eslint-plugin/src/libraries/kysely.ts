@@ -1,6 +1,15 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { fieldsOf, link, literalArgument, normaliseTarget, type AdapterFile, type Chain, type DataAdapter, type DataOperation } from '../analysis/index.js';
+import {
+  fieldsOf,
+  link,
+  literalArgument,
+  normaliseTarget,
+  type AdapterFile,
+  type Chain,
+  type DataAdapter,
+  type DataOperation,
+} from '../analysis/index.js';
 import { atChainEnd, chainEnds } from './shared/query-chains.js';
 
 /** Kysely: `db.insertInto('refunds').values(row).onConflict(…)`, `db.selectFrom('refunds')`. */
@@ -24,7 +33,16 @@ function kyselyChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: Ad
   }
   const selectFrom = link(chain, 'selectFrom');
   const table = selectFrom && literalArgument(selectFrom.call);
-  if (table) return { kind: 'read', library: 'kysely' as const, targets: [normaliseTarget(table)], node: end, label: `a Kysely select from ${table}`, fields: [], arbitrated: false };
+  if (table)
+    return {
+      kind: 'read',
+      library: 'kysely' as const,
+      targets: [normaliseTarget(table)],
+      node: end,
+      label: `a Kysely select from ${table}`,
+      fields: [],
+      arbitrated: false,
+    };
   return undefined;
 }
 

@@ -10,9 +10,21 @@ export const memoryCaches: ValueAdapter = {
   modules: ['lru-cache', 'quick-lru', 'node-cache'],
   collections: [
     // lru-cache exports LRUCache (version 7 and later) and, before that, a default export often named LRU.
-    { construct: 'LRUCache', from: ['lru-cache'], lookups: ['has', 'get', 'peek'], records: ['set'], label: 'an LRU cache' },
+    {
+      construct: 'LRUCache',
+      from: ['lru-cache'],
+      lookups: ['has', 'get', 'peek'],
+      records: ['set'],
+      label: 'an LRU cache',
+    },
     { construct: 'LRU', from: ['lru-cache'], lookups: ['has', 'get', 'peek'], records: ['set'], label: 'an LRU cache' },
-    { construct: 'QuickLRU', from: ['quick-lru'], lookups: ['has', 'get', 'peek'], records: ['set'], label: 'an LRU cache' },
+    {
+      construct: 'QuickLRU',
+      from: ['quick-lru'],
+      lookups: ['has', 'get', 'peek'],
+      records: ['set'],
+      label: 'an LRU cache',
+    },
     { construct: 'NodeCache', from: ['node-cache'], lookups: ['has', 'get'], records: ['set'], label: 'a node-cache' },
   ],
 };

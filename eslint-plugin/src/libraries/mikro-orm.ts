@@ -1,6 +1,20 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { calleeName, constantInitializer, fieldsOf, memberPath, normaliseTarget, objectLiteral, objectProperty, unwrapExpression, type AdapterFile, type DataAdapter, type DataOperation, type Field, type OperationKind } from '../analysis/index.js';
+import {
+  calleeName,
+  constantInitializer,
+  fieldsOf,
+  memberPath,
+  normaliseTarget,
+  objectLiteral,
+  objectProperty,
+  unwrapExpression,
+  type AdapterFile,
+  type DataAdapter,
+  type DataOperation,
+  type Field,
+  type OperationKind,
+} from '../analysis/index.js';
 
 /**
  * MikroORM (@mikro-orm/core and its drivers). The entity manager names its entity first:
@@ -37,7 +51,10 @@ function repositoryEntity(receiver: TSESTree.Node): string | undefined {
 }
 
 /** What a persisted value is: `new Refund(data)`, or `em.create(Refund, data)` held in a constant. */
-function persisted(node: TSESTree.Node | undefined, file: AdapterFile): { entity: string; data?: TSESTree.Node } | 'created' | undefined {
+function persisted(
+  node: TSESTree.Node | undefined,
+  file: AdapterFile,
+): { entity: string; data?: TSESTree.Node } | 'created' | undefined {
   let value = node && unwrapExpression(node);
   if (value?.type === 'Identifier') {
     const init = constantInitializer(value, file.scopeOf(value));
@@ -55,7 +72,9 @@ function persisted(node: TSESTree.Node | undefined, file: AdapterFile): { entity
 function conflictFields(options: TSESTree.ObjectExpression | undefined): string[] | undefined {
   const list = options && objectProperty(options, 'onConflictFields')?.value;
   if (list?.type !== 'ArrayExpression') return undefined;
-  return list.elements.flatMap((element) => (element?.type === 'Literal' && typeof element.value === 'string' ? [element.value] : []));
+  return list.elements.flatMap((element) =>
+    element?.type === 'Literal' && typeof element.value === 'string' ? [element.value] : [],
+  );
 }
 
 function mikroOperation(call: TSESTree.CallExpression, file: AdapterFile): DataOperation | undefined {
@@ -65,13 +84,22 @@ function mikroOperation(call: TSESTree.CallExpression, file: AdapterFile): DataO
   const imported = file.libraries.imported(mikroOrm, file.imports);
   if (!imported && !ownNames.has(method)) return undefined;
   const path = memberPath(callee.object);
-  const label = (entity: string, kind: OperationKind) => `${kind === 'read' ? 'a' : 'the'} MikroORM ${method}() of ${entity}`;
+  const label = (entity: string, kind: OperationKind) =>
+    `${kind === 'read' ? 'a' : 'the'} MikroORM ${method}() of ${entity}`;
   const scopeOf = file.scopeOf;
 
   if (persists.has(method)) {
     const what = persisted(call.arguments[0], file);
     if (!what || what === 'created') return undefined;
-    return { kind: 'insert', library: 'mikro-orm', targets: [normaliseTarget(what.entity)], node: call, label: label(what.entity, 'insert'), fields: fieldsOf(what.data, scopeOf), arbitrated: false };
+    return {
+      kind: 'insert',
+      library: 'mikro-orm',
+      targets: [normaliseTarget(what.entity)],
+      node: call,
+      label: label(what.entity, 'insert'),
+      fields: fieldsOf(what.data, scopeOf),
+      arbitrated: false,
+    };
   }
 
   // The entity manager: the entity first. A repository: the entity is its receiver.
@@ -79,19 +107,34 @@ function mikroOperation(call: TSESTree.CallExpression, file: AdapterFile): DataO
   const entity = managed ?? repositoryEntity(callee.object);
   if (!entity) return undefined;
   const args = managed ? call.arguments.slice(1) : call.arguments;
-  const base = { library: 'mikro-orm' as const, targets: [normaliseTarget(entity)], node: call, fields: [] as Field[], arbitrated: false };
+  const base = {
+    library: 'mikro-orm' as const,
+    targets: [normaliseTarget(entity)],
+    node: call,
+    fields: [] as Field[],
+    arbitrated: false,
+  };
   if (reads.has(method)) {
     // `find()` and `count()` with no condition check nothing.
     if ((method === 'find' || method === 'count' || method === 'findAndCount') && !args[0]) return undefined;
     return { ...base, kind: 'read', label: label(entity, 'read') };
   }
-  if (inserts.has(method)) return { ...base, kind: 'insert', label: label(entity, 'insert'), fields: fieldsOf(args[0], scopeOf) };
+  if (inserts.has(method))
+    return { ...base, kind: 'insert', label: label(entity, 'insert'), fields: fieldsOf(args[0], scopeOf) };
   if (upserts.has(method)) {
     const options = objectLiteral(args[1], scopeOf);
     const action = options && objectProperty(options, 'onConflictAction')?.value;
     const ignore = action?.type === 'Literal' && action.value === 'ignore';
     const conflictTarget = conflictFields(options);
-    return { ...base, kind: 'upsert', label: label(entity, 'upsert'), fields: fieldsOf(args[0], scopeOf), ...(conflictTarget ? { conflictTarget } : {}), arbitrated: true, skipsDuplicates: ignore };
+    return {
+      ...base,
+      kind: 'upsert',
+      label: label(entity, 'upsert'),
+      fields: fieldsOf(args[0], scopeOf),
+      ...(conflictTarget ? { conflictTarget } : {}),
+      arbitrated: true,
+      skipsDuplicates: ignore,
+    };
   }
   return undefined;
 }
@@ -103,6 +146,7 @@ export const mikroOrm: DataAdapter = {
   modules,
   methods: new Set([...reads, ...inserts, ...upserts, ...persists]),
   recognise: (node, file) => (node.type === 'CallExpression' ? mikroOperation(node, file) : undefined),
-  remedy: 'em.upsert(…, { onConflictAction: \'ignore\' }) on a unique key, or insert and treat UniqueConstraintViolationException as the duplicate',
+  remedy:
+    "em.upsert(…, { onConflictAction: 'ignore' }) on a unique key, or insert and treat UniqueConstraintViolationException as the duplicate",
   uniqueViolations: ['UniqueConstraintViolationException'],
 };

@@ -1,6 +1,23 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { calleeName, constantInitializer, fieldsOf, keyName, memberPath, normaliseTarget, objectLiteral, objectProperty, propertyName, staticText, uniqueKeyFields, unwrapExpression, type AdapterFile, type DataAdapter, type DataOperation, type Field } from '../analysis/index.js';
+import {
+  calleeName,
+  constantInitializer,
+  fieldsOf,
+  keyName,
+  memberPath,
+  normaliseTarget,
+  objectLiteral,
+  objectProperty,
+  propertyName,
+  staticText,
+  uniqueKeyFields,
+  unwrapExpression,
+  type AdapterFile,
+  type DataAdapter,
+  type DataOperation,
+  type Field,
+} from '../analysis/index.js';
 import { declaredFrom } from './shared/declared-types.js';
 
 /**
@@ -19,13 +36,19 @@ const cursorEnds = new Set(['toArray', 'next', 'hasNext', 'tryNext']);
 const cursorSteps = new Set(['limit', 'sort', 'project', 'skip', 'batchSize']);
 
 /** Modules whose models share the driver's method names: with one of them imported, only a provable collection is the driver's. */
-const odmModules = /^(mongoose|@nestjs\/mongoose|@typegoose\/typegoose|typeorm|@nestjs\/typeorm|sequelize|sequelize-typescript|@nestjs\/sequelize)$/;
+const odmModules =
+  /^(mongoose|@nestjs\/mongoose|@typegoose\/typegoose|typeorm|@nestjs\/typeorm|sequelize|sequelize-typescript|@nestjs\/sequelize)$/;
 const notCollections = /^(db|database|client|mongo|mongoClient|session|connection|this|cursor)$/;
 
 /** `db.collection('inbox')`: the collection's name, a literal or a constant. */
 function collectionCall(node: TSESTree.Node, file: AdapterFile): string | undefined {
   const call = unwrapExpression(node);
-  if (call.type !== 'CallExpression' || calleeName(call.callee) !== 'collection' || call.callee.type !== 'MemberExpression') return undefined;
+  if (
+    call.type !== 'CallExpression' ||
+    calleeName(call.callee) !== 'collection' ||
+    call.callee.type !== 'MemberExpression'
+  )
+    return undefined;
   const [name] = call.arguments;
   const text = name && name.type !== 'SpreadElement' ? staticText(name, file.scopeOf, () => '*') : undefined;
   return text && !text.text.includes('*') ? text.text : undefined;
@@ -44,7 +67,8 @@ function collectionOf(receiver: TSESTree.Node, file: AdapterFile): { name: strin
     const held = init && collectionCall(init, file);
     if (held) return { name: held, proven: true };
   }
-  if (declaredFrom(node, file, /^mongodb$/, /^Collection$/)) return { name: memberPath(node)?.at(-1) ?? '', proven: true };
+  if (declaredFrom(node, file, /^mongodb$/, /^Collection$/))
+    return { name: memberPath(node)?.at(-1) ?? '', proven: true };
   const path = memberPath(node);
   if (!path) return undefined;
   const last = path[path.length - 1];
@@ -58,7 +82,9 @@ function updatedFields(node: TSESTree.Node | undefined, file: AdapterFile): { fi
   if (!update) return { fields: [], onlyOnInsert: false };
   const operators = update.properties.filter((entry) => entry.type === 'Property' && keyName(entry)?.startsWith('$'));
   if (operators.length === 0) return { fields: fieldsOf(update, file.scopeOf), onlyOnInsert: false };
-  const set = ['$set', '$setOnInsert'].map((name) => objectProperty(update, name)?.value).filter((value) => value !== undefined);
+  const set = ['$set', '$setOnInsert']
+    .map((name) => objectProperty(update, name)?.value)
+    .filter((value) => value !== undefined);
   const onlyOnInsert = operators.length === 1 && objectProperty(update, '$setOnInsert') !== undefined;
   return { fields: set.flatMap((value) => fieldsOf(value, file.scopeOf)), onlyOnInsert };
 }
@@ -86,7 +112,8 @@ function findOfCursor(call: TSESTree.CallExpression): TSESTree.CallExpression | 
 /** Is `call` a cursor whose documents a later step in its chain yields? Then that step is the read. */
 function cursorContinues(call: TSESTree.CallExpression): boolean {
   const parent = call.parent;
-  if (parent?.type !== 'MemberExpression' || parent.object !== call || parent.parent?.type !== 'CallExpression') return false;
+  if (parent?.type !== 'MemberExpression' || parent.object !== call || parent.parent?.type !== 'CallExpression')
+    return false;
   const name = propertyName(parent) ?? '';
   return cursorEnds.has(name) || cursorSteps.has(name);
 }
@@ -122,11 +149,15 @@ function mongoOperation(call: TSESTree.CallExpression, file: AdapterFile): DataO
     if (method !== 'findOne' && !objectLiteral(args[0], file.scopeOf)) return undefined;
     return { ...base, kind: 'read', label: label('a') };
   }
-  if (inserts.has(method)) return { ...base, kind: 'insert', label: label('the'), fields: fieldsOf(args[0], file.scopeOf) };
+  if (inserts.has(method))
+    return { ...base, kind: 'insert', label: label('the'), fields: fieldsOf(args[0], file.scopeOf) };
   if (upserting.has(method)) {
     if (!hasUpsert(args[2], file)) return { ...base, kind: 'update', label: label('the') };
     const filter = uniqueKeyFields(args[0], file.scopeOf);
-    const update = method === 'replaceOne' || method === 'findOneAndReplace' ? { fields: fieldsOf(args[1], file.scopeOf), onlyOnInsert: false } : updatedFields(args[1], file);
+    const update =
+      method === 'replaceOne' || method === 'findOneAndReplace'
+        ? { fields: fieldsOf(args[1], file.scopeOf), onlyOnInsert: false }
+        : updatedFields(args[1], file);
     return {
       ...base,
       kind: 'upsert',
@@ -149,7 +180,8 @@ export const mongodb: DataAdapter = {
   modules: ['mongodb'],
   methods: new Set([...reads, ...inserts, ...upserting, ...deletes, ...cursorEnds]),
   recognise: (node, file) => (node.type === 'CallExpression' ? mongoOperation(node, file) : undefined),
-  remedy: 'updateOne(filter, { $setOnInsert: … }, { upsert: true }) on a unique key and check upsertedCount, or insertOne and treat error 11000 as the duplicate',
+  remedy:
+    'updateOne(filter, { $setOnInsert: … }, { upsert: true }) on a unique key and check upsertedCount, or insertOne and treat error 11000 as the duplicate',
   increments: { fieldMaps: ['$inc'] },
   uniqueViolations: ['E11000', '11000'],
 };

@@ -7,7 +7,10 @@ export const nestjs: BrokerAdapter = {
   entry: 'NestJS message handler',
   modules: ['@nestjs/microservices'],
   shapes: {
-    context: { otherMembers: 'opaque', methods: { getMessage: { shape: 'common:delivery' }, getPattern: { kind: 'unknown' } } },
+    context: {
+      otherMembers: 'opaque',
+      methods: { getMessage: { shape: 'common:delivery' }, getPattern: { kind: 'unknown' } },
+    },
     'kafka-context': {
       otherMembers: 'opaque',
       methods: {
@@ -19,7 +22,11 @@ export const nestjs: BrokerAdapter = {
     },
     'rmq-context': {
       otherMembers: 'opaque',
-      methods: { getMessage: { shape: 'amqplib:message' }, getPattern: { kind: 'unknown' }, getChannelRef: { kind: 'unknown' } },
+      methods: {
+        getMessage: { shape: 'amqplib:message' },
+        getPattern: { kind: 'unknown' },
+        getChannelRef: { kind: 'unknown' },
+      },
     },
   },
   handlers: [

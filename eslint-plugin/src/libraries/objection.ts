@@ -1,6 +1,16 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { fieldsOf, link, normaliseTarget, unwrapExpression, variableOf, type AdapterFile, type Chain, type DataAdapter, type DataOperation } from '../analysis/index.js';
+import {
+  fieldsOf,
+  link,
+  normaliseTarget,
+  unwrapExpression,
+  variableOf,
+  type AdapterFile,
+  type Chain,
+  type DataAdapter,
+  type DataOperation,
+} from '../analysis/index.js';
 import { atChainEnd, chainEnds, whereFilters } from './shared/query-chains.js';
 
 /**
@@ -16,13 +26,47 @@ import { atChainEnd, chainEnds, whereFilters } from './shared/query-chains.js';
  * has (`findById`, `upsertGraph`, `patch`).
  */
 
-const reads = new Set(['findOne', 'findById', 'findByIds', 'first', 'where', 'andWhere', 'whereIn', 'resultSize', 'count', 'select']);
+const reads = new Set([
+  'findOne',
+  'findById',
+  'findByIds',
+  'first',
+  'where',
+  'andWhere',
+  'whereIn',
+  'resultSize',
+  'count',
+  'select',
+]);
 const inserts = new Set(['insert', 'insertAndFetch', 'insertGraph', 'insertGraphAndFetch']);
 const upsertGraphs = new Set(['upsertGraph', 'upsertGraphAndFetch']);
-const updates = new Set(['patch', 'update', 'patchAndFetchById', 'updateAndFetchById', 'patchAndFetch', 'increment', 'decrement']);
+const updates = new Set([
+  'patch',
+  'update',
+  'patchAndFetchById',
+  'updateAndFetchById',
+  'patchAndFetch',
+  'increment',
+  'decrement',
+]);
 const deletes = new Set(['delete', 'deleteById']);
 /** Builder methods knex does not have: with one of them, the chain is Objection's by its shape. */
-const ownMethods = new Set(['findOne', 'findById', 'findByIds', 'insertAndFetch', 'insertGraph', 'insertGraphAndFetch', 'upsertGraph', 'upsertGraphAndFetch', 'patch', 'patchAndFetchById', 'updateAndFetchById', 'patchAndFetch', 'deleteById', 'resultSize']);
+const ownMethods = new Set([
+  'findOne',
+  'findById',
+  'findByIds',
+  'insertAndFetch',
+  'insertGraph',
+  'insertGraphAndFetch',
+  'upsertGraph',
+  'upsertGraphAndFetch',
+  'patch',
+  'patchAndFetchById',
+  'updateAndFetchById',
+  'patchAndFetch',
+  'deleteById',
+  'resultSize',
+]);
 
 /** `Refund` in `Refund.query()`: imported, or a class declared in this file. */
 function modelClass(root: TSESTree.Node, file: AdapterFile): string | undefined {
@@ -38,19 +82,31 @@ function objectionChain(chain: Chain, end: TSESTree.CallExpression, file: Adapte
   if (start?.name !== 'query' || rest.length === 0) return undefined;
   // `query(trx)` takes a transaction; a string would be SQL, another library's `query`.
   const [argument] = start.call.arguments;
-  if (argument && ((argument.type === 'Literal' && typeof argument.value === 'string') || argument.type === 'TemplateLiteral')) return undefined;
+  if (
+    argument &&
+    ((argument.type === 'Literal' && typeof argument.value === 'string') || argument.type === 'TemplateLiteral')
+  )
+    return undefined;
   const model = modelClass(chain.root, file);
   if (!model) return undefined;
   // Without an objection import: `query()` with no argument (TypeORM's static `query` takes SQL),
   // or a method only Objection's builder has.
   const shaped = start.call.arguments.length === 0 || rest.some((step) => ownMethods.has(step.name));
   if (!shaped && !file.libraries.imported(objection, file.imports)) return undefined;
-  const base = { library: 'objection' as const, targets: [normaliseTarget(model)], node: end, fields: [], arbitrated: false };
+  const base = {
+    library: 'objection' as const,
+    targets: [normaliseTarget(model)],
+    node: end,
+    fields: [],
+    arbitrated: false,
+  };
   const insert = link(chain, ...inserts);
   if (insert) {
     const conflict = link(chain, 'onConflict');
     const settled = Boolean(conflict && link(chain, 'ignore', 'merge'));
-    const conflictTarget = conflict?.call.arguments.flatMap((each) => (each.type === 'Literal' && typeof each.value === 'string' ? [each.value] : []));
+    const conflictTarget = conflict?.call.arguments.flatMap((each) =>
+      each.type === 'Literal' && typeof each.value === 'string' ? [each.value] : [],
+    );
     return {
       ...base,
       kind: 'insert',
@@ -62,13 +118,25 @@ function objectionChain(chain: Chain, end: TSESTree.CallExpression, file: Adapte
     };
   }
   const graph = link(chain, ...upsertGraphs);
-  if (graph) return { ...base, kind: 'upsert', label: `the Objection ${graph.name} of ${model}`, fields: fieldsOf(graph.call.arguments[0], file.scopeOf) };
+  if (graph)
+    return {
+      ...base,
+      kind: 'upsert',
+      label: `the Objection ${graph.name} of ${model}`,
+      fields: fieldsOf(graph.call.arguments[0], file.scopeOf),
+    };
   const update = link(chain, ...updates);
   if (update) return { ...base, kind: 'update', label: `the Objection ${update.name} of ${model}` };
   const removal = link(chain, ...deletes);
   if (removal) return { ...base, kind: 'delete', label: `the Objection ${removal.name} of ${model}` };
   const read = rest.find((step) => reads.has(step.name));
-  if (read) return { ...base, kind: 'read', label: `an Objection ${read.name} on ${model}`, filters: whereFilters(chain, file.scopeOf) };
+  if (read)
+    return {
+      ...base,
+      kind: 'read',
+      label: `an Objection ${read.name} on ${model}`,
+      filters: whereFilters(chain, file.scopeOf),
+    };
   return undefined;
 }
 
@@ -79,7 +147,8 @@ export const objection: DataAdapter = {
   modules: ['objection'],
   methods: new Set([...chainEnds, ...reads, ...inserts, ...upsertGraphs, ...updates, ...deletes]),
   recognise: atChainEnd(objectionChain),
-  remedy: '.insert(…).onConflict(…).ignore() and check what it returns, or insert and treat the unique violation as the duplicate',
+  remedy:
+    '.insert(…).onConflict(…).ignore() and check what it returns, or insert and treat the unique violation as the duplicate',
   increments: { methods: ['increment', 'decrement'] },
   uniqueViolations: ['UniqueViolationError'],
 };

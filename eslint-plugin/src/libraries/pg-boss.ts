@@ -17,7 +17,15 @@ export const pgBoss: BrokerAdapter = {
       },
     },
   },
-  handlers: [{ call: 'work', argument: 1, shape: 'pg-boss:job', listWhenPlural: true, evidence: { imports: true, receiver: /boss/i } }],
+  handlers: [
+    {
+      call: 'work',
+      argument: 1,
+      shape: 'pg-boss:job',
+      listWhenPlural: true,
+      evidence: { imports: true, receiver: /boss/i },
+    },
+  ],
   types: [
     { type: 'Message', from: ['pg-boss'], shape: 'pg-boss:job' },
     { type: 'JobWithMetadata', from: ['pg-boss'], shape: 'pg-boss:job' },

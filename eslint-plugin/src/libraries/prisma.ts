@@ -1,13 +1,43 @@
 import { getSchema, type AttributeArgument, type Model } from '@mrleebo/prisma-ast/dist/prisma-ast.esm.js';
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { fieldsOf, memberPath, normaliseTarget, objectLiteral, objectProperty, showsEveryField, uniqueKeyFields, type AdapterFile, type DataAdapter, type DataOperation, type DeclaredTable } from '../analysis/index.js';
+import {
+  fieldsOf,
+  memberPath,
+  normaliseTarget,
+  objectLiteral,
+  objectProperty,
+  showsEveryField,
+  uniqueKeyFields,
+  type AdapterFile,
+  type DataAdapter,
+  type DataOperation,
+  type DeclaredTable,
+} from '../analysis/index.js';
 
 /** Prisma Client: `prisma.refund.findFirst(…)`, `tx.refund.create({ data })`, `…upsert({ where, create })`. */
 
-const reads = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany', 'count', 'aggregate', 'groupBy']);
+const reads = new Set([
+  'findUnique',
+  'findUniqueOrThrow',
+  'findFirst',
+  'findFirstOrThrow',
+  'findMany',
+  'count',
+  'aggregate',
+  'groupBy',
+]);
 const prismaOnly = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow']);
-const writes = ['create', 'createMany', 'createManyAndReturn', 'upsert', 'update', 'updateMany', 'delete', 'deleteMany'];
+const writes = [
+  'create',
+  'createMany',
+  'createManyAndReturn',
+  'upsert',
+  'update',
+  'updateMany',
+  'delete',
+  'deleteMany',
+];
 
 function prismaOperation(call: TSESTree.CallExpression, file: AdapterFile): DataOperation | undefined {
   const scopeOf = file.scopeOf;
@@ -25,7 +55,14 @@ function prismaOperation(call: TSESTree.CallExpression, file: AdapterFile): Data
   const has = (name: string) => Boolean(options && objectProperty(options, name));
   // A home-made data layer with Prisma-like names takes its table as an option; Prisma never does.
   if (has('table') || has('tableName')) return undefined;
-  const base = { library: 'prisma' as const, targets: [normaliseTarget(model)], node: call, label: `${path.join('.')}()`, fields: [], arbitrated: false };
+  const base = {
+    library: 'prisma' as const,
+    targets: [normaliseTarget(model)],
+    node: call,
+    label: `${path.join('.')}()`,
+    fields: [],
+    arbitrated: false,
+  };
 
   if (prismaOnly.has(method) || (reads.has(method) && (has('where') || has('select')))) {
     const where = options && objectProperty(options, 'where')?.value;
@@ -66,8 +103,14 @@ function unquoted(value: unknown): string | undefined {
 /** The field names of `@@unique([a, b])`, `@@id([a, b])`: the array argument, first or as `fields:`. */
 function attributeFields(args: readonly AttributeArgument[]): string[] {
   for (const argument of args) {
-    const value = argument.value as unknown as { type?: string; args?: unknown[]; key?: string; value?: { type?: string; args?: unknown[] } };
-    const list = value.type === 'array' ? value : value.type === 'keyValue' && value.key === 'fields' ? value.value : undefined;
+    const value = argument.value as unknown as {
+      type?: string;
+      args?: unknown[];
+      key?: string;
+      value?: { type?: string; args?: unknown[] };
+    };
+    const list =
+      value.type === 'array' ? value : value.type === 'keyValue' && value.key === 'fields' ? value.value : undefined;
     if (list?.type === 'array') return (list.args ?? []).map((item) => String(item).replace(/\(.*$/, ''));
   }
   return [];
@@ -80,7 +123,9 @@ function attributeFields(args: readonly AttributeArgument[]): string[] {
  */
 function lexable(text: string): string {
   return text
-    .replace(/"(?:[^"\\\n]|\\.)*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (token) => (token.startsWith('/*') ? token.replace(/[^\n]/g, ' ') : token))
+    .replace(/"(?:[^"\\\n]|\\.)*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (token) =>
+      token.startsWith('/*') ? token.replace(/[^\n]/g, ' ') : token,
+    )
     .replace(/[ \t]+(?=\r?\n|$)/g, '');
 }
 
@@ -99,14 +144,24 @@ function prismaSchemaKeys(text: string): DeclaredTable[] | null {
       if (property.type === 'field') {
         const field = property;
         for (const attribute of field.attributes ?? []) {
-          if (attribute.name === 'id' || attribute.name === 'unique') keys.push({ columns: [field.name], partial: false, written: `${model.name}.${field.name} @${attribute.name}` });
+          if (attribute.name === 'id' || attribute.name === 'unique')
+            keys.push({
+              columns: [field.name],
+              partial: false,
+              written: `${model.name}.${field.name} @${attribute.name}`,
+            });
         }
       } else if (property.type === 'attribute') {
         const attribute = property;
         if (attribute.name === 'map') mapped = unquoted(attribute.args[0]?.value);
         if (attribute.name === 'id' || attribute.name === 'unique') {
           const fields = attributeFields(attribute.args);
-          if (fields.length > 0) keys.push({ columns: fields, partial: false, written: `@@${attribute.name}([${fields.join(', ')}]) on ${model.name}` });
+          if (fields.length > 0)
+            keys.push({
+              columns: fields,
+              partial: false,
+              written: `@@${attribute.name}([${fields.join(', ')}]) on ${model.name}`,
+            });
         }
       }
     }
@@ -126,7 +181,13 @@ export const prisma: DataAdapter = {
   increments: { operators: ['increment', 'decrement'] },
   uniqueViolations: ['P2002'],
   schema: {
-    locations: ['prisma/schema.prisma', 'schema.prisma', { folder: 'prisma/schema', ending: '.prisma', depth: 1 }, 'src/prisma/schema.prisma', 'db/schema.prisma'],
+    locations: [
+      'prisma/schema.prisma',
+      'schema.prisma',
+      { folder: 'prisma/schema', ending: '.prisma', depth: 1 },
+      'src/prisma/schema.prisma',
+      'db/schema.prisma',
+    ],
     endings: ['.prisma'],
     read: (text) => prismaSchemaKeys(text),
     kind: 'a Prisma schema',

@@ -33,7 +33,9 @@ export const providerApis: ProviderAdapter = {
         // Meter events are deduplicated by their `identifier`.
         { path: 'billing.meterEvents.create', effect: 'usage', key: { field: 'identifier' } },
       ],
-      keyFields: [{ name: 'identifier', besides: ['event_name'], with: ['payload'], label: "Stripe's meter event identifier" }],
+      keyFields: [
+        { name: 'identifier', besides: ['event_name'], with: ['payload'], label: "Stripe's meter event identifier" },
+      ],
     },
     {
       label: 'PayPal',
@@ -53,7 +55,13 @@ export const providerApis: ProviderAdapter = {
       receiver: /\b(wise|transferwise)\b/i,
       calls: [],
       // A transfer: Wise answers a repeated customerTransactionId with the transfer it made first.
-      keyFields: [{ name: 'customerTransactionId', besides: ['targetAccount', 'quoteUuid', 'quote'], label: "Wise's transfer key" }],
+      keyFields: [
+        {
+          name: 'customerTransactionId',
+          besides: ['targetAccount', 'quoteUuid', 'quote'],
+          label: "Wise's transfer key",
+        },
+      ],
     },
     {
       label: 'the Meta Conversions API',
@@ -61,7 +69,14 @@ export const providerApis: ProviderAdapter = {
       receiver: /conversion|capi|pixel|facebook|meta/i,
       calls: [],
       // A server event: Meta drops a second event with the same event_name and event_id.
-      keyFields: [{ name: 'event_id', besides: ['event_name'], with: ['event_time', 'user_data', 'action_source'], label: "Meta's event deduplication key" }],
+      keyFields: [
+        {
+          name: 'event_id',
+          besides: ['event_name'],
+          with: ['event_time', 'user_data', 'action_source'],
+          label: "Meta's event deduplication key",
+        },
+      ],
     },
     {
       label: 'Adyen',

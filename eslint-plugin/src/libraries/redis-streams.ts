@@ -20,13 +20,25 @@ export const redisStreams: BrokerAdapter = {
     entries: { otherMembers: 'opaque', elements: { shape: 'redis-streams:entry' } },
     entry: { otherMembers: 'opaque', positions: [{ identity: 'the stream entry id' }, { shape: 'payload' }] },
     // XAUTOCLAIM: [next start id, entries, deleted ids]
-    autoclaim: { otherMembers: 'opaque', positions: [{ kind: 'unknown' }, { listOf: 'redis-streams:entry' }, { kind: 'unknown' }] },
+    autoclaim: {
+      otherMembers: 'opaque',
+      positions: [{ kind: 'unknown' }, { listOf: 'redis-streams:entry' }, { kind: 'unknown' }],
+    },
     // node-redis: [{ name, messages: [{ id, message }] }]
     'object-reply': { otherMembers: 'opaque', elements: { shape: 'redis-streams:object-stream' } },
-    'object-stream': { otherMembers: 'opaque', members: { name: { kind: 'unknown' }, messages: { listOf: 'redis-streams:object-entry' } } },
+    'object-stream': {
+      otherMembers: 'opaque',
+      members: { name: { kind: 'unknown' }, messages: { listOf: 'redis-streams:object-entry' } },
+    },
     'object-entries': { otherMembers: 'opaque', elements: { shape: 'redis-streams:object-entry' } },
-    'object-entry': { otherMembers: 'opaque', members: { id: { identity: 'the stream entry id' }, message: { shape: 'payload' } } },
-    'object-autoclaim': { otherMembers: 'opaque', members: { nextId: { kind: 'unknown' }, messages: { listOf: 'redis-streams:object-entry' } } },
+    'object-entry': {
+      otherMembers: 'opaque',
+      members: { id: { identity: 'the stream entry id' }, message: { shape: 'payload' } },
+    },
+    'object-autoclaim': {
+      otherMembers: 'opaque',
+      members: { nextId: { kind: 'unknown' }, messages: { listOf: 'redis-streams:object-entry' } },
+    },
   },
   results: [
     { call: 'xreadgroup', shape: 'redis-streams:reply' },

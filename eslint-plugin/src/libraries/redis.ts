@@ -1,6 +1,18 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { calleeName, constantInitializer, memberPath, objectProperty, staticText, unwrapExpression, walk, type AdapterFile, type DataAdapter, type DataOperation, type Field } from '../analysis/index.js';
+import {
+  calleeName,
+  constantInitializer,
+  memberPath,
+  objectProperty,
+  staticText,
+  unwrapExpression,
+  walk,
+  type AdapterFile,
+  type DataAdapter,
+  type DataOperation,
+  type Field,
+} from '../analysis/index.js';
 import { declaredFrom } from './shared/declared-types.js';
 
 /**
@@ -51,9 +63,39 @@ const commands: Readonly<Record<string, Command>> = {
   srem: { role: 'delete', member: 'second', only: true },
   zrem: { role: 'delete', member: 'sorted', only: true },
 };
-const camelCase = ['getEx', 'hGet', 'hExists', 'sIsMember', 'zScore', 'hSet', 'setEx', 'pSetEx', 'setNX', 'hSetNX', 'sAdd', 'zAdd', 'sRem', 'zRem'];
+const camelCase = [
+  'getEx',
+  'hGet',
+  'hExists',
+  'sIsMember',
+  'zScore',
+  'hSet',
+  'setEx',
+  'pSetEx',
+  'setNX',
+  'hSetNX',
+  'sAdd',
+  'zAdd',
+  'sRem',
+  'zRem',
+];
 /** Commands that prove their receiver is Redis without being recognised as operations. */
-const otherOnly = new Set(['expire', 'pexpire', 'incrby', 'hgetall', 'hincrby', 'smembers', 'zrange', 'zrangebyscore', 'lpush', 'rpush', 'lrange', 'xadd', 'evalsha', 'setrange']);
+const otherOnly = new Set([
+  'expire',
+  'pexpire',
+  'incrby',
+  'hgetall',
+  'hincrby',
+  'smembers',
+  'zrange',
+  'zrangebyscore',
+  'lpush',
+  'rpush',
+  'lrange',
+  'xadd',
+  'evalsha',
+  'setrange',
+]);
 const queues = new Set(['multi', 'pipeline']);
 
 function commandOf(method: string): Command | undefined {
@@ -69,7 +111,9 @@ const optionKeys = /^(NX|XX|EX|PX|EXAT|PXAT|KEEPTTL|GET|nx|xx|ex|px|exat|pxat|ke
 function optionObject(node: TSESTree.Node): TSESTree.ObjectExpression | undefined {
   const object = unwrapExpression(node);
   if (object.type !== 'ObjectExpression' || object.properties.length === 0) return undefined;
-  const keys = object.properties.map((property) => (property.type === 'Property' && property.key.type === 'Identifier' ? property.key.name : undefined));
+  const keys = object.properties.map((property) =>
+    property.type === 'Property' && property.key.type === 'Identifier' ? property.key.name : undefined,
+  );
   return keys.every((key) => key !== undefined && optionKeys.test(key)) ? object : undefined;
 }
 
@@ -88,7 +132,8 @@ function hasNx(args: readonly TSESTree.Node[]): boolean {
     if (node.type === 'Literal') return typeof node.value === 'string' && node.value.toUpperCase() === 'NX';
     if (node.type === 'ObjectExpression') {
       return node.properties.some(
-        (property) => property.type === 'Property' && property.key.type === 'Identifier' && /^nx$/i.test(property.key.name),
+        (property) =>
+          property.type === 'Property' && property.key.type === 'Identifier' && /^nx$/i.test(property.key.name),
       );
     }
     return false;
@@ -142,7 +187,8 @@ function programOf(node: TSESTree.Node): TSESTree.Program | undefined {
 }
 
 /** A glance at the text first: most files send no command that could prove anything. */
-const mayProve = /\.(multi|pipeline|[a-z]*(setnx|sadd|zadd|sismember|zscore|setex|getex|hset|hget|hexists|srem|zrem|expire|incrby|hgetall|hincrby|smembers|zrange|lpush|rpush|lrange|xadd|evalsha|setrange))\s*\(|['"](NX|XX|EX|PX|KEEPTTL)['"]|\b(NX|EX|PX|nx|ex|px)\s*:/i;
+const mayProve =
+  /\.(multi|pipeline|[a-z]*(setnx|sadd|zadd|sismember|zscore|setex|getex|hset|hget|hexists|srem|zrem|expire|incrby|hgetall|hincrby|smembers|zrange|lpush|rpush|lrange|xadd|evalsha|setrange))\s*\(|['"](NX|XX|EX|PX|KEEPTTL)['"]|\b(NX|EX|PX|nx|ex|px)\s*:/i;
 
 function pathsProvenIn(program: TSESTree.Program, file: AdapterFile): Set<string> {
   let proven = provenPaths.get(program);
@@ -196,7 +242,13 @@ function namedRedis(path: string, imports: ReadonlySet<string>): boolean {
   return importsRedis && /(client|cache|store|connection|conn|pub|sub)$/i.test(path) && !/map$/i.test(path);
 }
 
-function isRedis(client: TSESTree.Node, method: string, args: readonly TSESTree.Node[], file: AdapterFile, tuple: boolean): boolean {
+function isRedis(
+  client: TSESTree.Node,
+  method: string,
+  args: readonly TSESTree.Node[],
+  file: AdapterFile,
+  tuple: boolean,
+): boolean {
   const path = pathOf(client);
   if (path && /map$/i.test(path)) return false;
   if (tuple || shapeSaysRedis(method, args)) return true;
@@ -223,7 +275,8 @@ function memberOf(command: Command, args: readonly TSESTree.Node[]): TSESTree.No
   const rest = args.slice(1);
   const first = rest[0] && unwrapExpression(rest[0]);
   const entry = first?.type === 'ArrayExpression' ? first.elements[0] && unwrapExpression(first.elements[0]) : first;
-  if (entry?.type === 'ObjectExpression') return (objectProperty(entry, 'value') ?? objectProperty(entry, 'member'))?.value;
+  if (entry?.type === 'ObjectExpression')
+    return (objectProperty(entry, 'value') ?? objectProperty(entry, 'member'))?.value;
   const scored = rest.findIndex((argument) => {
     const node = unwrapExpression(argument);
     return !(node.type === 'Literal' && typeof node.value === 'string' && /^(NX|XX|GT|LT|CH|INCR)$/i.test(node.value));
@@ -247,19 +300,38 @@ function operationOf(sent: Sent, file: AdapterFile): DataOperation | undefined {
   const shape = keyShape(key, file);
   const verb = method.toUpperCase();
   const member = memberOf(command, args);
-  const label = member ? `the Redis ${verb} of '${file.code(member)}' in '${shape}'` : `the Redis ${verb} of '${shape}'`;
-  const fields: Field[] = member ? [{ name: command.memberName ?? 'member', values: [member], functions: [] }] : [{ name: 'key', values: [key], functions: [] }];
+  const label = member
+    ? `the Redis ${verb} of '${file.code(member)}' in '${shape}'`
+    : `the Redis ${verb} of '${shape}'`;
+  const fields: Field[] = member
+    ? [{ name: command.memberName ?? 'member', values: [member], functions: [] }]
+    : [{ name: 'key', values: [key], functions: [] }];
   const base = { library: 'redis' as const, targets: [shape], node, fields, arbitrated: false };
   if (command.role === 'read') return { ...base, kind: 'read', label, fields: [] };
   if (command.role === 'delete') return { ...base, kind: 'delete', label, fields: [] };
-  const increments = command.member === 'sorted' && args.some((argument) => argument.type === 'Literal' && argument.value === 'INCR') && !hasNx(args);
+  const increments =
+    command.member === 'sorted' &&
+    args.some((argument) => argument.type === 'Literal' && argument.value === 'INCR') &&
+    !hasNx(args);
   const nx = command.role === 'claim' || (command.role === 'add' && !increments) || hasNx(args.slice(2));
-  const objectOptions = [...file.imports.sources].some((source) => /^(redis|@redis\/client|@upstash\/redis)$/.test(source));
+  const objectOptions = [...file.imports.sources].some((source) =>
+    /^(redis|@redis\/client|@upstash\/redis)$/.test(source),
+  );
   const last = args[args.length - 1];
   // What the write stores under its key: SET k v, SETEX k seconds v, HSET k field v.
-  const valueAt = method === 'setex' || method === 'psetex' || method === 'setEx' || method === 'pSetEx' || command.memberName === 'field' || method === 'hset' || method === 'hSet' ? 2 : 1;
+  const valueAt =
+    method === 'setex' ||
+    method === 'psetex' ||
+    method === 'setEx' ||
+    method === 'pSetEx' ||
+    command.memberName === 'field' ||
+    method === 'hset' ||
+    method === 'hSet'
+      ? 2
+      : 1;
   // HSET k { field: v } (node-redis, Upstash): the object is what is stored.
-  const fieldObject = (method === 'hset' || method === 'hSet') && args[1]?.type === 'ObjectExpression' ? [args[1]] : undefined;
+  const fieldObject =
+    (method === 'hset' || method === 'hSet') && args[1]?.type === 'ObjectExpression' ? [args[1]] : undefined;
   const stored = command.role === 'add' ? [] : (fieldObject ?? args.slice(valueAt, valueAt + 1));
   return {
     ...base,
@@ -277,7 +349,8 @@ function operationOf(sent: Sent, file: AdapterFile): DataOperation | undefined {
             // node-redis and Upstash take options as an object; ioredis takes the word NX.
             apply: (fixer) => {
               const options = unwrapExpression(last);
-              if (options.type === 'ObjectExpression' && options.properties[0]) return fixer.insertTextBefore(options.properties[0], 'NX: true, ');
+              if (options.type === 'ObjectExpression' && options.properties[0])
+                return fixer.insertTextBefore(options.properties[0], 'NX: true, ');
               return fixer.insertTextAfter(last, objectOptions ? ', { NX: true }' : ", 'NX'");
             },
           },
@@ -296,7 +369,12 @@ function tupleOperations(call: TSESTree.CallExpression, file: AdapterFile): Data
     const tuple = element && unwrapExpression(element);
     if (tuple?.type !== 'ArrayExpression') return [];
     const [name, ...rest] = tuple.elements;
-    if (name?.type !== 'Literal' || typeof name.value !== 'string' || rest.some((item) => !item || item.type === 'SpreadElement')) return [];
+    if (
+      name?.type !== 'Literal' ||
+      typeof name.value !== 'string' ||
+      rest.some((item) => !item || item.type === 'SpreadElement')
+    )
+      return [];
     sent.push({ method: name.value.toLowerCase(), args: rest as TSESTree.Node[], node: tuple });
   }
   if (sent.length === 0 || !sent.some((each) => commandOf(each.method) || otherOnly.has(each.method))) return [];
@@ -304,7 +382,10 @@ function tupleOperations(call: TSESTree.CallExpression, file: AdapterFile): Data
   return sent.flatMap((each) => operationOf(each, file) ?? []);
 }
 
-function redisOperations(call: TSESTree.CallExpression, file: AdapterFile): DataOperation | DataOperation[] | undefined {
+function redisOperations(
+  call: TSESTree.CallExpression,
+  file: AdapterFile,
+): DataOperation | DataOperation[] | undefined {
   const callee = unwrapExpression(call.callee);
   const method = calleeName(callee);
   if (callee.type !== 'MemberExpression' || !method) return undefined;

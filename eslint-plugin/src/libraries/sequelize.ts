@@ -9,7 +9,8 @@ export const sequelize: DataAdapter = {
   label: 'Sequelize',
   modules: ['sequelize', 'sequelize-typescript', '@nestjs/sequelize'],
   methods: repositoryMethods,
-  recognise: (node, file) => (node.type === 'CallExpression' ? repositoryOperation('sequelize', node, file) : undefined),
+  recognise: (node, file) =>
+    node.type === 'CallExpression' ? repositoryOperation('sequelize', node, file) : undefined,
   remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
   increments: { methods: ['increment', 'decrement'] },
   uniqueViolations: ['UniqueConstraintError', 'UniqueConstraint'],

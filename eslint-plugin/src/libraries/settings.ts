@@ -1,6 +1,18 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { memberPath, normaliseTarget, sqlOperations, type AdapterFile, type BrokerAdapter, type DataAdapter, type DataOperation, type LibraryAdapter, type MemberSpec, type ShapeSpec, type SqlCalls } from '../analysis/index.js';
+import {
+  memberPath,
+  normaliseTarget,
+  sqlOperations,
+  type AdapterFile,
+  type BrokerAdapter,
+  type DataAdapter,
+  type DataOperation,
+  type LibraryAdapter,
+  type MemberSpec,
+  type ShapeSpec,
+  type SqlCalls,
+} from '../analysis/index.js';
 import { sql } from './sql.js';
 
 /** What a team declares in `settings.idempotency` (validated against `settingsSchema` first). */
@@ -65,12 +77,20 @@ function consumersAdapter(consumers: NonNullable<IdempotencySettings['consumers'
   const handlers: BrokerAdapter['handlers'] = consumers.map((consumer, index) => {
     Object.assign(shapes, deliveryShapes(index, consumer.delivery ?? []));
     const { receiver, method } = split(consumer.call);
-    return { call: method, argument: consumer.handler, shape: `settings:delivery-${index}`, evidence: { receiver: receiverPattern(receiver) } };
+    return {
+      call: method,
+      argument: consumer.handler,
+      shape: `settings:delivery-${index}`,
+      evidence: { receiver: receiverPattern(receiver) },
+    };
   });
   return { kind: 'broker', name: 'settings', modules: [], shapes, handlers };
 }
 
-function claimOperation(node: TSESTree.CallExpression, claim: NonNullable<IdempotencySettings['claims']>[number]): DataOperation | undefined {
+function claimOperation(
+  node: TSESTree.CallExpression,
+  claim: NonNullable<IdempotencySettings['claims']>[number],
+): DataOperation | undefined {
   const key = node.arguments[claim.key];
   if (!key || key.type === 'SpreadElement') return undefined;
   const { receiver, method } = split(claim.call);
@@ -89,7 +109,9 @@ function claimOperation(node: TSESTree.CallExpression, claim: NonNullable<Idempo
 }
 
 function dataAdapter(settings: IdempotencySettings): DataAdapter {
-  const wrappers = new Map((settings.sql ?? []).map((wrapper) => [wrapper.call, { sql: wrapper.sql, params: wrapper.params }]));
+  const wrappers = new Map(
+    (settings.sql ?? []).map((wrapper) => [wrapper.call, { sql: wrapper.sql, params: wrapper.params }]),
+  );
   const claims = new Map((settings.claims ?? []).map((claim) => [claim.call, claim]));
   const calls: SqlCalls = { methods: new Set(), restParameters: new Set(), wrappers };
   const methods = new Set([...wrappers.keys(), ...claims.keys()].map((call) => split(call).method));

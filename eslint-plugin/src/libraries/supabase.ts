@@ -1,6 +1,18 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { fieldsOf, keyName, link, literalArgument, memberPath, normaliseTarget, type AdapterFile, type Chain, type DataAdapter, type DataOperation, type Field } from '../analysis/index.js';
+import {
+  fieldsOf,
+  keyName,
+  link,
+  literalArgument,
+  memberPath,
+  normaliseTarget,
+  type AdapterFile,
+  type Chain,
+  type DataAdapter,
+  type DataOperation,
+  type Field,
+} from '../analysis/index.js';
 import { atChainEnd } from './shared/query-chains.js';
 
 /**
@@ -14,7 +26,32 @@ import { atChainEnd } from './shared/query-chains.js';
 const modules = [/^@supabase\//];
 
 /** PostgREST filters and finishers that knex does not have. */
-const ownMethods = new Set(['eq', 'neq', 'is', 'in', 'match', 'ilike', 'maybeSingle', 'single', 'throwOnError', 'csv', 'contains', 'containedBy', 'filter', 'not', 'or', 'gt', 'gte', 'lt', 'lte', 'like', 'order', 'range', 'returns', 'abortSignal']);
+const ownMethods = new Set([
+  'eq',
+  'neq',
+  'is',
+  'in',
+  'match',
+  'ilike',
+  'maybeSingle',
+  'single',
+  'throwOnError',
+  'csv',
+  'contains',
+  'containedBy',
+  'filter',
+  'not',
+  'or',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'like',
+  'order',
+  'range',
+  'returns',
+  'abortSignal',
+]);
 
 /** Filters whose first argument names a column the read matches on. */
 const columnFilters = new Set(['eq', 'is', 'in', 'match', 'ilike', 'like', 'contains']);
@@ -22,7 +59,12 @@ const columnFilters = new Set(['eq', 'is', 'in', 'match', 'ilike', 'like', 'cont
 function isSupabase(chain: Chain, file: AdapterFile): boolean {
   if (chain.links.some((candidate) => ownMethods.has(candidate.name))) return true;
   // `.upsert(row, { onConflict, ignoreDuplicates })`: knex's upsert takes no options.
-  if (chain.links.some((candidate) => candidate.name === 'upsert' && candidate.call.arguments[1]?.type === 'ObjectExpression')) return true;
+  if (
+    chain.links.some(
+      (candidate) => candidate.name === 'upsert' && candidate.call.arguments[1]?.type === 'ObjectExpression',
+    )
+  )
+    return true;
   if (/supabase/i.test(memberPath(chain.root)?.join('.') ?? '')) return true;
   for (const source of file.imports.sources) if (modules.some((pattern) => pattern.test(source))) return true;
   return false;
@@ -36,7 +78,8 @@ function filtersOf(chain: Chain): Field[] {
     const [argument, value] = call.arguments;
     // `metadata->>OrderId` filters on a path inside the column `metadata`.
     const column = literalArgument(call)?.split('->')[0]?.trim();
-    if (column) columns.push({ name: column, values: value && value.type !== 'SpreadElement' ? [value] : [], functions: [] });
+    if (column)
+      columns.push({ name: column, values: value && value.type !== 'SpreadElement' ? [value] : [], functions: [] });
     if (name === 'match' && argument?.type === 'ObjectExpression') {
       for (const property of argument.properties) {
         if (property.type !== 'Property') continue;
@@ -58,9 +101,13 @@ function upsertOptions(call: TSESTree.CallExpression): { target?: string[]; igno
     if (property.type !== 'Property') continue;
     const key = keyName(property);
     if (key === 'onConflict' && property.value.type === 'Literal' && typeof property.value.value === 'string') {
-      target = property.value.value.split(',').map((column) => column.trim()).filter(Boolean);
+      target = property.value.value
+        .split(',')
+        .map((column) => column.trim())
+        .filter(Boolean);
     }
-    if (key === 'ignoreDuplicates' && property.value.type === 'Literal' && property.value.value === true) ignores = true;
+    if (key === 'ignoreDuplicates' && property.value.type === 'Literal' && property.value.value === true)
+      ignores = true;
   }
   return { target, ignores };
 }
@@ -69,9 +116,21 @@ function supabaseChain(chain: Chain, end: TSESTree.CallExpression, file: Adapter
   const from = chain.links.find((candidate) => candidate.name === 'from');
   const table = from && literalArgument(from.call);
   if (!table || !isSupabase(chain, file)) return undefined;
-  const base = { library: 'supabase' as const, targets: [normaliseTarget(table)], node: end, fields: [], arbitrated: false };
+  const base = {
+    library: 'supabase' as const,
+    targets: [normaliseTarget(table)],
+    node: end,
+    fields: [],
+    arbitrated: false,
+  };
   const insert = link(chain, 'insert');
-  if (insert) return { ...base, kind: 'insert', label: `the Supabase insert into ${table}`, fields: fieldsOf(insert.call.arguments[0], file.scopeOf) };
+  if (insert)
+    return {
+      ...base,
+      kind: 'insert',
+      label: `the Supabase insert into ${table}`,
+      fields: fieldsOf(insert.call.arguments[0], file.scopeOf),
+    };
   const upsert = link(chain, 'upsert');
   if (upsert) {
     const { target, ignores } = upsertOptions(upsert.call);
@@ -89,7 +148,8 @@ function supabaseChain(chain: Chain, end: TSESTree.CallExpression, file: Adapter
   }
   if (link(chain, 'update')) return { ...base, kind: 'update', label: `the Supabase update of ${table}` };
   if (link(chain, 'delete')) return { ...base, kind: 'delete', label: `the Supabase delete from ${table}` };
-  if (link(chain, 'select')) return { ...base, kind: 'read', label: `a Supabase select on ${table}`, filters: filtersOf(chain) };
+  if (link(chain, 'select'))
+    return { ...base, kind: 'read', label: `a Supabase select on ${table}`, filters: filtersOf(chain) };
   return undefined;
 }
 
@@ -100,6 +160,7 @@ export const supabase: DataAdapter = {
   modules,
   methods: new Set([...ownMethods, 'select', 'insert', 'upsert', 'update', 'delete', 'from', 'limit']),
   recognise: atChainEnd(supabaseChain),
-  remedy: "upsert(row, { onConflict: '<unique columns>', ignoreDuplicates: true }).select() and check the returned rows, or insert and treat error 23505 as the duplicate",
+  remedy:
+    "upsert(row, { onConflict: '<unique columns>', ignoreDuplicates: true }).select() and check the returned rows, or insert and treat error 23505 as the duplicate",
   uniqueViolations: ['23505'],
 };

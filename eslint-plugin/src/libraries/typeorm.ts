@@ -1,12 +1,24 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { fieldsOf, link, normaliseTarget, type AdapterFile, type Chain, type DataAdapter, type DataOperation } from '../analysis/index.js';
+import {
+  fieldsOf,
+  link,
+  normaliseTarget,
+  type AdapterFile,
+  type Chain,
+  type DataAdapter,
+  type DataOperation,
+} from '../analysis/index.js';
 import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
 import { repositoryMethods, repositoryOperation } from './shared/repository-calls.js';
 import { typeormEntities } from './shared/model-readers.js';
 
 /** TypeORM: `manager.createQueryBuilder().insert().into(Refund).values(row).orIgnore()`. */
-function typeormBuilder(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: AdapterFile): DataOperation | undefined {
+function typeormBuilder(
+  chain: Chain,
+  end: TSESTree.CallExpression,
+  { scopeOf }: AdapterFile,
+): DataOperation | undefined {
   const insert = link(chain, 'insert');
   const into = link(chain, 'into');
   const values = link(chain, 'values');
@@ -25,7 +37,6 @@ function typeormBuilder(chain: Chain, end: TSESTree.CallExpression, { scopeOf }:
   };
 }
 
-
 const builder = atChainEnd(typeormBuilder);
 
 /** TypeORM: repositories and entity managers, and the query builder's insert. */
@@ -35,7 +46,8 @@ export const typeorm: DataAdapter = {
   label: 'TypeORM',
   modules: ['typeorm', '@nestjs/typeorm'],
   methods: new Set([...repositoryMethods, ...chainEnds]),
-  recognise: (node, file) => builder(node, file) ?? (node.type === 'CallExpression' ? repositoryOperation('typeorm', node, file) : undefined),
+  recognise: (node, file) =>
+    builder(node, file) ?? (node.type === 'CallExpression' ? repositoryOperation('typeorm', node, file) : undefined),
   remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
   increments: { methods: ['increment', 'decrement'] },
   models: { mentions: /@Entity\b/, read: typeormEntities },

@@ -1,8 +1,16 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { duplicateCatches } from '../analysis/control/caught.js';
-import { askedBy, contains, decision, enclosingFunction, exits, guardsFedBy, inSerializableTransaction, isDecidedBy, writeSites } from '../analysis/control/decisions.js';
+import {
+  askedBy,
+  decision,
+  guardsFedBy,
+  inSerializableTransaction,
+  isDecidedBy,
+  writeSites,
+} from '../analysis/control/decisions.js';
 import { resultIgnored } from '../analysis/control/polarity.js';
+import { contains, enclosingFunction, exits } from '../analysis/control/statements.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { isFunction } from '../analysis/context/file-context.js';
 import type { LibraryTable } from '../analysis/context/library-table.js';
@@ -53,14 +61,22 @@ export interface CheckedWrite {
  * SERIALIZABLE, a lock on another row, or a Redis lock (SET … NX on another key) taken before the
  * check serialises the workers, and the state is read under it. Taken after the check, it comes too late.
  */
-function serialisedBefore(write: DataOperation, position: number, neighbours: readonly DataOperation[], table: LibraryTable): boolean {
+function serialisedBefore(
+  write: DataOperation,
+  position: number,
+  neighbours: readonly DataOperation[],
+  table: LibraryTable,
+): boolean {
   const elsewhere = (other: DataOperation) => !other.targets.some((target) => write.targets.includes(target));
   // A key-value store's SET … NX on another key is a lock.
-  const lock = (other: DataOperation) => table.dataAdapter(other.library)?.keyPolicy === 'whole-key' && other.skipsDuplicates === true;
+  const lock = (other: DataOperation) =>
+    table.dataAdapter(other.library)?.keyPolicy === 'whole-key' && other.skipsDuplicates === true;
   return neighbours.some(
     (other) =>
       other.node.range[0] < position &&
-      (other.kind === 'serialisation' || (other.kind === 'read' && other.locksRows === true && elsewhere(other)) || (lock(other) && elsewhere(other))),
+      (other.kind === 'serialisation' ||
+        (other.kind === 'read' && other.locksRows === true && elsewhere(other)) ||
+        (lock(other) && elsewhere(other))),
   );
 }
 
@@ -78,7 +94,12 @@ function transactionOption(call: TSESTree.CallExpression, scopeOf: ScopeOf): TSE
   for (const argument of call.arguments) {
     if (argument.type !== 'ObjectExpression') continue;
     for (const property of argument.properties) {
-      if (property.type !== 'Property' || property.value.type !== 'Identifier' || !transactionOptions.test(keyName(property) ?? '')) continue;
+      if (
+        property.type !== 'Property' ||
+        property.value.type !== 'Identifier' ||
+        !transactionOptions.test(keyName(property) ?? '')
+      )
+        continue;
       const variable = variableOf(property.value, scopeOf(property.value));
       if (variable) return variable;
     }
@@ -96,7 +117,12 @@ const endsTransaction = /^\s*(COMMIT|ROLLBACK|END)\b/i;
 function transactionStatement(call: TSESTree.CallExpression, statement: RegExp, method: RegExp): boolean {
   if (method.test(calleeName(call.callee) ?? '')) return true;
   const [first] = call.arguments;
-  const text = first?.type === 'Literal' ? first.value : first?.type === 'TemplateLiteral' && first.expressions.length === 0 ? first.quasis[0]?.value.cooked : undefined;
+  const text =
+    first?.type === 'Literal'
+      ? first.value
+      : first?.type === 'TemplateLiteral' && first.expressions.length === 0
+        ? first.quasis[0]?.value.cooked
+        : undefined;
   return typeof text === 'string' && statement.test(text);
 }
 
@@ -111,9 +137,18 @@ function openedOnClient(client: TSESLint.Scope.Variable, node: TSESTree.CallExpr
   for (const reference of client.references) {
     const member = (reference.identifier as TSESTree.Node).parent;
     const call = member?.parent;
-    if (member?.type !== 'MemberExpression' || member.object !== reference.identifier || call?.type !== 'CallExpression' || call.callee !== member || call === node) continue;
-    if (call.range[1] <= node.range[0] && transactionStatement(call, beginsTransaction, /^(beginTransaction|begin)$/)) begun = true;
-    if (call.range[0] >= node.range[1] && transactionStatement(call, endsTransaction, /^(commit|rollback)$/)) ended = true;
+    if (
+      member?.type !== 'MemberExpression' ||
+      member.object !== reference.identifier ||
+      call?.type !== 'CallExpression' ||
+      call.callee !== member ||
+      call === node
+    )
+      continue;
+    if (call.range[1] <= node.range[0] && transactionStatement(call, beginsTransaction, /^(beginTransaction|begin)$/))
+      begun = true;
+    if (call.range[0] >= node.range[1] && transactionStatement(call, endsTransaction, /^(commit|rollback)$/))
+      ended = true;
   }
   return begun && ended;
 }
@@ -127,16 +162,25 @@ function transactionOf(node: TSESTree.Node, scopeOf: ScopeOf): Transaction | und
   if (node.type !== 'CallExpression') return undefined;
   const option = transactionOption(node, scopeOf);
   if (option) return option;
-  if (node.parent?.type === 'ArrayExpression' && node.parent.parent?.type === 'CallExpression' && /transaction/i.test(calleeName(node.parent.parent.callee) ?? '')) return node.parent.parent;
+  if (
+    node.parent?.type === 'ArrayExpression' &&
+    node.parent.parent?.type === 'CallExpression' &&
+    /transaction/i.test(calleeName(node.parent.parent.callee) ?? '')
+  )
+    return node.parent.parent;
   let root: TSESTree.Node = node.callee;
-  while (root.type === 'MemberExpression' || root.type === 'CallExpression') root = root.type === 'MemberExpression' ? root.object : root.callee;
-  const handles = [root, ...node.arguments].filter((candidate): candidate is TSESTree.Identifier => candidate.type === 'Identifier');
+  while (root.type === 'MemberExpression' || root.type === 'CallExpression')
+    root = root.type === 'MemberExpression' ? root.object : root.callee;
+  const handles = [root, ...node.arguments].filter(
+    (candidate): candidate is TSESTree.Identifier => candidate.type === 'Identifier',
+  );
   for (const handle of handles) {
     const variable = variableOf(handle, scopeOf(handle));
     const definition = variable?.defs[0];
     const fn = definition?.type === 'Parameter' ? definition.node : undefined;
     const call = fn?.parent;
-    if (call?.type === 'CallExpression' && /transaction|^begin$|^tx$/i.test(calleeName(call.callee) ?? '')) return variable ?? undefined;
+    if (call?.type === 'CallExpression' && /transaction|^begin$|^tx$/i.test(calleeName(call.callee) ?? ''))
+      return variable ?? undefined;
   }
   for (const handle of handles) {
     const client = variableOf(handle, scopeOf(handle));
@@ -156,7 +200,8 @@ function looksForInsertedRow(write: DataOperation, read: DataOperation, tracer: 
   return write.fields.some(
     (field) =>
       checked.has(columnName(field.name)) &&
-      (field.values.length === 0 || field.values.some((value) => tracer.scalars(value).some((fact) => fact.kind !== 'minted'))),
+      (field.values.length === 0 ||
+        field.values.some((value) => tracer.scalars(value).some((fact) => fact.kind !== 'minted'))),
   );
 }
 
@@ -164,35 +209,70 @@ function looksForInsertedRow(write: DataOperation, read: DataOperation, tracer: 
  * A unique key of the written table, declared in the project's schema, whose columns the write
  * fills and the read checked: the second worker's insert then fails on it instead of duplicating.
  */
-function coveringKey(write: DataOperation, read: DataOperation, schema: () => SchemaModel, tracer: OriginTracer, text: (node: TSESTree.Node) => string): UniqueKey | undefined {
+function coveringKey(
+  write: DataOperation,
+  read: DataOperation,
+  schema: () => SchemaModel,
+  tracer: OriginTracer,
+  text: (node: TSESTree.Node) => string,
+): UniqueKey | undefined {
   const target = write.targets[0];
   const checked = read.filters;
   if (!target || write.fields.length === 0) return undefined;
   // A key every insert fills with the same constant (a singleton row, `id: true`): the second always fails.
-  const constant = write.fields.filter((field) => field.values.length > 0 && field.values.every((value) => tracer.scalars(value).every((fact) => fact.kind === 'constant')));
-  const singleton = constant.length > 0 ? schema().keyWithin(target, constant.map((field) => field.name)) : undefined;
+  const constant = write.fields.filter(
+    (field) =>
+      field.values.length > 0 &&
+      field.values.every((value) => tracer.scalars(value).every((fact) => fact.kind === 'constant')),
+  );
+  const singleton =
+    constant.length > 0
+      ? schema().keyWithin(
+          target,
+          constant.map((field) => field.name),
+        )
+      : undefined;
   if (singleton) return singleton;
   if (!checked || checked.length === 0) return undefined;
   const checkedColumns = new Set(checked.map((filter) => columnName(filter.name)));
   // A write that spreads an object (`{ projectId, ...props }` after checking `props.name`) may
   // fill any checked column: the key on them then settles it.
-  const written = write.fieldsComplete === false ? [...write.fields.map((field) => field.name), ...checked.map((filter) => filter.name)] : write.fields.map((field) => field.name);
+  const written =
+    write.fieldsComplete === false
+      ? [...write.fields.map((field) => field.name), ...checked.map((filter) => filter.name)]
+      : write.fields.map((field) => field.name);
   const both = [...new Set(written)].filter((name) => checkedColumns.has(columnName(name)));
   const exact = both.length > 0 ? schema().keyWithin(target, both) : undefined;
   if (exact) return exact;
   // A key the insert fills whole, holding the checked value or a sibling written from it
   // (`email`, `emailKey: normalise(email)`), beside scope columns (`projectId`): the second
   // insert of what the check looked for fails on it all the same.
-  const checkedValues = write.fields.filter((field) => checkedColumns.has(columnName(field.name))).flatMap((field) => field.values.map(text));
-  const mentions = (value: TSESTree.Node) => checkedValues.some((checkedText) => new RegExp(`(^|[^\\w$.])${checkedText.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w$])`).test(text(value)));
-  const carries = (field: DataOperation['fields'][number]) => checkedColumns.has(columnName(field.name)) || field.values.some(mentions);
-  const stable = write.fields.filter((field) => field.values.length > 0 && field.values.every((value) => tracer.scalars(value).every((fact) => fact.kind !== 'minted')));
+  const checkedValues = write.fields
+    .filter((field) => checkedColumns.has(columnName(field.name)))
+    .flatMap((field) => field.values.map(text));
+  const mentions = (value: TSESTree.Node) =>
+    checkedValues.some((checkedText) =>
+      new RegExp(`(^|[^\\w$.])${checkedText.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w$])`).test(text(value)),
+    );
+  const carries = (field: DataOperation['fields'][number]) =>
+    checkedColumns.has(columnName(field.name)) || field.values.some(mentions);
+  const stable = write.fields.filter(
+    (field) =>
+      field.values.length > 0 &&
+      field.values.every((value) => tracer.scalars(value).every((fact) => fact.kind !== 'minted')),
+  );
   const filled = new Set(stable.map((field) => columnName(field.name)));
   const carrying = new Set(stable.filter(carries).map((field) => columnName(field.name)));
   if (carrying.size === 0) return undefined;
   return schema()
     .uniqueKeys(target)
-    .find((key) => !key.partial && key.columns.length > 0 && key.columns.every((column) => filled.has(column)) && key.columns.some((column) => carrying.has(column)));
+    .find(
+      (key) =>
+        !key.partial &&
+        key.columns.length > 0 &&
+        key.columns.every((column) => filled.has(column)) &&
+        key.columns.some((column) => carrying.has(column)),
+    );
 }
 
 /**
@@ -200,8 +280,11 @@ function coveringKey(write: DataOperation, read: DataOperation, schema: () => Sc
  * state; only a marker (a constant, the time) records that something was done.
  */
 function storesState(write: DataOperation, tracer: OriginTracer, table: LibraryTable): boolean {
-  if (table.dataAdapter(write.library)?.keyPolicy !== 'whole-key' || !write.stored || write.stored.length === 0) return false;
-  return write.stored.some((value) => tracer.scalars(value).some((fact) => fact.kind !== 'constant' && fact.kind !== 'time' && fact.kind !== 'minted'));
+  if (table.dataAdapter(write.library)?.keyPolicy !== 'whole-key' || !write.stored || write.stored.length === 0)
+    return false;
+  return write.stored.some((value) =>
+    tracer.scalars(value).some((fact) => fact.kind !== 'constant' && fact.kind !== 'time' && fact.kind !== 'minted'),
+  );
 }
 
 /** `save(found)` after `const found = await repo.findOne(…)` updates the row that was read. */
@@ -210,7 +293,12 @@ function writesWhatWasRead(write: DataOperation, read: DataOperation, scopeOf: S
   return write.node.arguments.some((argument) => {
     if (argument.type !== 'Identifier') return false;
     const definition = variableOf(argument, scopeOf(argument))?.defs[0];
-    return definition?.type === 'Variable' && definition.node.init !== null && definition.node.init.range[0] <= read.node.range[0] && read.node.range[1] <= definition.node.init.range[1];
+    return (
+      definition?.type === 'Variable' &&
+      definition.node.init !== null &&
+      definition.node.init.range[0] <= read.node.range[0] &&
+      read.node.range[1] <= definition.node.init.range[1]
+    );
   });
 }
 
@@ -234,14 +322,21 @@ function byFunction(operations: readonly DataOperation[]): Map<TSESTree.Node | u
  * write's transaction is taken back with it, unless the write settles a duplicate by writing
  * nothing, so that the second worker's transaction commits its work all the same.
  */
-function workBetween(at: TSESTree.Node, from: number, settles: CheckedWrite['settles'], guards: ReturnType<typeof guardsFedBy>, analysis: FileAnalysis): Work[] {
+function workBetween(
+  at: TSESTree.Node,
+  from: number,
+  settles: CheckedWrite['settles'],
+  guards: ReturnType<typeof guardsFedBy>,
+  analysis: FileAnalysis,
+): Work[] {
   const body = enclosingFunction(at)?.body;
   if (!body) return [];
   const file = analysis.file;
   const transaction = settles === 'unsettled' ? transactionOf(at, file.scopeOf) : undefined;
   const found: Work[] = [];
   walk(body, file.visitorKeys, (node) => {
-    if (node.range[1] <= from || node.range[0] >= at.range[0]) return node.range[1] > from && node.range[0] < at.range[0];
+    if (node.range[1] <= from || node.range[0] >= at.range[0])
+      return node.range[1] > from && node.range[0] < at.range[0];
     // A call around the write (a retry wrapper, a transaction) is not work done before it.
     if (node.type !== 'CallExpression' || node.range[1] >= at.range[0]) return true;
     if (transaction && transactionOf(node, file.scopeOf) === transaction) return false;
@@ -263,22 +358,46 @@ function onPathTo(node: TSESTree.Node, write: TSESTree.Node): boolean {
   for (let current: TSESTree.Node = node; current.parent && !isFunction(current.parent); current = current.parent) {
     const parent: TSESTree.Node = current.parent;
     if ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && current !== parent.test) {
-      if (contains(parent, write) ? !contains(current, write) : parent.type === 'IfStatement' && exits(current as TSESTree.Statement)) return false;
+      if (
+        contains(parent, write)
+          ? !contains(current, write)
+          : parent.type === 'IfStatement' && exits(current as TSESTree.Statement)
+      )
+        return false;
     }
     if (parent.type === 'CatchClause' && !contains(parent, write)) return false;
   }
   return true;
 }
 
-function keyLaterInTransaction(write: DataOperation, neighbours: readonly DataOperation[], analysis: FileAnalysis): UniqueKey | undefined {
+function keyLaterInTransaction(
+  write: DataOperation,
+  neighbours: readonly DataOperation[],
+  analysis: FileAnalysis,
+): UniqueKey | undefined {
   const scopeOf = analysis.file.scopeOf;
   const transaction = transactionOf(write.node, scopeOf);
   if (!transaction) return undefined;
   for (const other of neighbours) {
     const target = other.targets[0];
-    if (!target || other.kind !== 'insert' || other.arbitrated || other.node.range[0] <= write.node.range[1] || transactionOf(other.node, scopeOf) !== transaction) continue;
-    const stable = other.fields.filter((field) => field.values.some((value) => analysis.tracer.scalars(value).some((fact) => fact.kind !== 'minted')));
-    const key = stable.length > 0 ? analysis.schema().keyWithin(target, stable.map((field) => field.name)) : undefined;
+    if (
+      !target ||
+      other.kind !== 'insert' ||
+      other.arbitrated ||
+      other.node.range[0] <= write.node.range[1] ||
+      transactionOf(other.node, scopeOf) !== transaction
+    )
+      continue;
+    const stable = other.fields.filter((field) =>
+      field.values.some((value) => analysis.tracer.scalars(value).some((fact) => fact.kind !== 'minted')),
+    );
+    const key =
+      stable.length > 0
+        ? analysis.schema().keyWithin(
+            target,
+            stable.map((field) => field.name),
+          )
+        : undefined;
     if (key) return key;
   }
   return undefined;
@@ -331,7 +450,11 @@ export function checkedWrites(analysis: FileAnalysis): readonly CheckedWrite[] {
  * Does the write fill every column the read matched on with the very value it matched (`emailId:
  * email.id` both times): does it record the thing the read asked about?
  */
-function recordsWhatWasAsked(write: DataOperation, read: DataOperation, text: (node: TSESTree.Node) => string): boolean {
+function recordsWhatWasAsked(
+  write: DataOperation,
+  read: DataOperation,
+  text: (node: TSESTree.Node) => string,
+): boolean {
   if (!read.filters || read.filters.length === 0) return false;
   const written = new Map(write.fields.map((field) => [columnName(field.name), field]));
   return read.filters.every((filter) => {
@@ -346,7 +469,11 @@ function recordsWhatWasAsked(write: DataOperation, read: DataOperation, text: (n
  * the record of what the check asked, written after the work the check let through. Upsert or
  * insert, a second worker has done that work by then.
  */
-function recordAfterGatedWork(write: DataOperation, candidates: readonly DataOperation[], analysis: FileAnalysis): CheckedWrite | undefined {
+function recordAfterGatedWork(
+  write: DataOperation,
+  candidates: readonly DataOperation[],
+  analysis: FileAnalysis,
+): CheckedWrite | undefined {
   const fn = enclosingFunction(write.node);
   const read = candidates.find(
     (candidate) =>
@@ -373,7 +500,8 @@ function recordAfterGatedWork(write: DataOperation, candidates: readonly DataOpe
     workBefore,
     guardsOtherWork: true,
     storesState: storesState(write, analysis.tracer, analysis.file.libraries),
-    coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer, analysis.file.text) }).value,
+    coveringKey: () =>
+      (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer, analysis.file.text) }).value,
     keyLaterInTransaction: () => undefined,
     keysUnreadable: () => write.targets.some((target) => analysis.schema().unreadableFor(target)),
   };
@@ -404,10 +532,17 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
     const sites = writeSites(write.node, file);
     // Cheapest first: a glance at the text, then whether the read decides anything here, and
     // only then its tables (which may mean parsing its SQL).
-    const candidates = write.targets.length === 1 ? readsMayTouching(write.targets[0]) : [...new Set(write.targets.flatMap(readsMayTouching))];
+    const candidates =
+      write.targets.length === 1
+        ? readsMayTouching(write.targets[0])
+        : [...new Set(write.targets.flatMap(readsMayTouching))];
     const decides = (candidate: DataOperation) => {
       const guards = guardsFor(candidate);
-      return guards.length > 0 && isDecidedBy(guards, sites) && candidate.targets.some((target) => write.targets.includes(target));
+      return (
+        guards.length > 0 &&
+        isDecidedBy(guards, sites) &&
+        candidate.targets.some((target) => write.targets.includes(target))
+      );
     };
     const read = settles ? candidates.find(decides) : undefined;
     if (!read) {
@@ -417,28 +552,46 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
     }
     if (!settles) continue;
     const neighbours = groups.get(enclosingFunction(write.node)) ?? [];
-    if (duplicateCatches(write.node, file).length > 0 || inSerializableTransaction(write.node, file.text) || serialisedBefore(write, read.node.range[0], neighbours, table)) continue;
+    if (
+      duplicateCatches(write.node, file).length > 0 ||
+      inSerializableTransaction(write.node, file.text) ||
+      serialisedBefore(write, read.node.range[0], neighbours, table)
+    )
+      continue;
     // Double-checked locking: look, lock, look again, write. The second look, under the lock,
     // decides; where the code takes the lock only on some paths (inside a transaction), it shows
     // it knows the race, and the path without it is its own choice.
     // A look through a helper is its call's decision, so the guards' places say where each look is.
     const looksUnderLock = (again: DataOperation) =>
-      guardsFor(again).some((guard) => guard.owner.range[0] > read.node.range[1] && guard.owner.range[0] < write.node.range[0] && serialisedBefore(write, guard.owner.range[0], neighbours, table)) &&
-      again.targets.some((target) => write.targets.includes(target));
+      guardsFor(again).some(
+        (guard) =>
+          guard.owner.range[0] > read.node.range[1] &&
+          guard.owner.range[0] < write.node.range[0] &&
+          serialisedBefore(write, guard.owner.range[0], neighbours, table),
+      ) && again.targets.some((target) => write.targets.includes(target));
     if (serialisedBefore(write, write.node.range[0], neighbours, table) && candidates.some(looksUnderLock)) continue;
     if (writesWhatWasRead(write, read, file.scopeOf) || !looksForInsertedRow(write, read, analysis.tracer)) continue;
     let key: { value: UniqueKey | undefined } | undefined;
     const decided = decision(guardsFor(read), sites)!;
-    const from = enclosingFunction(read.node) === enclosingFunction(decided.site) ? read.node.range[1] : askedBy(decided.guard);
+    const from =
+      enclosingFunction(read.node) === enclosingFunction(decided.site) ? read.node.range[1] : askedBy(decided.guard);
     result.push({
       write,
       read,
       at: decided.site,
       settles,
       workBefore: workBetween(decided.site, from, settles, guardsFor(read), analysis),
-      guardsOtherWork: neighbours.some((other) => other !== write && other.node.range[0] > read.node.range[1] && isWork(other, file) && isDecidedBy(guardsFor(read), [other.node])),
+      guardsOtherWork: neighbours.some(
+        (other) =>
+          other !== write &&
+          other.node.range[0] > read.node.range[1] &&
+          isWork(other, file) &&
+          isDecidedBy(guardsFor(read), [other.node]),
+      ),
       storesState: storesState(write, analysis.tracer, table),
-      coveringKey: () => (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer, analysis.file.text) }).value,
+      coveringKey: () =>
+        (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer, analysis.file.text) })
+          .value,
       keyLaterInTransaction: () => keyLaterInTransaction(write, neighbours, analysis),
       keysUnreadable: () => write.targets.some((target) => analysis.schema().unreadableFor(target)),
     });

@@ -1,11 +1,24 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { keyName } from '../analysis/syntax/nodes.js';
-import { effectKeyOfBinding, effectKeyOfHeaderCall, effectKeyOfProperty, effectKeysOfOperation, type UniqueColumn } from '../analysis/keys/effect-keys.js';
+import {
+  effectKeyOfBinding,
+  effectKeyOfHeaderCall,
+  effectKeyOfProperty,
+  effectKeysOfOperation,
+  type UniqueColumn,
+} from '../analysis/keys/effect-keys.js';
 import { analysisFor, type FileAnalysis, type TracedKey } from './file-analysis.js';
 import { effectKeyOfKeyPath } from '../analysis/keys/key-paths.js';
 
-const objectParts = new Set(['Property', 'ObjectExpression', 'ArrayExpression', 'TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression']);
+const objectParts = new Set([
+  'Property',
+  'ObjectExpression',
+  'ArrayExpression',
+  'TSAsExpression',
+  'TSSatisfiesExpression',
+  'TSNonNullExpression',
+]);
 
 /**
  * Is the property a field a database write stores (`data: { idempotencyKey }` of an insert or an
@@ -20,13 +33,17 @@ function storedByWrite(property: TSESTree.Property, analysis: FileAnalysis): boo
     if (current.type === 'Property' && dataKeys.has(keyName(current) ?? '')) underData = true;
   }
   const call = current.parent;
-  if (call?.type !== 'CallExpression' || !call.arguments.includes(current as TSESTree.CallExpressionArgument)) return false;
+  if (call?.type !== 'CallExpression' || !call.arguments.includes(current as TSESTree.CallExpressionArgument))
+    return false;
   // An update names the values it stores (`data: { … }`, `$set`), or takes them as its only argument.
   const updated = underData || call.arguments.length === 1;
   return analysis
     .operationsAt(call)
     .some((operation) =>
-      operation.kind === 'update' ? updated : (operation.kind === 'insert' || operation.kind === 'upsert') && operation.fields.some((field) => field.values.includes(property.value)),
+      operation.kind === 'update'
+        ? updated
+        : (operation.kind === 'insert' || operation.kind === 'upsert') &&
+          operation.fields.some((field) => field.values.includes(property.value)),
     );
 }
 
@@ -51,12 +68,15 @@ export function effectKeyListeners(
   };
   const unique: UniqueColumn = (target, column) => analysis.schema().keyWithin(target, [column]) !== undefined;
   const operationKeys = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) =>
-    analysis.operationsAt(node).flatMap((operation) => effectKeysOfOperation(operation, analysis.tracer, analysis.file, unique));
+    analysis
+      .operationsAt(node)
+      .flatMap((operation) => effectKeysOfOperation(operation, analysis.tracer, analysis.file, unique));
   return {
     CallExpression(node) {
       // Most calls are neither database writes nor header setters: nothing is stored for them.
       const header = effectKeyOfHeaderCall(node);
-      if (header || analysis.operationsAt(node).length > 0) visit(analysis.keysAt(node, () => [...operationKeys(node), header]));
+      if (header || analysis.operationsAt(node).length > 0)
+        visit(analysis.keysAt(node, () => [...operationKeys(node), header]));
     },
     TaggedTemplateExpression(node) {
       if (analysis.operationsAt(node).length > 0) visit(analysis.keysAt(node, () => operationKeys(node)));

@@ -61,7 +61,9 @@ export class FileAnalysis {
    */
   operationsWithHelpers(): readonly DataOperation[] {
     return (this.withHelpers ??= [...this.operations]
-      .flatMap(([node, found]) => (found.length > 0 || node.type !== 'CallExpression' ? found : helperOperations(node, this.file)))
+      .flatMap(([node, found]) =>
+        found.length > 0 || node.type !== 'CallExpression' ? found : helperOperations(node, this.file),
+      )
       .sort((a, b) => a.node.range[0] - b.node.range[0]));
   }
 
@@ -94,16 +96,29 @@ export class FileAnalysis {
     const sites = this.file.functionSites(fn);
     // Registered with a broker (here, through the project's own wrapper of one), or run by a platform under its exported name.
     const handles =
-      fn.params.some((_, index) => (handlerParameter(fn, index, sites, this.file) ?? []).some((fact) => !fact.guessed)) ||
-      (fn.params.length > 0 && (sites.some((site) => passedToWrapper(site, this.file)) || isNamedEntryPoint(fn, this.file)));
-    const answer = handles || (depth < 3 && sites.some((site) => site !== fn && site.parent?.type === 'CallExpression' && this.servesDelivery(site, depth + 1)));
+      fn.params.some((_, index) =>
+        (handlerParameter(fn, index, sites, this.file) ?? []).some((fact) => !fact.guessed),
+      ) ||
+      (fn.params.length > 0 &&
+        (sites.some((site) => passedToWrapper(site, this.file)) || isNamedEntryPoint(fn, this.file)));
+    const answer =
+      handles ||
+      (depth < 3 &&
+        sites.some(
+          (site) => site !== fn && site.parent?.type === 'CallExpression' && this.servesDelivery(site, depth + 1),
+        ));
     this.serving.set(fn, answer);
     return answer;
   }
 
   /** The unique keys of the project this file belongs to, found the first time a rule asks. */
   schema(): SchemaModel {
-    return (this.schemaModel ??= projectSchema(this.location.filename, this.file.libraries, this.file.libraries.schemaPaths, this.location.cwd));
+    return (this.schemaModel ??= projectSchema(
+      this.location.filename,
+      this.file.libraries,
+      this.file.libraries.schemaPaths,
+      this.location.cwd,
+    ));
   }
 
   /**
@@ -116,7 +131,8 @@ export class FileAnalysis {
     if (this.claimed) return this.claimed;
     const claimed = new Set<string>();
     for (const operation of this.allOperations()) {
-      for (const fact of claimedFacts(operation, this.tracer, this.file) ?? []) if (fact.kind === 'delivery') claimed.add(fact.code);
+      for (const fact of claimedFacts(operation, this.tracer, this.file) ?? [])
+        if (fact.kind === 'delivery') claimed.add(fact.code);
     }
     return (this.claimed = claimed);
   }
@@ -147,7 +163,10 @@ export function analysisFor(context: Readonly<TSESLint.RuleContext<string, reado
   if (!analysis) {
     // What this lint reads of other files: the editor's unsaved texts where it passes them.
     beginLint(context.settings[openDocumentsSetting] as Readonly<Record<string, string>> | undefined);
-    analysis = new FileAnalysis(sourceCode, libraryTableFor(context.settings), { filename: context.filename, cwd: context.cwd });
+    analysis = new FileAnalysis(sourceCode, libraryTableFor(context.settings), {
+      filename: context.filename,
+      cwd: context.cwd,
+    });
     analyses.set(sourceCode, analysis);
   }
   return analysis;

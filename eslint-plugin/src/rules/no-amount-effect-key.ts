@@ -20,7 +20,10 @@ function lastName(code: string): string {
  * and who receives it or which catalogue entry it buys (two top-ups of one phone share both).
  */
 function narrows(fact: Leaf): boolean {
-  return narrowing.has(fact.kind) || ((fact.kind === 'business' || fact.kind === 'unknown') && namesRecipientOrCatalogue(lastName(fact.code)));
+  return (
+    narrowing.has(fact.kind) ||
+    ((fact.kind === 'business' || fact.kind === 'unknown') && namesRecipientOrCatalogue(lastName(fact.code)))
+  );
 }
 
 /** The amount of an identity made of nothing but an amount and what narrows it, if it is one. */
@@ -31,7 +34,9 @@ function amountIdentity(facts: readonly Leaf[]): Leaf | undefined {
 
 /** ", narrowed only by 'customerId' and 'createdAt'": what else the identity holds, for messages. */
 function narrowedBy(facts: readonly Leaf[]): string {
-  const others = [...new Set(facts.filter((fact) => fact.kind !== 'amount' && fact.kind !== 'constant').map(describeFact))];
+  const others = [
+    ...new Set(facts.filter((fact) => fact.kind !== 'amount' && fact.kind !== 'constant').map(describeFact)),
+  ];
   return others.length > 0 ? `, narrowed only by ${listed(others)}` : '';
 }
 
@@ -40,9 +45,10 @@ export const noAmountEffectKey = createRule({
   meta: {
     type: 'problem',
     messages: {
-      amountKey: "Effect key made of an amount: {{key}} is built from {{amount}}{{others}}, so two operations of the same amount share it.",
+      amountKey:
+        'Effect key made of an amount: {{key}} is built from {{amount}}{{others}}, so two operations of the same amount share it.',
       amountCheck:
-        "Duplicate check by amount: {{read}} looks for an earlier {{write}} by {{amount}}{{others}}, so another operation of the same amount passes for a repeat.",
+        'Duplicate check by amount: {{read}} looks for an earlier {{write}} by {{amount}}{{others}}, so another operation of the same amount passes for a repeat.',
     },
     schema: [],
   },
@@ -53,7 +59,10 @@ export const noAmountEffectKey = createRule({
     return {
       ...effectKeyListeners(context, (key) => {
         // Each value the key may take is judged on its own: a given key or, without one, a fingerprint of the amount.
-        const alternatives = key.knownFacts || key.values.length !== 1 ? [key.facts] : [key.facts, ...analysis.tracer.alternatives(key.values[0]!)];
+        const alternatives =
+          key.knownFacts || key.values.length !== 1
+            ? [key.facts]
+            : [key.facts, ...analysis.tracer.alternatives(key.values[0])];
         const facts = alternatives.find((candidate) => amountIdentity(candidate)) ?? key.facts;
         const amount = amountIdentity(facts);
         // Anything that could name the operation (or a delivery, which the other rule reports) clears the key.
@@ -79,11 +88,23 @@ export const noAmountEffectKey = createRule({
           const facts = read.filters.flatMap((filter) => matchedFacts(filter, analysis.tracer, analysis.file));
           const amount = amountIdentity(facts);
           // An amount alone may be a value looked up (a price of 500); a row that is an amount (a price, a fee) is found by it.
-          if (!amount || !facts.some((fact) => fact.kind === 'scope' || fact.kind === 'time') || read.targets.some((target) => names.meaning(target) === 'amount')) continue;
+          if (
+            !amount ||
+            !facts.some((fact) => fact.kind === 'scope' || fact.kind === 'time') ||
+            read.targets.some((target) => names.meaning(target) === 'amount')
+          )
+            continue;
           context.report({
             node: read.node,
             messageId: 'amountCheck',
-            data: { read: read.label, write: write.label, amount: describeFact(amount), others: narrowedBy(facts), origin: originAt(write.node), originNote: 'the insert it decides is here' },
+            data: {
+              read: read.label,
+              write: write.label,
+              amount: describeFact(amount),
+              others: narrowedBy(facts),
+              origin: originAt(write.node),
+              originNote: 'the insert it decides is here',
+            },
           });
         }
       },

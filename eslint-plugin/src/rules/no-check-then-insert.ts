@@ -19,10 +19,13 @@ export const noCheckThenInsert = createRule({
     type: 'problem',
     hasSuggestions: true,
     messages: {
-      checkThenInsert: 'Write decided by a check in app code: {{write}} follows {{read}} on line {{line}}, so two workers can both write; let a unique key decide: {{remedy}}.',
-      addOnConflict: 'Part of the fix: add ON CONFLICT DO NOTHING, then make the code skip the work when the row count is 0',
+      checkThenInsert:
+        'Write decided by a check in app code: {{write}} follows {{read}} on line {{line}}, so two workers can both write; let a unique key decide: {{remedy}}.',
+      addOnConflict:
+        'Part of the fix: add ON CONFLICT DO NOTHING, then make the code skip the work when the row count is 0',
       addNx: 'Part of the fix: add NX, then make the code skip the work when Redis replies null',
-      addOnConflictDoNothing: 'Part of the fix: add .onConflictDoNothing(), then make the code skip the work when no row comes back',
+      addOnConflictDoNothing:
+        'Part of the fix: add .onConflictDoNothing(), then make the code skip the work when no row comes back',
     },
     schema: [],
   },
@@ -39,7 +42,16 @@ export const noCheckThenInsert = createRule({
           // late (no-claim-after-effect); a cache fill is no claim at all; a unique key settles it,
           // on this insert or on a later one in its transaction; a schema that names the table but
           // could not be read may declare one.
-          if (checked.gatedOnly || checked.settles !== 'unsettled' || checked.workBefore.length > 0 || checked.storesState || checked.coveringKey() || checked.keyLaterInTransaction() || checked.keysUnreadable()) continue;
+          if (
+            checked.gatedOnly ||
+            checked.settles !== 'unsettled' ||
+            checked.workBefore.length > 0 ||
+            checked.storesState ||
+            checked.coveringKey() ||
+            checked.keyLaterInTransaction() ||
+            checked.keysUnreadable()
+          )
+            continue;
           context.report({
             node: checked.at,
             messageId: 'checkThenInsert',
@@ -52,7 +64,10 @@ export const noCheckThenInsert = createRule({
               originNote: 'the check is here',
             },
             // A fix edits the write; reported at a helper's call, it would change another place than the one shown.
-            suggest: write.fix && checked.at === write.node ? [{ messageId: editMessages[write.fix.edit], fix: write.fix.apply }] : [],
+            suggest:
+              write.fix && checked.at === write.node
+                ? [{ messageId: editMessages[write.fix.edit], fix: write.fix.apply }]
+                : [],
           });
         }
       },

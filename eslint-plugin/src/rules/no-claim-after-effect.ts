@@ -25,10 +25,20 @@ export const noClaimAfterEffect = createRule({
       'Program:exit'() {
         for (const checked of checkedWrites(analysis)) {
           const { write, read, workBefore } = checked;
-          const data = { write: write.label, line: String(read.node.loc.start.line), work: listed(workBefore.map((work) => work.label)), origin: originAt(read.node), originNote: 'the check is here' };
+          const data = {
+            write: write.label,
+            line: String(read.node.loc.start.line),
+            work: listed(workBefore.map((work) => work.label)),
+            origin: originAt(read.node),
+            originNote: 'the check is here',
+          };
           if (workBefore.length > 0 && !checked.storesState) {
             const key = checked.settles === 'unsettled' ? checked.coveringKey() : undefined;
-            context.report({ node: checked.at, messageId: key ? 'protectedButWorkBefore' : 'recordAfterWork', data: { ...data, key: key?.written ?? '' } });
+            context.report({
+              node: checked.at,
+              messageId: key ? 'protectedButWorkBefore' : 'recordAfterWork',
+              data: { ...data, key: key?.written ?? '' },
+            });
           } else if (checked.settles === 'ignored' && checked.guardsOtherWork) {
             context.report({ node: checked.at, messageId: 'resultIgnored', data });
           }

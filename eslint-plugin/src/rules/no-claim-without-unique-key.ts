@@ -29,18 +29,29 @@ const columnsInMessage = 3;
 function caughtAsDuplicate(write: DataOperation, writes: readonly DataOperation[], file: FileContext): boolean {
   const alone = (guarded: TSESTree.Node) =>
     !writes.some(
-      (other) => other !== write && other.kind !== 'read' && other.kind !== 'serialisation' && other.node.range[0] >= guarded.range[0] && other.node.range[1] <= guarded.range[1],
+      (other) =>
+        other !== write &&
+        other.kind !== 'read' &&
+        other.kind !== 'serialisation' &&
+        other.node.range[0] >= guarded.range[0] &&
+        other.node.range[1] <= guarded.range[1],
     );
   const regions = duplicateCatches(write.node, file);
   return regions.length > 0 && regions.every(alone);
 }
 
-function expectation(write: DataOperation, writes: readonly DataOperation[], file: FileContext): Expectation | undefined {
+function expectation(
+  write: DataOperation,
+  writes: readonly DataOperation[],
+  file: FileContext,
+): Expectation | undefined {
   if (write.kind !== 'insert' && write.kind !== 'upsert') return undefined;
-  if (write.arbiter === 'exact') return write.conflictTarget && write.conflictTarget.length > 0 ? { how: 'exact', caught: false } : undefined;
+  if (write.arbiter === 'exact')
+    return write.conflictTarget && write.conflictTarget.length > 0 ? { how: 'exact', caught: false } : undefined;
   if (write.arbiter === 'any') return write.skipsDuplicates ? { how: 'any', caught: false } : undefined;
   if (write.arbiter === 'within') return { how: 'within', caught: false };
-  if (write.kind === 'insert' && !write.arbitrated && caughtAsDuplicate(write, writes, file)) return { how: 'any', caught: true };
+  if (write.kind === 'insert' && !write.arbitrated && caughtAsDuplicate(write, writes, file))
+    return { how: 'any', caught: true };
   return undefined;
 }
 
@@ -49,7 +60,10 @@ function fillsWithOldValue(write: DataOperation, column: string, tracer: OriginT
   return write.fields.some((field) => {
     if (columnName(field.name) !== column) return false;
     if (field.functions.some((name) => mintingFunctions.test(name))) return false;
-    return field.values.length === 0 || field.values.some((value) => tracer.scalars(value).some((fact) => fact.kind !== 'minted'));
+    return (
+      field.values.length === 0 ||
+      field.values.some((value) => tracer.scalars(value).some((fact) => fact.kind !== 'minted'))
+    );
   });
 }
 
@@ -61,7 +75,9 @@ function sameColumns(key: UniqueKey, columns: readonly string[]): boolean {
 /** The columns a write should be keyed on, for the message: its target, its filter, or what it inserts. */
 function suggestedColumns(write: DataOperation, how: Expectation['how'], tracer: OriginTracer): string[] {
   if (how === 'exact' || how === 'within') return write.conflictTarget ?? [];
-  return write.fields.filter((field) => fillsWithOldValue(write, columnName(field.name), tracer)).map((field) => field.name);
+  return write.fields
+    .filter((field) => fillsWithOldValue(write, columnName(field.name), tracer))
+    .map((field) => field.name);
 }
 
 function where(schema: SchemaModel, target: string): string {
@@ -74,12 +90,18 @@ export const noClaimWithoutUniqueKey = createRule({
   meta: {
     type: 'problem',
     messages: {
-      noKey: 'Claim with no unique key to settle it: {{table}} has none, so {{write}} inserts the duplicate; add a unique index on {{index}} {{where}}.',
-      noKeyOnColumns: 'Claim with no unique key to settle it: {{table}} has none on {{columns}}, so {{write}} inserts the duplicate; add a unique index on {{index}} {{where}}.',
-      caughtNoKey: 'Caught duplicate with no unique key: {{write}} relies on a unique violation, but {{table}} has no unique key on {{columns}}; add a unique index on {{index}} {{where}}.',
-      noMatchingKey: 'ON CONFLICT names no unique key: {{table}} has none on exactly ({{columns}}), so {{write}} fails at run time; add a unique index on {{index}} {{where}}.',
-      upsertNoKey: 'Upsert with no unique index: {{table}} has none on {{columns}}, so two concurrent runs of {{write}} can both insert; add a unique index on {{index}} {{where}}.',
-      upsertEmptyFilter: 'Upsert matching on no field: no unique index settles {{write}}, so two concurrent runs can both insert.',
+      noKey:
+        'Claim with no unique key to settle it: {{table}} has none, so {{write}} inserts the duplicate; add a unique index on {{index}} {{where}}.',
+      noKeyOnColumns:
+        'Claim with no unique key to settle it: {{table}} has none on {{columns}}, so {{write}} inserts the duplicate; add a unique index on {{index}} {{where}}.',
+      caughtNoKey:
+        'Caught duplicate with no unique key: {{write}} relies on a unique violation, but {{table}} has no unique key on {{columns}}; add a unique index on {{index}} {{where}}.',
+      noMatchingKey:
+        'ON CONFLICT names no unique key: {{table}} has none on exactly ({{columns}}), so {{write}} fails at run time; add a unique index on {{index}} {{where}}.',
+      upsertNoKey:
+        'Upsert with no unique index: {{table}} has none on {{columns}}, so two concurrent runs of {{write}} can both insert; add a unique index on {{index}} {{where}}.',
+      upsertEmptyFilter:
+        'Upsert matching on no field: no unique index settles {{write}}, so two concurrent runs can both insert.',
     },
     schema: [],
   },
@@ -95,7 +117,9 @@ export const noClaimWithoutUniqueKey = createRule({
       CallExpression: collect,
       TaggedTemplateExpression: collect,
       'Program:exit'() {
-        const writes = operations.filter((operation) => operation.kind !== 'read' && operation.kind !== 'serialisation');
+        const writes = operations.filter(
+          (operation) => operation.kind !== 'read' && operation.kind !== 'serialisation',
+        );
         for (const write of writes) {
           const expected = expectation(write, writes, file);
           if (!expected || write.targets.length !== 1) continue;
@@ -122,8 +146,13 @@ export const noClaimWithoutUniqueKey = createRule({
           }
           if (expected.how === 'within') {
             const matched = new Set((write.conflictTarget ?? []).map(columnName));
-            if (keys.some((key) => key.columns.length > 0 && key.columns.every((column) => matched.has(column)))) continue;
-            context.report({ node: write.node, messageId: matched.size === 0 ? 'upsertEmptyFilter' : 'upsertNoKey', data });
+            if (keys.some((key) => key.columns.length > 0 && key.columns.every((column) => matched.has(column))))
+              continue;
+            context.report({
+              node: write.node,
+              messageId: matched.size === 0 ? 'upsertEmptyFilter' : 'upsertNoKey',
+              data,
+            });
             continue;
           }
           // A key among the columns this write fills with a value another row may have can

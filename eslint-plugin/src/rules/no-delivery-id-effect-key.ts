@@ -11,10 +11,13 @@ export const noDeliveryIdEffectKey = createRule({
   meta: {
     type: 'problem',
     messages: {
-      deliveryKey: "Effect key from the delivery, not the operation: {{key}} comes from {{source}}.",
-      mintedKey: "Effect key made fresh on every attempt: {{key}} comes from {{source}}, so a retry never matches the first try.",
-      mixedKey: "Effect key with a fresh part: {{key}} names the operation ({{named}}) but adds {{source}}, so a retry never matches the first try.",
-      workerKey: "Effect key from the worker: {{key}} comes from {{source}}, so another worker makes another key for the same message.",
+      deliveryKey: 'Effect key from the delivery, not the operation: {{key}} comes from {{source}}.',
+      mintedKey:
+        'Effect key made fresh on every attempt: {{key}} comes from {{source}}, so a retry never matches the first try.',
+      mixedKey:
+        'Effect key with a fresh part: {{key}} names the operation ({{named}}) but adds {{source}}, so a retry never matches the first try.',
+      workerKey:
+        'Effect key from the worker: {{key}} comes from {{source}}, so another worker makes another key for the same message.',
     },
 
     schema: [],
@@ -36,9 +39,14 @@ export const noDeliveryIdEffectKey = createRule({
       if (operation.targets.some((target) => analysis.schema().unreadableMayDeclare(target))) return true;
       const steady = operation.fields
         .filter((field) => field.name !== key.name && field.values.length > 0)
-        .filter((field) => field.values.every((value) => !analysis.tracer.scalars(value).some((fact) => fact.kind === 'minted')))
+        .filter((field) =>
+          field.values.every((value) => !analysis.tracer.scalars(value).some((fact) => fact.kind === 'minted')),
+        )
         .map((field) => field.name);
-      return steady.length > 0 && operation.targets.some((target) => analysis.schema().keyWithin(target, steady) !== undefined);
+      return (
+        steady.length > 0 &&
+        operation.targets.some((target) => analysis.schema().keyWithin(target, steady) !== undefined)
+      );
     };
     const keys: TracedKey[] = [];
     // A fresh value is reported once, where it is first used as a key: one value, one fix.
@@ -66,7 +74,9 @@ export const noDeliveryIdEffectKey = createRule({
         return sent && !reusedByRetries(key.node, fresh, analysis.file);
       };
       const kind = (['delivery', 'worker', 'minted'] as const).find(
-        (candidate) => facts.some((fact) => fact.kind === candidate && certain(fact) && !fact.fallback) && (candidate !== 'minted' || mintedMatters()),
+        (candidate) =>
+          facts.some((fact) => fact.kind === candidate && certain(fact) && !fact.fallback) &&
+          (candidate !== 'minted' || mintedMatters()),
       );
       // A claim records which deliveries were handled: there, the delivery's id is the right key.
       // A binding named as a key is judged only for what it mixes: its use decides the rest.
@@ -77,7 +87,8 @@ export const noDeliveryIdEffectKey = createRule({
         if (places.every((at) => at !== undefined && reported.has(at))) return;
         for (const at of places) if (at) reported.add(at);
       }
-      const messageId = kind === 'delivery' ? 'deliveryKey' : kind === 'worker' ? 'workerKey' : mixed ? 'mixedKey' : 'mintedKey';
+      const messageId =
+        kind === 'delivery' ? 'deliveryKey' : kind === 'worker' ? 'workerKey' : mixed ? 'mixedKey' : 'mintedKey';
       context.report({
         node: key.node,
         messageId,

@@ -17,7 +17,12 @@ export interface CommentEdit {
 const reasonPlaceholder = ' -- reason';
 
 function withReason(line: number, character: number, before: string, after = ''): CommentEdit {
-  return { line, character, text: `${before}${reasonPlaceholder}${after}`, reasonAt: before.length + reasonPlaceholder.length - 'reason'.length };
+  return {
+    line,
+    character,
+    text: `${before}${reasonPlaceholder}${after}`,
+    reasonAt: before.length + reasonPlaceholder.length - 'reason'.length,
+  };
 }
 
 const nextLineDirective = /^(\s*)\/\/\s*eslint-disable-next-line\b(.*?)\s*$/;
@@ -40,7 +45,9 @@ export function disableRuleForLine(document: LineSource, line: number, qualified
     if (rules.length > 0 && !rules.includes(qualifiedRule)) {
       const end = previous.trimEnd().length - listed.length + ruleList.trimEnd().length;
       // A directive with a reason keeps it; one without gets one asked for.
-      return reasonAt === -1 ? withReason(line - 1, end, `, ${qualifiedRule}`) : { line: line - 1, character: end, text: `, ${qualifiedRule}` };
+      return reasonAt === -1
+        ? withReason(line - 1, end, `, ${qualifiedRule}`)
+        : { line: line - 1, character: end, text: `, ${qualifiedRule}` };
     }
   }
   const indentation = /^\s*/.exec(document.lineAt(line).text)?.[0] ?? '';

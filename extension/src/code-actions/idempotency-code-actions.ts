@@ -46,7 +46,9 @@ export class IdempotencyCodeActions implements vscode.CodeActionProvider {
         edits.push(editAction(`Fix: ${rule}`, document.uri, finding.fix, diagnostic, true));
       }
       for (const [index, suggestion] of (finding?.suggestions ?? []).entries()) {
-        edits.push(editAction(suggestion.description, document.uri, suggestion.edit, diagnostic, !finding?.fix && index === 0));
+        edits.push(
+          editAction(suggestion.description, document.uri, suggestion.edit, diagnostic, !finding?.fix && index === 0),
+        );
       }
 
       if (seenRules.has(rule)) continue;
@@ -59,7 +61,12 @@ export class IdempotencyCodeActions implements vscode.CodeActionProvider {
 
       const qualified = qualifiedRuleId(rule);
       silencers.push(
-        commentAction(`Disable ${rule} for this line`, document, disableRuleForLine(document, diagnostic.range.start.line, qualified), diagnostic),
+        commentAction(
+          `Disable ${rule} for this line`,
+          document,
+          disableRuleForLine(document, diagnostic.range.start.line, qualified),
+          diagnostic,
+        ),
         commentAction(`Disable ${rule} for this file`, document, disableRuleForFile(document, qualified), diagnostic),
       );
     }

@@ -18,7 +18,10 @@ export class LearnWhyHover implements vscode.HoverProvider {
       if (rule) rules.add(rule);
     }
     if (rules.size === 0) return undefined;
-    const lines = [...rules].map((rule) => `${rule}: [${learnWhyTitle}](${learnWhyTarget(rule).toString()}) · [${rulePageTitle}](${rulePageTarget(rule).toString()})`);
+    const lines = [...rules].map(
+      (rule) =>
+        `${rule}: [${learnWhyTitle}](${learnWhyTarget(rule).toString()}) · [${rulePageTitle}](${rulePageTarget(rule).toString()})`,
+    );
     const markdown = new vscode.MarkdownString(lines.join('\n\n'));
     markdown.isTrusted = { enabledCommands: [openLessonCommand, showRulePageCommand] };
     return new vscode.Hover(markdown);

@@ -37,7 +37,9 @@ export function loadLessonPage(lessonsRoot: string, lesson: string): LessonPage 
     const built = JSON.parse(readFileSync(file, 'utf8')) as BuiltLesson;
     return { title: built.title, html: renderLesson(built), assets: databaseAssets, available: true };
   } catch (error) {
-    return unavailable(`The lesson “${lesson}” could not be read (${error instanceof Error ? error.message : String(error)}).`);
+    return unavailable(
+      `The lesson “${lesson}” could not be read (${error instanceof Error ? error.message : String(error)}).`,
+    );
   }
 }
 

@@ -46,7 +46,9 @@ ${input.lessonHtml}
 }
 
 /** A rule's page in the panel: text only, no script. */
-export function rulePageHtml(input: Pick<LessonPageInput, 'cspSource' | 'nonce' | 'styleUri' | 'title'> & { ruleHtml: string }): string {
+export function rulePageHtml(
+  input: Pick<LessonPageInput, 'cspSource' | 'nonce' | 'styleUri' | 'title'> & { ruleHtml: string },
+): string {
   return `${pageHead(input)}
 <body>
 <main class="lesson">

@@ -22,7 +22,12 @@ export function isMessageFromLesson(value: unknown): value is MessageFromLesson 
       return typeof message.reason === 'string';
     case 'state': {
       const state = message.state as Record<string, unknown> | null;
-      return typeof state === 'object' && state !== null && typeof state.lesson === 'string' && JSON.stringify(state).length <= maximumStateLength;
+      return (
+        typeof state === 'object' &&
+        state !== null &&
+        typeof state.lesson === 'string' &&
+        JSON.stringify(state).length <= maximumStateLength
+      );
     }
     default:
       return false;

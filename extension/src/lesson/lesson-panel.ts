@@ -66,7 +66,12 @@ export class LessonPanel implements vscode.Disposable {
       this.panel.reveal(undefined, false);
       return this.panel;
     }
-    return vscode.window.createWebviewPanel(lessonViewType, 'Lesson', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, this.options());
+    return vscode.window.createWebviewPanel(
+      lessonViewType,
+      'Lesson',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      this.options(),
+    );
   }
 
   serializer(): vscode.WebviewPanelSerializer<unknown> {
@@ -105,12 +110,25 @@ export class LessonPanel implements vscode.Disposable {
     this.lesson = lesson;
     panel.webview.options = this.options();
     const webviewRoot = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
-    panel.iconPath = { light: vscode.Uri.joinPath(webviewRoot, 'lesson-icon-light.svg'), dark: vscode.Uri.joinPath(webviewRoot, 'lesson-icon-dark.svg') };
+    panel.iconPath = {
+      light: vscode.Uri.joinPath(webviewRoot, 'lesson-icon-light.svg'),
+      dark: vscode.Uri.joinPath(webviewRoot, 'lesson-icon-dark.svg'),
+    };
     const asset = (name: string) => panel.webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, name)).toString();
     if (this.rule !== undefined) {
-      const rulePage = loadRulePage(vscode.Uri.joinPath(this.extensionUri, 'dist', 'rules').fsPath, this.rule, this.ruleInEditor);
+      const rulePage = loadRulePage(
+        vscode.Uri.joinPath(this.extensionUri, 'dist', 'rules').fsPath,
+        this.rule,
+        this.ruleInEditor,
+      );
       panel.title = rulePage.title;
-      panel.webview.html = rulePageHtml({ cspSource: panel.webview.cspSource, nonce: createNonce(randomBytes), styleUri: asset('lesson.css'), title: rulePage.title, ruleHtml: rulePage.html });
+      panel.webview.html = rulePageHtml({
+        cspSource: panel.webview.cspSource,
+        nonce: createNonce(randomBytes),
+        styleUri: asset('lesson.css'),
+        title: rulePage.title,
+        ruleHtml: rulePage.html,
+      });
       return;
     }
     const page = loadLessonPage(vscode.Uri.joinPath(this.extensionUri, 'dist', 'lessons').fsPath, lesson);

@@ -1,4 +1,11 @@
-import { formatTimeline, type BuiltExample, type BuiltLesson, type BuiltQuestion, type CodeSnippet, type RecordedRaces } from '@idempotency/lessons';
+import {
+  formatTimeline,
+  type BuiltExample,
+  type BuiltLesson,
+  type BuiltQuestion,
+  type CodeSnippet,
+  type RecordedRaces,
+} from '@idempotency/lessons';
 
 /**
  * The whole lesson as the panel's HTML, rendered on the extension host so the text is readable the
@@ -19,7 +26,8 @@ export function renderLesson(lesson: BuiltLesson): string {
     section(lesson.thirtySeconds.anchor, lesson.thirtySeconds.title, lesson.thirtySeconds.html),
     `<section aria-labelledby="how-it-works"><h2 id="how-it-works">How it works, in ${lesson.steps.length} steps</h2><ol class="steps">`,
     ...lesson.steps.map(
-      (step) => `<li id="${attribute(step.anchor)}" aria-label="${attribute(stepTitles.get(step.anchor) ?? `Step ${step.number}`)}">${step.html}</li>`,
+      (step) =>
+        `<li id="${attribute(step.anchor)}" aria-label="${attribute(stepTitles.get(step.anchor) ?? `Step ${step.number}`)}">${step.html}</li>`,
     ),
     `</ol></section>`,
     `<section id="${attribute(lesson.analogy.anchor)}"><h2>${text(lesson.analogy.title)}</h2>${lesson.analogy.storyHtml}`,
@@ -60,7 +68,10 @@ function renderRelated(lesson: BuiltLesson): string {
 
 function renderContents(lesson: BuiltLesson): string {
   const shown = lesson.places.filter((place) => !place.anchor.startsWith('step-') || place.anchor === 'step-1');
-  const links = shown.map((place) => `<li><a href="#${attribute(place.anchor)}">${text(place.anchor === 'step-1' ? 'How it works' : place.title)}</a></li>`);
+  const links = shown.map(
+    (place) =>
+      `<li><a href="#${attribute(place.anchor)}">${text(place.anchor === 'step-1' ? 'How it works' : place.title)}</a></li>`,
+  );
   return `<nav class="contents" aria-label="Lesson contents"><ol>${links.join('')}</ol></nav>`;
 }
 
@@ -69,7 +80,10 @@ function section(anchor: string, title: string, html: string): string {
 }
 
 function renderCode(code: CodeSnippet, caption?: string): string {
-  const flagged = code.flaggedBy.length > 0 ? ` <span class="flag">flagged by ${code.flaggedBy.map(identifier).join(', ')}</span>` : '';
+  const flagged =
+    code.flaggedBy.length > 0
+      ? ` <span class="flag">flagged by ${code.flaggedBy.map(identifier).join(', ')}</span>`
+      : '';
   return `<figure class="code"><figcaption>${text(caption ?? code.handler)}${flagged}</figcaption><pre tabindex="0"><code>${text(code.source)}</code></pre></figure>`;
 }
 
@@ -93,7 +107,9 @@ function renderRecordedRaces(example: BuiltExample, recorded: RecordedRaces | nu
   return [
     `<details class="recorded-races"><summary>Two workers at once, on a real server (recorded ${text(recorded.recordedOn)})</summary>`,
     `<p>PGlite in this panel has one connection, so it cannot race two workers. These timelines were recorded on ${text(recorded.engine)} on ${text(recorded.recordedOn)} with <code>npm run lesson -- record-races</code>; they were not run in this panel.</p>`,
-    ...races.map((race) => `<p><code>${text(race.line)}</code></p><pre tabindex="0">${text(formatTimeline(race.timeline))}</pre>`),
+    ...races.map(
+      (race) => `<p><code>${text(race.line)}</code></p><pre tabindex="0">${text(formatTimeline(race.timeline))}</pre>`,
+    ),
     `</details>`,
   ].join('\n');
 }

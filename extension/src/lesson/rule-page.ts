@@ -27,7 +27,12 @@ export interface RuleInEditor {
   deferred: boolean;
 }
 
-const levelWords: Record<Exclude<RuleLevel, 'off'>, string> = { error: 'an error', warning: 'a warning', information: 'information', hint: 'a hint (no squiggle)' };
+const levelWords: Record<Exclude<RuleLevel, 'off'>, string> = {
+  error: 'an error',
+  warning: 'a warning',
+  information: 'information',
+  hint: 'a hint (no squiggle)',
+};
 
 /** The page's line on how the rule is reported: what this editor does, then what CI does with the recommended config. */
 function inEditorLine(rule: RuleInEditor, suggestions: boolean): string {
@@ -44,16 +49,29 @@ function inEditorLine(rule: RuleInEditor, suggestions: boolean): string {
  * HTML escaped, under a link to the place in the lesson that teaches it. A missing or unreadable
  * page says so in words.
  */
-export function loadRulePage(rulesRoot: string, rule: string, inEditor: RuleInEditor = { level: 'warning', deferred: false }): RulePage {
+export function loadRulePage(
+  rulesRoot: string,
+  rule: string,
+  inEditor: RuleInEditor = { level: 'warning', deferred: false },
+): RulePage {
   const file = path.join(rulesRoot, `${rule}.json`);
-  if (!isRuleName(rule) || !existsSync(file)) return { title: 'Rule', html: paragraph(`The rule “${rule}” has no page in this version of the extension.`) };
+  if (!isRuleName(rule) || !existsSync(file))
+    return { title: 'Rule', html: paragraph(`The rule “${rule}” has no page in this version of the extension.`) };
   try {
     const page = JSON.parse(readFileSync(file, 'utf8')) as BuiltRulePage;
     const link = `<nav class="rule-lesson"><a href="${escapeAttribute(page.openLesson)}">Learn why: open the lesson at ${escapeAttribute(page.lessonPlace)}</a></nav>`;
-    const html = page.html.replace(/<p class="rule-in-editor" data-suggestions="(true|false)"><\/p>/, (_, suggestions: string) => inEditorLine(inEditor, suggestions === 'true'));
+    const html = page.html.replace(
+      /<p class="rule-in-editor" data-suggestions="(true|false)"><\/p>/,
+      (_, suggestions: string) => inEditorLine(inEditor, suggestions === 'true'),
+    );
     return { title: `Rule: ${rule}`, html: `${link}\n<article class="rule-page">${html}</article>` };
   } catch (error) {
-    return { title: 'Rule', html: paragraph(`The page of the rule “${rule}” could not be read (${error instanceof Error ? error.message : String(error)}).`) };
+    return {
+      title: 'Rule',
+      html: paragraph(
+        `The page of the rule “${rule}” could not be read (${error instanceof Error ? error.message : String(error)}).`,
+      ),
+    };
   }
 }
 

@@ -27,7 +27,7 @@ export async function loadLintEngine(options: LintEngineOptions = {}): Promise<L
     // Files are linted by their absolute paths; the working directory is the file's workspace
     // folder, or the root for a file outside every folder, below which every path lies.
     linter: (cwd) => new Linter({ configType: 'flat', cwd }),
-    plugin: plugin as unknown as IdempotencyPlugin,
+    plugin: plugin,
     parsing: createIncrementalParsing(typeScriptParser, { reparseChanges: options.incrementalParsing !== false }),
   });
 }

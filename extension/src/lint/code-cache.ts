@@ -31,7 +31,10 @@ export function requireWithCodeCache<Exports>(file: string, cacheDir: string | u
   const requireFrom = createRequire(file);
   if (!cacheDir) return { exports: requireFrom(file) as Exports, state: 'off', save: () => {} };
   const stat = statSync(file);
-  const cacheFile = path.join(cacheDir, `${cachePrefix}${process.version}-${process.arch}-${stat.size}-${Math.round(stat.mtimeMs)}.cache`);
+  const cacheFile = path.join(
+    cacheDir,
+    `${cachePrefix}${process.version}-${process.arch}-${stat.size}-${Math.round(stat.mtimeMs)}.cache`,
+  );
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(cacheFile);
@@ -42,10 +45,19 @@ export function requireWithCodeCache<Exports>(file: string, cacheDir: string | u
     filename: file,
     ...(cachedData ? { cachedData } : {}),
     // The engine never imports dynamically on its paths; should it, the import behaves as in a required module.
-    ...(vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER ? { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER } : {}),
-  } as vm.ScriptOptions);
+    ...(vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER
+      ? { importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER }
+      : {}),
+  });
   const module = { exports: {} as Exports };
-  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, requireFrom, module, file, path.dirname(file));
+  (script.runInThisContext() as (...args: unknown[]) => void).call(
+    module.exports,
+    module.exports,
+    requireFrom,
+    module,
+    file,
+    path.dirname(file),
+  );
   const state: CodeCacheState = !cachedData ? 'created' : script.cachedDataRejected ? 'rejected' : 'used';
   return {
     exports: module.exports,
@@ -55,7 +67,9 @@ export function requireWithCodeCache<Exports>(file: string, cacheDir: string | u
       try {
         mkdirSync(cacheDir, { recursive: true });
         // Caches of other versions of the bundle are of no further use.
-        for (const name of readdirSync(cacheDir)) if (name.startsWith(cachePrefix) && path.join(cacheDir, name) !== cacheFile) rmSync(path.join(cacheDir, name), { force: true });
+        for (const name of readdirSync(cacheDir))
+          if (name.startsWith(cachePrefix) && path.join(cacheDir, name) !== cacheFile)
+            rmSync(path.join(cacheDir, name), { force: true });
         const partial = `${cacheFile}.${process.pid}.partial`;
         writeFileSync(partial, script.createCachedData());
         renameSync(partial, cacheFile);

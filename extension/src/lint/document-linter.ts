@@ -40,14 +40,19 @@ export class DocumentLinter implements vscode.Disposable {
    * The lint under way for each document, and whether it must run once more when it is done, on
    * the latest document object for its URI (one closed and opened again is a new object).
    */
-  private readonly running = new Map<string, { finished: Promise<void>; again: boolean; document: vscode.TextDocument }>();
+  private readonly running = new Map<
+    string,
+    { finished: Promise<void>; again: boolean; document: vscode.TextDocument }
+  >();
   /** The engine once it has loaded: closing a document must not be what loads it. */
   private loadedEngine: LintService | undefined;
 
   constructor(private readonly parts: DocumentLinterParts) {}
 
   static isLintable(document: vscode.TextDocument): boolean {
-    return (lintedLanguages as readonly string[]).includes(document.languageId) && !ignoredSchemes.has(document.uri.scheme);
+    return (
+      (lintedLanguages as readonly string[]).includes(document.languageId) && !ignoredSchemes.has(document.uri.scheme)
+    );
   }
 
   /** Lints after the typing delay; a newer change restarts the wait. */
@@ -229,9 +234,12 @@ function unsavedTextsBesides(document: vscode.TextDocument): Record<string, stri
  * matters (it picks the parser): untitled documents and files without a usual extension get one
  * from their language.
  */
-export function lintedFileName(document: Pick<vscode.TextDocument, 'fileName' | 'languageId'> & { uri: Pick<vscode.Uri, 'scheme'> }): string {
+export function lintedFileName(
+  document: Pick<vscode.TextDocument, 'fileName' | 'languageId'> & { uri: Pick<vscode.Uri, 'scheme'> },
+): string {
   const base = path.basename(document.fileName);
-  if (sourceName.test(base)) return document.uri.scheme === 'file' && path.isAbsolute(document.fileName) ? document.fileName : base;
+  if (sourceName.test(base))
+    return document.uri.scheme === 'file' && path.isAbsolute(document.fileName) ? document.fileName : base;
   return `${base || 'untitled'}${extensionOfLanguage[document.languageId] ?? '.js'}`;
 }
 

@@ -10,5 +10,5 @@ export interface SkippedSchema {
  */
 export function skippedSchemaOf(warning: string): SkippedSchema | undefined {
   const found = /skipped (.+?): it could not be read as (.+?)\. /.exec(warning);
-  return found ? { file: found[1]!, readAs: found[2]! } : undefined;
+  return found ? { file: found[1], readAs: found[2] } : undefined;
 }

@@ -13,7 +13,8 @@ import type { LintReport, LintRequest, RuleDocs } from './lint-engine.js';
 
 export { loadLintEngine };
 
-export type MessageToWorker = { type: 'lint'; id: number; request: LintRequest } | { type: 'forget'; documentKey: string };
+export type MessageToWorker =
+  { type: 'lint'; id: number; request: LintRequest } | { type: 'forget'; documentKey: string };
 
 export type MessageFromWorker =
   | { type: 'ready'; docs: Record<RuleName, RuleDocs>; codeCache: CodeCacheState }
@@ -38,12 +39,18 @@ export interface ServeOptions {
   afterFirstLint?: () => void;
 }
 
-export function serve(port: MessagePort, engineOptions: LintEngineOptions, { codeCache, afterFirstLint }: ServeOptions): void {
+export function serve(
+  port: MessagePort,
+  engineOptions: LintEngineOptions,
+  { codeCache, afterFirstLint }: ServeOptions,
+): void {
   const loading = loadLintEngine(engineOptions);
   let linted = false;
   // The plugin says what it had to skip (a schema file it cannot read) as a process warning; the
   // host logs it and tells the user.
-  process.on('warning', (warning) => port.postMessage({ type: 'warning', message: warning.message } satisfies MessageFromWorker));
+  process.on('warning', (warning) =>
+    port.postMessage({ type: 'warning', message: warning.message } satisfies MessageFromWorker),
+  );
   // Requests that come while the engine loads wait for it, in order.
   port.on('message', (message: MessageToWorker) => {
     void loading.then((engine) => {
@@ -51,7 +58,11 @@ export function serve(port: MessagePort, engineOptions: LintEngineOptions, { cod
         engine.forget(message.documentKey);
         return;
       }
-      port.postMessage({ type: 'linted', id: message.id, report: engine.lint(message.request) } satisfies MessageFromWorker);
+      port.postMessage({
+        type: 'linted',
+        id: message.id,
+        report: engine.lint(message.request),
+      } satisfies MessageFromWorker);
       if (!linted) {
         linted = true;
         if (afterFirstLint) setImmediate(afterFirstLint);
@@ -59,7 +70,16 @@ export function serve(port: MessagePort, engineOptions: LintEngineOptions, { cod
     });
   });
   loading.then(
-    (engine) => port.postMessage({ type: 'ready', docs: Object.fromEntries(ruleNames.map((rule) => [rule, engine.docsOf(rule)])), codeCache } as MessageFromWorker),
-    (error: unknown) => port.postMessage({ type: 'failed', reason: error instanceof Error ? error.message : String(error) } satisfies MessageFromWorker),
+    (engine) =>
+      port.postMessage({
+        type: 'ready',
+        docs: Object.fromEntries(ruleNames.map((rule) => [rule, engine.docsOf(rule)])),
+        codeCache,
+      }),
+    (error: unknown) =>
+      port.postMessage({
+        type: 'failed',
+        reason: error instanceof Error ? error.message : String(error),
+      } satisfies MessageFromWorker),
   );
 }

@@ -91,7 +91,12 @@ export interface IdempotencyPlugin {
   configs?: { recommended?: { name?: string; ignores?: string[] }[] };
 }
 
-type ReportDescriptor = { messageId?: string; data?: Record<string, unknown>; node?: { loc?: { start: { line: number; column: number } } }; loc?: { start?: { line: number; column: number }; line?: number; column?: number } };
+type ReportDescriptor = {
+  messageId?: string;
+  data?: Record<string, unknown>;
+  node?: { loc?: { start: { line: number; column: number } } };
+  loc?: { start?: { line: number; column: number }; line?: number; column?: number };
+};
 type RuleContextLike = { report(descriptor: ReportDescriptor): void };
 
 /** `messageId@line:column` of a report, as ESLint's message for it will carry them (1-based). */
@@ -104,7 +109,11 @@ function reportKey(messageId: string | undefined, line: number, column: number):
  * its data (`12:5`, where the value came from): ESLint's messages do not carry report data, and
  * the editor shows the origin as the diagnostic's related information.
  */
-function notingOrigins(plugin: IdempotencyPlugin, origins: Map<string, Origin>, created: () => void): IdempotencyPlugin {
+function notingOrigins(
+  plugin: IdempotencyPlugin,
+  origins: Map<string, Origin>,
+  created: () => void,
+): IdempotencyPlugin {
   const rules: IdempotencyPlugin['rules'] = {};
   for (const [name, rule] of Object.entries(plugin.rules)) {
     const create = rule.create;
@@ -119,10 +128,16 @@ function notingOrigins(plugin: IdempotencyPlugin, origins: Map<string, Origin>, 
         const noting = Object.create(context, {
           report: {
             value(descriptor: ReportDescriptor) {
-              const origin = typeof descriptor.data?.origin === 'string' ? /^(\d+):(\d+)$/.exec(descriptor.data.origin) : null;
+              const origin =
+                typeof descriptor.data?.origin === 'string' ? /^(\d+):(\d+)$/.exec(descriptor.data.origin) : null;
               const start = descriptor.node?.loc?.start ?? descriptor.loc?.start;
               const note = typeof descriptor.data?.originNote === 'string' ? descriptor.data.originNote : undefined;
-              if (origin && start) origins.set(reportKey(descriptor.messageId, start.line, start.column + 1), { line: Number(origin[1]), column: Number(origin[2]), ...(note ? { note } : {}) });
+              if (origin && start)
+                origins.set(reportKey(descriptor.messageId, start.line, start.column + 1), {
+                  line: Number(origin[1]),
+                  column: Number(origin[2]),
+                  ...(note ? { note } : {}),
+                });
               context.report(descriptor);
             },
           },
@@ -211,16 +226,24 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
       try {
         const source = parseSource(text, fileName, parsing, documentKey);
         parse = source.outcome;
-        if (!source.ok) return { kind: 'unparseable', reason: source.message, line: source.line, durationMs: elapsed(), parse };
+        if (!source.ok)
+          return { kind: 'unparseable', reason: source.message, line: source.line, durationMs: elapsed(), parse };
         origins.clear();
         rulesCreated = false;
-        const messages = linterFor(folder ?? '/').verify(source.sourceCode, configFor(rules, openDocuments, stable(declarations), folder !== undefined), fileName);
+        const messages = linterFor(folder ?? '/').verify(
+          source.sourceCode,
+          configFor(rules, openDocuments, stable(declarations), folder !== undefined),
+          fileName,
+        );
         if (!rulesCreated && rules.length > 0) return { kind: 'not-service-code', durationMs: elapsed() };
         for (const message of messages) {
           // Inline `/* eslint other-rule: … */` comments name rules this engine does not load;
           // ESLint reports those against the unknown rule, and they are not findings of ours.
           const rule = ruleNameOf(message.ruleId);
-          if (rule) problems.push(toProblem(rule, message, origins.get(reportKey(message.messageId, message.line, message.column))));
+          if (rule)
+            problems.push(
+              toProblem(rule, message, origins.get(reportKey(message.messageId, message.line, message.column))),
+            );
         }
       } catch (error) {
         return { kind: 'failed', reason: failureReason(error), durationMs: elapsed() };

@@ -45,7 +45,12 @@ const lintHeap = { maxYoungGenerationSizeMb: 96 };
  * only slow the editor down); one that stops later, say out of memory on a huge file, fails the
  * lints it was running, and the next lint starts a fresh one.
  */
-export function lintWorker(workerPath: string, events: LintWorkerEvents, options: LintEngineOptions = {}, codeCacheDir?: string): LintWorker {
+export function lintWorker(
+  workerPath: string,
+  events: LintWorkerEvents,
+  options: LintEngineOptions = {},
+  codeCacheDir?: string,
+): LintWorker {
   let starting: Promise<LintService> | undefined;
   let current: Worker | undefined;
   let disposed = false;
@@ -53,7 +58,10 @@ export function lintWorker(workerPath: string, events: LintWorkerEvents, options
   const start = () =>
     new Promise<LintService>((resolve, reject) => {
       const started = performance.now();
-      const worker = new Worker(workerPath, { workerData: { lintWorker: options, ...(codeCacheDir ? { codeCacheDir } : {}) } satisfies LintWorkerData, resourceLimits: lintHeap });
+      const worker = new Worker(workerPath, {
+        workerData: { lintWorker: options, ...(codeCacheDir ? { codeCacheDir } : {}) } satisfies LintWorkerData,
+        resourceLimits: lintHeap,
+      });
       current = worker;
       const pending = new Map<number, (report: LintReport) => void>();
       let nextId = 0;
@@ -64,7 +72,8 @@ export function lintWorker(workerPath: string, events: LintWorkerEvents, options
       const stop = (reason: string) => {
         if (stopped) return;
         stopped = true;
-        for (const settle of pending.values()) settle({ kind: 'failed', reason: `the checker stopped (${reason})`, durationMs: 0 });
+        for (const settle of pending.values())
+          settle({ kind: 'failed', reason: `the checker stopped (${reason})`, durationMs: 0 });
         pending.clear();
         if (current === worker) current = undefined;
         void worker.terminate();

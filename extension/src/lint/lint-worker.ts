@@ -11,6 +11,12 @@ import type { LintWorkerData } from './lint-engine-bundle.js';
 
 const data = workerData as Partial<LintWorkerData> | null;
 if (parentPort && data?.lintWorker) {
-  const engineBundle = requireWithCodeCache<typeof import('./lint-engine-bundle.js')>(path.join(__dirname, 'lint-engine.js'), data.codeCacheDir);
-  engineBundle.exports.serve(parentPort, data.lintWorker, { codeCache: engineBundle.state, afterFirstLint: engineBundle.save });
+  const engineBundle = requireWithCodeCache<typeof import('./lint-engine-bundle.js')>(
+    path.join(__dirname, 'lint-engine.js'),
+    data.codeCacheDir,
+  );
+  engineBundle.exports.serve(parentPort, data.lintWorker, {
+    codeCache: engineBundle.state,
+    afterFirstLint: engineBundle.save,
+  });
 }

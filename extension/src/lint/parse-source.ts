@@ -47,7 +47,12 @@ export function parserOptionsFor(fileName: string): ParserOptions {
  * Parsing here rather than inside ESLint is what lets the engine choose the traversal (see
  * `EditorSourceCode`).
  */
-export function parseSource(text: string, fileName: string, parsing: IncrementalParsing, documentKey?: string): ParsedSource {
+export function parseSource(
+  text: string,
+  fileName: string,
+  parsing: IncrementalParsing,
+  documentKey?: string,
+): ParsedSource {
   const hasBOM = text.charCodeAt(0) === byteOrderMark;
   const body = hasBOM ? text.slice(1) : text;
   const parser = typeScriptFile.test(fileName) ? parsing.typeScriptParser : parsing.javaScriptParser;
@@ -61,7 +66,9 @@ export function parseSource(text: string, fileName: string, parsing: Incremental
     return {
       ok: false,
       // Parsers put the line in front of some messages; ESLint takes it off, since the report carries the line.
-      message: `Parsing error: ${String(message).replace(/^line \d+:/iu, '').trim()}`,
+      message: `Parsing error: ${String(message)
+        .replace(/^line \d+:/iu, '')
+        .trim()}`,
       line: typeof lineNumber === 'number' ? lineNumber : 1,
       outcome: parsed.outcome,
     };

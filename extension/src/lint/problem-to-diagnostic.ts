@@ -39,8 +39,15 @@ export function problemToDiagnostic(
   if (problem.origin) {
     // Where the finding comes from (the value's read, the check): the Problems panel lists it under the finding, and a click goes there.
     const line = clamp(problem.origin.line - 1, 0, document.lineCount - 1);
-    const at = document.validateRange(new vscode.Range(line, Math.max(problem.origin.column - 1, 0), line, Math.max(problem.origin.column - 1, 0)));
-    diagnostic.relatedInformation = [new vscode.DiagnosticRelatedInformation(new vscode.Location(document.uri, at), problem.origin.note ?? 'the finding comes from here')];
+    const at = document.validateRange(
+      new vscode.Range(line, Math.max(problem.origin.column - 1, 0), line, Math.max(problem.origin.column - 1, 0)),
+    );
+    diagnostic.relatedInformation = [
+      new vscode.DiagnosticRelatedInformation(
+        new vscode.Location(document.uri, at),
+        problem.origin.note ?? 'the finding comes from here',
+      ),
+    ];
   }
   return diagnostic;
 }

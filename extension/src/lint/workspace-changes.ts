@@ -21,7 +21,8 @@ export function watchDependencies(changed: (uri: vscode.Uri) => void): vscode.Di
     watcher.onDidCreate(report),
     watcher.onDidDelete(report),
     vscode.workspace.onDidChangeTextDocument(({ document, contentChanges }) => {
-      if (contentChanges.length > 0 && document.uri.scheme === 'file' && dependencyFile.test(document.uri.path)) report(document.uri);
+      if (contentChanges.length > 0 && document.uri.scheme === 'file' && dependencyFile.test(document.uri.path))
+        report(document.uri);
     }),
   );
 }

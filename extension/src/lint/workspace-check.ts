@@ -43,7 +43,9 @@ export async function checkWorkspace(
     const settings = parts.settings(folder.uri);
     if (!checksFiles(settings)) continue;
     const exclude = `{${[...alwaysExcluded, ...settings.workspaceExclude].join(',')}}`;
-    files.push(...(await vscode.workspace.findFiles(new vscode.RelativePattern(folder, sourceFiles), exclude, undefined, token)));
+    files.push(
+      ...(await vscode.workspace.findFiles(new vscode.RelativePattern(folder, sourceFiles), exclude, undefined, token)),
+    );
   }
   const engine = await parts.engine();
   for (const [index, uri] of files.entries()) {
@@ -62,7 +64,13 @@ export async function checkWorkspace(
     } catch {
       continue; // Gone or unreadable since it was listed.
     }
-    const report = await engine.lint({ text, fileName: uri.fsPath, rules: enabledRules(settings), declarations: settings.declarations, folder: settings.folder });
+    const report = await engine.lint({
+      text,
+      fileName: uri.fsPath,
+      rules: enabledRules(settings),
+      declarations: settings.declarations,
+      folder: settings.folder,
+    });
     result.files += 1;
     if (report.kind !== 'linted' || report.problems.length === 0 || parts.isOpen(uri)) continue;
     const positions = textPositions(uri, text);
@@ -89,10 +97,10 @@ export function textPositions(uri: vscode.Uri, text: string): PositionSource {
     if (code === 10 || code === 13) starts.push(index + 1);
   }
   const lineEnd = (line: number) => {
-    const next = line + 1 < starts.length ? starts[line + 1]! : text.length;
+    const next = line + 1 < starts.length ? starts[line + 1] : text.length;
     let end = next;
-    while (end > starts[line]! && (text[end - 1] === '\n' || text[end - 1] === '\r')) end -= 1;
-    return end - starts[line]!;
+    while (end > starts[line] && (text[end - 1] === '\n' || text[end - 1] === '\r')) end -= 1;
+    return end - starts[line];
   };
   const clamp = (position: vscode.Position) => {
     const line = Math.min(Math.max(position.line, 0), starts.length - 1);
@@ -101,17 +109,19 @@ export function textPositions(uri: vscode.Uri, text: string): PositionSource {
   return {
     uri,
     lineCount: starts.length,
-    lineAt: ((line: number) => ({ range: new vscode.Range(line, 0, line, lineEnd(line)) })) as unknown as PositionSource['lineAt'],
+    lineAt: ((line: number) => ({
+      range: new vscode.Range(line, 0, line, lineEnd(line)),
+    })) as unknown as PositionSource['lineAt'],
     validateRange: (range) => new vscode.Range(clamp(range.start), clamp(range.end)),
     positionAt: (offset) => {
       let low = 0;
       let high = starts.length - 1;
       while (low < high) {
         const middle = (low + high + 1) >>> 1;
-        if (starts[middle]! <= offset) low = middle;
+        if (starts[middle] <= offset) low = middle;
         else high = middle - 1;
       }
-      return new vscode.Position(low, offset - starts[low]!);
+      return new vscode.Position(low, offset - starts[low]);
     },
   };
 }

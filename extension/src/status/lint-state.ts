@@ -32,19 +32,38 @@ export interface SkippedSchemaNote {
  * The status item's words for a state; kept apart from VS Code so it reads (and tests) plainly.
  * `skipped`: schema files of the document's project that could not be read.
  */
-export function describeState(extension: ExtensionState, document: DocumentLintState | undefined, skipped: readonly SkippedSchemaNote[] = []): StatusText {
+export function describeState(
+  extension: ExtensionState,
+  document: DocumentLintState | undefined,
+  skipped: readonly SkippedSchemaNote[] = [],
+): StatusText {
   if (extension === 'engine-unavailable') {
-    return { text: 'Idempotency: unavailable', detail: 'The checker could not start; see Idempotency: Show Log', attention: true, busy: false };
+    return {
+      text: 'Idempotency: unavailable',
+      detail: 'The checker could not start; see Idempotency: Show Log',
+      attention: true,
+      busy: false,
+    };
   }
   if (!document || document.kind === 'waiting') {
     return extension === 'starting'
-      ? { text: 'Idempotency: starting…', detail: 'Loading the checker (ESLint, the rules, the TypeScript parser) for the first check', attention: false, busy: true }
+      ? {
+          text: 'Idempotency: starting…',
+          detail: 'Loading the checker (ESLint, the rules, the TypeScript parser) for the first check',
+          attention: false,
+          busy: true,
+        }
       : { text: 'Idempotency: checking…', detail: '', attention: false, busy: true };
   }
   switch (document.kind) {
     case 'off':
       return document.because === 'disabled'
-        ? { text: 'Idempotency: off', detail: 'Turned off by the idempotency.enable setting', attention: false, busy: false }
+        ? {
+            text: 'Idempotency: off',
+            detail: 'Turned off by the idempotency.enable setting',
+            attention: false,
+            busy: false,
+          }
         : {
             text: 'Idempotency: via ESLint',
             detail: "Your project's ESLint setup reports these findings (idempotency.deferToProjectEslint)",
@@ -55,7 +74,7 @@ export function describeState(extension: ExtensionState, document: DocumentLintS
       if (skipped.length > 0) {
         const [first] = skipped;
         return {
-          text: `Idempotency: schema skipped: ${skipped.length === 1 ? basename(first!.name) : `${skipped.length} files`} unreadable`,
+          text: `Idempotency: schema skipped: ${skipped.length === 1 ? basename(first.name) : `${skipped.length} files`} unreadable`,
           detail: `${skipped.map((each) => `${each.name} could not be read as ${each.readAs}`).join('; ')}. The unique keys declared there are unknown to the check until it reads again. ${plural(document.findings, 'finding')}, last checked ${timeOfDay(document.at)}.`,
           attention: true,
           busy: false,
@@ -86,7 +105,8 @@ export function describeState(extension: ExtensionState, document: DocumentLintS
     case 'not-service-code':
       return {
         text: 'Idempotency: not checked',
-        detail: 'Tests, fixtures, seeds and migration scripts are left alone, as the recommended ESLint config leaves them in CI',
+        detail:
+          'Tests, fixtures, seeds and migration scripts are left alone, as the recommended ESLint config leaves them in CI',
         attention: false,
         busy: false,
       };

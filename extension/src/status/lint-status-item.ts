@@ -66,7 +66,11 @@ export class LintStatusItem implements vscode.Disposable {
 
   private render(): void {
     const active = vscode.window.activeTextEditor?.document.uri;
-    const status = describeState(this.extensionState, active ? this.documents.get(active.toString()) : undefined, active ? this.skippedFor(active) : []);
+    const status = describeState(
+      this.extensionState,
+      active ? this.documents.get(active.toString()) : undefined,
+      active ? this.skippedFor(active) : [],
+    );
     this.item.text = status.text;
     this.item.detail = status.detail;
     this.item.busy = status.busy;

@@ -10,7 +10,10 @@ export interface LoggedPayment {
 
 /** Tells the broker the group is done with everything before `offset + 1`: the next fetch starts there. */
 export async function acknowledge(db: Queryable, payment: LoggedPayment): Promise<void> {
-  await db.query('UPDATE broker_offsets SET next_offset = $1 WHERE consumer_group = $2', [payment.offset + 1, 'cashback']);
+  await db.query('UPDATE broker_offsets SET next_offset = $1 WHERE consumer_group = $2', [
+    payment.offset + 1,
+    'cashback',
+  ]);
 }
 
 /** The effect alone, with nothing that remembers the message. */

@@ -18,7 +18,11 @@ async function assignBalance(db: Queryable, snapshot: SequencedSnapshot): Promis
 }
 
 /** The claim names the worker too, so a replay on another worker counts as new. */
-export async function applySnapshotClaimedPerWorker(db: Queryable, snapshot: SequencedSnapshot, workerId: string): Promise<boolean> {
+export async function applySnapshotClaimedPerWorker(
+  db: Queryable,
+  snapshot: SequencedSnapshot,
+  workerId: string,
+): Promise<boolean> {
   if (!(await insertInbox(db, `${workerId}:${snapshot.id}`))) return false;
   await assignBalance(db, snapshot);
   return true;

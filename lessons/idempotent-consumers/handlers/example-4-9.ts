@@ -10,13 +10,21 @@ export interface PlacedOrder {
 /** The producer: the order and the message announcing it are written in one transaction. */
 export async function placeOrderWithOutbox(db: Queryable, order: PlacedOrder): Promise<void> {
   await db.query('INSERT INTO orders(order_id, cents) VALUES ($1, $2)', [order.id, order.cents]);
-  await db.query('INSERT INTO outbox(message_id, cashback_id, cents) VALUES ($1, $2, $3)', [`${order.id}-paid`, order.cashbackId, order.cents]);
+  await db.query('INSERT INTO outbox(message_id, cashback_id, cents) VALUES ($1, $2, $3)', [
+    `${order.id}-paid`,
+    order.cashbackId,
+    order.cents,
+  ]);
 }
 
 /** The producer without an outbox: it commits the order, then publishes, and can die in between. */
 export async function placeOrderThenPublish(db: Queryable, order: PlacedOrder): Promise<void> {
   await db.query('INSERT INTO orders(order_id, cents) VALUES ($1, $2)', [order.id, order.cents]);
-  await db.query('INSERT INTO broker(message_id, cashback_id, cents) VALUES ($1, $2, $3)', [`${order.id}-paid`, order.cashbackId, order.cents]);
+  await db.query('INSERT INTO broker(message_id, cashback_id, cents) VALUES ($1, $2, $3)', [
+    `${order.id}-paid`,
+    order.cashbackId,
+    order.cents,
+  ]);
 }
 
 /**
@@ -28,7 +36,11 @@ export async function relayOutbox(db: Queryable): Promise<number> {
     'SELECT message_id, cashback_id, cents FROM outbox WHERE NOT sent ORDER BY message_id',
   );
   for (const message of pending.rows) {
-    await db.query('INSERT INTO broker(message_id, cashback_id, cents) VALUES ($1, $2, $3)', [message.message_id, message.cashback_id, message.cents]);
+    await db.query('INSERT INTO broker(message_id, cashback_id, cents) VALUES ($1, $2, $3)', [
+      message.message_id,
+      message.cashback_id,
+      message.cents,
+    ]);
     await db.query('UPDATE outbox SET sent = true WHERE message_id = $1', [message.message_id]);
   }
   return pending.rows.length;

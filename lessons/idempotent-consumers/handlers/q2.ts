@@ -30,7 +30,11 @@ export async function applySnapshotAsDelta(db: Queryable, snapshot: BalanceSnaps
   }
 }
 
-export async function applySnapshotPerWorker(db: Queryable, snapshot: BalanceSnapshot, workerId: string): Promise<void> {
+export async function applySnapshotPerWorker(
+  db: Queryable,
+  snapshot: BalanceSnapshot,
+  workerId: string,
+): Promise<void> {
   const inboxId = `${workerId}:${snapshot.id}`;
   const nextBalance = snapshot.cents;
   if (await insertInbox(db, inboxId)) {

@@ -31,7 +31,11 @@ export async function recordSaleByDelivery(db: Queryable, message: SaleMessage):
   }
 }
 
-export async function recordSaleByWorkerAndAmount(db: Queryable, message: SaleMessage, workerId: string): Promise<void> {
+export async function recordSaleByWorkerAndAmount(
+  db: Queryable,
+  message: SaleMessage,
+  workerId: string,
+): Promise<void> {
   const effectId = workerId + '-' + message.cents;
   if (await insertInbox(db, message.id)) {
     await db.query(

@@ -3,7 +3,10 @@ import { creditCashback, type PaidOrder } from './example-4-6.js';
 
 /** The same claim, made in `claims`, the table whose primary key is the message id. */
 export async function claimInClaimsThenCredit(db: Queryable, order: PaidOrder): Promise<boolean> {
-  const claim = await db.query('INSERT INTO claims(message_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING message_id', [order.id]);
+  const claim = await db.query(
+    'INSERT INTO claims(message_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING message_id',
+    [order.id],
+  );
   if (claim.rows.length === 0) return false;
   await creditCashback(db, order);
   return true;

@@ -13,7 +13,13 @@ import {
   type RecordedRaces,
 } from '../model.js';
 import { describeFailure, type HandlerRun } from '../runner.js';
-import { formatOutcome, type QuestionScenario, type RuleId, type RunnableLesson, type ShownHandler } from '../scenario.js';
+import {
+  formatOutcome,
+  type QuestionScenario,
+  type RuleId,
+  type RunnableLesson,
+  type ShownHandler,
+} from '../scenario.js';
 import type { HandlerSourceReader } from './extract-code.js';
 import { deliveryFacts, fillFromDeliveries } from './fill-from-deliveries.js';
 import { fillFromRun } from './fill-from-run.js';
@@ -53,8 +59,20 @@ export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesso
     throw new LessonFileError(files.textFile, 'id', `is "${text.id}" but the lesson's code is "${runnable.id}"`);
   }
   const questionTexts = [text.predict, ...text.questions];
-  matchAnchors(questionTexts.map((question) => question.anchor), runnable.questions.map((question) => question.anchor), files.textFile, 'question', 'questions.ts');
-  matchAnchors(text.examples.map((example) => example.anchor), runnable.examples.map((example) => example.anchor), files.textFile, 'example', 'examples.ts');
+  matchAnchors(
+    questionTexts.map((question) => question.anchor),
+    runnable.questions.map((question) => question.anchor),
+    files.textFile,
+    'question',
+    'questions.ts',
+  );
+  matchAnchors(
+    text.examples.map((example) => example.anchor),
+    runnable.examples.map((example) => example.anchor),
+    files.textFile,
+    'example',
+    'examples.ts',
+  );
 
   const examples: BuiltExample[] = text.examples.map((exampleText, index) => {
     const scenario = runnable.examples.find((candidate) => candidate.anchor === exampleText.anchor)!;
@@ -70,7 +88,9 @@ export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesso
       number: scenario.number,
       title: exampleText.title,
       captions: exampleText.captions,
-      html: renderMarkdown(fillFromDeliveries(exampleText.body, scenario.messages, files.textFile, `examples[${index}].body`)),
+      html: renderMarkdown(
+        fillFromDeliveries(exampleText.body, scenario.messages, files.textFile, `examples[${index}].body`),
+      ),
       code: scenario.shown.map((handler) => snippet(inputs, handler)),
     };
   });
@@ -82,12 +102,17 @@ export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesso
     const textIds = Object.keys(questionText.options);
     const codeIds = Object.keys(scenario.options);
     if (textIds.join() !== codeIds.join()) {
-      throw new LessonFileError(files.textFile, `${field}.options`, `has options ${textIds.join(', ')} but questions.ts runs ${codeIds.join(', ')}`);
+      throw new LessonFileError(
+        files.textFile,
+        `${field}.options`,
+        `has options ${textIds.join(', ')} but questions.ts runs ${codeIds.join(', ')}`,
+      );
     }
     return { questionText, scenario, field, number: index === 0 ? null : index };
   });
   const questions: BuiltQuestion[] = [];
-  for (const { questionText, scenario, field, number } of questionFields) questions.push(await buildQuestion(inputs, questionText, scenario, field, number));
+  for (const { questionText, scenario, field, number } of questionFields)
+    questions.push(await buildQuestion(inputs, questionText, scenario, field, number));
 
   const [predict, ...quiz] = questions as [BuiltQuestion, ...BuiltQuestion[]];
   const lesson: Omit<BuiltLesson, 'places' | 'recordedRaces'> = {
@@ -97,8 +122,16 @@ export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesso
     thesisHtml: renderMarkdown(text.thesis),
     checkedOn: text.checkedOn,
     predict,
-    thirtySeconds: { anchor: 'thirty-seconds', title: text.thirtySeconds.title, html: renderMarkdown(text.thirtySeconds.body) },
-    steps: text.steps.map((step, index) => ({ anchor: `step-${index + 1}`, number: index + 1, html: renderMarkdown(step) })),
+    thirtySeconds: {
+      anchor: 'thirty-seconds',
+      title: text.thirtySeconds.title,
+      html: renderMarkdown(text.thirtySeconds.body),
+    },
+    steps: text.steps.map((step, index) => ({
+      anchor: `step-${index + 1}`,
+      number: index + 1,
+      html: renderMarkdown(step),
+    })),
     analogy: {
       anchor: 'analogy',
       title: text.analogy.title,
@@ -132,7 +165,11 @@ export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesso
   };
   for (const race of inputs.recordedRaces?.races ?? []) {
     if (!examples.some((example) => example.anchor === race.anchor)) {
-      throw new LessonFileError(files.textFile, `recorded race "${race.label}"`, `belongs to ${race.anchor}, which the lesson does not have`);
+      throw new LessonFileError(
+        files.textFile,
+        `recorded race "${race.label}"`,
+        `belongs to ${race.anchor}, which the lesson does not have`,
+      );
     }
   }
   return { ...lesson, places: places(lesson, inputs.ruleLinks, files.textFile), recordedRaces: inputs.recordedRaces };
@@ -149,20 +186,33 @@ async function buildQuestion(
   // code is right offers code, so that a state stated in the question cannot point at its answer.
   const asksForCode = scenario.answer.kind !== 'same-as-shipped';
   if (!asksForCode && scenario.labelledBy) {
-    throw new LessonFileError(inputs.files.textFile, field, 'asks for the state the shown handler leaves, so its options are states, not declarations');
+    throw new LessonFileError(
+      inputs.files.textFile,
+      field,
+      'asks for the state the shown handler leaves, so its options are states, not declarations',
+    );
   }
   const options: BuiltOption[] = [];
   for (const optionId of Object.keys(scenario.options)) {
-    const handler = scenario.options[optionId]!;
+    const handler = scenario.options[optionId];
     const run = await inputs.runHandler(scenario.anchor, optionId);
-    if (!run.ok) throw new Error(`${scenario.anchor} option ${optionId} could not be run to build it: ${describeFailure(run.failure)}`);
+    if (!run.ok)
+      throw new Error(
+        `${scenario.anchor} option ${optionId} could not be run to build it: ${describeFailure(run.failure)}`,
+      );
     const code = snippet(inputs, handler);
     options.push({
       id: optionId,
-      label: !asksForCode ? run.text : scenario.labelledBy ? inputs.code.extract(handlerFile(inputs, handler), handler.name, scenario.labelledBy).label! : codeLabel(code, handler),
+      label: !asksForCode
+        ? run.text
+        : scenario.labelledBy
+          ? inputs.code.extract(handlerFile(inputs, handler), handler.name, scenario.labelledBy).label!
+          : codeLabel(code, handler),
       labelKind: asksForCode ? 'code' : 'outcome',
       code,
-      explanationHtml: renderMarkdown(fillFromRun(questionText.options[optionId]!, run, inputs.files.textFile, `${field}.options.${optionId}`)),
+      explanationHtml: renderMarkdown(
+        fillFromRun(questionText.options[optionId], run, inputs.files.textFile, `${field}.options.${optionId}`),
+      ),
     });
   }
   const rule = scenario.answer;
@@ -171,10 +221,17 @@ async function buildQuestion(
     anchor: scenario.anchor,
     number,
     title: questionText.title ?? `Question ${number}`,
-    scenarioHtml: renderMarkdown(fillFromDeliveries(questionText.scenario, facts, inputs.files.textFile, `${field}.scenario`)),
+    scenarioHtml: renderMarkdown(
+      fillFromDeliveries(questionText.scenario, facts, inputs.files.textFile, `${field}.scenario`),
+    ),
     observed: rule.kind === 'reproduces' ? formatOutcome(rule.trace) : null,
-    promptHtml: renderMarkdown(fillFromDeliveries(questionText.prompt, facts, inputs.files.textFile, `${field}.prompt`)),
-    deliveries: scenario.deliveries.map((delivery): DeliveryView => ({ worker: delivery.worker, message: { ...delivery.message } as DeliveryView['message'] })),
+    promptHtml: renderMarkdown(
+      fillFromDeliveries(questionText.prompt, facts, inputs.files.textFile, `${field}.prompt`),
+    ),
+    deliveries: scenario.deliveries.map((delivery): DeliveryView => ({
+      worker: delivery.worker,
+      message: { ...delivery.message },
+    })),
     code: scenario.shipped ? snippet(inputs, scenario.shipped) : null,
     options,
     answer: questionText.answer,
@@ -206,14 +263,30 @@ function handlerFile(inputs: AssemblyInputs, handler: ShownHandler): string {
   return join(inputs.files.folder, 'handlers', `${handler.moduleId}.ts`);
 }
 
-function matchAnchors(inText: readonly string[], inCode: readonly string[], textFile: string, kind: string, codeFile: string): void {
+function matchAnchors(
+  inText: readonly string[],
+  inCode: readonly string[],
+  textFile: string,
+  kind: string,
+  codeFile: string,
+): void {
   const missingCode = inText.filter((anchor) => !inCode.includes(anchor));
-  if (missingCode.length > 0) throw new LessonFileError(textFile, `${kind} ${missingCode.join(', ')}`, `has no runnable ${kind} in ${codeFile}`);
+  if (missingCode.length > 0)
+    throw new LessonFileError(textFile, `${kind} ${missingCode.join(', ')}`, `has no runnable ${kind} in ${codeFile}`);
   const missingText = inCode.filter((anchor) => !inText.includes(anchor));
-  if (missingText.length > 0) throw new LessonFileError(textFile, `${kind} ${missingText.join(', ')}`, `is missing: ${codeFile} runs it but the text does not describe it`);
+  if (missingText.length > 0)
+    throw new LessonFileError(
+      textFile,
+      `${kind} ${missingText.join(', ')}`,
+      `is missing: ${codeFile} runs it but the text does not describe it`,
+    );
 }
 
-function places(lesson: Omit<BuiltLesson, 'places' | 'recordedRaces'>, ruleLinks: AssemblyInputs['ruleLinks'], textFile: string): Place[] {
+function places(
+  lesson: Omit<BuiltLesson, 'places' | 'recordedRaces'>,
+  ruleLinks: AssemblyInputs['ruleLinks'],
+  textFile: string,
+): Place[] {
   const ordered: { anchor: string; title: string }[] = [
     { anchor: lesson.predict.anchor, title: lesson.predict.title },
     { anchor: lesson.thirtySeconds.anchor, title: lesson.thirtySeconds.title },
@@ -230,7 +303,12 @@ function places(lesson: Omit<BuiltLesson, 'places' | 'recordedRaces'>, ruleLinks
     if (link.lesson !== lesson.id) continue;
     for (const anchor of [link.anchor, ...link.seeAlso]) {
       const place = result.find((candidate) => candidate.anchor === anchor);
-      if (!place) throw new LessonFileError(textFile, anchor, `eslint-plugin-idempotency links rule ${rule} here, but the lesson has no such place`);
+      if (!place)
+        throw new LessonFileError(
+          textFile,
+          anchor,
+          `eslint-plugin-idempotency links rule ${rule} here, but the lesson has no such place`,
+        );
       place.rules.push(rule as RuleId);
     }
   }

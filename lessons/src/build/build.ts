@@ -88,13 +88,19 @@ async function build(): Promise<void> {
   } finally {
     await database.close();
   }
-  console.log(`lessons: prepared ${relative(packageRoot, pgliteImageFile)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `lessons: prepared ${relative(packageRoot, pgliteImageFile)} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 try {
   await build();
 } catch (error) {
   // A broken lesson file is the author's to fix: say which file and field, without a stack trace.
-  console.error(error instanceof LessonFileError ? `lesson error: ${error.message}` : `lessons build failed: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(
+    error instanceof LessonFileError
+      ? `lesson error: ${error.message}`
+      : `lessons build failed: ${error instanceof Error ? error.message : String(error)}`,
+  );
   process.exitCode = 1;
 }

@@ -35,7 +35,11 @@ export class HandlerSourceReader {
     if (labelVariable === undefined) return { source };
     const label = findDeclaration(handler, labelVariable);
     if (!label) {
-      throw new LessonFileError(this.shortName(file), functionName, `declares no variable "${labelVariable}" to label its option with`);
+      throw new LessonFileError(
+        this.shortName(file),
+        functionName,
+        `declares no variable "${labelVariable}" to label its option with`,
+      );
     }
     return { source, label };
   }
@@ -75,7 +79,8 @@ export class HandlerSourceReader {
 
   private findFunction(file: string, name: string): Shown {
     const declaration = topLevelFunction(this.parse(file), name);
-    if (!declaration) throw new LessonFileError(this.shortName(file), name, 'no top-level function or class with this name');
+    if (!declaration)
+      throw new LessonFileError(this.shortName(file), name, 'no top-level function or class with this name');
     return declaration;
   }
 
@@ -101,7 +106,8 @@ export class HandlerSourceReader {
 
 function topLevelFunction(sourceFile: ts.SourceFile, name: string): Shown | undefined {
   return sourceFile.statements.find(
-    (statement): statement is Shown => (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) && statement.name?.text === name,
+    (statement): statement is Shown =>
+      (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement)) && statement.name?.text === name,
   );
 }
 
@@ -110,7 +116,10 @@ function findDeclaration(handler: Shown, variable: string): string | undefined {
   let found: string | undefined;
   const visit = (node: ts.Node): void => {
     if (found) return;
-    if (ts.isVariableStatement(node) && node.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === variable)) {
+    if (
+      ts.isVariableStatement(node) &&
+      node.declarationList.declarations.some((d) => ts.isIdentifier(d.name) && d.name.text === variable)
+    ) {
       found = node.getText();
       return;
     }

@@ -13,8 +13,14 @@ export function fillFromDeliveries(markdown: string, facts: Facts, file: string,
   return markdown.replace(/\{([a-z0-9]+)\.([a-zA-Z]+)\}/g, (placeholder, name: string, key: string) => {
     const value = (facts[name] as Record<string, unknown> | undefined)?.[key];
     if (typeof value !== 'string' && typeof value !== 'number') {
-      const known = Object.entries(facts).flatMap(([fact, message]) => Object.keys(message).map((each) => `{${fact}.${each}}`));
-      throw new LessonFileError(file, field, `names ${placeholder}, which its deliveries do not provide (they provide ${known.join(', ') || 'nothing'})`);
+      const known = Object.entries(facts).flatMap(([fact, message]) =>
+        Object.keys(message).map((each) => `{${fact}.${each}}`),
+      );
+      throw new LessonFileError(
+        file,
+        field,
+        `names ${placeholder}, which its deliveries do not provide (they provide ${known.join(', ') || 'nothing'})`,
+      );
     }
     return String(value);
   });
@@ -22,5 +28,7 @@ export function fillFromDeliveries(markdown: string, facts: Facts, file: string,
 
 /** A question's deliveries as facts: `{1.worker}`, `{1.id}`, `{1.cents}` … */
 export function deliveryFacts(deliveries: readonly { readonly worker: string; readonly message: object }[]): Facts {
-  return Object.fromEntries(deliveries.map((delivery, index) => [String(index + 1), { worker: delivery.worker, ...delivery.message }]));
+  return Object.fromEntries(
+    deliveries.map((delivery, index) => [String(index + 1), { worker: delivery.worker, ...delivery.message }]),
+  );
 }

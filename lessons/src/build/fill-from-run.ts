@@ -7,7 +7,12 @@ import type { HandlerRun } from '../runner.js';
  * lists that column over the rows the run left, each value as code. A placeholder the run cannot
  * fill is the lesson author's mistake and is reported with the field it sits in.
  */
-export function fillFromRun(markdown: string, run: Extract<HandlerRun, { ok: true }>, file: string, field: string): string {
+export function fillFromRun(
+  markdown: string,
+  run: Extract<HandlerRun, { ok: true }>,
+  file: string,
+  field: string,
+): string {
   const values = new Map<string, string>(Object.entries(run.outcome).map(([name, value]) => [name, String(value)]));
   const tables = run.transcript.at(-1)?.tables ?? {};
   for (const [table, rows] of Object.entries(tables)) {
@@ -20,7 +25,11 @@ export function fillFromRun(markdown: string, run: Extract<HandlerRun, { ok: tru
   return markdown.replace(/\{([a-z_]+(?:\.[a-z_]+)?)\}/g, (placeholder, name: string) => {
     const value = values.get(name);
     if (value === undefined) {
-      throw new LessonFileError(file, field, `names ${placeholder}, which its run does not provide (it provides ${[...values.keys()].map((known) => `{${known}}`).join(', ')})`);
+      throw new LessonFileError(
+        file,
+        field,
+        `names ${placeholder}, which its run does not provide (it provides ${[...values.keys()].map((known) => `{${known}}`).join(', ')})`,
+      );
     }
     return value;
   });

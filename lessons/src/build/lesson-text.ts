@@ -53,7 +53,10 @@ export interface LessonText {
   readonly questions: readonly QuestionText[];
   readonly tips: readonly TipText[];
   readonly sources: readonly SourceText[];
-  readonly related: { readonly title: string; readonly topics: readonly { readonly title: string; readonly body: Markdown }[] };
+  readonly related: {
+    readonly title: string;
+    readonly topics: readonly { readonly title: string; readonly body: Markdown }[];
+  };
 }
 
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
@@ -118,7 +121,7 @@ function readAnalogy(analogy: JsonReader): LessonText['analogy'] {
     mapping: nonEmpty(analogy.field('mapping')).map((row) => {
       const cells = row.items();
       if (cells.length !== 2) row.fail(`expected two cells (analogy, consumer), found ${cells.length}`);
-      return [cells[0]!.string(), cells[1]!.string()] as const;
+      return [cells[0].string(), cells[1].string()] as const;
     }),
     limits: analogy.field('limits').markdown(),
   };
@@ -131,7 +134,10 @@ function readSource(source: JsonReader): SourceText {
     publisher: source.field('publisher').string(),
     url: source.field('url').matching(/^https:\/\/\S+$/, 'an https:// address'),
     fetched: source.field('fetched').matching(isoDate, 'a date as YYYY-MM-DD'),
-    sha256: source.field('sha256').raw() === null ? null : source.field('sha256').matching(/^[0-9A-F]{64}$/i, 'a SHA-256 in hex, or null'),
+    sha256:
+      source.field('sha256').raw() === null
+        ? null
+        : source.field('sha256').matching(/^[0-9A-F]{64}$/i, 'a SHA-256 in hex, or null'),
     note: source.field('note').markdown(),
   };
 }

@@ -30,11 +30,20 @@ export async function readRecordedRaces(folder: string, root: string): Promise<R
   return {
     recordedOn: recorded.field('recordedOn').matching(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD'),
     engine: recorded.field('engine').matching(/^PostgreSQL \d/, 'a server such as "PostgreSQL 15.18"'),
-    races: recorded.field('races').items().map((race) => ({
-      anchor: race.field('anchor').string(),
-      label: race.field('label').string(),
-      line: race.field('line').string(),
-      timeline: race.field('timeline').items().map((event) => ({ worker: event.field('worker').oneOf(['A', 'B'] as const), text: event.field('text').string() })),
-    })),
+    races: recorded
+      .field('races')
+      .items()
+      .map((race) => ({
+        anchor: race.field('anchor').string(),
+        label: race.field('label').string(),
+        line: race.field('line').string(),
+        timeline: race
+          .field('timeline')
+          .items()
+          .map((event) => ({
+            worker: event.field('worker').oneOf(['A', 'B'] as const),
+            text: event.field('text').string(),
+          })),
+      })),
   };
 }

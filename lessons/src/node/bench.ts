@@ -19,7 +19,7 @@ const rounds = 25;
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
@@ -31,7 +31,9 @@ async function timed<T>(work: () => Promise<T>): Promise<[number, T]> {
 const verdict = (value: number, target: number) => (value <= target ? 'ok' : 'OVER TARGET');
 
 async function main(): Promise<number> {
-  console.log(`lessons bench: PGlite, Node ${process.version}, ${availableParallelism()} cores, medians of ${rounds} rounds`);
+  console.log(
+    `lessons bench: PGlite, Node ${process.version}, ${availableParallelism()} cores, medians of ${rounds} rounds`,
+  );
 
   const [initdbMs, baseline] = await timed(() => PGlite.create());
   await baseline.close();
@@ -67,12 +69,17 @@ async function main(): Promise<number> {
     }
     for (const question of idempotentConsumers.questions) {
       for (const which of [...(question.shipped ? ['shipped'] : []), ...Object.keys(question.options)]) {
-        await report(`quiz check ${question.anchor} ${which === 'shipped' ? 'shown handler' : `option ${which}`}`, async () => (await runner.runHandler(question.anchor, which)).ok);
+        await report(
+          `quiz check ${question.anchor} ${which === 'shipped' ? 'shown handler' : `option ${which}`}`,
+          async () => (await runner.runHandler(question.anchor, which)).ok,
+        );
       }
     }
     for (const question of idempotentConsumers.questions) {
       const [ms, check] = await timed(() => runner.checkQuestion(question.anchor));
-      console.log(`${`whole question ${question.anchor}`.padEnd(34)} ${ms.toFixed(2).padStart(7)} ms  (every option once; ${check.provenRight.join(',')} proven right)`);
+      console.log(
+        `${`whole question ${question.anchor}`.padEnd(34)} ${ms.toFixed(2).padStart(7)} ms  (every option once; ${check.provenRight.join(',')} proven right)`,
+      );
     }
   } finally {
     await runner.close();

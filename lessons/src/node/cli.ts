@@ -105,7 +105,9 @@ function runText(run: HandlerRun): string {
 function printQuestionSetting(question: BuiltQuestion): void {
   for (const delivery of question.deliveries) {
     const { id, ...fields } = delivery.message;
-    const details = Object.entries(fields).map(([name, value]) => `${name}=${value}`).join(' ');
+    const details = Object.entries(fields)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(' ');
     console.log(`  delivery: worker ${delivery.worker} ${id} ${details}`);
   }
   if (question.observed) console.log(`  observed: ${question.observed}`);
@@ -125,7 +127,7 @@ async function printQuestion(runner: LessonRunner, question: BuiltQuestion, with
   for (const [index, option] of question.options.entries()) {
     const run = check.options[option.id];
     const computed = run ? runText(run) : 'not run';
-    const shownLabel = option.labelKind === 'code' ? `${names[index]!.padEnd(labelWidth)}  -> ${computed}` : computed;
+    const shownLabel = option.labelKind === 'code' ? `${names[index].padEnd(labelWidth)}  -> ${computed}` : computed;
     console.log(`  ${option.id}) ${shownLabel}${check.provenRight.includes(option.id) ? '   <- proven right' : ''}`);
     if (withTranscript && run) printTranscript(run.transcript);
   }
@@ -149,14 +151,19 @@ async function takeQuiz(runner: LessonRunner): Promise<boolean> {
   let right = 0;
   let answered = 0;
   for (const question of allQuestions(lesson)) {
-    const title = question.number === null ? `${question.title} (not scored)` : `Question ${question.number} of ${scored}`;
+    const title =
+      question.number === null ? `${question.title} (not scored)` : `Question ${question.number} of ${scored}`;
     console.log(`\n${terminal.style('bold', title)}\n${terminal.prose(plainText(question.scenarioHtml))}`);
     printQuestionSetting(question);
     if (question.code) console.log(`\n${question.code.source.replace(/^(?=.)/gm, '    ')}\n`);
     console.log(terminal.prose(plainText(question.promptHtml)));
     for (const option of question.options) {
       const id = terminal.style('cyan', `${option.id})`);
-      console.log(option.label.includes('\n') ? `  ${id}\n${option.label.replace(/^(?=.)/gm, '      ')}\n` : `  ${id} ${option.label}`);
+      console.log(
+        option.label.includes('\n')
+          ? `  ${id}\n${option.label.replace(/^(?=.)/gm, '      ')}\n`
+          : `  ${id} ${option.label}`,
+      );
     }
     const ids = question.options.map((option) => option.id);
     let choice: string | undefined;
@@ -183,18 +190,29 @@ async function takeQuiz(runner: LessonRunner): Promise<boolean> {
     console.log(
       isRight
         ? terminal.labelled(terminal.style('green', 'Right: '), `the database proves ${choice} (${check.criterion}).`)
-        : terminal.labelled(terminal.style('yellow', 'Not this time: '), `the database proves ${proven} (${check.criterion}).`),
+        : terminal.labelled(
+            terminal.style('yellow', 'Not this time: '),
+            `the database proves ${proven} (${check.criterion}).`,
+          ),
     );
     // Options that are code are told apart by the state each left; a state option is its own state.
     if (question.options.some((candidate) => candidate.labelKind === 'code')) {
       for (const candidate of question.options) {
         const run = check.options[candidate.id];
-        const marks = [candidate.id === choice ? 'your answer' : '', check.provenRight.includes(candidate.id) ? 'proven right' : ''].filter(Boolean).join(', ');
-        console.log(`  ${candidate.id}) leaves ${run ? runText(run) : 'nothing: not run'}${marks ? `   <- ${marks}` : ''}`);
+        const marks = [
+          candidate.id === choice ? 'your answer' : '',
+          check.provenRight.includes(candidate.id) ? 'proven right' : '',
+        ]
+          .filter(Boolean)
+          .join(', ');
+        console.log(
+          `  ${candidate.id}) leaves ${run ? runText(run) : 'nothing: not run'}${marks ? `   <- ${marks}` : ''}`,
+        );
       }
     }
     console.log(terminal.prose(plainText(option(choice).explanationHtml)));
-    for (const id of isRight ? [] : check.provenRight) console.log(terminal.labelled(`${id}: `, plainText(option(id).explanationHtml)));
+    for (const id of isRight ? [] : check.provenRight)
+      console.log(terminal.labelled(`${id}: `, plainText(option(id).explanationHtml)));
   }
   console.log(`\n${right} of ${scored} right, every answer computed on ${runner.engine}.`);
   return true;
@@ -229,7 +247,10 @@ async function sqlConsole(runner: LessonRunner, example: ExampleScenario): Promi
 /** Runs the races on DATABASE_URL and keeps them beside the lesson, for hosts without a server. */
 async function recordRaces(): Promise<boolean> {
   const databaseUrl = process.env['DATABASE_URL'];
-  if (!databaseUrl) throw new UsageError('record-races needs a PostgreSQL server: set DATABASE_URL, or run it through lessons/scripts/with-postgres.sh');
+  if (!databaseUrl)
+    throw new UsageError(
+      'record-races needs a PostgreSQL server: set DATABASE_URL, or run it through lessons/scripts/with-postgres.sh',
+    );
   const { runRaces } = await import('./race.js');
   const results = await runRaces(idempotentConsumers.races, databaseUrl);
   const failed = results.filter((result) => !result.ok);
@@ -237,16 +258,27 @@ async function recordRaces(): Promise<boolean> {
     for (const result of failed) console.log(`${result.label} ${result.ok ? '' : result.failure}`);
     return false;
   }
-  const races = results.flatMap((result) => (result.ok ? [{ result, anchor: idempotentConsumers.races.find((race) => race.label === result.label)!.anchor }] : []));
+  const races = results.flatMap((result) =>
+    result.ok
+      ? [{ result, anchor: idempotentConsumers.races.find((race) => race.label === result.label)!.anchor }]
+      : [],
+  );
   const recorded: RecordedRaces = {
     recordedOn: new Date().toISOString().slice(0, 10),
-    engine: races[0]!.result.engine,
-    races: races.map(({ result, anchor }) => ({ anchor, label: result.label, line: result.line, timeline: result.timeline })),
+    engine: races[0].result.engine,
+    races: races.map(({ result, anchor }) => ({
+      anchor,
+      label: result.label,
+      line: result.line,
+      timeline: result.timeline,
+    })),
   };
   const file = recordedRacesFile(lessonFolder(idempotentConsumers.id));
   await writeFile(file, `${JSON.stringify(recorded, null, 2)}\n`);
   for (const race of recorded.races) console.log(race.line);
-  console.log(`recorded on ${recorded.engine} in ${file}; rebuild the lesson (npm run build -w lessons) to show it in the panel`);
+  console.log(
+    `recorded on ${recorded.engine} in ${file}; rebuild the lesson (npm run build -w lessons) to show it in the panel`,
+  );
   return true;
 }
 
@@ -254,7 +286,9 @@ function exampleNumbered(number: string | undefined): ExampleScenario {
   const example = idempotentConsumers.examples.find((candidate) => candidate.number === number);
   if (example) return example;
   const numbers = idempotentConsumers.examples.map((each) => each.number).join(', ');
-  throw new UsageError(`${number === undefined ? 'name an example' : `there is no example ${number}`}; the examples are ${numbers}`);
+  throw new UsageError(
+    `${number === undefined ? 'name an example' : `there is no example ${number}`}; the examples are ${numbers}`,
+  );
 }
 
 interface CommandLine {
@@ -279,17 +313,22 @@ function parseCommandLine(argv: string[]): CommandLine {
       },
     });
     const [command, ...operands] = positionals;
-    if ((values.check !== undefined || values.starter || values.solution) && command !== 'exercise') throw new UsageError('--check, --starter and --solution go with exercise');
+    if ((values.check !== undefined || values.starter || values.solution) && command !== 'exercise')
+      throw new UsageError('--check, --starter and --solution go with exercise');
     return {
       command,
       operands,
       withTranscript: values.transcript ?? false,
       help: values.help ?? false,
-      exercise: { ...(values.check !== undefined ? { check: values.check } : {}), starter: values.starter ?? false, solution: values.solution ?? false },
+      exercise: {
+        ...(values.check !== undefined ? { check: values.check } : {}),
+        starter: values.starter ?? false,
+        solution: values.solution ?? false,
+      },
     };
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(error instanceof Error ? error.message.split('\n')[0]! : String(error));
+    throw new UsageError(error instanceof Error ? error.message.split('\n')[0] : String(error));
   }
 }
 
@@ -309,19 +348,27 @@ async function exerciseCommand(id: string | undefined, options: CommandLine['exe
   if (id === undefined) {
     console.log(terminal.style('bold', 'Exercises: mend a handler, then let PostgreSQL try to break it'));
     const width = Math.max(...exercises.map((exercise) => exercise.id.length));
-    for (const exercise of exercises) console.log(`  ${exercise.id.padEnd(width)}  ${exercise.title} (${exercise.rule})`);
+    for (const exercise of exercises)
+      console.log(`  ${exercise.id.padEnd(width)}  ${exercise.title} (${exercise.rule})`);
     console.log(terminal.prose('\nStart one with npm run lesson -- exercise <id>.'));
     return 0;
   }
   const exercise = exercises.find((candidate) => candidate.id === id);
-  if (!exercise) throw new UsageError(`there is no exercise "${id}"; the exercises are ${exercises.map((each) => each.id).join(', ')}`);
+  if (!exercise)
+    throw new UsageError(
+      `there is no exercise "${id}"; the exercises are ${exercises.map((each) => each.id).join(', ')}`,
+    );
   if (options.starter) {
     process.stdout.write(exercise.starter);
     return 0;
   }
   if (options.solution) {
     if (!(await triedExercises()).includes(exercise.id)) {
-      console.log(terminal.prose(`Try it first: save the handler with npm run lesson -- exercise ${exercise.id} --starter > mine.txt, mend it, and check it with npm run lesson -- exercise ${exercise.id} --check mine.txt. The model solution opens after one check.`));
+      console.log(
+        terminal.prose(
+          `Try it first: save the handler with npm run lesson -- exercise ${exercise.id} --starter > mine.txt, mend it, and check it with npm run lesson -- exercise ${exercise.id} --check mine.txt. The model solution opens after one check.`,
+        ),
+      );
       return 0;
     }
     console.log(`Model solution for ${exercise.id}:\n\n${exercise.model.replace(/^(?=.)/gm, '    ')}`);
@@ -391,12 +438,18 @@ async function main(argv: string[]): Promise<number> {
   };
   const shape = command === undefined ? undefined : takes[command];
   if (!shape) throw new UsageError(command === undefined ? 'name a command' : `there is no command "${command}"`);
-  if (operands.length > shape.operands) throw new UsageError(`${command} takes ${shape.operands === 0 ? 'nothing' : 'one name'} after it, not "${operands.join(' ')}"`);
-  if (withTranscript && !shape.transcript) throw new UsageError(`--transcript goes with examples or quiz, not ${command}`);
+  if (operands.length > shape.operands)
+    throw new UsageError(
+      `${command} takes ${shape.operands === 0 ? 'nothing' : 'one name'} after it, not "${operands.join(' ')}"`,
+    );
+  if (withTranscript && !shape.transcript)
+    throw new UsageError(`--transcript goes with examples or quiz, not ${command}`);
   if (command === 'read') {
     const place = operands[0] === undefined ? undefined : placeNamed(idempotentConsumersLesson, operands[0]);
     if (operands[0] !== undefined && place === undefined) {
-      throw new UsageError(`the lesson has no place "${operands[0]}"; try ${idempotentConsumersLesson.places.map((each) => each.anchor).join(', ')}, or an example number such as 4.5`);
+      throw new UsageError(
+        `the lesson has no place "${operands[0]}"; try ${idempotentConsumersLesson.places.map((each) => each.anchor).join(', ')}, or an example number such as 4.5`,
+      );
     }
     console.log(readLesson(idempotentConsumersLesson, terminal, place));
     return 0;
@@ -411,7 +464,8 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'take') return (await takeQuiz(runner)) ? 0 : 1;
     if (example) return (await sqlConsole(runner, example)) ? 0 : 1;
     let allAgree = true;
-    for (const question of allQuestions(idempotentConsumersLesson)) allAgree = (await printQuestion(runner, question, withTranscript)) && allAgree;
+    for (const question of allQuestions(idempotentConsumersLesson))
+      allAgree = (await printQuestion(runner, question, withTranscript)) && allAgree;
     console.log(`(computed on ${runner.engine})`);
     return allAgree ? 0 : 1;
   } finally {
@@ -426,7 +480,11 @@ try {
     console.error(`lesson: ${error.message}\n(npm run lesson -- --help lists the commands)`);
     process.exitCode = 2;
   } else {
-    console.error(error instanceof LessonFileError ? `lesson error: ${error.message}` : `lesson: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      error instanceof LessonFileError
+        ? `lesson error: ${error.message}`
+        : `lesson: ${error instanceof Error ? error.message : String(error)}`,
+    );
     process.exitCode = 1;
   }
 }

@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 function findPackageRoot(start: string): string {
   for (let folder = start; ; folder = dirname(folder)) {
     const manifest = join(folder, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === '@idempotency/lessons') {
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === '@idempotency/lessons'
+    ) {
       return folder;
     }
     if (dirname(folder) === folder) throw new Error(`No @idempotency/lessons package.json above ${start}`);

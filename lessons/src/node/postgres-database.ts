@@ -26,7 +26,9 @@ export function postgresOpener(connectionString: string, options: PostgresOption
       return new PostgresLessonDatabase(pool, schema, `PostgreSQL ${version.rows[0]?.server_version ?? ''}`.trim());
     } catch (error) {
       await pool.end().catch(() => undefined);
-      throw new Error(`Cannot reach the PostgreSQL server at DATABASE_URL: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(
+        `Cannot reach the PostgreSQL server at DATABASE_URL: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   };
 }
@@ -75,7 +77,8 @@ export class PostgresLessonDatabase implements LessonDatabase {
       return (Array.isArray(result) ? result : [result]).map((each) => ({
         columns: (each.fields ?? []).map((field) => field.name),
         rows: each.rows,
-        affectedRows: each.command === 'INSERT' || each.command === 'UPDATE' || each.command === 'DELETE' ? each.rowCount : null,
+        affectedRows:
+          each.command === 'INSERT' || each.command === 'UPDATE' || each.command === 'DELETE' ? each.rowCount : null,
       }));
     } finally {
       // Outside a transaction this is only a warning; inside one it ends what the text left open.

@@ -41,7 +41,11 @@ export interface WorkerRaceResult {
 const workers: readonly WorkerName[] = ['A', 'B'];
 const patience = 10_000;
 
-export async function runRaces(races: readonly RaceScenario[], connectionString: string, schema = 'idempotency_race'): Promise<RaceResult[]> {
+export async function runRaces(
+  races: readonly RaceScenario[],
+  connectionString: string,
+  schema = 'idempotency_race',
+): Promise<RaceResult[]> {
   const results: RaceResult[] = [];
   for (const race of races) results.push(await runRace(race, connectionString, schema));
   return results;
@@ -63,7 +67,7 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
     for (const name of workers) {
       const client = await connect();
       clients.push(client);
-      const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
       sessions[name] = { client, pid };
     }
     const version = await observer.query<{ server_version: string }>('SHOW server_version');
@@ -71,7 +75,10 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
     step = 'create a fresh schema';
     await observer.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE; CREATE SCHEMA ${schema};\n${race.schemaSql}`);
 
-    step = race.messages.A.id === race.messages.B.id ? `workers A and B both handle ${race.messages.A.id}` : `worker A handles ${race.messages.A.id} while worker B handles ${race.messages.B.id}`;
+    step =
+      race.messages.A.id === race.messages.B.id
+        ? `workers A and B both handle ${race.messages.A.id}`
+        : `worker A handles ${race.messages.A.id} while worker B handles ${race.messages.B.id}`;
     const lockstep = new Lockstep();
     const waited: Record<WorkerName, boolean> = { A: false, B: false };
     const inFlight: Record<WorkerName, boolean> = { A: false, B: false };
@@ -84,7 +91,10 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
         inFlight[worker] = true;
         try {
           const result = await db.query<Row>(sql, params);
-          note(worker, `-> ${rowCounts(result.rows.length, /^\s*(insert|update|delete)\b/i.test(sql) ? (result.affectedRows ?? null) : null)}`);
+          note(
+            worker,
+            `-> ${rowCounts(result.rows.length, /^\s*(insert|update|delete)\b/i.test(sql) ? (result.affectedRows ?? null) : null)}`,
+          );
           return result;
         } finally {
           inFlight[worker] = false;
@@ -99,9 +109,15 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
         for (const name of workers) {
           if (!inFlight[name] || lockstep.isBlocked(name)) continue;
           const other = workers.find((candidate) => candidate !== name)!;
-          const blocked = await observer.query<{ blocked: boolean }>('SELECT $2::int = ANY (pg_blocking_pids($1)) AS blocked', [sessions[name].pid, sessions[other].pid]);
+          const blocked = await observer.query<{ blocked: boolean }>(
+            'SELECT $2::int = ANY (pg_blocking_pids($1)) AS blocked',
+            [sessions[name].pid, sessions[other].pid],
+          );
           if (blocked.rows[0]?.blocked) {
-            note(name, `waiting: pg_blocking_pids(${sessions[name].pid}) names worker ${other} (${sessions[other].pid})`);
+            note(
+              name,
+              `waiting: pg_blocking_pids(${sessions[name].pid}) names worker ${other} (${sessions[other].pid})`,
+            );
             waited[name] = true;
             lockstep.block(name);
           }
@@ -112,7 +128,8 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
     const commitWhenOthersSettled = async (me: WorkerName) => {
       const deadline = Date.now() + patience;
       while (!workers.every((other) => other === me || lockstep.isFinished(other) || lockstep.isBlocked(other))) {
-        if (Date.now() > deadline) throw new Error(`worker ${me} waited ${patience} ms for the other worker to finish or block`);
+        if (Date.now() > deadline)
+          throw new Error(`worker ${me} waited ${patience} ms for the other worker to finish or block`);
         await delay(5);
       }
     };
@@ -125,7 +142,12 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
           note(name, 'BEGIN');
           await client.query('BEGIN');
           try {
-            const result = await race.handler(lockstep.wrap(name, noting(name, queryableOf(client))), race.messages[name], workerId(name), new WorkerProcess());
+            const result = await race.handler(
+              lockstep.wrap(name, noting(name, queryableOf(client))),
+              race.messages[name],
+              workerId(name),
+              new WorkerProcess(),
+            );
             lockstep.finish(name);
             await commitWhenOthersSettled(name);
             const end = race.rollsBack === name ? 'ROLLBACK' : 'COMMIT';
@@ -155,20 +177,33 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
 
     step = 'read the durable state after both transactions ended';
     const outcome = await race.readOutcome(queryableOf(observer));
-    const results = Object.fromEntries(workers.map((name, index) => [name, { took: took[index]!, waited: waited[name], retried: retried[name] }])) as Record<
-      WorkerName,
-      WorkerRaceResult
-    >;
+    const results = Object.fromEntries(
+      workers.map((name, index) => [name, { took: took[index], waited: waited[name], retried: retried[name] }]),
+    ) as Record<WorkerName, WorkerRaceResult>;
     const describeWorker = (name: WorkerName) => {
       const word = `${results[name].took ? race.words.took : race.words.declined}${race.rollsBack === name ? '/rolled back' : ''}`;
-      const path = [results[name].waited ? 'waited' : '', results[name].retried ? `40001/retried` : ''].filter(Boolean).join('/');
+      const path = [results[name].waited ? 'waited' : '', results[name].retried ? `40001/retried` : '']
+        .filter(Boolean)
+        .join('/');
       return `${name}=${path ? `${path}/${word}` : word}`;
     };
     step = `drop schema ${schema}`;
     await observer.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    return { label: race.label, ok: true, line: `${race.label}: ${workers.map(describeWorker).join(', ')}; ${formatOutcome(outcome)}`, outcome, workers: results, timeline, engine };
+    return {
+      label: race.label,
+      ok: true,
+      line: `${race.label}: ${workers.map(describeWorker).join(', ')}; ${formatOutcome(outcome)}`,
+      outcome,
+      workers: results,
+      timeline,
+      engine,
+    };
   } catch (error) {
-    return { label: race.label, ok: false, failure: `failed at "${step}": ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      label: race.label,
+      ok: false,
+      failure: `failed at "${step}": ${error instanceof Error ? error.message : String(error)}`,
+    };
   } finally {
     await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
   }

@@ -10,7 +10,8 @@ import type { Terminal } from './terminal.js';
 /** The names `read` accepts for a place besides its anchor: `4.5` for an example, `tips` for every tip. */
 export function placeNamed(lesson: BuiltLesson, name: string): string | undefined {
   const anchors = lesson.places.map((place) => place.anchor);
-  if (anchors.includes(name) || name === 'steps' || name === 'examples' || name === 'questions' || name === 'tips') return name;
+  if (anchors.includes(name) || name === 'steps' || name === 'examples' || name === 'questions' || name === 'tips')
+    return name;
   const example = lesson.examples.find((candidate) => candidate.number === name);
   if (example) return example.anchor;
   if (/^\d+$/.test(name) && anchors.includes(`step-${name}`)) return `step-${name}`;
@@ -19,13 +20,33 @@ export function placeNamed(lesson: BuiltLesson, name: string): string | undefine
 
 export function readLesson(lesson: BuiltLesson, terminal: Terminal, only?: string): string {
   const parts: { anchor: string; group: string; text: () => string }[] = [
-    { anchor: 'title', group: 'title', text: () => `${terminal.style('bold', lesson.title)}\n\n${terminal.prose(plainText(lesson.thesisHtml))}` },
-    { anchor: lesson.predict.anchor, group: 'predict', text: () => question(lesson.predict, terminal, 'Predict before you read') },
-    { anchor: lesson.thirtySeconds.anchor, group: 'thirty-seconds', text: () => section(terminal, lesson.thirtySeconds.title, lesson.thirtySeconds.html) },
-    ...lesson.steps.map((step) => ({ anchor: step.anchor, group: 'steps', text: () => section(terminal, `Step ${step.number} of ${lesson.steps.length}`, step.html) })),
+    {
+      anchor: 'title',
+      group: 'title',
+      text: () => `${terminal.style('bold', lesson.title)}\n\n${terminal.prose(plainText(lesson.thesisHtml))}`,
+    },
+    {
+      anchor: lesson.predict.anchor,
+      group: 'predict',
+      text: () => question(lesson.predict, terminal, 'Predict before you read'),
+    },
+    {
+      anchor: lesson.thirtySeconds.anchor,
+      group: 'thirty-seconds',
+      text: () => section(terminal, lesson.thirtySeconds.title, lesson.thirtySeconds.html),
+    },
+    ...lesson.steps.map((step) => ({
+      anchor: step.anchor,
+      group: 'steps',
+      text: () => section(terminal, `Step ${step.number} of ${lesson.steps.length}`, step.html),
+    })),
     { anchor: lesson.analogy.anchor, group: 'analogy', text: () => analogy(lesson, terminal) },
     ...lesson.examples.map((item) => ({ anchor: item.anchor, group: 'examples', text: () => example(item, terminal) })),
-    ...lesson.questions.map((item) => ({ anchor: item.anchor, group: 'questions', text: () => question(item, terminal, `Question ${item.number} of ${lesson.questions.length}`) })),
+    ...lesson.questions.map((item) => ({
+      anchor: item.anchor,
+      group: 'questions',
+      text: () => question(item, terminal, `Question ${item.number} of ${lesson.questions.length}`),
+    })),
     ...lesson.tips.map((tip) => ({
       anchor: tip.anchor,
       group: 'tips',
@@ -44,14 +65,21 @@ export function readLesson(lesson: BuiltLesson, terminal: Terminal, only?: strin
         [
           heading(terminal, 'Sources'),
           ...lesson.sources.map((source) =>
-            terminal.labelled(`[${source.id}] `, `${source.publisher}, ${source.title}, ${source.url} (read ${source.fetched}). ${plainText(source.noteHtml, ' ')}`),
+            terminal.labelled(
+              `[${source.id}] `,
+              `${source.publisher}, ${source.title}, ${source.url} (read ${source.fetched}). ${plainText(source.noteHtml, ' ')}`,
+            ),
           ),
         ].join('\n'),
     },
     {
       anchor: lesson.related.anchor,
       group: 'related',
-      text: () => [heading(terminal, lesson.related.title), ...lesson.related.topics.map((topic) => terminal.labelled(`${topic.title}: `, plainText(topic.html, ' ')))].join('\n'),
+      text: () =>
+        [
+          heading(terminal, lesson.related.title),
+          ...lesson.related.topics.map((topic) => terminal.labelled(`${topic.title}: `, plainText(topic.html, ' '))),
+        ].join('\n'),
     },
   ];
   const chosen = only === undefined ? parts : parts.filter((part) => part.anchor === only || part.group === only);
@@ -88,7 +116,10 @@ function example(item: BuiltExample, terminal: Terminal): string {
     terminal.prose(plainText(item.html, '\n\n')),
     ...item.code.map((snippet, index) => `\n${code(snippet, item.captions[index] ?? snippet.handler, terminal)}`),
     '',
-    terminal.style('dim', `Run it: npm run lesson -- examples (add --transcript for its SQL); explore its tables: npm run lesson -- console ${item.number}`),
+    terminal.style(
+      'dim',
+      `Run it: npm run lesson -- examples (add --transcript for its SQL); explore its tables: npm run lesson -- console ${item.number}`,
+    ),
   ].join('\n');
 }
 

@@ -23,7 +23,12 @@ export class Terminal {
   constructor(output: OutputTraits, environment: NodeJS.ProcessEnv) {
     this.colour = Boolean(output.isTTY) && !environment['NO_COLOR'];
     const fromEnvironment = Number(environment['COLUMNS']);
-    this.width = output.isTTY && output.columns ? output.columns : Number.isInteger(fromEnvironment) && fromEnvironment > 0 ? fromEnvironment : null;
+    this.width =
+      output.isTTY && output.columns
+        ? output.columns
+        : Number.isInteger(fromEnvironment) && fromEnvironment > 0
+          ? fromEnvironment
+          : null;
   }
 
   style(style: Style, text: string): string {
@@ -33,7 +38,9 @@ export class Terminal {
 
   /** Prose wrapped at words to the width, every line starting with `indent`. */
   prose(text: string, indent = ''): string {
-    const wrapped = this.width ? wrapAnsi(text, Math.max(20, this.width - indent.length), { hard: false, trim: true }) : text;
+    const wrapped = this.width
+      ? wrapAnsi(text, Math.max(20, this.width - indent.length), { hard: false, trim: true })
+      : text;
     return wrapped.replace(/^(?=.)/gm, indent);
   }
 

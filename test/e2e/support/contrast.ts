@@ -15,14 +15,18 @@ export interface LowContrast {
 export function lowContrastText(root: Element): { measured: number; failures: LowContrast[] } {
   type Rgba = [number, number, number, number];
   const parse = (value: string): Rgba => {
-    const parts = /rgba?\(([^)]+)\)/.exec(value)?.[1]?.split(/[\s,/]+/).filter(Boolean).map(Number);
+    const parts = /rgba?\(([^)]+)\)/
+      .exec(value)?.[1]
+      ?.split(/[\s,/]+/)
+      .filter(Boolean)
+      .map(Number);
     if (!parts || parts.length < 3) throw new Error(`Unreadable colour ${value}`);
-    return [parts[0]!, parts[1]!, parts[2]!, parts[3] ?? 1];
+    return [parts[0], parts[1], parts[2], parts[3] ?? 1];
   };
   const over = (top: Rgba, bottom: Rgba): Rgba => {
     const alpha = top[3] + bottom[3] * (1 - top[3]);
     if (alpha === 0) return [0, 0, 0, 0];
-    const mix = (index: number) => (top[index]! * top[3] + bottom[index]! * bottom[3] * (1 - top[3])) / alpha;
+    const mix = (index: number) => (top[index] * top[3] + bottom[index] * bottom[3] * (1 - top[3])) / alpha;
     return [mix(0), mix(1), mix(2), alpha];
   };
   const luminance = ([r, g, b]: Rgba) => {
@@ -43,7 +47,8 @@ export function lowContrastText(root: Element): { measured: number; failures: Lo
   };
   const opacityOf = (element: Element) => {
     let opacity = 1;
-    for (let current: Element | null = element; current; current = current.parentElement) opacity *= Number(getComputedStyle(current).opacity);
+    for (let current: Element | null = element; current; current = current.parentElement)
+      opacity *= Number(getComputedStyle(current).opacity);
     return opacity;
   };
   const failures: LowContrast[] = [];
@@ -61,7 +66,7 @@ export function lowContrastText(root: Element): { measured: number; failures: Lo
     const color = parse(getComputedStyle(element).color);
     const drawn = over([color[0], color[1], color[2], color[3] * opacityOf(element)], background);
     const [lighter, darker] = [luminance(drawn), luminance(background)].sort((a, b) => b - a);
-    const ratio = (lighter! + 0.05) / (darker! + 0.05);
+    const ratio = (lighter + 0.05) / (darker + 0.05);
     measured += 1;
     if (ratio < 4.5) {
       failures.push({

@@ -20,9 +20,13 @@ export class Workbench {
     await input.fill(relativePath);
     const name = relativePath.split('/').pop()!;
     // The list keeps the previous query's rows until the new ones arrive: wait for the focused one to match.
-    await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).waitFor({ timeout: 15_000 });
+    await this.page
+      .locator('.quick-input-list .monaco-list-row.focused', { hasText: name })
+      .waitFor({ timeout: 15_000 });
     await this.page.keyboard.press('Enter');
-    await this.page.locator('.editor-group-container.active .tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
+    await this.page
+      .locator('.editor-group-container.active .tabs-container .tab.active', { hasText: name })
+      .waitFor({ timeout: 15_000 });
   }
 
   /** Moves the cursor of the active editor to a 1-based line and column. */
@@ -34,7 +38,10 @@ export class Workbench {
     await input.fill(`:${line}:${column}`);
     await this.page.keyboard.press('Enter');
     // The status bar shows where the cursor landed.
-    await this.page.locator('.statusbar-item', { hasText: `Ln ${line}, Col ${column}` }).first().waitFor({ timeout: 15_000 });
+    await this.page
+      .locator('.statusbar-item', { hasText: `Ln ${line}, Col ${column}` })
+      .first()
+      .waitFor({ timeout: 15_000 });
   }
 
   async runCommand(title: string): Promise<void> {
@@ -46,7 +53,9 @@ export class Workbench {
         await this.page.keyboard.press('F1');
         await input.waitFor({ state: 'visible', timeout: 5_000 });
         await input.fill(`>${title}`, { timeout: 5_000 });
-        await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: title }).waitFor({ timeout: 15_000 });
+        await this.page
+          .locator('.quick-input-list .monaco-list-row.focused', { hasText: title })
+          .waitFor({ timeout: 15_000 });
         break;
       } catch (error) {
         if (attempt === 3) throw error;
@@ -86,13 +95,18 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget input');
     await input.waitFor();
     await input.fill(name);
-    await this.page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).waitFor({ timeout: 15_000 });
+    await this.page
+      .locator('.quick-input-list .monaco-list-row.focused', { hasText: name })
+      .waitFor({ timeout: 15_000 });
     await this.page.keyboard.press('Enter');
   }
 
   /** Opens the quick-fix menu at the cursor and picks the action with this title. */
   async applyQuickFix(title: string): Promise<void> {
-    await this.pressUntilShown(['Control+.'], this.page.locator('.action-widget .monaco-list-row', { hasText: title }).first());
+    await this.pressUntilShown(
+      ['Control+.'],
+      this.page.locator('.action-widget .monaco-list-row', { hasText: title }).first(),
+    );
     // The menu takes keys, as it does for a person using the keyboard; clicks land on its pointer guard.
     const focused = this.page.locator('.action-widget .monaco-list-row.focused');
     for (let step = 0; step < 30 && (await focused.getAttribute('aria-label').catch(() => null)) !== title; step += 1) {
@@ -103,9 +117,14 @@ export class Workbench {
   }
 
   /** The rows of the Problems panel as the user sees them: file, then rule, line and column. */
-  async problems(): Promise<{ file: string; folder: string; rule: string; line: number; column: number; text: string }[]> {
+  async problems(): Promise<
+    { file: string; folder: string; rule: string; line: number; column: number; text: string }[]
+  > {
     const rows = await this.page.locator('.markers-panel .monaco-list-row').evaluateAll((elements) =>
-      elements.map((element) => ({ label: element.getAttribute('aria-label') ?? '', text: (element as HTMLElement).innerText })),
+      elements.map((element) => ({
+        label: element.getAttribute('aria-label') ?? '',
+        text: (element as HTMLElement).innerText,
+      })),
     );
     const found: { file: string; folder: string; rule: string; line: number; column: number; text: string }[] = [];
     let file = '';
@@ -113,14 +132,21 @@ export class Workbench {
     for (const row of rows) {
       const resource = /problems in file (.+) of folder (.+)$/.exec(row.label);
       if (resource) {
-        [file, folder] = [resource[1]!, resource[2]!];
+        [file, folder] = [resource[1], resource[2]];
         continue;
       }
       // A marker row reads: message, source, code, position, one per line.
       const code = /^idempotency\n([a-z0-9-]+)$/m.exec(row.text);
       const position = /\[Ln (\d+), Col (\d+)\]/.exec(row.text);
       if (code && position) {
-        found.push({ file, folder, rule: code[1]!, line: Number(position[1]), column: Number(position[2]), text: row.text });
+        found.push({
+          file,
+          folder,
+          rule: code[1],
+          line: Number(position[1]),
+          column: Number(position[2]),
+          text: row.text,
+        });
       }
     }
     return found;
@@ -128,17 +154,24 @@ export class Workbench {
 
   /** The related-information rows of the Problems panel whose text includes `text`, with their line and column. */
   async relatedRows(text: string): Promise<{ line: number; column: number; text: string }[]> {
-    const rows = await this.page.locator('.markers-panel .monaco-list-row').evaluateAll((elements) => elements.map((element) => (element as HTMLElement).innerText));
+    const rows = await this.page
+      .locator('.markers-panel .monaco-list-row')
+      .evaluateAll((elements) => elements.map((element) => (element as HTMLElement).innerText));
     return rows.flatMap((row) => {
       const position = /\[Ln (\d+), Col (\d+)\]/.exec(row);
-      return row.includes(text) && position ? [{ line: Number(position[1]), column: Number(position[2]), text: row }] : [];
+      return row.includes(text) && position
+        ? [{ line: Number(position[1]), column: Number(position[2]), text: row }]
+        : [];
     });
   }
 
   /** The text of the language status hover (the `{}` beside the language mode), read by pointing at it. */
   async languageStatus(): Promise<string> {
     await this.page.mouse.move(0, 0);
-    await this.page.locator('.monaco-hover', { hasText: 'Idempotency:' }).waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
+    await this.page
+      .locator('.monaco-hover', { hasText: 'Idempotency:' })
+      .waitFor({ state: 'hidden', timeout: 5_000 })
+      .catch(() => {});
     await this.page.locator('[id="status.languageStatus"]').hover();
     const hover = this.page.locator('.monaco-hover', { hasText: 'Idempotency:' }).first();
     await hover.waitFor({ timeout: 10_000 });

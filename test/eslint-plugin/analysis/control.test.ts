@@ -8,7 +8,9 @@ import { inFile } from '../support/file.js';
 /** The building blocks of control/: which reads decide which writes, and which duplicates are caught. */
 
 const decides = (body: string) =>
-  inFile(`export async function handle() {\n${body}\n}`, (file, call) => isDecidedBy(guardsFedBy(call('read'), file), writeSites(call('write'), file)));
+  inFile(`export async function handle() {\n${body}\n}`, (file, call) =>
+    isDecidedBy(guardsFedBy(call('read'), file), writeSites(call('write'), file)),
+  );
 
 describe('a read deciding a write', () => {
   it.each([
@@ -20,21 +22,45 @@ describe('a read deciding a write', () => {
     ['a ternary picks the write', 'const row = await read(); row ? null : await write();', true],
     ['find then update: the write needs the row', 'const row = await read(); if (row) await write(row);', false],
     ['a quota compared with a limit', 'const count = await read(); if (count >= 10) return; await write();', false],
-    ['the state of a found row, not whether it exists', 'const row = await read(); if (row.status !== "done") await write();', false],
+    [
+      'the state of a found row, not whether it exists',
+      'const row = await read(); if (row.status !== "done") await write();',
+      false,
+    ],
     ['the write before the read', 'await write(); const row = await read(); if (!row) return;', false],
   ])('%s', (_name, body, expected) => {
     expect(decides(body)).toBe(expected);
   });
 });
 
-const caught = (body: string) => inFile(`export async function handle() {\n${body}\n}`, (file, call) => duplicateCatches(call('write'), file).length > 0);
+const caught = (body: string) =>
+  inFile(
+    `export async function handle() {\n${body}\n}`,
+    (file, call) => duplicateCatches(call('write'), file).length > 0,
+  );
 
 describe('a unique violation caught as the duplicate', () => {
   it.each([
-    ["PostgreSQL's code in the catch", "try { await write(); } catch (error) { if (error.code === '23505') return; throw error; }", true],
-    ['a word for the duplicate', 'try { await write(); } catch (error) { if (isDuplicateError(error)) return; throw error; }', true],
-    ['a .catch() that says so', "await write().catch((error) => { if (error.code === 'P2002') return; throw error; });", true],
-    ['a helper of the file that checks the code', "try { await write(); } catch (error) { if (isMine(error)) return; throw error; }\n}\nfunction isMine(error) { return error.code === '23505';", true],
+    [
+      "PostgreSQL's code in the catch",
+      "try { await write(); } catch (error) { if (error.code === '23505') return; throw error; }",
+      true,
+    ],
+    [
+      'a word for the duplicate',
+      'try { await write(); } catch (error) { if (isDuplicateError(error)) return; throw error; }',
+      true,
+    ],
+    [
+      'a .catch() that says so',
+      "await write().catch((error) => { if (error.code === 'P2002') return; throw error; });",
+      true,
+    ],
+    [
+      'a helper of the file that checks the code',
+      "try { await write(); } catch (error) { if (isMine(error)) return; throw error; }\n}\nfunction isMine(error) { return error.code === '23505';",
+      true,
+    ],
     ['a catch that only logs', 'try { await write(); } catch (error) { console.error(error); }', false],
     ['no catch at all', 'await write();', false],
   ])('%s', (_name, body, expected) => {
@@ -45,14 +71,17 @@ describe('a unique violation caught as the duplicate', () => {
     const code = `async function insertClaim() { await write(); }
 export async function a() { try { await insertClaim(); } catch (error) { if (error.code === '23505') return; } }
 export async function b() { try { await insertClaim(); } catch (error) { if (error.code === '23505') return; } }`;
-    expect(inFile(code, (file, call) => duplicateCatches(call('write'), file).map((node) => node.type))).toEqual(['BlockStatement', 'BlockStatement']);
+    expect(inFile(code, (file, call) => duplicateCatches(call('write'), file).map((node) => node.type))).toEqual([
+      'BlockStatement',
+      'BlockStatement',
+    ]);
     const oneUncaught = `${code}\nexport async function c() { await insertClaim(); }`;
     expect(inFile(oneUncaught, (file, call) => duplicateCatches(call('write'), file))).toEqual([]);
   });
 });
 
 describe('polarity', () => {
-  const literal = (text: string) => inFile(`probe(${text});`, (_file, call) => call('probe').arguments[0]!);
+  const literal = (text: string) => inFile(`probe(${text});`, (_file, call) => call('probe').arguments[0]);
   it.each([
     ['null', true, false],
     ['undefined', true, false],
@@ -76,6 +105,8 @@ describe('polarity', () => {
     ['const inserted = await write();', false],
     ['if (!(await write())) return;', false],
   ])('result of `%s` ignored: %s', (body, expected) => {
-    expect(inFile(`export async function handle() { ${body} }`, (_file, call) => resultIgnored(call('write')))).toBe(expected);
+    expect(inFile(`export async function handle() { ${body} }`, (_file, call) => resultIgnored(call('write')))).toBe(
+      expected,
+    );
   });
 });

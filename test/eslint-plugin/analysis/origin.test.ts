@@ -9,10 +9,26 @@ describe('the origin of a value', () => {
     ['the clock is new on every attempt', 'probe(Date.now());', [['minted:the current time']]],
     ["today's date is the same for every retry today", 'probe(new Date().toISOString().slice(0, 10));', [['time']]],
     ['a constant', "const prefix = 'refund'; probe(prefix);", [['constant']]],
-    ['destructuring keeps each member', "const { refundId, amountCents } = JSON.parse(body); probe(refundId); probe(amountCents);", [['business'], ['amount']]],
-    ['a template joins its parts', 'const refund = JSON.parse(body); probe(`r-${refund.refundId}-${Date.now()}`);', [['constant', 'business', 'minted:the current time']]],
-    ['a hash keeps what it is given', "import { createHash } from 'node:crypto'; const refund = JSON.parse(body); probe(createHash('sha256').update(refund.refundId).digest('hex'));", [['constant', 'business', 'constant']]],
-    ['a parameter of a local function takes its arguments', 'const key = (id) => `k:${id}`; const refund = JSON.parse(body); probe(key(refund.refundId));', [['constant', 'business']]],
+    [
+      'destructuring keeps each member',
+      'const { refundId, amountCents } = JSON.parse(body); probe(refundId); probe(amountCents);',
+      [['business'], ['amount']],
+    ],
+    [
+      'a template joins its parts',
+      'const refund = JSON.parse(body); probe(`r-${refund.refundId}-${Date.now()}`);',
+      [['constant', 'business', 'minted:the current time']],
+    ],
+    [
+      'a hash keeps what it is given',
+      "import { createHash } from 'node:crypto'; const refund = JSON.parse(body); probe(createHash('sha256').update(refund.refundId).digest('hex'));",
+      [['constant', 'business', 'constant']],
+    ],
+    [
+      'a parameter of a local function takes its arguments',
+      'const key = (id) => `k:${id}`; const refund = JSON.parse(body); probe(key(refund.refundId));',
+      [['constant', 'business']],
+    ],
   ])('%s', (_name, code, expected) => {
     expect(originsIn(code)).toEqual(expected);
   });

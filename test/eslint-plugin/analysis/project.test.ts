@@ -18,7 +18,12 @@ const write = (file: string, text = 'export {};') => {
 };
 mkdirSync(path.join(project, '.git'));
 write('package.json', '{"name":"p","private":true}');
-write('tsconfig.json', JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '~/*': ['src/*'], '@shared/*': ['packages/shared/*'] } } }));
+write(
+  'tsconfig.json',
+  JSON.stringify({
+    compilerOptions: { baseUrl: '.', paths: { '~/*': ['src/*'], '@shared/*': ['packages/shared/*'] } },
+  }),
+);
 write('src/consumer.ts');
 write('src/keys.ts');
 write('src/services/index.ts');

@@ -24,7 +24,7 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
       code: `${shopify}\nconst queue = [];\n${webhook('queue')}`,
     },
     {
-      name: "near miss: a queue the code was given, whose maker it cannot see, is not judged by its name",
+      name: 'near miss: a queue the code was given, whose maker it cannot see, is not judged by its name',
       code: `${shopify}\nexport function register(queue) {\n${webhook('queue')}\n}`,
     },
   ],
@@ -40,7 +40,8 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
 describe('better-queue adapter', () => {
   it('follows a queue made in another module of the project', async () => {
     const { findings } = await lintProject({
-      'src/queue.ts': "import Queue from 'better-queue';\nimport { fulfil } from './fulfil';\nexport const queue = new Queue(fulfil);\n",
+      'src/queue.ts':
+        "import Queue from 'better-queue';\nimport { fulfil } from './fulfil';\nexport const queue = new Queue(fulfil);\n",
       'src/fulfil.ts': 'export async function fulfil(task) {}\n',
       'src/list.ts': 'export const queue = [];\n',
       'src/webhook.ts': `${shopify}\nimport { queue } from './queue';\n${webhook('queue')}`,

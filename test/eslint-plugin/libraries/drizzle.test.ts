@@ -4,14 +4,124 @@ import { operationsIn } from '../support/analyse.js';
 
 describe('drizzle adapter', () => {
   it.each([
-    ['insert(table).values(row)', `await db.insert(refunds).values({ refundId, amount });`, [{ kind: 'insert', library: 'drizzle', targets: ['refund'], fields: ['refundId', 'amount'], arbitrated: false, skipsDuplicates: false, fix: 'on-conflict-do-nothing-call' }]],
-    ['onConflictDoNothing on a target', `await db.insert(schema.inbox).values({ messageId }).onConflictDoNothing({ target: inbox.messageId });`, [{ kind: 'insert', library: 'drizzle', targets: ['inbox'], fields: ['messageId'], conflictTarget: ['messageId'], arbitrated: true, skipsDuplicates: true }]],
-    ['select().from(table) is a read, matching the columns of its eq conditions', `await db.select().from(refunds).where(and(eq(refunds.id, id), eq(refunds.accountId, account)));`, [{ kind: 'read', library: 'drizzle', targets: ['refund'], fields: [], filters: ['id', 'accountId'], arbitrated: false, skipsDuplicates: false }]],
-    ['a condition other than eq and and shows no columns', `await db.select().from(refunds).where(or(eq(refunds.id, id), isNull(refunds.id)));`, [{ kind: 'read', library: 'drizzle', targets: ['refund'], fields: [], arbitrated: false, skipsDuplicates: false }]],
-    ['the relational query API is a read', `await db.query.refunds.findFirst({ where: eq(refunds.refundId, id) });`, [{ kind: 'read', library: 'drizzle', targets: ['refund'], fields: [], filters: ['refundId'], arbitrated: false, skipsDuplicates: false }]],
-    ['a where callback matches the columns of the condition it returns', `await db.query.members.findFirst({ where: (t, { and, eq }) => and(eq(t.orgId, org), eq(t.userId, user)) });`, [{ kind: 'read', library: 'drizzle', targets: ['member'], fields: [], filters: ['orgId', 'userId'], arbitrated: false, skipsDuplicates: false }]],
-    ['a where callback with a body of more than its return shows no columns', `await db.query.members.findFirst({ where: (t, { eq }) => { log(t); return eq(t.orgId, org); } });`, [{ kind: 'read', library: 'drizzle', targets: ['member'], fields: [], arbitrated: false, skipsDuplicates: false }]],
-    ['an imported table goes by the name its module exports', `import { refunds as refundTable } from './schema';\nawait db.insert(refundTable).values({ refundId });`, [{ kind: 'insert', library: 'drizzle', targets: ['refund'], fields: ['refundId'], arbitrated: false, skipsDuplicates: false, fix: 'on-conflict-do-nothing-call' }]],
+    [
+      'insert(table).values(row)',
+      `await db.insert(refunds).values({ refundId, amount });`,
+      [
+        {
+          kind: 'insert',
+          library: 'drizzle',
+          targets: ['refund'],
+          fields: ['refundId', 'amount'],
+          arbitrated: false,
+          skipsDuplicates: false,
+          fix: 'on-conflict-do-nothing-call',
+        },
+      ],
+    ],
+    [
+      'onConflictDoNothing on a target',
+      `await db.insert(schema.inbox).values({ messageId }).onConflictDoNothing({ target: inbox.messageId });`,
+      [
+        {
+          kind: 'insert',
+          library: 'drizzle',
+          targets: ['inbox'],
+          fields: ['messageId'],
+          conflictTarget: ['messageId'],
+          arbitrated: true,
+          skipsDuplicates: true,
+        },
+      ],
+    ],
+    [
+      'select().from(table) is a read, matching the columns of its eq conditions',
+      `await db.select().from(refunds).where(and(eq(refunds.id, id), eq(refunds.accountId, account)));`,
+      [
+        {
+          kind: 'read',
+          library: 'drizzle',
+          targets: ['refund'],
+          fields: [],
+          filters: ['id', 'accountId'],
+          arbitrated: false,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
+    [
+      'a condition other than eq and and shows no columns',
+      `await db.select().from(refunds).where(or(eq(refunds.id, id), isNull(refunds.id)));`,
+      [
+        {
+          kind: 'read',
+          library: 'drizzle',
+          targets: ['refund'],
+          fields: [],
+          arbitrated: false,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
+    [
+      'the relational query API is a read',
+      `await db.query.refunds.findFirst({ where: eq(refunds.refundId, id) });`,
+      [
+        {
+          kind: 'read',
+          library: 'drizzle',
+          targets: ['refund'],
+          fields: [],
+          filters: ['refundId'],
+          arbitrated: false,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
+    [
+      'a where callback matches the columns of the condition it returns',
+      `await db.query.members.findFirst({ where: (t, { and, eq }) => and(eq(t.orgId, org), eq(t.userId, user)) });`,
+      [
+        {
+          kind: 'read',
+          library: 'drizzle',
+          targets: ['member'],
+          fields: [],
+          filters: ['orgId', 'userId'],
+          arbitrated: false,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
+    [
+      'a where callback with a body of more than its return shows no columns',
+      `await db.query.members.findFirst({ where: (t, { eq }) => { log(t); return eq(t.orgId, org); } });`,
+      [
+        {
+          kind: 'read',
+          library: 'drizzle',
+          targets: ['member'],
+          fields: [],
+          arbitrated: false,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
+    [
+      'an imported table goes by the name its module exports',
+      `import { refunds as refundTable } from './schema';\nawait db.insert(refundTable).values({ refundId });`,
+      [
+        {
+          kind: 'insert',
+          library: 'drizzle',
+          targets: ['refund'],
+          fields: ['refundId'],
+          arbitrated: false,
+          skipsDuplicates: false,
+          fix: 'on-conflict-do-nothing-call',
+        },
+      ],
+    ],
   ])('%s', (_name, code, expected) => {
     expect(operationsIn(code)).toEqual(expected);
   });

@@ -4,9 +4,27 @@ import { originsIn } from '../support/analyse.js';
 
 describe('id generators', () => {
   it.each([
-    ['uuid v4, ulid, nanoid, cuid and ObjectId are new on every call', `probe(v4()); probe(ulid()); probe(nanoid()); probe(createId()); probe(new ObjectId());`, [['minted:a random UUID'], ['minted:a new ULID'], ['minted:a new nanoid'], ['minted:a new cuid'], ['minted:a new ObjectId']]],
-    ['a name-based UUID is derived from its name', `async function f(refund) { probe(v5(refund.refundId, NAMESPACE)); }`, [['business', 'unknown']]],
-    ['an ObjectId made from a hex string is that string', `async function f(body) { probe(new ObjectId(body.orderId)); }`, [['business']]],
+    [
+      'uuid v4, ulid, nanoid, cuid and ObjectId are new on every call',
+      `probe(v4()); probe(ulid()); probe(nanoid()); probe(createId()); probe(new ObjectId());`,
+      [
+        ['minted:a random UUID'],
+        ['minted:a new ULID'],
+        ['minted:a new nanoid'],
+        ['minted:a new cuid'],
+        ['minted:a new ObjectId'],
+      ],
+    ],
+    [
+      'a name-based UUID is derived from its name',
+      `async function f(refund) { probe(v5(refund.refundId, NAMESPACE)); }`,
+      [['business', 'unknown']],
+    ],
+    [
+      'an ObjectId made from a hex string is that string',
+      `async function f(body) { probe(new ObjectId(body.orderId)); }`,
+      [['business']],
+    ],
   ])('%s', (_name, code, expected) => {
     expect(originsIn(code)).toEqual(expected);
   });

@@ -6,18 +6,62 @@ import { providerCallsIn } from '../support/analyse.js';
 
 describe('provider-apis adapter: calls that move money or send', () => {
   it.each([
-    ['a Stripe refund without request options', `import Stripe from 'stripe'; const stripe = new Stripe(key); await stripe.refunds.create({ charge });`, ['Stripe refund unkeyed']],
-    ['a Stripe refund with its idempotencyKey', `await stripe.refunds.create({ charge }, { idempotencyKey: refundId });`, ['Stripe refund keyed']],
-    ['a client named otherwise, made by the SDK', `import Stripe from 'stripe'; const payments = new Stripe(key); await payments.transfers.create({ amount, destination });`, ['Stripe transfer unkeyed']],
-    ['a PaymentIntent moves money only when confirmed', `await stripe.paymentIntents.create({ amount }); await stripe.paymentIntents.create({ amount, confirm: true });`, ['Stripe charge unkeyed']],
-    ['a meter event keyed by its identifier', `await stripe.billing.meterEvents.create({ event_name: 'api_calls', identifier: callId, payload });`, ['Stripe usage keyed']],
-    ['a PayPal payout keyed by its batch id', `PayPal.payout.create({ sender_batch_header: { sender_batch_id: batchId }, items });`, ['PayPal payout keyed']],
-    ['a Twilio SMS takes no key', `import twilio from 'twilio'; const client = twilio(sid, token); await client.messages.create({ to, from, body });`, ['Twilio sms no key']],
+    [
+      'a Stripe refund without request options',
+      `import Stripe from 'stripe'; const stripe = new Stripe(key); await stripe.refunds.create({ charge });`,
+      ['Stripe refund unkeyed'],
+    ],
+    [
+      'a Stripe refund with its idempotencyKey',
+      `await stripe.refunds.create({ charge }, { idempotencyKey: refundId });`,
+      ['Stripe refund keyed'],
+    ],
+    [
+      'a client named otherwise, made by the SDK',
+      `import Stripe from 'stripe'; const payments = new Stripe(key); await payments.transfers.create({ amount, destination });`,
+      ['Stripe transfer unkeyed'],
+    ],
+    [
+      'a PaymentIntent moves money only when confirmed',
+      `await stripe.paymentIntents.create({ amount }); await stripe.paymentIntents.create({ amount, confirm: true });`,
+      ['Stripe charge unkeyed'],
+    ],
+    [
+      'a meter event keyed by its identifier',
+      `await stripe.billing.meterEvents.create({ event_name: 'api_calls', identifier: callId, payload });`,
+      ['Stripe usage keyed'],
+    ],
+    [
+      'a PayPal payout keyed by its batch id',
+      `PayPal.payout.create({ sender_batch_header: { sender_batch_id: batchId }, items });`,
+      ['PayPal payout keyed'],
+    ],
+    [
+      'a Twilio SMS takes no key',
+      `import twilio from 'twilio'; const client = twilio(sid, token); await client.messages.create({ to, from, body });`,
+      ['Twilio sms no key'],
+    ],
     ['a SendGrid email', `import sgMail from '@sendgrid/mail'; await sgMail.send(msg);`, ['SendGrid email no key']],
-    ['a Resend email with its idempotencyKey', `await resend.emails.send({ to, subject, html }, { idempotencyKey: \`welcome/\${userId}\` });`, ['Resend email keyed']],
-    ['an FCM push', `import admin from 'firebase-admin'; await admin.messaging().send(message);`, ['Firebase Cloud Messaging push no key']],
-    ['near miss: messages.create of an LLM client', `import Anthropic from '@anthropic-ai/sdk'; const client = new Anthropic(); await client.messages.create({ model, messages });`, []],
-    ['near miss: a response sent in a file that imports firebase-admin', `import admin from 'firebase-admin'; res.send(body);`, []],
+    [
+      'a Resend email with its idempotencyKey',
+      `await resend.emails.send({ to, subject, html }, { idempotencyKey: \`welcome/\${userId}\` });`,
+      ['Resend email keyed'],
+    ],
+    [
+      'an FCM push',
+      `import admin from 'firebase-admin'; await admin.messaging().send(message);`,
+      ['Firebase Cloud Messaging push no key'],
+    ],
+    [
+      'near miss: messages.create of an LLM client',
+      `import Anthropic from '@anthropic-ai/sdk'; const client = new Anthropic(); await client.messages.create({ model, messages });`,
+      [],
+    ],
+    [
+      'near miss: a response sent in a file that imports firebase-admin',
+      `import admin from 'firebase-admin'; res.send(body);`,
+      [],
+    ],
     ['near miss: refunds.create of a project service', `await this.refunds.create({ orderId });`, []],
   ])('%s', (_name, code, expected) => {
     expect(providerCallsIn(code)).toEqual(expected);
@@ -27,10 +71,22 @@ describe('provider-apis adapter: calls that move money or send', () => {
 // The key rules judge what fills a provider's own key field, wherever the request body is built.
 ruleTester.run('no-delivery-id-effect-key (provider key fields)', noDeliveryIdEffectKey, {
   valid: [
-    { name: 'PayPal: sender_batch_id from the business operation', code: `const body = { sender_batch_header: { sender_batch_id: \`payout-\${expense.id}\` }, items }; await paypal.executePayouts(account, body);` },
-    { name: 'Wise: customerTransactionId stored with the expense', code: `await wise.createTransfer(account, { targetAccount: recipient.id, quoteUuid: quote.id, customerTransactionId: expense.transferKey });` },
-    { name: 'near miss: an event_id with no event_name beside it is no Meta key', code: `import { v4 as uuid } from 'uuid'; await db.audit.create({ data: { event_id: uuid(), actor } });` },
-    { name: 'near miss: sender_batch_id outside a batch header', code: `import { v4 as uuid } from 'uuid'; report.push({ sender_batch_id: uuid() });` },
+    {
+      name: 'PayPal: sender_batch_id from the business operation',
+      code: `const body = { sender_batch_header: { sender_batch_id: \`payout-\${expense.id}\` }, items }; await paypal.executePayouts(account, body);`,
+    },
+    {
+      name: 'Wise: customerTransactionId stored with the expense',
+      code: `await wise.createTransfer(account, { targetAccount: recipient.id, quoteUuid: quote.id, customerTransactionId: expense.transferKey });`,
+    },
+    {
+      name: 'near miss: an event_id with no event_name beside it is no Meta key',
+      code: `import { v4 as uuid } from 'uuid'; await db.audit.create({ data: { event_id: uuid(), actor } });`,
+    },
+    {
+      name: 'near miss: sender_batch_id outside a batch header',
+      code: `import { v4 as uuid } from 'uuid'; report.push({ sender_batch_id: uuid() });`,
+    },
   ],
   invalid: [
     {

@@ -20,7 +20,11 @@ const testsDir = fileURLToPath(new URL('test/eslint-plugin/libraries/', root));
 const notAdapters = new Set(['index.ts', 'settings.ts']);
 
 function isAdapter(value: unknown): value is LibraryAdapter {
-  return typeof value === 'object' && value !== null && ['broker', 'data', 'store', 'values', 'providers'].includes((value as { kind?: string }).kind ?? '');
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    ['broker', 'data', 'store', 'values', 'providers'].includes((value as { kind?: string }).kind ?? '')
+  );
 }
 
 describe('the library table', () => {
@@ -29,19 +33,27 @@ describe('the library table', () => {
   it.each(adapterFiles)('%s exports an adapter that is registered', async (file) => {
     const module = (await import(`${librariesDir}${file}`)) as Record<string, unknown>;
     const adapters = Object.values(module).filter(isAdapter);
-    expect(adapters.length, `${file} exports no adapter (helpers shared by adapters belong in libraries/shared/)`).toBeGreaterThan(0);
-    for (const adapter of adapters) expect(libraries, `${adapter.name} is not in libraries/index.ts`).toContain(adapter);
+    expect(
+      adapters.length,
+      `${file} exports no adapter (helpers shared by adapters belong in libraries/shared/)`,
+    ).toBeGreaterThan(0);
+    for (const adapter of adapters)
+      expect(libraries, `${adapter.name} is not in libraries/index.ts`).toContain(adapter);
   });
 
   it('every registered adapter has a test file of its own name', () => {
-    const missing = libraries.filter((adapter) => !existsSync(`${testsDir}${adapter.name}.test.ts`)).map((adapter) => adapter.name);
+    const missing = libraries
+      .filter((adapter) => !existsSync(`${testsDir}${adapter.name}.test.ts`))
+      .map((adapter) => adapter.name);
     expect(missing).toEqual([]);
   });
 
   it('every registered adapter has a row in docs/libraries.md', () => {
     const page = readFileSync(fileURLToPath(new URL('eslint-plugin/docs/libraries.md', root)), 'utf8');
     const rows = new Set([...page.matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1]));
-    expect(libraries.map((adapter) => adapter.name).filter((name) => name !== 'settings' && !rows.has(name))).toEqual([]);
+    expect(libraries.map((adapter) => adapter.name).filter((name) => name !== 'settings' && !rows.has(name))).toEqual(
+      [],
+    );
   });
 
   it('adapter names are unique', () => {

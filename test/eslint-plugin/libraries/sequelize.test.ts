@@ -4,9 +4,49 @@ import { operationsIn } from '../support/analyse.js';
 
 describe('sequelize adapter', () => {
   it.each([
-    ['a model read in a file that imports Sequelize', `import { Model } from 'sequelize'; await Refund.findByPk(id);`, [{ kind: 'read', library: 'sequelize', targets: ['refund'], fields: [], arbitrated: false, skipsDuplicates: false }]],
-    ['bulkCreate with ignoreDuplicates settles duplicates', `import { Model } from 'sequelize'; await Inbox.bulkCreate([{ messageId }], { ignoreDuplicates: true });`, [{ kind: 'insert', library: 'sequelize', targets: ['inbox'], fields: ['messageId'], arbitrated: true, skipsDuplicates: true }]],
-    ['findOrCreate is an upsert on its where', `import { Model } from 'sequelize'; await Refund.findOrCreate({ where: { refundId } });`, [{ kind: 'upsert', library: 'sequelize', targets: ['refund'], fields: ['refundId'], conflictTarget: ['refundId'], arbitrated: true, skipsDuplicates: false }]],
+    [
+      'a model read in a file that imports Sequelize',
+      `import { Model } from 'sequelize'; await Refund.findByPk(id);`,
+      [
+        {
+          kind: 'read',
+          library: 'sequelize',
+          targets: ['refund'],
+          fields: [],
+          arbitrated: false,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
+    [
+      'bulkCreate with ignoreDuplicates settles duplicates',
+      `import { Model } from 'sequelize'; await Inbox.bulkCreate([{ messageId }], { ignoreDuplicates: true });`,
+      [
+        {
+          kind: 'insert',
+          library: 'sequelize',
+          targets: ['inbox'],
+          fields: ['messageId'],
+          arbitrated: true,
+          skipsDuplicates: true,
+        },
+      ],
+    ],
+    [
+      'findOrCreate is an upsert on its where',
+      `import { Model } from 'sequelize'; await Refund.findOrCreate({ where: { refundId } });`,
+      [
+        {
+          kind: 'upsert',
+          library: 'sequelize',
+          targets: ['refund'],
+          fields: ['refundId'],
+          conflictTarget: ['refundId'],
+          arbitrated: true,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
   ])('%s', (_name, code, expected) => {
     expect(operationsIn(code)).toEqual(expected);
   });

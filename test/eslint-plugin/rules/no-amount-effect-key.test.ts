@@ -132,7 +132,13 @@ ruleTester.run('no-amount-effect-key', noAmountEffectKey, {
           const effectId = "amount-" + message.cents;
           await db.query('INSERT INTO effects(effect_id, amount) VALUES($1, $2) ON CONFLICT DO NOTHING', [effectId, message.cents]);
         }`,
-      errors: [{ messageId: 'amountKey', line: 4, data: { key: "the key 'effect_id' of the INSERT into effects", amount: "'message.cents'", others: '' } }],
+      errors: [
+        {
+          messageId: 'amountKey',
+          line: 4,
+          data: { key: "the key 'effect_id' of the INSERT into effects", amount: "'message.cents'", others: '' },
+        },
+      ],
     },
     {
       name: 'an account and an amount as a provider key',
@@ -141,7 +147,13 @@ ruleTester.run('no-amount-effect-key', noAmountEffectKey, {
           const { accountId, amount } = job.data;
           await stripe.transfers.create({ amount }, { idempotencyKey: \`\${accountId}:\${amount}\` });
         });`,
-      errors: [{ messageId: 'amountKey', line: 4, data: { key: "the 'idempotencyKey' option", amount: "'amount'", others: ", narrowed only by 'accountId'" } }],
+      errors: [
+        {
+          messageId: 'amountKey',
+          line: 4,
+          data: { key: "the 'idempotencyKey' option", amount: "'amount'", others: ", narrowed only by 'accountId'" },
+        },
+      ],
     },
     {
       name: 'amount, currency and day in a Redis NX key',
@@ -218,7 +230,12 @@ ruleTester.run('no-amount-effect-key', noAmountEffectKey, {
         {
           messageId: 'amountCheck',
           line: 4,
-          data: { read: 'prisma.commission.findFirst()', write: 'prisma.commission.create()', amount: "'amount'", others: ", narrowed only by 'programId', 'customer' and 'createdAt'" },
+          data: {
+            read: 'prisma.commission.findFirst()',
+            write: 'prisma.commission.create()',
+            amount: "'amount'",
+            others: ", narrowed only by 'programId', 'customer' and 'createdAt'",
+          },
         },
       ],
     },

@@ -1,12 +1,13 @@
 import { noCheckThenInsert } from '../../../eslint-plugin/src/rules/no-check-then-insert.js';
 import { ruleTester } from '../rule-tester.js';
 
-const dynamoRemedy = "a put with ConditionExpression 'attribute_not_exists(<key>)', treating ConditionalCheckFailedException as the duplicate";
+const dynamoRemedy =
+  "a put with ConditionExpression 'attribute_not_exists(<key>)', treating ConditionalCheckFailedException as the duplicate";
 
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
     {
-      name: "a helper that answers with the state of the row it found, not whether it found one, decides nothing about the insert",
+      name: 'a helper that answers with the state of the row it found, not whether it found one, decides nothing about the insert',
       code: `
         async function isActive(email) {
           const rows = await db.query('SELECT status FROM users WHERE email = $1', [email]);
@@ -188,7 +189,7 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
-      name: "an advisory lock in a tagged template, its key a value the tag binds (not text pasted into the SQL)",
+      name: 'an advisory lock in a tagged template, its key a value the tag binds (not text pasted into the SQL)',
       code: `
         import { sql } from 'drizzle-orm';
         export async function provision(db, member, organizationId, userId) {
@@ -560,7 +561,17 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           const seen = await prisma.inbox.findFirst({ where: { id } });
           if (!seen) await prisma.inbox.create({ data: { id } });
         }`,
-      errors: [{ messageId: 'checkThenInsert', data: { write: 'prisma.inbox.create()', read: 'prisma.inbox.findFirst()', line: '3', remedy: 'an upsert, or create and treat error P2002 as the duplicate' } }],
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          data: {
+            write: 'prisma.inbox.create()',
+            read: 'prisma.inbox.findFirst()',
+            line: '3',
+            remedy: 'an upsert, or create and treat error P2002 as the duplicate',
+          },
+        },
+      ],
     },
     {
       name: 'SELECT then INSERT after an early return',
@@ -902,7 +913,18 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
             await docClient.put({ TableName: process.env.INBOX_TABLE, Item: { pk: record.messageId } }).promise();
           }
         };`,
-      errors: [{ messageId: 'checkThenInsert', line: 8, data: { write: 'the DynamoDB put() on process.env.INBOX_TABLE', read: 'a DynamoDB get() on process.env.INBOX_TABLE', line: '6', remedy: dynamoRemedy } }],
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 8,
+          data: {
+            write: 'the DynamoDB put() on process.env.INBOX_TABLE',
+            read: 'a DynamoDB get() on process.env.INBOX_TABLE',
+            line: '6',
+            remedy: dynamoRemedy,
+          },
+        },
+      ],
     },
     {
       name: 'MongoDB: findOne, then insertOne when nothing was found',
@@ -921,7 +943,8 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
             write: 'the MongoDB insertOne() on inbox',
             read: 'a MongoDB findOne() on inbox',
             line: '5',
-            remedy: 'updateOne(filter, { $setOnInsert: … }, { upsert: true }) on a unique key and check upsertedCount, or insertOne and treat error 11000 as the duplicate',
+            remedy:
+              'updateOne(filter, { $setOnInsert: … }, { upsert: true }) on a unique key and check upsertedCount, or insertOne and treat error 11000 as the duplicate',
           },
         },
       ],
@@ -941,7 +964,12 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         {
           messageId: 'checkThenInsert',
           line: 6,
-          data: { write: "the Redis SET of 'key'", read: "the Redis GET of 'key'", line: '5', remedy: 'SET … NX and check its reply' },
+          data: {
+            write: "the Redis SET of 'key'",
+            read: "the Redis GET of 'key'",
+            line: '5',
+            remedy: 'SET … NX and check its reply',
+          },
           suggestions: [
             {
               messageId: 'addNx',
@@ -1007,7 +1035,8 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
             write: 'the MikroORM create() of ProcessedMessage',
             read: 'a MikroORM findOne() of ProcessedMessage',
             line: '6',
-            remedy: "em.upsert(…, { onConflictAction: 'ignore' }) on a unique key, or insert and treat UniqueConstraintViolationException as the duplicate",
+            remedy:
+              "em.upsert(…, { onConflictAction: 'ignore' }) on a unique key, or insert and treat UniqueConstraintViolationException as the duplicate",
           },
         },
       ],
@@ -1029,7 +1058,8 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
             write: 'the Objection insert into ProcessedEvent',
             read: 'an Objection findOne on ProcessedEvent',
             line: '4',
-            remedy: '.insert(…).onConflict(…).ignore() and check what it returns, or insert and treat the unique violation as the duplicate',
+            remedy:
+              '.insert(…).onConflict(…).ignore() and check what it returns, or insert and treat the unique violation as the duplicate',
           },
         },
       ],

@@ -273,7 +273,13 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           }
           await db.emailEvent.create({ data: { emailId: email.id, status, teamId: email.teamId } });
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'db.emailEvent.create()', work: 'updateCampaignAnalytics()', line: '3' } }],
+      errors: [
+        {
+          messageId: 'recordAfterWork',
+          line: 7,
+          data: { write: 'db.emailEvent.create()', work: 'updateCampaignAnalytics()', line: '3' },
+        },
+      ],
     },
     {
       name: "a class's check answers with the row or null, the handed-in handler runs, and the record comes after: reported at the caller's call",
@@ -297,7 +303,13 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
             await db.query('INSERT INTO inbox (message_id, result) VALUES ($1, $2) ON CONFLICT (message_id) DO NOTHING', [id, result]);
           }
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'the INSERT into inbox', work: 'handler()', line: '11' } }],
+      errors: [
+        {
+          messageId: 'recordAfterWork',
+          line: 7,
+          data: { write: 'the INSERT into inbox', work: 'handler()', line: '11' },
+        },
+      ],
     },
     {
       name: 'static helpers: a field of the answer tells, the read is either side of a ternary, and DO NOTHING inside BEGIN still lets the second commit its work',
@@ -326,7 +338,13 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
             return result;
           };
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 21, data: { write: 'the INSERT into inbox', work: 'handler()', line: '4' } }],
+      errors: [
+        {
+          messageId: 'recordAfterWork',
+          line: 21,
+          data: { write: 'the INSERT into inbox', work: 'handler()', line: '4' },
+        },
+      ],
     },
     {
       name: 'the payment sent before BEGIN is outside the transaction the record is in',
@@ -340,7 +358,13 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await client.query('INSERT INTO processed_events (event_key) VALUES ($1)', [event.key]);
           await client.query('COMMIT');
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: 'the INSERT into processed_events', work: 'the INSERT into payments', line: '4' } }],
+      errors: [
+        {
+          messageId: 'recordAfterWork',
+          line: 8,
+          data: { write: 'the INSERT into processed_events', work: 'the INSERT into payments', line: '4' },
+        },
+      ],
     },
     {
       name: 'a client with no BEGIN sent on it runs each statement on its own',
@@ -353,7 +377,13 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await client.query('INSERT INTO processed_events (event_key) VALUES ($1)', [event.key]);
           client.release();
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'the INSERT into processed_events', work: 'the INSERT into payments', line: '4' } }],
+      errors: [
+        {
+          messageId: 'recordAfterWork',
+          line: 7,
+          data: { write: 'the INSERT into processed_events', work: 'the INSERT into payments', line: '4' },
+        },
+      ],
     },
     {
       name: 'pg: check, then the payment, then an ON CONFLICT record whose result nobody reads',
@@ -365,7 +395,13 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await pool.query('INSERT INTO payments (order_id, amount) VALUES ($1, $2)', [event.orderId, event.amount]);
           await pool.query('INSERT INTO processed_events (event_key) VALUES ($1) ON CONFLICT (event_key) DO NOTHING', [event.key]);
         });`,
-      errors: [{ messageId: 'recordAfterWork', line: 7, data: { write: 'the INSERT into processed_events', work: 'the INSERT into payments', line: '4' } }],
+      errors: [
+        {
+          messageId: 'recordAfterWork',
+          line: 7,
+          data: { write: 'the INSERT into processed_events', work: 'the INSERT into payments', line: '4' },
+        },
+      ],
     },
     {
       name: 'the credit done by a helper of the same file, as in the lesson',
@@ -380,7 +416,13 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await db.query('INSERT INTO inbox(message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
           return true;
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 9, data: { write: 'the INSERT into inbox', work: 'creditCashback()', line: '6' } }],
+      errors: [
+        {
+          messageId: 'recordAfterWork',
+          line: 9,
+          data: { write: 'the INSERT into inbox', work: 'creditCashback()', line: '6' },
+        },
+      ],
     },
     {
       name: 'a plain record after the effect is reported here, not as a check-then-insert',
@@ -391,7 +433,13 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await db.query('UPDATE balances SET cents = cents + $2 WHERE account = $1', [order.account, order.cents]);
           await db.query('INSERT INTO inbox (message_id) VALUES ($1)', [order.id]);
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 6, data: { write: 'the INSERT into inbox', work: 'the UPDATE of balances', line: '3' } }],
+      errors: [
+        {
+          messageId: 'recordAfterWork',
+          line: 6,
+          data: { write: 'the INSERT into inbox', work: 'the UPDATE of balances', line: '3' },
+        },
+      ],
     },
     {
       name: 'MongoDB: check, then the payment, then an upsert record',
@@ -426,7 +474,13 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await prisma.payment.create({ data: { orderId: event.orderId, cents: event.cents } });
           await prisma.processedEvent.create({ data: { eventId: event.id } });
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: 'prisma.processedEvent.create()', work: 'prisma.payment.create()', line: '5' } }],
+      errors: [
+        {
+          messageId: 'recordAfterWork',
+          line: 8,
+          data: { write: 'prisma.processedEvent.create()', work: 'prisma.payment.create()', line: '5' },
+        },
+      ],
     },
     {
       name: 'DynamoDB: GetCommand on the inbox, the payment, then the inbox put',
@@ -451,7 +505,13 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await producer.send({ topic: 'cashback', messages: [{ key: order.cashbackId, value: String(order.cents) }] });
           await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: 'the INSERT into inbox', work: 'producer.send()', line: '5' } }],
+      errors: [
+        {
+          messageId: 'recordAfterWork',
+          line: 8,
+          data: { write: 'the INSERT into inbox', work: 'producer.send()', line: '5' },
+        },
+      ],
     },
     {
       name: 'a lock taken after the check comes too late: the state is not read again under it',
@@ -478,7 +538,13 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await sendDigest();
           await redis.set(\`digest:sent:\${day}\`, '1', 'EX', 86400);
         };`,
-      errors: [{ messageId: 'recordAfterWork', line: 8, data: { write: "the Redis SET of 'digest:sent:*'", work: 'sendDigest()', line: '4' } }],
+      errors: [
+        {
+          messageId: 'recordAfterWork',
+          line: 8,
+          data: { write: "the Redis SET of 'digest:sent:*'", work: 'sendDigest()', line: '4' },
+        },
+      ],
     },
     {
       name: 'Supabase: the balance upserted from a value read and added to, then the transaction recorded (checked by a path in its JSON column)',
@@ -502,7 +568,13 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await verifyDomainWithProvider(domain).catch((error) => { throw error; });
           await db.query('INSERT INTO email_domains (domain) VALUES ($1)', [domain]);
         }`,
-      errors: [{ messageId: 'recordAfterWork', line: 6, data: { write: 'the INSERT into email_domains', work: 'verifyDomainWithProvider()', line: '3' } }],
+      errors: [
+        {
+          messageId: 'recordAfterWork',
+          line: 6,
+          data: { write: 'the INSERT into email_domains', work: 'verifyDomainWithProvider()', line: '3' },
+        },
+      ],
     },
     {
       name: 'check, a claim whose result nobody reads, then the payment',
@@ -519,7 +591,6 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
 });
 
 describe('no-claim-after-effect across the files of a project', () => {
-
   it("follows the check and the record into another module's helpers, on a Redis client that module imports from where it is made", async () => {
     const files = (set: string) => ({
       'src/redis.ts': `
@@ -553,9 +624,13 @@ export async function sendEmail(to: string, subject: string) {
     });
     const plain = await lintProject(files("await connection.set('idem:' + key, '1');"));
     expect(plain.findings).toEqual(['src/email.processor.ts:7 idempotency/no-claim-after-effect/recordAfterWork']);
-    expect(plain.messages[0]).toContain('markProcessed() records what the check on line 5 asked only after sendEmail() ran');
+    expect(plain.messages[0]).toContain(
+      'markProcessed() records what the check on line 5 asked only after sendEmail() ran',
+    );
     // A helper that also reads is judged in its own module: it does not stand for a plain write.
-    const checked = await lintProject(files("if (await connection.get('idem:' + key)) return;\n  await connection.set('idem:' + key, '1');"));
+    const checked = await lintProject(
+      files("if (await connection.get('idem:' + key)) return;\n  await connection.set('idem:' + key, '1');"),
+    );
     expect(checked.findings.filter((finding) => finding.startsWith('src/email.processor.ts'))).toEqual([]);
   });
 
@@ -586,11 +661,20 @@ const paymentSchema = new mongoose.Schema({ correlationId: String, cents: Number
 paymentSchema.index({ correlationId: 1 }, { unique: true });
 export const PaymentModel = mongoose.model('Payment', paymentSchema);
 `;
-    const charge = "return fetch('https://processor.example/payments', { method: 'POST', body: JSON.stringify(body) });";
-    const charged = await lintProject({ 'src/service.ts': service(charge), 'src/model.ts': model, 'src/job.ts': handler('processPayment') });
+    const charge =
+      "return fetch('https://processor.example/payments', { method: 'POST', body: JSON.stringify(body) });";
+    const charged = await lintProject({
+      'src/service.ts': service(charge),
+      'src/model.ts': model,
+      'src/job.ts': handler('processPayment'),
+    });
     expect(charged.findings).toEqual(['src/job.ts:8 idempotency/no-claim-after-effect/protectedButWorkBefore']);
     expect(charged.messages[0]).toContain('service.processPayment() runs after the check on line 5');
-    const asked = await lintProject({ 'src/service.ts': service(charge), 'src/model.ts': model, 'src/job.ts': handler('health') });
+    const asked = await lintProject({
+      'src/service.ts': service(charge),
+      'src/model.ts': model,
+      'src/job.ts': handler('health'),
+    });
     expect(asked.findings).toEqual([]);
   });
   it('follows the credit into a helper of another module', async () => {

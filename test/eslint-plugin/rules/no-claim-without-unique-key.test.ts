@@ -115,20 +115,76 @@ const elsewhere = path.join(tmpdir(), 'no-project', 'handler.ts');
 
 ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
   valid: [
-    { name: 'pg: ON CONFLICT DO NOTHING on the primary key', filename, code: `export async function claim(db, id) { await db.query('INSERT INTO processed_messages (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]); }` },
-    { name: 'pg: ON CONFLICT (cols) naming a unique index in another order', filename, code: `export async function pay(db, o, t) { await db.query('INSERT INTO payments (order_id, tenant_id, cents) VALUES ($1, $2, 3) ON CONFLICT (order_id, tenant_id) DO NOTHING', [o, t]); }` },
-    { name: 'pg: a partial unique index on the target: not ours to judge', filename, code: `export async function deliver(db, id) { await db.query('INSERT INTO deliveries (webhook_id) VALUES ($1) ON CONFLICT (webhook_id) WHERE deleted_at IS NULL DO NOTHING', [id]); }` },
-    { name: 'pg: a partial unique index the inserted row fills may fire', filename, code: `export async function deliver(db, id) { await db.query('INSERT INTO deliveries (webhook_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]); }` },
-    { name: 'pg: a table with an expression index is not fully known', filename, code: `export async function subscribe(db, email) { await db.query('INSERT INTO subscribers (email) VALUES ($1) ON CONFLICT DO NOTHING', [email]); }` },
-    { name: 'pg: a unique column added by ALTER TABLE … ADD COLUMN', filename, code: `export async function redeem(db, code) { await db.query('INSERT INTO coupons (code) VALUES ($1) ON CONFLICT (code) DO NOTHING', [code]); }` },
-    { name: 'pg: an exclusion constraint may settle it', filename, code: `export async function book(db, room, during) { await db.query('INSERT INTO bookings (room, during) VALUES ($1, $2) ON CONFLICT DO NOTHING', [room, during]); }` },
-    { name: 'pg: a table whose columns were renamed is not fully known', filename, code: `export async function record(db, id) { await db.query('INSERT INTO events (external_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]); }` },
-    { name: 'pg: ON CONFLICT ON CONSTRAINT is not judged', filename, code: `export async function record(db, id) { await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT ON CONSTRAINT inbox_message DO NOTHING', [id]); }` },
-    { name: 'pg: a table the schema does not know', filename, code: `export async function claim(db, id) { await db.query('INSERT INTO claims (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]); }` },
-    { name: 'pg: no project, no schema: silent', filename: elsewhere, code: `export async function claim(db, id) { await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]); }` },
-    { name: 'pg: a plain insert claims nothing', filename, code: `export async function log(db, e) { await db.query('INSERT INTO audit_log (event, at) VALUES ($1, now())', [e]); }` },
-    { name: 'pg: INSERT with no column list fills every column', filename, code: `export async function claim(db, id, m) { await db.query('INSERT INTO inbox VALUES ($1, $2, now()) ON CONFLICT DO NOTHING', [id, m]); }` },
-    { name: 'pg: the primary key filled with the given id may conflict', filename, code: `export async function claim(db, id, m) { await db.query('INSERT INTO inbox (id, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [id, m]); }` },
+    {
+      name: 'pg: ON CONFLICT DO NOTHING on the primary key',
+      filename,
+      code: `export async function claim(db, id) { await db.query('INSERT INTO processed_messages (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]); }`,
+    },
+    {
+      name: 'pg: ON CONFLICT (cols) naming a unique index in another order',
+      filename,
+      code: `export async function pay(db, o, t) { await db.query('INSERT INTO payments (order_id, tenant_id, cents) VALUES ($1, $2, 3) ON CONFLICT (order_id, tenant_id) DO NOTHING', [o, t]); }`,
+    },
+    {
+      name: 'pg: a partial unique index on the target: not ours to judge',
+      filename,
+      code: `export async function deliver(db, id) { await db.query('INSERT INTO deliveries (webhook_id) VALUES ($1) ON CONFLICT (webhook_id) WHERE deleted_at IS NULL DO NOTHING', [id]); }`,
+    },
+    {
+      name: 'pg: a partial unique index the inserted row fills may fire',
+      filename,
+      code: `export async function deliver(db, id) { await db.query('INSERT INTO deliveries (webhook_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]); }`,
+    },
+    {
+      name: 'pg: a table with an expression index is not fully known',
+      filename,
+      code: `export async function subscribe(db, email) { await db.query('INSERT INTO subscribers (email) VALUES ($1) ON CONFLICT DO NOTHING', [email]); }`,
+    },
+    {
+      name: 'pg: a unique column added by ALTER TABLE … ADD COLUMN',
+      filename,
+      code: `export async function redeem(db, code) { await db.query('INSERT INTO coupons (code) VALUES ($1) ON CONFLICT (code) DO NOTHING', [code]); }`,
+    },
+    {
+      name: 'pg: an exclusion constraint may settle it',
+      filename,
+      code: `export async function book(db, room, during) { await db.query('INSERT INTO bookings (room, during) VALUES ($1, $2) ON CONFLICT DO NOTHING', [room, during]); }`,
+    },
+    {
+      name: 'pg: a table whose columns were renamed is not fully known',
+      filename,
+      code: `export async function record(db, id) { await db.query('INSERT INTO events (external_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]); }`,
+    },
+    {
+      name: 'pg: ON CONFLICT ON CONSTRAINT is not judged',
+      filename,
+      code: `export async function record(db, id) { await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT ON CONSTRAINT inbox_message DO NOTHING', [id]); }`,
+    },
+    {
+      name: 'pg: a table the schema does not know',
+      filename,
+      code: `export async function claim(db, id) { await db.query('INSERT INTO claims (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]); }`,
+    },
+    {
+      name: 'pg: no project, no schema: silent',
+      filename: elsewhere,
+      code: `export async function claim(db, id) { await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]); }`,
+    },
+    {
+      name: 'pg: a plain insert claims nothing',
+      filename,
+      code: `export async function log(db, e) { await db.query('INSERT INTO audit_log (event, at) VALUES ($1, now())', [e]); }`,
+    },
+    {
+      name: 'pg: INSERT with no column list fills every column',
+      filename,
+      code: `export async function claim(db, id, m) { await db.query('INSERT INTO inbox VALUES ($1, $2, now()) ON CONFLICT DO NOTHING', [id, m]); }`,
+    },
+    {
+      name: 'pg: the primary key filled with the given id may conflict',
+      filename,
+      code: `export async function claim(db, id, m) { await db.query('INSERT INTO inbox (id, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [id, m]); }`,
+    },
     {
       name: 'knex: .onConflict(cols).ignore() on a unique key',
       filename,
@@ -225,7 +281,18 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       name: 'pg: ON CONFLICT DO NOTHING on a table whose only key is a generated id',
       filename,
       code: `export async function claim(db, id) { const r = await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING id', [id]); return r.rowCount === 1; }`,
-      errors: [{ messageId: 'noKeyOnColumns', data: { table: 'inbox', write: 'the INSERT into inbox', columns: 'message_id', index: 'inbox(message_id)', where: 'in a new migration' } }],
+      errors: [
+        {
+          messageId: 'noKeyOnColumns',
+          data: {
+            table: 'inbox',
+            write: 'the INSERT into inbox',
+            columns: 'message_id',
+            index: 'inbox(message_id)',
+            where: 'in a new migration',
+          },
+        },
+      ],
     },
     {
       name: 'pg: ON CONFLICT DO NOTHING on a table with no key at all',
@@ -237,7 +304,18 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       name: 'pg: ON CONFLICT (cols) that no unique index matches exactly',
       filename,
       code: `export async function pay(db, o) { await db.query('INSERT INTO payments (order_id, cents) VALUES ($1, 3) ON CONFLICT (order_id) DO NOTHING', [o]); }`,
-      errors: [{ messageId: 'noMatchingKey', data: { table: 'payments', write: 'the INSERT into payments', columns: 'order_id', index: 'payments(order_id)', where: 'in a new migration' } }],
+      errors: [
+        {
+          messageId: 'noMatchingKey',
+          data: {
+            table: 'payments',
+            write: 'the INSERT into payments',
+            columns: 'order_id',
+            index: 'payments(order_id)',
+            where: 'in a new migration',
+          },
+        },
+      ],
     },
     {
       name: 'pg: ON CONFLICT (col) DO UPDATE on a column with no key',
@@ -255,7 +333,18 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       name: 'knex: .onConflict().ignore() on a table with only a generated key',
       filename,
       code: `import knex from 'knex'; export async function feed(db, postId, topicId, authorId) { await db('discovery_feeds').insert({ post_id: postId, topic_id: topicId, author_id: authorId }).onConflict().ignore(); }`,
-      errors: [{ messageId: 'noKeyOnColumns', data: { table: 'discovery_feeds', write: 'the knex insert into discovery_feeds', columns: 'post_id, topic_id, author_id', index: 'discovery_feeds(post_id, topic_id, author_id)', where: 'in a new migration' } }],
+      errors: [
+        {
+          messageId: 'noKeyOnColumns',
+          data: {
+            table: 'discovery_feeds',
+            write: 'the knex insert into discovery_feeds',
+            columns: 'post_id, topic_id, author_id',
+            index: 'discovery_feeds(post_id, topic_id, author_id)',
+            where: 'in a new migration',
+          },
+        },
+      ],
     },
     {
       name: 'knex: .onConflict(col).merge() naming a column with no key',
@@ -285,7 +374,18 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       name: 'Prisma: create and catch P2002 on a field with no unique key',
       filename,
       code: `export async function track(prisma, eventId) { try { await prisma.webhook.create({ data: { eventId, payload: 'x' } }); } catch (e) { if (e.code === 'P2002') return false; throw e; } return true; }`,
-      errors: [{ messageId: 'caughtNoKey', data: { table: 'Webhook', write: 'prisma.webhook.create()', columns: 'eventId, payload', index: 'Webhook(eventId, payload)', where: 'in its schema' } }],
+      errors: [
+        {
+          messageId: 'caughtNoKey',
+          data: {
+            table: 'Webhook',
+            write: 'prisma.webhook.create()',
+            columns: 'eventId, payload',
+            index: 'Webhook(eventId, payload)',
+            where: 'in its schema',
+          },
+        },
+      ],
     },
     {
       name: 'Prisma: createMany skipDuplicates on a model keyed only by a generated id',
@@ -297,7 +397,18 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       name: 'Mongoose: upsert by fields with a plain, not unique, index',
       filename,
       code: `import mongoose from 'mongoose'; export async function touch(accountId, ip) { await AccountIps.updateOne({ accountId, ip }, { $set: { lastConnection: new Date() } }, { upsert: true }); }`,
-      errors: [{ messageId: 'upsertNoKey', data: { table: 'AccountIp', write: 'AccountIps.updateOne()', columns: 'accountId, ip', index: 'AccountIp(accountId, ip)', where: 'in its schema' } }],
+      errors: [
+        {
+          messageId: 'upsertNoKey',
+          data: {
+            table: 'AccountIp',
+            write: 'AccountIps.updateOne()',
+            columns: 'accountId, ip',
+            index: 'AccountIp(accountId, ip)',
+            where: 'in its schema',
+          },
+        },
+      ],
     },
     {
       name: 'Mongoose: upsert with an empty filter',
@@ -321,7 +432,7 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
 });
 
 describe('no-claim-without-unique-key across modules', () => {
-  it('the lesson\'s example 4.8: claimFirst on the unchecked inbox is reported at its claim, once the table is in a migration', async () => {
+  it("the lesson's example 4.8: claimFirst on the unchecked inbox is reported at its claim, once the table is in a migration", async () => {
     const lesson = path.resolve(here, '../../../lessons/idempotent-consumers/handlers');
     const { findings, messages } = await lintProject({
       'migrations/001_inbox.sql': `${uncheckedInboxTable}\nCREATE TABLE effects (effect_id text NOT NULL, amount integer NOT NULL);\n`,
@@ -330,8 +441,13 @@ describe('no-claim-without-unique-key across modules', () => {
     });
     const mine = findings.filter((finding) => finding.includes('no-claim-without-unique-key'));
     // claimThenCredit's claim, and the late record of creditThenRecord (example 4.6) on the same table.
-    expect(mine).toEqual(['src/handlers/example-4-6.ts:20 idempotency/no-claim-without-unique-key/noKey', 'src/handlers/inbox.ts:5 idempotency/no-claim-without-unique-key/noKey']);
-    expect(messages).toContain('Claim with no unique key to settle it: inbox has none, so the INSERT into inbox inserts the duplicate; add a unique index on inbox(message_id) in a new migration.');
+    expect(mine).toEqual([
+      'src/handlers/example-4-6.ts:20 idempotency/no-claim-without-unique-key/noKey',
+      'src/handlers/inbox.ts:5 idempotency/no-claim-without-unique-key/noKey',
+    ]);
+    expect(messages).toContain(
+      'Claim with no unique key to settle it: inbox has none, so the INSERT into inbox inserts the duplicate; add a unique index on inbox(message_id) in a new migration.',
+    );
   });
 
   it('a claim helper in another module, and a Prisma schema beside it', async () => {
@@ -356,7 +472,9 @@ export async function onEvent(prisma, event) {
 }
 `,
     });
-    expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual(['src/claims.js:4 idempotency/no-claim-without-unique-key/caughtNoKey']);
+    expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual([
+      'src/claims.js:4 idempotency/no-claim-without-unique-key/caughtNoKey',
+    ]);
   });
 
   it('with the unique key added in a later migration, the same claim is silent', async () => {
@@ -371,7 +489,8 @@ export async function onEvent(prisma, event) {
   it('a migration PostgreSQL cannot read leaves every table unsettled', async () => {
     const { findings } = await lintProject({
       'migrations/001_inbox.sql': uncheckedInboxTable,
-      'migrations/002_mysql.sql': 'ALTER TABLE inbox ADD UNIQUE KEY inbox_message_id (message_id) USING BTREE ENGINE=InnoDB;',
+      'migrations/002_mysql.sql':
+        'ALTER TABLE inbox ADD UNIQUE KEY inbox_message_id (message_id) USING BTREE ENGINE=InnoDB;',
       'src/inbox.js': `export async function claim(db, id) { await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]); }`,
     });
     expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual([]);

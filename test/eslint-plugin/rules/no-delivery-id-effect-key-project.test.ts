@@ -103,7 +103,8 @@ describe('no-delivery-id-effect-key across a project', () => {
   });
 
   it('stays silent about a unique column when a schema file that names its table cannot be read, and only then', async () => {
-    const migration = 'CREATE TABLE wallet_transactions (id text PRIMARY KEY, order_id text NOT NULL, amount integer NOT NULL, reference text NOT NULL UNIQUE);';
+    const migration =
+      'CREATE TABLE wallet_transactions (id text PRIMARY KEY, order_id text NOT NULL, amount integer NOT NULL, reference text NOT NULL UNIQUE);';
     const credit = `
       import { PrismaClient } from '@prisma/client';
       const prisma = new PrismaClient();
@@ -123,11 +124,14 @@ describe('no-delivery-id-effect-key across a project', () => {
       'src/wallet.ts': credit,
     });
     expect(namesAnother.stderr).toContain('could not be read');
-    expect(namesAnother.findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual(['src/wallet.ts:5 idempotency/no-delivery-id-effect-key/mixedKey']);
+    expect(namesAnother.findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual([
+      'src/wallet.ts:5 idempotency/no-delivery-id-effect-key/mixedKey',
+    ]);
   });
 
   it("sees a handler registered through the project's own wrapper of a broker, and an untyped Lambda exported as handler", async () => {
-    const insert = "await db.query('INSERT INTO charges (charge_key, cents) VALUES (gen_random_uuid(), $1) ON CONFLICT (charge_key) DO NOTHING', [1]);";
+    const insert =
+      "await db.query('INSERT INTO charges (charge_key, cents) VALUES (gen_random_uuid(), $1) ON CONFLICT (charge_key) DO NOTHING', [1]);";
     const { findings } = await lintProject({
       'src/rabbit.ts': `
         import amqp from 'amqplib';

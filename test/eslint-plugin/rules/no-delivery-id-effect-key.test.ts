@@ -4,7 +4,7 @@ import { ruleTester } from '../rule-tester.js';
 ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
   valid: [
     {
-      name: 'a fresh key made for each record of a batch handed over is the record\'s own, carried by every retry of the hand-over',
+      name: "a fresh key made for each record of a batch handed over is the record's own, carried by every retry of the hand-over",
       code: `
         export async function exportUsage(clickhouse, counts) {
           for (const count of counts) {
@@ -36,7 +36,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         }`,
     },
     {
-      name: "the stored key, or a fresh one saved on the row before the call (\`??\`)",
+      name: 'the stored key, or a fresh one saved on the row before the call (\`??\`)',
       code: `
         export async function pay(payout) {
           const key = payout.idempotencyKey ?? crypto.randomUUID();
@@ -161,7 +161,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         app.post('/charges', async (req) => { await charge(req.body.cents); });`,
     },
     {
-      name: 'request options a helper returns with a fresh key: which request they reach, and how often, is the caller\'s to say',
+      name: "request options a helper returns with a fresh key: which request they reach, and how often, is the caller's to say",
       code: `
         import { randomUUID } from 'node:crypto';
         export const requestOptions = (source) => ({ idempotencyKey: \`app:\${source}:\${randomUUID()}\` });
@@ -612,7 +612,16 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
             await db.query('INSERT INTO effects(effect_id, amount) VALUES($1,$2)', [effectId, message.cents]);
           }
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 10, data: { key: "the key 'effect_id' of the INSERT into effects", source: "the message's delivery id 'message.id' on line 8" } }],
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 10,
+          data: {
+            key: "the key 'effect_id' of the INSERT into effects",
+            source: "the message's delivery id 'message.id' on line 8",
+          },
+        },
+      ],
     },
     {
       name: 'kafkajs topic, partition and offset as a provider idempotency key',
@@ -637,7 +646,11 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         {
           messageId: 'deliveryKey',
           line: 6,
-          data: { key: "the key 'entry_id' of the INSERT into ledger", source: "the AMQP message id 'msg.properties.messageId' on line 4", origin: '4:27' },
+          data: {
+            key: "the key 'entry_id' of the INSERT into ledger",
+            source: "the AMQP message id 'msg.properties.messageId' on line 4",
+            origin: '4:27',
+          },
         },
       ],
     },
@@ -649,7 +662,16 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           const entry = JSON.parse(msg.content.toString());
           await pool.query('INSERT INTO ledger (entry_id, cents) VALUES ($1, $2) ON CONFLICT (entry_id) DO NOTHING', [msg.properties.messageId, entry.cents]);
         });`,
-      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "the key 'entry_id' of the INSERT into ledger", source: "the AMQP message id 'msg.properties.messageId' on line 5" } }],
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 5,
+          data: {
+            key: "the key 'entry_id' of the INSERT into ledger",
+            source: "the AMQP message id 'msg.properties.messageId' on line 5",
+          },
+        },
+      ],
     },
     {
       name: 'the AMQP delivery tag through a function in the same file',
@@ -685,7 +707,16 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         for (const m of output.Messages ?? []) {
           await db.query('INSERT INTO payouts (payout_id, cents) VALUES ($1, $2) ON CONFLICT (payout_id) DO NOTHING', [m.MessageId, JSON.parse(m.Body).cents]);
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "the key 'payout_id' of the INSERT into payouts", source: "the SQS message id 'm.MessageId' on line 5" } }],
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 5,
+          data: {
+            key: "the key 'payout_id' of the INSERT into payouts",
+            source: "the SQS message id 'm.MessageId' on line 5",
+          },
+        },
+      ],
     },
     {
       name: 'a Lambda SQS handler keying a refund by the record id',
@@ -706,7 +737,13 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         await boss.work('charge', async ([job]) => {
           await fetch(url, { method: 'POST', headers: { 'Idempotency-Key': job.id } });
         });`,
-      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: "the 'Idempotency-Key' header", source: "the pg-boss job id 'job.id' on line 4" } }],
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 4,
+          data: { key: "the 'Idempotency-Key' header", source: "the pg-boss job id 'job.id' on line 4" },
+        },
+      ],
     },
     {
       name: 'a random UUID as a provider idempotency key',
@@ -715,7 +752,13 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         export async function charge(order) {
           return stripe.paymentIntents.create({ amount: order.cents }, { idempotencyKey: randomUUID() });
         }`,
-      errors: [{ messageId: 'mintedKey', line: 4, data: { key: "the 'idempotencyKey' option", source: "a random UUID 'randomUUID()' on line 4" } }],
+      errors: [
+        {
+          messageId: 'mintedKey',
+          line: 4,
+          data: { key: "the 'idempotencyKey' option", source: "a random UUID 'randomUUID()' on line 4" },
+        },
+      ],
     },
     {
       name: 'request options returned with a fresh key are still reported while a job is handled',
@@ -853,7 +896,16 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
             await ddb.send(new PutCommand({ TableName: 'payments', Item: { paymentKey: message.MessageId, amount: body.amount }, ConditionExpression: 'attribute_not_exists(paymentKey)' }));
           },
         });`,
-      errors: [{ messageId: 'deliveryKey', line: 6, data: { key: "the key 'paymentKey' of the DynamoDB PutCommand on payments", source: "the SQS message id 'message.MessageId' on line 6" } }],
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 6,
+          data: {
+            key: "the key 'paymentKey' of the DynamoDB PutCommand on payments",
+            source: "the SQS message id 'message.MessageId' on line 6",
+          },
+        },
+      ],
     },
     {
       name: 'MongoDB driver: a payment upsert filtered by the AMQP message id',
@@ -872,7 +924,13 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await stripe.refunds.create({ amount: 5 }, { idempotencyKey: msg.getMessageId().toString() });
           consumer.acknowledge(msg);
         } });`,
-      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: "the 'idempotencyKey' option", source: "the Pulsar message id 'msg.getMessageId()' on line 4" } }],
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 4,
+          data: { key: "the 'idempotencyKey' option", source: "the Pulsar message id 'msg.getMessageId()' on line 4" },
+        },
+      ],
     },
     {
       name: 'a JetStream stream sequence as the conflict target of an effect',
@@ -883,7 +941,16 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await pool.query('INSERT INTO ledger (entry_id, cents) VALUES ($1, $2) ON CONFLICT (entry_id) DO NOTHING', [m.info.streamSequence, m.json().cents]);
           m.ack();
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "the key 'entry_id' of the INSERT into ledger", source: "the JetStream stream sequence 'm.info.streamSequence' on line 5" } }],
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 5,
+          data: {
+            key: "the key 'entry_id' of the INSERT into ledger",
+            source: "the JetStream stream sequence 'm.info.streamSequence' on line 5",
+          },
+        },
+      ],
     },
     {
       name: 'a Service Bus message id as the key of a refund',
@@ -900,7 +967,13 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         import Stripe from 'stripe';
         const event = stripe.webhooks.constructEvent(body, signature, secret);
         await ledger.post({ cents: event.data.object.amount }, { idempotencyKey: event.id });`,
-      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: "the 'idempotencyKey' option", source: "the Stripe event id 'event.id' on line 4" } }],
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 4,
+          data: { key: "the 'idempotencyKey' option", source: "the Stripe event id 'event.id' on line 4" },
+        },
+      ],
     },
     {
       name: 'the Inngest attempt mixed into a key',
@@ -936,7 +1009,16 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           const body = await req.json();
           await stripe.refunds.create({ charge: body.chargeId }, { idempotencyKey: req.headers.get('Upstash-Message-Id') });
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "the 'idempotencyKey' option", source: "the QStash message id 'req.headers.get('Upstash-Message-Id')' on line 5" } }],
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 5,
+          data: {
+            key: "the 'idempotencyKey' option",
+            source: "the QStash message id 'req.headers.get('Upstash-Message-Id')' on line 5",
+          },
+        },
+      ],
     },
     {
       name: 'the Temporal activity id and attempt as a key',
@@ -946,7 +1028,17 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           const { info } = Context.current();
           await stripe.charges.create({ amount: input.cents }, { idempotencyKey: \`\${info.activityId}-\${info.attempt}\` });
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "the 'idempotencyKey' option", source: "the Temporal activity id 'info.activityId' and the Temporal activity attempt 'info.attempt' on line 5" } }],
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 5,
+          data: {
+            key: "the 'idempotencyKey' option",
+            source:
+              "the Temporal activity id 'info.activityId' and the Temporal activity attempt 'info.attempt' on line 5",
+          },
+        },
+      ],
     },
     {
       name: 'delivery values read on two lines: each named with its own line',
@@ -957,7 +1049,17 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           const attempt = Context.current().info.attempt;
           await stripe.charges.create({ amount: input.cents }, { idempotencyKey: \`\${id}-\${attempt}\` });
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 6, data: { key: "the 'idempotencyKey' option", source: "the Temporal activity id 'Context.current().info.activityId' on line 4 and the Temporal activity attempt 'Context.current().info.attempt' on line 5" } }],
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 6,
+          data: {
+            key: "the 'idempotencyKey' option",
+            source:
+              "the Temporal activity id 'Context.current().info.activityId' on line 4 and the Temporal activity attempt 'Context.current().info.attempt' on line 5",
+          },
+        },
+      ],
     },
     {
       name: 'a Redis stream entry id as the conflict target of an effect',
@@ -969,7 +1071,13 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
             await pool.query('INSERT INTO payouts (payout_id, cents) VALUES ($1, $2) ON CONFLICT (payout_id) DO NOTHING', [id, JSON.parse(fields[1]).cents]);
           }
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 6, data: { key: "the key 'payout_id' of the INSERT into payouts", source: "the stream entry id 'id' on line 6" } }],
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 6,
+          data: { key: "the key 'payout_id' of the INSERT into payouts", source: "the stream entry id 'id' on line 6" },
+        },
+      ],
     },
     {
       name: 'a Powertools idempotency key named by the SQS message id',
@@ -979,7 +1087,16 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         const persistenceStore = new DynamoDBPersistenceLayer({ tableName: 'idempotency' });
         const config = new IdempotencyConfig({ eventKeyJmesPath: 'messageId' });
         export const processRecord = makeIdempotent(async (record) => refund(JSON.parse(record.body)), { persistenceStore, config });`,
-      errors: [{ messageId: 'deliveryKey', line: 5, data: { key: "the idempotency key 'messageId' named by 'eventKeyJmesPath'", source: "the SQS message id 'messageId'" } }],
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 5,
+          data: {
+            key: "the idempotency key 'messageId' named by 'eventKeyJmesPath'",
+            source: "the SQS message id 'messageId'",
+          },
+        },
+      ],
     },
     {
       name: 'a Powertools decorator keyed by the first record of a whole event',
@@ -989,7 +1106,16 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           @idempotent({ persistenceStore, config: new IdempotencyConfig({ eventKeyJmesPath: 'Records[0].receiptHandle' }) })
           async handler(event) { return refund(event); }
         }`,
-      errors: [{ messageId: 'deliveryKey', line: 4, data: { key: "the idempotency key 'Records[0].receiptHandle' named by 'eventKeyJmesPath'", source: "the SQS receipt handle 'Records[0].receiptHandle'" } }],
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 4,
+          data: {
+            key: "the idempotency key 'Records[0].receiptHandle' named by 'eventKeyJmesPath'",
+            source: "the SQS receipt handle 'Records[0].receiptHandle'",
+          },
+        },
+      ],
     },
     {
       name: 'SNS over SQS: the notification MessageId claimed in the inbox and keying the effect too',

@@ -110,15 +110,27 @@ client.on('messageCreate', async (message) => {
 
 describe('no-in-memory-dedupe across modules', () => {
   it('a CommonJS helper that decides with a Set: reported at its lookup when a caller in another module acts on its answer', async () => {
-    const loud = await lintProject({ 'package.json': JSON.stringify({ name: 'bot', private: true }), 'src/debouncer.js': debouncer, 'src/bot.js': bot });
+    const loud = await lintProject({
+      'package.json': JSON.stringify({ name: 'bot', private: true }),
+      'src/debouncer.js': debouncer,
+      'src/bot.js': bot,
+    });
     expect(loud.findings).toEqual(['src/debouncer.js:4 idempotency/no-in-memory-dedupe/inMemory']);
     expect(loud.messages[0]).toContain('message.channel.send()');
-    const quiet = await lintProject({ 'package.json': JSON.stringify({ name: 'bot', private: true }), 'src/debouncer.js': debouncer, 'src/bot.js': quietBot });
+    const quiet = await lintProject({
+      'package.json': JSON.stringify({ name: 'bot', private: true }),
+      'src/debouncer.js': debouncer,
+      'src/bot.js': quietBot,
+    });
     expect(quiet.findings).toEqual([]);
   });
 
   it('helpers in another module that ask and record a module-level Set, before a Prisma write', async () => {
-    const { findings, messages } = await lintProject({ 'prisma/schema.prisma': schema, 'src/idempotency.ts': memory, 'src/webhooks.ts': webhook });
+    const { findings, messages } = await lintProject({
+      'prisma/schema.prisma': schema,
+      'src/idempotency.ts': memory,
+      'src/webhooks.ts': webhook,
+    });
     expect(findings).toEqual(['src/webhooks.ts:8 idempotency/no-in-memory-dedupe/inMemory']);
     expect(messages[0]).toContain('Duplicates remembered in process memory: processedIds is empty after a restart');
   });

@@ -211,7 +211,9 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
           await pool.query('INSERT INTO ledger (payment_id, cents) VALUES ($1, $2)', [event.paymentId, event.cents]);
           processedIds.add(event.paymentId);
         } });`,
-      errors: [{ messageId: 'inMemory', data: { collection: 'processedIds', effect: 'the INSERT into ledger' }, line: 5 }],
+      errors: [
+        { messageId: 'inMemory', data: { collection: 'processedIds', effect: 'the INSERT into ledger' }, line: 5 },
+      ],
     },
     {
       name: 'the lesson: a class-level Set consulted before a db write, recorded after it',
@@ -255,7 +257,9 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
             await dataSource.manager.insert(Refund, { refundId: event.refundId, cents: event.cents });
           }
         } });`,
-      errors: [{ messageId: 'inMemory', data: { collection: 'handled', effect: 'dataSource.manager.insert()' }, line: 5 }],
+      errors: [
+        { messageId: 'inMemory', data: { collection: 'handled', effect: 'dataSource.manager.insert()' }, line: 5 },
+      ],
     },
     {
       name: 'an object used as a map, marked with the time, before a message is sent',
@@ -280,7 +284,13 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
           await ddb.send(new PutCommand({ TableName: 'shipments', Item: { orderId: event.orderId } }));
           seen[event.orderId] = true;
         } });`,
-      errors: [{ messageId: 'inMemory', data: { collection: 'seen', effect: 'the DynamoDB PutCommand on shipments' }, line: 6 }],
+      errors: [
+        {
+          messageId: 'inMemory',
+          data: { collection: 'seen', effect: 'the DynamoDB PutCommand on shipments' },
+          line: 6,
+        },
+      ],
     },
     {
       name: 'an LRU cache from lru-cache, in a loop over a batch the consumer was handed',
@@ -310,7 +320,9 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
           await redis.set('voucher:' + event.voucherId + ':owner', event.accountId);
           seen.set(event.voucherId, 1);
         } });`,
-      errors: [{ messageId: 'inMemory', data: { collection: 'seen', effect: "the Redis SET of 'voucher:*:owner'" }, line: 8 }],
+      errors: [
+        { messageId: 'inMemory', data: { collection: 'seen', effect: "the Redis SET of 'voucher:*:owner'" }, line: 8 },
+      ],
     },
     {
       name: 'QuickLRU, consulted through a constant, in a helper the handler calls',
@@ -324,7 +336,9 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
           await knex('transfers').insert({ id: event.transferId, cents: event.cents });
         }
         consumer.run({ eachMessage: async ({ message }) => { await apply(JSON.parse(message.value.toString())); } });`,
-      errors: [{ messageId: 'inMemory', data: { collection: 'recent', effect: 'the knex insert into transfers' }, line: 5 }],
+      errors: [
+        { messageId: 'inMemory', data: { collection: 'recent', effect: 'the knex insert into transfers' }, line: 5 },
+      ],
     },
     {
       name: 'a helper of the same file that answers with the Set, another that records in it',
@@ -339,7 +353,9 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
           markProcessed(id);
           return { ok: true };
         }`,
-      errors: [{ messageId: 'inMemory', data: { collection: 'processed', effect: 'prisma.payment.create()' }, line: 7 }],
+      errors: [
+        { messageId: 'inMemory', data: { collection: 'processed', effect: 'prisma.payment.create()' }, line: 7 },
+      ],
     },
     {
       name: 'a helper that decides and records, before a job is queued',
@@ -375,7 +391,13 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
           await notify(update.message.chat.id, 'Welcome');
           return res.send('OK');
         }`,
-      errors: [{ messageId: 'inMemory', data: { collection: 'processedUpdates', effect: 'the POST request (fetch)' }, line: 9 }],
+      errors: [
+        {
+          messageId: 'inMemory',
+          data: { collection: 'processedUpdates', effect: 'the POST request (fetch)' },
+          line: 9,
+        },
+      ],
     },
     {
       name: 'an upsert in another branch of the handler does not claim this key',
@@ -393,7 +415,9 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
           await prisma.reply.create({ data: { updateId, text: 'Welcome' } });
           return res.send('OK');
         }`,
-      errors: [{ messageId: 'inMemory', data: { collection: 'processedUpdates', effect: 'prisma.reply.create()' }, line: 10 }],
+      errors: [
+        { messageId: 'inMemory', data: { collection: 'processedUpdates', effect: 'prisma.reply.create()' }, line: 10 },
+      ],
     },
   ],
 });

@@ -142,7 +142,11 @@ ${body}
 
 ruleTester.run('require-repeat-safe-effect', requireRepeatSafeEffect, {
   valid: [
-    { name: 'NestJS: the injected service sets the plan', filename, code: nest(`    await this.billing.setPlan(grant.userId, grant.plan);`) },
+    {
+      name: 'NestJS: the injected service sets the plan',
+      filename,
+      code: nest(`    await this.billing.setPlan(grant.userId, grant.plan);`),
+    },
     // Increments
     {
       name: 'Prisma: a claim on a unique key comes first',
@@ -150,8 +154,16 @@ ruleTester.run('require-repeat-safe-effect', requireRepeatSafeEffect, {
       code: kafka(`    await prisma.processedEvent.create({ data: { eventId: event.id } });
     await prisma.user.update({ where: { id: event.userId }, data: { credits: { increment: event.credits } } });`),
     },
-    { name: 'Prisma: a counter of views is a metric', filename, code: kafka(`    await prisma.user.update({ where: { id: event.userId }, data: { views: { increment: 1 } } });`) },
-    { name: 'Prisma: setting a value is a state assignment', filename, code: kafka(`    await prisma.user.update({ where: { id: event.userId }, data: { plan: event.plan } });`) },
+    {
+      name: 'Prisma: a counter of views is a metric',
+      filename,
+      code: kafka(`    await prisma.user.update({ where: { id: event.userId }, data: { views: { increment: 1 } } });`),
+    },
+    {
+      name: 'Prisma: setting a value is a state assignment',
+      filename,
+      code: kafka(`    await prisma.user.update({ where: { id: event.userId }, data: { plan: event.plan } });`),
+    },
     {
       name: 'Prisma: the same increment outside a delivery entry point',
       filename,
@@ -185,15 +197,33 @@ export async function addCredits(userId, credits) { await prisma.user.update({ w
       code: rabbit(`  await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [usage.accountId]);
   await db.query('UPDATE accounts SET balance = balance + $1 WHERE id = $2', [usage.cents, usage.accountId]);`),
     },
-    { name: 'SQL: an UPDATE that sets, not adds', filename, code: rabbit(`  await db.query('UPDATE accounts SET balance = $1 WHERE id = $2', [usage.cents, usage.accountId]);`) },
+    {
+      name: 'SQL: an UPDATE that sets, not adds',
+      filename,
+      code: rabbit(
+        `  await db.query('UPDATE accounts SET balance = $1 WHERE id = $2', [usage.cents, usage.accountId]);`,
+      ),
+    },
     // Inserts
     {
       name: 'SQL: the insert hits the unique key of its business id',
       filename,
-      code: rabbit(`  await db.query('INSERT INTO charges (order_id, cents) VALUES ($1, $2)', [usage.orderId, usage.cents]);`),
+      code: rabbit(
+        `  await db.query('INSERT INTO charges (order_id, cents) VALUES ($1, $2)', [usage.orderId, usage.cents]);`,
+      ),
     },
-    { name: 'SQL: a log row is not an effect', filename, code: rabbit(`  await db.query('INSERT INTO audit_log (event, at) VALUES ($1, now())', [usage.kind]);`) },
-    { name: 'SQL: a table the schema does not know: silent', filename, code: rabbit(`  await db.query('INSERT INTO meters (build_id, minutes) VALUES ($1, $2)', [usage.buildId, usage.minutes]);`) },
+    {
+      name: 'SQL: a log row is not an effect',
+      filename,
+      code: rabbit(`  await db.query('INSERT INTO audit_log (event, at) VALUES ($1, now())', [usage.kind]);`),
+    },
+    {
+      name: 'SQL: a table the schema does not know: silent',
+      filename,
+      code: rabbit(
+        `  await db.query('INSERT INTO meters (build_id, minutes) VALUES ($1, $2)', [usage.buildId, usage.minutes]);`,
+      ),
+    },
     {
       name: 'Prisma: a create on a unique invoice id',
       filename,
@@ -213,7 +243,9 @@ export async function addCredits(userId, credits) { await prisma.user.update({ w
     {
       name: 'Stripe: a refund with an idempotency key naming the operation',
       filename,
-      code: stripeWebhook(`  await stripe.refunds.create({ charge: charge.id }, { idempotencyKey: \`refund-\${charge.id}\` });`),
+      code: stripeWebhook(
+        `  await stripe.refunds.create({ charge: charge.id }, { idempotencyKey: \`refund-\${charge.id}\` });`,
+      ),
     },
     {
       name: 'Stripe: a PaymentIntent created without confirming moves no money',
@@ -263,13 +295,27 @@ export const credit = inngest.createFunction({ id: 'credit', idempotency: 'event
       name: 'NestJS: the injected service adds the credits',
       filename,
       code: nest(`    await this.billing.addCredits(grant.userId, grant.credits);`),
-      errors: [{ messageId: 'unguarded', line: 9, data: { entry: 'handler', does: "adds to 'credits' (prisma.user.update())", repeat: 'adds it again' } }],
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 9,
+          data: { entry: 'handler', does: "adds to 'credits' (prisma.user.update())", repeat: 'adds it again' },
+        },
+      ],
     },
     {
       name: 'Prisma: an increment with no boundary',
       filename,
-      code: kafka(`    await prisma.user.update({ where: { id: event.userId }, data: { credits: { increment: event.credits } } });`),
-      errors: [{ messageId: 'unguarded', line: 7, data: { entry: 'Kafka consumer', does: "adds to 'credits' (prisma.user.update())", repeat: 'adds it again' } }],
+      code: kafka(
+        `    await prisma.user.update({ where: { id: event.userId }, data: { credits: { increment: event.credits } } });`,
+      ),
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 7,
+          data: { entry: 'Kafka consumer', does: "adds to 'credits' (prisma.user.update())", repeat: 'adds it again' },
+        },
+      ],
     },
     {
       name: 'Prisma: a stop when the user is missing guards nothing',
@@ -282,38 +328,84 @@ export const credit = inngest.createFunction({ id: 'credit', idempotency: 'event
     {
       name: 'SQL: balance = balance + $1 with no inbox',
       filename,
-      code: rabbit(`  await db.query('UPDATE accounts SET balance = balance + $1 WHERE id = $2', [usage.cents, usage.accountId]);`),
-      errors: [{ messageId: 'unguarded', line: 6, data: { entry: 'RabbitMQ consumer', does: "adds to 'balance' (the UPDATE of accounts)", repeat: 'adds it again' } }],
+      code: rabbit(
+        `  await db.query('UPDATE accounts SET balance = balance + $1 WHERE id = $2', [usage.cents, usage.accountId]);`,
+      ),
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 6,
+          data: {
+            entry: 'RabbitMQ consumer',
+            does: "adds to 'balance' (the UPDATE of accounts)",
+            repeat: 'adds it again',
+          },
+        },
+      ],
     },
     {
       name: 'SQL: an insert into a table whose only key is a generated id',
       filename,
-      code: rabbit(`  await db.query('INSERT INTO usage_records (build_id, minutes) VALUES ($1, $2)', [usage.buildId, usage.minutes]);`),
-      errors: [{ messageId: 'unguarded', line: 6, data: { entry: 'RabbitMQ consumer', does: 'inserts into usage_records', repeat: 'inserts a second row' } }],
+      code: rabbit(
+        `  await db.query('INSERT INTO usage_records (build_id, minutes) VALUES ($1, $2)', [usage.buildId, usage.minutes]);`,
+      ),
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 6,
+          data: { entry: 'RabbitMQ consumer', does: 'inserts into usage_records', repeat: 'inserts a second row' },
+        },
+      ],
     },
     {
       name: 'Prisma: a ledger entry with a fresh id',
       filename,
-      code: kafka(`    await prisma.ledgerEntry.create({ data: { id: crypto.randomUUID(), userId: event.userId, cents: event.cents } });`),
+      code: kafka(
+        `    await prisma.ledgerEntry.create({ data: { id: crypto.randomUUID(), userId: event.userId, cents: event.cents } });`,
+      ),
       errors: [{ messageId: 'unguarded', line: 7 }],
     },
     {
       name: 'Stripe: a refund without its idempotency key',
       filename,
       code: stripeWebhook(`  await stripe.refunds.create({ charge: charge.id });`),
-      errors: [{ messageId: 'unguarded', line: 6, data: { entry: 'Stripe webhook', does: 'refunds through Stripe (stripe.refunds.create())', repeat: 'refunds again' } }],
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 6,
+          data: {
+            entry: 'Stripe webhook',
+            does: 'refunds through Stripe (stripe.refunds.create())',
+            repeat: 'refunds again',
+          },
+        },
+      ],
     },
     {
       name: 'Stripe: a confirmed PaymentIntent without its idempotency key',
       filename,
-      code: stripeWebhook(`  await stripe.paymentIntents.create({ amount: charge.amount, currency: 'usd', confirm: true });`),
+      code: stripeWebhook(
+        `  await stripe.paymentIntents.create({ amount: charge.amount, currency: 'usd', confirm: true });`,
+      ),
       errors: [{ messageId: 'unguarded', line: 6 }],
     },
     {
       name: 'Twilio: an SMS on every delivery',
       filename,
-      code: sqs(`    await twilioClient.messages.create({ to: reminder.phone, from: '+15550100', body: reminder.text });`),
-      errors: [{ messageId: 'unguarded', line: 8, data: { entry: 'Lambda handler', does: 'sends an SMS through Twilio (twilioClient.messages.create())', repeat: 'sends it again' } }],
+      code: sqs(
+        `    await twilioClient.messages.create({ to: reminder.phone, from: '+15550100', body: reminder.text });`,
+      ),
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 8,
+          data: {
+            entry: 'Lambda handler',
+            does: 'sends an SMS through Twilio (twilioClient.messages.create())',
+            repeat: 'sends it again',
+          },
+        },
+      ],
     },
     {
       name: 'MongoDB: $inc with no guard',
@@ -330,7 +422,17 @@ const inngest = new Inngest({ id: 'app' });
 export const credit = inngest.createFunction({ id: 'credit' }, { event: 'order/paid' }, async ({ event }) => {
   await prisma.user.update({ where: { id: event.data.userId }, data: { credits: { increment: event.data.credits } } });
 });`,
-      errors: [{ messageId: 'unguarded', line: 5, data: { entry: 'Inngest function', does: "adds to 'credits' (prisma.user.update())", repeat: 'adds it again' } }],
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 5,
+          data: {
+            entry: 'Inngest function',
+            does: "adds to 'credits' (prisma.user.update())",
+            repeat: 'adds it again',
+          },
+        },
+      ],
     },
     {
       name: 'a local helper does the effect: reported at its call in the handler',
@@ -346,7 +448,8 @@ async function addCredits(userId, credits) {
 
 describe('require-repeat-safe-effect through the eslint command line', () => {
   it('is in configs.strict, not yet in configs.recommended', () => {
-    const on = (config: readonly { rules?: Record<string, unknown> }[]) => config.some((entry) => entry.rules?.['idempotency/require-repeat-safe-effect'] === 'error');
+    const on = (config: readonly { rules?: Record<string, unknown> }[]) =>
+      config.some((entry) => entry.rules?.['idempotency/require-repeat-safe-effect'] === 'error');
     expect(on(plugin.configs.strict)).toBe(true);
     expect(on(plugin.configs.recommended)).toBe(false);
   });
@@ -371,11 +474,17 @@ export async function recordUsage(buildId: string, minutes: number) {
 `;
 
   it('reports the call in the handler when the table the service inserts into has no business key', async () => {
-    const { findings, messages } = await lintProject({
-      'migrations/001_usage.sql': 'CREATE TABLE build_usage (id bigserial PRIMARY KEY, build_id text NOT NULL, minutes int NOT NULL);\n',
-      'src/consumers/builds.ts': consumer,
-      'src/services/usage.ts': service,
-    }, undefined, [], 'strict');
+    const { findings, messages } = await lintProject(
+      {
+        'migrations/001_usage.sql':
+          'CREATE TABLE build_usage (id bigserial PRIMARY KEY, build_id text NOT NULL, minutes int NOT NULL);\n',
+        'src/consumers/builds.ts': consumer,
+        'src/services/usage.ts': service,
+      },
+      undefined,
+      [],
+      'strict',
+    );
     expect(findings).toEqual(['src/consumers/builds.ts:8 idempotency/require-repeat-safe-effect/unguarded']);
     expect(messages).toEqual([
       'Additive effect with no repeat-safe boundary: this Kafka consumer inserts into build_usage with no claim, unique key or idempotency key on the way, so a redelivery inserts a second row.',
@@ -383,21 +492,33 @@ export async function recordUsage(buildId: string, minutes: number) {
   });
 
   it('stays silent when the schema gives the row a unique key on the build', async () => {
-    const { findings } = await lintProject({
-      'migrations/001_usage.sql': 'CREATE TABLE build_usage (id bigserial PRIMARY KEY, build_id text NOT NULL UNIQUE, minutes int NOT NULL);\n',
-      'src/consumers/builds.ts': consumer,
-      'src/services/usage.ts': service,
-    }, undefined, [], 'strict');
+    const { findings } = await lintProject(
+      {
+        'migrations/001_usage.sql':
+          'CREATE TABLE build_usage (id bigserial PRIMARY KEY, build_id text NOT NULL UNIQUE, minutes int NOT NULL);\n',
+        'src/consumers/builds.ts': consumer,
+        'src/services/usage.ts': service,
+      },
+      undefined,
+      [],
+      'strict',
+    );
     expect(findings).toEqual([]);
   });
 
   it('stays silent when the schema cannot be read', async () => {
-    const { findings } = await lintProject({
-      'migrations/001_usage.sql': 'CREATE TABLE build_usage (id bigserial PRIMARY KEY, build_id text NOT NULL, minutes int NOT NULL);\n',
-      'migrations/002_broken.sql': 'CREATE TABLE build_usage_archive (this is not sql;\n',
-      'src/consumers/builds.ts': consumer,
-      'src/services/usage.ts': service,
-    }, undefined, [], 'strict');
+    const { findings } = await lintProject(
+      {
+        'migrations/001_usage.sql':
+          'CREATE TABLE build_usage (id bigserial PRIMARY KEY, build_id text NOT NULL, minutes int NOT NULL);\n',
+        'migrations/002_broken.sql': 'CREATE TABLE build_usage_archive (this is not sql;\n',
+        'src/consumers/builds.ts': consumer,
+        'src/services/usage.ts': service,
+      },
+      undefined,
+      [],
+      'strict',
+    );
     expect(findings).toEqual([]);
   });
 });

@@ -35,7 +35,9 @@ function summary(operation: DataOperation): OperationSummary {
     library: operation.library,
     targets: operation.targets,
     fields: operation.fields.map((field) => field.name),
-    ...(operation.filters && operation.filters.length > 0 ? { filters: operation.filters.map((field) => field.name) } : {}),
+    ...(operation.filters && operation.filters.length > 0
+      ? { filters: operation.filters.map((field) => field.name) }
+      : {}),
     ...(operation.conflictTarget ? { conflictTarget: operation.conflictTarget } : {}),
     arbitrated: operation.arbitrated,
     skipsDuplicates: operation.skipsDuplicates === true,
@@ -53,7 +55,7 @@ function run(code: string, collector: Collector, settings?: Record<string, unkno
     [
       {
         files: ['**/*.ts', '**/*.js'],
-        ...(typescript ? { languageOptions: { parser: tsParser as Linter.Parser } } : {}),
+        ...(typescript ? { languageOptions: { parser: tsParser } } : {}),
         plugins: { probe: { rules: { collect: { meta: { schema: [] }, create: collector as never } } } },
         rules: { 'probe/collect': 'error' },
         ...(settings ? { settings: { idempotency: settings } } : {}),
@@ -68,13 +70,17 @@ function run(code: string, collector: Collector, settings?: Record<string, unkno
 /** Every operation the analysis finds in `code`, in source order. */
 export function operationsIn(code: string, settings?: Record<string, unknown>): OperationSummary[] {
   const found: OperationSummary[] = [];
-  run(code, (context) => {
-    const analysis = analysisFor(context);
-    const visit = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => {
-      found.push(...analysis.operationsAt(node).map(summary));
-    };
-    return { CallExpression: visit, TaggedTemplateExpression: visit };
-  }, settings);
+  run(
+    code,
+    (context) => {
+      const analysis = analysisFor(context);
+      const visit = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => {
+        found.push(...analysis.operationsAt(node).map(summary));
+      };
+      return { CallExpression: visit, TaggedTemplateExpression: visit };
+    },
+    settings,
+  );
   return found;
 }
 
@@ -88,7 +94,11 @@ export function originsIn(code: string, settings?: Record<string, unknown>, type
       return {
         CallExpression(node) {
           if (node.callee.type !== 'Identifier' || node.callee.name !== 'probe' || !node.arguments[0]) return;
-          found.push(analysis.tracer.scalars(node.arguments[0]).map((fact) => (fact.what ? `${fact.kind}:${fact.what}` : fact.kind)));
+          found.push(
+            analysis.tracer
+              .scalars(node.arguments[0])
+              .map((fact) => (fact.what ? `${fact.kind}:${fact.what}` : fact.kind)),
+          );
         },
       };
     },
@@ -106,7 +116,10 @@ export function providerCallsIn(code: string): string[] {
     return {
       CallExpression(node) {
         const call = providerCallAt(node, analysis.file);
-        if (call) found.push(`${call.provider.label} ${call.effect} ${call.keyed === undefined ? 'no key' : call.keyed ? 'keyed' : 'unkeyed'}`);
+        if (call)
+          found.push(
+            `${call.provider.label} ${call.effect} ${call.keyed === undefined ? 'no key' : call.keyed ? 'keyed' : 'unkeyed'}`,
+          );
       },
     };
   });

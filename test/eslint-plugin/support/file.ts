@@ -11,7 +11,10 @@ import { analysisFor } from '../../../eslint-plugin/src/lint/file-analysis.js';
  * Linter, and `ask` gets the file's context and the calls of `code` by callee name (`read()`,
  * `write()`), so a table of snippets can name the nodes it asks about.
  */
-export function inFile<T>(code: string, ask: (file: FileContext, call: (name: string) => TSESTree.CallExpression) => T): T {
+export function inFile<T>(
+  code: string,
+  ask: (file: FileContext, call: (name: string) => TSESTree.CallExpression) => T,
+): T {
   let answer: { value: T } | undefined;
   const linter = new Linter({ configType: 'flat' });
   const messages = linter.verify(
@@ -19,7 +22,7 @@ export function inFile<T>(code: string, ask: (file: FileContext, call: (name: st
     [
       {
         files: ['**/*.ts'],
-        languageOptions: { parser: tsParser as Linter.Parser },
+        languageOptions: { parser: tsParser },
         plugins: {
           probe: {
             rules: {
@@ -31,7 +34,13 @@ export function inFile<T>(code: string, ask: (file: FileContext, call: (name: st
                     const call = (name: string) => {
                       let found: TSESTree.CallExpression | undefined;
                       walk(file.sourceAst, file.visitorKeys, (node) => {
-                        if (!found && node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === name) found = node;
+                        if (
+                          !found &&
+                          node.type === 'CallExpression' &&
+                          node.callee.type === 'Identifier' &&
+                          node.callee.name === name
+                        )
+                          found = node;
                         return !found;
                       });
                       if (!found) throw new Error(`no call of ${name}() in the snippet`);

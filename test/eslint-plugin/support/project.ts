@@ -43,7 +43,10 @@ export default [...idempotency.configs.${config}${settings ? `, { settings: { id
   let stdout: string;
   let stderr: string;
   try {
-    ({ stdout, stderr } = await run(process.execPath, [eslintBin, '--format', 'json', ...extraArgs, '.'], { cwd: dir, maxBuffer: 32 * 1024 * 1024 }));
+    ({ stdout, stderr } = await run(process.execPath, [eslintBin, '--format', 'json', ...extraArgs, '.'], {
+      cwd: dir,
+      maxBuffer: 32 * 1024 * 1024,
+    }));
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
     if (failure.code !== 1) throw new Error(`eslint failed (${failure.code}): ${failure.stderr}`);
@@ -51,12 +54,22 @@ export default [...idempotency.configs.${config}${settings ? `, { settings: { id
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const results = JSON.parse(stdout) as { filePath: string; messages: { line: number; ruleId: string | null; messageId?: string; message: string; fatal?: boolean }[] }[];
+  const results = JSON.parse(stdout) as {
+    filePath: string;
+    messages: { line: number; ruleId: string | null; messageId?: string; message: string; fatal?: boolean }[];
+  }[];
   const found = results.flatMap((result) =>
     result.messages.map((message) => {
       if (message.fatal) throw new Error(`${result.filePath}: ${message.message}`);
-      return { key: `${path.relative(dir, result.filePath)}:${message.line} ${message.ruleId}/${message.messageId ?? ''}`, message: message.message };
+      return {
+        key: `${path.relative(dir, result.filePath)}:${message.line} ${message.ruleId}/${message.messageId ?? ''}`,
+        message: message.message,
+      };
     }),
   );
-  return { findings: found.map((finding) => finding.key).sort(), messages: found.map((finding) => finding.message), stderr };
+  return {
+    findings: found.map((finding) => finding.key).sort(),
+    messages: found.map((finding) => finding.message),
+    stderr,
+  };
 }

@@ -68,7 +68,10 @@ export function consumerProject(lines: number): { file: string; text: string } {
   mkdirSync(path.join(root, 'src'));
   mkdirSync(path.join(root, 'migrations'));
   writeFileSync(path.join(root, 'package.json'), '{ "name": "bench-consumers", "private": true }\n');
-  writeFileSync(path.join(root, 'src/keys.ts'), "export function ledgerKey(cents: number): string {\n  return 'amount-' + cents;\n}\n");
+  writeFileSync(
+    path.join(root, 'src/keys.ts'),
+    "export function ledgerKey(cents: number): string {\n  return 'amount-' + cents;\n}\n",
+  );
   writeFileSync(
     path.join(root, 'migrations/001_init.sql'),
     [
@@ -115,28 +118,38 @@ export function editingSession(text: string, count: number, seed = 4): CorpusEdi
   };
   while (edits.length < count) {
     const handlers = [...current.matchAll(/\n {4}await client\.query\('BEGIN'\);\n/g)];
-    const handler = handlers[Math.floor(random() * handlers.length)]!;
+    const handler = handlers[Math.floor(random() * handlers.length)];
     const at = handler.index + handler[0].length;
     const roll = random();
     if (roll < 0.35) {
-      const line = addedLines[Math.floor(random() * addedLines.length)]!(edits.length);
+      const line = addedLines[Math.floor(random() * addedLines.length)](edits.length);
       push(`add a line at ${at}`, current.slice(0, at) + line + current.slice(at));
     } else if (roll < 0.55) {
       const added = addedLine.exec(current.slice(at, at + 300));
-      if (added) push(`remove the line at ${at + added.index}`, current.slice(0, at + added.index) + current.slice(at + added.index + added[0].length));
+      if (added)
+        push(
+          `remove the line at ${at + added.index}`,
+          current.slice(0, at + added.index) + current.slice(at + added.index + added[0].length),
+        );
     } else if (roll < 0.8) {
       const name = /\b(effectId|inboxId|effectKey)\b/.exec(current.slice(at - 200, at + 400));
       if (name) {
         const start = at - 200 + name.index;
         const renamed = name[1] === 'effectId' ? 'effectKey' : name[1] === 'effectKey' ? 'effectId' : 'claimId';
-        push(`rename ${name[1]} at ${start}`, current.slice(0, start) + renamed + current.slice(start + name[1]!.length));
+        push(
+          `rename ${name[1]} at ${start}`,
+          current.slice(0, start) + renamed + current.slice(start + name[1].length),
+        );
       }
     } else if (roll < 0.95) {
       const key = current.indexOf('[effectId, result.cents]', at);
       const start = key !== -1 && key < at + 600 ? key : current.indexOf('[result.resultId, result.cents]', at);
       if (start !== -1) {
-        const old = current.startsWith('[effectId', start) ? '[effectId, result.cents]' : '[result.resultId, result.cents]';
-        const replacement = old === '[effectId, result.cents]' ? '[result.resultId, result.cents]' : '[effectId, result.cents]';
+        const old = current.startsWith('[effectId', start)
+          ? '[effectId, result.cents]'
+          : '[result.resultId, result.cents]';
+        const replacement =
+          old === '[effectId, result.cents]' ? '[result.resultId, result.cents]' : '[effectId, result.cents]';
         push(`change a key at ${start}`, current.slice(0, start) + replacement + current.slice(start + old.length));
       }
     } else {

@@ -69,7 +69,7 @@ function fakeContext() {
 
 function percentile(samples: number[], fraction: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
 }
 
 const format = (ms: number) => `${ms.toFixed(1)} ms`;
@@ -139,7 +139,13 @@ async function changeSeries(incrementalParsing: boolean): Promise<void> {
     if (round >= warmUp) samples.push(performance.now() - started);
   }
   // The first lint is the one on opening.
-  const series: ChangeSeries = { firstDiagnosticsMs, findings, lines: text.split('\n').length - 1, samples, lints: lints.slice(1 + warmUp) };
+  const series: ChangeSeries = {
+    firstDiagnosticsMs,
+    findings,
+    lines: text.split('\n').length - 1,
+    samples,
+    lints: lints.slice(1 + warmUp),
+  };
   process.stdout.write(JSON.stringify(series));
   process.exit(0);
 }
@@ -185,14 +191,21 @@ async function eventLoopSeries(withWorker: boolean): Promise<void> {
       hostWork.push(performance.now() - lints.at(-1)!.arrivedAt);
     }
   } else {
-    const { loadLintEngine } = createRequire(import.meta.url)(engineBundle) as { loadLintEngine(): Promise<LintEngine> };
+    const { loadLintEngine } = createRequire(import.meta.url)(engineBundle) as {
+      loadLintEngine(): Promise<LintEngine>;
+    };
     const engine = await loadLintEngine();
     const text = consumerFile(largeFileLines);
     lines = text.split('\n').length - 1;
     collectSetUpGarbage();
     monitor.enable();
     for (const next of [text, ...editingSession(text, largeFileEdits).map((edit) => edit.text)]) {
-      const report = engine.lint({ text: next, fileName: 'consumer.ts', rules: [...ruleNames], documentKey: 'file:///bench/consumer.ts' });
+      const report = engine.lint({
+        text: next,
+        fileName: 'consumer.ts',
+        rules: [...ruleNames],
+        documentKey: 'file:///bench/consumer.ts',
+      });
       if (report.kind === 'linted') findings = report.problems.length;
       // Back to the event loop between lints, as the editor would be between changes.
       await new Promise((resolve) => setTimeout(resolve, 0));
@@ -216,7 +229,9 @@ async function workerLoadSample(): Promise<void> {
   const started = performance.now();
   const worker = new Worker(path.join(extensionRoot, 'dist/lint-worker.js'), { workerData: { lintWorker: {} } });
   await new Promise<void>((resolve, reject) => {
-    worker.on('message', (message: { type: string; reason?: string }) => (message.type === 'ready' ? resolve() : message.type === 'failed' && reject(new Error(message.reason))));
+    worker.on('message', (message: { type: string; reason?: string }) =>
+      message.type === 'ready' ? resolve() : message.type === 'failed' && reject(new Error(message.reason)),
+    );
     worker.on('error', reject);
   });
   process.stdout.write(JSON.stringify({ loadMs: performance.now() - started }));
@@ -254,17 +269,23 @@ function collectSetUpGarbage(): void {
 }
 
 function runChild(...args: string[]): string {
-  return execFileSync(process.execPath, [...process.execArgv, '--expose-gc', fileURLToPath(import.meta.url), ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, IDEMPOTENCY_BENCH_STORAGE: benchStorage } });
+  return execFileSync(process.execPath, [...process.execArgv, '--expose-gc', fileURLToPath(import.meta.url), ...args], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, IDEMPOTENCY_BENCH_STORAGE: benchStorage },
+  });
 }
 
 /** The extension's storage for every measured process of this run: the first one starts without a code cache. */
-const benchStorage = process.env.IDEMPOTENCY_BENCH_STORAGE ?? mkdtempSync(path.join(os.tmpdir(), 'idempotency-bench-storage-'));
+const benchStorage =
+  process.env.IDEMPOTENCY_BENCH_STORAGE ?? mkdtempSync(path.join(os.tmpdir(), 'idempotency-bench-storage-'));
 
 function describeOutcomes(outcomes: (ParseOutcome | undefined)[]): string {
   const full = outcomes.filter((outcome) => outcome?.kind === 'full');
   const incremental = outcomes.filter((outcome) => outcome?.kind === 'incremental').length;
   const reasons = new Map<string, number>();
-  for (const outcome of full) if (outcome?.kind === 'full') reasons.set(outcome.reason, (reasons.get(outcome.reason) ?? 0) + 1);
+  for (const outcome of full)
+    if (outcome?.kind === 'full') reasons.set(outcome.reason, (reasons.get(outcome.reason) ?? 0) + 1);
   const why = [...reasons].map(([reason, count]) => `${count}x ${reason}`).join('; ');
   const rate = (100 * full.length) / Math.max(outcomes.length, 1);
   return `${incremental} of ${outcomes.length} parsed incrementally; fallback to a full parse ${full.length} (${rate.toFixed(0)}%)${why ? `: ${why}` : ''}`;
@@ -272,7 +293,10 @@ function describeOutcomes(outcomes: (ParseOutcome | undefined)[]): string {
 
 async function main(): Promise<void> {
   // Activation is a cold start, so each sample is a new process.
-  const activations = Array.from({ length: 7 }, () => (JSON.parse(runChild('--activation-sample')) as { activationMs: number }).activationMs);
+  const activations = Array.from(
+    { length: 7 },
+    () => (JSON.parse(runChild('--activation-sample')) as { activationMs: number }).activationMs,
+  );
   // The first session of the extension has no code cache; it leaves one for every session after.
   // Those are measured in turns with the worker's plain-Node load, so each pair sees the same machine.
   rmSync(benchStorage, { recursive: true, force: true });
@@ -281,15 +305,21 @@ async function main(): Promise<void> {
   const firstWarm: number[] = [];
   for (let round = 0; round < 3; round += 1) {
     workerLoads.push((JSON.parse(runChild('--worker-load')) as { loadMs: number }).loadMs);
-    firstWarm.push((JSON.parse(runChild('--change-series', 'incremental', '--first-only')) as { firstDiagnosticsMs: number }).firstDiagnosticsMs);
+    firstWarm.push(
+      (JSON.parse(runChild('--change-series', 'incremental', '--first-only')) as { firstDiagnosticsMs: number })
+        .firstDiagnosticsMs,
+    );
   }
   const full = JSON.parse(runChild('--change-series', 'full')) as ChangeSeries;
   const loopWithWorker = JSON.parse(runChild('--event-loop', 'worker')) as EventLoopDelay;
   const loopOnHost = JSON.parse(runChild('--event-loop', 'host')) as EventLoopDelay;
-  const floor = JSON.parse(runChild('--event-loop-floor', String(loopWithWorker.durationMs))) as Pick<EventLoopDelay, 'maxMs' | 'p99Ms'>;
+  const floor = JSON.parse(runChild('--event-loop-floor', String(loopWithWorker.durationMs))) as Pick<
+    EventLoopDelay,
+    'maxMs' | 'p99Ms'
+  >;
   rmSync(benchStorage, { recursive: true, force: true });
   // The machine's load, because an event loop's delay includes waiting for a core.
-  const load = os.loadavg()[0]!.toFixed(1);
+  const load = os.loadavg()[0].toFixed(1);
 
   // Baseline: ESLint parsing the same file with the same parser and no rules at all.
   const text = consumerFile(2000);
@@ -297,7 +327,9 @@ async function main(): Promise<void> {
   const { Linter } = await import('eslint');
   const typeScriptParser = await import('@typescript-eslint/parser');
   const linter = new Linter({ configType: 'flat' });
-  const baselineConfig = [{ files: ['**/*.ts'], languageOptions: { parser: typeScriptParser as unknown as LinterType.Parser } }];
+  const baselineConfig = [
+    { files: ['**/*.ts'], languageOptions: { parser: typeScriptParser as unknown as LinterType.Parser } },
+  ];
   const baseline: number[] = [];
   for (const [round, edit] of editingSession(text, warmUp + measured).entries()) {
     const started = performance.now();
@@ -306,25 +338,36 @@ async function main(): Promise<void> {
   }
 
   const baselineMedian = percentile(baseline, 0.5);
-  const spread = (samples: number[]) => `median ${format(percentile(samples, 0.5))}, p95 ${format(percentile(samples, 0.95))}`;
+  const spread = (samples: number[]) =>
+    `median ${format(percentile(samples, 0.5))}, p95 ${format(percentile(samples, 0.95))}`;
   const line = (label: string, series: ChangeSeries) =>
     `    ${label} ${spread(series.samples)}, max ${format(Math.max(...series.samples))}; ratio to baseline ${(percentile(series.samples, 0.5) / baselineMedian).toFixed(2)}`;
   const parts = (series: ChangeSeries) => {
     const parse = series.lints.map((lint) => lint.parse?.durationMs ?? 0);
-    const rest = series.lints.map((lint, index) => lint.lintMs - parse[index]!);
-    const outside = series.samples.map((sample, index) => sample - series.lints[index]!.lintMs);
+    const rest = series.lints.map((lint, index) => lint.lintMs - parse[index]);
+    const outside = series.samples.map((sample, index) => sample - series.lints[index].lintMs);
     return `      parse (scope analysis included) ${spread(parse)}; ESLint and the rules ${spread(rest)}; the extension around the lint ${spread(outside)}`;
   };
-  console.log(`extension benchmark (bundle: extension/dist; load average ${load} on ${os.availableParallelism()} cores)`);
-  console.log(`  activation (load bundle + activate), 7 cold starts: median ${format(percentile(activations, 0.5))}, max ${format(Math.max(...activations))}  [target <= 50 ms]`);
+  console.log(
+    `extension benchmark (bundle: extension/dist; load average ${load} on ${os.availableParallelism()} cores)`,
+  );
+  console.log(
+    `  activation (load bundle + activate), 7 cold starts: median ${format(percentile(activations, 0.5))}, max ${format(Math.max(...activations))}  [target <= 50 ms]`,
+  );
   const loadMedian = percentile(workerLoads, 0.5);
   const warmMedian = percentile(firstWarm, 0.5);
-  console.log(`  the lint worker's load in plain Node (no editor, no code cache), ${workerLoads.length} starts: median ${format(loadMedian)}`);
+  console.log(
+    `  the lint worker's load in plain Node (no editor, no code cache), ${workerLoads.length} starts: median ${format(loadMedian)}`,
+  );
   console.log(
     `  first diagnostics after activation (the host starts the worker, which loads the engine, then lints the opened ${incremental.lines}-line consumer, ${incremental.findings} findings):`,
   );
-  console.log(`    first session (no code cache yet): ${format(incremental.firstDiagnosticsMs)}; ratio to the worker's plain-Node load ${(incremental.firstDiagnosticsMs / loadMedian).toFixed(2)}`);
-  console.log(`    later sessions (the code cache kept), ${firstWarm.length} starts: median ${format(warmMedian)}; ratio ${(warmMedian / loadMedian).toFixed(2)}  [target <= 1.5]`);
+  console.log(
+    `    first session (no code cache yet): ${format(incremental.firstDiagnosticsMs)}; ratio to the worker's plain-Node load ${(incremental.firstDiagnosticsMs / loadMedian).toFixed(2)}`,
+  );
+  console.log(
+    `    later sessions (the code cache kept), ${firstWarm.length} starts: median ${format(warmMedian)}; ratio ${(warmMedian / loadMedian).toFixed(2)}  [target <= 1.5]`,
+  );
   console.log(
     `  change -> diagnostics through the lint worker, ${incremental.lines}-line consumer with its imported helper and SQL migration, ${incremental.samples.length} edits (a line added or removed in a handler, a key renamed or changed, the last comment) after ${warmUp} warm-up, typing delay 0:`,
   );
@@ -334,19 +377,29 @@ async function main(): Promise<void> {
   console.log(line('full parse (the fallback path):', full));
   console.log(parts(full));
   console.log(`  baseline (ESLint + typescript-eslint parser, no rules, full parse): median ${format(baselineMedian)}`);
-  const loop = (label: string, delay: Pick<EventLoopDelay, 'maxMs' | 'p99Ms'>) => `    ${label} max ${format(delay.maxMs)}, p99 ${format(delay.p99Ms)}`;
-  console.log(`  extension host event-loop delay while a ${loopWithWorker.lines}-line consumer opens and takes ${largeFileEdits} edits (${loopWithWorker.findings} findings):`);
+  const loop = (label: string, delay: Pick<EventLoopDelay, 'maxMs' | 'p99Ms'>) =>
+    `    ${label} max ${format(delay.maxMs)}, p99 ${format(delay.p99Ms)}`;
+  console.log(
+    `  extension host event-loop delay while a ${loopWithWorker.lines}-line consumer opens and takes ${largeFileEdits} edits (${loopWithWorker.findings} findings):`,
+  );
   console.log(`${loop('lint worker (as shipped):', loopWithWorker)}  [target max < 20 ms]`);
-  console.log(`      the host's own work per report (to diagnostics): median ${format(percentile(loopWithWorker.hostWorkMs!, 0.5))}, max ${format(Math.max(...loopWithWorker.hostWorkMs!))}`);
+  console.log(
+    `      the host's own work per report (to diagnostics): median ${format(percentile(loopWithWorker.hostWorkMs!, 0.5))}, max ${format(Math.max(...loopWithWorker.hostWorkMs!))}`,
+  );
   console.log(loop('the same engine on the host thread:', loopOnHost));
-  console.log(loop(`the machine's floor (no lint; another thread only allocates, ${format(loopWithWorker.durationMs)}):`, floor));
+  console.log(
+    loop(`the machine's floor (no lint; another thread only allocates, ${format(loopWithWorker.durationMs)}):`, floor),
+  );
 
   process.exit(0);
 }
 
 if (process.argv.includes('--activation-sample')) activationSample();
 else if (process.argv.includes('--worker-load')) await workerLoadSample();
-else if (process.argv.includes('--change-series')) await changeSeries(process.argv[process.argv.indexOf('--change-series') + 1] === 'incremental');
-else if (process.argv.includes('--event-loop-floor')) await eventLoopFloor(Number(process.argv[process.argv.indexOf('--event-loop-floor') + 1]));
-else if (process.argv.includes('--event-loop')) await eventLoopSeries(process.argv[process.argv.indexOf('--event-loop') + 1] === 'worker');
+else if (process.argv.includes('--change-series'))
+  await changeSeries(process.argv[process.argv.indexOf('--change-series') + 1] === 'incremental');
+else if (process.argv.includes('--event-loop-floor'))
+  await eventLoopFloor(Number(process.argv[process.argv.indexOf('--event-loop-floor') + 1]));
+else if (process.argv.includes('--event-loop'))
+  await eventLoopSeries(process.argv[process.argv.indexOf('--event-loop') + 1] === 'worker');
 else await main();

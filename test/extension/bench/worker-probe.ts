@@ -28,7 +28,11 @@ export function probeLintWorker(options: LintEngineOptions): LintRecord[] {
       super(file, { ...init, workerData: { lintWorker: { ...data.lintWorker, ...options } } satisfies LintWorkerData });
       this.on('message', (message: MessageFromWorker) => {
         if (message.type !== 'linted') return;
-        records.push({ parse: 'parse' in message.report ? message.report.parse : undefined, lintMs: message.report.durationMs, arrivedAt: performance.now() });
+        records.push({
+          parse: 'parse' in message.report ? message.report.parse : undefined,
+          lintMs: message.report.durationMs,
+          arrivedAt: performance.now(),
+        });
       });
     }
   };

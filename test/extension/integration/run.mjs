@@ -14,7 +14,11 @@ try {
     vscodeExecutablePath: process.env.VSCODE_EXECUTABLE_PATH || undefined,
     extensionDevelopmentPath: path.join(repositoryRoot, 'extension'),
     extensionTestsPath: path.join(repositoryRoot, 'extension/out/integration/suite.js'),
-    launchArgs: [path.join(repositoryRoot, 'eslint-plugin/examples'), '--disable-extensions', '--disable-workspace-trust'],
+    launchArgs: [
+      path.join(repositoryRoot, 'eslint-plugin/examples'),
+      '--disable-extensions',
+      '--disable-workspace-trust',
+    ],
   });
 } catch (error) {
   console.error(`The integration suite failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -23,7 +23,9 @@ const reportIdentifier = (name: string, withSuggestion: boolean): Rule.RuleModul
           node,
           messageId: 'found',
           data: { name },
-          suggest: withSuggestion ? [{ desc: `Rename ${name} to businessKey`, fix: (fixer) => fixer.replaceText(node, 'businessKey') }] : [],
+          suggest: withSuggestion
+            ? [{ desc: `Rename ${name} to businessKey`, fix: (fixer) => fixer.replaceText(node, 'businessKey') }]
+            : [],
         });
       },
     };
@@ -41,6 +43,9 @@ const camelCased = (name: string) => name.replace(/-([a-z])/g, (_, letter: strin
 
 export const fakePlugin: IdempotencyPlugin & { rules: Record<string, Rule.RuleModule> } = {
   rules: Object.fromEntries(
-    ruleNames.map((name) => [name, reportIdentifier(reported[name] ?? camelCased(name), name === 'no-delivery-id-effect-key')]),
+    ruleNames.map((name) => [
+      name,
+      reportIdentifier(reported[name] ?? camelCased(name), name === 'no-delivery-id-effect-key'),
+    ]),
   ),
 };

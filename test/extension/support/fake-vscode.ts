@@ -6,7 +6,6 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-
 export class Position {
   constructor(
     readonly line: number,
@@ -23,7 +22,12 @@ export class Position {
 export class Range {
   readonly start: Position;
   readonly end: Position;
-  constructor(startOrLine: Position | number, endOrCharacter: Position | number, endLine?: number, endCharacter?: number) {
+  constructor(
+    startOrLine: Position | number,
+    endOrCharacter: Position | number,
+    endLine?: number,
+    endCharacter?: number,
+  ) {
     const start = typeof startOrLine === 'number' ? new Position(startOrLine, endOrCharacter as number) : startOrLine;
     const end = typeof startOrLine === 'number' ? new Position(endLine!, endCharacter!) : (endOrCharacter as Position);
     [this.start, this.end] = end.isBefore(start) ? [end, start] : [start, end];
@@ -241,10 +245,10 @@ export class FakeTextDocument {
     let high = this.lineStarts.length - 1;
     while (low < high) {
       const middle = (low + high + 1) >>> 1;
-      if (this.lineStarts[middle]! <= clamped) low = middle;
+      if (this.lineStarts[middle] <= clamped) low = middle;
       else high = middle - 1;
     }
-    return new Position(low, clamped - this.lineStarts[low]!);
+    return new Position(low, clamped - this.lineStarts[low]);
   }
   validateRange(range: Range): Range {
     const clamp = (position: Position) => {
@@ -326,7 +330,8 @@ function findFiles(include: RelativePattern, exclude?: string): Promise<Uri[]> {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const full = `${dir}/${entry.name}`;
       if (entry.isDirectory()) visit(full);
-      else if (/\.(?:[cm]?[jt]s|[jt]sx)$/.test(entry.name) && !left.some((folder) => full.includes(folder))) found.push(Uri.file(full));
+      else if (/\.(?:[cm]?[jt]s|[jt]sx)$/.test(entry.name) && !left.some((folder) => full.includes(folder)))
+        found.push(Uri.file(full));
     }
   };
   visit(include.base.uri.fsPath);
@@ -343,8 +348,12 @@ export const workspace = {
     return fakeEditor.documents;
   },
   getConfiguration: (_section: string, resource?: Uri) => {
-    const folder = Object.keys(fakeEditor.folderConfiguration).find((root) => resource?.fsPath === root || resource?.fsPath.startsWith(`${root}/`));
-    const values = folder ? { ...fakeEditor.configuration, ...fakeEditor.folderConfiguration[folder] } : fakeEditor.configuration;
+    const folder = Object.keys(fakeEditor.folderConfiguration).find(
+      (root) => resource?.fsPath === root || resource?.fsPath.startsWith(`${root}/`),
+    );
+    const values = folder
+      ? { ...fakeEditor.configuration, ...fakeEditor.folderConfiguration[folder] }
+      : fakeEditor.configuration;
     return { get: <T>(key: string) => values[key] as T | undefined };
   },
   /** The folder of `folderConfiguration` a resource is under, as VS Code's workspace folders are found. */
@@ -406,7 +415,15 @@ export const languages = {
     return collection;
   },
   createLanguageStatusItem: () => {
-    const item = { text: '', detail: '', severity: LanguageStatusSeverity.Information, busy: false, name: '', command: undefined, dispose() {} };
+    const item = {
+      text: '',
+      detail: '',
+      severity: LanguageStatusSeverity.Information,
+      busy: false,
+      name: '',
+      command: undefined,
+      dispose() {},
+    };
     fakeEditor.statusItems.push(item);
     return item;
   },
@@ -415,7 +432,8 @@ export const languages = {
     return disposable;
   },
   registerHoverProvider: () => disposable,
-  getDiagnostics: (uri: Uri) => fakeEditor.collections.flatMap((collection) => collection.byUri.get(uri.toString()) ?? []),
+  getDiagnostics: (uri: Uri) =>
+    fakeEditor.collections.flatMap((collection) => collection.byUri.get(uri.toString()) ?? []),
 };
 
 export const commands = {

@@ -24,15 +24,75 @@ export interface Edit {
 
 /** Characters and words a stray keystroke or a half-typed line leaves behind. */
 const fragments = [
-  'x', 'a', '1', ' ', '\n', '\r\n', ';', '{', '}', '(', ')', '[', ']', "'", '"', '`', '/', '*', '//', '/*', '*/', '+', '=', ',', '.', ':', '?',
-  '@', '#', '<', '>', '!', '\\', 'await ', 'return ', 'const ', 'let ', 'var ', 'export ', 'function ', 'class ', 'if (', 'in ', 'async ',
-  "'use strict';\n", '\u2028', '${', 'import ', 'default ', 'as ',
+  'x',
+  'a',
+  '1',
+  ' ',
+  '\n',
+  '\r\n',
+  ';',
+  '{',
+  '}',
+  '(',
+  ')',
+  '[',
+  ']',
+  "'",
+  '"',
+  '`',
+  '/',
+  '*',
+  '//',
+  '/*',
+  '*/',
+  '+',
+  '=',
+  ',',
+  '.',
+  ':',
+  '?',
+  '@',
+  '#',
+  '<',
+  '>',
+  '!',
+  '\\',
+  'await ',
+  'return ',
+  'const ',
+  'let ',
+  'var ',
+  'export ',
+  'function ',
+  'class ',
+  'if (',
+  'in ',
+  'async ',
+  "'use strict';\n",
+  '\u2028',
+  '${',
+  'import ',
+  'default ',
+  'as ',
 ];
 
 /** Names and expressions that make the rules' findings come and go. */
 const replacements = [
-  'orderId', 'messageId', 'message.id', 'message.offset', 'job.id', 'cents', 'amount', 'result.cents', 'randomUUID()', 'crypto.randomUUID()',
-  'x', 'paymentId', 'event.paymentId', 'key', 'receiptKey',
+  'orderId',
+  'messageId',
+  'message.id',
+  'message.offset',
+  'job.id',
+  'cents',
+  'amount',
+  'result.cents',
+  'randomUUID()',
+  'crypto.randomUUID()',
+  'x',
+  'paymentId',
+  'event.paymentId',
+  'key',
+  'receiptKey',
 ];
 
 /** Statements typed one key at a time, as inside a handler. */
@@ -42,7 +102,7 @@ const typedStatements = [
   'if (seen.rowCount === 0) { await insertRow(order.id); }\n',
   'const key = `refund-${payment.amountCents}`;\n',
   '// a note about the claim\n',
-  "export const settle = async (job) => stripe.refunds.create({ amount: 1 }, { idempotencyKey: job.id });\n",
+  'export const settle = async (job) => stripe.refunds.create({ amount: 1 }, { idempotencyKey: job.id });\n',
 ];
 
 const snippets = [
@@ -62,7 +122,7 @@ async function recordOnce(db, row) {
 ];
 
 function pick<T>(random: () => number, items: readonly T[]): T {
-  return items[Math.floor(random() * items.length)]!;
+  return items[Math.floor(random() * items.length)];
 }
 
 function lineStarts(text: string): number[] {
@@ -76,13 +136,15 @@ export function nextEdits(text: string, original: string, random: () => number):
   const at = Math.floor(random() * (text.length + 1));
   const starts = lineStarts(text);
   const line = Math.floor(random() * starts.length);
-  const lineStart = starts[line]!;
-  const lineEnd = line + 1 < starts.length ? starts[line + 1]! : text.length;
+  const lineStart = starts[line];
+  const lineEnd = line + 1 < starts.length ? starts[line + 1] : text.length;
   const roll = random();
 
   if (roll < 0.14) {
     const inserted = pick(random, fragments);
-    return [{ label: `insert ${JSON.stringify(inserted)} at ${at}`, text: text.slice(0, at) + inserted + text.slice(at) }];
+    return [
+      { label: `insert ${JSON.stringify(inserted)} at ${at}`, text: text.slice(0, at) + inserted + text.slice(at) },
+    ];
   }
   if (roll < 0.24) {
     const length = 1 + Math.floor(random() * 8);
@@ -100,7 +162,12 @@ export function nextEdits(text: string, original: string, random: () => number):
     const name = pick(random, names);
     const replacement = pick(random, replacements);
     const start = name.index;
-    return [{ label: `rename ${name[0]} at ${start} to ${replacement}`, text: text.slice(0, start) + replacement + text.slice(start + name[0].length) }];
+    return [
+      {
+        label: `rename ${name[0]} at ${start} to ${replacement}`,
+        text: text.slice(0, start) + replacement + text.slice(start + name[0].length),
+      },
+    ];
   }
   if (roll < 0.7) {
     // Type at the start of a line, indented like it, one key at a time.
@@ -108,29 +175,43 @@ export function nextEdits(text: string, original: string, random: () => number):
     const statement = indent + pick(random, typedStatements);
     const edits: Edit[] = [];
     for (let typed = 1; typed <= statement.length; typed += 1) {
-      edits.push({ label: `type ${JSON.stringify(statement.slice(0, typed))} at line ${line + 1}`, text: text.slice(0, lineStart) + statement.slice(0, typed) + text.slice(lineStart) });
+      edits.push({
+        label: `type ${JSON.stringify(statement.slice(0, typed))} at line ${line + 1}`,
+        text: text.slice(0, lineStart) + statement.slice(0, typed) + text.slice(lineStart),
+      });
     }
     return edits;
   }
   if (roll < 0.78) {
     const snippet = pick(random, snippets);
-    return [{ label: `paste a snippet at line ${line + 1}`, text: text.slice(0, lineStart) + snippet + text.slice(lineStart) }];
+    return [
+      {
+        label: `paste a snippet at line ${line + 1}`,
+        text: text.slice(0, lineStart) + snippet + text.slice(lineStart),
+      },
+    ];
   }
   if (roll < 0.84) {
     const lines = 2 + Math.floor(random() * 30);
-    const end = starts[Math.min(starts.length - 1, line + lines)]!;
+    const end = starts[Math.min(starts.length - 1, line + lines)];
     return [{ label: `delete lines ${line + 1} to ${line + lines}`, text: text.slice(0, lineStart) + text.slice(end) }];
   }
   if (roll < 0.92) {
     const commented = text.slice(lineStart, lineStart + 3) === '// ';
-    return [{
-      label: `${commented ? 'uncomment' : 'comment out'} line ${line + 1}`,
-      text: commented ? text.slice(0, lineStart) + text.slice(lineStart + 3) : `${text.slice(0, lineStart)}// ${text.slice(lineStart)}`,
-    }];
+    return [
+      {
+        label: `${commented ? 'uncomment' : 'comment out'} line ${line + 1}`,
+        text: commented
+          ? text.slice(0, lineStart) + text.slice(lineStart + 3)
+          : `${text.slice(0, lineStart)}// ${text.slice(lineStart)}`,
+      },
+    ];
   }
   if (roll < 0.96) return [{ label: 'undo everything', text: original }];
   // Join two lines: a statement may run into the next one.
   const newline = text.indexOf('\n', at);
   if (newline === -1) return [];
-  return [{ label: `join the line at ${newline} with the next`, text: text.slice(0, newline) + text.slice(newline + 1) }];
+  return [
+    { label: `join the line at ${newline} with the next`, text: text.slice(0, newline) + text.slice(newline + 1) },
+  ];
 }

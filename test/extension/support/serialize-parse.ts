@@ -50,8 +50,12 @@ function writeNode(node: Located, depth: number, lines: string[]): void {
 export function serializeProgram(program: Located & { tokens: Located[]; comments: Located[] }): string[] {
   const lines: string[] = [];
   writeNode(program, 0, lines);
-  for (const token of program.tokens) lines.push(`token ${token.type} ${plain(token.value)} ${where(token)}${token.regex ? ` ${plain(token.regex)}` : ''}`);
-  for (const comment of program.comments) lines.push(`comment ${comment.type} ${plain(comment.value)} ${where(comment)}`);
+  for (const token of program.tokens)
+    lines.push(
+      `token ${token.type} ${plain(token.value)} ${where(token)}${token.regex ? ` ${plain(token.regex)}` : ''}`,
+    );
+  for (const comment of program.comments)
+    lines.push(`comment ${comment.type} ${plain(comment.value)} ${where(comment)}`);
   return lines;
 }
 
@@ -60,7 +64,12 @@ interface ScopeLike {
   block: Located;
   isStrict: boolean;
   variables: { name: string; defs: { type: string; name: Located }[] }[];
-  references: { identifier: Located; resolved: { name: string; scope: { block: Located } } | null; isWrite(): boolean; isRead(): boolean }[];
+  references: {
+    identifier: Located;
+    resolved: { name: string; scope: { block: Located } } | null;
+    isWrite(): boolean;
+    isRead(): boolean;
+  }[];
   through: unknown[];
 }
 
@@ -68,7 +77,10 @@ interface ScopeLike {
 export function serializeScopes(scopeManager: { scopes: ScopeLike[] }): string[] {
   return scopeManager.scopes.flatMap((scope) => [
     `scope ${scope.type} ${where(scope.block)} strict=${scope.isStrict} through=${scope.through.length}`,
-    ...scope.variables.map((variable) => `  var ${variable.name} ${variable.defs.map((def) => `${def.type}@${def.name.range[0]}`).join(',')}`),
+    ...scope.variables.map(
+      (variable) =>
+        `  var ${variable.name} ${variable.defs.map((def) => `${def.type}@${def.name.range[0]}`).join(',')}`,
+    ),
     ...scope.references.map(
       (reference) =>
         `  ref ${reference.identifier.range[0]} ${reference.isRead() ? 'r' : ''}${reference.isWrite() ? 'w' : ''} -> ${reference.resolved ? `${reference.resolved.name}@${reference.resolved.scope.block.range[0]}` : 'unresolved'}`,

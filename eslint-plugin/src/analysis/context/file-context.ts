@@ -12,7 +12,8 @@ import { walk } from '../syntax/walk.js';
  * are kept in plain maps that live as long as the file's SourceCode.
  */
 
-export type FunctionNode = TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
+export type FunctionNode =
+  TSESTree.FunctionDeclaration | TSESTree.FunctionExpression | TSESTree.ArrowFunctionExpression;
 
 /** A value another module of the project exports (`export const redis = new Redis()`), and what that module imports. */
 export interface ImportedValue {
@@ -29,7 +30,11 @@ export interface SourceLike {
 }
 
 export function isFunction(node: TSESTree.Node | undefined | null): node is FunctionNode {
-  return node?.type === 'FunctionDeclaration' || node?.type === 'FunctionExpression' || node?.type === 'ArrowFunctionExpression';
+  return (
+    node?.type === 'FunctionDeclaration' ||
+    node?.type === 'FunctionExpression' ||
+    node?.type === 'ArrowFunctionExpression'
+  );
 }
 
 export class FileContext {
@@ -80,7 +85,8 @@ export class FileContext {
     if (fn.type === 'FunctionDeclaration' && fn.id) nameNode = fn.id;
     else if (fn.parent?.type === 'VariableDeclarator' && fn.parent.id.type === 'Identifier') nameNode = fn.parent.id;
     if (nameNode) {
-      const scope = fn.type === 'FunctionDeclaration' ? this.scopeOf(fn).upper ?? this.scopeOf(fn) : this.scopeOf(fn.parent);
+      const scope =
+        fn.type === 'FunctionDeclaration' ? (this.scopeOf(fn).upper ?? this.scopeOf(fn)) : this.scopeOf(fn.parent);
       const variable = variableOf(nameNode, scope);
       for (const reference of variable?.references ?? []) {
         if (reference.identifier !== nameNode) sites.push(reference.identifier);
@@ -90,7 +96,8 @@ export class FileContext {
     if (method?.type === 'MethodDefinition' || (method?.type === 'Property' && method.value === fn)) {
       sites.push(...this.thisCalls(method, keyName(method)));
     }
-    if (method?.type === 'MethodDefinition') sites.push(...(method.static ? this.staticCalls(method) : this.instanceCalls(method)));
+    if (method?.type === 'MethodDefinition')
+      sites.push(...(method.static ? this.staticCalls(method) : this.instanceCalls(method)));
     this.sitesCache.set(fn, sites);
     return sites;
   }
@@ -99,14 +106,19 @@ export class FileContext {
   private callsByMethod(): Map<string, TSESTree.MemberExpression[]> {
     if (this.memberCalls) return this.memberCalls;
     const calls = new Map<string, TSESTree.MemberExpression[]>();
-    walk(this.sourceCode.ast, this.sourceCode.visitorKeys, (node) => {
-      if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return;
-      const name = propertyName(node.callee);
-      if (name === undefined) return;
-      const list = calls.get(name);
-      if (list) list.push(node.callee);
-      else calls.set(name, [node.callee]);
-    }, 200_000);
+    walk(
+      this.sourceCode.ast,
+      this.sourceCode.visitorKeys,
+      (node) => {
+        if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return;
+        const name = propertyName(node.callee);
+        if (name === undefined) return;
+        const list = calls.get(name);
+        if (list) list.push(node.callee);
+        else calls.set(name, [node.callee]);
+      },
+      200_000,
+    );
     return (this.memberCalls = calls);
   }
 
@@ -117,7 +129,8 @@ export class FileContext {
   private instanceCalls(method: TSESTree.MethodDefinition): TSESTree.Node[] {
     const name = keyName(method);
     const owner = method.parent.parent;
-    const className = owner.type === 'ClassDeclaration' || owner.type === 'ClassExpression' ? owner.id?.name : undefined;
+    const className =
+      owner.type === 'ClassDeclaration' || owner.type === 'ClassExpression' ? owner.id?.name : undefined;
     if (!name || !className || method.static) return [];
     return (this.callsByMethod().get(name) ?? []).filter((callee) => this.isInstanceOf(callee.object, className));
   }
@@ -126,9 +139,12 @@ export class FileContext {
   private staticCalls(method: TSESTree.MethodDefinition): TSESTree.Node[] {
     const name = keyName(method);
     const owner = method.parent.parent;
-    const className = owner.type === 'ClassDeclaration' || owner.type === 'ClassExpression' ? owner.id?.name : undefined;
+    const className =
+      owner.type === 'ClassDeclaration' || owner.type === 'ClassExpression' ? owner.id?.name : undefined;
     if (!name || !className) return [];
-    return (this.callsByMethod().get(name) ?? []).filter((callee) => callee.object.type === 'Identifier' && callee.object.name === className);
+    return (this.callsByMethod().get(name) ?? []).filter(
+      (callee) => callee.object.type === 'Identifier' && callee.object.name === className,
+    );
   }
 
   /** Does `receiver` hold an instance of the class `className`, as far as this file shows? */
@@ -157,7 +173,11 @@ export class FileContext {
         }
         if (member.type === 'MethodDefinition' && member.kind === 'constructor') {
           for (const param of member.value.params) {
-            if (param.type === 'TSParameterProperty' && param.parameter.type === 'Identifier' && param.parameter.name === field) {
+            if (
+              param.type === 'TSParameterProperty' &&
+              param.parameter.type === 'Identifier' &&
+              param.parameter.name === field
+            ) {
               return typeNameOf(param.parameter) === className;
             }
           }
@@ -191,12 +211,22 @@ export class FileContext {
   exportNameOf(fn: FunctionNode): string | undefined {
     const parent = fn.parent;
     if (parent?.type === 'ExportDefaultDeclaration') return 'default';
-    const local = fn.type === 'FunctionDeclaration' ? fn.id?.name : parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier' ? parent.id.name : undefined;
+    const local =
+      fn.type === 'FunctionDeclaration'
+        ? fn.id?.name
+        : parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier'
+          ? parent.id.name
+          : undefined;
     if (!local) return undefined;
     const declaration = fn.type === 'FunctionDeclaration' ? fn : parent?.parent;
     if (declaration?.parent?.type === 'ExportNamedDeclaration') return local;
     for (const statement of this.sourceCode.ast.body) {
-      if (statement.type === 'ExportDefaultDeclaration' && statement.declaration.type === 'Identifier' && statement.declaration.name === local) return 'default';
+      if (
+        statement.type === 'ExportDefaultDeclaration' &&
+        statement.declaration.type === 'Identifier' &&
+        statement.declaration.name === local
+      )
+        return 'default';
       if (statement.type !== 'ExportNamedDeclaration' || statement.source) continue;
       for (const specifier of statement.specifiers) {
         if (specifier.local.type === 'Identifier' && specifier.local.name === local) {
@@ -220,11 +250,17 @@ export class FileContext {
   exportedValue(name: string): TSESTree.Node | undefined {
     const declared = (local: string): TSESTree.Node | undefined => {
       for (const statement of this.sourceCode.ast.body) {
-        const declaration = statement.type === 'ExportNamedDeclaration' && statement.declaration ? statement.declaration : statement;
-        if ((declaration.type === 'FunctionDeclaration' || declaration.type === 'ClassDeclaration') && declaration.id?.name === local) return declaration;
+        const declaration =
+          statement.type === 'ExportNamedDeclaration' && statement.declaration ? statement.declaration : statement;
+        if (
+          (declaration.type === 'FunctionDeclaration' || declaration.type === 'ClassDeclaration') &&
+          declaration.id?.name === local
+        )
+          return declaration;
         if (declaration.type === 'VariableDeclaration') {
           for (const declarator of declaration.declarations) {
-            if (declarator.id.type === 'Identifier' && declarator.id.name === local && declarator.init) return declarator.init;
+            if (declarator.id.type === 'Identifier' && declarator.id.name === local && declarator.init)
+              return declarator.init;
           }
         }
       }
@@ -237,11 +273,17 @@ export class FileContext {
       }
       if (statement.type === 'ExportNamedDeclaration' && !statement.source) {
         for (const specifier of statement.specifiers) {
-          const exported = specifier.exported.type === 'Identifier' ? specifier.exported.name : String(specifier.exported.value);
+          const exported =
+            specifier.exported.type === 'Identifier' ? specifier.exported.name : String(specifier.exported.value);
           if (exported === name && specifier.local.type === 'Identifier') return declared(specifier.local.name);
         }
         const declaration = statement.declaration;
-        if (declaration && (declaration.type === 'FunctionDeclaration' || declaration.type === 'VariableDeclaration' || declaration.type === 'ClassDeclaration')) {
+        if (
+          declaration &&
+          (declaration.type === 'FunctionDeclaration' ||
+            declaration.type === 'VariableDeclaration' ||
+            declaration.type === 'ClassDeclaration')
+        ) {
           const found = declared(name);
           if (found) return found;
         }
@@ -253,7 +295,11 @@ export class FileContext {
   /** The class this module declares at its top level under `name`. */
   classNamed(name: string): TSESTree.ClassDeclaration | undefined {
     for (const statement of this.sourceCode.ast.body) {
-      const declaration = (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') && statement.declaration ? statement.declaration : statement;
+      const declaration =
+        (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') &&
+        statement.declaration
+          ? statement.declaration
+          : statement;
       if (declaration.type === 'ClassDeclaration' && declaration.id?.name === name) return declaration;
     }
     return undefined;
@@ -280,7 +326,14 @@ export class FileContext {
       const name = propertyName(callee);
       const owner = this.classNamed(callee.object.name);
       for (const member of owner?.body.body ?? []) {
-        if (member.type === 'MethodDefinition' && member.static && member.value.type === 'FunctionExpression' && member.value.body && keyName(member) === name) return member.value;
+        if (
+          member.type === 'MethodDefinition' &&
+          member.static &&
+          member.value.type === 'FunctionExpression' &&
+          member.value.body &&
+          keyName(member) === name
+        )
+          return member.value;
       }
       return undefined;
     }
@@ -291,7 +344,12 @@ export class FileContext {
       if (!owner || owner.type !== 'ClassBody' || !name) return undefined;
       for (const member of owner.body) {
         // An overload's signature has no body: the implementation is the method that does.
-        if (member.type === 'MethodDefinition' && member.value.type === 'FunctionExpression' && keyName(member) === name) return member.value;
+        if (
+          member.type === 'MethodDefinition' &&
+          member.value.type === 'FunctionExpression' &&
+          keyName(member) === name
+        )
+          return member.value;
       }
     }
     return undefined;
@@ -300,7 +358,8 @@ export class FileContext {
 
 /** The simple type name a binding or field is declared with: `RefundHandler` for `h: RefundHandler`. */
 export function typeNameOf(node: TSESTree.Node): string | undefined {
-  const annotation = 'typeAnnotation' in node ? (node.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
+  const annotation =
+    'typeAnnotation' in node ? (node.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
   const type = annotation?.typeAnnotation;
   if (type?.type !== 'TSTypeReference') return undefined;
   return type.typeName.type === 'Identifier' ? type.typeName.name : undefined;

@@ -134,7 +134,8 @@ export class LibraryTable {
       }
     }
     // Those that recognise any call (SQL text) are asked first, then those that know the method.
-    for (const [method, named] of this.dataByMethod) this.dataByMethod.set(method, [...this.dataForAnyMethod, ...named]);
+    for (const [method, named] of this.dataByMethod)
+      this.dataByMethod.set(method, [...this.dataForAnyMethod, ...named]);
     const escaped = [...new Set(violations)].map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     this.names = new NameJudge(this.nameWords);
     this.uniqueViolation = escaped.length > 0 ? new RegExp(escaped.join('|'), 'i') : /$^/;
@@ -142,7 +143,8 @@ export class LibraryTable {
 
   private addProviders(adapter: ProviderAdapter): void {
     for (const provider of adapter.providers) {
-      for (const call of provider.calls) push(this.providerCalls, call.path.slice(call.path.lastIndexOf('.') + 1), { provider, call });
+      for (const call of provider.calls)
+        push(this.providerCalls, call.path.slice(call.path.lastIndexOf('.') + 1), { provider, call });
       for (const field of provider.keyFields ?? []) push(this.providerKeyFields, field.name.toLowerCase(), field);
     }
   }
@@ -153,7 +155,8 @@ export class LibraryTable {
       if ('property' in pattern) push(this.byProperty, pattern.property, { adapter, pattern });
       else if ('call' in pattern) push(this.byCall, pattern.call, { adapter, pattern });
       else if ('construct' in pattern) push(this.byConstruct, pattern.construct, { adapter, pattern });
-      else if ('decorators' in pattern) for (const name of pattern.decorators) push(this.byDecorator, name, { adapter, pattern });
+      else if ('decorators' in pattern)
+        for (const name of pattern.decorators) push(this.byDecorator, name, { adapter, pattern });
       else if ('classDecorator' in pattern) push(this.byClassDecorator, pattern.classDecorator, { adapter, pattern });
       else push(this.byHandlerType, pattern.handlerType, { adapter, pattern });
     }
@@ -162,10 +165,12 @@ export class LibraryTable {
       push(this.results, pattern.call, pattern);
       this.resultOwners.set(pattern, adapter);
     }
-    for (const [name, pattern] of Object.entries(adapter.requestHeaders ?? {})) push(this.requestHeaders, name.toLowerCase(), { adapter, pattern });
+    for (const [name, pattern] of Object.entries(adapter.requestHeaders ?? {}))
+      push(this.requestHeaders, name.toLowerCase(), { adapter, pattern });
     for (const pattern of adapter.keyPaths ?? []) push(this.keyPaths, pattern.option, { adapter, pattern });
     for (const method of adapter.sends?.methods ?? []) this.sendMethods.add(method);
-    for (const { method, receiver } of adapter.sends?.receiverMethods ?? []) push(this.sendReceiverMethods, method, receiver);
+    for (const { method, receiver } of adapter.sends?.receiverMethods ?? [])
+      push(this.sendReceiverMethods, method, receiver);
     if (adapter.sends?.commands) this.sendCommands.push(adapter.sends.commands);
     for (const method of adapter.sends?.instanceMethods ?? []) this.instanceSendMethods.add(method);
     for (const method of adapter.acknowledges ?? []) this.acknowledges.add(method);
@@ -177,7 +182,8 @@ export class LibraryTable {
   private addValues(adapter: ValueAdapter): void {
     for (const [name, what] of Object.entries(adapter.mintingCalls ?? {})) this.mintingCalls.set(name, what);
     for (const [path, what] of Object.entries(adapter.mintingPaths ?? {})) this.mintingPaths.set(path, what);
-    for (const [name, what] of Object.entries(adapter.mintingConstructors ?? {})) this.mintingConstructors.set(name, what);
+    for (const [name, what] of Object.entries(adapter.mintingConstructors ?? {}))
+      this.mintingConstructors.set(name, what);
     for (const [path, what] of Object.entries(adapter.workerPaths ?? {})) {
       this.workerPaths.set(path, what);
       this.workerRoots.add(path.split('.')[0]);

@@ -120,7 +120,11 @@ export type HandlerPattern =
   /** `new Worker(name, fn)`. */
   | (HandlerTarget & { construct: string; argument: number })
   /** A method decorated so: parameters by their own decorators, then by position. */
-  | { decorators: readonly string[]; byParameterDecorator?: Readonly<Record<string, ShapeId>>; byPosition: readonly (ShapeId | undefined)[] }
+  | {
+      decorators: readonly string[];
+      byParameterDecorator?: Readonly<Record<string, ShapeId>>;
+      byPosition: readonly (ShapeId | undefined)[];
+    }
   /** A method of a class decorated `classDecorator`, named `method`. */
   | (HandlerTarget & { classDecorator: string; method: string })
   /** `export const handler: SQSHandler = async (event) => …`: the variable's declared type. */
@@ -246,7 +250,10 @@ export interface DataAdapter {
    */
   methods: ReadonlySet<string> | 'any';
   /** The library-neutral operations a call (or a tagged template) performs, if any. */
-  recognise(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, file: AdapterFile): readonly DataOperation[] | DataOperation | undefined;
+  recognise(
+    node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
+    file: AdapterFile,
+  ): readonly DataOperation[] | DataOperation | undefined;
   /** What to do instead of a check-then-insert, in this library's words. */
   remedy: string;
   keyPolicy?: KeyPolicy;
@@ -323,7 +330,8 @@ export interface RequestSpec {
 }
 
 /** What a provider call does that a repeat does twice. */
-export type ProviderEffect = 'charge' | 'refund' | 'transfer' | 'payout' | 'ledger' | 'usage' | 'email' | 'sms' | 'push';
+export type ProviderEffect =
+  'charge' | 'refund' | 'transfer' | 'payout' | 'ledger' | 'usage' | 'email' | 'sms' | 'push';
 
 /**
  * Where a provider call takes its idempotency key: an option of an object argument (the request
@@ -378,4 +386,3 @@ export interface ProviderAdapter {
 }
 
 export type LibraryAdapter = BrokerAdapter | DataAdapter | ValueAdapter | ProviderAdapter;
-

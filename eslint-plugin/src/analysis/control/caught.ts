@@ -34,17 +34,24 @@ export function duplicateCatches(node: TSESTree.Node, file: FileContext, depth =
   let current: TSESTree.Node | undefined = node;
   while (current?.parent && !isFunction(current)) {
     const parent: TSESTree.Node = current.parent;
-    if (parent.type === 'TryStatement' && parent.block === current && parent.handler && says(parent.handler)) return [parent.block];
+    if (parent.type === 'TryStatement' && parent.block === current && parent.handler && says(parent.handler))
+      return [parent.block];
     // write().catch((error) => { if (error.code === '23505') … })
     if (parent.type === 'MemberExpression' && parent.object === current && parent.parent?.type === 'CallExpression') {
       const call = parent.parent;
-      if (['catch', 'then'].includes(parent.property.type === 'Identifier' ? parent.property.name : '') && call.arguments.some(says)) return [current];
+      if (
+        ['catch', 'then'].includes(parent.property.type === 'Identifier' ? parent.property.name : '') &&
+        call.arguments.some(says)
+      )
+        return [current];
     }
     current = parent;
   }
   // The node sits in a helper: its callers may catch the duplicate.
   if (depth >= 2 || !current || !isFunction(current)) return [];
-  const calls = file.functionSites(current).flatMap((site) => (site.parent?.type === 'CallExpression' && site.parent.callee === site ? [site.parent] : []));
+  const calls = file
+    .functionSites(current)
+    .flatMap((site) => (site.parent?.type === 'CallExpression' && site.parent.callee === site ? [site.parent] : []));
   const caught = calls.map((call) => duplicateCatches(call, file, depth + 1));
   return calls.length > 0 && caught.every((regions) => regions.length > 0) ? caught.flat() : [];
 }

@@ -1,9 +1,10 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
+import type { FileContext, FunctionNode } from '../context/file-context.js';
 import { flip, isNothing, isZero, type Polarity } from './polarity.js';
 import { keyName, propertyName } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
+import { contains, enclosingFunction, exits, statementInBlock } from './statements.js';
 
 /**
  * Does the application decide, from a value it read, whether a write happens? That is the shape
@@ -50,7 +51,9 @@ function climbToGuard(
         }
         // rows.length, result.rowCount, rows[0], count.count: still "found" when truthy.
         if (parent.object !== node) return {};
-        const member = propertyName(parent) ?? (parent.computed && parent.property.type === 'Literal' ? String(parent.property.value) : '');
+        const member =
+          propertyName(parent) ??
+          (parent.computed && parent.property.type === 'Literal' ? String(parent.property.value) : '');
         if (!existenceMembers.test(member)) {
           // `token.revoked` of a row the code knows it has is its state, whatever the test;
           // `found?.id` may still ask whether there is a row, and `rows[0].n` is what a
@@ -63,7 +66,11 @@ function climbToGuard(
       }
       case 'CallExpression':
         // Boolean(x), Number(x.count): truthy exactly when x says a row was found.
-        if (parent.callee.type === 'Identifier' && ['Boolean', 'Number', 'parseInt', 'BigInt'].includes(parent.callee.name)) break;
+        if (
+          parent.callee.type === 'Identifier' &&
+          ['Boolean', 'Number', 'parseInt', 'BigInt'].includes(parent.callee.name)
+        )
+          break;
         return {};
       case 'UnaryExpression':
         if (parent.operator !== '!') return {};
@@ -124,36 +131,6 @@ function climbToGuard(
 /** Members that still say whether something was found: `rows.length`, `result.rowCount`, `rows[0]`, `{ count }`. */
 const existenceMembers = /^(length|rowCount|rows|count|_count|size|0|Count|Item|Items|affectedRows|numRows|exists)$/;
 
-const exitStatements = new Set(['ReturnStatement', 'ThrowStatement', 'ContinueStatement', 'BreakStatement']);
-
-/** Statements that never fall through: `return`, `throw`, `continue`, `break`, or a block ending in one. */
-export function exits(statement: TSESTree.Statement | null | undefined): boolean {
-  if (!statement) return false;
-  if (exitStatements.has(statement.type)) return true;
-  if (statement.type === 'BlockStatement') return exits(statement.body[statement.body.length - 1]);
-  if (statement.type === 'IfStatement') return exits(statement.consequent) && exits(statement.alternate);
-  return false;
-}
-
-export function contains(outer: TSESTree.Node | null | undefined, inner: TSESTree.Node): boolean {
-  return Boolean(outer) && outer!.range[0] <= inner.range[0] && inner.range[1] <= outer!.range[1];
-}
-
-/**
- * The statement of a block (or switch case) that holds `node`: code after the guard is what
- * follows that statement in the same block.
- */
-function statementInBlock(node: TSESTree.Node): TSESTree.Node | undefined {
-  let current: TSESTree.Node = node;
-  while (current.parent) {
-    const parent: TSESTree.Node = current.parent;
-    if (parent.type === 'BlockStatement' || parent.type === 'Program' || parent.type === 'StaticBlock' || parent.type === 'SwitchCase') return current;
-    if (isFunction(parent)) return undefined;
-    current = parent;
-  }
-  return undefined;
-}
-
 /** A branch taken when the row was `whenTaken` lets a write run unless it was found. */
 function allows(whenTaken: Polarity): boolean {
   return whenTaken !== 'present';
@@ -171,7 +148,8 @@ function guards(guard: Guard, write: TSESTree.Node): boolean {
   if (contains(owner.alternate, write)) return allows(flip(whenTrue));
   if (owner.type === 'IfStatement' && write.range[0] >= owner.range[1] && exits(owner.consequent) && !owner.alternate) {
     const statement = statementInBlock(owner);
-    if (statement && write.range[0] >= statement.range[1] && contains(statement.parent, write)) return allows(flip(whenTrue));
+    if (statement && write.range[0] >= statement.range[1] && contains(statement.parent, write))
+      return allows(flip(whenTrue));
   }
   return false;
 }
@@ -226,11 +204,17 @@ export function answersWith(read: TSESTree.Node, fn: FunctionNode, file: FileCon
     seen.add(node);
     const { guard, bound, returned } = climbToGuard(node, polarity);
     if (returned && enclosingFunction(node) === fn) return true;
-    if (guard && enclosingFunction(guard.owner) === fn && answeredBy(guard)?.carrier === undefined && answeredBy(guard) !== undefined) return true;
+    if (
+      guard &&
+      enclosingFunction(guard.owner) === fn &&
+      answeredBy(guard)?.carrier === undefined &&
+      answeredBy(guard) !== undefined
+    )
+      return true;
     for (const identifier of bound ? boundIdentifiers(bound.id) : []) {
       const variable = variableOf(identifier, file.scopeOf(identifier));
       for (const reference of variable?.references ?? []) {
-        if (reference.isRead() && visit(reference.identifier as TSESTree.Node, bound!.polarity, depth + 1)) return true;
+        if (reference.isRead() && visit(reference.identifier, bound!.polarity, depth + 1)) return true;
       }
     }
     return false;
@@ -247,18 +231,29 @@ function returnedBy(statement: TSESTree.Node | null | undefined): TSESTree.Node 
 /** Whether a returned value is truthy, when its shape says so. */
 function truthy(value: TSESTree.Node | null): boolean | undefined {
   if (value === null || isNothing(value) || isZero(value)) return false;
-  if (value.type === 'ObjectExpression' || value.type === 'ArrayExpression' || value.type === 'NewExpression') return true;
+  if (value.type === 'ObjectExpression' || value.type === 'ArrayExpression' || value.type === 'NewExpression')
+    return true;
   if (value.type === 'Literal') return Boolean(value.value);
   return undefined;
 }
 
 /** `{ processed: true, … }` against `{ processed: false }`: the field whose value tells the two answers apart. */
-function tellingField(inside: TSESTree.Node | null, outside: TSESTree.Node | null): { name: string; whenInside: boolean } | undefined {
+function tellingField(
+  inside: TSESTree.Node | null,
+  outside: TSESTree.Node | null,
+): { name: string; whenInside: boolean } | undefined {
   if (inside?.type !== 'ObjectExpression' || outside?.type !== 'ObjectExpression') return undefined;
   const flags = (object: TSESTree.ObjectExpression) =>
-    new Map(object.properties.flatMap((property) => (property.type === 'Property' && property.value.type === 'Literal' && typeof property.value.value === 'boolean' ? [[keyName(property), property.value.value] as const] : [])));
+    new Map(
+      object.properties.flatMap((property) =>
+        property.type === 'Property' && property.value.type === 'Literal' && typeof property.value.value === 'boolean'
+          ? [[keyName(property), property.value.value] as const]
+          : [],
+      ),
+    );
   const outsideFlags = flags(outside);
-  for (const [name, value] of flags(inside)) if (name !== undefined && outsideFlags.get(name) === !value) return { name, whenInside: value };
+  for (const [name, value] of flags(inside))
+    if (name !== undefined && outsideFlags.get(name) === !value) return { name, whenInside: value };
   return undefined;
 }
 
@@ -274,10 +269,12 @@ function answeredBy(guard: Guard): { polarity: Polarity; carrier?: string } | un
   const inside = returnedBy(owner.consequent);
   let outside: TSESTree.Node | null | undefined;
   if (owner.alternate) outside = returnedBy(owner.alternate);
-  else if (owner.parent.type === 'BlockStatement') outside = returnedBy(owner.parent.body[owner.parent.body.indexOf(owner) + 1]);
+  else if (owner.parent.type === 'BlockStatement')
+    outside = returnedBy(owner.parent.body[owner.parent.body.indexOf(owner) + 1]);
   if (inside === undefined || outside === undefined) return undefined;
   const [whenInside, whenOutside] = [truthy(inside), truthy(outside)];
-  if (whenInside !== undefined && whenOutside !== undefined && whenInside !== whenOutside) return { polarity: whenInside ? guard.whenTrue : flip(guard.whenTrue) };
+  if (whenInside !== undefined && whenOutside !== undefined && whenInside !== whenOutside)
+    return { polarity: whenInside ? guard.whenTrue : flip(guard.whenTrue) };
   const field = tellingField(inside, outside);
   return field && { polarity: field.whenInside ? guard.whenTrue : flip(guard.whenTrue), carrier: field.name };
 }
@@ -287,7 +284,9 @@ function boundIdentifiers(pattern: TSESTree.Node): TSESTree.Identifier[] {
     case 'Identifier':
       return [pattern];
     case 'ObjectPattern':
-      return pattern.properties.flatMap((property) => boundIdentifiers(property.type === 'RestElement' ? property.argument : property.value));
+      return pattern.properties.flatMap((property) =>
+        boundIdentifiers(property.type === 'RestElement' ? property.argument : property.value),
+      );
     case 'ArrayPattern':
       return pattern.elements.flatMap((element) => (element ? boundIdentifiers(element) : []));
     case 'AssignmentPattern':
@@ -295,15 +294,6 @@ function boundIdentifiers(pattern: TSESTree.Node): TSESTree.Identifier[] {
     default:
       return [];
   }
-}
-
-export function enclosingFunction(node: TSESTree.Node): FunctionNode | undefined {
-  let current = node.parent;
-  while (current) {
-    if (isFunction(current)) return current;
-    current = current.parent;
-  }
-  return undefined;
 }
 
 const sitesFound = new WeakMap<FileContext, Map<TSESTree.Node, TSESTree.Node[]>>();
@@ -320,7 +310,10 @@ export function writeSites(write: TSESTree.Node, file: FileContext): TSESTree.No
 function findWriteSites(write: TSESTree.Node, file: FileContext): TSESTree.Node[] {
   const sites = [write];
   const fn = enclosingFunction(write);
-  if (fn && (fn.type === 'FunctionDeclaration' || fn.type === 'FunctionExpression' || fn.type === 'ArrowFunctionExpression')) {
+  if (
+    fn &&
+    (fn.type === 'FunctionDeclaration' || fn.type === 'FunctionExpression' || fn.type === 'ArrowFunctionExpression')
+  ) {
     for (const site of file.functionSites(fn)) {
       if (site.parent?.type === 'CallExpression' && site.parent.callee === site) sites.push(site.parent);
     }
@@ -340,7 +333,10 @@ export function isDecidedBy(guardsOfRead: readonly Guard[], sites: readonly TSES
  * The guard that decides a write and the site it decides (the write, or the call of the helper
  * that makes it): the place, in the function that decides, where the write happens.
  */
-export function decision(guardsOfRead: readonly Guard[], sites: readonly TSESTree.Node[]): { guard: Guard; site: TSESTree.Node } | undefined {
+export function decision(
+  guardsOfRead: readonly Guard[],
+  sites: readonly TSESTree.Node[],
+): { guard: Guard; site: TSESTree.Node } | undefined {
   // Plain loops: this runs for every pair of a write and a read of the same table.
   for (const guard of guardsOfRead) {
     for (const site of sites) if (site.range[0] > guard.owner.range[0] && guards(guard, site)) return { guard, site };
@@ -357,7 +353,12 @@ export function askedBy(guard: Guard): number {
 export function inSerializableTransaction(write: TSESTree.Node, text: (node: TSESTree.Node) => string): boolean {
   let current: TSESTree.Node | undefined = write.parent;
   while (current) {
-    if (current.type === 'CallExpression' && current.arguments.some((argument) => argument.type === 'ObjectExpression' && /isolationLevel[^,}]*serializ/i.test(text(argument)))) {
+    if (
+      current.type === 'CallExpression' &&
+      current.arguments.some(
+        (argument) => argument.type === 'ObjectExpression' && /isolationLevel[^,}]*serializ/i.test(text(argument)),
+      )
+    ) {
       return true;
     }
     current = current.parent;

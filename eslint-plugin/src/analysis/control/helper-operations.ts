@@ -37,7 +37,8 @@ function summarise(fn: FunctionNode, module: FileContext): Summary {
     (node) => {
       // A function defined inside runs when something calls it, not when the helper does.
       if (node !== fn.body && isFunction(node)) return false;
-      if (node.type === 'CallExpression' || node.type === 'TaggedTemplateExpression') operations.push(...findOperations(node, module));
+      if (node.type === 'CallExpression' || node.type === 'TaggedTemplateExpression')
+        operations.push(...findOperations(node, module));
       return true;
     },
     bodyBudget,
@@ -61,7 +62,8 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
   if (!inner) return [];
   // The helper's own nodes belong to its module: what the caller can judge is the call, and the
   // names of the columns and fields, not the values it fills them with there.
-  const namesOnly = (fields: readonly DataOperation['fields'][number][]) => fields.map((field) => ({ ...field, values: [] }));
+  const namesOnly = (fields: readonly DataOperation['fields'][number][]) =>
+    fields.map((field) => ({ ...field, values: [] }));
   return [
     {
       ...inner,

@@ -15,7 +15,10 @@ export function flip(polarity: Polarity): Polarity {
 
 /** `null`, `undefined` or `false`: what a lookup gives when nothing is there. */
 export function isNothing(node: TSESTree.Node): boolean {
-  return (node.type === 'Literal' && (node.value === null || node.value === false)) || (node.type === 'Identifier' && node.name === 'undefined');
+  return (
+    (node.type === 'Literal' && (node.value === null || node.value === false)) ||
+    (node.type === 'Identifier' && node.name === 'undefined')
+  );
 }
 
 /** `0` or `'0'`: a count of nothing. */
@@ -26,6 +29,7 @@ export function isZero(node: TSESTree.Node): boolean {
 /** `await db.query('INSERT … ON CONFLICT DO NOTHING')` as a statement of its own: nobody reads what it said. */
 export function resultIgnored(node: TSESTree.Node): boolean {
   let current = node;
-  while (current.parent && (current.parent.type === 'AwaitExpression' || current.parent.type === 'ChainExpression')) current = current.parent;
+  while (current.parent && (current.parent.type === 'AwaitExpression' || current.parent.type === 'ChainExpression'))
+    current = current.parent;
   return current.parent?.type === 'ExpressionStatement';
 }

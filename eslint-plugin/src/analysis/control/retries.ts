@@ -34,15 +34,20 @@ function repeatsParameter(fn: FunctionNode, index: number, file: FileContext): b
   const variable = variableOf(param, file.scopeOf(fn.body));
   const uses = new Set((variable?.references ?? []).map((reference) => reference.identifier as TSESTree.Node));
   let repeated = false;
-  walk(fn.body, file.visitorKeys, (node) => {
-    if (repeated) return false;
-    if (!loops.has(node.type)) return true;
-    walk(node, file.visitorKeys, (inner) => {
-      if (uses.has(inner) && inner.parent?.type !== 'AssignmentExpression') repeated = true;
-      return !repeated;
-    });
-    return false;
-  }, 20_000);
+  walk(
+    fn.body,
+    file.visitorKeys,
+    (node) => {
+      if (repeated) return false;
+      if (!loops.has(node.type)) return true;
+      walk(node, file.visitorKeys, (inner) => {
+        if (uses.has(inner) && inner.parent?.type !== 'AssignmentExpression') repeated = true;
+        return !repeated;
+      });
+      return false;
+    },
+    20_000,
+  );
   known[index] = repeated;
   return repeated;
 }
@@ -55,7 +60,14 @@ function callRepeats(call: TSESTree.CallExpression, index: number, file: FileCon
   return retryingName.test(calleeName(callee) ?? '');
 }
 
-const objectParts = new Set(['Property', 'ObjectExpression', 'ArrayExpression', 'TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression']);
+const objectParts = new Set([
+  'Property',
+  'ObjectExpression',
+  'ArrayExpression',
+  'TSAsExpression',
+  'TSSatisfiesExpression',
+  'TSNonNullExpression',
+]);
 
 function contains(outer: TSESTree.Node, at: { line: number; column: number }): boolean {
   const { start, end } = outer.loc;
@@ -74,21 +86,33 @@ function inside(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
  * parameter? `${key}_slot_${i}` in `for (let i …)` is a new key for each slot, not a retry.
  */
 function variesPerRepeat(node: TSESTree.Node, region: TSESTree.Node, file: FileContext): boolean {
-  const header = isFunction(region) ? region.params : region.type === 'ForStatement' ? [region.init] : region.type === 'ForOfStatement' || region.type === 'ForInStatement' ? [region.left] : [];
+  const header = isFunction(region)
+    ? region.params
+    : region.type === 'ForStatement'
+      ? [region.init]
+      : region.type === 'ForOfStatement' || region.type === 'ForInStatement'
+        ? [region.left]
+        : [];
   const seen = new Set<TSESTree.Node>();
   const reads = (value: TSESTree.Node, depth: number): boolean => {
     let varies = false;
-    walk(value, file.visitorKeys, (inner) => {
-      if (varies || seen.has(inner)) return false;
-      seen.add(inner);
-      if (inner.type !== 'Identifier') return true;
-      const definition = variableOf(inner, file.scopeOf(inner))?.defs[0];
-      const declared = definition?.name as TSESTree.Node | undefined;
-      if (!definition || !declared || !inside(region, declared)) return true;
-      if (header.some((part) => part && inside(part, declared))) varies = true;
-      else if (definition.type === 'Variable' && definition.node.init && depth < 4) varies = reads(definition.node.init, depth + 1);
-      return !varies;
-    }, 5_000);
+    walk(
+      value,
+      file.visitorKeys,
+      (inner) => {
+        if (varies || seen.has(inner)) return false;
+        seen.add(inner);
+        if (inner.type !== 'Identifier') return true;
+        const definition = variableOf(inner, file.scopeOf(inner))?.defs[0];
+        const declared = definition?.name as TSESTree.Node | undefined;
+        if (!definition || !declared || !inside(region, declared)) return true;
+        if (header.some((part) => part && inside(part, declared))) varies = true;
+        else if (definition.type === 'Variable' && definition.node.init && depth < 4)
+          varies = reads(definition.node.init, depth + 1);
+        return !varies;
+      },
+      5_000,
+    );
     return varies;
   };
   return reads(node, 0);
@@ -104,8 +128,10 @@ export function reusedByRetries(node: TSESTree.Node, fresh: readonly Leaf[], fil
   // A key held in a binding is sent where the binding is read.
   const declarator = node.parent;
   if (declarator?.type === 'VariableDeclarator' && declarator.init === node && declarator.id.type === 'Identifier') {
-    const reads = (variableOf(declarator.id, file.scopeOf(declarator)) ?? { references: [] }).references.filter((reference) => reference.isRead());
-    return reads.length > 0 && reads.some((reference) => sentAgain(reference.identifier as TSESTree.Node, fresh, file));
+    const reads = (variableOf(declarator.id, file.scopeOf(declarator)) ?? { references: [] }).references.filter(
+      (reference) => reference.isRead(),
+    );
+    return reads.length > 0 && reads.some((reference) => sentAgain(reference.identifier, fresh, file));
   }
   return sentAgain(node, fresh, file);
 }
@@ -115,11 +141,14 @@ function sentAgain(node: TSESTree.Node, fresh: readonly Leaf[], file: FileContex
   while (current.parent && objectParts.has(current.parent.type)) current = current.parent;
   // Only a value handed to a call as it is: one made into another value is judged where that one is sent.
   const parent = current.parent;
-  const index = parent?.type === 'CallExpression' ? parent.arguments.indexOf(current as TSESTree.CallExpressionArgument) : -1;
+  const index =
+    parent?.type === 'CallExpression' ? parent.arguments.indexOf(current as TSESTree.CallExpressionArgument) : -1;
   if (parent?.type !== 'CallExpression' || index < 0) return false;
   if (callRepeats(parent, index, file)) return true;
   const madeOutside = (region: TSESTree.Node) =>
-    fresh.length > 0 && fresh.every((fact) => fact.at !== undefined && !contains(region, fact.at)) && !variesPerRepeat(node, region, file);
+    fresh.length > 0 &&
+    fresh.every((fact) => fact.at !== undefined && !contains(region, fact.at)) &&
+    !variesPerRepeat(node, region, file);
   for (let up: TSESTree.Node | undefined = parent.parent; up; up = up.parent) {
     if (loops.has(up.type)) return madeOutside(up);
     if (!isFunction(up)) continue;

@@ -52,13 +52,33 @@ export interface EffectKey {
   operation?: DataOperation;
 }
 
-const mintingSqlFunctions = new Set(['gen_random_uuid', 'uuid_generate_v1', 'uuid_generate_v4', 'uuid_generate_v7', 'uuidv4', 'uuidv7', 'random', 'now', 'clock_timestamp', 'txid_current', 'nextval']);
+const mintingSqlFunctions = new Set([
+  'gen_random_uuid',
+  'uuid_generate_v1',
+  'uuid_generate_v4',
+  'uuid_generate_v7',
+  'uuidv4',
+  'uuidv7',
+  'random',
+  'now',
+  'clock_timestamp',
+  'txid_current',
+  'nextval',
+]);
 const bareKeyNames = new Set(['id', '_id', 'uuid', 'pk', 'key', '#1']);
 const effectNouns = new Set(['effect', 'operation', 'entry', 'ledger', 'record', 'row']);
 
 /** The SQL functions of a key as facts: `gen_random_uuid()` is new on every run. */
 export function sqlFunctionFacts(functions: readonly string[]): Leaf[] {
-  return functions.filter((name) => mintingSqlFunctions.has(name)).map((name) => leaf('minted', `${name}()`, name === 'now' || name === 'clock_timestamp' ? 'the current time' : 'a new value on every run'));
+  return functions
+    .filter((name) => mintingSqlFunctions.has(name))
+    .map((name) =>
+      leaf(
+        'minted',
+        `${name}()`,
+        name === 'now' || name === 'clock_timestamp' ? 'the current time' : 'a new value on every run',
+      ),
+    );
 }
 
 function singular(name: string): string {
@@ -68,7 +88,8 @@ function singular(name: string): string {
 /** Does a field name say it identifies the write itself (rather than pointing elsewhere)? */
 function keyStrength(names: NameJudge, name: string, index: number, target: string): EffectKey['strength'] | undefined {
   const parts = words(name);
-  if (parts.some((word) => /^(idempoten|dedup)/.test(word)) || (parts.length > 1 && parts[parts.length - 1] === 'key')) return 'explicit';
+  if (parts.some((word) => /^(idempoten|dedup)/.test(word)) || (parts.length > 1 && parts[parts.length - 1] === 'key'))
+    return 'explicit';
   if (bareKeyNames.has(name.toLowerCase())) return 'row';
   const meaning = names.meaning(name);
   // A column that names the delivery (message_id, job_id) records it for diagnosis.
@@ -88,18 +109,28 @@ function referenceLike(names: NameJudge, name: string): boolean {
   return meaning === 'business' || meaning === 'identifier';
 }
 
-function keyFields(operation: DataOperation, table: LibraryTable, unique?: UniqueColumn): { field: Field; strength: EffectKey['strength'] }[] {
+function keyFields(
+  operation: DataOperation,
+  table: LibraryTable,
+  unique?: UniqueColumn,
+): { field: Field; strength: EffectKey['strength'] }[] {
   const target = operation.targets[0] ?? '';
   // A plain SET stores state under a key; only SET … NX uses its key to refuse repeats.
   if (wholeKey(operation, table) && !operation.arbitrated) return [];
   if (operation.conflictTarget && operation.conflictTarget.length > 0) {
     // Each named key once: an upsert repeats its key in `where` and in `create`.
     const names = new Set(operation.conflictTarget.map((name) => name.toLowerCase()));
-    return operation.fields.flatMap((field) => (names.delete(field.name.toLowerCase()) ? [{ field, strength: 'explicit' as const }] : []));
+    return operation.fields.flatMap((field) =>
+      names.delete(field.name.toLowerCase()) ? [{ field, strength: 'explicit' as const }] : [],
+    );
   }
   return operation.fields.flatMap((field, index) => {
     // A column the schema makes unique on its own refuses a second row with its value, whatever it is named.
-    const strength = keyStrength(table.names, field.name, index, target) ?? (operation.kind === 'insert' && referenceLike(table.names, field.name) && unique?.(target, field.name) ? 'explicit' : undefined);
+    const strength =
+      keyStrength(table.names, field.name, index, target) ??
+      (operation.kind === 'insert' && referenceLike(table.names, field.name) && unique?.(target, field.name)
+        ? 'explicit'
+        : undefined);
     return strength ? [{ field, strength }] : [];
   });
 }
@@ -119,7 +150,8 @@ function isClaim(operation: DataOperation, tracer: OriginTracer, names: NameJudg
     const facts = [...field.values.flatMap((value) => tracer.scalars(value)), ...sqlFunctionFacts(field.functions)];
     sawDelivery ||= facts.some((fact) => fact.kind === 'delivery');
     const recordsDelivery = facts.every((fact) => deliveryRecordKinds.has(fact.kind));
-    const constantStatus = facts.every((fact) => fact.kind === 'constant') && !contentMeanings.has(names.meaning(field.name));
+    const constantStatus =
+      facts.every((fact) => fact.kind === 'constant') && !contentMeanings.has(names.meaning(field.name));
     if (!recordsDelivery && !constantStatus) return false;
   }
   return sawDelivery;
@@ -129,7 +161,10 @@ function isClaim(operation: DataOperation, tracer: OriginTracer, names: NameJudg
 export function claimedFacts(operation: DataOperation, tracer: OriginTracer, file: FileContext): Leaf[] | undefined {
   if (operation.kind !== 'insert' && operation.kind !== 'upsert') return undefined;
   if (!isClaim(operation, tracer, file.libraries.names)) return undefined;
-  return operation.fields.flatMap((field) => [...field.values.flatMap((value) => tracer.scalars(value)), ...sqlFunctionFacts(field.functions)]);
+  return operation.fields.flatMap((field) => [
+    ...field.values.flatMap((value) => tracer.scalars(value)),
+    ...sqlFunctionFacts(field.functions),
+  ]);
 }
 
 function wholeKey(operation: DataOperation, table: LibraryTable): boolean {
@@ -142,7 +177,12 @@ function describeField(operation: DataOperation, field: Field, table: LibraryTab
   return `the key ${name} of ${operation.label}`;
 }
 
-export function effectKeysOfOperation(operation: DataOperation, tracer: OriginTracer, file: FileContext, unique?: UniqueColumn): EffectKey[] {
+export function effectKeysOfOperation(
+  operation: DataOperation,
+  tracer: OriginTracer,
+  file: FileContext,
+  unique?: UniqueColumn,
+): EffectKey[] {
   if (operation.kind !== 'insert' && operation.kind !== 'upsert') return [];
   const table = file.libraries;
   const fields = keyFields(operation, table, unique);
@@ -189,16 +229,19 @@ function isOutgoingMessage(object: TSESTree.ObjectExpression, table: LibraryTabl
       const receivers = table.sendReceiverMethods.get(name);
       if (!receivers) return false;
       // A producer's send, a queue client's send: the receiver says what sends.
-      const receiver = parent.callee.type === 'MemberExpression' ? memberPath(parent.callee.object)?.join('.') ?? '' : '';
+      const receiver =
+        parent.callee.type === 'MemberExpression' ? (memberPath(parent.callee.object)?.join('.') ?? '') : '';
       return receivers.some((pattern) => pattern.test(receiver));
     }
-    if (parent.type !== 'Property' && parent.type !== 'ObjectExpression' && parent.type !== 'ArrayExpression') return false;
+    if (parent.type !== 'Property' && parent.type !== 'ObjectExpression' && parent.type !== 'ArrayExpression')
+      return false;
     current = parent;
   }
   return false;
 }
 
-const logMethods = /^(log|info|debug|warn|warning|error|trace|fatal|verbose|notice|captureMessage|captureException|addBreadcrumb)$/;
+const logMethods =
+  /^(log|info|debug|warn|warning|error|trace|fatal|verbose|notice|captureMessage|captureException|addBreadcrumb)$/;
 
 /** `logger.info({ idempotencyKey, … })`: an object written to a log describes an effect, it does not make one. */
 function isLogLine(object: TSESTree.ObjectExpression): boolean {
@@ -206,13 +249,21 @@ function isLogLine(object: TSESTree.ObjectExpression): boolean {
   for (let depth = 0; depth < 6 && current.parent; depth += 1) {
     const parent: TSESTree.Node = current.parent;
     if (parent.type === 'CallExpression') return logMethods.test(calleeName(parent.callee) ?? '');
-    if (parent.type !== 'Property' && parent.type !== 'ObjectExpression' && parent.type !== 'ArrayExpression') return false;
+    if (parent.type !== 'Property' && parent.type !== 'ObjectExpression' && parent.type !== 'ArrayExpression')
+      return false;
     current = parent;
   }
   return false;
 }
 
-const objectParts = new Set(['Property', 'ObjectExpression', 'ArrayExpression', 'TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression']);
+const objectParts = new Set([
+  'Property',
+  'ObjectExpression',
+  'ArrayExpression',
+  'TSAsExpression',
+  'TSSatisfiesExpression',
+  'TSNonNullExpression',
+]);
 
 /** Is this object, or the literal it sits in, what its function returns? */
 function isGivenBack(object: TSESTree.ObjectExpression): boolean {
@@ -240,12 +291,22 @@ export function effectKeyOfProperty(property: TSESTree.Property, table: LibraryT
   if (!name || property.value.type === 'AssignmentPattern') return undefined;
   const provider = idempotencyKeyName.test(name) ? undefined : providerKeyField(property, table);
   if (!provider && !idempotencyKeyName.test(name)) return undefined;
-  if (property.parent?.type !== 'ObjectExpression' || isOutgoingMessage(property.parent, table) || isLogLine(property.parent) || isRecordOfBatch(property.parent)) return undefined;
+  if (
+    property.parent?.type !== 'ObjectExpression' ||
+    isOutgoingMessage(property.parent, table) ||
+    isLogLine(property.parent) ||
+    isRecordOfBatch(property.parent)
+  )
+    return undefined;
   return {
     node: property.value,
     values: [property.value],
     functions: [],
-    description: provider ? `the '${name}' field (${provider.label})` : /-/.test(name) ? `the '${name}' header` : `the '${name}' option`,
+    description: provider
+      ? `the '${name}' field (${provider.label})`
+      : /-/.test(name)
+        ? `the '${name}' header`
+        : `the '${name}' option`,
     name,
     strength: 'explicit',
     external: true,
@@ -257,12 +318,19 @@ export function effectKeyOfProperty(property: TSESTree.Property, table: LibraryT
 const headerSetters = new Set(['set', 'append', 'setHeader', 'header']);
 
 /** `headers.set('Idempotency-Key', …)`, `request.setHeader(…)`, `headers['Idempotency-Key'] = …`. */
-export function effectKeyOfHeaderCall(node: TSESTree.CallExpression | TSESTree.AssignmentExpression): EffectKey | undefined {
+export function effectKeyOfHeaderCall(
+  node: TSESTree.CallExpression | TSESTree.AssignmentExpression,
+): EffectKey | undefined {
   let name: string | undefined;
   let value: TSESTree.Node | undefined;
   if (node.type === 'CallExpression') {
     const [header, argument] = node.arguments;
-    if (!headerSetters.has(calleeName(node.callee) ?? '') || header?.type !== 'Literal' || typeof header.value !== 'string') return undefined;
+    if (
+      !headerSetters.has(calleeName(node.callee) ?? '') ||
+      header?.type !== 'Literal' ||
+      typeof header.value !== 'string'
+    )
+      return undefined;
     name = header.value;
     value = argument;
   } else if (node.left.type === 'MemberExpression' && node.operator === '=') {
@@ -270,7 +338,16 @@ export function effectKeyOfHeaderCall(node: TSESTree.CallExpression | TSESTree.A
     value = node.right;
   }
   if (!name || !value || value.type === 'SpreadElement' || !idempotencyKeyName.test(name)) return undefined;
-  return { node: value, values: [value], functions: [], description: `the '${name}' header`, name, strength: 'explicit', external: true, isClaim: () => false };
+  return {
+    node: value,
+    values: [value],
+    functions: [],
+    description: `the '${name}' header`,
+    name,
+    strength: 'explicit',
+    external: true,
+    isClaim: () => false,
+  };
 }
 
 /** `idempotencyKey`, `refundDedupeKey`, `idem_token`: a name that says its value is meant to catch repeats. */
@@ -278,12 +355,17 @@ export function namesIdempotencyKey(name: string): boolean {
   if (idempotencyKeyName.test(name)) return true;
   const parts = words(name);
   const last = parts[parts.length - 1];
-  return parts.length > 1 && (last === 'key' || last === 'id' || last === 'token') && parts.some((word) => /^(idempoten|idem$|dedupe?$|deduplication)/.test(word));
+  return (
+    parts.length > 1 &&
+    (last === 'key' || last === 'id' || last === 'token') &&
+    parts.some((word) => /^(idempoten|idem$|dedupe?$|deduplication)/.test(word))
+  );
 }
 
 /** `const idempotencyKey = …`: a key the code names, judged by what its value is built from. */
 export function effectKeyOfBinding(declarator: TSESTree.VariableDeclarator): EffectKey | undefined {
-  if (declarator.id.type !== 'Identifier' || !declarator.init || !namesIdempotencyKey(declarator.id.name)) return undefined;
+  if (declarator.id.type !== 'Identifier' || !declarator.init || !namesIdempotencyKey(declarator.id.name))
+    return undefined;
   return {
     node: declarator.init,
     values: [declarator.init],

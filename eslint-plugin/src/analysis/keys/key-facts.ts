@@ -32,9 +32,12 @@ export function matchedFacts(field: Field, tracer: OriginTracer, file: FileConte
     const object = objectLiteral(value, file.scopeOf);
     if (!object) return tracer.scalars(value);
     const nested = fieldsOf(object, file.scopeOf);
-    if (nested.length > 0 && nested.every((inner) => operators.test(inner.name))) return nested.flatMap((inner) => inner.values.flatMap((v) => tracer.scalars(v)));
+    if (nested.length > 0 && nested.every((inner) => operators.test(inner.name)))
+      return nested.flatMap((inner) => inner.values.flatMap((v) => tracer.scalars(v)));
     if (names.meaning(`${field.name}_id`) === 'scope') return [leaf('scope', field.name)];
-    return depth < 2 && nested.length > 0 ? nested.flatMap((inner) => matchedFacts(inner, tracer, file, depth + 1)) : [leaf('unknown', field.name)];
+    return depth < 2 && nested.length > 0
+      ? nested.flatMap((inner) => matchedFacts(inner, tracer, file, depth + 1))
+      : [leaf('unknown', field.name)];
   });
 }
 
@@ -52,7 +55,8 @@ function namedFact(fact: Leaf): string {
 export function describeFacts(facts: readonly Leaf[]): string {
   const lines = new Set(facts.map((fact) => fact.at?.line));
   const [line] = lines;
-  if (lines.size === 1 && line !== undefined && facts.length > 1) return `${listed([...new Set(facts.map(namedFact))])} on line ${line}`;
+  if (lines.size === 1 && line !== undefined && facts.length > 1)
+    return `${listed([...new Set(facts.map(namedFact))])} on line ${line}`;
   return listed([...new Set(facts.map(describeFact))]);
 }
 

@@ -58,8 +58,15 @@ function segments(path: string): Segment[] | undefined {
 
 function step(table: LibraryTable, facts: Fact[], segment: Segment, code: string): Fact[] {
   return facts.flatMap((fact): Fact[] => {
-    if (fact.kind === 'list') return 'element' in segment ? fact.elements.map((element) => ({ ...element, code })) : [leaf('unknown', code)];
-    if (fact.kind !== 'shaped') return [asCertainAs(leaf(fact.kind === 'object' ? 'unknown' : fact.kind, code, 'what' in fact ? fact.what : undefined), fact)];
+    if (fact.kind === 'list')
+      return 'element' in segment ? fact.elements.map((element) => ({ ...element, code })) : [leaf('unknown', code)];
+    if (fact.kind !== 'shaped')
+      return [
+        asCertainAs(
+          leaf(fact.kind === 'object' ? 'unknown' : fact.kind, code, 'what' in fact ? fact.what : undefined),
+          fact,
+        ),
+      ];
     if ('element' in segment) return elementOfShape(table, fact, segment.element, code);
     return memberOfShape(table, fact, segment.member, code);
   });
@@ -73,7 +80,9 @@ function judge(table: LibraryTable, pattern: KeyPathPattern, expression: string)
     return splitTopLevel(text.slice(1, -1), ',').flatMap((part) => judge(table, pattern, part));
   }
   if (text.startsWith('{') && text.endsWith('}')) {
-    return splitTopLevel(text.slice(1, -1), ',').flatMap((part) => judge(table, pattern, part.slice(part.indexOf(':') + 1)));
+    return splitTopLevel(text.slice(1, -1), ',').flatMap((part) =>
+      judge(table, pattern, part.slice(part.indexOf(':') + 1)),
+    );
   }
   const call = /^([A-Za-z_]\w*)\((.*)\)((?:\s*[.[].*)?)$/s.exec(text);
   if (call) {
@@ -85,7 +94,10 @@ function judge(table: LibraryTable, pattern: KeyPathPattern, expression: string)
   }
   const path = segments(text);
   if (!path || path.length === 0) return [leaf('unknown', text)];
-  return path.reduce<Fact[]>((facts, segment) => step(table, facts, segment, text), [shaped(pattern.root, pattern.label)]);
+  return path.reduce<Fact[]>(
+    (facts, segment) => step(table, facts, segment, text),
+    [shaped(pattern.root, pattern.label)],
+  );
 }
 
 /** The facts of the key a path names: scalars, coded by the path as written. */
@@ -100,7 +112,8 @@ export function effectKeyOfKeyPath(property: TSESTree.Property, file: FileContex
   if (!patterns) return undefined;
   const object = property.parent;
   const construct = object?.parent;
-  if (object?.type !== 'ObjectExpression' || construct?.type !== 'NewExpression' || construct.arguments[0] !== object) return undefined;
+  if (object?.type !== 'ObjectExpression' || construct?.type !== 'NewExpression' || construct.arguments[0] !== object)
+    return undefined;
   const path = staticString(property.value);
   if (path === undefined) return undefined;
   for (const { adapter, pattern } of patterns) {

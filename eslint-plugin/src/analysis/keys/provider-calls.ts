@@ -26,7 +26,11 @@ export interface ProviderCall {
 
 /** `stripe.refunds.create` of `stripe.refunds.create(…)`; a call in the chain reads as its callee (`admin.messaging().send`). */
 function chainText(callee: TSESTree.Node, file: FileContext): string {
-  return file.text(callee).replace(/\s+/g, '').replace(/\?\./g, '.').replace(/\([^()]*\)/g, '');
+  return file
+    .text(callee)
+    .replace(/\s+/g, '')
+    .replace(/\?\./g, '.')
+    .replace(/\([^()]*\)/g, '');
 }
 
 function endsWithPath(chain: string, path: string): boolean {
@@ -39,7 +43,8 @@ function rootOf(node: TSESTree.Node): TSESTree.Identifier | undefined {
   for (let depth = 0; depth < 10; depth += 1) {
     if (current.type === 'Identifier') return current;
     if (current.type === 'MemberExpression') current = unwrapExpression(current.object);
-    else if (current.type === 'CallExpression' || current.type === 'NewExpression') current = unwrapExpression(current.callee);
+    else if (current.type === 'CallExpression' || current.type === 'NewExpression')
+      current = unwrapExpression(current.callee);
     else return undefined;
   }
   return undefined;
@@ -56,7 +61,13 @@ function fromModules(node: TSESTree.Node, modules: readonly string[], file: File
 }
 
 /** Does the call show evidence it is this provider's: its receiver names the provider, or is made by the provider's SDK. */
-function isProviders(call: TSESTree.CallExpression, spec: ProviderSpec, path: string, chain: string, file: FileContext): boolean {
+function isProviders(
+  call: TSESTree.CallExpression,
+  spec: ProviderSpec,
+  path: string,
+  chain: string,
+  file: FileContext,
+): boolean {
   const receiver = chain.slice(0, chain.length - path.length);
   if (receiver && spec.receiver.test(receiver)) return true;
   return call.callee.type === 'MemberExpression' && fromModules(call.callee.object, spec.modules, file);
@@ -74,7 +85,12 @@ function hasPath(node: TSESTree.Node | undefined, path: readonly string[], file:
   return false;
 }
 
-function carriesKey(call: TSESTree.CallExpression, spec: ProviderSpec, callSpec: ProviderCallSpec, file: FileContext): boolean | undefined {
+function carriesKey(
+  call: TSESTree.CallExpression,
+  spec: ProviderSpec,
+  callSpec: ProviderCallSpec,
+  file: FileContext,
+): boolean | undefined {
   const key = callSpec.key ?? spec.key;
   if (!key) return undefined;
   if ('option' in key) return call.arguments.some((argument) => hasPath(argument, [key.option], file));
@@ -92,7 +108,13 @@ export function providerCallAt(call: TSESTree.CallExpression, file: FileContext)
   for (const { provider, call: spec } of candidates) {
     if (!endsWithPath(chain, spec.path) || !isProviders(call, provider, spec.path, chain, file)) continue;
     if (spec.onlyWith && !hasPath(call.arguments[0], [spec.onlyWith], file)) continue;
-    return { node: call, provider, effect: spec.effect, label: `${file.code(call.callee)}()`, keyed: carriesKey(call, provider, spec, file) };
+    return {
+      node: call,
+      provider,
+      effect: spec.effect,
+      label: `${file.code(call.callee)}()`,
+      keyed: carriesKey(call, provider, spec, file),
+    };
   }
   return undefined;
 }
@@ -107,7 +129,8 @@ export function providerKeyField(property: TSESTree.Property, table: LibraryTabl
   if (!fields || property.parent?.type !== 'ObjectExpression') return undefined;
   const object = property.parent;
   const siblings = new Set(object.properties.flatMap((other) => (other.type === 'Property' ? [keyName(other)] : [])));
-  const holder = object.parent?.type === 'Property' && object.parent.value === object ? keyName(object.parent) : undefined;
+  const holder =
+    object.parent?.type === 'Property' && object.parent.value === object ? keyName(object.parent) : undefined;
   return fields.find(
     (field) =>
       (field.inside === undefined || field.inside === holder) &&

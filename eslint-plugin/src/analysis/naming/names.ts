@@ -29,31 +29,176 @@ function splitWords(name: string): string[] {
     .map((word) => word.toLowerCase());
 }
 
-const identifierWords = new Set(['id', 'ids', 'key', 'keys', 'ref', 'reference', 'uuid', 'guid', 'number', 'no', 'num', 'code', 'token', 'handle', 'tag', 'sku']);
-const amountWords = new Set(['amount', 'amounts', 'cents', 'price', 'total', 'subtotal', 'sum', 'value', 'fee', 'cost', 'balance', 'qty', 'quantity', 'money', 'pennies']);
+const identifierWords = new Set([
+  'id',
+  'ids',
+  'key',
+  'keys',
+  'ref',
+  'reference',
+  'uuid',
+  'guid',
+  'number',
+  'no',
+  'num',
+  'code',
+  'token',
+  'handle',
+  'tag',
+  'sku',
+]);
+const amountWords = new Set([
+  'amount',
+  'amounts',
+  'cents',
+  'price',
+  'total',
+  'subtotal',
+  'sum',
+  'value',
+  'fee',
+  'cost',
+  'balance',
+  'qty',
+  'quantity',
+  'money',
+  'pennies',
+]);
 const currencyWords = new Set(['currency', 'ccy', 'iso4217']);
-const timeWords = new Set(['date', 'time', 'timestamp', 'ts', 'at', 'day', 'week', 'month', 'year', 'hour', 'minute', 'period', 'epoch', 'datetime', 'today']);
+const timeWords = new Set([
+  'date',
+  'time',
+  'timestamp',
+  'ts',
+  'at',
+  'day',
+  'week',
+  'month',
+  'year',
+  'hour',
+  'minute',
+  'period',
+  'epoch',
+  'datetime',
+  'today',
+]);
 const deliveryNouns = new Set([
-  'message', 'msg', 'delivery', 'job', 'receipt', 'event', 'request', 'req', 'trace', 'span', 'correlation',
-  'envelope', 'attempt', 'attempts', 'offset', 'partition', 'sequence', 'redelivery', 'consumer',
+  'message',
+  'msg',
+  'delivery',
+  'job',
+  'receipt',
+  'event',
+  'request',
+  'req',
+  'trace',
+  'span',
+  'correlation',
+  'envelope',
+  'attempt',
+  'attempts',
+  'offset',
+  'partition',
+  'sequence',
+  'redelivery',
+  'consumer',
 ]);
 /** Words that qualify a delivery noun without changing what it names; adapters add their libraries' names (`kafka`). */
 const deliveryModifiers = [
-  'source', 'origin', 'original', 'inbound', 'incoming', 'raw', 'broker', 'queue', 'transport', 'stream', 'current', 'this',
-  'the', 'x', 'made', 'count', 'tag',
+  'source',
+  'origin',
+  'original',
+  'inbound',
+  'incoming',
+  'raw',
+  'broker',
+  'queue',
+  'transport',
+  'stream',
+  'current',
+  'this',
+  'the',
+  'x',
+  'made',
+  'count',
+  'tag',
 ];
 /** Nouns that, alone, name a whole delivery rather than one of its identifiers. */
-const deliveryObjectNouns = new Set(['message', 'msg', 'delivery', 'job', 'event', 'request', 'req', 'envelope', 'receipt', 'consumer', 'span', 'trace']);
-const workerNouns = new Set(['worker', 'host', 'hostname', 'pid', 'instance', 'pod', 'node', 'thread', 'process', 'machine', 'container']);
+const deliveryObjectNouns = new Set([
+  'message',
+  'msg',
+  'delivery',
+  'job',
+  'event',
+  'request',
+  'req',
+  'envelope',
+  'receipt',
+  'consumer',
+  'span',
+  'trace',
+]);
+const workerNouns = new Set([
+  'worker',
+  'host',
+  'hostname',
+  'pid',
+  'instance',
+  'pod',
+  'node',
+  'thread',
+  'process',
+  'machine',
+  'container',
+]);
 const scopeNouns = new Set([
-  'account', 'acct', 'customer', 'user', 'merchant', 'tenant', 'org', 'organization', 'organisation', 'shop', 'store',
-  'client', 'member', 'team', 'workspace', 'project', 'course', 'student', 'wallet', 'company', 'seller', 'buyer',
-  'partner', 'vendor', 'device', 'session', 'owner', 'household', 'profile', 'subscriber', 'recipient', 'sender', 'player',
+  'account',
+  'acct',
+  'customer',
+  'user',
+  'merchant',
+  'tenant',
+  'org',
+  'organization',
+  'organisation',
+  'shop',
+  'store',
+  'client',
+  'member',
+  'team',
+  'workspace',
+  'project',
+  'course',
+  'student',
+  'wallet',
+  'company',
+  'seller',
+  'buyer',
+  'partner',
+  'vendor',
+  'device',
+  'session',
+  'owner',
+  'household',
+  'profile',
+  'subscriber',
+  'recipient',
+  'sender',
+  'player',
   'program',
 ]);
 
 /** Names that on their own mean a delivery identity, whatever holds them. */
-const deliveryNames = new Set(['deliverytag', 'receipthandle', 'attemptsmade', 'messageid', 'deliveryid', 'jobid', 'redelivered', 'consumertag']);
+const deliveryNames = new Set([
+  'deliverytag',
+  'receipthandle',
+  'attemptsmade',
+  'messageid',
+  'deliveryid',
+  'jobid',
+  'redelivered',
+  'consumertag',
+]);
 
 /**
  * Judges names, with the transport words of the libraries in use (`kafkaOffset` names a
@@ -79,7 +224,8 @@ export class NameJudge {
     if (isIdentifier && nouns.length === 0) return 'identifier';
     if (parts.some((word) => currencyWords.has(word))) return 'currency';
     // `value` alone is whatever a token, a header or a field holds; `orderValue` is an amount.
-    if (!isIdentifier && parts.some((word) => amountWords.has(word) && (word !== 'value' || parts.length > 1))) return 'amount';
+    if (!isIdentifier && parts.some((word) => amountWords.has(word) && (word !== 'value' || parts.length > 1)))
+      return 'amount';
     if (!isIdentifier && timeWords.has(last)) return 'time';
     const significant = nouns.filter((word) => !this.modifiers.has(word));
     if (significant.length > 0 && significant.every((word) => workerNouns.has(word))) {
@@ -111,23 +257,58 @@ export class NameJudge {
 }
 
 // Locks and leases are about the delivery too: they keep two workers off the same message at once.
-const claimTable = /(^|_)(inbox|processed|handled|consumed|received|seen|dedup|dedupe|deduplication|idempotency|idempotent|claims?|locks?|mutex|lease|leases|inflight|processing)(_|$)|message_log|messages_log/;
+const claimTable =
+  /(^|_)(inbox|processed|handled|consumed|received|seen|dedup|dedupe|deduplication|idempotency|idempotent|claims?|locks?|mutex|lease|leases|inflight|processing)(_|$)|message_log|messages_log/;
 
 /** Tables (or models, or key prefixes) that record which deliveries were handled or are being handled. */
-export const soundsLikeClaimStore: (name: string) => boolean = remembered((name) => claimTable.test(words(name).join('_')));
+export const soundsLikeClaimStore: (name: string) => boolean = remembered((name) =>
+  claimTable.test(words(name).join('_')),
+);
 
-const deliveryRecordTable = /^(inbound_|incoming_|received_|raw_)?(message|msg|job|event|delivery|deliverie|envelope)s?$/;
+const deliveryRecordTable =
+  /^(inbound_|incoming_|received_|raw_)?(message|msg|job|event|delivery|deliverie|envelope)s?$/;
 
 /**
  * Tables that store the deliveries themselves (`messages`, `jobs`, `events`): keyed by the
  * message's own id, as they should be. Storing a message is not an effect of handling it.
  */
-export const storesDeliveries: (name: string) => boolean = remembered((name) => deliveryRecordTable.test(words(name).join('_')));
+export const storesDeliveries: (name: string) => boolean = remembered((name) =>
+  deliveryRecordTable.test(words(name).join('_')),
+);
 
 /** Who receives (`phone`, `recipientEmail`, `toAddress`): where the operation goes, not which operation it is. */
-const recipientWords = new Set(['phone', 'msisdn', 'mobile', 'email', 'iban', 'address', 'recipient', 'receiver', 'beneficiary', 'payee', 'destination', 'to']);
+const recipientWords = new Set([
+  'phone',
+  'msisdn',
+  'mobile',
+  'email',
+  'iban',
+  'address',
+  'recipient',
+  'receiver',
+  'beneficiary',
+  'payee',
+  'destination',
+  'to',
+]);
 /** What is bought (`productId`, `planId`, `sku`, `network`): a catalogue entry many operations share. */
-const catalogueWords = new Set(['product', 'plan', 'price', 'sku', 'item', 'variant', 'package', 'bundle', 'tier', 'offer', 'network', 'biller', 'catalog', 'catalogue', 'denomination']);
+const catalogueWords = new Set([
+  'product',
+  'plan',
+  'price',
+  'sku',
+  'item',
+  'variant',
+  'package',
+  'bundle',
+  'tier',
+  'offer',
+  'network',
+  'biller',
+  'catalog',
+  'catalogue',
+  'denomination',
+]);
 
 /**
  * Does the name say a recipient or a catalogue entry? Two genuine operations (two top-ups of the
@@ -135,6 +316,8 @@ const catalogueWords = new Set(['product', 'plan', 'price', 'sku', 'item', 'vari
  */
 export const namesRecipientOrCatalogue: (name: string) => boolean = remembered((name) => {
   const parts = words(name);
-  const nouns = parts.length > 1 && identifierWords.has(parts[parts.length - 1]!) ? parts.slice(0, -1) : parts;
-  return nouns.length > 0 && nouns.length <= 2 && nouns.some((word) => recipientWords.has(word) || catalogueWords.has(word));
+  const nouns = parts.length > 1 && identifierWords.has(parts[parts.length - 1]) ? parts.slice(0, -1) : parts;
+  return (
+    nouns.length > 0 && nouns.length <= 2 && nouns.some((word) => recipientWords.has(word) || catalogueWords.has(word))
+  );
 });

@@ -21,7 +21,8 @@ export function addedFields(operation: DataOperation, file: FileContext): readon
       const text = staticString(argument);
       if (text !== undefined) found.push(text);
       const object = objectLiteral(argument, file.scopeOf);
-      for (const property of object?.properties ?? []) if (property.type === 'Property') found.push(keyName(property) ?? '');
+      for (const property of object?.properties ?? [])
+        if (property.type === 'Property') found.push(keyName(property) ?? '');
     }
   }
   const visit = (node: TSESTree.Node, holder: string | undefined, depth: number) => {
@@ -32,7 +33,8 @@ export function addedFields(operation: DataOperation, file: FileContext): readon
       if (name === undefined) continue;
       if (spec.operators?.includes(name) && holder !== undefined) found.push(holder);
       else if (spec.fieldMaps?.includes(name)) {
-        for (const field of objectLiteral(property.value, file.scopeOf)?.properties ?? []) if (field.type === 'Property') found.push(keyName(field) ?? '');
+        for (const field of objectLiteral(property.value, file.scopeOf)?.properties ?? [])
+          if (field.type === 'Property') found.push(keyName(field) ?? '');
       } else visit(property.value, name, depth + 1);
     }
   };

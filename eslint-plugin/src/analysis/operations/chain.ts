@@ -22,7 +22,12 @@ export interface Chain {
 /** The call that ends the chain `call` belongs to (the outermost link). */
 export function isChainEnd(call: TSESTree.CallExpression): boolean {
   const parent = call.parent;
-  return !(parent?.type === 'MemberExpression' && parent.object === call && parent.parent?.type === 'CallExpression' && parent.parent.callee === parent);
+  return !(
+    parent?.type === 'MemberExpression' &&
+    parent.object === call &&
+    parent.parent?.type === 'CallExpression' &&
+    parent.parent.callee === parent
+  );
 }
 
 export function chainOf(end: TSESTree.CallExpression): Chain {

@@ -6,7 +6,10 @@ import type { ScopeOf } from '../syntax/static-text.js';
 import type { Field } from '../contract/operation.js';
 
 /** The object literal an argument is, or names through a constant (`const row = { … }`). */
-export function objectLiteral(node: TSESTree.Node | undefined, scopeOf: ScopeOf): TSESTree.ObjectExpression | undefined {
+export function objectLiteral(
+  node: TSESTree.Node | undefined,
+  scopeOf: ScopeOf,
+): TSESTree.ObjectExpression | undefined {
   if (!node) return undefined;
   let current = unwrapExpression(node);
   if (current.type === 'Identifier') {
@@ -57,14 +60,16 @@ export function showsEveryField(node: TSESTree.Node | undefined, scopeOf: ScopeO
   if (!node) return false;
   let current = unwrapExpression(node);
   if (current.type === 'ArrayExpression') {
-    if (current.elements.length !== 1 || !current.elements[0] || current.elements[0].type === 'SpreadElement') return false;
+    if (current.elements.length !== 1 || !current.elements[0] || current.elements[0].type === 'SpreadElement')
+      return false;
     current = current.elements[0];
   }
   const object = objectLiteral(current, scopeOf);
   if (!object) return false;
   return object.properties.every((property) => {
     // A `$` operator ($where, $expr) matches by something other than its fields.
-    if (property.type !== 'Property' || keyName(property) === undefined || keyName(property)!.startsWith('$')) return false;
+    if (property.type !== 'Property' || keyName(property) === undefined || keyName(property)!.startsWith('$'))
+      return false;
     const value = unwrapExpression(property.value);
     return value.type !== 'ObjectExpression' && value.type !== 'ArrayExpression';
   });

@@ -15,7 +15,10 @@ const none: DataOperation[] = [];
  * call answers. Each is cheap to reject, so this can run on every call in a file; FileAnalysis
  * keeps the answers.
  */
-export function findOperations(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, file: FileContext): DataOperation[] {
+export function findOperations(
+  node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
+  file: FileContext,
+): DataOperation[] {
   const method = node.type === 'CallExpression' ? calleeName(node.callee) : undefined;
   for (const adapter of file.libraries.dataAdaptersFor(method)) {
     const found = adapter.recognise(node, file);

@@ -19,7 +19,8 @@ function columnsMatched(columns: readonly string[] | undefined): Field[] | undef
  */
 function deferredRead(sql: EmbeddedSql, node: DataOperation['node'], library: LibraryName): DataOperation {
   let read: SqlRead | null | undefined;
-  const statement = () => (read === undefined ? (read = (sql.summary?.statements.find((candidate) => candidate.kind === 'read')) ?? null) : read);
+  const statement = () =>
+    read === undefined ? (read = sql.summary?.statements.find((candidate) => candidate.kind === 'read') ?? null) : read;
   const lower = sql.text.toLowerCase();
   return {
     kind: 'read',
@@ -48,7 +49,11 @@ function deferredRead(sql: EmbeddedSql, node: DataOperation['node'], library: Li
 function deferredChange(sql: EmbeddedSql, node: DataOperation['node'], library: LibraryName): DataOperation {
   const kind = /^\s*update\b/i.test(sql.text) ? 'update' : 'delete';
   let change: SqlChange | null | undefined;
-  const statement = () => (change === undefined ? (change = (sql.summary?.statements.find((candidate) => candidate.kind === kind) as SqlChange | undefined) ?? null) : change);
+  const statement = () =>
+    change === undefined
+      ? (change =
+          (sql.summary?.statements.find((candidate) => candidate.kind === kind) as SqlChange | undefined) ?? null)
+      : change;
   return {
     kind,
     library,
@@ -96,11 +101,17 @@ export function sqlOperations(
           label: `the INSERT into ${statement.table}`,
           fields: statement.columns.map((column) => ({
             name: column.name,
-            values: column.params.map((number) => sql.param(number)).filter((value): value is TSESTree.Node => value !== undefined),
+            values: column.params
+              .map((number) => sql.param(number))
+              .filter((value): value is TSESTree.Node => value !== undefined),
             functions: column.functions,
           })),
           conflictTarget: statement.onConflict?.target.length ? statement.onConflict.target : undefined,
-          ...(statement.onConflict?.inferred === 'columns' ? { arbiter: 'exact' as const } : statement.onConflict?.inferred === 'none' ? { arbiter: 'any' as const } : {}),
+          ...(statement.onConflict?.inferred === 'columns'
+            ? { arbiter: 'exact' as const }
+            : statement.onConflict?.inferred === 'none'
+              ? { arbiter: 'any' as const }
+              : {}),
           // INSERT INTO t VALUES (…) names no columns: it fills them all.
           fieldsComplete: statement.columns.every((column) => !column.name.startsWith('#')),
           arbitrated: Boolean(statement.onConflict) || statement.filtered,
@@ -111,7 +122,10 @@ export function sqlOperations(
               : {
                   edit: 'on-conflict-do-nothing',
                   apply: (fixer) =>
-                    fixer.insertTextAfterRange([at, at], clause.beforeReturning ? 'ON CONFLICT DO NOTHING ' : ' ON CONFLICT DO NOTHING'),
+                    fixer.insertTextAfterRange(
+                      [at, at],
+                      clause.beforeReturning ? 'ON CONFLICT DO NOTHING ' : ' ON CONFLICT DO NOTHING',
+                    ),
                 },
         };
       }
@@ -129,9 +143,26 @@ export function sqlOperations(
         };
       case 'update':
       case 'delete':
-        return { kind: statement.kind, library, targets: [normaliseTarget(statement.table)], node, label: `the ${statement.kind.toUpperCase()} of ${statement.table}`, fields: [], arbitrated: false, adds: statement.adds };
+        return {
+          kind: statement.kind,
+          library,
+          targets: [normaliseTarget(statement.table)],
+          node,
+          label: `the ${statement.kind.toUpperCase()} of ${statement.table}`,
+          fields: [],
+          arbitrated: false,
+          adds: statement.adds,
+        };
       case 'serialisation':
-        return { kind: 'serialisation', library, targets: [], node, label: statement.how, fields: [], arbitrated: false };
+        return {
+          kind: 'serialisation',
+          library,
+          targets: [],
+          node,
+          label: statement.how,
+          fields: [],
+          arbitrated: false,
+        };
     }
   });
 }

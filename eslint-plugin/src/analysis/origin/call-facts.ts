@@ -8,7 +8,17 @@ import { calleeName, memberPath } from '../syntax/nodes.js';
 import { hasEvidence } from './entry-points.js';
 import { asScalars, leaf, shaped, type Fact, type Leaf } from './facts.js';
 import { callOnShape, memberSpecFacts } from './shapes.js';
-import { bucketed, formatFunctions, hashed, hashing, headerReaders, periodFunctions, periodPattern, sameValueMethods, timeBuckets } from './value-forms.js';
+import {
+  bucketed,
+  formatFunctions,
+  hashed,
+  hashing,
+  headerReaders,
+  periodFunctions,
+  periodPattern,
+  sameValueMethods,
+  timeBuckets,
+} from './value-forms.js';
 
 /** How many modules deep a value is followed through imported functions. */
 export const maxModuleDepth = 2;
@@ -36,7 +46,8 @@ export function callFacts(tracer: Tracing, node: TSESTree.CallExpression, depth:
   if (minted) return [leaf('minted', code, minted)];
   const worker = (path && table.workerPaths.get(path)) ?? (name && table.workerPaths.get(name));
   if (worker) return [leaf('worker', code, worker)];
-  const argumentScalars = () => node.arguments.flatMap((argument) => (argument.type === 'SpreadElement' ? [] : tracer.scalarsOf(argument, depth)));
+  const argumentScalars = () =>
+    node.arguments.flatMap((argument) => (argument.type === 'SpreadElement' ? [] : tracer.scalarsOf(argument, depth)));
 
   if (path && table.parsing.has(path)) return [shaped('payload', code)];
   const [first] = node.arguments;
@@ -46,11 +57,13 @@ export function callFacts(tracer: Tracing, node: TSESTree.CallExpression, depth:
   }
   let receiverPath: string | undefined;
   for (const result of (name && table.results.get(name)) || []) {
-    if (result.construct && !(first?.type === 'NewExpression' && calleeName(first.callee) === result.construct)) continue;
-    receiverPath ??= callee.type === 'MemberExpression' ? memberPath(callee.object)?.join('.') ?? '' : '';
+    if (result.construct && !(first?.type === 'NewExpression' && calleeName(first.callee) === result.construct))
+      continue;
+    receiverPath ??= callee.type === 'MemberExpression' ? (memberPath(callee.object)?.join('.') ?? '') : '';
     if (result.receiver && !result.receiver.test(receiverPath)) continue;
     const owner = table.resultOwners.get(result);
-    if (result.evidence && owner && !hasEvidence(result.evidence, owner, tracer.file, receiverPath, undefined)) continue;
+    if (result.evidence && owner && !hasEvidence(result.evidence, owner, tracer.file, receiverPath, undefined))
+      continue;
     return [shaped(result.shape, code)];
   }
 
@@ -66,7 +79,10 @@ export function callFacts(tracer: Tracing, node: TSESTree.CallExpression, depth:
           continue;
         }
       }
-      if (fact.kind === 'list' && (name === 'join' || name === 'at' || name === 'find' || name === 'shift' || name === 'pop')) {
+      if (
+        fact.kind === 'list' &&
+        (name === 'join' || name === 'at' || name === 'find' || name === 'shift' || name === 'pop')
+      ) {
         results.push(...asScalars(fact.elements));
         continue;
       }
@@ -85,12 +101,18 @@ export function callFacts(tracer: Tracing, node: TSESTree.CallExpression, depth:
     const pattern = node.arguments[1];
     const period =
       periodFunctions.test(callee.name) ||
-      (formatFunctions.has(callee.name) && pattern?.type === 'Literal' && typeof pattern.value === 'string' && periodPattern.test(pattern.value));
+      (formatFunctions.has(callee.name) &&
+        pattern?.type === 'Literal' &&
+        typeof pattern.value === 'string' &&
+        periodPattern.test(pattern.value));
     if (period) return bucketed(tracer.scalarsOf(first, depth), code);
   }
 
   const target = calledFunction(tracer.file, callee, tracer.moduleDepth < maxModuleDepth);
-  if (target) return target.module === tracer.file ? tracer.returnsOf(target.fn, depth) : tracer.returnsAcross(target.module, target.fn, node, depth);
+  if (target)
+    return target.module === tracer.file
+      ? tracer.returnsOf(target.fn, depth)
+      : tracer.returnsAcross(target.module, target.fn, node, depth);
   if (name && table.isDerivingCall(name)) return hashing.test(name) ? hashed(argumentScalars()) : argumentScalars();
   return [leaf('unknown', code)];
 }

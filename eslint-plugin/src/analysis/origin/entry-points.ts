@@ -23,12 +23,18 @@ function parameterName(param: TSESTree.Parameter | undefined): string | undefine
 }
 
 /** Is `evidence` (any one of its kinds) found for a registration or a call of `adapter`? */
-export function hasEvidence(evidence: Evidence | undefined, adapter: BrokerAdapter, file: FileContext, receiver: string, param: string | undefined): boolean {
+export function hasEvidence(
+  evidence: Evidence | undefined,
+  adapter: BrokerAdapter,
+  file: FileContext,
+  receiver: string,
+  param: string | undefined,
+): boolean {
   if (!evidence) return true;
   return Boolean(
     (evidence.imports && file.libraries.imported(adapter, file.imports)) ||
-      (evidence.receiver && evidence.receiver.test(receiver)) ||
-      (evidence.parameterName && param !== undefined && evidence.parameterName.test(param)),
+    (evidence.receiver && evidence.receiver.test(receiver)) ||
+    (evidence.parameterName && param !== undefined && evidence.parameterName.test(param)),
   );
 }
 
@@ -37,7 +43,9 @@ function targetFacts(pattern: Target, fn: FunctionNode, index: number, code: str
   if ((pattern.parameter ?? 0) !== index) return undefined;
   const param = fn.params[index];
   const plural = param?.type === 'ArrayPattern' || /(jobs|messages|records|batch)$/i.test(parameterName(param) ?? '');
-  return pattern.list || (pattern.listWhenPlural && plural) ? [listOf(pattern.shape, code)] : [shaped(pattern.shape, code)];
+  return pattern.list || (pattern.listWhenPlural && plural)
+    ? [listOf(pattern.shape, code)]
+    : [shaped(pattern.shape, code)];
 }
 
 /** The handler patterns that register whatever stands at `site` (a function, or a reference to one), where their evidence is found. */
@@ -52,18 +60,27 @@ function registrationsAt(site: TSESTree.Node, file: FileContext, param: string |
       let receiver = '';
       if (pattern.inCall !== undefined) {
         const call = parent.parent.parent;
-        if (call?.type !== 'CallExpression' || !call.arguments.includes(parent.parent) || calleeName(call.callee) !== pattern.inCall) continue;
-        receiver = call.callee.type === 'MemberExpression' ? memberPath(call.callee.object)?.join('.') ?? '' : '';
+        if (
+          call?.type !== 'CallExpression' ||
+          !call.arguments.includes(parent.parent) ||
+          calleeName(call.callee) !== pattern.inCall
+        )
+          continue;
+        receiver = call.callee.type === 'MemberExpression' ? (memberPath(call.callee.object)?.join('.') ?? '') : '';
       }
       if (hasEvidence(pattern.evidence, adapter, file, receiver, param)) found.push(pattern);
     }
     return found;
   }
-  if ((parent.type === 'CallExpression' || parent.type === 'NewExpression') && parent.arguments.includes(site as TSESTree.CallExpressionArgument)) {
+  if (
+    (parent.type === 'CallExpression' || parent.type === 'NewExpression') &&
+    parent.arguments.includes(site as TSESTree.CallExpressionArgument)
+  ) {
     const position = parent.arguments.indexOf(site as TSESTree.CallExpressionArgument);
     const method = calleeName(parent.callee);
     if (!method) return found;
-    const receiver = parent.callee.type === 'MemberExpression' ? memberPath(parent.callee.object)?.join('.') ?? '' : '';
+    const receiver =
+      parent.callee.type === 'MemberExpression' ? (memberPath(parent.callee.object)?.join('.') ?? '') : '';
     const candidates = parent.type === 'NewExpression' ? table.byConstruct.get(method) : table.byCall.get(method);
     for (const { adapter, pattern } of candidates ?? []) {
       if (position < pattern.argument || !hasEvidence(pattern.evidence, adapter, file, receiver, param)) continue;
@@ -78,7 +95,13 @@ function registrationsAt(site: TSESTree.Node, file: FileContext, param: string |
 }
 
 /** The facts of parameter `index` of `fn`, from how `fn` is registered at `site`. */
-function fromRegistration(fn: FunctionNode, site: TSESTree.Node, index: number, code: string, file: FileContext): Fact[] | undefined {
+function fromRegistration(
+  fn: FunctionNode,
+  site: TSESTree.Node,
+  index: number,
+  code: string,
+  file: FileContext,
+): Fact[] | undefined {
   for (const pattern of registrationsAt(site, file, parameterName(fn.params[index]))) {
     const found = targetFacts(pattern, fn, index, code);
     if (found) return found;
@@ -94,12 +117,18 @@ function decoratorName(decorator: TSESTree.Decorator): string | undefined {
 }
 
 /** A decorated method (`@EventPattern() on(@Payload() data, @Ctx() context)`), or a method of a decorated class. */
-function fromDecorators(fn: FunctionNode, index: number, param: TSESTree.Parameter, code: string, file: FileContext): Fact[] | undefined {
+function fromDecorators(
+  fn: FunctionNode,
+  index: number,
+  param: TSESTree.Parameter,
+  code: string,
+  file: FileContext,
+): Fact[] | undefined {
   // espree leaves `decorators` out entirely; typescript-eslint gives an empty list.
   const method = fn.parent;
   if (method?.type !== 'MethodDefinition' || method.value !== fn) return undefined;
   const table = file.libraries;
-  const parameterDecorators = ('decorators' in param ? param.decorators ?? [] : []).map(decoratorName);
+  const parameterDecorators = ('decorators' in param ? (param.decorators ?? []) : []).map(decoratorName);
   for (const name of (method.decorators ?? []).map(decoratorName)) {
     for (const { pattern } of (name && table.byDecorator.get(name)) || []) {
       for (const decorator of parameterDecorators) {
@@ -123,7 +152,8 @@ function fromDecorators(fn: FunctionNode, index: number, param: TSESTree.Paramet
 }
 
 function typeReference(param: TSESTree.Node): TSESTree.EntityName | undefined {
-  const annotation = 'typeAnnotation' in param ? (param.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
+  const annotation =
+    'typeAnnotation' in param ? (param.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
   const type = annotation?.typeAnnotation;
   return type?.type === 'TSTypeReference' ? type.typeName : undefined;
 }
@@ -143,7 +173,13 @@ function typeBinding(param: TSESTree.Node): string | undefined {
 }
 
 /** A parameter whose declared type says what it holds, or a handler whose variable's type does. */
-function fromTypes(fn: FunctionNode, index: number, param: TSESTree.Node, code: string, file: FileContext): Fact[] | undefined {
+function fromTypes(
+  fn: FunctionNode,
+  index: number,
+  param: TSESTree.Node,
+  code: string,
+  file: FileContext,
+): Fact[] | undefined {
   const table = file.libraries;
   const name = typeName(param);
   for (const { pattern } of (name && table.byType.get(name)) || []) {
@@ -174,9 +210,11 @@ export function functionName(fn: FunctionNode): string | undefined {
   if (fn.id) return fn.id.name;
   const parent = fn.parent;
   if (parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier') return parent.id.name;
-  if ((parent?.type === 'Property' || parent?.type === 'MethodDefinition') && parent.value === fn) return keyName(parent);
+  if ((parent?.type === 'Property' || parent?.type === 'MethodDefinition') && parent.value === fn)
+    return keyName(parent);
   // `exports.handler = async (event) => …`, `module.exports.handler = …`.
-  if (parent?.type === 'AssignmentExpression' && parent.right === fn && parent.left.type === 'MemberExpression') return propertyName(parent.left);
+  if (parent?.type === 'AssignmentExpression' && parent.right === fn && parent.left.type === 'MemberExpression')
+    return propertyName(parent.left);
   return undefined;
 }
 
@@ -186,7 +224,13 @@ function isExported(fn: FunctionNode, file: FileContext): boolean {
   const parent = fn.parent;
   if (parent?.type !== 'AssignmentExpression' || parent.left.type !== 'MemberExpression') return false;
   const target: TSESTree.Node = parent.left.object;
-  if (target.type === 'MemberExpression' && target.object.type === 'Identifier' && target.object.name === 'module' && propertyName(target) === 'exports') return true;
+  if (
+    target.type === 'MemberExpression' &&
+    target.object.type === 'Identifier' &&
+    target.object.name === 'module' &&
+    propertyName(target) === 'exports'
+  )
+    return true;
   return target.type === 'Identifier' && target.name === 'exports';
 }
 
@@ -199,7 +243,10 @@ export function isNamedEntryPoint(fn: FunctionNode, file: FileContext): boolean 
   const name = functionName(fn);
   const first = parameterName(fn.params[0]);
   if (name === undefined || first === undefined) return false;
-  return file.libraries.namedHandlers.some((handler) => handler.functionName === name && handler.parameterName === first) && isExported(fn, file);
+  return (
+    file.libraries.namedHandlers.some((handler) => handler.functionName === name && handler.parameterName === first) &&
+    isExported(fn, file)
+  );
 }
 
 const wrappers = new WeakMap<FunctionNode, Map<number, boolean>>();
@@ -213,7 +260,7 @@ const maxWrapperDepth = 2;
  */
 export function registersParameter(fn: FunctionNode, index: number, file: FileContext, depth = 0): boolean {
   let known = wrappers.get(fn);
-  if (!known) wrappers.set(fn, (known = new Map()));
+  if (!known) wrappers.set(fn, (known = new Map<number, boolean>()));
   const cached = known.get(index);
   if (cached !== undefined) return cached;
   known.set(index, false);
@@ -228,7 +275,8 @@ export function registersParameter(fn: FunctionNode, index: number, file: FileCo
     const parent = use.parent;
     if (parent?.type === 'CallExpression' && parent.callee === use) {
       for (let around: TSESTree.Node | undefined = parent.parent; around && around !== fn; around = around.parent) {
-        if (isFunction(around) && registrationsAt(around, file, parameterName(around.params[0])).length > 0) return true;
+        if (isFunction(around) && registrationsAt(around, file, parameterName(around.params[0])).length > 0)
+          return true;
       }
       return false;
     }
@@ -245,7 +293,14 @@ export function registersParameter(fn: FunctionNode, index: number, file: FileCo
 export function passedToWrapper(site: TSESTree.Node, file: FileContext, depth = 0): boolean {
   let argument = site;
   const bound = site.parent;
-  if (bound?.type === 'MemberExpression' && bound.object === site && propertyName(bound) === 'bind' && bound.parent?.type === 'CallExpression' && bound.parent.callee === bound) argument = bound.parent;
+  if (
+    bound?.type === 'MemberExpression' &&
+    bound.object === site &&
+    propertyName(bound) === 'bind' &&
+    bound.parent?.type === 'CallExpression' &&
+    bound.parent.callee === bound
+  )
+    argument = bound.parent;
   const call = argument.parent;
   if (call?.type !== 'CallExpression' || call.callee === argument) return false;
   const index = call.arguments.indexOf(argument as TSESTree.CallExpressionArgument);
@@ -257,7 +312,12 @@ export function passedToWrapper(site: TSESTree.Node, file: FileContext, depth = 
  * What parameter `index` of `fn` holds when `fn` is a handler, judged from its declared types and
  * from the places it is registered (`sites`: the function itself and every reference to its name).
  */
-export function handlerParameter(fn: FunctionNode, index: number, sites: readonly TSESTree.Node[], file: FileContext): Fact[] | undefined {
+export function handlerParameter(
+  fn: FunctionNode,
+  index: number,
+  sites: readonly TSESTree.Node[],
+  file: FileContext,
+): Fact[] | undefined {
   const param = fn.params[index];
   if (!param) return undefined;
   const code = param.type === 'Identifier' ? param.name : `parameter ${index + 1}`;
@@ -283,7 +343,8 @@ export function namedParameter(fn: FunctionNode, index: number, file: FileContex
   if (name === undefined) return undefined;
   const owner = functionName(fn);
   for (const handler of file.libraries.namedHandlers) {
-    if (index === 0 && owner === handler.functionName && name === handler.parameterName) return [guessed(shaped(handler.shape, name))];
+    if (index === 0 && owner === handler.functionName && name === handler.parameterName)
+      return [guessed(shaped(handler.shape, name))];
   }
   return deliveryByName(name, file);
 }

@@ -1,17 +1,18 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { deliveryByName, handlerParameter, namedParameter } from './entry-points.js';
-import { asCertainAs, asScalars, isLeaf, leaf, type Fact, type Leaf } from './facts.js';
+import { asScalars, leaf, type Fact, type Leaf } from './facts.js';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import type { LibraryTable } from '../context/library-table.js';
 import { sitesInImporters } from '../project/import-sites.js';
-import { byName, elementOfShape, memberOfShape } from './shapes.js';
-import { memberPath, objectProperty, propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { byName } from './shapes.js';
+import { propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { constantInitializer, variableOf } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
-import { pathTo, type Step } from '../syntax/patterns.js';
-import { callFacts, constructFacts, maxModuleDepth, requestHeader, type Tracing } from './call-facts.js';
-import { arrayCallbacks, bucketed, holdsValue, lastName, startsAtGlobal } from './value-forms.js';
+import { elementsOf, follow, memberFacts } from './members.js';
+import { pathTo } from '../syntax/patterns.js';
+import { callFacts, constructFacts, maxModuleDepth, type Tracing } from './call-facts.js';
+import { arrayCallbacks, bucketed, holdsValue } from './value-forms.js';
 
 /**
  * Where a value comes from. The tracer follows a value through variables, destructuring,
@@ -53,7 +54,9 @@ export class OriginTracer implements Tracing {
   }
 
   /** How many modules away from the linted file this tracer reads. */
-  get moduleDepth(): number { return this.binding?.moduleDepth ?? 0; }
+  get moduleDepth(): number {
+    return this.binding?.moduleDepth ?? 0;
+  }
 
   /** Everything known about where the value of `node` comes from. */
   facts(node: TSESTree.Node): Fact[] {
@@ -73,8 +76,10 @@ export class OriginTracer implements Tracing {
   alternatives(node: TSESTree.Node, depth = 0): Leaf[][] {
     const inner = unwrapExpression(node);
     if (depth < 4) {
-      if (inner.type === 'LogicalExpression' && inner.operator !== '&&') return [...this.alternatives(inner.left, depth + 1), ...this.alternatives(inner.right, depth + 1)];
-      if (inner.type === 'ConditionalExpression') return [...this.alternatives(inner.consequent, depth + 1), ...this.alternatives(inner.alternate, depth + 1)];
+      if (inner.type === 'LogicalExpression' && inner.operator !== '&&')
+        return [...this.alternatives(inner.left, depth + 1), ...this.alternatives(inner.right, depth + 1)];
+      if (inner.type === 'ConditionalExpression')
+        return [...this.alternatives(inner.consequent, depth + 1), ...this.alternatives(inner.alternate, depth + 1)];
       if (inner.type === 'AwaitExpression') return this.alternatives(inner.argument, depth + 1);
       if (inner.type === 'Identifier') {
         const value = constantInitializer(inner, this.file.scopeOf(inner));
@@ -106,10 +111,15 @@ export class OriginTracer implements Tracing {
 
   private located(facts: Fact[], node: TSESTree.Node): Fact[] {
     // Most values are none of these: leave their facts as they are, without a copy.
-    const unlocated = (fact: Fact) => (fact.kind === 'delivery' || fact.kind === 'minted' || fact.kind === 'worker') && !fact.at;
+    const unlocated = (fact: Fact) =>
+      (fact.kind === 'delivery' || fact.kind === 'minted' || fact.kind === 'worker') && !fact.at;
     if (!facts.some(unlocated)) return facts;
     const code = this.code(node);
-    return facts.map((fact) => (unlocated(fact) && fact.code === code ? { ...fact, at: { line: node.loc.start.line, column: node.loc.start.column } } : fact));
+    return facts.map((fact) =>
+      unlocated(fact) && fact.code === code
+        ? { ...fact, at: { line: node.loc.start.line, column: node.loc.start.column } }
+        : fact,
+    );
   }
 
   scalarsOf(node: TSESTree.Node, depth: number): Leaf[] {
@@ -121,10 +131,16 @@ export class OriginTracer implements Tracing {
       case 'Literal':
         return [leaf('constant', node.raw)];
       case 'TemplateLiteral':
-        return [leaf('constant', '`…`'), ...node.expressions.flatMap((expression) => this.scalarsOf(expression, depth))];
+        return [
+          leaf('constant', '`…`'),
+          ...node.expressions.flatMap((expression) => this.scalarsOf(expression, depth)),
+        ];
       case 'BinaryExpression':
         if (['+', '-', '*', '/', '%', '**', '|', '&', '^', '<<', '>>'].includes(node.operator)) {
-          const parts = [...(node.left.type === 'PrivateIdentifier' ? [] : this.scalarsOf(node.left, depth)), ...this.scalarsOf(node.right, depth)];
+          const parts = [
+            ...(node.left.type === 'PrivateIdentifier' ? [] : this.scalarsOf(node.left, depth)),
+            ...this.scalarsOf(node.right, depth),
+          ];
           // Date.now() / 86_400_000: a period number, the same for every attempt within it.
           return node.operator === '/' ? bucketed(parts, this.code(node)) : parts;
         }
@@ -138,13 +154,22 @@ export class OriginTracer implements Tracing {
         // mint()`, read back from where it was stored) is the rule even when nothing more is known of it.
         const given = left.some((fact) => fact.kind !== 'minted' && fact.kind !== 'unknown');
         if (!given && !holdsValue(left)) return [...left, ...right];
-        return [...left, ...right.map((fact) => (fact.kind === 'minted' || (given && fact.kind === 'delivery') ? { ...fact, fallback: true as const } : fact))];
+        return [
+          ...left,
+          ...right.map((fact) =>
+            fact.kind === 'minted' || (given && fact.kind === 'delivery') ? { ...fact, fallback: true as const } : fact,
+          ),
+        ];
       }
       case 'ConditionalExpression': {
         // `given ? given : nanoid()`, `row.key ? row.key : mint()`: a fresh value in one branch only stands in for the other.
         const branches = [this.visit(node.consequent, depth), this.visit(node.alternate, depth)];
         const given = branches.some((facts) => holdsValue(facts));
-        return branches.flatMap((facts) => (given && !holdsValue(facts) ? facts.map((fact) => (fact.kind === 'minted' ? { ...fact, fallback: true as const } : fact)) : facts));
+        return branches.flatMap((facts) =>
+          given && !holdsValue(facts)
+            ? facts.map((fact) => (fact.kind === 'minted' ? { ...fact, fallback: true as const } : fact))
+            : facts,
+        );
       }
       case 'AwaitExpression':
         return this.visit(node.argument, depth);
@@ -159,11 +184,13 @@ export class OriginTracer implements Tracing {
       case 'AssignmentExpression':
         return this.visit(node.right, depth);
       case 'UnaryExpression':
-        return node.operator === '-' || node.operator === '+' ? this.scalarsOf(node.argument, depth) : [leaf('constant', this.code(node))];
+        return node.operator === '-' || node.operator === '+'
+          ? this.scalarsOf(node.argument, depth)
+          : [leaf('constant', this.code(node))];
       case 'Identifier':
         return this.identifier(node, depth);
       case 'MemberExpression':
-        return this.member(node, depth);
+        return memberFacts(this, node, depth);
       case 'CallExpression':
         return callFacts(this, node, depth);
       case 'NewExpression':
@@ -176,7 +203,11 @@ export class OriginTracer implements Tracing {
             kind: 'list',
             code: this.code(node),
             elements: node.elements.flatMap((element) =>
-              !element ? [] : element.type === 'SpreadElement' ? this.elementsOf(this.visit(element.argument, depth)) : this.visit(element, depth),
+              !element
+                ? []
+                : element.type === 'SpreadElement'
+                  ? elementsOf(this, this.visit(element.argument, depth))
+                  : this.visit(element, depth),
             ),
           },
         ];
@@ -217,19 +248,25 @@ export class OriginTracer implements Tracing {
         if (!found) continue;
         if (declarator.init) {
           initializers.add(declarator.init);
-          facts.push(...this.follow(this.visit(declarator.init, depth), found, name, depth));
-        } else if ((loop?.type === 'ForOfStatement' || loop?.type === 'ForInStatement') && loop.left === declarator.parent) {
+          facts.push(...follow(this, this.visit(declarator.init, depth), found, name, depth));
+        } else if (
+          (loop?.type === 'ForOfStatement' || loop?.type === 'ForInStatement') &&
+          loop.left === declarator.parent
+        ) {
           // The loop writes each element to the binding: what the elements are is known below.
           initializers.add(loop.right);
-          const elements = loop.type === 'ForOfStatement' ? this.elementsOf(this.visit(loop.right, depth)) : [leaf('unknown', name.name)];
-          facts.push(...this.follow(elements, found, name, depth));
+          const elements =
+            loop.type === 'ForOfStatement'
+              ? elementsOf(this, this.visit(loop.right, depth))
+              : [leaf('unknown', name.name)];
+          facts.push(...follow(this, elements, found, name, depth));
         }
       } else if (definition.type === 'Parameter' && isFunction(definition.node)) {
         const fn = definition.node;
         const index = fn.params.findIndex((param) => pathTo(param, name));
         const param = fn.params[index];
         const found = param && pathTo(param, name);
-        if (found) facts.push(...this.follow(this.parameter(fn, index, depth), found, name, depth));
+        if (found) facts.push(...follow(this, this.parameter(fn, index, depth), found, name, depth));
       }
     }
     for (const reference of variable.references) {
@@ -250,19 +287,6 @@ export class OriginTracer implements Tracing {
     return [byName(this.table, undefined, node.name, node.name) ?? leaf('unknown', node.name)];
   }
 
-  /**
-   * Applies a destructuring path (and its default values) to the facts of the whole value. The
-   * facts are then named after the binding (`topic`), which is what the reader sees in the code.
-   */
-  private follow(facts: Fact[], found: { steps: Step[]; defaults: TSESTree.Node[] }, binding: TSESTree.Identifier, depth: number): Fact[] {
-    let current = facts;
-    for (const step of found.steps) {
-      current = 'member' in step ? current.flatMap((fact) => this.memberOf(fact, step.member, `${fact.code}.${step.member}`, depth)) : this.elementsOf(current, step.element);
-    }
-    if (found.steps.length > 0) current = current.map((fact) => ({ ...fact, code: binding.name }));
-    return [...current, ...found.defaults.flatMap((value) => this.visit(value, depth))];
-  }
-
   /** What parameter `index` of `fn` holds: a broker's delivery, an element of a list, or its call sites' arguments. */
   private parameter(fn: FunctionNode, index: number, depth: number): Fact[] {
     if (this.binding?.fn === fn) return this.binding.args?.[index] ?? [];
@@ -271,9 +295,14 @@ export class OriginTracer implements Tracing {
     if (role) return role;
 
     const parent = fn.parent;
-    if (parent?.type === 'CallExpression' && parent.arguments[0] === fn && index === 0 && parent.callee.type === 'MemberExpression') {
+    if (
+      parent?.type === 'CallExpression' &&
+      parent.arguments[0] === fn &&
+      index === 0 &&
+      parent.callee.type === 'MemberExpression'
+    ) {
       const method = propertyName(parent.callee);
-      if (method && arrayCallbacks.has(method)) return this.elementsOf(this.visit(parent.callee.object, depth));
+      if (method && arrayCallbacks.has(method)) return elementsOf(this, this.visit(parent.callee.object, depth));
     }
 
     const facts: Fact[] = [];
@@ -297,69 +326,6 @@ export class OriginTracer implements Tracing {
     return namedParameter(fn, index, this.file) ?? [];
   }
 
-  /**
-   * What the elements of a list-like value are: `batch.messages[i]`, `event.Records[i]`; element
-   * `index` when the code says which (`entry[0]`, `const [id, fields] = entry`).
-   */
-  private elementsOf(facts: Fact[], index?: number): Fact[] {
-    return facts.flatMap((fact): Fact[] => {
-      if (fact.kind === 'list') return fact.elements;
-      if (fact.kind === 'shaped') return elementOfShape(this.table, fact, index, `${fact.code}[${index ?? 0}]`);
-      return [asCertainAs(leaf(isLeaf(fact) ? fact.kind : 'unknown', `${fact.code}[]`), fact)];
-    });
-  }
-
-  private member(node: TSESTree.MemberExpression, depth: number): Fact[] {
-    // Worker identity is read from a few globals; other member chains are not spelled out.
-    const path = startsAtGlobal(node, this.table.workerRoots) ? memberPath(node)?.join('.') : undefined;
-    if (path) {
-      const worker = this.table.workerPaths.get(path);
-      if (worker) return [leaf('worker', path, worker)];
-      if (path.startsWith('process.env.')) {
-        const variable = path.slice('process.env.'.length);
-        // Configuration is the same on every attempt, except where it names the worker.
-        return [this.table.isWorkerVariable(variable) ? leaf('worker', path, 'the worker identity') : leaf('constant', path)];
-      }
-    }
-    const code = this.code(node);
-    const property = node.property;
-    if (node.computed && property.type !== 'Literal') return this.elementsOf(this.visit(node.object, depth));
-    if (property.type === 'Literal' && typeof property.value === 'number' && Number.isInteger(property.value)) return this.elementsOf(this.visit(node.object, depth), property.value);
-    const name = propertyName(node);
-    if (name === undefined) return [leaf('unknown', code)];
-    if (/^\d+$/.test(name)) return this.elementsOf(this.visit(node.object, depth), Number(name));
-    if (node.computed) {
-      const header = requestHeader(this, name, code);
-      if (header) return header;
-    }
-    return this.visit(node.object, depth).flatMap((fact) => this.memberOf(fact, name, code, depth));
-  }
-
-  private memberOf(fact: Fact, name: string, code: string, depth: number): Fact[] {
-    switch (fact.kind) {
-      case 'shaped':
-        return memberOfShape(this.table, fact, name, code);
-      case 'object': {
-        const property = objectProperty(fact.object, name);
-        const owner = lastName(fact.code);
-        if (!property) return [byName(this.table, owner, name, code) ?? leaf('unknown', code)];
-        const value = this.visit(property.value, depth);
-        // A literal in an object literal is test data; the name says what it stands for.
-        if (value.every((item) => item.kind === 'constant')) return [byName(this.table, owner, name, code) ?? value[0] ?? leaf('constant', code)];
-        return value;
-      }
-      case 'list':
-        if (name === 'length') return [leaf('constant', code)];
-        return [leaf('unknown', code)];
-      default: {
-        if (name === 'length') return [leaf('constant', code)];
-        const named = byName(this.table, lastName(fact.code), name, code);
-        if (named) return [named];
-        return [asCertainAs(leaf(fact.kind === 'constant' ? 'unknown' : fact.kind, code, fact.what), fact)];
-      }
-    }
-  }
-
   private readonly importers = new Map<FileContext, OriginTracer>();
 
   /** A tracer of a module that calls into this one, one level further from the linted file. */
@@ -374,7 +340,9 @@ export class OriginTracer implements Tracing {
 
   /** What an imported function returns for this call's arguments, read in its own module. */
   returnsAcross(module: FileContext, fn: FunctionNode, call: TSESTree.CallExpression, depth: number): Fact[] {
-    const args = call.arguments.map((argument) => (argument.type === 'SpreadElement' ? [] : this.visit(argument, depth)));
+    const args = call.arguments.map((argument) =>
+      argument.type === 'SpreadElement' ? [] : this.visit(argument, depth),
+    );
     const tracer = new OriginTracer(module, { fn, args, moduleDepth: (this.binding?.moduleDepth ?? 0) + 1 });
     return tracer.returnsOf(fn, 0);
   }
@@ -392,7 +360,11 @@ export class OriginTracer implements Tracing {
     // `if (!id) return randomUUID(); return hash(id)`: as in a conditional, a return that only makes
     // a fresh value stands in for the one that returns what the function was given.
     const given = returned.some(holdsValue);
-    const facts = returned.flatMap((facts) => (given && !holdsValue(facts) ? facts.map((fact) => (fact.kind === 'minted' ? { ...fact, fallback: true as const } : fact)) : facts));
+    const facts = returned.flatMap((facts) =>
+      given && !holdsValue(facts)
+        ? facts.map((fact) => (fact.kind === 'minted' ? { ...fact, fallback: true as const } : fact))
+        : facts,
+    );
     return facts.length > 0 ? facts : [leaf('unknown', this.code(fn))];
   }
 }

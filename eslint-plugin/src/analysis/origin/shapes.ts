@@ -84,7 +84,8 @@ function memberOf(table: LibraryTable, shape: ShapeId, name: string, code: strin
 /** `value.method(…)` for a shaped value, when the shape says what the method returns. */
 export function callOnShape(table: LibraryTable, owner: Shaped, method: string, code: string): Fact[] | undefined {
   // Turning a raw body into text keeps it the body: JSON.parse of it is the payload.
-  if (owner.shape === 'body') return method === 'toString' || method === 'toJSON' ? [asCertainAs(shaped('body', code), owner)] : undefined;
+  if (owner.shape === 'body')
+    return method === 'toString' || method === 'toJSON' ? [asCertainAs(shaped('body', code), owner)] : undefined;
   const spec = table.shape(owner.shape)?.methods;
   const member = spec && Object.hasOwn(spec, method) ? spec[method] : undefined;
   return member ? [asCertainAs(fromSpec(member, code), owner)] : undefined;

@@ -9,10 +9,39 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 /** Methods that return the same value in another form. */
 export const sameValueMethods = new Set([
-  'toString', 'trim', 'trimStart', 'trimEnd', 'toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'toLocaleUpperCase',
-  'padStart', 'padEnd', 'slice', 'substring', 'substr', 'replace', 'replaceAll', 'normalize', 'toFixed', 'toPrecision',
-  'toISOString', 'toJSON', 'valueOf', 'getTime', 'toUTCString', 'toDateString', 'toLocaleString', 'concat', 'update',
-  'digest', 'at', 'join', 'toHexString', 'toBase58', 'base64',
+  'toString',
+  'trim',
+  'trimStart',
+  'trimEnd',
+  'toLowerCase',
+  'toUpperCase',
+  'toLocaleLowerCase',
+  'toLocaleUpperCase',
+  'padStart',
+  'padEnd',
+  'slice',
+  'substring',
+  'substr',
+  'replace',
+  'replaceAll',
+  'normalize',
+  'toFixed',
+  'toPrecision',
+  'toISOString',
+  'toJSON',
+  'valueOf',
+  'getTime',
+  'toUTCString',
+  'toDateString',
+  'toLocaleString',
+  'concat',
+  'update',
+  'digest',
+  'at',
+  'join',
+  'toHexString',
+  'toBase58',
+  'base64',
 ]);
 
 /**
@@ -20,8 +49,24 @@ export const sameValueMethods = new Set([
  * date, the same for every retry today. A key built from it names a period, not an attempt.
  */
 export const timeBuckets = new Set([
-  'slice', 'substring', 'substr', 'split', 'getFullYear', 'getMonth', 'getDate', 'getDay', 'getHours', 'getUTCFullYear',
-  'getUTCMonth', 'getUTCDate', 'getUTCDay', 'getUTCHours', 'toDateString', 'toLocaleDateString', 'startOf', 'format',
+  'slice',
+  'substring',
+  'substr',
+  'split',
+  'getFullYear',
+  'getMonth',
+  'getDate',
+  'getDay',
+  'getHours',
+  'getUTCFullYear',
+  'getUTCMonth',
+  'getUTCDate',
+  'getUTCDay',
+  'getUTCHours',
+  'toDateString',
+  'toLocaleDateString',
+  'startOf',
+  'format',
 ]);
 
 /** Functions that turn a date into the period it falls in: `startOfDay(now)`, `format(now, 'yyyy-MM-dd')`. */
@@ -42,7 +87,9 @@ export function holdsValue(facts: readonly Fact[]): boolean {
 export const hashing = /hash|digest|^update$|sha\d*|md5|crc|fnv|murmur|xxh/i;
 
 export function hashed(facts: Leaf[]): Leaf[] {
-  return facts.map((fact) => (fact.kind === 'minted' && fact.what === 'the current time' ? { ...fact, what: 'a hash of the current time' } : fact));
+  return facts.map((fact) =>
+    fact.kind === 'minted' && fact.what === 'the current time' ? { ...fact, what: 'a hash of the current time' } : fact,
+  );
 }
 
 export function bucketed(facts: Leaf[], code: string): Leaf[] {

@@ -22,11 +22,17 @@ export interface CalledFunction {
 type ClassNode = TSESTree.ClassDeclaration | TSESTree.ClassExpression;
 
 /** What a receiver holds: a class itself (its statics), an instance of one, or an object literal. */
-type Holder = { module: FileContext; kind: 'class' | 'instance'; node: ClassNode } | { module: FileContext; kind: 'object'; node: TSESTree.ObjectExpression };
+type Holder =
+  | { module: FileContext; kind: 'class' | 'instance'; node: ClassNode }
+  | { module: FileContext; kind: 'object'; node: TSESTree.ObjectExpression };
 
 const maxInheritance = 3;
 
-export function calledFunction(file: FileContext, callee: TSESTree.Node, crossModules = true): CalledFunction | undefined {
+export function calledFunction(
+  file: FileContext,
+  callee: TSESTree.Node,
+  crossModules = true,
+): CalledFunction | undefined {
   const local = file.localFunction(callee);
   if (local) return { module: file, fn: local };
   if (crossModules) {
@@ -41,16 +47,21 @@ export function calledFunction(file: FileContext, callee: TSESTree.Node, crossMo
 
 function memberFunction(holder: Holder, name: string, crossModules: boolean, depth = 0): CalledFunction | undefined {
   if (holder.kind === 'object') {
-    const property = holder.node.properties.find((item): item is TSESTree.Property => item.type === 'Property' && keyName(item) === name);
+    const property = holder.node.properties.find(
+      (item): item is TSESTree.Property => item.type === 'Property' && keyName(item) === name,
+    );
     const value = property && unwrapExpression(property.value);
     return value && isFunction(value) ? { module: holder.module, fn: value } : undefined;
   }
   const wantStatic = holder.kind === 'class';
   for (const member of holder.node.body.body) {
-    if (keyName(member as TSESTree.MethodDefinition) !== name || !('static' in member) || member.static !== wantStatic) continue;
+    if (keyName(member as TSESTree.MethodDefinition) !== name || !('static' in member) || member.static !== wantStatic)
+      continue;
     // An overload's signature has no body: the implementation is the method that does.
-    if (member.type === 'MethodDefinition' && member.kind === 'method' && member.value.type === 'FunctionExpression') return { module: holder.module, fn: member.value };
-    if (member.type === 'PropertyDefinition' && member.value && isFunction(member.value)) return { module: holder.module, fn: member.value };
+    if (member.type === 'MethodDefinition' && member.kind === 'method' && member.value.type === 'FunctionExpression')
+      return { module: holder.module, fn: member.value };
+    if (member.type === 'PropertyDefinition' && member.value && isFunction(member.value))
+      return { module: holder.module, fn: member.value };
   }
   const parent = holder.node.superClass;
   if (!parent || depth >= maxInheritance) return undefined;
@@ -59,27 +70,41 @@ function memberFunction(holder: Holder, name: string, crossModules: boolean, dep
 }
 
 /** The class a name (`WalletService`, `models.Wallet`) stands for, declared in the file or imported. */
-function classNamed(file: FileContext, reference: TSESTree.Node, crossModules: boolean): { module: FileContext; node: ClassNode } | undefined {
+function classNamed(
+  file: FileContext,
+  reference: TSESTree.Node,
+  crossModules: boolean,
+): { module: FileContext; node: ClassNode } | undefined {
   const value = valueOf(file, reference, crossModules);
   if (!value) return undefined;
   const node = unwrapExpression(value.node);
-  return node.type === 'ClassDeclaration' || node.type === 'ClassExpression' ? { module: value.module, node } : undefined;
+  return node.type === 'ClassDeclaration' || node.type === 'ClassExpression'
+    ? { module: value.module, node }
+    : undefined;
 }
 
 /** What a name in the file is declared as: its declaration or initial value, here or in the module it is imported from. */
-function valueOf(file: FileContext, reference: TSESTree.Node, crossModules: boolean): { module: FileContext; node: TSESTree.Node } | undefined {
+function valueOf(
+  file: FileContext,
+  reference: TSESTree.Node,
+  crossModules: boolean,
+): { module: FileContext; node: TSESTree.Node } | undefined {
   if (reference.type === 'Identifier') {
     const variable = variableOf(reference, file.scopeOf(reference));
     const definition = variable?.defs.length === 1 ? variable.defs[0] : undefined;
     if (definition?.type === 'ClassName') return { module: file, node: definition.node as TSESTree.Node };
-    if (definition?.type === 'Variable' && definition.node.init && !isRequire(definition.node.init)) return { module: file, node: definition.node.init };
+    if (definition?.type === 'Variable' && definition.node.init && !isRequire(definition.node.init))
+      return { module: file, node: definition.node.init };
     if (definition?.type === 'Parameter') return undefined;
   }
   return crossModules ? importedValue(file, reference) : undefined;
 }
 
 /** What an imported reference stands for in its module: an ESM export, or a CommonJS one (`require('./keys')` used whole is its `module.exports`). */
-function importedValue(file: FileContext, reference: TSESTree.Node): { module: FileContext; node: TSESTree.Node } | undefined {
+function importedValue(
+  file: FileContext,
+  reference: TSESTree.Node,
+): { module: FileContext; node: TSESTree.Node } | undefined {
   const imported = importedExport(file, reference);
   if (imported) {
     const node = imported.module.exportedValue(imported.name) ?? commonJsExport(imported.module, imported.name);
@@ -94,22 +119,33 @@ function importedValue(file: FileContext, reference: TSESTree.Node): { module: F
 /** A function, class or constant the module declares at its top level under `local`. */
 function topLevel(module: FileContext, local: string): TSESTree.Node | undefined {
   for (const statement of module.sourceAst.body) {
-    if ((statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') && statement.id?.name === local) return statement;
+    if (
+      (statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') &&
+      statement.id?.name === local
+    )
+      return statement;
     if (statement.type !== 'VariableDeclaration') continue;
     for (const declarator of statement.declarations) {
-      if (declarator.id.type === 'Identifier' && declarator.id.name === local && declarator.init) return declarator.init;
+      if (declarator.id.type === 'Identifier' && declarator.id.name === local && declarator.init)
+        return declarator.init;
     }
   }
   return undefined;
 }
 
 function isModuleExports(node: TSESTree.Node): boolean {
-  return node.type === 'MemberExpression' && node.object.type === 'Identifier' && node.object.name === 'module' && propertyName(node) === 'exports';
+  return (
+    node.type === 'MemberExpression' &&
+    node.object.type === 'Identifier' &&
+    node.object.name === 'module' &&
+    propertyName(node) === 'exports'
+  );
 }
 
 /** What a CommonJS module exports under `name`: `module.exports = { name }`, `exports.name = …`, `module.exports.name = …`; `default` is `module.exports = …` itself. */
 function commonJsExport(module: FileContext, name: string): TSESTree.Node | undefined {
-  const resolve = (value: TSESTree.Node) => (value.type === 'Identifier' ? topLevel(module, value.name) ?? value : value);
+  const resolve = (value: TSESTree.Node) =>
+    value.type === 'Identifier' ? (topLevel(module, value.name) ?? value) : value;
   for (const statement of module.sourceAst.body) {
     const assignment = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
     if (assignment?.type !== 'AssignmentExpression' || assignment.operator !== '=') continue;
@@ -120,12 +156,15 @@ function commonJsExport(module: FileContext, name: string): TSESTree.Node | unde
         if (name === 'default') return value;
         continue;
       }
-      const property = value.properties.find((item): item is TSESTree.Property => item.type === 'Property' && keyName(item) === name);
+      const property = value.properties.find(
+        (item): item is TSESTree.Property => item.type === 'Property' && keyName(item) === name,
+      );
       if (property) return resolve(property.value);
       continue;
     }
     if (target.type !== 'MemberExpression' || propertyName(target) !== name) continue;
-    if ((target.object.type === 'Identifier' && target.object.name === 'exports') || isModuleExports(target.object)) return value;
+    if ((target.object.type === 'Identifier' && target.object.name === 'exports') || isModuleExports(target.object))
+      return value;
   }
   return undefined;
 }
@@ -136,21 +175,23 @@ function isRequire(node: TSESTree.Node): boolean {
 }
 
 function holderOf(file: FileContext, receiver: TSESTree.Node, crossModules: boolean): Holder | undefined {
-  if (receiver.type === 'MemberExpression' && receiver.object.type === 'ThisExpression') return fieldHolder(file, receiver, crossModules);
+  if (receiver.type === 'MemberExpression' && receiver.object.type === 'ThisExpression')
+    return fieldHolder(file, receiver, crossModules);
   if (receiver.type === 'NewExpression') return instanceOf(file, receiver.callee, crossModules);
   if (receiver.type === 'Identifier') {
     const variable = variableOf(receiver, file.scopeOf(receiver));
     const definition = variable?.defs.length === 1 ? variable.defs[0] : undefined;
     // A parameter declared with a class as its type: `(wallet: WalletService) => wallet.debit(…)`.
     if (definition?.type === 'Parameter') {
-      const typed = typeReferenceOf(definition.name as TSESTree.Node);
+      const typed = typeReferenceOf(definition.name);
       return typed ? instanceOf(file, typed, crossModules) : undefined;
     }
   }
   const value = valueOf(file, receiver, crossModules);
   if (!value) return undefined;
   const node = unwrapExpression(value.node);
-  if (node.type === 'ClassDeclaration' || node.type === 'ClassExpression') return { module: value.module, kind: 'class', node };
+  if (node.type === 'ClassDeclaration' || node.type === 'ClassExpression')
+    return { module: value.module, kind: 'class', node };
   if (node.type === 'NewExpression') return instanceOf(value.module, node.callee, crossModules);
   if (node.type === 'ObjectExpression') return { module: value.module, kind: 'object', node };
   return undefined;
@@ -162,7 +203,11 @@ function instanceOf(file: FileContext, className: TSESTree.Node, crossModules: b
 }
 
 /** `this.wallet`: a field made with `new`, or declared (as a field or a constructor parameter) with a class as its type. */
-function fieldHolder(file: FileContext, receiver: TSESTree.MemberExpression, crossModules: boolean): Holder | undefined {
+function fieldHolder(
+  file: FileContext,
+  receiver: TSESTree.MemberExpression,
+  crossModules: boolean,
+): Holder | undefined {
   const field = propertyName(receiver);
   let body: TSESTree.Node | undefined = receiver.parent;
   while (body && body.type !== 'ClassBody') body = body.parent;
@@ -189,7 +234,8 @@ function fieldHolder(file: FileContext, receiver: TSESTree.MemberExpression, cro
 
 /** The name node of a simple class type a binding is declared with (`WalletService` of `w: WalletService`). */
 function typeReferenceOf(node: TSESTree.Node): TSESTree.Identifier | undefined {
-  const annotation = 'typeAnnotation' in node ? (node.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
+  const annotation =
+    'typeAnnotation' in node ? (node.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
   const type = annotation?.typeAnnotation;
   return type?.type === 'TSTypeReference' && type.typeName.type === 'Identifier' ? type.typeName : undefined;
 }

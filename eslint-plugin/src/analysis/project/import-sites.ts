@@ -34,11 +34,23 @@ export function sitesInImporters(fn: FunctionNode, file: FileContext): ImportSit
         const name = module.imports.names.get(local);
         if (name === exported) found.push(...module.referencesTo(local).map((site) => ({ module, site })));
         else if (name === '*') {
-          walk(module.sourceAst, module.visitorKeys, (node) => {
-            if (node.type === 'MemberExpression' && node.object.type === 'Identifier' && node.object.name === local && !node.computed && node.property.type === 'Identifier' && node.property.name === exported) {
-              found.push({ module, site: node });
-            }
-          }, 200_000);
+          walk(
+            module.sourceAst,
+            module.visitorKeys,
+            (node) => {
+              if (
+                node.type === 'MemberExpression' &&
+                node.object.type === 'Identifier' &&
+                node.object.name === local &&
+                !node.computed &&
+                node.property.type === 'Identifier' &&
+                node.property.name === exported
+              ) {
+                found.push({ module, site: node });
+              }
+            },
+            200_000,
+          );
         }
       }
     }
@@ -49,18 +61,28 @@ export function sitesInImporters(fn: FunctionNode, file: FileContext): ImportSit
 
 /** The name a CommonJS module exports a function by: `module.exports = { name }`, `exports.name = fn`. */
 function commonJsExportName(fn: FunctionNode, file: FileContext): string | undefined {
-  const local = fn.type === 'FunctionDeclaration' ? fn.id?.name : fn.parent?.type === 'VariableDeclarator' && fn.parent.id.type === 'Identifier' ? fn.parent.id.name : undefined;
+  const local =
+    fn.type === 'FunctionDeclaration'
+      ? fn.id?.name
+      : fn.parent?.type === 'VariableDeclarator' && fn.parent.id.type === 'Identifier'
+        ? fn.parent.id.name
+        : undefined;
   for (const statement of file.sourceAst.body) {
     const expression = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
     if (expression?.type !== 'AssignmentExpression') continue;
     const target = memberPath(expression.left)?.join('.');
     if (target === 'module.exports' && expression.right.type === 'ObjectExpression') {
       for (const property of expression.right.properties) {
-        if (property.type === 'Property' && property.value.type === 'Identifier' && property.value.name === local) return keyName(property);
+        if (property.type === 'Property' && property.value.type === 'Identifier' && property.value.name === local)
+          return keyName(property);
       }
     }
     const named = target && /^(module\.)?exports\.(\w+)$/.exec(target)?.[2];
-    if (named && (expression.right === fn || (expression.right.type === 'Identifier' && expression.right.name === local))) return named;
+    if (
+      named &&
+      (expression.right === fn || (expression.right.type === 'Identifier' && expression.right.name === local))
+    )
+      return named;
   }
   return undefined;
 }

@@ -49,7 +49,12 @@ export function listSources(root: string): string[] {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!skipped.has(entry.name)) visit(full);
-      } else if (entry.isFile() && sourceFile.test(entry.name) && !entry.name.endsWith('.d.ts') && !entry.name.includes('.min.')) {
+      } else if (
+        entry.isFile() &&
+        sourceFile.test(entry.name) &&
+        !entry.name.endsWith('.d.ts') &&
+        !entry.name.includes('.min.')
+      ) {
         files.push(full);
       }
     }
@@ -103,5 +108,7 @@ export function importersOf(target: string): { file: string; specifier: string }
   // An index module is named by its folder.
   const names = stem === 'index' ? [path.basename(path.dirname(target))] : [stem];
   const index = indexOf(root);
-  return names.flatMap((name) => index.byStem.get(name) ?? []).filter(({ file, specifier }) => file !== target && resolveImport(file, specifier) === target);
+  return names
+    .flatMap((name) => index.byStem.get(name) ?? [])
+    .filter(({ file, specifier }) => file !== target && resolveImport(file, specifier) === target);
 }

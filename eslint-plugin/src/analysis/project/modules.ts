@@ -33,7 +33,8 @@ function sourceFileAt(base: string): string | undefined {
   // TypeScript's ESM style: `./keys.js` written for `./keys.ts`.
   const stem = /\.(m|c)?jsx?$/.test(base) ? base.replace(/\.(m|c)?jsx?$/, '') : base;
   for (const extension of sourceExtensions) if (isFile(stem + extension)) return stem + extension;
-  for (const extension of sourceExtensions) if (isFile(path.join(base, `index${extension}`))) return path.join(base, `index${extension}`);
+  for (const extension of sourceExtensions)
+    if (isFile(path.join(base, `index${extension}`))) return path.join(base, `index${extension}`);
   return undefined;
 }
 
@@ -128,7 +129,16 @@ export function moduleContext(file: string, table: LibraryTable): FileContext | 
   if (parse && text !== undefined) {
     try {
       const jsx = /\.(t|j)sx$/.test(file);
-      const { ast, scopeManager, visitorKeys } = parse(text, { range: true, loc: true, tokens: false, comment: false, ecmaVersion: 'latest', sourceType: 'module', ecmaFeatures: { jsx }, filePath: file });
+      const { ast, scopeManager, visitorKeys } = parse(text, {
+        range: true,
+        loc: true,
+        tokens: false,
+        comment: false,
+        ecmaVersion: 'latest',
+        sourceType: 'module',
+        ecmaFeatures: { jsx },
+        filePath: file,
+      });
       setParents(ast, visitorKeys);
       context = new FileContext(new ModuleSource(text, ast, scopeManager, visitorKeys), table, file, importedValueOf);
     } catch {
@@ -157,7 +167,10 @@ function importedModule(file: FileContext, source: string): FileContext | undefi
  * after `import { helper }`, `lib.helper` after `import * as lib`; and for `service.charge`
  * after `import service` or `import { service }`, the member asked of what it exports.
  */
-export function importedExport(file: FileContext, reference: TSESTree.Node): { module: FileContext; name: string; member?: string } | undefined {
+export function importedExport(
+  file: FileContext,
+  reference: TSESTree.Node,
+): { module: FileContext; name: string; member?: string } | undefined {
   let local: string | undefined;
   let member: string | undefined;
   if (reference.type === 'Identifier') local = reference.name;
@@ -170,7 +183,9 @@ export function importedExport(file: FileContext, reference: TSESTree.Node): { m
   const name = file.imports.names.get(local);
   const exported = name === '*' ? member : name;
   const module = exported ? importedModule(file, source) : undefined;
-  return module && exported ? { module, name: exported, ...(name !== '*' && member !== undefined ? { member } : {}) } : undefined;
+  return module && exported
+    ? { module, name: exported, ...(name !== '*' && member !== undefined ? { member } : {}) }
+    : undefined;
 }
 
 /**
@@ -178,7 +193,11 @@ export function importedExport(file: FileContext, reference: TSESTree.Node): { m
  * charge }`), a method of an instance it makes (`export const payments = new Payments()`), or
  * a static method of a class it exports.
  */
-function memberFunction(module: FileContext, value: TSESTree.Node | undefined, member: string): FunctionNode | undefined {
+function memberFunction(
+  module: FileContext,
+  value: TSESTree.Node | undefined,
+  member: string,
+): FunctionNode | undefined {
   const node = value && unwrapExpression(value);
   if (node?.type === 'ObjectExpression') {
     for (const property of node.properties) {
@@ -188,11 +207,21 @@ function memberFunction(module: FileContext, value: TSESTree.Node | undefined, m
     }
     return undefined;
   }
-  const made = node?.type === 'NewExpression' && node.callee.type === 'Identifier' ? module.classNamed(node.callee.name) : undefined;
+  const made =
+    node?.type === 'NewExpression' && node.callee.type === 'Identifier'
+      ? module.classNamed(node.callee.name)
+      : undefined;
   const owner = made ?? (node?.type === 'ClassDeclaration' || node?.type === 'ClassExpression' ? node : undefined);
   if (!owner) return undefined;
   for (const element of owner.body.body) {
-    if (element.type === 'MethodDefinition' && element.kind === 'method' && element.static === !made && keyName(element) === member && element.value.body) return element.value;
+    if (
+      element.type === 'MethodDefinition' &&
+      element.kind === 'method' &&
+      element.static === !made &&
+      keyName(element) === member &&
+      element.value.body
+    )
+      return element.value;
   }
   return undefined;
 }
@@ -211,10 +240,16 @@ export function importedValueOf(file: FileContext, local: string): ImportedValue
  * (`helper(…)`, `lib.helper(…)`, `service.charge(…)`), read in that module; undefined when the
  * callee is not imported or its module cannot be read.
  */
-export function importedFunction(file: FileContext, callee: TSESTree.Node): { module: FileContext; fn: FunctionNode } | undefined {
+export function importedFunction(
+  file: FileContext,
+  callee: TSESTree.Node,
+): { module: FileContext; fn: FunctionNode } | undefined {
   const imported = importedExport(file, callee);
   if (!imported) return undefined;
-  const fn = imported.member === undefined ? imported.module.exportedFunction(imported.name) : memberFunction(imported.module, imported.module.exportedValue(imported.name), imported.member);
+  const fn =
+    imported.member === undefined
+      ? imported.module.exportedFunction(imported.name)
+      : memberFunction(imported.module, imported.module.exportedValue(imported.name), imported.member);
   return fn ? { module: imported.module, fn } : undefined;
 }
 

@@ -43,7 +43,9 @@ export function typeScriptParse(): ParseForESLint | null {
   if (lent) return lent;
   if (loaded === undefined) {
     try {
-      loaded = (installed()?.require('@typescript-eslint/parser') as { parseForESLint: ParseForESLint } | undefined)?.parseForESLint ?? null;
+      loaded =
+        (installed()?.require('@typescript-eslint/parser') as { parseForESLint: ParseForESLint } | undefined)
+          ?.parseForESLint ?? null;
     } catch {
       loaded = null;
     }

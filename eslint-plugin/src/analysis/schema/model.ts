@@ -36,7 +36,12 @@ export class SchemaModel {
   /** What each unreadable file mentions (targets); unknown, it may declare any table. */
   private readonly unreadableMentions: readonly ReadonlySet<string>[] | undefined;
 
-  constructor(tables: readonly (DeclaredTable & { file: string })[], files: readonly string[], unreadable: readonly string[] = [], unreadableMentions?: readonly ReadonlySet<string>[]) {
+  constructor(
+    tables: readonly (DeclaredTable & { file: string })[],
+    files: readonly string[],
+    unreadable: readonly string[] = [],
+    unreadableMentions?: readonly ReadonlySet<string>[],
+  ) {
     this.files = files;
     this.unreadable = unreadable;
     this.unreadableMentions = unreadableMentions;
@@ -49,7 +54,8 @@ export class SchemaModel {
         declaration.files.add(declared.file);
         this.declarations.set(target, declaration);
         const keys = this.byTable.get(target) ?? [];
-        for (const key of declared.keys) keys.push({ ...key, columns: key.columns.map(columnName), file: declared.file });
+        for (const key of declared.keys)
+          keys.push({ ...key, columns: key.columns.map(columnName), file: declared.file });
         this.byTable.set(target, keys);
       }
     }
@@ -95,7 +101,9 @@ export class SchemaModel {
    */
   keyWithin(target: string, columns: readonly string[]): UniqueKey | undefined {
     const given = new Set(columns.map(columnName));
-    return this.uniqueKeys(target).find((key) => !key.partial && key.columns.length > 0 && key.columns.every((column) => given.has(column)));
+    return this.uniqueKeys(target).find(
+      (key) => !key.partial && key.columns.length > 0 && key.columns.every((column) => given.has(column)),
+    );
   }
 
   private readonly mentions = new Map<string, boolean>();
@@ -109,11 +117,16 @@ export class SchemaModel {
     let known = this.mentions.get(target);
     if (known === undefined) {
       const parts = words(target);
-      const name = new RegExp(`(^|[^A-Za-z0-9])${parts.map((part) => part.replace(/[^a-z0-9]/g, '')).join('_?')}(e?s)?($|[^A-Za-z0-9])`, 'i');
-      known = parts.length === 0 || this.unreadable.some((file) => {
-        const text = textOf(file);
-        return text === undefined || name.test(text);
-      });
+      const name = new RegExp(
+        `(^|[^A-Za-z0-9])${parts.map((part) => part.replace(/[^a-z0-9]/g, '')).join('_?')}(e?s)?($|[^A-Za-z0-9])`,
+        'i',
+      );
+      known =
+        parts.length === 0 ||
+        this.unreadable.some((file) => {
+          const text = textOf(file);
+          return text === undefined || name.test(text);
+        });
       this.mentions.set(target, known);
     }
     return known;

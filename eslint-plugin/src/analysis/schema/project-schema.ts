@@ -78,7 +78,8 @@ function filesIn(dir: string, ending: string, depth: number): string[] {
       if (found.length >= maxFilesPerFolder) return;
       const full = path.join(current, entry.name);
       if (entry.isFile() && entry.name.endsWith(ending)) found.push(full);
-      else if (entry.isDirectory() && level < depth && entry.name !== 'node_modules' && !entry.name.startsWith('.')) visit(full, level + 1);
+      else if (entry.isDirectory() && level < depth && entry.name !== 'node_modules' && !entry.name.startsWith('.'))
+        visit(full, level + 1);
     }
   };
   visit(dir, 1);
@@ -126,9 +127,16 @@ function read(file: string, schema: SchemaFiles): readonly DeclaredTable[] {
     tables = null;
   }
   parsed.set(file, { stamp, tables, ...(tables === null ? { mentions: namesIn(text ?? '') } : {}) });
-  if (tables === null && !warned.has(file) && typeof process !== 'undefined' && typeof process.emitWarning === 'function') {
+  if (
+    tables === null &&
+    !warned.has(file) &&
+    typeof process !== 'undefined' &&
+    typeof process.emitWarning === 'function'
+  ) {
     warned.add(file);
-    process.emitWarning(`eslint-plugin-idempotency skipped ${file}: it could not be read as ${schema.kind}. Findings that depend on its unique keys treat them as unknown.`);
+    process.emitWarning(
+      `eslint-plugin-idempotency skipped ${file}: it could not be read as ${schema.kind}. Findings that depend on its unique keys treat them as unknown.`,
+    );
   }
   return tables ?? [];
 }
@@ -142,7 +150,10 @@ const mentions = new Map<string, { stamp: string; readers: Set<ModelFiles> }>();
 const modelTables = new Map<string, { stamp: string; tables: readonly DeclaredTable[] }>();
 
 /** Which model readers a module's text could interest, asked once per modification. */
-function readersMentioned(file: string, readers: readonly ModelFiles[]): { stamp: string; readers: Set<ModelFiles> } | undefined {
+function readersMentioned(
+  file: string,
+  readers: readonly ModelFiles[],
+): { stamp: string; readers: Set<ModelFiles> } | undefined {
   const stamped = stampOf(file);
   if (!stamped || stamped.size > 1_000_000) return undefined;
   const stamp = stamped.stamp;
@@ -155,10 +166,16 @@ function readersMentioned(file: string, readers: readonly ModelFiles[]): { stamp
   return found;
 }
 
-const declaredLately = new Map<string, { at: number; identity: string; found: { tables: (DeclaredTable & { file: string })[]; stamps: string[] } }>();
+const declaredLately = new Map<
+  string,
+  { at: number; identity: string; found: { tables: (DeclaredTable & { file: string })[]; stamps: string[] } }
+>();
 
 /** Tables declared in the project's model code, looked for again at most every few seconds. */
-function declaredInModels(filename: string, table: LibraryTable): { tables: (DeclaredTable & { file: string })[]; stamps: string[] } {
+function declaredInModels(
+  filename: string,
+  table: LibraryTable,
+): { tables: (DeclaredTable & { file: string })[]; stamps: string[] } {
   const root = projectRoot(filename);
   if (!root || table.modelReaders.length === 0) return { tables: [], stamps: [] };
   const key = `${root}\u0000${table.id}`;
@@ -170,7 +187,10 @@ function declaredInModels(filename: string, table: LibraryTable): { tables: (Dec
   return found;
 }
 
-function scanModels(root: string, table: LibraryTable): { tables: (DeclaredTable & { file: string })[]; stamps: string[] } {
+function scanModels(
+  root: string,
+  table: LibraryTable,
+): { tables: (DeclaredTable & { file: string })[]; stamps: string[] } {
   const tables: (DeclaredTable & { file: string })[] = [];
   const stamps: string[] = [];
   for (const file of listSources(root)) {
@@ -181,7 +201,15 @@ function scanModels(root: string, table: LibraryTable): { tables: (DeclaredTable
     let known = modelTables.get(key);
     if (known?.stamp !== mentioned.stamp) {
       const module = moduleContext(file, table);
-      const read = module ? [...mentioned.readers].flatMap((reader) => { try { return reader.read(module); } catch { return []; } }) : [];
+      const read = module
+        ? [...mentioned.readers].flatMap((reader) => {
+            try {
+              return reader.read(module);
+            } catch {
+              return [];
+            }
+          })
+        : [];
       modelTables.set(key, (known = { stamp: mentioned.stamp, tables: read }));
     }
     tables.push(...known.tables.map((declared) => ({ ...declared, file })));
@@ -192,21 +220,40 @@ function scanModels(root: string, table: LibraryTable): { tables: (DeclaredTable
 const models = new Map<string, SchemaModel>();
 
 /** The schema of the project `filename` belongs to, as the adapters' readers find it. */
-export function projectSchema(filename: string, table: LibraryTable, settingsPaths: readonly string[], cwd: string): SchemaModel {
+export function projectSchema(
+  filename: string,
+  table: LibraryTable,
+  settingsPaths: readonly string[],
+  cwd: string,
+): SchemaModel {
   const folders = projectFolders(filename);
   const sources: { file: string; schema: SchemaFiles }[] = [];
   for (const adapter of table.schemaReaders) {
-    const files = new Set([...folders.flatMap((folder) => locate(folder, adapter)), ...declared(settingsPaths, cwd, adapter)]);
+    const files = new Set([
+      ...folders.flatMap((folder) => locate(folder, adapter)),
+      ...declared(settingsPaths, cwd, adapter),
+    ]);
     for (const file of files) sources.push({ file, schema: adapter });
   }
-  const tables = sources.flatMap(({ file, schema }) => read(file, schema).map((declaredTable) => ({ ...declaredTable, file })));
+  const tables = sources.flatMap(({ file, schema }) =>
+    read(file, schema).map((declaredTable) => ({ ...declaredTable, file })),
+  );
   const inModels = declaredInModels(filename, table);
-  const key = [...sources.map(({ file }) => `${file}@${parsed.get(file)?.stamp ?? ''}`), ...inModels.stamps, String(table.id)].join('\n');
+  const key = [
+    ...sources.map(({ file }) => `${file}@${parsed.get(file)?.stamp ?? ''}`),
+    ...inModels.stamps,
+    String(table.id),
+  ].join('\n');
   let model = models.get(key);
   if (!model) {
     const unreadable = sources.filter(({ file }) => parsed.get(file)?.tables === null).map(({ file }) => file);
     const mentioned = unreadable.map((file) => parsed.get(file)?.mentions ?? new Set<string>());
-    model = new SchemaModel([...tables, ...inModels.tables], [...sources.map(({ file }) => file), ...new Set(inModels.tables.map((declared) => declared.file))], unreadable, mentioned);
+    model = new SchemaModel(
+      [...tables, ...inModels.tables],
+      [...sources.map(({ file }) => file), ...new Set(inModels.tables.map((declared) => declared.file))],
+      unreadable,
+      mentioned,
+    );
     if (models.size > 200) models.clear();
     models.set(key, model);
   }

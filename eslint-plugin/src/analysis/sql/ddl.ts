@@ -17,7 +17,9 @@ function entry(node: unknown): [string, Tree] | undefined {
 }
 
 function strings(list: unknown): string[] {
-  return (Array.isArray(list) ? list : []).map((item) => (entry(item)?.[1].sval as string | undefined) ?? '').filter(Boolean);
+  return (Array.isArray(list) ? list : [])
+    .map((item) => (entry(item)?.[1].sval as string | undefined) ?? '')
+    .filter(Boolean);
 }
 
 function relationName(relation: unknown): string | undefined {
@@ -25,19 +27,30 @@ function relationName(relation: unknown): string | undefined {
   return name?.toLowerCase();
 }
 
-function constraintKey(constraint: Tree, columns: string[], table: string): { columns: string[]; partial: boolean; written: string } | undefined {
+function constraintKey(
+  constraint: Tree,
+  columns: string[],
+  table: string,
+): { columns: string[]; partial: boolean; written: string } | undefined {
   const type = constraint.contype;
   if (type !== 'CONSTR_PRIMARY' && type !== 'CONSTR_UNIQUE') return undefined;
   const keys = columns.length > 0 ? columns : strings(constraint.keys);
   if (keys.length === 0) return undefined;
   const word = type === 'CONSTR_PRIMARY' ? 'PRIMARY KEY' : 'UNIQUE';
-  return { columns: keys.map((key) => key.toLowerCase()), partial: false, written: `${word} (${keys.join(', ')}) on ${table}` };
+  return {
+    columns: keys.map((key) => key.toLowerCase()),
+    partial: false,
+    written: `${word} (${keys.join(', ')}) on ${table}`,
+  };
 }
 
 /** A constraint that settles duplicates in a way the keys below cannot describe: EXCLUDE, or UNIQUE USING INDEX. */
 function opaqueConstraint(constraint: Tree): boolean {
   if (constraint.contype === 'CONSTR_EXCLUSION') return true;
-  return (constraint.contype === 'CONSTR_PRIMARY' || constraint.contype === 'CONSTR_UNIQUE') && typeof constraint.indexname === 'string';
+  return (
+    (constraint.contype === 'CONSTR_PRIMARY' || constraint.contype === 'CONSTR_UNIQUE') &&
+    typeof constraint.indexname === 'string'
+  );
 }
 
 function columnKeys(column: Tree, table: string): { keys: DeclaredTable['keys'][number][]; unsure: boolean } {
@@ -81,7 +94,7 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
     if (!table) return [];
     let unsure = false;
     const keys = ((body.cmds as unknown[]) ?? []).flatMap((command) => {
-      const [kind, definition] = entry((entry(command)?.[1])?.def) ?? [];
+      const [kind, definition] = entry(entry(command)?.[1]?.def) ?? [];
       if (!definition) return [];
       // ALTER TABLE … ADD COLUMN code text UNIQUE
       if (kind === 'ColumnDef') {
@@ -100,16 +113,33 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
     if (!table) return [];
     // An expression (lower(email)) is not a column: such an index settles duplicates of the
     // expression only, which no list of columns describes.
-    const columns = ((body.indexParams as unknown[]) ?? []).map((param) => (entry(param)?.[1].name as string | undefined)?.toLowerCase());
+    const columns = ((body.indexParams as unknown[]) ?? []).map((param) =>
+      (entry(param)?.[1].name as string | undefined)?.toLowerCase(),
+    );
     if (columns.some((column) => column === undefined)) return [{ table, keys: [], unsure: true, addition: true }];
     const partial = body.whereClause !== undefined;
-    return [{ table, addition: true, keys: [{ columns: columns as string[], partial, written: `UNIQUE INDEX ${typeof body.idxname === 'string' ? body.idxname : ''} on ${table} (${columns.join(', ')})${partial ? ' WHERE …' : ''}` }] }];
+    return [
+      {
+        table,
+        addition: true,
+        keys: [
+          {
+            columns: columns as string[],
+            partial,
+            written: `UNIQUE INDEX ${typeof body.idxname === 'string' ? body.idxname : ''} on ${table} (${columns.join(', ')})${partial ? ' WHERE …' : ''}`,
+          },
+        ],
+      },
+    ];
   }
   // A renamed column or table: the keys read so far may name what is no longer there.
   if (type === 'RenameStmt' && body.relation) {
     const table = relationName(body.relation);
-    const renamed = body.renameType === 'OBJECT_TABLE' && typeof body.newname === 'string' ? [body.newname.toLowerCase()] : [];
-    return [table, ...renamed].filter((name): name is string => Boolean(name)).map((name) => ({ table: name, keys: [], unsure: true, addition: true }));
+    const renamed =
+      body.renameType === 'OBJECT_TABLE' && typeof body.newname === 'string' ? [body.newname.toLowerCase()] : [];
+    return [table, ...renamed]
+      .filter((name): name is string => Boolean(name))
+      .map((name) => ({ table: name, keys: [], unsure: true, addition: true }));
   }
   // Code run by the database (DO blocks, functions) may create keys no statement here shows.
   if (type === 'DoStmt' || type === 'CreateFunctionStmt') return tablesMentioned(stringsIn(body).join('\n'));
@@ -125,8 +155,14 @@ function stringsIn(tree: unknown, depth = 0): string[] {
 /** Tables a text we cannot read names after TABLE or ON: their keys may be declared there. */
 function tablesMentioned(text: string): DeclaredTable[] {
   const names = new Set<string>();
-  for (const match of text.matchAll(/\b(?:table|on)\s+(?:only\s+)?(?:if\s+(?:not\s+)?exists\s+)?((?:[\w$]+|"[^"]+"|`[^`]+`)(?:\.(?:[\w$]+|"[^"]+"|`[^`]+`))?)/gi)) {
-    const name = match[1].split('.').pop()!.replace(/^["`]|["`]$/g, '').toLowerCase();
+  for (const match of text.matchAll(
+    /\b(?:table|on)\s+(?:only\s+)?(?:if\s+(?:not\s+)?exists\s+)?((?:[\w$]+|"[^"]+"|`[^`]+`)(?:\.(?:[\w$]+|"[^"]+"|`[^`]+`))?)/gi,
+  )) {
+    const name = match[1]
+      .split('.')
+      .pop()!
+      .replace(/^["`]|["`]$/g, '')
+      .toLowerCase();
     if (name) names.add(name);
   }
   return [...names].map((table) => ({ table, keys: [], unsure: true, addition: true }));
@@ -157,10 +193,12 @@ export function uniqueKeysInSql(text: string): DeclaredTable[] | null {
   // declare a key: the tables it names are not fully known.
   const skipped = parts.filter((_part, index) => trees[index] === null).flatMap(tablesMentioned);
   return [
-    ...trees.flatMap((tree) => (tree?.stmts ?? []).flatMap((raw) => {
-      const statement = entry(raw.stmt);
-      return statement ? tablesOf(statement) : [];
-    })),
+    ...trees.flatMap((tree) =>
+      (tree?.stmts ?? []).flatMap((raw) => {
+        const statement = entry(raw.stmt);
+        return statement ? tablesOf(statement) : [];
+      }),
+    ),
     ...skipped,
   ];
 }

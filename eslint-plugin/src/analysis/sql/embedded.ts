@@ -89,7 +89,11 @@ function leadingText(node: TSESTree.Node): string | undefined {
 function mayBeSql(node: TSESTree.Node): boolean {
   const leading = leadingText(node);
   // A leading interpolation (`${query}`) or a lone keyword ('SELECT ' + columns) says nothing yet.
-  return leading === undefined || looksLikeSql(leading) || /^\s*\(?\s*(with|insert|select|update|delete|merge|lock|set|begin|start)?\s*$/i.test(leading);
+  return (
+    leading === undefined ||
+    looksLikeSql(leading) ||
+    /^\s*\(?\s*(with|insert|select|update|delete|merge|lock|set|begin|start)?\s*$/i.test(leading)
+  );
 }
 
 const untaggedHoleBase = 1000;
@@ -108,14 +112,19 @@ function fromTemplate(node: TSESTree.TaggedTemplateExpression, scopeOf: ScopeOf)
   const text = staticText(node.quasi, scopeOf, (index) => `$${index + 1}`, true);
   if (!text || !looksLikeSql(text.text)) return null;
   const byHole = new Map(text.holes.map((hole, index) => [index + 1, hole.expression]));
-  return build(node, text, (number) => byHole.get(number), () => undefined);
+  return build(
+    node,
+    text,
+    (number) => byHole.get(number),
+    () => undefined,
+  );
 }
 
 function fromCall(node: TSESTree.CallExpression, scopeOf: ScopeOf, calls: SqlCalls): EmbeddedSql | null {
   const path = calls.wrappers.size > 0 ? memberPath(node.callee)?.join('.') : undefined;
   const wrapper = path === undefined ? undefined : calls.wrappers.get(path);
   const first = node.arguments[wrapper?.sql ?? 0];
-  const second = node.arguments[wrapper ? wrapper.params ?? -1 : 1];
+  const second = node.arguments[wrapper ? (wrapper.params ?? -1) : 1];
   if (!first || first.type === 'SpreadElement') return null;
   const method = calleeName(node.callee);
   let textNode: TSESTree.Node = first;
@@ -142,7 +151,11 @@ function fromCall(node: TSESTree.CallExpression, scopeOf: ScopeOf, calls: SqlCal
     node,
     text,
     (number) =>
-      number > untaggedHoleBase ? text.holes[number - untaggedHoleBase - 1]?.expression : rest ? rest[number - 1] : bindings.positional[number - 1],
+      number > untaggedHoleBase
+        ? text.holes[number - untaggedHoleBase - 1]?.expression
+        : rest
+          ? rest[number - 1]
+          : bindings.positional[number - 1],
     (name) => bindings.named(name),
   );
 }
@@ -157,7 +170,8 @@ function bindingsOf(values: TSESTree.Node | undefined, scopeOf: ScopeOf): Bindin
   let node = values ? unwrapExpression(values) : undefined;
   if (node?.type === 'Identifier') node = constantInitializer(node, scopeOf(node));
   if (node?.type === 'ObjectExpression') {
-    const inner = objectProperty(node, 'replacements') ?? objectProperty(node, 'bind') ?? objectProperty(node, 'values');
+    const inner =
+      objectProperty(node, 'replacements') ?? objectProperty(node, 'bind') ?? objectProperty(node, 'values');
     if (inner) return bindingsOf(inner.value, scopeOf);
     const object = node;
     return { positional: [], named: (name) => objectProperty(object, name)?.value };
@@ -200,7 +214,11 @@ function numberPlaceholders(text: string): Rewrite {
     if (token.text === '?') {
       replacements.push({ start: characters(token.start), end: characters(token.end), value: `$${next}` });
       next += 1;
-    } else if (token.text === ':' && tokens[index + 1]?.start === token.end && /^[A-Za-z_]/.test(tokens[index + 1].text)) {
+    } else if (
+      token.text === ':' &&
+      tokens[index + 1]?.start === token.end &&
+      /^[A-Za-z_]/.test(tokens[index + 1].text)
+    ) {
       const name = tokens[index + 1].text;
       let number = numbersByName.get(name);
       if (number === undefined) {
@@ -209,7 +227,11 @@ function numberPlaceholders(text: string): Rewrite {
         numbersByName.set(name, number);
         names.set(number, name);
       }
-      replacements.push({ start: characters(token.start), end: characters(tokens[index + 1].end), value: `$${number}` });
+      replacements.push({
+        start: characters(token.start),
+        end: characters(tokens[index + 1].end),
+        value: `$${number}`,
+      });
       index += 1;
     }
   }

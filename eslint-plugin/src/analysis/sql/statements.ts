@@ -125,7 +125,11 @@ function addedColumns(update: Tree): string[] {
     const value = unwrap(set?.val as PgNode | undefined);
     if (typeof set?.name !== 'string' || value?.[0] !== 'A_Expr' || value[1].kind !== 'AEXPR_OP') continue;
     const operator = unwrap(((value[1].name as PgNode[] | undefined) ?? [])[0])?.[1].sval;
-    if ((operator === '+' || operator === '-') && (columnOf(value[1].lexpr) === set.name || (operator === '+' && columnOf(value[1].rexpr) === set.name))) added.push(set.name);
+    if (
+      (operator === '+' || operator === '-') &&
+      (columnOf(value[1].lexpr) === set.name || (operator === '+' && columnOf(value[1].rexpr) === set.name))
+    )
+      added.push(set.name);
   }
   return added;
 }
@@ -134,7 +138,7 @@ function insertColumns(insert: InsertStmt): InsertedColumn[] {
   const names = (insert.cols ?? []).map((col) => (unwrap(col)?.[1].name as string | undefined) ?? '');
   const source = unwrap(insert.selectStmt)?.[1] as SelectStmt | undefined;
   // VALUES (…), (…): a column is built from whatever fills it in any row.
-  const rows: PgNode[][] = (source?.valuesLists ?? []).map((row) => ((unwrap(row)?.[1].items as PgNode[]) ?? []));
+  const rows: PgNode[][] = (source?.valuesLists ?? []).map((row) => (unwrap(row)?.[1].items as PgNode[]) ?? []);
   // INSERT … SELECT a, b: the select list fills the columns in order.
   if (rows.length === 0 && source?.targetList) {
     rows.push(source.targetList.map((target) => (unwrap(target)?.[1].val as PgNode) ?? ({} as PgNode)));
@@ -161,7 +165,11 @@ function conflictClause(insert: InsertStmt): SqlInsert['onConflict'] {
   const target = elements
     .map((element) => unwrap(element)?.[1].name)
     .filter((name): name is string => typeof name === 'string');
-  const inferred = !clause.infer ? 'none' : clause.infer.conname || target.length === 0 || target.length !== elements.length ? 'other' : 'columns';
+  const inferred = !clause.infer
+    ? 'none'
+    : clause.infer.conname || target.length === 0 || target.length !== elements.length
+      ? 'other'
+      : 'columns';
   return { action: clause.action === 'ONCONFLICT_UPDATE' ? 'update' : 'nothing', target, inferred };
 }
 
@@ -177,7 +185,6 @@ function summariseInsert(insert: InsertStmt, conflictClauseAt: SqlInsert['confli
   };
 }
 
-
 /** Reads UTF-8 bytes of `text` by offset; ASCII text (nearly all SQL) needs no encoded copy. */
 function byteReader(text: string): { length: number; at(offset: number): number } {
   // Only ASCII text has as many UTF-8 bytes as UTF-16 units.
@@ -190,7 +197,12 @@ function byteReader(text: string): { length: number; at(offset: number): number 
 function contentEnd(bytes: ReturnType<typeof byteReader>, start: number, end: number): number {
   let at = Math.min(end, bytes.length);
   // Blanks (9-13, 32) and ';' (59) are single bytes in UTF-8.
-  for (let byte = bytes.at(at - 1); at > start && (byte === 32 || byte === 59 || (byte >= 9 && byte <= 13)); byte = bytes.at(at - 1)) at -= 1;
+  for (
+    let byte = bytes.at(at - 1);
+    at > start && (byte === 32 || byte === 59 || (byte >= 9 && byte <= 13));
+    byte = bytes.at(at - 1)
+  )
+    at -= 1;
   return at;
 }
 
@@ -199,7 +211,12 @@ const advisoryLock = /^pg_(try_)?advisory_(xact_)?lock(_shared)?$/;
 function summariseSelect(select: SelectStmt): SqlStatement {
   const lock = functionsIn(select.targetList).find((name) => advisoryLock.test(name));
   if (lock) return { kind: 'serialisation', how: `${lock}()` };
-  return { kind: 'read', tables: tablesIn(select), locksRows: (select.lockingClause ?? []).length > 0, filters: filtersOf(select.whereClause) };
+  return {
+    kind: 'read',
+    tables: tablesIn(select),
+    locksRows: (select.lockingClause ?? []).length > 0,
+    filters: filtersOf(select.whereClause),
+  };
 }
 
 /** Columns compared for equality in a WHERE clause: `message_id = $1 AND tenant_id = $2` → both. */
@@ -290,13 +307,19 @@ function summarise(text: string): SqlSummary | null {
     }
     if (type === 'InsertStmt') {
       const returningAt = (body as InsertStmt).returningClause ? returningKeyword(text, start, end) : undefined;
-      statements.push(summariseInsert(body, { offset: returningAt ?? end, beforeReturning: returningAt !== undefined }));
+      statements.push(
+        summariseInsert(body, { offset: returningAt ?? end, beforeReturning: returningAt !== undefined }),
+      );
     } else if (type === 'SelectStmt') {
       statements.push(summariseSelect(body));
     } else if (type === 'UpdateStmt' || type === 'DeleteStmt') {
       const relation = body.relation as { relname?: string } | undefined;
       const adds = type === 'UpdateStmt' ? addedColumns(body) : [];
-      statements.push({ kind: type === 'UpdateStmt' ? 'update' : 'delete', table: relation?.relname ?? '', ...(adds.length > 0 ? { adds } : {}) });
+      statements.push({
+        kind: type === 'UpdateStmt' ? 'update' : 'delete',
+        table: relation?.relname ?? '',
+        ...(adds.length > 0 ? { adds } : {}),
+      });
     } else if (type === 'LockStmt') {
       statements.push({ kind: 'serialisation', how: 'LOCK TABLE' });
     } else if ((type === 'TransactionStmt' || type === 'VariableSetStmt') && isSerializable(body)) {

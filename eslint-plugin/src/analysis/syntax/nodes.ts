@@ -19,7 +19,9 @@ export function propertyName(member: TSESTree.MemberExpression): string | undefi
 }
 
 /** The key of an object property as text, when it is static. */
-export function keyName(property: TSESTree.Property | TSESTree.PropertyDefinition | TSESTree.MethodDefinition): string | undefined {
+export function keyName(
+  property: TSESTree.Property | TSESTree.PropertyDefinition | TSESTree.MethodDefinition,
+): string | undefined {
   if (!property.computed && property.key.type === 'Identifier') return property.key.name;
   if (property.key.type === 'Literal') return String(property.key.value);
   return undefined;
@@ -76,13 +78,20 @@ export function memberPath(node: TSESTree.Node): string[] | undefined {
 /** The text of a string written in place: `'refunds'`, or a template without interpolations. */
 export function staticString(node: TSESTree.Node | undefined): string | undefined {
   if (node?.type === 'Literal' && typeof node.value === 'string') return node.value;
-  if (node?.type === 'TemplateLiteral' && node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? undefined;
+  if (node?.type === 'TemplateLiteral' && node.expressions.length === 0)
+    return node.quasis[0]?.value.cooked ?? undefined;
   return undefined;
 }
 
 /** Strips type assertions, which do not change a value: `as`, `!`, `satisfies`, `<T>`. */
 export function withoutTypeAssertions(node: TSESTree.Node): TSESTree.Node {
   let current = node;
-  while (current.type === 'TSAsExpression' || current.type === 'TSSatisfiesExpression' || current.type === 'TSNonNullExpression' || current.type === 'TSTypeAssertion') current = current.expression;
+  while (
+    current.type === 'TSAsExpression' ||
+    current.type === 'TSSatisfiesExpression' ||
+    current.type === 'TSNonNullExpression' ||
+    current.type === 'TSTypeAssertion'
+  )
+    current = current.expression;
   return current;
 }

@@ -6,7 +6,10 @@ import { keyName } from './nodes.js';
 export type Step = { member: string } | { element: number | undefined };
 
 /** The property path from a binding pattern's root to one identifier in it, plus its default values. */
-export function pathTo(pattern: TSESTree.Node, target: TSESTree.Identifier): { steps: Step[]; defaults: TSESTree.Node[] } | undefined {
+export function pathTo(
+  pattern: TSESTree.Node,
+  target: TSESTree.Identifier,
+): { steps: Step[]; defaults: TSESTree.Node[] } | undefined {
   if (pattern === target) return { steps: [], defaults: [] };
   switch (pattern.type) {
     case 'ObjectPattern':

@@ -18,8 +18,7 @@ export interface TextHole {
 }
 
 type Part =
-  | { kind: 'text'; value: string; sourceStart: number | undefined }
-  | { kind: 'hole'; expression: TSESTree.Node };
+  { kind: 'text'; value: string; sourceStart: number | undefined } | { kind: 'hole'; expression: TSESTree.Node };
 
 interface Segment {
   textStart: number;
@@ -62,7 +61,14 @@ function collect(parts: Part[], node: TSESTree.Node, scopeOf: ScopeOf, depth: nu
   }
 }
 
-function collectNode(parts: Part[], node: TSESTree.Node, scopeOf: ScopeOf, depth: number, budget: Budget, hole: () => void): void {
+function collectNode(
+  parts: Part[],
+  node: TSESTree.Node,
+  scopeOf: ScopeOf,
+  depth: number,
+  budget: Budget,
+  hole: () => void,
+): void {
   switch (node.type) {
     case 'Literal':
       if (typeof node.value === 'string') {
@@ -178,7 +184,8 @@ function render(input: Part[], node: TSESTree.Node, holeText: (index: number, ho
   const segments: Segment[] = [];
   parts.forEach((part, index) => {
     if (part.kind === 'text') {
-      if (part.sourceStart !== undefined) segments.push({ textStart: text.length, length: part.value.length, sourceStart: part.sourceStart });
+      if (part.sourceStart !== undefined)
+        segments.push({ textStart: text.length, length: part.value.length, sourceStart: part.sourceStart });
       text += part.value;
       return;
     }

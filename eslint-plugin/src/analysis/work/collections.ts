@@ -23,7 +23,8 @@ export interface Collection {
   module: FileContext;
 }
 
-export const sameCollection = (a: Collection, b: Collection) => a.module.filename === b.module.filename && a.declaration.range[0] === b.declaration.range[0];
+export const sameCollection = (a: Collection, b: Collection) =>
+  a.module.filename === b.module.filename && a.declaration.range[0] === b.declaration.range[0];
 
 /** The spec of the collection an initializer makes, if it makes one the adapters know. */
 export function specOf(init: TSESTree.Node | null | undefined, file: FileContext): CollectionSpec | undefined {
@@ -41,7 +42,8 @@ export function specOf(init: TSESTree.Node | null | undefined, file: FileContext
   }
   // `import LRU from 'lru-cache'`, `import Cache from 'node-cache'`: a default import by any name.
   if (source !== undefined && (imported === 'default' || imported === '*')) {
-    for (const specs of table.collectionsByClass.values()) for (const spec of specs) if (spec.from?.includes(source)) return spec;
+    for (const specs of table.collectionsByClass.values())
+      for (const spec of specs) if (spec.from?.includes(source)) return spec;
   }
   return undefined;
 }
@@ -79,7 +81,8 @@ function collectionNames(file: FileContext): ReadonlySet<string> {
     for (const statement of file.sourceAst.body) {
       const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement;
       if (declaration?.type !== 'VariableDeclaration') continue;
-      for (const declarator of declaration.declarations) if (declarator.id.type === 'Identifier' && specOf(declarator.init, file)) found.add(declarator.id.name);
+      for (const declarator of declaration.declarations)
+        if (declarator.id.type === 'Identifier' && specOf(declarator.init, file)) found.add(declarator.id.name);
     }
     moduleCollections.set(file, (names = found));
   }
@@ -93,7 +96,13 @@ export function collectionOf(receiver: TSESTree.Node, file: FileContext): Collec
     if (!collectionNames(file).has(node.name)) return undefined;
     const variable = variableOf(node, file.scopeOf(node));
     const definition = variable?.defs[0];
-    if (!variable || variable.defs.length !== 1 || definition?.type !== 'Variable' || definition.node.id.type !== 'Identifier') return undefined;
+    if (
+      !variable ||
+      variable.defs.length !== 1 ||
+      definition?.type !== 'Variable' ||
+      definition.node.id.type !== 'Identifier'
+    )
+      return undefined;
     const declarator = definition.node;
     if (!isTopLevel(declarator)) return undefined;
     return remember(declarator, () => {

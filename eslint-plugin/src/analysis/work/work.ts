@@ -39,7 +39,12 @@ function accumulates(operation: DataOperation, file: FileContext): boolean {
   if (operation.kind !== 'upsert' || operation.skipsDuplicates) return false;
   const sum = (node: TSESTree.Node, depth: number): boolean => {
     const value = unwrapExpression(node);
-    if (value.type === 'BinaryExpression') return (value.operator === '+' || value.operator === '-') && value.left.type !== 'Literal' && value.left.type !== 'TemplateLiteral';
+    if (value.type === 'BinaryExpression')
+      return (
+        (value.operator === '+' || value.operator === '-') &&
+        value.left.type !== 'Literal' &&
+        value.left.type !== 'TemplateLiteral'
+      );
     if (value.type !== 'Identifier' || depth > 1) return false;
     const init = constantInitializer(value, file.scopeOf(value));
     return init !== undefined && sum(init, depth + 1);
@@ -72,9 +77,16 @@ function helperDoesWork(fn: FunctionNode, file: FileContext, depth: number): boo
       if (found) return false;
       // A function defined inside runs when something calls it, not when the helper does.
       if (node !== fn.body && isFunction(node)) return false;
-      if (node.type === 'TaggedTemplateExpression' && findOperations(node, file).some((operation) => isWork(operation, file))) found = true;
+      if (
+        node.type === 'TaggedTemplateExpression' &&
+        findOperations(node, file).some((operation) => isWork(operation, file))
+      )
+        found = true;
       if (node.type === 'CallExpression') {
-        found = findOperations(node, file).some((operation) => isWork(operation, file)) || sendsOrRequests(node, file) || calledHelperDoesWork(node, file, depth + 1);
+        found =
+          findOperations(node, file).some((operation) => isWork(operation, file)) ||
+          sendsOrRequests(node, file) ||
+          calledHelperDoesWork(node, file, depth + 1);
       }
       return !found;
     },
@@ -98,7 +110,8 @@ function calledHelperDoesWork(call: TSESTree.CallExpression, file: FileContext, 
  * for its effect alone.
  */
 /** Calls that ask, wait or log rather than act. */
-const notEffects = /^(log|debug|info|warn|warning|error|trace|sleep|delay|wait|setTimeout|flush|begin|beginTransaction|startTransaction|commit|rollback|release|close|end|connect|disconnect|(assert|validate|check|ensure|verify|authori[sz]e|authenticate|require|get|find|fetch|load|read|list|count|compute|calculate|parse|render|format|revalidate|invalidate|lookup|resolve|build|prepare)([A-Z_]\w*)?)$/;
+const notEffects =
+  /^(log|debug|info|warn|warning|error|trace|sleep|delay|wait|setTimeout|flush|begin|beginTransaction|startTransaction|commit|rollback|release|close|end|connect|disconnect|(assert|validate|check|ensure|verify|authori[sz]e|authenticate|require|get|find|fetch|load|read|list|count|compute|calculate|parse|render|format|revalidate|invalidate|lookup|resolve|build|prepare)([A-Z_]\w*)?)$/;
 
 /**
  * `const result = await handler(envelope)`: a function the caller handed in, called for its
@@ -110,14 +123,25 @@ function handedIn(call: TSESTree.CallExpression, file: FileContext): boolean {
   if (variableOf(call.callee, file.scopeOf(call.callee))?.defs[0]?.type !== 'Parameter') return false;
   let node: TSESTree.Node = call;
   while (node.parent?.type === 'AwaitExpression') node = node.parent;
-  return node.parent?.type === 'VariableDeclarator' || (node.parent?.type === 'AssignmentExpression' && node.parent.right === node);
+  return (
+    node.parent?.type === 'VariableDeclarator' ||
+    (node.parent?.type === 'AssignmentExpression' && node.parent.right === node)
+  );
 }
 
 /** `client.query('BEGIN')`, `query('SET LOCAL …')`: a statement that steers the session, not one that changes data. */
 function controlsSession(call: TSESTree.CallExpression): boolean {
   const [first] = call.arguments;
-  const text = first?.type === 'Literal' ? first.value : first?.type === 'TemplateLiteral' && first.expressions.length === 0 ? first.quasis[0]?.value.cooked : undefined;
-  return typeof text === 'string' && /^\s*(BEGIN|START\s+TRANSACTION|COMMIT|ROLLBACK|END|SAVEPOINT|RELEASE|SET)\b/i.test(text);
+  const text =
+    first?.type === 'Literal'
+      ? first.value
+      : first?.type === 'TemplateLiteral' && first.expressions.length === 0
+        ? first.quasis[0]?.value.cooked
+        : undefined;
+  return (
+    typeof text === 'string' &&
+    /^\s*(BEGIN|START\s+TRANSACTION|COMMIT|ROLLBACK|END|SAVEPOINT|RELEASE|SET)\b/i.test(text)
+  );
 }
 
 /**
@@ -142,7 +166,8 @@ function carriesIdempotencyKey(call: TSESTree.CallExpression): boolean {
     object.type === 'ObjectExpression' &&
     object.properties.some(
       (property) =>
-        property.type === 'Property' && (idempotencyKeyName.test(keyName(property) ?? '') || (depth < 2 && named(property.value, depth + 1))),
+        property.type === 'Property' &&
+        (idempotencyKeyName.test(keyName(property) ?? '') || (depth < 2 && named(property.value, depth + 1))),
     );
   return call.arguments.some((argument) => named(argument, 0));
 }
@@ -150,7 +175,12 @@ function carriesIdempotencyKey(call: TSESTree.CallExpression): boolean {
 /** How a call reads in a message: `verifyDomain()` for `verifyDomain(…).catch(…)` too. */
 function callLabel(call: TSESTree.CallExpression, file: FileContext): string {
   let callee: TSESTree.Node = call.callee;
-  while (callee.type === 'MemberExpression' && callee.object.type === 'CallExpression' && /^(catch|then|finally)$/.test(calleeName(callee) ?? '')) callee = callee.object.callee;
+  while (
+    callee.type === 'MemberExpression' &&
+    callee.object.type === 'CallExpression' &&
+    /^(catch|then|finally)$/.test(calleeName(callee) ?? '')
+  )
+    callee = callee.object.callee;
   return `${file.code(callee)}()`;
 }
 
@@ -165,7 +195,9 @@ export function workOfCall(
   if (write) return { node: call, label: write.label };
   if (operations.length > 0) return undefined;
   if (sendsOrRequests(call, file) || handedIn(call, file)) return { node: call, label: callLabel(call, file) };
-  return calledHelperDoesWork(call, file, 1) ? { node: call, label: callLabel(call, file) } : awaitedForEffect(call, file);
+  return calledHelperDoesWork(call, file, 1)
+    ? { node: call, label: callLabel(call, file) }
+    : awaitedForEffect(call, file);
 }
 
 /** A call that sends a message: a method only brokers use, or one on a receiver that reads as a producer or a queue. */
@@ -175,14 +207,18 @@ export function sends(call: TSESTree.CallExpression, module: FileContext): boole
   const table = module.libraries;
   const receiver = call.callee.type === 'MemberExpression' ? call.callee.object : undefined;
   // JSON.stringify serialises; a collection's own add or push records in memory.
-  if (receiver && (memberPath(receiver)?.[0] === 'JSON' || collectionOf(receiver, module) || localCollection(receiver, module))) return false;
+  if (
+    receiver &&
+    (memberPath(receiver)?.[0] === 'JSON' || collectionOf(receiver, module) || localCollection(receiver, module))
+  )
+    return false;
   if (table.sendMethods.has(name) && !table.collectionMethods.has(name) && name !== 'stringify') return true;
   if (receiver && table.instanceSendMethods.has(name)) {
     const maker = makerOf(withoutTypeAssertions(receiver), module);
     if (maker?.kind === 'broker' && maker.sends?.instanceMethods?.includes(name)) return true;
   }
   const receivers = table.sendReceiverMethods.get(name) ?? [];
-  const text = receiver ? memberPath(receiver)?.join('.') ?? '' : '';
+  const text = receiver ? (memberPath(receiver)?.join('.') ?? '') : '';
   // A method shared with collections (`add`) sends only on a receiver that reads as a queue.
   if (table.sendMethods.has(name) && text && /queue|producer|publisher|channel/i.test(text)) return true;
   return receivers.some((pattern) => pattern.test(text));

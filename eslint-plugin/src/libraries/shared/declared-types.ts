@@ -25,7 +25,12 @@ function classMemberType(member: TSESTree.MemberExpression): string | undefined 
     if (element.type === 'PropertyDefinition' && keyName(element) === name) return typeName(element.typeAnnotation);
     if (element.type !== 'MethodDefinition' || element.kind !== 'constructor') continue;
     for (const param of element.value.params) {
-      if (param.type === 'TSParameterProperty' && param.parameter.type === 'Identifier' && param.parameter.name === name) return typeName(param.parameter.typeAnnotation);
+      if (
+        param.type === 'TSParameterProperty' &&
+        param.parameter.type === 'Identifier' &&
+        param.parameter.name === name
+      )
+        return typeName(param.parameter.typeAnnotation);
     }
   }
   return undefined;

@@ -1,6 +1,16 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { calleeName, keyName, objectLiteral, objectProperty, staticString, unwrapExpression, walk, type AdapterFile, type DeclaredTable } from '../../analysis/index.js';
+import {
+  calleeName,
+  keyName,
+  objectLiteral,
+  objectProperty,
+  staticString,
+  unwrapExpression,
+  walk,
+  type AdapterFile,
+  type DeclaredTable,
+} from '../../analysis/index.js';
 
 /**
  * Unique keys declared in code rather than in schema files, one reader per library: TypeORM
@@ -10,7 +20,11 @@ import { calleeName, keyName, objectLiteral, objectProperty, staticString, unwra
 
 function decoratorName(decorator: TSESTree.Decorator): string | undefined {
   const expression = decorator.expression;
-  return expression.type === 'CallExpression' ? calleeName(expression.callee) : expression.type === 'Identifier' ? expression.name : undefined;
+  return expression.type === 'CallExpression'
+    ? calleeName(expression.callee)
+    : expression.type === 'Identifier'
+      ? expression.name
+      : undefined;
 }
 
 function decoratorArguments(decorator: TSESTree.Decorator): TSESTree.CallExpressionArgument[] {
@@ -24,7 +38,9 @@ function isTrue(node: TSESTree.Node | undefined): boolean {
 function strings(node: TSESTree.Node | undefined): string[] {
   const list = node && unwrapExpression(node);
   if (list?.type !== 'ArrayExpression') return [];
-  return list.elements.flatMap((element) => (element?.type === 'Literal' && typeof element.value === 'string' ? [element.value] : []));
+  return list.elements.flatMap((element) =>
+    element?.type === 'Literal' && typeof element.value === 'string' ? [element.value] : [],
+  );
 }
 
 function optionFalse(options: TSESTree.Node | undefined, name: string, file: AdapterFile): boolean {
@@ -48,25 +64,49 @@ export function typeormEntities(file: AdapterFile): DeclaredTable[] {
     if (!entity) return;
     const className = node.id.name;
     const [first] = decoratorArguments(entity);
-    const named = first?.type === 'Literal' && typeof first.value === 'string' ? first.value : objectLiteral(first, file.scopeOf) && (objectProperty(objectLiteral(first, file.scopeOf)!, 'name')?.value as TSESTree.Literal | undefined)?.value;
+    const named =
+      first?.type === 'Literal' && typeof first.value === 'string'
+        ? first.value
+        : objectLiteral(first, file.scopeOf) &&
+          (objectProperty(objectLiteral(first, file.scopeOf)!, 'name')?.value as TSESTree.Literal | undefined)?.value;
     const keys: { columns: string[]; partial: boolean; written: string }[] = [];
     const primary: string[] = [];
     // A base class, a one-to-one relation (its join column is unique), an index kept out of
     // synchronisation or written in a way not read here: keys this reading does not list.
-    let unsure = node.superClass !== null || optionFalse(decoratorArguments(entity).find((argument) => objectLiteral(argument, file.scopeOf)), 'synchronize', file);
+    let unsure =
+      node.superClass !== null ||
+      optionFalse(
+        decoratorArguments(entity).find((argument) => objectLiteral(argument, file.scopeOf)),
+        'synchronize',
+        file,
+      );
     for (const decorator of decorators) {
       const name = decoratorName(decorator);
       const args = decoratorArguments(decorator);
       if (name === 'Unique') {
         const columns = strings(args[args.length - 1]);
-        if (columns.length > 0) keys.push({ columns, partial: false, written: `@Unique([${columns.join(', ')}]) on ${className}` });
+        if (columns.length > 0)
+          keys.push({ columns, partial: false, written: `@Unique([${columns.join(', ')}]) on ${className}` });
         else unsure = true;
       } else if (name === 'Index' && optionTrue(args[args.length - 1], 'unique', file)) {
         const columns = strings(args.find((argument) => argument.type === 'ArrayExpression'));
-        const partial = Boolean(objectLiteral(args[args.length - 1], file.scopeOf) && objectProperty(objectLiteral(args[args.length - 1], file.scopeOf)!, 'where'));
-        if (columns.length > 0) keys.push({ columns, partial, written: `@Index([${columns.join(', ')}], { unique: true }) on ${className}` });
+        const partial = Boolean(
+          objectLiteral(args[args.length - 1], file.scopeOf) &&
+          objectProperty(objectLiteral(args[args.length - 1], file.scopeOf)!, 'where'),
+        );
+        if (columns.length > 0)
+          keys.push({ columns, partial, written: `@Index([${columns.join(', ')}], { unique: true }) on ${className}` });
         else unsure = true;
-      } else if (name === 'Index' && (optionFalse(args[args.length - 1], 'synchronize', file) || args.some((argument) => argument.type !== 'Literal' && !objectLiteral(argument, file.scopeOf) && argument.type !== 'ArrayExpression'))) {
+      } else if (
+        name === 'Index' &&
+        (optionFalse(args[args.length - 1], 'synchronize', file) ||
+          args.some(
+            (argument) =>
+              argument.type !== 'Literal' &&
+              !objectLiteral(argument, file.scopeOf) &&
+              argument.type !== 'ArrayExpression',
+          ))
+      ) {
         unsure = true;
       }
     }
@@ -79,15 +119,26 @@ export function typeormEntities(file: AdapterFile): DeclaredTable[] {
         const [options] = decoratorArguments(decorator).slice(-1);
         if (name === 'OneToOne') unsure = true;
         if (name === 'PrimaryColumn' || name === 'PrimaryGeneratedColumn') primary.push(field);
-        else if ((name === 'Column' || name === 'Index') && optionTrue(options, 'unique', file)) keys.push({ columns: [field], partial: false, written: `${className}.${field} (unique)` });
+        else if ((name === 'Column' || name === 'Index') && optionTrue(options, 'unique', file))
+          keys.push({ columns: [field], partial: false, written: `${className}.${field} (unique)` });
         else if (name === 'Column' && optionTrue(options, 'primary', file)) primary.push(field);
       }
     }
-    if (primary.length > 0) keys.push({ columns: primary, partial: false, written: `the primary key (${primary.join(', ')}) of ${className}` });
+    if (primary.length > 0)
+      keys.push({
+        columns: primary,
+        partial: false,
+        written: `the primary key (${primary.join(', ')}) of ${className}`,
+      });
     // Every TypeORM entity has a primary column; finding none means the class is another
     // library's (MikroORM's @PrimaryKey) or declares it where this reading does not look.
     else unsure = true;
-    tables.push({ table: className, aliases: typeof named === 'string' ? [named] : [], keys, ...(unsure ? { unsure } : {}) });
+    tables.push({
+      table: className,
+      aliases: typeof named === 'string' ? [named] : [],
+      keys,
+      ...(unsure ? { unsure } : {}),
+    });
   });
   return tables;
 }
@@ -101,7 +152,8 @@ function uniqueFields(definition: TSESTree.ObjectExpression, file: AdapterFile):
     const options = objectLiteral(property.value, file.scopeOf);
     if (!name || !options) continue;
     const index = objectLiteral(objectProperty(options, 'index')?.value, file.scopeOf);
-    if (isTrue(objectProperty(options, 'unique')?.value) || (index && isTrue(objectProperty(index, 'unique')?.value))) fields.push(name);
+    if (isTrue(objectProperty(options, 'unique')?.value) || (index && isTrue(objectProperty(index, 'unique')?.value)))
+      fields.push(name);
   }
   return fields;
 }
@@ -112,7 +164,8 @@ function mentionsUnique(node: TSESTree.Node, file: AdapterFile): boolean {
 }
 
 /** Field types whose definitions hold no options: `String`, `[Number]`, `Schema.Types.ObjectId`. */
-const fieldTypes = /^(String|Number|Boolean|Date|Buffer|Map|Object|Array|BigInt|Mixed|ObjectId|Decimal128|UUID|Double|Int32)$/;
+const fieldTypes =
+  /^(String|Number|Boolean|Date|Buffer|Map|Object|Array|BigInt|Mixed|ObjectId|Decimal128|UUID|Double|Int32)$/;
 
 /**
  * Whether a schema definition may declare keys `uniqueFields` does not see: a spread, a computed
@@ -125,8 +178,13 @@ function definitionUnsure(definition: TSESTree.ObjectExpression, file: AdapterFi
     const options = objectLiteral(value, file.scopeOf);
     if (options) {
       // { type: String, unique: true } is read; { nested: { deep: { unique: true } } } is not.
-      const deeper = options.properties.filter((option) => !(option.type === 'Property' && ['unique', 'index'].includes(keyName(option) ?? '')));
-      return deeper.some((option) => mentionsUnique(option, file)) || options.properties.some((option) => option.type !== 'Property');
+      const deeper = options.properties.filter(
+        (option) => !(option.type === 'Property' && ['unique', 'index'].includes(keyName(option) ?? '')),
+      );
+      return (
+        deeper.some((option) => mentionsUnique(option, file)) ||
+        options.properties.some((option) => option.type !== 'Property')
+      );
     }
     if (value.type === 'Identifier') return !fieldTypes.test(value.name) && !/Schema$/.test(value.name);
     if (value.type === 'MemberExpression') return false;
@@ -153,7 +211,10 @@ function idKey(model: string): DeclaredTable['keys'][number] {
  * spread, an option it cannot read) is marked unsure.
  */
 export function mongooseSchemas(file: AdapterFile): DeclaredTable[] {
-  const bySchema = new Map<string, { keys: DeclaredTable['keys'][number][]; models: string[]; unsure: boolean; defined: boolean }>();
+  const bySchema = new Map<
+    string,
+    { keys: DeclaredTable['keys'][number][]; models: string[]; unsure: boolean; defined: boolean }
+  >();
   const entry = (name: string) => {
     let found = bySchema.get(name);
     if (!found) bySchema.set(name, (found = { keys: [], models: [], unsure: false, defined: false }));
@@ -167,7 +228,8 @@ export function mongooseSchemas(file: AdapterFile): DeclaredTable[] {
         const definition = objectLiteral(init.arguments[0], file.scopeOf);
         const target = entry(node.id.name);
         target.defined = true;
-        for (const field of definition ? uniqueFields(definition, file) : []) target.keys.push({ columns: [field], partial: false, written: `${field} (unique: true)` });
+        for (const field of definition ? uniqueFields(definition, file) : [])
+          target.keys.push({ columns: [field], partial: false, written: `${field} (unique: true)` });
         if (!definition || definitionUnsure(definition, file)) target.unsure = true;
       } else if (init.type === 'CallExpression' && calleeName(init.callee) === 'createForClass') {
         // SchemaFactory.createForClass(Tenant): the class says the fields; indexes may follow.
@@ -180,20 +242,41 @@ export function mongooseSchemas(file: AdapterFile): DeclaredTable[] {
     }
     if (node.type !== 'CallExpression') return;
     const method = calleeName(node.callee);
-    const receiver = node.callee.type === 'MemberExpression' && node.callee.object.type === 'Identifier' ? node.callee.object.name : undefined;
+    const receiver =
+      node.callee.type === 'MemberExpression' && node.callee.object.type === 'Identifier'
+        ? node.callee.object.name
+        : undefined;
     if (method === 'index' && receiver && optionTrue(node.arguments[1], 'unique', file)) {
       const fields = objectLiteral(node.arguments[0], file.scopeOf);
-      const columns = fields ? fields.properties.flatMap((property) => (property.type === 'Property' && keyName(property) ? [keyName(property)!] : [])) : [];
-      const partial = Boolean(objectLiteral(node.arguments[1], file.scopeOf) && objectProperty(objectLiteral(node.arguments[1], file.scopeOf)!, 'partialFilterExpression'));
-      if (columns.length > 0) entry(receiver).keys.push({ columns, partial, written: `${receiver}.index({ ${columns.join(', ')} }, { unique: true })` });
+      const columns = fields
+        ? fields.properties.flatMap((property) =>
+            property.type === 'Property' && keyName(property) ? [keyName(property)!] : [],
+          )
+        : [];
+      const partial = Boolean(
+        objectLiteral(node.arguments[1], file.scopeOf) &&
+        objectProperty(objectLiteral(node.arguments[1], file.scopeOf)!, 'partialFilterExpression'),
+      );
+      if (columns.length > 0)
+        entry(receiver).keys.push({
+          columns,
+          partial,
+          written: `${receiver}.index({ ${columns.join(', ')} }, { unique: true })`,
+        });
       if (!fields || columns.length !== fields.properties.length) entry(receiver).unsure = true;
     } else if (method === 'index' && receiver && node.arguments[1] && !objectLiteral(node.arguments[1], file.scopeOf)) {
       // index(fields, options) with options we cannot read may be unique.
       entry(receiver).unsure = true;
     }
     // Plugins and later additions may bring keys of their own.
-    if ((method === 'plugin' || method === 'add' || method === 'loadClass') && receiver && bySchema.has(receiver)) entry(receiver).unsure = true;
-    if (method === 'model' && node.arguments[0]?.type === 'Literal' && typeof node.arguments[0].value === 'string' && node.arguments[1]?.type === 'Identifier') {
+    if ((method === 'plugin' || method === 'add' || method === 'loadClass') && receiver && bySchema.has(receiver))
+      entry(receiver).unsure = true;
+    if (
+      method === 'model' &&
+      node.arguments[0]?.type === 'Literal' &&
+      typeof node.arguments[0].value === 'string' &&
+      node.arguments[1]?.type === 'Identifier'
+    ) {
       entry(node.arguments[1].name).models.push(node.arguments[0].value);
     }
   });
@@ -210,7 +293,11 @@ export function mongooseSchemas(file: AdapterFile): DeclaredTable[] {
 }
 
 /** `@Schema({ collection }) class EventKey { @Prop({ unique: true }) key: string }` (NestJS). */
-function decoratedSchema(node: TSESTree.ClassDeclaration | TSESTree.ClassExpression, schema: TSESTree.Decorator, file: AdapterFile): DeclaredTable {
+function decoratedSchema(
+  node: TSESTree.ClassDeclaration | TSESTree.ClassExpression,
+  schema: TSESTree.Decorator,
+  file: AdapterFile,
+): DeclaredTable {
   const className = node.id!.name;
   const keys: DeclaredTable['keys'][number][] = [idKey(className)];
   // A base class or options we cannot read may declare keys of their own.
@@ -229,14 +316,28 @@ function decoratedSchema(node: TSESTree.ClassDeclaration | TSESTree.ClassExpress
       }
       const props = objectLiteral(args[0], file.scopeOf);
       const index = props && objectLiteral(objectProperty(props, 'index')?.value, file.scopeOf);
-      if (props && (isTrue(objectProperty(props, 'unique')?.value) || (index && isTrue(objectProperty(index, 'unique')?.value)))) {
+      if (
+        props &&
+        (isTrue(objectProperty(props, 'unique')?.value) || (index && isTrue(objectProperty(index, 'unique')?.value)))
+      ) {
         keys.push({ columns: [field], partial: false, written: `${className}.${field} (unique: true)` });
-      } else if (props?.properties.some((option) => !(option.type === 'Property' && ['unique', 'index'].includes(keyName(option) ?? '')) && mentionsUnique(option, file))) {
+      } else if (
+        props?.properties.some(
+          (option) =>
+            !(option.type === 'Property' && ['unique', 'index'].includes(keyName(option) ?? '')) &&
+            mentionsUnique(option, file),
+        )
+      ) {
         unsure = true;
       }
     }
   }
-  return { table: className, aliases: collection?.type === 'Literal' && typeof collection.value === 'string' ? [collection.value] : [], keys, ...(unsure ? { unsure } : {}) };
+  return {
+    table: className,
+    aliases: collection?.type === 'Literal' && typeof collection.value === 'string' ? [collection.value] : [],
+    keys,
+    ...(unsure ? { unsure } : {}),
+  };
 }
 
 /** `['a', 'b']` or `'a'`: the columns a key call names. */
@@ -256,10 +357,17 @@ export function knexMigrations(file: AdapterFile): DeclaredTable[] {
   walk(file.sourceAst, file.visitorKeys, (node) => {
     if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return;
     const method = calleeName(node.callee);
-    if (method !== 'createTable' && method !== 'createTableIfNotExists' && method !== 'alterTable' && method !== 'table') return;
+    if (
+      method !== 'createTable' &&
+      method !== 'createTableIfNotExists' &&
+      method !== 'alterTable' &&
+      method !== 'table'
+    )
+      return;
     const table = staticString(node.arguments[0]);
     const builder = node.arguments[1];
-    if (!table || !builder || (builder.type !== 'ArrowFunctionExpression' && builder.type !== 'FunctionExpression')) return;
+    if (!table || !builder || (builder.type !== 'ArrowFunctionExpression' && builder.type !== 'FunctionExpression'))
+      return;
     const param = builder.params[0];
     if (param?.type !== 'Identifier') return;
     const keys: DeclaredTable['keys'][number][] = [];
@@ -272,27 +380,46 @@ export function knexMigrations(file: AdapterFile): DeclaredTable[] {
         const columns = columnList(inner.arguments[0]);
         const options = objectLiteral(inner.arguments[1], file.scopeOf);
         const partial = Boolean(options && objectProperty(options, 'predicate'));
-        if (columns.length > 0) keys.push({ columns, partial, written: `${name}([${columns.join(', ')}]) on ${table}` });
+        if (columns.length > 0)
+          keys.push({ columns, partial, written: `${name}([${columns.join(', ')}]) on ${table}` });
       } else if (onTable && knexIncrements.test(name ?? '')) {
         const column = staticString(inner.arguments[0]) ?? 'id';
         keys.push({ columns: [column], partial: false, written: `the primary key ${column} of ${table}` });
-      } else if ((name === 'unique' || name === 'primary') && receiver.type === 'CallExpression' && receiver.callee.type === 'MemberExpression') {
+      } else if (
+        (name === 'unique' || name === 'primary') &&
+        receiver.type === 'CallExpression' &&
+        receiver.callee.type === 'MemberExpression'
+      ) {
         // `t.string('refund_id').notNullable().unique()`: the column the chain starts with.
         let start: TSESTree.Node = receiver;
-        while (start.type === 'CallExpression' && start.callee.type === 'MemberExpression' && unwrapExpression(start.callee.object).type === 'CallExpression') start = unwrapExpression(start.callee.object);
+        while (
+          start.type === 'CallExpression' &&
+          start.callee.type === 'MemberExpression' &&
+          unwrapExpression(start.callee.object).type === 'CallExpression'
+        )
+          start = unwrapExpression(start.callee.object);
         if (start.type !== 'CallExpression' || start.callee.type !== 'MemberExpression') return;
         const root = unwrapExpression(start.callee.object);
         const column = staticString(start.arguments[0]);
-        if (root.type === 'Identifier' && root.name === param.name && column) keys.push({ columns: [column], partial: false, written: `${table}.${column} (${name})` });
+        if (root.type === 'Identifier' && root.name === param.name && column)
+          keys.push({ columns: [column], partial: false, written: `${table}.${column} (${name})` });
       }
     });
-    tables.push({ table, keys, ...(method === 'createTable' || method === 'createTableIfNotExists' ? {} : { addition: true }) });
+    tables.push({
+      table,
+      keys,
+      ...(method === 'createTable' || method === 'createTableIfNotExists' ? {} : { addition: true }),
+    });
   });
   return tables;
 }
 
 /** A column definition's key options: `{ primaryKey: true }`, `{ unique: true }`, `{ unique: 'name' }` (a composite key by name). */
-function sequelizeColumnKeys(definition: TSESTree.ObjectExpression | undefined, table: string, file: AdapterFile): DeclaredTable['keys'][number][] {
+function sequelizeColumnKeys(
+  definition: TSESTree.ObjectExpression | undefined,
+  table: string,
+  file: AdapterFile,
+): DeclaredTable['keys'][number][] {
   if (!definition) return [];
   const primary: string[] = [];
   const named = new Map<string, string[]>();
@@ -304,17 +431,26 @@ function sequelizeColumnKeys(definition: TSESTree.ObjectExpression | undefined, 
     if (!column || !options) continue;
     if (isTrue(objectProperty(options, 'primaryKey')?.value)) primary.push(column);
     const unique = objectProperty(options, 'unique')?.value;
-    const uniqueName = staticString(unique) ?? (objectLiteral(unique, file.scopeOf) && staticString(objectProperty(objectLiteral(unique, file.scopeOf)!, 'name')?.value));
+    const uniqueName =
+      staticString(unique) ??
+      (objectLiteral(unique, file.scopeOf) &&
+        staticString(objectProperty(objectLiteral(unique, file.scopeOf)!, 'name')?.value));
     if (isTrue(unique)) keys.push({ columns: [column], partial: false, written: `${table}.${column} (unique)` });
     else if (uniqueName) named.set(uniqueName, [...(named.get(uniqueName) ?? []), column]);
   }
-  if (primary.length > 0) keys.push({ columns: primary, partial: false, written: `the primary key (${primary.join(', ')}) of ${table}` });
-  for (const [name, columns] of named) keys.push({ columns, partial: false, written: `unique ${name} (${columns.join(', ')}) on ${table}` });
+  if (primary.length > 0)
+    keys.push({ columns: primary, partial: false, written: `the primary key (${primary.join(', ')}) of ${table}` });
+  for (const [name, columns] of named)
+    keys.push({ columns, partial: false, written: `unique ${name} (${columns.join(', ')}) on ${table}` });
   return keys;
 }
 
 /** `{ unique: true, fields: [...] , where }` in `indexes: [...]` or `uniqueKeys: { name: { fields } }`. */
-function sequelizeOptionKeys(options: TSESTree.ObjectExpression | undefined, table: string, file: AdapterFile): DeclaredTable['keys'][number][] {
+function sequelizeOptionKeys(
+  options: TSESTree.ObjectExpression | undefined,
+  table: string,
+  file: AdapterFile,
+): DeclaredTable['keys'][number][] {
   if (!options) return [];
   const keys: DeclaredTable['keys'][number][] = [];
   const indexes = objectProperty(options, 'indexes')?.value;
@@ -323,14 +459,24 @@ function sequelizeOptionKeys(options: TSESTree.ObjectExpression | undefined, tab
       const index = element && element.type !== 'SpreadElement' ? objectLiteral(element, file.scopeOf) : undefined;
       if (!index || !isTrue(objectProperty(index, 'unique')?.value)) continue;
       const columns = strings(objectProperty(index, 'fields')?.value);
-      if (columns.length > 0) keys.push({ columns, partial: Boolean(objectProperty(index, 'where')), written: `a unique index (${columns.join(', ')}) on ${table}` });
+      if (columns.length > 0)
+        keys.push({
+          columns,
+          partial: Boolean(objectProperty(index, 'where')),
+          written: `a unique index (${columns.join(', ')}) on ${table}`,
+        });
     }
   }
   const uniqueKeys = objectLiteral(objectProperty(options, 'uniqueKeys')?.value, file.scopeOf);
   for (const property of uniqueKeys?.properties ?? []) {
     const key = property.type === 'Property' ? objectLiteral(property.value, file.scopeOf) : undefined;
     const columns = strings(key && objectProperty(key, 'fields')?.value);
-    if (columns.length > 0) keys.push({ columns, partial: false, written: `unique ${keyName(property as TSESTree.Property) ?? ''} (${columns.join(', ')}) on ${table}` });
+    if (columns.length > 0)
+      keys.push({
+        columns,
+        partial: false,
+        written: `unique ${keyName(property as TSESTree.Property) ?? ''} (${columns.join(', ')}) on ${table}`,
+      });
   }
   return keys;
 }
@@ -350,22 +496,47 @@ export function sequelizeDeclarations(file: AdapterFile): DeclaredTable[] {
       const table = staticString(first);
       const columns = objectLiteral(second, file.scopeOf);
       if (!table || !columns) return;
-      tables.push({ table, keys: [...sequelizeColumnKeys(columns, table, file), ...sequelizeOptionKeys(objectLiteral(third, file.scopeOf), table, file)] });
+      tables.push({
+        table,
+        keys: [
+          ...sequelizeColumnKeys(columns, table, file),
+          ...sequelizeOptionKeys(objectLiteral(third, file.scopeOf), table, file),
+        ],
+      });
     } else if (method === 'addIndex' || method === 'addConstraint') {
       const table = staticString(first);
       if (!table) return;
       // addIndex(table, ['a'], { unique: true }), addIndex(table, { fields, unique: true }), addConstraint(table, { fields, type: 'unique' }).
       const options = objectLiteral(second?.type === 'ArrayExpression' ? third : second, file.scopeOf);
-      const columns = second?.type === 'ArrayExpression' ? strings(second) : strings(options && objectProperty(options, 'fields')?.value);
+      const columns =
+        second?.type === 'ArrayExpression'
+          ? strings(second)
+          : strings(options && objectProperty(options, 'fields')?.value);
       const type = options && staticString(objectProperty(options, 'type')?.value)?.toLowerCase();
-      const unique = options && (isTrue(objectProperty(options, 'unique')?.value) || type === 'unique' || type === 'primary key');
+      const unique =
+        options && (isTrue(objectProperty(options, 'unique')?.value) || type === 'unique' || type === 'primary key');
       if (!unique || columns.length === 0) return;
-      tables.push({ table, keys: [{ columns, partial: Boolean(objectProperty(options, 'where')), written: `${method}(${table}, [${columns.join(', ')}])` }], addition: true });
+      tables.push({
+        table,
+        keys: [
+          {
+            columns,
+            partial: Boolean(objectProperty(options, 'where')),
+            written: `${method}(${table}, [${columns.join(', ')}])`,
+          },
+        ],
+        addition: true,
+      });
     } else if (method === 'init' || method === 'define') {
       // Model.init(attributes, options) names its model by the class; define(name, attributes, options) by its first argument.
       const attributes = objectLiteral(method === 'init' ? first : second, file.scopeOf);
       const options = objectLiteral(method === 'init' ? second : third, file.scopeOf);
-      const model = method === 'init' ? (node.callee.object.type === 'Identifier' ? node.callee.object.name : undefined) : staticString(first);
+      const model =
+        method === 'init'
+          ? node.callee.object.type === 'Identifier'
+            ? node.callee.object.name
+            : undefined
+          : staticString(first);
       if (!attributes || !model || !options || !(objectProperty(options, 'sequelize') || method === 'define')) return;
       const tableName = staticString(objectProperty(options, 'tableName')?.value);
       const keys = [...sequelizeColumnKeys(attributes, model, file), ...sequelizeOptionKeys(options, model, file)];

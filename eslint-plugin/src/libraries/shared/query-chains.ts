@@ -1,6 +1,16 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { chainOf, fieldsOf, isChainEnd, memberPath, type AdapterFile, type Chain, type DataOperation, type Field, type ScopeOf } from '../../analysis/index.js';
+import {
+  chainOf,
+  fieldsOf,
+  isChainEnd,
+  memberPath,
+  type AdapterFile,
+  type Chain,
+  type DataOperation,
+  type Field,
+  type ScopeOf,
+} from '../../analysis/index.js';
 
 /**
  * What the query builders (knex, Drizzle, Kysely, TypeORM's query builder) have in common: they
@@ -9,13 +19,55 @@ import { chainOf, fieldsOf, isChainEnd, memberPath, type AdapterFile, type Chain
 
 /** The names a query-builder chain can end with; any other call is turned away at once. */
 export const chainEnds: ReadonlySet<string> = new Set([
-  'first', 'select', 'where', 'andWhere', 'orWhere', 'whereIn', 'whereNot', 'count', 'pluck', 'exists', 'limit', 'offset',
-  'orderBy', 'insert', 'values', 'onConflict', 'ignore', 'merge', 'onConflictDoNothing', 'onConflictDoUpdate',
-  'onDuplicateKeyUpdate', 'returning', 'returningAll', 'execute', 'executeTakeFirst', 'executeTakeFirstOrThrow', 'then',
-  'orIgnore', 'orUpdate', 'update', 'increment', 'decrement', 'del', 'delete', 'upsert', 'truncate', 'into', 'from',
-  'table', 'set', 'selectAll', 'innerJoin', 'leftJoin', 'groupBy', 'having', 'forUpdate', 'transacting', 'timeout',
+  'first',
+  'select',
+  'where',
+  'andWhere',
+  'orWhere',
+  'whereIn',
+  'whereNot',
+  'count',
+  'pluck',
+  'exists',
+  'limit',
+  'offset',
+  'orderBy',
+  'insert',
+  'values',
+  'onConflict',
+  'ignore',
+  'merge',
+  'onConflictDoNothing',
+  'onConflictDoUpdate',
+  'onDuplicateKeyUpdate',
+  'returning',
+  'returningAll',
+  'execute',
+  'executeTakeFirst',
+  'executeTakeFirstOrThrow',
+  'then',
+  'orIgnore',
+  'orUpdate',
+  'update',
+  'increment',
+  'decrement',
+  'del',
+  'delete',
+  'upsert',
+  'truncate',
+  'into',
+  'from',
+  'table',
+  'set',
+  'selectAll',
+  'innerJoin',
+  'leftJoin',
+  'groupBy',
+  'having',
+  'forUpdate',
+  'transacting',
+  'timeout',
 ]);
-
 
 /** The chain a call ends, read once however many builders ask about it. */
 const chains = new WeakMap<TSESTree.CallExpression, Chain | null>();
@@ -59,8 +111,10 @@ export function whereFilters(chain: Chain, scopeOf: ScopeOf): Field[] {
     const [first, second, third] = call.arguments;
     const column = first?.type === 'Literal' && typeof first.value === 'string' ? first.value : undefined;
     if (!column) filters.push(...fieldsOf(first, scopeOf));
-    else if (call.arguments.length === 2 && second && second.type !== 'SpreadElement') filters.push({ name: column, values: [second], functions: [] });
-    else if (second?.type === 'Literal' && second.value === '=' && third && third.type !== 'SpreadElement') filters.push({ name: column, values: [third], functions: [] });
+    else if (call.arguments.length === 2 && second && second.type !== 'SpreadElement')
+      filters.push({ name: column, values: [second], functions: [] });
+    else if (second?.type === 'Literal' && second.value === '=' && third && third.type !== 'SpreadElement')
+      filters.push({ name: column, values: [third], functions: [] });
   }
   return filters;
 }

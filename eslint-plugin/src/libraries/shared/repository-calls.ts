@@ -1,6 +1,22 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { calleeName, constantInitializer, fieldsOf, memberPath, normaliseTarget, objectLiteral, objectProperty, showsEveryField, uniqueKeyFields, unwrapExpression, type AdapterFile, type DataOperation, type Field, type LibraryName, type ScopeOf } from '../../analysis/index.js';
+import {
+  calleeName,
+  constantInitializer,
+  fieldsOf,
+  memberPath,
+  normaliseTarget,
+  objectLiteral,
+  objectProperty,
+  showsEveryField,
+  uniqueKeyFields,
+  unwrapExpression,
+  type AdapterFile,
+  type DataOperation,
+  type Field,
+  type LibraryName,
+  type ScopeOf,
+} from '../../analysis/index.js';
 
 /**
  * What repository and model APIs have in common: TypeORM (`repo.findOneBy`, `repo.save`,
@@ -12,8 +28,18 @@ import { calleeName, constantInitializer, fieldsOf, memberPath, normaliseTarget,
  */
 
 const readMethods = new Set([
-  'findOne', 'findOneBy', 'findOneOrFail', 'findOneByOrFail', 'findByPk', 'findById', 'exists', 'exist', 'existsBy',
-  'countBy', 'countDocuments', 'findBy',
+  'findOne',
+  'findOneBy',
+  'findOneOrFail',
+  'findOneByOrFail',
+  'findByPk',
+  'findById',
+  'exists',
+  'exist',
+  'existsBy',
+  'countBy',
+  'countDocuments',
+  'findBy',
 ]);
 /** Methods whose names are too common to mean a read unless they get a query object. */
 const readMethodsWithQuery = new Set(['find', 'count', 'findAll']);
@@ -22,7 +48,12 @@ const upsertOptionMethods = new Set(['updateOne', 'updateMany', 'findOneAndUpdat
 
 /** The method names a repository call can have; any other call is turned away at once. */
 export const repositoryMethods: ReadonlySet<string> = new Set([
-  ...readMethods, ...readMethodsWithQuery, ...insertMethods, ...upsertOptionMethods, 'upsert', 'findOrCreate',
+  ...readMethods,
+  ...readMethodsWithQuery,
+  ...insertMethods,
+  ...upsertOptionMethods,
+  'upsert',
+  'findOrCreate',
 ]);
 
 /** Entity-manager style calls name their entity first: `manager.save(Refund, row)`. */
@@ -39,7 +70,10 @@ function entityArgument(call: TSESTree.CallExpression): string | undefined {
  */
 /** `getRepository(Refund)`, `db.collection('refunds')`, `model('Refund')`: a call that hands out a repository. */
 function isRepositoryGetter(node: TSESTree.Node | undefined): node is TSESTree.CallExpression {
-  return node?.type === 'CallExpression' && /^get(Repository|MongoRepository|Collection)$|^collection$|^model$/.test(calleeName(node.callee) ?? '');
+  return (
+    node?.type === 'CallExpression' &&
+    /^get(Repository|MongoRepository|Collection)$|^collection$|^model$/.test(calleeName(node.callee) ?? '')
+  );
 }
 
 function receiverTarget(receiver: TSESTree.Node, scopeOf: ScopeOf): string | undefined {
@@ -48,7 +82,8 @@ function receiverTarget(receiver: TSESTree.Node, scopeOf: ScopeOf): string | und
   const node = isRepositoryGetter(held) ? held : unwrapExpression(receiver);
   if (isRepositoryGetter(node)) {
     // `getRepository(Refund)`, or a wrapper's `getRepository(ctx, Refund)`: the entity class is the capitalised one.
-    const argument = node.arguments.find((each) => each.type === 'Identifier' && /^[A-Z]/.test(each.name)) ?? node.arguments[0];
+    const argument =
+      node.arguments.find((each) => each.type === 'Identifier' && /^[A-Z]/.test(each.name)) ?? node.arguments[0];
     if (argument?.type === 'Identifier') return argument.name;
     if (argument?.type === 'Literal' && typeof argument.value === 'string') return argument.value;
   }
@@ -59,7 +94,8 @@ function receiverTarget(receiver: TSESTree.Node, scopeOf: ScopeOf): string | und
   if (/^(manager|entityManager|em|queryRunner|dataSource|connection|db|this)$/.test(last)) return undefined;
   const heldByClass = path.length === 2 && path[0] === 'this';
   const modelClass = path.length === 1 && /^[A-Z]/.test(last);
-  const namedAsStore = /(Repository|Repo|Model|Collection)$/.test(last) || /^(repository|repo|model|collection)$/i.test(last);
+  const namedAsStore =
+    /(Repository|Repo|Model|Collection)$/.test(last) || /^(repository|repo|model|collection)$/i.test(last);
   return heldByClass || modelClass || namedAsStore ? last : undefined;
 }
 
@@ -80,14 +116,21 @@ function isUpsertOption(node: TSESTree.Node | undefined, scopeOf: ScopeOf): bool
 function updatedFields(node: TSESTree.Node | undefined, scopeOf: ScopeOf): Field[] {
   const update = objectLiteral(node, scopeOf);
   if (!update) return [];
-  const operators = ['$set', '$setOnInsert'].map((name) => objectProperty(update, name)?.value).filter((value) => value !== undefined);
+  const operators = ['$set', '$setOnInsert']
+    .map((name) => objectProperty(update, name)?.value)
+    .filter((value) => value !== undefined);
   return operators.length > 0 ? operators.flatMap((value) => fieldsOf(value, scopeOf)) : fieldsOf(update, scopeOf);
 }
 
 /** `importModel.save({ transaction })`: a variable holding a record, not a repository or a model class. */
 function isInstance(receiver: TSESTree.Node): boolean {
   const node = unwrapExpression(receiver);
-  return node.type === 'Identifier' && !/^[A-Z]/.test(node.name) && !/(Repository|Repo|Manager)$/i.test(node.name) && !/^(em|manager|repository|repo|db)$/.test(node.name);
+  return (
+    node.type === 'Identifier' &&
+    !/^[A-Z]/.test(node.name) &&
+    !/(Repository|Repo|Manager)$/i.test(node.name) &&
+    !/^(em|manager|repository|repo|db)$/.test(node.name)
+  );
 }
 
 /** What a node holds: itself, or for a constant (`const repo = …`), the value it was given. */
@@ -100,7 +143,10 @@ function heldValue(node: TSESTree.Node, scopeOf: ScopeOf): TSESTree.Node | undef
 
 /** `new Refund(…)`, `Refund.build(…)`, `repo.create(…)`: an entity made in memory, not yet stored. */
 function madeAnew(node: TSESTree.Node | undefined): node is TSESTree.NewExpression | TSESTree.CallExpression {
-  return node?.type === 'NewExpression' || (node?.type === 'CallExpression' && /^(build|create|createEntity)$/.test(calleeName(node.callee) ?? ''));
+  return (
+    node?.type === 'NewExpression' ||
+    (node?.type === 'CallExpression' && /^(build|create|createEntity)$/.test(calleeName(node.callee) ?? ''))
+  );
 }
 
 function isNewInstance(receiver: TSESTree.Node, scopeOf: ScopeOf): boolean {
@@ -160,7 +206,11 @@ function claims(library: LibraryName, file: AdapterFile): boolean {
   return found.includes(library);
 }
 
-export function repositoryOperation(library: LibraryName, call: TSESTree.CallExpression, file: AdapterFile): DataOperation | undefined {
+export function repositoryOperation(
+  library: LibraryName,
+  call: TSESTree.CallExpression,
+  file: AdapterFile,
+): DataOperation | undefined {
   if (!claims(library, file)) return undefined;
   const scopeOf = file.scopeOf;
   const callee = unwrapExpression(call.callee);
@@ -171,7 +221,14 @@ export function repositoryOperation(library: LibraryName, call: TSESTree.CallExp
   const target = entity ?? namedTable(call.arguments[0], scopeOf) ?? receiverTarget(callee.object, scopeOf);
   if (!target) return undefined;
   const args = entity ? call.arguments.slice(1) : call.arguments;
-  const base = { library, targets: [normaliseTarget(target)], node: call, label: `${memberPath(callee)?.join('.') ?? method}()`, fields: [], arbitrated: false };
+  const base = {
+    library,
+    targets: [normaliseTarget(target)],
+    node: call,
+    label: `${memberPath(callee)?.join('.') ?? method}()`,
+    fields: [],
+    arbitrated: false,
+  };
 
   if (readMethods.has(method) || (readMethodsWithQuery.has(method) && objectLiteral(args[0], scopeOf))) {
     // findOneBy({ a }), exists({ a }), findOne({ where: { a } })
@@ -202,19 +259,39 @@ export function repositoryOperation(library: LibraryName, call: TSESTree.CallExp
   if (method === 'upsert') {
     // TypeORM: upsert(row, ['refundId']) or upsert(row, { conflictPaths: […] }); Sequelize: upsert(row).
     const paths = unwrapExpression(args[1] ?? call);
-    const list = paths.type === 'ArrayExpression' ? paths : objectLiteral(paths, scopeOf) && objectProperty(objectLiteral(paths, scopeOf)!, 'conflictPaths')?.value;
+    const list =
+      paths.type === 'ArrayExpression'
+        ? paths
+        : objectLiteral(paths, scopeOf) && objectProperty(objectLiteral(paths, scopeOf)!, 'conflictPaths')?.value;
     const conflictTarget =
       list && list.type === 'ArrayExpression'
         ? list.elements.map((element) => (element?.type === 'Literal' ? String(element.value) : '')).filter(Boolean)
         : undefined;
     // upsert(row, ['refundId']): ON CONFLICT ("refundId"), which needs a key on exactly those columns.
-    const exact = conflictTarget !== undefined && conflictTarget.length > 0 && list?.type === 'ArrayExpression' && conflictTarget.length === list.elements.length;
-    return { ...base, kind: 'upsert', fields: fieldsOf(args[0], scopeOf), conflictTarget, ...(exact ? { arbiter: 'exact' as const } : {}), arbitrated: true };
+    const exact =
+      conflictTarget !== undefined &&
+      conflictTarget.length > 0 &&
+      list?.type === 'ArrayExpression' &&
+      conflictTarget.length === list.elements.length;
+    return {
+      ...base,
+      kind: 'upsert',
+      fields: fieldsOf(args[0], scopeOf),
+      conflictTarget,
+      ...(exact ? { arbiter: 'exact' as const } : {}),
+      arbitrated: true,
+    };
   }
   if (method === 'findOrCreate') {
     const options = objectLiteral(args[0], scopeOf);
     const where = uniqueKeyFields(options && objectProperty(options, 'where')?.value, scopeOf);
-    return { ...base, kind: 'upsert', fields: where, conflictTarget: where.map((field) => field.name), arbitrated: true };
+    return {
+      ...base,
+      kind: 'upsert',
+      fields: where,
+      conflictTarget: where.map((field) => field.name),
+      arbitrated: true,
+    };
   }
   if (upsertOptionMethods.has(method) && isUpsertOption(args[2], scopeOf)) {
     const filter = uniqueKeyFields(args[0], scopeOf);

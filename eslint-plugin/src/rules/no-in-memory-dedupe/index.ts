@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { enclosingFunction } from '../../analysis/control/decisions.js';
+import { enclosingFunction } from '../../analysis/control/statements.js';
 import { analysisFor } from '../../lint/file-analysis.js';
 import type { FileContext, FunctionNode } from '../../analysis/context/file-context.js';
 import {
@@ -39,20 +39,27 @@ function claimsDurably(
   operationsAt: (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => readonly DataOperation[],
 ): boolean {
   let found = false;
-  walk(fn.body, file.visitorKeys, (node) => {
-    if (found) return false;
-    if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression') return true;
-    // Only a claim on the way to the effect gates it: not one in another branch of the function.
-    if (node.range[0] >= effect.range[0] || !onTheWayTo(node, effect, fn)) return true;
-    found = operationsAt(node).some(
-      (operation) =>
-        operation.claim !== undefined ||
-        (operation.skipsDuplicates === true && !resultIgnored(operation.node)) ||
-        // A conditional put, an insert that fails on its unique key: the duplicate throws.
-        ((operation.kind === 'insert' || operation.kind === 'upsert') && operation.arbitrated && operation.skipsDuplicates !== true),
-    );
-    return !found;
-  }, 20_000);
+  walk(
+    fn.body,
+    file.visitorKeys,
+    (node) => {
+      if (found) return false;
+      if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression') return true;
+      // Only a claim on the way to the effect gates it: not one in another branch of the function.
+      if (node.range[0] >= effect.range[0] || !onTheWayTo(node, effect, fn)) return true;
+      found = operationsAt(node).some(
+        (operation) =>
+          operation.claim !== undefined ||
+          (operation.skipsDuplicates === true && !resultIgnored(operation.node)) ||
+          // A conditional put, an insert that fails on its unique key: the duplicate throws.
+          ((operation.kind === 'insert' || operation.kind === 'upsert') &&
+            operation.arbitrated &&
+            operation.skipsDuplicates !== true),
+      );
+      return !found;
+    },
+    20_000,
+  );
   return found;
 }
 
@@ -77,7 +84,8 @@ function onTheWayTo(node: TSESTree.Node, effect: TSESTree.Node, fn: FunctionNode
  * before following the call's answer to the conditions it decides.
  */
 function mayCallHelper(callee: TSESTree.Node, file: FileContext): boolean {
-  if (callee.type === 'Identifier') return file.imports.bindings.has(callee.name) || file.localFunction(callee) !== undefined;
+  if (callee.type === 'Identifier')
+    return file.imports.bindings.has(callee.name) || file.localFunction(callee) !== undefined;
   if (callee.type !== 'MemberExpression') return false;
   if (callee.object.type === 'ThisExpression') return file.localFunction(callee) !== undefined;
   return callee.object.type === 'Identifier' && file.imports.names.get(callee.object.name) === '*';
@@ -115,7 +123,8 @@ export const noInMemoryDedupe = createRule({
      */
     const effectOfCallers = (gate: Gate, fn: FunctionNode) => {
       const answer = returnedBoolean(gate.statement.consequent);
-      if (answer === undefined || fn.body.type !== 'BlockStatement' || gate.statement.parent !== fn.body) return undefined;
+      if (answer === undefined || fn.body.type !== 'BlockStatement' || gate.statement.parent !== fn.body)
+        return undefined;
       if (returnedBoolean(fn.body.body[fn.body.body.length - 1]) !== !answer) return undefined;
       const truthyWhenHeld = gate.whenTrue === 'present' ? answer : !answer;
       for (const { call, module } of callsOf(fn, file).slice(0, 20)) {
@@ -139,15 +148,23 @@ export const noInMemoryDedupe = createRule({
         if (!effect) continue;
         if (claimsDurably(fn, effect.node, file, (node) => analysis.operationsAt(node))) return;
         const facts = analysis.tracer.scalars(key);
-        if (facts.length > 0 && facts.every((fact) => fact.kind === 'constant' || fact.kind === 'time' || fact.kind === 'minted')) return;
+        if (
+          facts.length > 0 &&
+          facts.every((fact) => fact.kind === 'constant' || fact.kind === 'time' || fact.kind === 'minted')
+        )
+          return;
         const wanted = keyText(key, file);
         const here = recordingsOf(collection, fn.body, file);
-        const sameKey = membership.records || here.some((recording) => recording.key !== undefined && keyText(recording.key, file) === wanted);
+        const sameKey =
+          membership.records ||
+          here.some((recording) => recording.key !== undefined && keyText(recording.key, file) === wanted);
         const everywhere = [...here, ...recordingsWhereItLives(collection)];
         // A Map or an object that stores computed values is a cache, not a record of what was done.
         if (!everywhere.every((recording) => storesMarker(recording, tracerOf))) return;
         // The code serves deliveries, or the key is the delivery's own id: any recording will do.
-        const delivery = analysis.servesDelivery(membership.node) || facts.some((fact) => fact.kind === 'delivery' && !fact.guessed && !fact.fallback);
+        const delivery =
+          analysis.servesDelivery(membership.node) ||
+          facts.some((fact) => fact.kind === 'delivery' && !fact.guessed && !fact.fallback);
         // Otherwise the whole protocol in one function: ask, act, record the same key, for a key
         // the function was given, outside any loop over data it holds.
         const protocol = sameKey && fromParameters(key, file) && !inLoopWithin(membership.node, fn);
@@ -155,8 +172,15 @@ export const noInMemoryDedupe = createRule({
         reported.add(membership.node);
         reported.add(gate.statement);
         // Where the memory is made, when it is in this file, for the editor's related information.
-        const origin = collection.module === file ? { origin: originAt(collection.declaration), originNote: 'the memory is made here' } : {};
-        context.report({ node: membership.node, messageId: 'inMemory', data: { collection: collection.name, effect: effect.label.replace(/`/g, ''), ...origin } });
+        const origin =
+          collection.module === file
+            ? { origin: originAt(collection.declaration), originNote: 'the memory is made here' }
+            : {};
+        context.report({
+          node: membership.node,
+          messageId: 'inMemory',
+          data: { collection: collection.name, effect: effect.label.replace(/`/g, ''), ...origin },
+        });
         return;
       }
     };
@@ -170,7 +194,11 @@ export const noInMemoryDedupe = createRule({
       CallExpression(node) {
         const method = node.callee.type === 'MemberExpression' ? calleeName(node.callee) : undefined;
         // A collection's own method, or a call whose answer decides an `if`: then it may be a helper asking a collection.
-        if ((method && table.collectionMethods.has(method)) || (mayCallHelper(node.callee, file) && gatesOf(node, 'present', file).length > 0)) lookup(node);
+        if (
+          (method && table.collectionMethods.has(method)) ||
+          (mayCallHelper(node.callee, file) && gatesOf(node, 'present', file).length > 0)
+        )
+          lookup(node);
       },
       'BinaryExpression[operator="in"]': lookup,
       'MemberExpression[computed=true]': lookup,

@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { collectionOf, sameCollection, type Collection } from '../../analysis/work/collections.js';
-import { exits } from '../../analysis/control/decisions.js';
+import { exits } from '../../analysis/control/statements.js';
 import { flip, isNothing, type Presence } from '../../analysis/control/polarity.js';
 import { isFunction, type FileContext, type FunctionNode } from '../../analysis/context/file-context.js';
 import type { DataOperation } from '../../analysis/operations/index.js';
@@ -46,11 +46,15 @@ export interface Effect {
 }
 
 /** `seen.has(id)`, `seen.includes(id)`, `id in seen`, `seen[id]`: a direct question to a collection. */
-export function directLookup(node: TSESTree.Node, file: FileContext): { collection: Collection; key: TSESTree.Node } | undefined {
+export function directLookup(
+  node: TSESTree.Node,
+  file: FileContext,
+): { collection: Collection; key: TSESTree.Node } | undefined {
   if (node.type === 'CallExpression' && node.callee.type === 'MemberExpression') {
     const method = propertyName(node.callee);
     const key = node.arguments[0];
-    if (!method || !key || key.type === 'SpreadElement' || !file.libraries.collectionMethods.has(method)) return undefined;
+    if (!method || !key || key.type === 'SpreadElement' || !file.libraries.collectionMethods.has(method))
+      return undefined;
     const collection = collectionOf(node.callee.object, file);
     return collection && collection.spec.lookups.includes(method) ? { collection, key } : undefined;
   }
@@ -58,7 +62,11 @@ export function directLookup(node: TSESTree.Node, file: FileContext): { collecti
     const collection = collectionOf(node.right, file);
     return collection && collection.spec.lookups.includes('in') ? { collection, key: node.left } : undefined;
   }
-  if (node.type === 'MemberExpression' && node.computed && !(node.parent?.type === 'AssignmentExpression' && node.parent.left === node)) {
+  if (
+    node.type === 'MemberExpression' &&
+    node.computed &&
+    !(node.parent?.type === 'AssignmentExpression' && node.parent.left === node)
+  ) {
     if (node.property.type === 'Literal') return undefined;
     const collection = collectionOf(node.object, file);
     return collection && collection.spec.lookups.includes('[]') ? { collection, key: node.property } : undefined;
@@ -74,9 +82,19 @@ export function directRecording(node: TSESTree.Node, collection: Collection, fil
     const target = collectionOf(node.callee.object, file);
     if (!target || !sameCollection(target, collection)) return undefined;
     const [key, value] = node.arguments;
-    return { node, key: key?.type === 'SpreadElement' ? undefined : key, value: value?.type === 'SpreadElement' ? undefined : value, module: file };
+    return {
+      node,
+      key: key?.type === 'SpreadElement' ? undefined : key,
+      value: value?.type === 'SpreadElement' ? undefined : value,
+      module: file,
+    };
   }
-  if (node.type === 'AssignmentExpression' && node.left.type === 'MemberExpression' && node.left.computed && collection.spec.records.includes('[]')) {
+  if (
+    node.type === 'AssignmentExpression' &&
+    node.left.type === 'MemberExpression' &&
+    node.left.computed &&
+    collection.spec.records.includes('[]')
+  ) {
     const target = collectionOf(node.left.object, file);
     if (!target || !sameCollection(target, collection)) return undefined;
     return { node, key: node.left.property, value: node.right, module: file };
@@ -87,15 +105,23 @@ export function directRecording(node: TSESTree.Node, collection: Collection, fil
 /** The recordings of `collection` in `root` (not following helpers). */
 function recordingsIn(root: TSESTree.Node, collection: Collection, file: FileContext): Recording[] {
   const found: Recording[] = [];
-  walk(root, file.visitorKeys, (node) => {
-    const recording = directRecording(node, collection, file);
-    if (recording) found.push(recording);
-  }, 50_000);
+  walk(
+    root,
+    file.visitorKeys,
+    (node) => {
+      const recording = directRecording(node, collection, file);
+      if (recording) found.push(recording);
+    },
+    50_000,
+  );
   return found;
 }
 
 /** A function of this file or of another project module that a call's callee names. */
-export function calledFunction(callee: TSESTree.Node, file: FileContext): { fn: FunctionNode; module: FileContext } | undefined {
+export function calledFunction(
+  callee: TSESTree.Node,
+  file: FileContext,
+): { fn: FunctionNode; module: FileContext } | undefined {
   const local = file.localFunction(callee);
   return local ? { fn: local, module: file } : importedFunction(file, callee);
 }
@@ -103,10 +129,14 @@ export function calledFunction(callee: TSESTree.Node, file: FileContext): { fn: 
 export function returnedBoolean(statement: TSESTree.Statement | null | undefined): boolean | undefined {
   if (!statement) return undefined;
   if (statement.type === 'BlockStatement') return returnedBoolean(statement.body[statement.body.length - 1]);
-  if (statement.type === 'ReturnStatement' && statement.argument?.type === 'Literal' && typeof statement.argument.value === 'boolean') return statement.argument.value;
+  if (
+    statement.type === 'ReturnStatement' &&
+    statement.argument?.type === 'Literal' &&
+    typeof statement.argument.value === 'boolean'
+  )
+    return statement.argument.value;
   return undefined;
 }
-
 
 /** A condition that a membership answer decides, and what the condition's truth means. */
 export interface Gate {
@@ -137,7 +167,8 @@ export function gatesOf(start: TSESTree.Node, whenTruthy: Presence, file: FileCo
         polarity = flip(polarity);
         break;
       case 'CallExpression':
-        if (parent.callee.type === 'Identifier' && parent.callee.name === 'Boolean' && parent.arguments[0] === node) break;
+        if (parent.callee.type === 'Identifier' && parent.callee.name === 'Boolean' && parent.arguments[0] === node)
+          break;
         return [];
       case 'BinaryExpression': {
         const other = parent.left === node ? parent.right : parent.left;
@@ -151,8 +182,14 @@ export function gatesOf(start: TSESTree.Node, whenTruthy: Presence, file: FileCo
       case 'VariableDeclarator': {
         if (parent.init !== node || parent.id.type !== 'Identifier' || depth > 0) return [];
         const variable = variableOf(parent.id, file.scopeOf(parent.id));
-        if (!variable || variable.references.some((reference) => reference.isWrite() && reference.identifier !== parent.id)) return [];
-        return variable.references.filter((reference) => reference.isRead()).flatMap((reference) => gatesOf(reference.identifier as TSESTree.Node, polarity, file, depth + 1));
+        if (
+          !variable ||
+          variable.references.some((reference) => reference.isWrite() && reference.identifier !== parent.id)
+        )
+          return [];
+        return variable.references
+          .filter((reference) => reference.isRead())
+          .flatMap((reference) => gatesOf(reference.identifier as TSESTree.Node, polarity, file, depth + 1));
       }
       default:
         return [];
@@ -170,7 +207,12 @@ export function unseenCode(gate: Gate): TSESTree.Node[] {
   if (whenAbsent) region.push(whenAbsent);
   if (whenTrue === 'present' && exits(statement.consequent) && !statement.alternate) {
     const holder = statement.parent;
-    const body = holder?.type === 'BlockStatement' || holder?.type === 'Program' || holder?.type === 'StaticBlock' ? holder.body : holder?.type === 'SwitchCase' ? holder.consequent : undefined;
+    const body =
+      holder?.type === 'BlockStatement' || holder?.type === 'Program' || holder?.type === 'StaticBlock'
+        ? holder.body
+        : holder?.type === 'SwitchCase'
+          ? holder.consequent
+          : undefined;
     if (body) region.push(...body.slice(body.indexOf(statement) + 1));
   }
   return region;
@@ -189,17 +231,26 @@ export function membershipAt(node: TSESTree.Node, file: FileContext): Membership
   if (!helper) return undefined;
   const { fn, module } = helper;
   const argumentFor = (key: TSESTree.Node): TSESTree.Node | undefined => {
-    const index = key.type === 'Identifier' ? fn.params.findIndex((param) => param.type === 'Identifier' && param.name === key.name) : -1;
+    const index =
+      key.type === 'Identifier'
+        ? fn.params.findIndex((param) => param.type === 'Identifier' && param.name === key.name)
+        : -1;
     const argument = node.arguments[index < 0 ? 0 : index];
     return argument && argument.type !== 'SpreadElement' ? argument : undefined;
   };
   // A helper returning the answer: `return seen.has(id)`, `=> seen.has(id)`, `return !seen.has(id)`.
-  const returned = fn.body.type === 'BlockStatement' ? (fn.body.body.length === 1 && fn.body.body[0].type === 'ReturnStatement' ? fn.body.body[0].argument : null) : fn.body;
+  const returned =
+    fn.body.type === 'BlockStatement'
+      ? fn.body.body.length === 1 && fn.body.body[0].type === 'ReturnStatement'
+        ? fn.body.body[0].argument
+        : null
+      : fn.body;
   if (returned) {
     const negated = returned.type === 'UnaryExpression' && returned.operator === '!';
     const inner = directLookup(negated ? returned.argument : returned, module);
     const key = inner && argumentFor(inner.key);
-    if (inner && key) return { node, collection: inner.collection, key, whenTruthy: negated ? 'absent' : 'present', records: false };
+    if (inner && key)
+      return { node, collection: inner.collection, key, whenTruthy: negated ? 'absent' : 'present', records: false };
   }
   // A helper deciding: `if (seen.has(id)) return true; seen.add(id); return false;`.
   if (fn.body.type !== 'BlockStatement') return undefined;
@@ -220,14 +271,22 @@ export function membershipAt(node: TSESTree.Node, file: FileContext): Membership
 }
 
 /** The first direct lookup inside a condition. */
-function lookupIn(test: TSESTree.Node, file: FileContext): { node: TSESTree.Node; collection: Collection; key: TSESTree.Node } | undefined {
+function lookupIn(
+  test: TSESTree.Node,
+  file: FileContext,
+): { node: TSESTree.Node; collection: Collection; key: TSESTree.Node } | undefined {
   let found: { node: TSESTree.Node; collection: Collection; key: TSESTree.Node } | undefined;
-  walk(test, file.visitorKeys, (node) => {
-    if (found) return false;
-    const lookup = directLookup(node, file);
-    if (lookup) found = { node, ...lookup };
-    return !found && !isFunction(node);
-  }, 500);
+  walk(
+    test,
+    file.visitorKeys,
+    (node) => {
+      if (found) return false;
+      const lookup = directLookup(node, file);
+      if (lookup) found = { node, ...lookup };
+      return !found && !isFunction(node);
+    },
+    500,
+  );
   return found;
 }
 
@@ -237,20 +296,25 @@ function lookupIn(test: TSESTree.Node, file: FileContext): { node: TSESTree.Node
  */
 export function recordingsOf(collection: Collection, scope: TSESTree.Node, file: FileContext): Recording[] {
   const found: Recording[] = [];
-  walk(scope, file.visitorKeys, (node) => {
-    const recording = directRecording(node, collection, file);
-    if (recording) {
-      found.push(recording);
-      return;
-    }
-    if (node.type !== 'CallExpression' || collection.spec.records.includes(calleeName(node.callee) ?? '')) return;
-    const helper = calledFunction(node.callee, file);
-    if (!helper || helper.fn.body.type !== 'BlockStatement') return;
-    for (const inner of recordingsIn(helper.fn.body, collection, helper.module)) {
-      const argument = node.arguments[0];
-      found.push({ ...inner, node, key: argument && argument.type !== 'SpreadElement' ? argument : undefined });
-    }
-  }, 50_000);
+  walk(
+    scope,
+    file.visitorKeys,
+    (node) => {
+      const recording = directRecording(node, collection, file);
+      if (recording) {
+        found.push(recording);
+        return;
+      }
+      if (node.type !== 'CallExpression' || collection.spec.records.includes(calleeName(node.callee) ?? '')) return;
+      const helper = calledFunction(node.callee, file);
+      if (!helper || helper.fn.body.type !== 'BlockStatement') return;
+      for (const inner of recordingsIn(helper.fn.body, collection, helper.module)) {
+        const argument = node.arguments[0];
+        found.push({ ...inner, node, key: argument && argument.type !== 'SpreadElement' ? argument : undefined });
+      }
+    },
+    50_000,
+  );
   return found;
 }
 
@@ -265,9 +329,13 @@ export function storesMarker(recording: Recording, tracer: (module: FileContext)
   if (!value) return true;
   const marker = (node: TSESTree.Node): boolean => {
     const inner = withoutTypeAssertions(node);
-    if (inner.type === 'ObjectExpression') return inner.properties.every((property) => property.type === 'Property' && marker(property.value));
+    if (inner.type === 'ObjectExpression')
+      return inner.properties.every((property) => property.type === 'Property' && marker(property.value));
     const facts = tracer(recording.module).scalars(inner);
-    return facts.length > 0 && facts.every((fact) => fact.kind === 'constant' || fact.kind === 'time' || fact.kind === 'minted');
+    return (
+      facts.length > 0 &&
+      facts.every((fact) => fact.kind === 'constant' || fact.kind === 'time' || fact.kind === 'minted')
+    );
   };
   return marker(value);
 }
@@ -276,40 +344,50 @@ export function storesMarker(recording: Recording, tracer: (module: FileContext)
 export function effectIn(
   roots: readonly TSESTree.Node[],
   file: FileContext,
-  operationsAt: (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, module: FileContext) => readonly DataOperation[],
+  operationsAt: (
+    node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
+    module: FileContext,
+  ) => readonly DataOperation[],
 ): Effect | undefined {
   const visited = new Set<FunctionNode>();
   const search = (root: TSESTree.Node, module: FileContext, depth: number): string | undefined => {
     let label: string | undefined;
     const helpers: { call: TSESTree.CallExpression; module: FileContext }[] = [];
-    walk(root, module.visitorKeys, (node) => {
-      if (label) return false;
-      if (node.type === 'NewExpression') {
-        const name = calleeName(node.callee) ?? '';
-        if (module.libraries.sendCommands.some((pattern) => pattern.test(name))) label = `new ${name}()`;
-        return !label;
-      }
-      if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression') return true;
-      // A write that settles duplicates itself (an upsert, ON CONFLICT, a conditional put) does not repeat.
-      const write = operationsAt(node, module).find((operation) => operation.kind !== 'read' && operation.kind !== 'serialisation' && !operation.arbitrated);
-      if (write) {
-        label = write.label;
-        return false;
-      }
-      if (node.type === 'CallExpression') {
-        if (sends(node, module)) {
-          label = `${module.code(node.callee)}()`;
+    walk(
+      root,
+      module.visitorKeys,
+      (node) => {
+        if (label) return false;
+        if (node.type === 'NewExpression') {
+          const name = calleeName(node.callee) ?? '';
+          if (module.libraries.sendCommands.some((pattern) => pattern.test(name))) label = `new ${name}()`;
+          return !label;
+        }
+        if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression') return true;
+        // A write that settles duplicates itself (an upsert, ON CONFLICT, a conditional put) does not repeat.
+        const write = operationsAt(node, module).find(
+          (operation) => operation.kind !== 'read' && operation.kind !== 'serialisation' && !operation.arbitrated,
+        );
+        if (write) {
+          label = write.label;
           return false;
         }
-        const request = writingRequest(node, module);
-        if (request) {
-          label = request;
-          return false;
+        if (node.type === 'CallExpression') {
+          if (sends(node, module)) {
+            label = `${module.code(node.callee)}()`;
+            return false;
+          }
+          const request = writingRequest(node, module);
+          if (request) {
+            label = request;
+            return false;
+          }
+          helpers.push({ call: node, module });
         }
-        helpers.push({ call: node, module });
-      }
-      return true;
-    }, 20_000);
+        return true;
+      },
+      20_000,
+    );
     if (label || depth >= 2) return label;
     for (const { call, module: from } of helpers) {
       const helper = calledFunction(call.callee, from);
@@ -323,13 +401,19 @@ export function effectIn(
   for (const root of roots) {
     // Report the call in the examined code that leads to the effect.
     let found: Effect | undefined;
-    walk(root, file.visitorKeys, (node) => {
-      if (found) return false;
-      if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression' && node.type !== 'NewExpression') return true;
-      const label = search(node, file, 0);
-      if (label) found = { node, label };
-      return !found;
-    }, 20_000);
+    walk(
+      root,
+      file.visitorKeys,
+      (node) => {
+        if (found) return false;
+        if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression' && node.type !== 'NewExpression')
+          return true;
+        const label = search(node, file, 0);
+        if (label) found = { node, label };
+        return !found;
+      },
+      20_000,
+    );
     if (found) return found;
   }
   return undefined;
@@ -348,20 +432,29 @@ export function fromParameters(key: TSESTree.Node, file: FileContext, depth = 0)
       if (definition.type !== 'Variable') return false;
       const values: TSESTree.Node[] = [];
       if (definition.node.init) values.push(definition.node.init);
-      for (const reference of variable.references) if (reference.writeExpr && reference.writeExpr !== definition.node.init) values.push(reference.writeExpr);
+      for (const reference of variable.references)
+        if (reference.writeExpr && reference.writeExpr !== definition.node.init) values.push(reference.writeExpr);
       // `const { id } = message`: the pattern's source is the initializer.
       return values.some((value) => fromParameters(value, file, depth + 1));
     }
     case 'MemberExpression':
       return fromParameters(node.object, file, depth + 1);
     case 'CallExpression':
-      return (node.callee.type === 'MemberExpression' && fromParameters(node.callee.object, file, depth + 1)) || node.arguments.some((argument) => argument.type !== 'SpreadElement' && fromParameters(argument, file, depth + 1));
+      return (
+        (node.callee.type === 'MemberExpression' && fromParameters(node.callee.object, file, depth + 1)) ||
+        node.arguments.some(
+          (argument) => argument.type !== 'SpreadElement' && fromParameters(argument, file, depth + 1),
+        )
+      );
     case 'AwaitExpression':
     case 'ChainExpression':
       return fromParameters(node.type === 'AwaitExpression' ? node.argument : node.expression, file, depth + 1);
     case 'LogicalExpression':
     case 'BinaryExpression':
-      return (node.left.type !== 'PrivateIdentifier' && fromParameters(node.left, file, depth + 1)) || fromParameters(node.right, file, depth + 1);
+      return (
+        (node.left.type !== 'PrivateIdentifier' && fromParameters(node.left, file, depth + 1)) ||
+        fromParameters(node.right, file, depth + 1)
+      );
     case 'ConditionalExpression':
       return fromParameters(node.consequent, file, depth + 1) || fromParameters(node.alternate, file, depth + 1);
     case 'TemplateLiteral':
@@ -376,16 +469,20 @@ const iterating = /^(forEach|map|flatMap|filter|reduce|some|every|find)$/;
 
 /** Is `node` inside a loop (or an array callback) within `fn`: deduping items of data at hand? */
 export function inLoopWithin(node: TSESTree.Node, fn: FunctionNode): boolean {
-  for (let current = node.parent; current && current !== fn; current = current.parent) if (loopTypes.has(current.type)) return true;
+  for (let current = node.parent; current && current !== fn; current = current.parent)
+    if (loopTypes.has(current.type)) return true;
   const call = fn.parent;
-  return call?.type === 'CallExpression' && call.arguments.includes(fn as never) && iterating.test(calleeName(call.callee) ?? '');
+  return (
+    call?.type === 'CallExpression' &&
+    call.arguments.includes(fn as never) &&
+    iterating.test(calleeName(call.callee) ?? '')
+  );
 }
 
 /** Text of a key as written, for comparing a lookup's key with a recording's. */
 export function keyText(node: TSESTree.Node, file: FileContext): string {
   return file.text(withoutTypeAssertions(node)).replace(/\s+/g, '').replace(/\?\./g, '.');
 }
-
 
 /** The calls of `fn`, in its own module and in the project's modules that import it (as an ES or a CommonJS export). */
 export function callsOf(fn: FunctionNode, file: FileContext): { call: TSESTree.CallExpression; module: FileContext }[] {

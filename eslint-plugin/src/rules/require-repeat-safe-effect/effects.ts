@@ -18,31 +18,46 @@ export type Verdict =
   | undefined;
 
 /** Quantities that a repeat adds to twice: money, credit, stock, usage. Counters of views, attempts or errors are metrics. */
-const quantityWords = /^(amount|amounts|balance|balances|credit|credits|point|points|quantity|qty|stock|inventory|total|usage|used|minutes|seconds|hours|tokens|seats|units|sold|spent|earned|earnings|revenue|paid|payout|payouts|bonus|reward|rewards|coins|gems|diamonds|cents|funds|deposit|deposits|withdrawn|owed|due|debt|pending|available|reserved|allocated|remaining|limit|quota)$/;
+const quantityWords =
+  /^(amount|amounts|balance|balances|credit|credits|point|points|quantity|qty|stock|inventory|total|usage|used|minutes|seconds|hours|tokens|seats|units|sold|spent|earned|earnings|revenue|paid|payout|payouts|bonus|reward|rewards|coins|gems|diamonds|cents|funds|deposit|deposits|withdrawn|owed|due|debt|pending|available|reserved|allocated|remaining|limit|quota)$/;
 
 /** Rows a repeat duplicates harmlessly or that record the delivery itself: logs, audit trails, histories, metrics. */
-const recordTables = /(^|_)(logs?|audits?|audit_trail|history|histories|activity|activities|events?|traces?|metrics?|stats?|statistics|analytics|notifications?|webhooks?|deliveries|attempts?|errors?|failures?)(_|$)/;
+const recordTables =
+  /(^|_)(logs?|audits?|audit_trail|history|histories|activity|activities|events?|traces?|metrics?|stats?|statistics|analytics|notifications?|webhooks?|deliveries|attempts?|errors?|failures?)(_|$)/;
 
 function quantity(name: string): boolean {
   return words(name).some((word) => quantityWords.test(word));
 }
 
 /** An increment of a quantity, an upsert that adds, or an insert no business key protects. */
-export function operationVerdict(operation: DataOperation, module: FileContext, tracer: OriginTracer, schema: () => SchemaModel): Verdict {
+export function operationVerdict(
+  operation: DataOperation,
+  module: FileContext,
+  tracer: OriginTracer,
+  schema: () => SchemaModel,
+): Verdict {
   const added = addedFields(operation, module);
   if (added && (operation.kind === 'update' || operation.kind === 'upsert')) {
     const quantities = added.filter(quantity);
-    if (quantities.length > 0) return { kind: 'effect', node: operation.node, does: `adds to '${quantities[0]}' (${operation.label})`, repeat: 'adds it again' };
+    if (quantities.length > 0)
+      return {
+        kind: 'effect',
+        node: operation.node,
+        does: `adds to '${quantities[0]}' (${operation.label})`,
+        repeat: 'adds it again',
+      };
     // A counter of views or attempts: a metric, not an effect.
     return operation.kind === 'upsert' ? { kind: 'boundary' } : undefined;
   }
-  if (operation.kind === 'serialisation' || (operation.kind === 'read' && operation.locksRows)) return { kind: 'boundary' };
+  if (operation.kind === 'serialisation' || (operation.kind === 'read' && operation.locksRows))
+    return { kind: 'boundary' };
   if (operation.claim || operation.arbitrated) return { kind: 'boundary' };
   if (operation.kind !== 'insert') return undefined;
   const target = operation.targets[0];
   if (!target || recordTables.test(columnName(target))) return undefined;
   const model = schema();
-  if (!model.knows(target) || !model.keysSettled(target) || operation.fieldsComplete === false) return { kind: 'unknown' };
+  if (!model.knows(target) || !model.keysSettled(target) || operation.fieldsComplete === false)
+    return { kind: 'unknown' };
   const written = new Map(operation.fields.map((field) => [columnName(field.name), field]));
   for (const key of model.uniqueKeys(target)) {
     if (key.partial || !key.columns.every((column) => written.has(column))) continue;
@@ -50,7 +65,10 @@ export function operationVerdict(operation: DataOperation, module: FileContext, 
     const fresh = key.columns.every((column) => {
       const field = written.get(column)!;
       const facts = field.values.flatMap((value) => tracer.scalars(value));
-      return (facts.length > 0 && facts.every((fact) => fact.kind === 'minted')) || field.functions.some((name) => /uuid|random/.test(name));
+      return (
+        (facts.length > 0 && facts.every((fact) => fact.kind === 'minted')) ||
+        field.functions.some((name) => /uuid|random/.test(name))
+      );
     });
     if (!fresh) return { kind: 'boundary' };
   }

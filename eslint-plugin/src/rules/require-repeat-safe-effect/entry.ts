@@ -1,5 +1,3 @@
-import type { TSESTree } from '@typescript-eslint/utils';
-
 import { handlerParameter } from '../../analysis/origin/entry-points.js';
 import type { Fact, Shaped } from '../../analysis/origin/facts.js';
 import type { FileAnalysis } from '../../lint/file-analysis.js';
@@ -23,7 +21,12 @@ function labelOf(facts: readonly Fact[], analysis: FileAnalysis): string | undef
   const certain = facts.filter((fact) => !fact.guessed);
   if (certain.length === 0) return undefined;
   for (const fact of certain) {
-    const shaped = fact.kind === 'shaped' ? fact : fact.kind === 'list' ? fact.elements.find((element): element is Shaped => element.kind === 'shaped') : undefined;
+    const shaped =
+      fact.kind === 'shaped'
+        ? fact
+        : fact.kind === 'list'
+          ? fact.elements.find((element): element is Shaped => element.kind === 'shaped')
+          : undefined;
     const library = shaped?.shape.split(':')[0];
     const broker = analysis.file.libraries.brokers.find((adapter) => adapter.name === library);
     if (broker?.entry) return broker.entry;
@@ -37,7 +40,13 @@ function frameworkDedupes(fn: FunctionNode): boolean {
   const call = fn.parent;
   if (call?.type !== 'CallExpression' && call?.type !== 'NewExpression') return false;
   return call.arguments.some(
-    (argument) => argument.type === 'ObjectExpression' && argument.properties.some((property) => property.type === 'Property' && /^(idempotency|idempotencyKey|dedup\w*|deduplication\w*)$/i.test(keyName(property) ?? '')),
+    (argument) =>
+      argument.type === 'ObjectExpression' &&
+      argument.properties.some(
+        (property) =>
+          property.type === 'Property' &&
+          /^(idempotency|idempotencyKey|dedup\w*|deduplication\w*)$/i.test(keyName(property) ?? ''),
+      ),
   );
 }
 
@@ -48,7 +57,8 @@ function readsDelivery(fn: FunctionNode, analysis: FileAnalysis): string | undef
   walk(fn.body, analysis.file.visitorKeys, (node) => {
     if (label) return false;
     if (node !== fn.body && isFunction(node)) return false;
-    if (node.type === 'CallExpression' && results.has(calleeName(node.callee) ?? '')) label = labelOf(analysis.tracer.facts(node as TSESTree.CallExpression), analysis);
+    if (node.type === 'CallExpression' && results.has(calleeName(node.callee) ?? ''))
+      label = labelOf(analysis.tracer.facts(node), analysis);
     return true;
   });
   return label;
@@ -57,7 +67,11 @@ function readsDelivery(fn: FunctionNode, analysis: FileAnalysis): string | undef
 export function entryPointOf(fn: FunctionNode, analysis: FileAnalysis): EntryPoint | undefined {
   const file = analysis.file;
   // A team that declares the framework's own dedupe (AWS Powertools' idempotency) keys repeats there.
-  if (frameworkDedupes(fn) || file.libraries.brokers.some((adapter) => adapter.keyPaths && file.libraries.imported(adapter, file.imports))) return undefined;
+  if (
+    frameworkDedupes(fn) ||
+    file.libraries.brokers.some((adapter) => adapter.keyPaths && file.libraries.imported(adapter, file.imports))
+  )
+    return undefined;
   const sites = file.functionSites(fn);
   for (let index = 0; index < fn.params.length; index += 1) {
     const label = labelOf(handlerParameter(fn, index, sites, file) ?? [], analysis);

@@ -11,7 +11,8 @@ export const requireRepeatSafeEffect = createRule({
   meta: {
     type: 'problem',
     messages: {
-      unguarded: 'Additive effect with no repeat-safe boundary: this {{entry}} {{does}} with no claim, unique key or idempotency key on the way, so a redelivery {{repeat}}.',
+      unguarded:
+        'Additive effect with no repeat-safe boundary: this {{entry}} {{does}} with no claim, unique key or idempotency key on the way, so a redelivery {{repeat}}.',
     },
     schema: [],
   },
@@ -36,7 +37,11 @@ export const requireRepeatSafeEffect = createRule({
           const [effect] = reading.effects;
           if (!effect || reading.boundary || reading.unknown || reported.has(effect.node)) continue;
           reported.add(effect.node);
-          context.report({ node: effect.node, messageId: 'unguarded', data: { entry: entry.label, does: effect.does, repeat: effect.repeat } });
+          context.report({
+            node: effect.node,
+            messageId: 'unguarded',
+            data: { entry: entry.label, does: effect.does, repeat: effect.repeat },
+          });
         }
       },
     };

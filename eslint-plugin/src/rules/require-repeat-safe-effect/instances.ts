@@ -9,8 +9,16 @@ import { keyName, propertyName } from '../../analysis/syntax/nodes.js';
  * a class type (`private readonly billing: BillingService`, as dependency injection writes it):
  * the method of that class, in this module or the project module the class is imported from.
  */
-export function injectedMethod(callee: TSESTree.Node, module: FileContext): { fn: FunctionNode; module: FileContext } | undefined {
-  if (callee.type !== 'MemberExpression' || callee.object.type !== 'MemberExpression' || callee.object.object.type !== 'ThisExpression') return undefined;
+export function injectedMethod(
+  callee: TSESTree.Node,
+  module: FileContext,
+): { fn: FunctionNode; module: FileContext } | undefined {
+  if (
+    callee.type !== 'MemberExpression' ||
+    callee.object.type !== 'MemberExpression' ||
+    callee.object.object.type !== 'ThisExpression'
+  )
+    return undefined;
   const field = propertyName(callee.object);
   const method = propertyName(callee);
   let body: TSESTree.Node | undefined = callee.parent;
@@ -21,7 +29,12 @@ export function injectedMethod(callee: TSESTree.Node, module: FileContext): { fn
     if (member.type === 'PropertyDefinition' && keyName(member) === field) typeName = typeNameOf(member);
     if (member.type === 'MethodDefinition' && member.kind === 'constructor') {
       for (const param of member.value.params) {
-        if (param.type === 'TSParameterProperty' && param.parameter.type === 'Identifier' && param.parameter.name === field) typeName = typeNameOf(param.parameter);
+        if (
+          param.type === 'TSParameterProperty' &&
+          param.parameter.type === 'Identifier' &&
+          param.parameter.name === field
+        )
+          typeName = typeNameOf(param.parameter);
       }
     }
   }
@@ -37,10 +50,19 @@ export function injectedMethod(callee: TSESTree.Node, module: FileContext): { fn
 
 function classMethod(module: FileContext, className: string, method: string): FunctionNode | undefined {
   for (const statement of module.sourceAst.body) {
-    const declaration = statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration' ? statement.declaration : statement;
+    const declaration =
+      statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration'
+        ? statement.declaration
+        : statement;
     if (declaration?.type !== 'ClassDeclaration' || declaration.id?.name !== className) continue;
     for (const member of declaration.body.body) {
-      if (member.type === 'MethodDefinition' && member.value.type === 'FunctionExpression' && member.value.body && keyName(member) === method) return member.value;
+      if (
+        member.type === 'MethodDefinition' &&
+        member.value.type === 'FunctionExpression' &&
+        member.value.body &&
+        keyName(member) === method
+      )
+        return member.value;
     }
   }
   return undefined;

@@ -5,7 +5,7 @@ import type { FileAnalysis } from '../../lint/file-analysis.js';
 import { isFunction, type FileContext, type FunctionNode } from '../../analysis/context/file-context.js';
 import { importedFunction } from '../../analysis/project/modules.js';
 import { duplicateCatches } from '../../analysis/control/caught.js';
-import { exits } from '../../analysis/control/decisions.js';
+import { exits } from '../../analysis/control/statements.js';
 import { findOperations, type DataOperation } from '../../analysis/operations/index.js';
 import { OriginTracer } from '../../analysis/origin/origin.js';
 import { providerCallAt } from '../../analysis/keys/provider-calls.js';
@@ -33,11 +33,13 @@ const maxDepth = 3;
 const budget = 20_000;
 
 /** Calls whose names say they record, claim, lock or check what was handled: not readable, they may be the boundary. */
-const boundaryNames = /claim|dedup|idempot|lock|mutex|semaphore|acquire|lease|once|processed|handled|already|seen|duplicate|exists|inbox|guard|reserve|markAs|mark[A-Z]|isNew|firstTime/i;
+const boundaryNames =
+  /claim|dedup|idempot|lock|mutex|semaphore|acquire|lease|once|processed|handled|already|seen|duplicate|exists|inbox|guard|reserve|markAs|mark[A-Z]|isNew|firstTime/i;
 /** Calls whose names say they fetch a row: a stop when it is missing is validation, not a check of what was done. */
 const readerNames = /^(get|find|fetch|load|read|lookup|retrieve|select|query)([A-Z_]\w*)?$/;
 /** Callbacks that run while the call runs, as part of the same path. */
-const inlineCallbacks = /^(map|forEach|flatMap|reduce|filter|some|every|all|allSettled|\$transaction|transaction|withTransaction|tx|run|begin|serializable|then)$/;
+const inlineCallbacks =
+  /^(map|forEach|flatMap|reduce|filter|some|every|all|allSettled|\$transaction|transaction|withTransaction|tx|run|begin|serializable|then)$/;
 
 interface Reading {
   effects: UnguardedEffect[];
@@ -54,7 +56,10 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
     return tracer;
   };
   const visited = new Set<FunctionNode>();
-  const operationsAt = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, module: FileContext): readonly DataOperation[] =>
+  const operationsAt = (
+    node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
+    module: FileContext,
+  ): readonly DataOperation[] =>
     module === analysis.file ? analysis.operationsAt(node) : findOperations(node, module);
 
   const judgeOperation = (operation: DataOperation, module: FileContext, top: TSESTree.Node) => {
@@ -66,7 +71,8 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
     if (!verdict) return;
     if (verdict.kind === 'boundary') reading.boundary = true;
     else if (verdict.kind === 'unknown') reading.unknown = true;
-    else if (operation.kind === 'insert' && duplicateCatches(operation.node, module).length > 0) reading.boundary = true;
+    else if (operation.kind === 'insert' && duplicateCatches(operation.node, module).length > 0)
+      reading.boundary = true;
     else reading.effects.push({ node: top, does: verdict.does, repeat: verdict.repeat });
   };
 
@@ -80,7 +86,12 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
         if (reading.boundary || reading.unknown) return false;
         if (node !== fn.body && isFunction(node)) return runsInline(node);
         const top = topCall ?? node;
-        if (node.type === 'IfStatement' || node.type === 'ConditionalExpression' || node.type === 'SwitchStatement' || node.type === 'WhileStatement') {
+        if (
+          node.type === 'IfStatement' ||
+          node.type === 'ConditionalExpression' ||
+          node.type === 'SwitchStatement' ||
+          node.type === 'WhileStatement'
+        ) {
           const test = node.type === 'SwitchStatement' ? node.discriminant : node.test;
           if (test && checksStoredState(test, node, module)) reading.boundary = true;
           return !reading.boundary;
@@ -99,7 +110,8 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
         if (provider) {
           const verdict = providerVerdict(provider);
           if (verdict?.kind === 'boundary') reading.boundary = true;
-          else if (verdict?.kind === 'effect') reading.effects.push({ node: top, does: verdict.does, repeat: verdict.repeat });
+          else if (verdict?.kind === 'effect')
+            reading.effects.push({ node: top, does: verdict.does, repeat: verdict.repeat });
           return true;
         }
         const name = calleeName(node.callee) ?? '';
@@ -109,7 +121,9 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
         }
         if (depth < maxDepth) {
           const local = module.localFunction(node.callee);
-          const helper = local ? { fn: local, module } : (importedFunction(module, node.callee) ?? injectedMethod(node.callee, module));
+          const helper = local
+            ? { fn: local, module }
+            : (importedFunction(module, node.callee) ?? injectedMethod(node.callee, module));
           if (helper) read(helper.fn, helper.module, depth + 1, top);
         }
         return true;
@@ -124,7 +138,11 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
 /** A function written inline as the argument of a call that runs it now: `items.map(async (item) => …)`, `$transaction(async (tx) => …)`. */
 function runsInline(fn: FunctionNode): boolean {
   const call = fn.parent;
-  return call?.type === 'CallExpression' && call.arguments.includes(fn as TSESTree.CallExpressionArgument) && inlineCallbacks.test(calleeName(call.callee) ?? '');
+  return (
+    call?.type === 'CallExpression' &&
+    call.arguments.includes(fn as TSESTree.CallExpressionArgument) &&
+    inlineCallbacks.test(calleeName(call.callee) ?? '')
+  );
 }
 
 /** What a variable holds when it is set once from an awaited call: the call. */
@@ -132,7 +150,13 @@ function awaitedCallOf(identifier: TSESTree.Identifier, module: FileContext): TS
   const definition = variableOf(identifier, module.scopeOf(identifier))?.defs[0];
   if (definition?.type !== 'Variable' || !definition.node.init) return undefined;
   let init: TSESTree.Node = definition.node.init;
-  while (init.type === 'TSAsExpression' || init.type === 'TSNonNullExpression' || init.type === 'TSSatisfiesExpression' || init.type === 'ChainExpression') init = init.expression;
+  while (
+    init.type === 'TSAsExpression' ||
+    init.type === 'TSNonNullExpression' ||
+    init.type === 'TSSatisfiesExpression' ||
+    init.type === 'ChainExpression'
+  )
+    init = init.expression;
   const inner = init.type === 'AwaitExpression' ? unwrapExpression(init.argument) : undefined;
   return inner?.type === 'CallExpression' ? inner : undefined;
 }
@@ -154,7 +178,9 @@ function checksStoredState(test: TSESTree.Node, statement: TSESTree.Node, module
     if (node.type !== 'Identifier') return true;
     const call = awaitedCallOf(node, module);
     if (!call) return true;
-    const isRead = findOperations(call, module).some((operation) => operation.kind === 'read') || readerNames.test(calleeName(call.callee) ?? '');
+    const isRead =
+      findOperations(call, module).some((operation) => operation.kind === 'read') ||
+      readerNames.test(calleeName(call.callee) ?? '');
     decides = !(isRead && onlyStopsWhenMissing(node, test, statement));
     return !decides;
   });
@@ -165,10 +191,15 @@ function checksStoredState(test: TSESTree.Node, statement: TSESTree.Node, module
 function onlyStopsWhenMissing(identifier: TSESTree.Identifier, test: TSESTree.Node, statement: TSESTree.Node): boolean {
   if (statement.type !== 'IfStatement' || statement.alternate || !exits(statement.consequent)) return false;
   const bare = unwrapExpression(test);
-  if (bare.type === 'UnaryExpression' && bare.operator === '!' && unwrapExpression(bare.argument) === identifier) return true;
+  if (bare.type === 'UnaryExpression' && bare.operator === '!' && unwrapExpression(bare.argument) === identifier)
+    return true;
   if (bare.type === 'BinaryExpression' && /^[!=]==?$/.test(bare.operator) && bare.operator.startsWith('=')) {
     const other = bare.left === identifier ? bare.right : bare.right === identifier ? bare.left : undefined;
-    return other !== undefined && ((other.type === 'Literal' && other.value === null) || (other.type === 'Identifier' && other.name === 'undefined'));
+    return (
+      other !== undefined &&
+      ((other.type === 'Literal' && other.value === null) ||
+        (other.type === 'Identifier' && other.name === 'undefined'))
+    );
   }
   return false;
 }

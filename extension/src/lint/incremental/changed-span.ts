@@ -19,7 +19,8 @@ const block = 512;
 export function changedSpan(before: string, after: string): ChangedSpan {
   const shorter = Math.min(before.length, after.length);
   let start = 0;
-  while (start + block <= shorter && before.slice(start, start + block) === after.slice(start, start + block)) start += block;
+  while (start + block <= shorter && before.slice(start, start + block) === after.slice(start, start + block))
+    start += block;
   while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start += 1;
 
   // The suffix may not reach back into the prefix: with repeated characters both could claim them.
@@ -27,11 +28,13 @@ export function changedSpan(before: string, after: string): ChangedSpan {
   let suffix = 0;
   while (
     suffix + block <= room &&
-    before.slice(before.length - suffix - block, before.length - suffix) === after.slice(after.length - suffix - block, after.length - suffix)
+    before.slice(before.length - suffix - block, before.length - suffix) ===
+      after.slice(after.length - suffix - block, after.length - suffix)
   ) {
     suffix += block;
   }
-  while (suffix < room && before.charCodeAt(before.length - suffix - 1) === after.charCodeAt(after.length - suffix - 1)) suffix += 1;
+  while (suffix < room && before.charCodeAt(before.length - suffix - 1) === after.charCodeAt(after.length - suffix - 1))
+    suffix += 1;
 
   return { start, oldEnd: before.length - suffix, newEnd: after.length - suffix };
 }

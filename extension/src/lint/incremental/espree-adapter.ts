@@ -16,7 +16,7 @@ interface EspreeOptions {
  * an espree parse and with the same options, for a full program and a spliced one alike.
  */
 export function espreeAdapter(): ParserAdapter {
-  const parse = (text: string, options: ParserOptions) => espree.parse(text, options as espree.Options) as unknown as EstreeProgram;
+  const parse = (text: string, options: ParserOptions) => espree.parse(text, options) as unknown as EstreeProgram;
   const complete = (program: EstreeProgram, options: ParserOptions): ParseResult => {
     const given = options as EspreeOptions;
     const scopeManager = eslintScope.analyze(program as never, {
@@ -32,7 +32,7 @@ export function espreeAdapter(): ParserAdapter {
   };
   return {
     meta: { name: 'espree', version: espree.version },
-    visitorKeys: espree.VisitorKeys as unknown as VisitorKeys,
+    visitorKeys: espree.VisitorKeys,
     declarationsClash: true,
     parse: (text, options) => complete(parse(text, options), options),
     parseFragment: parse,

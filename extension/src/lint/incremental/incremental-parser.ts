@@ -11,8 +11,7 @@ export interface IncrementalParserOptions {
 
 /** How a parse went: its result, or what the parser threw (a syntax error), with how the text was parsed either way. */
 export type ParseAttempt =
-  | { ok: true; result: ParseResult; outcome: ParseOutcome }
-  | { ok: false; error: unknown; outcome: ParseOutcome };
+  { ok: true; result: ParseResult; outcome: ParseOutcome } | { ok: false; error: unknown; outcome: ParseOutcome };
 
 /** A parser that parses only what changed in a document since its last parse. */
 export interface IncrementalParser {
@@ -24,7 +23,11 @@ export interface IncrementalParser {
  * Wraps a parser so that a document's text is parsed again only where it changed, with the same
  * result as a full parse; anything the splice cannot vouch for is parsed in full.
  */
-export function incrementalParser(adapter: ParserAdapter, memory: ParseMemory, options: IncrementalParserOptions = {}): IncrementalParser {
+export function incrementalParser(
+  adapter: ParserAdapter,
+  memory: ParseMemory,
+  options: IncrementalParserOptions = {},
+): IncrementalParser {
   const maxShare = options.maxShare ?? 0.5;
 
   function parse(text: string, parserOptions: ParserOptions, documentKey?: string): ParseAttempt {

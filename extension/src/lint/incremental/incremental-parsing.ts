@@ -14,7 +14,10 @@ export interface IncrementalParsing {
   javaScriptParser: IncrementalParser;
 }
 
-export function createIncrementalParsing(typeScriptParser: TypeScriptParserModule, options: IncrementalParserOptions = {}): IncrementalParsing {
+export function createIncrementalParsing(
+  typeScriptParser: TypeScriptParserModule,
+  options: IncrementalParserOptions = {},
+): IncrementalParsing {
   const memory = new ParseMemory();
   return {
     memory,

@@ -1,13 +1,14 @@
 import type { EstreeProgram } from './estree.js';
 
 /** How the text of one lint was parsed, and how long that took (scope analysis included); a parse that failed has no time. */
-export type ParseOutcome = (
+export type ParseOutcome =
   /** The text had not changed: the previous program, with fresh scope analysis. */
-  | { kind: 'reused' }
-  /** Only the changed statements were parsed again. */
-  | { kind: 'incremental' }
-  | { kind: 'full'; reason: string }
-) & { durationMs?: number };
+  (
+    | { kind: 'reused' }
+    /** Only the changed statements were parsed again. */
+    | { kind: 'incremental' }
+    | { kind: 'full'; reason: string }
+  ) & { durationMs?: number };
 
 export interface RememberedParse {
   text: string;

@@ -1,5 +1,12 @@
 import { changedSpan } from './changed-span.js';
-import { firstStartingAt, type EstreeNode, type EstreeProgram, type EstreeToken, type Located, type VisitorKeys } from './estree.js';
+import {
+  firstStartingAt,
+  type EstreeNode,
+  type EstreeProgram,
+  type EstreeToken,
+  type Located,
+  type VisitorKeys,
+} from './estree.js';
 import { LineStarts } from './line-starts.js';
 import { PositionMover } from './position-mover.js';
 import { declarationSignature } from './top-level-declarations.js';
@@ -52,7 +59,8 @@ export function spliceProgram(previous: PreviousParse, text: string, options: Sp
 
   const regionStart = first >= 0 ? body[first].range[0] : 0;
   const regionEnd = hasAnchor ? body[anchor].range[1] : previous.text.length;
-  if (regionEnd + delta - regionStart > options.maxShare * text.length) return { fallback: 'the change spans much of the file' };
+  if (regionEnd + delta - regionStart > options.maxShare * text.length)
+    return { fallback: 'the change spans much of the file' };
 
   const prologue = directivePrologue(body);
   if (prologue.length > 0 && first < prologue.length) return { fallback: 'the change touches the directive prologue' };
@@ -67,26 +75,47 @@ export function spliceProgram(previous: PreviousParse, text: string, options: Sp
   }
 
   const lines = new LineStarts(text);
-  const parsed = parseRegion(text, regionStart, regionEnd + delta, first >= 0 ? body[first].loc.start.column : 0, prologue, lines, options);
+  const parsed = parseRegion(
+    text,
+    regionStart,
+    regionEnd + delta,
+    first >= 0 ? body[first].loc.start.column : 0,
+    prologue,
+    lines,
+    options,
+  );
   if ('fallback' in parsed) return parsed;
   const { fresh, freshTokens, freshComments, end: freshEnd, start: freshStart } = parsed;
 
-  if (fresh.length === 0 || (first >= 0 && fresh[0].range[0] !== regionStart)) return { fallback: 'the first changed statement moved' };
+  if (fresh.length === 0 || (first >= 0 && fresh[0].range[0] !== regionStart))
+    return { fallback: 'the first changed statement moved' };
   if (fresh.some(isDirective)) return { fallback: 'a directive in the changed statements' };
   const lastFresh = fresh[fresh.length - 1];
-  if (freshTokens.length === 0 || freshTokens[0].range[0] < fresh[0].range[0] || freshTokens[freshTokens.length - 1].range[1] > lastFresh.range[1]) {
+  if (
+    freshTokens.length === 0 ||
+    freshTokens[0].range[0] < fresh[0].range[0] ||
+    freshTokens[freshTokens.length - 1].range[1] > lastFresh.range[1]
+  ) {
     return { fallback: 'a token outside the changed statements' };
   }
 
   const before = body[first - 1];
-  if (before && previous.text.charCodeAt(before.range[1] - 1) !== semicolon && !sameToken(old.tokens[oldFirstToken], freshTokens[0])) {
+  if (
+    before &&
+    previous.text.charCodeAt(before.range[1] - 1) !== semicolon &&
+    !sameToken(old.tokens[oldFirstToken], freshTokens[0])
+  ) {
     // Without a `;` in between, whether the previous statement ends where it did depends on this token.
     return { fallback: 'the first token of a statement changed after a statement without a semicolon' };
   }
 
   if (hasAnchor) {
     const oldAnchor = body[anchor];
-    if (lastFresh.type !== oldAnchor.type || lastFresh.range[0] !== oldAnchor.range[0] + delta || lastFresh.range[1] !== oldAnchor.range[1] + delta) {
+    if (
+      lastFresh.type !== oldAnchor.type ||
+      lastFresh.range[0] !== oldAnchor.range[0] + delta ||
+      lastFresh.range[1] !== oldAnchor.range[1] + delta
+    ) {
       return { fallback: 'the statement after the change parses differently' };
     }
   }
@@ -167,7 +196,9 @@ function parseRegion(
   try {
     fragment = options.parseFragment(head + indent + text.slice(from, to));
   } catch (error) {
-    return { fallback: `the changed statements do not parse alone: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      fallback: `the changed statements do not parse alone: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 
   const regionAt = head.length + indent.length;
@@ -175,7 +206,10 @@ function parseRegion(
   const freshTokens = fragment.tokens.slice(firstStartingAt(fragment.tokens, regionAt));
   const freshComments = fragment.comments.slice(firstStartingAt(fragment.comments, regionAt));
   const start: Located = { range: fragment.range, loc: fragment.loc };
-  const end: Located = { range: [fragment.range[1], fragment.range[1]], loc: { start: fragment.loc.end, end: fragment.loc.end } };
+  const end: Located = {
+    range: [fragment.range[1], fragment.range[1]],
+    loc: { start: fragment.loc.end, end: fragment.loc.end },
+  };
   // The region's text is the file's from `from` on, so its parse holds there, offsets moved.
   const mover = new PositionMover(from - regionAt, lines);
   for (const statement of fresh) mover.tree(statement, options.visitorKeys);
@@ -198,5 +232,7 @@ function isDirective(statement: EstreeNode): boolean {
 }
 
 function sameToken(a: EstreeToken | undefined, b: EstreeToken | undefined): boolean {
-  return !!a && !!b && a.type === b.type && a.value === b.value && a.range[0] === b.range[0] && a.range[1] === b.range[1];
+  return (
+    !!a && !!b && a.type === b.type && a.value === b.value && a.range[0] === b.range[0] && a.range[1] === b.range[1]
+  );
 }

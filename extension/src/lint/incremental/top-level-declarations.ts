@@ -24,7 +24,8 @@ function collectStatement(node: EstreeNode | null | undefined, names: string[], 
     case 'VariableDeclaration': {
       const kind = node.kind as string;
       if (kind === 'var' || topLevel) {
-        for (const declarator of node.declarations as EstreeNode[]) collectPattern(declarator.id as EstreeNode, `${kind === 'var' ? 'var' : 'lexical'}:`, names);
+        for (const declarator of node.declarations as EstreeNode[])
+          collectPattern(declarator.id as EstreeNode, `${kind === 'var' ? 'var' : 'lexical'}:`, names);
       }
       return;
     }
@@ -35,7 +36,8 @@ function collectStatement(node: EstreeNode | null | undefined, names: string[], 
       if (topLevel && node.id) names.push(`lexical:${(node.id as EstreeNode).name as string}`);
       return;
     case 'ImportDeclaration':
-      for (const specifier of node.specifiers as EstreeNode[]) names.push(`import:${(specifier.local as EstreeNode).name as string}`);
+      for (const specifier of node.specifiers as EstreeNode[])
+        names.push(`import:${(specifier.local as EstreeNode).name as string}`);
       return;
     case 'ExportNamedDeclaration': {
       const declaration = node.declaration as EstreeNode | null;
@@ -103,7 +105,11 @@ function collectPattern(pattern: EstreeNode | null, prefix: string, names: strin
       return;
     case 'ObjectPattern':
       for (const property of pattern.properties as EstreeNode[]) {
-        collectPattern((property.type === 'RestElement' ? property.argument : property.value) as EstreeNode, prefix, names);
+        collectPattern(
+          (property.type === 'RestElement' ? property.argument : property.value) as EstreeNode,
+          prefix,
+          names,
+        );
       }
       return;
     case 'ArrayPattern':

@@ -34,7 +34,10 @@ interface TypeScriptParserOptions {
  */
 export function typeScriptAdapter(parser: TypeScriptParserModule): ParserAdapter {
   return {
-    meta: { name: parser.meta?.name ?? 'typescript-eslint/parser', version: parser.meta?.version ?? parser.version ?? 'unknown' },
+    meta: {
+      name: parser.meta?.name ?? 'typescript-eslint/parser',
+      version: parser.meta?.version ?? parser.version ?? 'unknown',
+    },
     visitorKeys,
     declarationsClash: false,
     parse: (text, options) => parser.parseForESLint(text, options) as ParseResult,

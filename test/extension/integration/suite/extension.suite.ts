@@ -13,7 +13,10 @@ function examplesRoot(): string {
   return folder.uri.fsPath;
 }
 
-async function diagnosticsOf(uri: vscode.Uri, until: (found: vscode.Diagnostic[]) => boolean): Promise<vscode.Diagnostic[]> {
+async function diagnosticsOf(
+  uri: vscode.Uri,
+  until: (found: vscode.Diagnostic[]) => boolean,
+): Promise<vscode.Diagnostic[]> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const found = vscode.languages.getDiagnostics(uri).filter((diagnostic) => diagnostic.source === 'idempotency');
@@ -38,7 +41,11 @@ export function registerSuite(): void {
         const uri = vscode.Uri.file(path.join(examplesRoot(), file));
         await vscode.window.showTextDocument(uri);
         const wanted = expected.filter((finding) => finding.file === file);
-        const found = await diagnosticsOf(uri, (list) => wanted.every((finding) => list.some((d) => d.range.start.line === finding.line - 1 && ruleOf(d) === finding.rule)));
+        const found = await diagnosticsOf(uri, (list) =>
+          wanted.every((finding) =>
+            list.some((d) => d.range.start.line === finding.line - 1 && ruleOf(d) === finding.rule),
+          ),
+        );
         for (const finding of wanted) {
           const diagnostic = found.find((d) => d.range.start.line === finding.line - 1 && ruleOf(d) === finding.rule);
           assert.ok(diagnostic, `${file}:${finding.line} ${finding.rule}`);
@@ -51,24 +58,36 @@ export function registerSuite(): void {
 
     it('offers "Learn why" and the disable actions, and disabling for the line clears the finding', async () => {
       const [finding] = findings();
-      const uri = vscode.Uri.file(path.join(examplesRoot(), finding!.file));
+      const uri = vscode.Uri.file(path.join(examplesRoot(), finding.file));
       const editor = await vscode.window.showTextDocument(uri);
-      const [diagnostic] = (await diagnosticsOf(uri, (list) => list.length > 0)).filter((d) => d.range.start.line === finding!.line - 1);
+      const [diagnostic] = (await diagnosticsOf(uri, (list) => list.length > 0)).filter(
+        (d) => d.range.start.line === finding.line - 1,
+      );
       assert.ok(diagnostic);
-      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, diagnostic.range);
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        uri,
+        diagnostic.range,
+      );
       const titles = actions.map((action) => action.title);
       assert.ok(titles.includes('Learn why: open lesson'), titles.join(' | '));
-      const disable = actions.find((action) => action.title === `Disable ${finding!.rule} for this line`);
+      const disable = actions.find((action) => action.title === `Disable ${finding.rule} for this line`);
       assert.ok(disable?.edit);
       await vscode.workspace.applyEdit(disable.edit);
-      const after = await diagnosticsOf(uri, (list) => !list.some((d) => ruleOf(d) === finding!.rule && d.range.start.line === finding!.line));
-      assert.ok(!after.some((d) => ruleOf(d) === finding!.rule && d.range.start.line === finding!.line), 'the finding is gone after the disable comment');
+      const after = await diagnosticsOf(
+        uri,
+        (list) => !list.some((d) => ruleOf(d) === finding.rule && d.range.start.line === finding.line),
+      );
+      assert.ok(
+        !after.some((d) => ruleOf(d) === finding.rule && d.range.start.line === finding.line),
+        'the finding is gone after the disable comment',
+      );
       await vscode.commands.executeCommand('undo');
       await editor.document.save();
     });
 
     it('stops reporting a rule that is turned off in settings', async () => {
-      const finding = findings()[0]!;
+      const finding = findings()[0];
       const uri = vscode.Uri.file(path.join(examplesRoot(), finding.file));
       await vscode.window.showTextDocument(uri);
       const config = vscode.workspace.getConfiguration('idempotency');
@@ -86,7 +105,9 @@ export function registerSuite(): void {
       await vscode.commands.executeCommand('idempotency.openLesson', 'idempotent-consumers#q4');
       const panels = vscode.window.tabGroups.all
         .flatMap((group) => group.tabs)
-        .filter((tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('idempotency.lesson'));
+        .filter(
+          (tab) => tab.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith('idempotency.lesson'),
+        );
       assert.equal(panels.length, 1);
     });
   });

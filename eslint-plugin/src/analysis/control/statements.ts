@@ -1,0 +1,51 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { isFunction, type FunctionNode } from '../context/file-context.js';
+
+/** Where a statement sits and whether it falls through: the shape of the code between a check and a write. */
+
+const exitStatements = new Set(['ReturnStatement', 'ThrowStatement', 'ContinueStatement', 'BreakStatement']);
+
+/** Statements that never fall through: `return`, `throw`, `continue`, `break`, or a block ending in one. */
+export function exits(statement: TSESTree.Statement | null | undefined): boolean {
+  if (!statement) return false;
+  if (exitStatements.has(statement.type)) return true;
+  if (statement.type === 'BlockStatement') return exits(statement.body[statement.body.length - 1]);
+  if (statement.type === 'IfStatement') return exits(statement.consequent) && exits(statement.alternate);
+  return false;
+}
+
+/** Whether `inner` lies within `outer`. */
+export function contains(outer: TSESTree.Node | null | undefined, inner: TSESTree.Node): boolean {
+  return Boolean(outer) && outer!.range[0] <= inner.range[0] && inner.range[1] <= outer!.range[1];
+}
+
+/**
+ * The statement of a block (or switch case) that holds `node`: code after the guard is what
+ * follows that statement in the same block.
+ */
+export function statementInBlock(node: TSESTree.Node): TSESTree.Node | undefined {
+  let current: TSESTree.Node = node;
+  while (current.parent) {
+    const parent: TSESTree.Node = current.parent;
+    if (
+      parent.type === 'BlockStatement' ||
+      parent.type === 'Program' ||
+      parent.type === 'StaticBlock' ||
+      parent.type === 'SwitchCase'
+    )
+      return current;
+    if (isFunction(parent)) return undefined;
+    current = parent;
+  }
+  return undefined;
+}
+
+export function enclosingFunction(node: TSESTree.Node): FunctionNode | undefined {
+  let current = node.parent;
+  while (current) {
+    if (isFunction(current)) return current;
+    current = current.parent;
+  }
+  return undefined;
+}

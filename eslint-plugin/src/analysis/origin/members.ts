@@ -1,0 +1,99 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import { memberPath, objectProperty, propertyName } from '../syntax/nodes.js';
+import type { Step } from '../syntax/patterns.js';
+import { requestHeader, type Tracing } from './call-facts.js';
+import { asCertainAs, isLeaf, leaf, type Fact } from './facts.js';
+import { byName, elementOfShape, memberOfShape } from './shapes.js';
+import { lastName, startsAtGlobal } from './value-forms.js';
+
+/** Where a member, an element or a destructured part of a value comes from, given the facts of the whole. */
+
+/**
+ * Applies a destructuring path (and its default values) to the facts of the whole value. The
+ * facts are then named after the binding (`topic`), which is what the reader sees in the code.
+ */
+export function follow(
+  tracer: Tracing,
+  facts: Fact[],
+  found: { steps: Step[]; defaults: TSESTree.Node[] },
+  binding: TSESTree.Identifier,
+  depth: number,
+): Fact[] {
+  let current = facts;
+  for (const step of found.steps) {
+    current =
+      'member' in step
+        ? current.flatMap((fact) => memberOf(tracer, fact, step.member, `${fact.code}.${step.member}`, depth))
+        : elementsOf(tracer, current, step.element);
+  }
+  if (found.steps.length > 0) current = current.map((fact) => ({ ...fact, code: binding.name }));
+  return [...current, ...found.defaults.flatMap((value) => tracer.visit(value, depth))];
+}
+
+/**
+ * What the elements of a list-like value are: `batch.messages[i]`, `event.Records[i]`; element
+ * `index` when the code says which (`entry[0]`, `const [id, fields] = entry`).
+ */
+export function elementsOf(tracer: Tracing, facts: Fact[], index?: number): Fact[] {
+  return facts.flatMap((fact): Fact[] => {
+    if (fact.kind === 'list') return fact.elements;
+    if (fact.kind === 'shaped') return elementOfShape(tracer.table, fact, index, `${fact.code}[${index ?? 0}]`);
+    return [asCertainAs(leaf(isLeaf(fact) ? fact.kind : 'unknown', `${fact.code}[]`), fact)];
+  });
+}
+
+export function memberFacts(tracer: Tracing, node: TSESTree.MemberExpression, depth: number): Fact[] {
+  // Worker identity is read from a few globals; other member chains are not spelled out.
+  const path = startsAtGlobal(node, tracer.table.workerRoots) ? memberPath(node)?.join('.') : undefined;
+  if (path) {
+    const worker = tracer.table.workerPaths.get(path);
+    if (worker) return [leaf('worker', path, worker)];
+    if (path.startsWith('process.env.')) {
+      const variable = path.slice('process.env.'.length);
+      // Configuration is the same on every attempt, except where it names the worker.
+      return [
+        tracer.table.isWorkerVariable(variable) ? leaf('worker', path, 'the worker identity') : leaf('constant', path),
+      ];
+    }
+  }
+  const code = tracer.code(node);
+  const property = node.property;
+  if (node.computed && property.type !== 'Literal') return elementsOf(tracer, tracer.visit(node.object, depth));
+  if (property.type === 'Literal' && typeof property.value === 'number' && Number.isInteger(property.value))
+    return elementsOf(tracer, tracer.visit(node.object, depth), property.value);
+  const name = propertyName(node);
+  if (name === undefined) return [leaf('unknown', code)];
+  if (/^\d+$/.test(name)) return elementsOf(tracer, tracer.visit(node.object, depth), Number(name));
+  if (node.computed) {
+    const header = requestHeader(tracer, name, code);
+    if (header) return header;
+  }
+  return tracer.visit(node.object, depth).flatMap((fact) => memberOf(tracer, fact, name, code, depth));
+}
+
+function memberOf(tracer: Tracing, fact: Fact, name: string, code: string, depth: number): Fact[] {
+  switch (fact.kind) {
+    case 'shaped':
+      return memberOfShape(tracer.table, fact, name, code);
+    case 'object': {
+      const property = objectProperty(fact.object, name);
+      const owner = lastName(fact.code);
+      if (!property) return [byName(tracer.table, owner, name, code) ?? leaf('unknown', code)];
+      const value = tracer.visit(property.value, depth);
+      // A literal in an object literal is test data; the name says what it stands for.
+      if (value.every((item) => item.kind === 'constant'))
+        return [byName(tracer.table, owner, name, code) ?? value[0] ?? leaf('constant', code)];
+      return value;
+    }
+    case 'list':
+      if (name === 'length') return [leaf('constant', code)];
+      return [leaf('unknown', code)];
+    default: {
+      if (name === 'length') return [leaf('constant', code)];
+      const named = byName(tracer.table, lastName(fact.code), name, code);
+      if (named) return [named];
+      return [asCertainAs(leaf(fact.kind === 'constant' ? 'unknown' : fact.kind, code, fact.what), fact)];
+    }
+  }
+}
