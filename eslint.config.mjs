@@ -4,9 +4,10 @@ import tseslint from 'typescript-eslint';
 
 /**
  * How the repository lints its own code: typescript-eslint's type-checked recommendations on the
- * TypeScript of every package (each file checked with the tsconfig nearest to it), and ESLint's
- * recommendations on the build and setup scripts. The plugin's examples are linted by the plugin
- * itself (`eslint-plugin/examples/eslint.config.mjs`, run by `npm start`).
+ * shipped TypeScript of every package (each file checked with the tsconfig nearest to it), its
+ * syntax-only recommendations on the tests (whose fakes stand in for typed APIs), and ESLint's
+ * on the build and setup scripts. The plugin's examples are linted by the plugin itself
+ * (`eslint-plugin/examples/eslint.config.mjs`, run by `npm start`).
  */
 export default tseslint.config(
   {
@@ -29,8 +30,14 @@ export default tseslint.config(
     rules: {
       // Syntax nodes are told apart by their `type` string (`node.type === 'CallExpression'`), as ESLint's own rules do.
       '@typescript-eslint/no-unsafe-enum-comparison': 'off',
+      // A leading underscore marks a parameter or a part of a destructuring left out on purpose.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
     },
   },
   { files: ['extension/webview/**'], languageOptions: { globals: globals.browser } },
+  { files: ['test/**'], ...tseslint.configs.disableTypeChecked },
   { files: ['**/*.{js,mjs,cjs}'], ...tseslint.configs.disableTypeChecked },
 );

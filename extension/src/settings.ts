@@ -110,7 +110,7 @@ function declarationsOf(value: unknown, folder: string | undefined): Pick<Settin
   return {
     declarations: {
       ...given,
-      schema: schema.map((entry) => (typeof entry === 'string' ? path.resolve(folder, entry) : entry)),
+      schema: (schema as unknown[]).map((entry) => (typeof entry === 'string' ? path.resolve(folder, entry) : entry)),
     },
   };
 }

@@ -117,5 +117,5 @@ function describe(value: Json): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'string') return `text "${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
-  return `${typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`}`;
+  return `${typeof value === 'object' ? 'an object' : typeof value === 'number' || typeof value === 'boolean' ? `${typeof value} ${value}` : typeof value}`;
 }

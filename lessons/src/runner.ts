@@ -114,7 +114,7 @@ export class LessonRunner {
   }
 
   /** Runs the question's own handler (`shipped`) or one option's handler over the question's deliveries. */
-  runHandler(anchor: string, which: 'shipped' | string): Promise<HandlerRun> {
+  runHandler(anchor: string, which: string): Promise<HandlerRun> {
     const question = this.question(anchor);
     const handler = which === 'shipped' ? question.shipped : question.options[which];
     if (!handler)
@@ -201,7 +201,7 @@ async function runQuestionHandler(
     const options = { commits: handler.commits };
     if (question.sideBySide) await session.sideBySide(question.deliveries, handler.run, options);
     else for (const delivery of question.deliveries) await session.deliver(delivery, handler.run, options);
-    const outcome = await session.readCommitted('the durable state', question.readOutcome);
+    const outcome = await session.readCommitted('the durable state', (db) => question.readOutcome(db));
     return { ok: true, outcome, text: formatOutcome(outcome), transcript: await session.transcript() };
   } catch (error) {
     return { ok: false, failure: asItemFailure(error), transcript: await session.transcript() };

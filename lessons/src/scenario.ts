@@ -123,7 +123,10 @@ export function shownWorker<Exports extends object>(
   flaggedBy: readonly RuleId[],
 ): ShownHandler {
   const Kind = module.exports[name] as unknown as WorkerClass<LessonMessage>;
-  if (typeof Kind !== 'function' || typeof Kind.prototype?.handle !== 'function') {
+  if (
+    typeof Kind !== 'function' ||
+    typeof (Kind.prototype as { handle?: unknown } | undefined)?.handle !== 'function'
+  ) {
     throw new Error(`handlers/${module.id}.ts: export "${name}" is not a class with a handle method`);
   }
   return {

@@ -111,6 +111,14 @@ export function rowCounts(returned: number, changed: number | null): string {
   return counts.join(', ');
 }
 
+/** A value as the console shows it in a table: text and numbers as they are, a time as a time, anything else as JSON. */
+function cellText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (value === undefined) return 'undefined';
+  return value instanceof Date ? value.toString() : (JSON.stringify(value) ?? typeof value);
+}
+
 function formatValue(value: unknown): string {
   return typeof value === 'string' ? `'${value}'` : String(value);
 }
@@ -124,7 +132,7 @@ export function formatStatementResults(results: readonly StatementResult[]): str
           ? 'done'
           : `done, ${result.affectedRows} ${result.affectedRows === 1 ? 'row' : 'rows'} changed`;
       const cells = result.rows.map((row) =>
-        result.columns.map((column) => (row[column] === null ? 'null' : String(row[column]))),
+        result.columns.map((column) => (row[column] === null ? 'null' : cellText(row[column]))),
       );
       const widths = result.columns.map((column, index) =>
         Math.max(column.length, ...cells.map((cell) => cell[index].length)),

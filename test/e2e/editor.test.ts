@@ -20,7 +20,7 @@ import {
   repositoryRoot,
   startCodeServer,
 } from '../../extension/scripts/code-server.mjs';
-import { compareFindings, expectedFindings, type ExpectedFinding } from '../support/example-markers.js';
+import { expectedFindings, type ExpectedFinding } from '../support/example-markers.js';
 import { lowContrastText } from './support/contrast.js';
 import { Workbench } from './support/workbench.js';
 

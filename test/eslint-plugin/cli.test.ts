@@ -33,7 +33,7 @@ async function lint(config: string, ...extra: string[]): Promise<{ code: number;
     return { code: 0, stdout };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
-    if (failure.code !== 1) throw new Error(`eslint failed (${failure.code}): ${failure.stderr}`);
+    if (failure.code !== 1) throw new Error(`eslint failed (${failure.code}): ${failure.stderr}`, { cause: error });
     return { code: 1, stdout: failure.stdout };
   }
 }

@@ -11,13 +11,7 @@ import { espreeAdapter } from '../../extension/src/lint/incremental/espree-adapt
 import { createIncrementalParsing } from '../../extension/src/lint/incremental/incremental-parsing.js';
 import type { ParseOutcome } from '../../extension/src/lint/incremental/parse-memory.js';
 import type { ParserOptions } from '../../extension/src/lint/incremental/parser-adapter.js';
-import {
-  createLintEngine,
-  toProblem,
-  type IdempotencyPlugin,
-  type LintEngine,
-  type LintReport,
-} from '../../extension/src/lint/lint-engine.js';
+import { createLintEngine, toProblem, type LintEngine, type LintReport } from '../../extension/src/lint/lint-engine.js';
 import { ruleNameOf, ruleNames } from '../../extension/src/rules.js';
 import { consumerFile, editingSession } from './bench/consumer-corpus.js';
 import { nextEdits, seededRandom, type Edit } from './support/random-edits.js';

@@ -38,8 +38,12 @@ async function errorFor(content: string | undefined): Promise<LessonFileError> {
   throw new Error('the lesson file was accepted');
 }
 
-function edited(edit: (lesson: Record<string, any>) => void): string {
-  const copy = structuredClone(original) as Record<string, any>;
+// The lesson file as JSON, edited freely by each case.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- reason: a test reaches into any part of the file
+type Lesson = Record<string, any>;
+
+function edited(edit: (lesson: Lesson) => void): string {
+  const copy = structuredClone(original) as Lesson;
   edit(copy);
   return JSON.stringify(copy);
 }
@@ -92,7 +96,7 @@ describe('a broken lesson.json', () => {
 });
 
 describe('text and code that disagree', () => {
-  async function assemblyError(edit: (lesson: Record<string, any>) => void): Promise<string> {
+  async function assemblyError(edit: (lesson: Lesson) => void): Promise<string> {
     const folder = lessonFolderWith(edited(edit));
     const { text, file } = await loadLessonText(folder, join(folder, '..'));
     try {

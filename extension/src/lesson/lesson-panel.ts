@@ -76,9 +76,10 @@ export class LessonPanel implements vscode.Disposable {
 
   serializer(): vscode.WebviewPanelSerializer<unknown> {
     return {
-      deserializeWebviewPanel: async (panel, state) => {
+      deserializeWebviewPanel: (panel, state) => {
         const saved = state as { lesson?: unknown } | undefined;
         this.adopt(panel, typeof saved?.lesson === 'string' ? saved.lesson : defaultLesson, undefined);
+        return Promise.resolve();
       },
     };
   }

@@ -9,7 +9,7 @@ import { Linter } from 'eslint/universal';
 import plugin, { useModuleParser, whenSqlParserReady } from 'eslint-plugin-idempotency';
 
 import { createIncrementalParsing } from './incremental/incremental-parsing.js';
-import { createLintEngine, type IdempotencyPlugin, type LintEngine } from './lint-engine.js';
+import { createLintEngine, type LintEngine } from './lint-engine.js';
 
 export interface LintEngineOptions {
   /** Re-parse only what changed in a document (the default); off, every lint parses the whole file, as a fallback does. */

@@ -14,7 +14,7 @@ export interface CachedModule<Exports> {
    * Writes the code compiled so far (the bundle's top level and every function run since) for
    * the next start, unless the cache it started from was taken. Never throws: a cache is an aid.
    */
-  save(): void;
+  save: () => void;
 }
 
 const cachePrefix = 'lint-engine-';

@@ -141,7 +141,7 @@ function notingOrigins(
               context.report(descriptor);
             },
           },
-        });
+        }) as RuleContextLike;
         return (create as (context: RuleContextLike) => unknown)(noting);
       },
     };

@@ -16,7 +16,7 @@ export interface LintService {
 
 export interface LintWorker {
   /** The engine, once its worker has loaded it; the first call starts the worker. */
-  engine(): Promise<LintService>;
+  engine: () => Promise<LintService>;
   dispose(): void;
 }
 

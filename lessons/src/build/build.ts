@@ -29,6 +29,7 @@ async function loadRuleLinks(): Promise<Record<string, RuleLink>> {
     throw new Error(
       `eslint-plugin-idempotency could not be loaded (${error instanceof Error ? error.message : String(error)}); ` +
         'build it first with `npm run build -w eslint-plugin`',
+      { cause: error },
     );
   }
 }
@@ -70,7 +71,7 @@ async function build(): Promise<void> {
     for (const runnable of lessons) {
       const folder = lessonFolder(runnable.id);
       const { text, file } = await loadLessonText(folder, dirname(packageRoot));
-      const runner = await LessonRunner.open(runnable, async () => database);
+      const runner = await LessonRunner.open(runnable, () => Promise.resolve(database));
       const lesson = await assembleLesson({
         text,
         runnable,

@@ -28,6 +28,7 @@ export function postgresOpener(connectionString: string, options: PostgresOption
       await pool.end().catch(() => undefined);
       throw new Error(
         `Cannot reach the PostgreSQL server at DATABASE_URL: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
       );
     }
   };

@@ -36,7 +36,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         }`,
     },
     {
-      name: 'the stored key, or a fresh one saved on the row before the call (\`??\`)',
+      name: 'the stored key, or a fresh one saved on the row before the call (`??`)',
       code: `
         export async function pay(payout) {
           const key = payout.idempotencyKey ?? crypto.randomUUID();

@@ -49,7 +49,7 @@ export default [...idempotency.configs.${config}${settings ? `, { settings: { id
     }));
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
-    if (failure.code !== 1) throw new Error(`eslint failed (${failure.code}): ${failure.stderr}`);
+    if (failure.code !== 1) throw new Error(`eslint failed (${failure.code}): ${failure.stderr}`, { cause: error });
     ({ stdout, stderr } = failure);
   } finally {
     rmSync(dir, { recursive: true, force: true });

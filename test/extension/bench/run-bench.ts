@@ -170,7 +170,7 @@ interface EventLoopDelay {
 async function eventLoopSeries(withWorker: boolean): Promise<void> {
   const monitor = monitorEventLoopDelay({ resolution: 1 });
   let findings = 0;
-  let lines = 0;
+  let lines: number;
   const hostWork: number[] = [];
   const started = performance.now();
   if (withWorker) {

@@ -1,7 +1,7 @@
 import * as eslintScope from 'eslint-scope';
 import * as espree from 'espree';
 
-import type { EstreeProgram, VisitorKeys } from './estree.js';
+import type { EstreeProgram } from './estree.js';
 import type { ParseResult, ParserAdapter, ParserOptions } from './parser-adapter.js';
 
 interface EspreeOptions {
