@@ -158,7 +158,7 @@ describe('the bundled lint engine', () => {
     }
   });
 
-  it('passes on the warning the plugin gives for a schema file it cannot read', async () => {
+  it('passes on the warning the plugin gives for a schema file it cannot read, once per broken version', async () => {
     const project = mkdtempSync(path.join(os.tmpdir(), 'idempotency-engine-'));
     const warnings: string[] = [];
     const worker = lintWorker(workerEntry, {
@@ -181,6 +181,14 @@ describe('the bundled lint engine', () => {
       await engine.lint({ text, fileName: consumer, rules: [...ruleNames] });
       await expect.poll(() => warnings, { timeout: 10_000 }).toHaveLength(1);
       expect(warnings[0]).toContain(`skipped ${path.join(project, 'prisma/schema.prisma')}: it could not be read`);
+      // The same broken file, linted again: no second warning. Mended, then broken again in another way: a new one.
+      await engine.lint({ text, fileName: consumer, rules: [...ruleNames] });
+      writeFileSync(path.join(project, 'prisma/schema.prisma'), 'model Entry {\n  id String @id\n}\n');
+      await engine.lint({ text, fileName: consumer, rules: [...ruleNames] });
+      writeFileSync(path.join(project, 'prisma/schema.prisma'), 'model Entry {\n  id String @id\n');
+      await engine.lint({ text, fileName: consumer, rules: [...ruleNames] });
+      await expect.poll(() => warnings, { timeout: 10_000 }).toHaveLength(2);
+      expect(warnings[1]).toContain(`skipped ${path.join(project, 'prisma/schema.prisma')}: it could not be read`);
     } finally {
       worker.dispose();
       rmSync(project, { recursive: true, force: true });

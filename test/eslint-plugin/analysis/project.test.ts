@@ -4,9 +4,12 @@ import path from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
+import type { FunctionNode } from '../../../eslint-plugin/src/analysis/context/file-context.js';
+import { calledFunction } from '../../../eslint-plugin/src/analysis/project/calls.js';
 import { beginLint } from '../../../eslint-plugin/src/analysis/project/files.js';
 import { resolveImport } from '../../../eslint-plugin/src/analysis/project/modules.js';
 import { projectRoot } from '../../../eslint-plugin/src/analysis/project/root.js';
+import { inFile } from '../support/file.js';
 
 /** Module resolution as the analysis reads a project: relative files, index modules, tsconfig paths; never a package. */
 
@@ -51,5 +54,58 @@ describe('resolving an import of the project', () => {
   it('places a file in the project whose folder has .git, and a bare name in none', () => {
     expect(projectRoot(from)).toBe(project);
     expect(projectRoot('consumer.ts')).toBeUndefined();
+  });
+});
+
+describe('the function a call runs, wherever the project declares it', () => {
+  write(
+    'src/payments.ts',
+    'export class Payments {\n  charge(id: string) { return id; }\n  static make(id: string) { return id; }\n}\nexport const payments = new Payments();\n',
+  );
+  write('src/billing.ts', 'function refund(id: string) {\n  return id;\n}\nexport default { refund };\n');
+  write('src/base.ts', 'export class Base {\n  record(id: string) { return id; }\n}\n');
+  write('src/ledger.ts', "import { Base } from './base';\nexport class Ledger extends Base {}\n");
+  write('src/notify.js', 'exports.notify = function notify(id) {\n  return id;\n};\n');
+  const consumer = `
+import { payments, Payments } from './payments';
+import billing from './billing';
+import { Ledger } from './ledger';
+import * as mail from './notify';
+
+function local(id: string) { return id; }
+
+class Handler {
+  constructor(private readonly ledger: Ledger) {}
+  run(id: string) {
+    local(id);
+    payments.charge(id);
+    Payments.make(id);
+    billing.refund(id);
+    this.ledger.record(id);
+    mail.notify(id);
+    unknown.thing(id);
+  }
+}
+`;
+  const where = (fn: FunctionNode, filename: string) => `${path.relative(project, filename)}:${fn.loc.start.line}`;
+  it.each([
+    ['a function of the same file', 'local', 'src/handler.ts:7'],
+    ['a method of an exported instance', 'payments.charge', 'src/payments.ts:2'],
+    ['a static method of an exported class', 'Payments.make', 'src/payments.ts:3'],
+    ['a property of an exported object naming a function of its module', 'billing.refund', 'src/billing.ts:1'],
+    ['an inherited method of a constructor parameter typed with a class', 'this.ledger.record', 'src/base.ts:2'],
+    ['a CommonJS export', 'mail.notify', 'src/notify.js:1'],
+    ['nothing for a name the project does not declare', 'unknown.thing', undefined],
+  ])('%s', (_name, callee, expected) => {
+    beginLint(undefined);
+    const found = inFile(
+      consumer,
+      (file, call) => {
+        const target = calledFunction(file, call(callee).callee);
+        return target && where(target.fn, target.module.filename);
+      },
+      path.join(project, 'src/handler.ts'),
+    );
+    expect(found).toBe(expected);
   });
 });

@@ -8,15 +8,18 @@ import { analysisFor } from '../../../eslint-plugin/src/lint/file-analysis.js';
 
 /**
  * Asks a question of one file's analysis, as the rules would: `code` is linted with ESLint's
- * Linter, and `ask` gets the file's context and the calls of `code` by callee name (`read()`,
- * `write()`), so a table of snippets can name the nodes it asks about.
+ * Linter (as `filename`, which may lie in a project on disk), and `ask` gets the file's context and
+ * the calls of `code` by their callee's text (`read`, `this.ledger.record`), so a table of snippets
+ * can name the nodes it asks about.
  */
 export function inFile<T>(
   code: string,
-  ask: (file: FileContext, call: (name: string) => TSESTree.CallExpression) => T,
+  ask: (file: FileContext, call: (callee: string) => TSESTree.CallExpression) => T,
+  filename = 'probe.ts',
 ): T {
   let answer: { value: T } | undefined;
-  const linter = new Linter({ configType: 'flat' });
+  // A file on disk is linted from the root, so that the config covers it wherever it lies.
+  const linter = new Linter({ configType: 'flat', ...(filename.startsWith('/') ? { cwd: '/' } : {}) });
   const messages = linter.verify(
     code,
     [
@@ -34,12 +37,7 @@ export function inFile<T>(
                     const call = (name: string) => {
                       let found: TSESTree.CallExpression | undefined;
                       walk(file.sourceAst, file.visitorKeys, (node) => {
-                        if (
-                          !found &&
-                          node.type === 'CallExpression' &&
-                          node.callee.type === 'Identifier' &&
-                          node.callee.name === name
-                        )
+                        if (!found && node.type === 'CallExpression' && file.code(node.callee) === name)
                           found = node;
                         return !found;
                       });
@@ -56,7 +54,7 @@ export function inFile<T>(
         rules: { 'probe/ask': 'error' },
       },
     ],
-    'probe.ts',
+    filename,
   );
   const fatal = messages.find((message) => message.fatal || message.ruleId === 'probe/ask');
   if (fatal) throw new Error(fatal.message);

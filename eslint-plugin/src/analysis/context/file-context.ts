@@ -358,9 +358,13 @@ export class FileContext {
 
 /** The simple type name a binding or field is declared with: `RefundHandler` for `h: RefundHandler`. */
 export function typeNameOf(node: TSESTree.Node): string | undefined {
+  return typeReferenceOf(node)?.name;
+}
+
+/** The name node of a simple class type a binding is declared with (`WalletService` of `w: WalletService`). */
+export function typeReferenceOf(node: TSESTree.Node): TSESTree.Identifier | undefined {
   const annotation =
     'typeAnnotation' in node ? (node.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
   const type = annotation?.typeAnnotation;
-  if (type?.type !== 'TSTypeReference') return undefined;
-  return type.typeName.type === 'Identifier' ? type.typeName.name : undefined;
+  return type?.type === 'TSTypeReference' && type.typeName.type === 'Identifier' ? type.typeName : undefined;
 }

@@ -3,7 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import type { DataOperation } from '../contract/operation.js';
 import { findOperations } from '../operations/index.js';
-import { importedFunction } from '../project/modules.js';
+import { calledFunction } from '../project/calls.js';
 import { walk } from '../syntax/walk.js';
 import { answersWith } from './decisions.js';
 
@@ -56,8 +56,8 @@ function summarise(fn: FunctionNode, module: FileContext): Summary {
 
 /** The operation a call of a project helper in another module stands for, placed at the call. */
 export function helperOperations(call: TSESTree.CallExpression, file: FileContext): DataOperation[] {
-  const imported = importedFunction(file, call.callee);
-  if (!imported) return [];
+  const imported = calledFunction(file, call.callee);
+  if (!imported || imported.module === file) return [];
   const inner = summarise(imported.fn, imported.module).operation;
   if (!inner) return [];
   // The helper's own nodes belong to its module: what the caller can judge is the call, and the

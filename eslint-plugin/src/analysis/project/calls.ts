@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
+import { isFunction, typeReferenceOf, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
 import { importedExport, moduleOfBinding } from './modules.js';
@@ -51,7 +51,9 @@ function memberFunction(holder: Holder, name: string, crossModules: boolean, dep
       (item): item is TSESTree.Property => item.type === 'Property' && keyName(item) === name,
     );
     const value = property && unwrapExpression(property.value);
-    return value && isFunction(value) ? { module: holder.module, fn: value } : undefined;
+    // `export default { charge }`: a property naming a function of the same module.
+    const fn = value && (isFunction(value) ? value : holder.module.localFunction(value));
+    return fn ? { module: holder.module, fn } : undefined;
   }
   const wantStatic = holder.kind === 'class';
   for (const member of holder.node.body.body) {
@@ -230,12 +232,4 @@ function fieldHolder(
     }
   }
   return undefined;
-}
-
-/** The name node of a simple class type a binding is declared with (`WalletService` of `w: WalletService`). */
-function typeReferenceOf(node: TSESTree.Node): TSESTree.Identifier | undefined {
-  const annotation =
-    'typeAnnotation' in node ? (node.typeAnnotation as TSESTree.TSTypeAnnotation | undefined) : undefined;
-  const type = annotation?.typeAnnotation;
-  return type?.type === 'TSTypeReference' && type.typeName.type === 'Identifier' ? type.typeName : undefined;
 }

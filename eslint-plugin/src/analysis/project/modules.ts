@@ -3,11 +3,11 @@ import path from 'node:path';
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { createPathsMatcher, getTsconfig } from 'get-tsconfig';
 
-import { FileContext, isFunction, type FunctionNode, type ImportedValue } from '../context/file-context.js';
+import { FileContext, type ImportedValue } from '../context/file-context.js';
 import type { LibraryTable } from '../context/library-table.js';
 import type { LibraryAdapter } from '../contract/adapter.js';
 import { constantInitializer } from '../syntax/scope.js';
-import { keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { typeScriptParse } from './typescript-parser.js';
 import { entryAt, stampOf, textOf } from './files.js';
 
@@ -188,44 +188,6 @@ export function importedExport(
     : undefined;
 }
 
-/**
- * The method `member` of what a module exports: a property of an object (`export default {
- * charge }`), a method of an instance it makes (`export const payments = new Payments()`), or
- * a static method of a class it exports.
- */
-function memberFunction(
-  module: FileContext,
-  value: TSESTree.Node | undefined,
-  member: string,
-): FunctionNode | undefined {
-  const node = value && unwrapExpression(value);
-  if (node?.type === 'ObjectExpression') {
-    for (const property of node.properties) {
-      if (property.type !== 'Property' || keyName(property) !== member) continue;
-      if (isFunction(property.value)) return property.value;
-      return property.value.type === 'Identifier' ? module.localFunction(property.value) : undefined;
-    }
-    return undefined;
-  }
-  const made =
-    node?.type === 'NewExpression' && node.callee.type === 'Identifier'
-      ? module.classNamed(node.callee.name)
-      : undefined;
-  const owner = made ?? (node?.type === 'ClassDeclaration' || node?.type === 'ClassExpression' ? node : undefined);
-  if (!owner) return undefined;
-  for (const element of owner.body.body) {
-    if (
-      element.type === 'MethodDefinition' &&
-      element.kind === 'method' &&
-      element.static === !made &&
-      keyName(element) === member &&
-      element.value.body
-    )
-      return element.value;
-  }
-  return undefined;
-}
-
 /** What the project module a file imports `local` from exports under that name, with that module's imports. */
 export function importedValueOf(file: FileContext, local: string): ImportedValue | undefined {
   const source = file.imports.bindings.get(local);
@@ -233,24 +195,6 @@ export function importedValueOf(file: FileContext, local: string): ImportedValue
   const module = source !== undefined && name !== undefined && name !== '*' ? importedModule(file, source) : undefined;
   const value = module?.exportedValue(name!);
   return module && value ? { value, imports: module.imports } : undefined;
-}
-
-/**
- * The function another module of the project exports under the name `callee` calls it by
- * (`helper(…)`, `lib.helper(…)`, `service.charge(…)`), read in that module; undefined when the
- * callee is not imported or its module cannot be read.
- */
-export function importedFunction(
-  file: FileContext,
-  callee: TSESTree.Node,
-): { module: FileContext; fn: FunctionNode } | undefined {
-  const imported = importedExport(file, callee);
-  if (!imported) return undefined;
-  const fn =
-    imported.member === undefined
-      ? imported.module.exportedFunction(imported.name)
-      : memberFunction(imported.module, imported.module.exportedValue(imported.name), imported.member);
-  return fn ? { module: imported.module, fn } : undefined;
 }
 
 /**

@@ -35,7 +35,8 @@ interface Parsed {
 
 const parsed = new Map<string, Parsed>();
 const listings = new Map<string, { at: number; identity: string; files: string[] }>();
-const warned = new Set<string>();
+/** The version of each schema file last warned about: a file that breaks again, once mended, is warned about again. */
+const warned = new Map<string, string>();
 
 function now(): number {
   return typeof performance !== 'undefined' ? performance.now() : Date.now();
@@ -129,11 +130,11 @@ function read(file: string, schema: SchemaFiles): readonly DeclaredTable[] {
   parsed.set(file, { stamp, tables, ...(tables === null ? { mentions: namesIn(text ?? '') } : {}) });
   if (
     tables === null &&
-    !warned.has(file) &&
+    warned.get(file) !== stamp &&
     typeof process !== 'undefined' &&
     typeof process.emitWarning === 'function'
   ) {
-    warned.add(file);
+    warned.set(file, stamp);
     process.emitWarning(
       `eslint-plugin-idempotency skipped ${file}: it could not be read as ${schema.kind}. Findings that depend on its unique keys treat them as unknown.`,
     );

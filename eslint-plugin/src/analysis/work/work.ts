@@ -4,7 +4,8 @@ import { idempotencyKeyName } from '../keys/effect-keys.js';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { collectionOf, localCollection } from './collections.js';
 import { findOperations, type DataOperation } from '../operations/index.js';
-import { importedFunction, makerOf } from '../project/modules.js';
+import { calledFunction } from '../project/calls.js';
+import { makerOf } from '../project/modules.js';
 import { calleeName, keyName, memberPath, unwrapExpression, withoutTypeAssertions } from '../syntax/nodes.js';
 import { constantInitializer, variableOf } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
@@ -98,10 +99,8 @@ function helperDoesWork(fn: FunctionNode, file: FileContext, depth: number): boo
 
 function calledHelperDoesWork(call: TSESTree.CallExpression, file: FileContext, depth: number): boolean {
   if (depth > maxHelperDepth) return false;
-  const local = file.localFunction(call.callee);
-  if (local) return helperDoesWork(local, file, depth);
-  const imported = importedFunction(file, call.callee);
-  return imported !== undefined && helperDoesWork(imported.fn, imported.module, depth);
+  const helper = calledFunction(file, call.callee);
+  return helper !== undefined && helperDoesWork(helper.fn, helper.module, depth);
 }
 
 /**

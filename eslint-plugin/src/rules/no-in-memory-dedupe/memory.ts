@@ -7,7 +7,7 @@ import { isFunction, type FileContext, type FunctionNode } from '../../analysis/
 import type { DataOperation } from '../../analysis/operations/index.js';
 import type { OriginTracer } from '../../analysis/origin/origin.js';
 import { sitesInImporters } from '../../analysis/project/import-sites.js';
-import { importedFunction } from '../../analysis/project/modules.js';
+import { calledFunction } from '../../analysis/project/calls.js';
 import { calleeName, propertyName, withoutTypeAssertions } from '../../analysis/syntax/nodes.js';
 import { variableOf } from '../../analysis/syntax/scope.js';
 import { sends, writingRequest } from '../../analysis/work/work.js';
@@ -117,15 +117,6 @@ function recordingsIn(root: TSESTree.Node, collection: Collection, file: FileCon
   return found;
 }
 
-/** A function of this file or of another project module that a call's callee names. */
-export function calledFunction(
-  callee: TSESTree.Node,
-  file: FileContext,
-): { fn: FunctionNode; module: FileContext } | undefined {
-  const local = file.localFunction(callee);
-  return local ? { fn: local, module: file } : importedFunction(file, callee);
-}
-
 export function returnedBoolean(statement: TSESTree.Statement | null | undefined): boolean | undefined {
   if (!statement) return undefined;
   if (statement.type === 'BlockStatement') return returnedBoolean(statement.body[statement.body.length - 1]);
@@ -227,7 +218,7 @@ export function membershipAt(node: TSESTree.Node, file: FileContext): Membership
   const direct = directLookup(node, file);
   if (direct) return { node, ...direct, whenTruthy: 'present', records: false };
   if (node.type !== 'CallExpression') return undefined;
-  const helper = calledFunction(node.callee, file);
+  const helper = calledFunction(file, node.callee);
   if (!helper) return undefined;
   const { fn, module } = helper;
   const argumentFor = (key: TSESTree.Node): TSESTree.Node | undefined => {
@@ -306,7 +297,7 @@ export function recordingsOf(collection: Collection, scope: TSESTree.Node, file:
         return;
       }
       if (node.type !== 'CallExpression' || collection.spec.records.includes(calleeName(node.callee) ?? '')) return;
-      const helper = calledFunction(node.callee, file);
+      const helper = calledFunction(file, node.callee);
       if (!helper || helper.fn.body.type !== 'BlockStatement') return;
       for (const inner of recordingsIn(helper.fn.body, collection, helper.module)) {
         const argument = node.arguments[0];
@@ -390,7 +381,7 @@ export function effectIn(
     );
     if (label || depth >= 2) return label;
     for (const { call, module: from } of helpers) {
-      const helper = calledFunction(call.callee, from);
+      const helper = calledFunction(from, call.callee);
       if (!helper || visited.has(helper.fn)) continue;
       visited.add(helper.fn);
       const inner = search(helper.fn.body, helper.module, depth + 1);

@@ -3,7 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { claimedFacts } from '../../analysis/keys/effect-keys.js';
 import type { FileAnalysis } from '../../lint/file-analysis.js';
 import { isFunction, type FileContext, type FunctionNode } from '../../analysis/context/file-context.js';
-import { importedFunction } from '../../analysis/project/modules.js';
+import { calledFunction } from '../../analysis/project/calls.js';
 import { duplicateCatches } from '../../analysis/control/caught.js';
 import { exits } from '../../analysis/control/statements.js';
 import { findOperations, type DataOperation } from '../../analysis/operations/index.js';
@@ -13,7 +13,6 @@ import { calleeName, unwrapExpression } from '../../analysis/syntax/nodes.js';
 import { variableOf } from '../../analysis/syntax/scope.js';
 import { walk } from '../../analysis/syntax/walk.js';
 import { operationVerdict, providerVerdict } from './effects.js';
-import { injectedMethod } from './instances.js';
 
 /**
  * Reads every path from an entry point: its body and the project's functions it calls, a few
@@ -120,10 +119,7 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
           return false;
         }
         if (depth < maxDepth) {
-          const local = module.localFunction(node.callee);
-          const helper = local
-            ? { fn: local, module }
-            : (importedFunction(module, node.callee) ?? injectedMethod(node.callee, module));
+          const helper = calledFunction(module, node.callee);
           if (helper) read(helper.fn, helper.module, depth + 1, top);
         }
         return true;
