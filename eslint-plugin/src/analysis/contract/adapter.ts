@@ -179,6 +179,8 @@ export interface SendPatterns {
   instanceMethods?: readonly string[];
 }
 
+export type EntryKind = 'consumer' | 'webhook' | 'job';
+
 export interface BrokerAdapter {
   kind: 'broker';
   name: LibraryName;
@@ -207,6 +209,8 @@ export interface BrokerAdapter {
   keyPaths?: readonly KeyPathPattern[];
   /** How messages name a function that handles its deliveries: "Kafka consumer", "Stripe webhook". */
   entry?: string;
+  /** What such a function is, for a map of entry points: a `consumer` of a broker (the default), a `webhook`, a `job` runner's worker. */
+  entryKind?: EntryKind;
 }
 
 /**
