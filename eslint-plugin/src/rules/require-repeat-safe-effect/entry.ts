@@ -26,7 +26,12 @@ interface Described {
   library?: string;
 }
 
-function labelOf(facts: readonly Fact[], analysis: FileAnalysis): Described | undefined {
+/**
+ * What the facts of a value say runs the function: the library whose delivery it is. `registered`:
+ * the value is a parameter the function is registered for, so it handles deliveries even when no
+ * library says which ("handler").
+ */
+function labelOf(facts: readonly Fact[], analysis: FileAnalysis, registered: boolean): Described | undefined {
   const certain = facts.filter((fact) => !fact.guessed);
   if (certain.length === 0) return undefined;
   for (const fact of certain) {
@@ -41,7 +46,7 @@ function labelOf(facts: readonly Fact[], analysis: FileAnalysis): Described | un
     if (broker?.entry) return { label: broker.entry, kind: broker.entryKind ?? 'consumer', library: broker.name };
   }
   // Registered as a handler, holding the content the analysis knows by name only (a decorator's `@Payload()`).
-  return { label: 'handler', kind: 'consumer' };
+  return registered ? { label: 'handler', kind: 'consumer' } : undefined;
 }
 
 /** The handler is registered with options that ask the framework to drop repeats (`idempotency`, a dedupe key). */
@@ -67,7 +72,7 @@ function readsDelivery(fn: FunctionNode, analysis: FileAnalysis): Described | un
     if (label) return false;
     if (node !== fn.body && isFunction(node)) return false;
     if (node.type === 'CallExpression' && results.has(calleeName(node.callee) ?? ''))
-      label = labelOf(analysis.tracer.facts(node), analysis);
+      label = labelOf(analysis.tracer.facts(node), analysis, false);
     return true;
   });
   return label;
@@ -78,7 +83,7 @@ export function entryPointOf(fn: FunctionNode, analysis: FileAnalysis): EntryPoi
   const sites = file.functionSites(fn);
   let described: Described | undefined;
   for (let index = 0; index < fn.params.length && !described; index += 1)
-    described = labelOf(handlerParameter(fn, index, sites, file) ?? [], analysis);
+    described = labelOf(handlerParameter(fn, index, sites, file) ?? [], analysis, true);
   described ??= readsDelivery(fn, analysis);
   if (!described) return undefined;
   // A team that declares the framework's own dedupe (AWS Powertools' idempotency) keys repeats there.
