@@ -8,6 +8,8 @@ import { entryPointTree, settled, type EntryPointNode } from './entry-point-tree
 
 export const entryPointsViewId = 'idempotency.entryPoints';
 export const refreshEntryPointsCommand = 'idempotency.refreshEntryPoints';
+/** The view's own: opens a place of a file (a handler, its boundary, a finding) with the cursor on it. */
+const openPlaceCommand = 'idempotency.openEntryPointPlace';
 
 export interface EntryPointsParts {
   engine: () => Promise<LintService>;
@@ -36,6 +38,10 @@ export class EntryPointsView implements vscode.TreeDataProvider<EntryPointNode>,
       this.view,
       this.changed,
       vscode.commands.registerCommand(refreshEntryPointsCommand, () => this.scan()),
+      vscode.commands.registerCommand(openPlaceCommand, (file: string, line: number, column: number) => {
+        const at = new vscode.Position(Math.max(line - 1, 0), Math.max(column - 1, 0));
+        return vscode.window.showTextDocument(vscode.Uri.file(file), { selection: new vscode.Range(at, at) });
+      }),
       vscode.workspace.onDidSaveTextDocument((document) => void this.relist(document)),
     );
   }
@@ -63,7 +69,7 @@ export class EntryPointsView implements vscode.TreeDataProvider<EntryPointNode>,
           `${entry.label} ${entry.name}\nRepeats: ${entry.repeats.what}\n${findings} finding${findings === 1 ? '' : 's'}`,
         );
         item.iconPath = new vscode.ThemeIcon(
-          settled(entry.repeats) ? 'pass' : entry.repeats.by === 'unread' ? 'question' : 'warning',
+          entry.repeats.by === 'unread' ? 'question' : settled(entry.repeats) && findings === 0 ? 'pass' : 'warning',
         );
         item.command = openAt({ file, line: entry.start.line, column: entry.start.column });
         return item;
@@ -155,10 +161,5 @@ function shortRepeats(entry: EntryPointListing): string {
 }
 
 function openAt(place: { file: string; line: number; column: number }): vscode.Command {
-  const at = new vscode.Position(Math.max(place.line - 1, 0), Math.max(place.column - 1, 0));
-  return {
-    title: 'Open',
-    command: 'vscode.open',
-    arguments: [vscode.Uri.file(place.file), { selection: new vscode.Range(at, at) }],
-  };
+  return { title: 'Open', command: openPlaceCommand, arguments: [place.file, place.line, place.column] };
 }
