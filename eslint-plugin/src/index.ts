@@ -23,6 +23,13 @@ export { ruleDocsUrl } from './create-rule.js';
 export { whenSqlParserReady } from './analysis/sql/parser.js';
 export { useModuleParser } from './analysis/project/typescript-parser.js';
 export { openDocumentsSetting, SettingsError, settingsSchema } from './settings.js';
+export {
+  entryPointMap,
+  type MappedEntryPoint,
+  type MappedPlace,
+  type MappedRepeats,
+} from './rules/require-repeat-safe-effect/entry-point-map.js';
+export type { EntryKind } from './analysis/contract/adapter.js';
 
 const pluginName = 'idempotency';
 const version = '0.1.0';

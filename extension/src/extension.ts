@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 
 import { IdempotencyCodeActions, openLessonCommand } from './code-actions/idempotency-code-actions.js';
 import { LearnWhyHover } from './code-actions/learn-why-hover.js';
+import { EntryPointsView } from './entry-points/entry-points-view.js';
 import { LessonPanel, lessonViewType } from './lesson/lesson-panel.js';
 import { parseLessonTarget, type LessonTarget } from './lesson/lesson-target.js';
 import type { CodeCacheState } from './lint/code-cache.js';
@@ -126,6 +127,7 @@ export function activate(context: vscode.ExtensionContext): void {
     linter,
     lessonPanel,
     workspaceDiagnostics,
+    new EntryPointsView({ engine, settings: settingsOf, log: (line) => log.warn(line) }),
     // An open document's findings come from its own lints, not from the last workspace check.
     vscode.workspace.onDidOpenTextDocument((document) => {
       workspaceDiagnostics.delete(document.uri);

@@ -8,6 +8,7 @@ export const betterQueue: BrokerAdapter = {
   kind: 'broker',
   name: 'better-queue',
   entry: 'queue worker',
+  entryKind: 'job',
   modules: ['better-queue'],
   sends: { instanceMethods: ['push'] },
 };

@@ -5,6 +5,7 @@ export const bullmq: BrokerAdapter = {
   kind: 'broker',
   name: 'bullmq',
   entry: 'BullMQ worker',
+  entryKind: 'job',
   modules: ['bullmq', 'bull', 'bee-queue', '@nestjs/bull', '@nestjs/bullmq', '@nestjs/bull-shared'],
   shapes: {
     job: {

@@ -8,6 +8,7 @@ export const fastq: BrokerAdapter = {
   kind: 'broker',
   name: 'fastq',
   entry: 'queue worker',
+  entryKind: 'job',
   modules: ['fastq'],
   sends: { instanceMethods: ['push', 'unshift'] },
 };

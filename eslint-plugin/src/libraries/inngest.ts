@@ -8,6 +8,7 @@ export const inngest: BrokerAdapter = {
   kind: 'broker',
   name: 'inngest',
   entry: 'Inngest function',
+  entryKind: 'job',
   modules: ['inngest', /^inngest\//],
   shapes: {
     context: {

@@ -5,6 +5,7 @@ export const pgBoss: BrokerAdapter = {
   kind: 'broker',
   name: 'pg-boss',
   entry: 'pg-boss worker',
+  entryKind: 'job',
   modules: ['pg-boss'],
   shapes: {
     job: {

@@ -180,6 +180,17 @@ export const prisma: DataAdapter = {
   // `{ credits: { increment: 5 } }` adds to the stored value.
   increments: { operators: ['increment', 'decrement'] },
   uniqueViolations: ['P2002'],
+  uniqueKey: {
+    violationCode: 'P2002',
+    declare: (write, fields, declared) => {
+      // The client's delegate is the model's name with a lower-case first letter: `prisma.processedMessage`.
+      const delegate = /(\w+)\.\w+\(\)$/.exec(write.label)?.[1] ?? write.targets[0] ?? 'Model';
+      const model = declared ?? `${delegate[0].toUpperCase()}${delegate.slice(1)}`;
+      return fields.length === 1
+        ? `@unique to field ${model}.${fields[0]}`
+        : `@@unique([${fields.join(', ')}]) to model ${model}`;
+    },
+  },
   schema: {
     locations: [
       'prisma/schema.prisma',

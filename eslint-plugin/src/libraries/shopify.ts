@@ -11,6 +11,7 @@ export const shopify: BrokerAdapter = {
   kind: 'broker',
   name: 'shopify',
   entry: 'Shopify webhook',
+  entryKind: 'webhook',
   modules: [/^@shopify\/shopify-api(\/|$)/, /^@shopify\/shopify-app-[\w-]+(\/|$)/],
   requestHeaders: {
     'x-shopify-webhook-id': { identity: 'the Shopify webhook id' },

@@ -10,6 +10,7 @@ export const stripe: BrokerAdapter = {
   kind: 'broker',
   name: 'stripe',
   entry: 'Stripe webhook',
+  entryKind: 'webhook',
   modules: ['stripe'],
   shapes: {
     event: {

@@ -9,6 +9,7 @@ export const temporal: BrokerAdapter = {
   kind: 'broker',
   name: 'temporal',
   entry: 'Temporal activity',
+  entryKind: 'job',
   modules: ['@temporalio/activity'],
   shapes: {
     context: { otherMembers: 'opaque', members: { info: { shape: 'temporal:info' } } },

@@ -2,7 +2,9 @@ import { checkedWrites } from '../lint/checked-writes.js';
 import { analysisFor, operationListeners } from '../lint/file-analysis.js';
 import { originAt } from '../analysis/keys/key-facts.js';
 import { createRule } from '../create-rule.js';
-import type { SafeEdit } from '../analysis/contract/operation.js';
+import type { DataOperation, SafeEdit } from '../analysis/contract/operation.js';
+import { columnName } from '../analysis/schema/model.js';
+import { catchUniqueViolation } from '../lint/unique-violation-fix.js';
 
 const defaultRemedy = 'an upsert, or insert and treat the unique violation as the duplicate';
 
@@ -26,6 +28,7 @@ export const noCheckThenInsert = createRule({
       addNx: 'Part of the fix: add NX, then make the code skip the work when Redis replies null',
       addOnConflictDoNothing:
         'Part of the fix: add .onConflictDoNothing(), then make the code skip the work when no row comes back',
+      catchUniqueViolation: 'Part of the fix: add {{key}}, then take its unique violation ({{code}}) as the duplicate',
     },
     schema: [],
   },
@@ -65,12 +68,35 @@ export const noCheckThenInsert = createRule({
             },
             // A fix edits the write; reported at a helper's call, it would change another place than the one shown.
             suggest:
-              write.fix && checked.at === write.node
-                ? [{ messageId: editMessages[write.fix.edit], fix: write.fix.apply }]
-                : [],
+              checked.at !== write.node
+                ? []
+                : write.fix
+                  ? [{ messageId: editMessages[write.fix.edit], fix: write.fix.apply }]
+                  : uniqueKeySuggestion(write, read),
           });
         }
       },
     };
+
+    /** Where the library can say how: catch the violation of a unique key on the checked fields, and name that key. */
+    function uniqueKeySuggestion(write: DataOperation, read: DataOperation) {
+      const uniqueKey = table.dataAdapter(write.library)?.uniqueKey;
+      const target = write.targets[0];
+      if (!uniqueKey || !target) return [];
+      const written = new Set(write.fields.map((field) => columnName(field.name)));
+      const fields = (read.filters ?? []).map((filter) => filter.name).filter((name) => written.has(columnName(name)));
+      if (fields.length === 0) return [];
+      const key = uniqueKey.declare(write, fields, analysis.schema().declaration(target)?.name);
+      const fix = catchUniqueViolation(
+        write.node,
+        uniqueKey.violationCode,
+        key,
+        context.sourceCode,
+        /\.[cm]?tsx?$/.test(context.filename),
+      );
+      return fix
+        ? [{ messageId: 'catchUniqueViolation' as const, data: { key, code: uniqueKey.violationCode }, fix }]
+        : [];
+    }
   },
 });

@@ -1,5 +1,5 @@
 import type { Linter } from 'eslint';
-import { openDocumentsSetting, SettingsError } from 'eslint-plugin-idempotency';
+import { openDocumentsSetting, SettingsError, type MappedEntryPoint } from 'eslint-plugin-idempotency';
 
 import { pluginPrefix, qualifiedRuleId, ruleNameOf, type RuleName } from '../rules.js';
 import type { IncrementalParsing } from './incremental/incremental-parsing.js';
@@ -33,8 +33,20 @@ export interface Origin {
   note?: string;
 }
 
+/** An entry point of the file, with the findings inside its handler. */
+export interface EntryPointListing extends MappedEntryPoint {
+  findings: { rule: RuleName; message: string; line: number; column: number }[];
+}
+
 export type LintReport =
-  | { kind: 'linted'; problems: LintProblem[]; durationMs: number; parse?: ParseOutcome }
+  | {
+      kind: 'linted';
+      problems: LintProblem[];
+      durationMs: number;
+      parse?: ParseOutcome;
+      /** When the request asks for them. */
+      entryPoints?: EntryPointListing[];
+    }
   /** Code the recommended config leaves alone, as `eslint` in CI does. */
   | { kind: 'not-service-code'; durationMs: number }
   /** The file does not parse; the language server already says so, so this is no finding of ours. */
@@ -66,6 +78,8 @@ export interface LintRequest {
    * the project; without a folder every file is checked.
    */
   folder?: string;
+  /** List the file's entry points too (for the view of them), as the plugin's `entryPointMap` finds them. */
+  entryPoints?: boolean;
 }
 
 /** The ESLint setting under which the plugin finds the open documents' unsaved texts. */
@@ -155,8 +169,13 @@ export interface LintEngineParts {
   plugin: IdempotencyPlugin;
   /** espree and typescript-eslint's parser, each re-reading only what changed in a document it has parsed before. */
   parsing: IncrementalParsing;
+  /** The plugin's map of a file's entry points, run as a rule of the engine's own when a request asks for it. */
+  entryPointMap?: (context: never, found: (entries: MappedEntryPoint[]) => void) => object;
   now?: () => number;
 }
+
+/** The engine's own plugin, under a prefix of its own: the rule that maps entry points. */
+const mapPrefix = 'idempotency-map';
 
 const allSourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
 
@@ -200,25 +219,48 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
 
   // ESLint normalises a config array on every call (a fraction of a millisecond for this one),
   // so it is simply built for each lint.
+  // Filled by the map rule during a lint that asks for entry points.
+  let mapped: MappedEntryPoint[] | undefined;
+  const entryPointMap = parts.entryPointMap;
+  const mapPlugin = entryPointMap && {
+    rules: {
+      'entry-points': {
+        meta: { type: 'suggestion' as const, schema: [] },
+        create: (context: never) =>
+          entryPointMap(context, (entries) => {
+            mapped = entries;
+          }),
+      },
+    },
+  };
   const configFor = (
     rules: readonly RuleName[],
     openDocuments: Readonly<Record<string, string>>,
     declarations: Readonly<Record<string, unknown>> | undefined,
     inFolder: boolean,
+    withMap: boolean,
   ): Linter.Config[] => [
     {
       files: allSourceFiles,
       ...(inFolder && ignores.length > 0 ? { ignores: [...ignores] } : {}),
       settings: { [openDocumentsSetting]: openDocuments, ...(declarations ? { idempotency: declarations } : {}) },
-      plugins: { [pluginPrefix]: plugin as unknown as NonNullable<Linter.Config['plugins']>[string] },
+      plugins: {
+        [pluginPrefix]: plugin as unknown as NonNullable<Linter.Config['plugins']>[string],
+        ...(withMap && mapPlugin
+          ? { [mapPrefix]: mapPlugin as unknown as NonNullable<Linter.Config['plugins']>[string] }
+          : {}),
+      },
       // Comments that disable rules of other plugins are normal in real code; they are not ours to judge.
       linterOptions: { reportUnusedDisableDirectives: 'off', reportUnusedInlineConfigs: 'off' },
-      rules: Object.fromEntries(rules.map((rule) => [qualifiedRuleId(rule), 'error'])),
+      rules: {
+        ...Object.fromEntries(rules.map((rule) => [qualifiedRuleId(rule), 'error'])),
+        ...(withMap && mapPlugin ? { [`${mapPrefix}/entry-points`]: 'error' } : {}),
+      },
     },
   ];
 
   return {
-    lint({ text, fileName, rules, documentKey, openDocuments = {}, declarations, folder }) {
+    lint({ text, fileName, rules, documentKey, openDocuments = {}, declarations, folder, entryPoints }) {
       const started = now();
       const elapsed = () => now() - started;
       const problems: LintProblem[] = [];
@@ -230,12 +272,13 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
           return { kind: 'unparseable', reason: source.message, line: source.line, durationMs: elapsed(), parse };
         origins.clear();
         rulesCreated = false;
+        mapped = undefined;
         const messages = linterFor(folder ?? '/').verify(
           source.sourceCode,
-          configFor(rules, openDocuments, stable(declarations), folder !== undefined),
+          configFor(rules, openDocuments, stable(declarations), folder !== undefined, entryPoints === true),
           fileName,
         );
-        if (!rulesCreated && rules.length > 0) return { kind: 'not-service-code', durationMs: elapsed() };
+        if (!rulesCreated && rules.length > 0 && !mapped) return { kind: 'not-service-code', durationMs: elapsed() };
         for (const message of messages) {
           // Inline `/* eslint other-rule: … */` comments name rules this engine does not load;
           // ESLint reports those against the unknown rule, and they are not findings of ours.
@@ -248,7 +291,13 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
       } catch (error) {
         return { kind: 'failed', reason: failureReason(error), durationMs: elapsed() };
       }
-      return { kind: 'linted', problems, durationMs: elapsed(), parse };
+      return {
+        kind: 'linted',
+        problems,
+        durationMs: elapsed(),
+        parse,
+        ...(entryPoints ? { entryPoints: listEntryPoints(mapped ?? [], problems) } : {}),
+      };
     },
     docsOf(rule) {
       const docs = plugin.rules[rule]?.meta?.docs;
@@ -282,4 +331,22 @@ export function toProblem(rule: RuleName, message: Linter.LintMessage, origin?: 
       edit: { range: suggestion.fix.range, text: suggestion.fix.text },
     })),
   };
+}
+
+/** Each entry point with the findings inside its handler, by the position ESLint reports them at. */
+export function listEntryPoints(
+  entries: readonly MappedEntryPoint[],
+  problems: readonly LintProblem[],
+): EntryPointListing[] {
+  const after = (line: number, column: number, place: { line: number; column: number }) =>
+    line > place.line || (line === place.line && column >= place.column);
+  return entries.map((entry) => ({
+    ...entry,
+    findings: problems
+      .filter(
+        (problem) =>
+          after(problem.line, problem.column, entry.start) && after(entry.end.line, entry.end.column, problem),
+      )
+      .map(({ rule, message, line, column }) => ({ rule, message, line, column })),
+  }));
 }

@@ -38,15 +38,7 @@ export async function checkWorkspace(
 ): Promise<WorkspaceCheckResult> {
   const result: WorkspaceCheckResult = { files: 0, findings: 0, filesWithFindings: 0, cancelled: false };
   parts.diagnostics.clear();
-  const files: vscode.Uri[] = [];
-  for (const folder of vscode.workspace.workspaceFolders ?? []) {
-    const settings = parts.settings(folder.uri);
-    if (!checksFiles(settings)) continue;
-    const exclude = `{${[...alwaysExcluded, ...settings.workspaceExclude].join(',')}}`;
-    files.push(
-      ...(await vscode.workspace.findFiles(new vscode.RelativePattern(folder, sourceFiles), exclude, undefined, token)),
-    );
-  }
+  const files = await workspaceSourceFiles(parts.settings, token);
   const engine = await parts.engine();
   for (const [index, uri] of files.entries()) {
     if (token.isCancellationRequested) {
@@ -56,14 +48,8 @@ export async function checkWorkspace(
     progress.report({ message: `${index + 1} of ${files.length} files`, increment: 100 / files.length });
     if (parts.isOpen(uri)) continue;
     const settings = parts.settings(uri);
-    let text: string;
-    try {
-      const bytes = await vscode.workspace.fs.readFile(uri);
-      if (bytes.byteLength > settings.maxFileSizeBytes) continue;
-      text = new TextDecoder().decode(bytes);
-    } catch {
-      continue; // Gone or unreadable since it was listed.
-    }
+    const text = await readSource(uri, settings);
+    if (text === undefined) continue;
     const report = await engine.lint({
       text,
       fileName: uri.fsPath,
@@ -86,6 +72,36 @@ export async function checkWorkspace(
   }
   if (token.isCancellationRequested) result.cancelled = true;
   return result;
+}
+
+/**
+ * The source files of each workspace folder that checks files, without dependencies and the globs
+ * of `idempotency.workspaceCheck.exclude`.
+ */
+export async function workspaceSourceFiles(
+  settingsOf: (uri: vscode.Uri) => Settings,
+  token?: vscode.CancellationToken,
+): Promise<vscode.Uri[]> {
+  const files: vscode.Uri[] = [];
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const settings = settingsOf(folder.uri);
+    if (!checksFiles(settings)) continue;
+    const exclude = `{${[...alwaysExcluded, ...settings.workspaceExclude].join(',')}}`;
+    files.push(
+      ...(await vscode.workspace.findFiles(new vscode.RelativePattern(folder, sourceFiles), exclude, undefined, token)),
+    );
+  }
+  return files;
+}
+
+/** The text of a file on disk, unless it is larger than the size limit, or gone or unreadable since it was listed. */
+export async function readSource(uri: vscode.Uri, settings: Settings): Promise<string | undefined> {
+  try {
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    return bytes.byteLength > settings.maxFileSizeBytes ? undefined : new TextDecoder().decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Positions in a text that no editor has open, as problemToDiagnostic reads them from a document. */

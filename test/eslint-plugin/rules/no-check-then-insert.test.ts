@@ -570,6 +570,24 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
             line: '3',
             remedy: 'an upsert, or create and treat error P2002 as the duplicate',
           },
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              data: { key: '@unique to field Inbox.id', code: 'P2002' },
+              output: `
+        async function claim(id) {
+          const seen = await prisma.inbox.findFirst({ where: { id } });
+          if (!seen) {
+            try {
+              await prisma.inbox.create({ data: { id } });
+            } catch (error) {
+              // P2002 is the duplicate: a unique key refused the second row (add @unique to field Inbox.id).
+              if ((error as { code?: string }).code !== 'P2002') throw error;
+            }
+          }
+        }`,
+            },
+          ],
         },
       ],
     },
@@ -679,7 +697,80 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
             return true;
           }
         }`,
-      errors: [{ messageId: 'checkThenInsert', line: 7, suggestions: [] }],
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 7,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              output: `
+        async function claim(id) {
+          const existing = await prisma.processedMessage.findUnique({ where: { id } });
+          if (existing) {
+            return false;
+          } else {
+            try {
+              await prisma.processedMessage.create({ data: { id } });
+            } catch (error) {
+              // P2002 is the duplicate: a unique key refused the second row (add @unique to field ProcessedMessage.id).
+              if ((error as { code?: string }).code !== 'P2002') throw error;
+            }
+            return true;
+          }
+        }`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'Prisma findFirst on two fields then create, in JavaScript: the repair catches P2002 and names the key on both',
+      filename: 'billing.js',
+      code: `
+        async function book(prisma, invoiceId, accountId, cents) {
+          const found = await prisma.entry.findFirst({ where: { invoiceId, accountId } });
+          if (found) return;
+          await prisma.entry.create({
+            data: { invoiceId, accountId, cents },
+          });
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 5,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              data: { key: '@@unique([invoiceId, accountId]) to model Entry', code: 'P2002' },
+              output: `
+        async function book(prisma, invoiceId, accountId, cents) {
+          const found = await prisma.entry.findFirst({ where: { invoiceId, accountId } });
+          if (found) return;
+          try {
+            await prisma.entry.create({
+              data: { invoiceId, accountId, cents },
+            });
+          } catch (error) {
+            // P2002 is the duplicate: a unique key refused the second row (add @@unique([invoiceId, accountId]) to model Entry).
+            if (error?.code !== 'P2002') throw error;
+          }
+        }`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'a Prisma create whose result is kept gets no repair: its variable would be left inside the try',
+      code: `
+        async function book(prisma, invoiceId) {
+          const found = await prisma.entry.findFirst({ where: { invoiceId } });
+          if (found) return found;
+          const entry = await prisma.entry.create({ data: { invoiceId } });
+          return entry;
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 5, suggestions: [] }],
     },
     {
       name: 'TypeORM findOneBy then save of a new entity',

@@ -189,6 +189,9 @@ export class EventEmitter<T> {
   fire(value: T): void {
     for (const listener of this.listeners) listener(value);
   }
+  dispose(): void {
+    this.listeners = [];
+  }
 }
 
 /** A text with its lines found, so a timed window can set it without that work (see `FakeTextDocument.setText`). */
@@ -406,7 +409,30 @@ export const window = {
   createWebviewPanel: () => {
     throw new Error('The fake editor has no webviews');
   },
+  /** A tree view the fake editor never shows, so it never asks for its items. */
+  createTreeView: () => ({ message: '', visible: false, dispose() {} }),
 };
+
+export enum TreeItemCollapsibleState {
+  None = 0,
+  Collapsed = 1,
+  Expanded = 2,
+}
+
+export class TreeItem {
+  description?: string;
+  tooltip?: unknown;
+  iconPath?: unknown;
+  command?: unknown;
+  constructor(
+    readonly label: string,
+    readonly collapsibleState = TreeItemCollapsibleState.None,
+  ) {}
+}
+
+export class ThemeIcon {
+  constructor(readonly id: string) {}
+}
 
 export const languages = {
   createDiagnosticCollection: () => {

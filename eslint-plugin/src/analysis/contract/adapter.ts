@@ -179,6 +179,7 @@ export interface SendPatterns {
   instanceMethods?: readonly string[];
 }
 
+export type EntryKind = 'consumer' | 'webhook' | 'job';
 export interface BrokerAdapter {
   kind: 'broker';
   name: LibraryName;
@@ -207,6 +208,8 @@ export interface BrokerAdapter {
   keyPaths?: readonly KeyPathPattern[];
   /** How messages name a function that handles its deliveries: "Kafka consumer", "Stripe webhook". */
   entry?: string;
+  /** What runs such a function, for a map of entry points: a broker (`consumer`, when not said), a `webhook`, a `job` runner. */
+  entryKind?: EntryKind;
 }
 
 /**
@@ -259,6 +262,14 @@ export interface DataAdapter {
   keyPolicy?: KeyPolicy;
   /** Codes, error names or message fragments by which the library reports a unique-key violation. */
   uniqueViolations?: readonly string[];
+  /**
+   * A unique violation's error `code`, and how the schema declares a unique key on fields of the model a write
+   * creates (`model`: its name in the schema, when known), for a repair that catches it and names the key to add.
+   */
+  uniqueKey?: {
+    violationCode: string;
+    declare(write: DataOperation, fields: readonly string[], model?: string): string;
+  };
   /** The library's schema files: where its tables' unique keys are declared. */
   schema?: SchemaFiles;
   /** Models declared in code, with their unique keys. */

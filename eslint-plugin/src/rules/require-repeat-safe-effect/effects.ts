@@ -7,13 +7,17 @@ import type { OriginTracer } from '../../analysis/origin/origin.js';
 import type { ProviderCall } from '../../analysis/keys/provider-calls.js';
 import { columnName, type SchemaModel } from '../../analysis/schema/model.js';
 
+/** What settles a repeat: a claim of the delivery, a unique key the write lands on, a lock, a provider's idempotency key. */
+export type GuardKind = 'claim' | 'unique-key' | 'lock' | 'caught-duplicate' | 'idempotency-key' | 'checked-state';
+
 /**
  * What one operation or provider call means for a repeat: an effect that adds (a second run adds
- * again), a boundary that settles repeats, something the analysis cannot judge, or nothing.
+ * again), a boundary that settles repeats (with the key it settles them on, when known), something
+ * the analysis cannot judge, or nothing.
  */
 export type Verdict =
   | { kind: 'effect'; node: TSESTree.Node; does: string; repeat: string }
-  | { kind: 'boundary' }
+  | { kind: 'boundary'; by: GuardKind; key?: readonly string[] }
   | { kind: 'unknown' }
   | undefined;
 
@@ -47,11 +51,14 @@ export function operationVerdict(
         repeat: 'adds it again',
       };
     // A counter of views or attempts: a metric, not an effect.
-    return operation.kind === 'upsert' ? { kind: 'boundary' } : undefined;
+    return operation.kind === 'upsert'
+      ? { kind: 'boundary', by: 'unique-key', key: operation.conflictTarget }
+      : undefined;
   }
   if (operation.kind === 'serialisation' || (operation.kind === 'read' && operation.locksRows))
-    return { kind: 'boundary' };
-  if (operation.claim || operation.arbitrated) return { kind: 'boundary' };
+    return { kind: 'boundary', by: 'lock' };
+  if (operation.claim) return { kind: 'boundary', by: 'claim', key: operation.conflictTarget };
+  if (operation.arbitrated) return { kind: 'boundary', by: 'unique-key', key: operation.conflictTarget };
   if (operation.kind !== 'insert') return undefined;
   const target = operation.targets[0];
   if (!target || recordTables.test(columnName(target))) return undefined;
@@ -70,7 +77,7 @@ export function operationVerdict(
         field.functions.some((name) => /uuid|random/.test(name))
       );
     });
-    if (!fresh) return { kind: 'boundary' };
+    if (!fresh) return { kind: 'boundary', by: 'unique-key', key: key.columns };
   }
   const name = model.declaration(target)?.name ?? target;
   return { kind: 'effect', node: operation.node, does: `inserts into ${name}`, repeat: 'inserts a second row' };
@@ -90,7 +97,7 @@ const doing: Record<ProviderCall['effect'], { does: string; repeat: string }> = 
 
 /** A provider call that moves money or sends: an effect unless it carries the provider's idempotency field. */
 export function providerVerdict(call: ProviderCall): Verdict {
-  if (call.keyed) return { kind: 'boundary' };
+  if (call.keyed) return { kind: 'boundary', by: 'idempotency-key' };
   const { does, repeat } = doing[call.effect];
   return { kind: 'effect', node: call.node, does: `${does} ${call.provider.label} (${call.label})`, repeat };
 }

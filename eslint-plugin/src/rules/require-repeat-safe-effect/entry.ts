@@ -1,5 +1,6 @@
 import { handlerParameter } from '../../analysis/origin/entry-points.js';
 import type { Fact, Shaped } from '../../analysis/origin/facts.js';
+import type { EntryKind } from '../../analysis/contract/adapter.js';
 import type { FileAnalysis } from '../../lint/file-analysis.js';
 import { isFunction, type FunctionNode } from '../../analysis/context/file-context.js';
 import { calleeName, keyName } from '../../analysis/syntax/nodes.js';
@@ -11,13 +12,26 @@ import { walk } from '../../analysis/syntax/walk.js';
  * name), and functions that read a delivery from a call (a webhook's `constructEvent`).
  */
 
-export interface EntryPoint {
+export interface EntryPoint extends Described {
   fn: FunctionNode;
-  /** "Kafka consumer", "Stripe webhook"; "handler" when the library does not say. */
-  label: string;
+  /** The framework drops repeats itself (options of the registration, a declared dedupe of the platform). */
+  frameworkDedupes?: true;
 }
 
-function labelOf(facts: readonly Fact[], analysis: FileAnalysis): string | undefined {
+interface Described {
+  /** "Kafka consumer", "Stripe webhook"; "handler" when the library does not say. */
+  label: string;
+  kind: EntryKind;
+  /** The adapter of the library that registers it, when one says. */
+  library?: string;
+}
+
+/**
+ * What the facts of a value say runs the function: the library whose delivery it is. `registered`:
+ * the value is a parameter the function is registered for, so it handles deliveries even when no
+ * library says which ("handler").
+ */
+function labelOf(facts: readonly Fact[], analysis: FileAnalysis, registered: boolean): Described | undefined {
   const certain = facts.filter((fact) => !fact.guessed);
   if (certain.length === 0) return undefined;
   for (const fact of certain) {
@@ -29,10 +43,10 @@ function labelOf(facts: readonly Fact[], analysis: FileAnalysis): string | undef
           : undefined;
     const library = shaped?.shape.split(':')[0];
     const broker = analysis.file.libraries.brokers.find((adapter) => adapter.name === library);
-    if (broker?.entry) return broker.entry;
+    if (broker?.entry) return { label: broker.entry, kind: broker.entryKind ?? 'consumer', library: broker.name };
   }
   // Registered as a handler, holding the content the analysis knows by name only (a decorator's `@Payload()`).
-  return 'handler';
+  return registered ? { label: 'handler', kind: 'consumer' } : undefined;
 }
 
 /** The handler is registered with options that ask the framework to drop repeats (`idempotency`, a dedupe key). */
@@ -51,14 +65,14 @@ function frameworkDedupes(fn: FunctionNode): boolean {
 }
 
 /** A call in `fn`'s own body whose result is a delivery: the entry point's label, if so. */
-function readsDelivery(fn: FunctionNode, analysis: FileAnalysis): string | undefined {
+function readsDelivery(fn: FunctionNode, analysis: FileAnalysis): Described | undefined {
   const results = analysis.file.libraries.results;
-  let label: string | undefined;
+  let label: Described | undefined;
   walk(fn.body, analysis.file.visitorKeys, (node) => {
     if (label) return false;
     if (node !== fn.body && isFunction(node)) return false;
     if (node.type === 'CallExpression' && results.has(calleeName(node.callee) ?? ''))
-      label = labelOf(analysis.tracer.facts(node), analysis);
+      label = labelOf(analysis.tracer.facts(node), analysis, false);
     return true;
   });
   return label;
@@ -66,17 +80,15 @@ function readsDelivery(fn: FunctionNode, analysis: FileAnalysis): string | undef
 
 export function entryPointOf(fn: FunctionNode, analysis: FileAnalysis): EntryPoint | undefined {
   const file = analysis.file;
-  // A team that declares the framework's own dedupe (AWS Powertools' idempotency) keys repeats there.
-  if (
-    frameworkDedupes(fn) ||
-    file.libraries.brokers.some((adapter) => adapter.keyPaths && file.libraries.imported(adapter, file.imports))
-  )
-    return undefined;
   const sites = file.functionSites(fn);
-  for (let index = 0; index < fn.params.length; index += 1) {
-    const label = labelOf(handlerParameter(fn, index, sites, file) ?? [], analysis);
-    if (label) return { fn, label };
-  }
-  const label = readsDelivery(fn, analysis);
-  return label ? { fn, label } : undefined;
+  let described: Described | undefined;
+  for (let index = 0; index < fn.params.length && !described; index += 1)
+    described = labelOf(handlerParameter(fn, index, sites, file) ?? [], analysis, true);
+  described ??= readsDelivery(fn, analysis);
+  if (!described) return undefined;
+  // A team that declares the framework's own dedupe (AWS Powertools' idempotency) keys repeats there.
+  const dedupes =
+    frameworkDedupes(fn) ||
+    file.libraries.brokers.some((adapter) => adapter.keyPaths && file.libraries.imported(adapter, file.imports));
+  return { fn, ...described, ...(dedupes ? { frameworkDedupes: true as const } : {}) };
 }

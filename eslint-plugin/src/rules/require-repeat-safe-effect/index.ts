@@ -32,7 +32,7 @@ export const requireRepeatSafeEffect = createRule({
         const reported = new Set<TSESTree.Node>();
         for (const fn of functions) {
           const entry = entryPointOf(fn, analysis);
-          if (!entry) continue;
+          if (!entry || entry.frameworkDedupes) continue;
           const reading = readPath(fn, analysis);
           const [effect] = reading.effects;
           if (!effect || reading.boundary || reading.unknown || reported.has(effect.node)) continue;

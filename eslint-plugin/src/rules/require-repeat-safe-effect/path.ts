@@ -12,7 +12,7 @@ import { providerCallAt } from '../../analysis/keys/provider-calls.js';
 import { calleeName, unwrapExpression } from '../../analysis/syntax/nodes.js';
 import { variableOf } from '../../analysis/syntax/scope.js';
 import { walk } from '../../analysis/syntax/walk.js';
-import { operationVerdict, providerVerdict } from './effects.js';
+import { operationVerdict, providerVerdict, type GuardKind } from './effects.js';
 
 /**
  * Reads every path from an entry point: its body and the project's functions it calls, a few
@@ -40,14 +40,35 @@ const readerNames = /^(get|find|fetch|load|read|lookup|retrieve|select|query)([A
 const inlineCallbacks =
   /^(map|forEach|flatMap|reduce|filter|some|every|all|allSettled|\$transaction|transaction|withTransaction|tx|run|begin|serializable|then)$/;
 
-interface Reading {
+/** The first boundary met on the way: what it is, where (maybe in another module), the key it settles repeats on. */
+export interface Guard {
+  kind: GuardKind;
+  node: TSESTree.Node;
+  module: FileContext;
+  key?: readonly string[];
+  /** How the code reads there: "a INSERT", "stripe.refunds.create()". */
+  label: string;
+}
+
+export interface Reading {
   effects: UnguardedEffect[];
   boundary: boolean;
+  guard?: Guard;
   unknown: boolean;
+  /** What could not be read and might be the boundary: a call named like one, a table no schema declares. */
+  unread?: { node: TSESTree.Node; module: FileContext; label: string };
 }
 
 export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
   const reading: Reading = { effects: [], boundary: false, unknown: false };
+  const settle = (guard: Guard) => {
+    reading.boundary = true;
+    reading.guard ??= guard;
+  };
+  const unread = (node: TSESTree.Node, module: FileContext, label: string) => {
+    reading.unknown = true;
+    reading.unread ??= { node, module, label };
+  };
   const tracers = new Map<FileContext, OriginTracer>([[analysis.file, analysis.tracer]]);
   const tracerOf = (module: FileContext) => {
     let tracer = tracers.get(module);
@@ -62,16 +83,17 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
     module === analysis.file ? analysis.operationsAt(node) : findOperations(node, module);
 
   const judgeOperation = (operation: DataOperation, module: FileContext, top: TSESTree.Node) => {
+    const { node, label } = operation;
     if (claimedFacts(operation, tracerOf(module), module)) {
-      reading.boundary = true;
+      settle({ kind: 'claim', node, module, label, key: operation.conflictTarget ?? claimKey(operation, analysis) });
       return;
     }
     const verdict = operationVerdict(operation, module, tracerOf(module), () => analysis.schema());
     if (!verdict) return;
-    if (verdict.kind === 'boundary') reading.boundary = true;
-    else if (verdict.kind === 'unknown') reading.unknown = true;
+    if (verdict.kind === 'boundary') settle({ kind: verdict.by, node, module, label, key: verdict.key });
+    else if (verdict.kind === 'unknown') unread(node, module, label);
     else if (operation.kind === 'insert' && duplicateCatches(operation.node, module).length > 0)
-      reading.boundary = true;
+      settle({ kind: 'caught-duplicate', node, module, label });
     else reading.effects.push({ node: top, does: verdict.does, repeat: verdict.repeat });
   };
 
@@ -92,7 +114,8 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
           node.type === 'WhileStatement'
         ) {
           const test = node.type === 'SwitchStatement' ? node.discriminant : node.test;
-          if (test && checksStoredState(test, node, module)) reading.boundary = true;
+          if (test && checksStoredState(test, node, module))
+            settle({ kind: 'checked-state', node: test, module, label: module.code(test) });
           return !reading.boundary;
         }
         if (node.type === 'TaggedTemplateExpression') {
@@ -108,14 +131,15 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
         const provider = providerCallAt(node, module);
         if (provider) {
           const verdict = providerVerdict(provider);
-          if (verdict?.kind === 'boundary') reading.boundary = true;
+          if (verdict?.kind === 'boundary')
+            settle({ kind: verdict.by, node, module, label: provider.label, key: verdict.key });
           else if (verdict?.kind === 'effect')
             reading.effects.push({ node: top, does: verdict.does, repeat: verdict.repeat });
           return true;
         }
         const name = calleeName(node.callee) ?? '';
         if (boundaryNames.test(name)) {
-          reading.unknown = true;
+          unread(node, module, `${name}()`);
           return false;
         }
         if (depth < maxDepth) {
@@ -198,4 +222,14 @@ function onlyStopsWhenMissing(identifier: TSESTree.Identifier, test: TSESTree.No
     );
   }
   return false;
+}
+
+/** The unique key of the schema that a claim's fields fill, when the schema declares one. */
+function claimKey(operation: DataOperation, analysis: FileAnalysis): readonly string[] | undefined {
+  const target = operation.targets[0];
+  if (!target) return undefined;
+  return analysis.schema().keyWithin(
+    target,
+    operation.fields.map((field) => field.name),
+  )?.columns;
 }
