@@ -109,13 +109,13 @@ client.on('messageCreate', async (message) => {
 `;
 
 describe('no-in-memory-dedupe across modules', () => {
-  it('a CommonJS helper that decides with a Set: reported where a caller in another module acts on its answer, as for an ES module helper', async () => {
+  it('a CommonJS helper that decides with a Set: reported at its lookup when a caller in another module acts on its answer', async () => {
     const loud = await lintProject({
       'package.json': JSON.stringify({ name: 'bot', private: true }),
       'src/debouncer.js': debouncer,
       'src/bot.js': bot,
     });
-    expect(loud.findings).toEqual(['src/bot.js:4 idempotency/no-in-memory-dedupe/inMemory']);
+    expect(loud.findings).toEqual(['src/debouncer.js:4 idempotency/no-in-memory-dedupe/inMemory']);
     expect(loud.messages[0]).toContain('message.channel.send()');
     const quiet = await lintProject({
       'package.json': JSON.stringify({ name: 'bot', private: true }),
@@ -123,6 +123,19 @@ describe('no-in-memory-dedupe across modules', () => {
       'src/bot.js': quietBot,
     });
     expect(quiet.findings).toEqual([]);
+    // The same helper as an ES module: found at the same place, once, not at each caller.
+    const esm = await lintProject({
+      'package.json': JSON.stringify({ name: 'bot', private: true, type: 'module' }),
+      'src/debouncer.js': debouncer.replace(
+        'module.exports = { shouldProcessMessage };',
+        'export { shouldProcessMessage };',
+      ),
+      'src/bot.js': bot.replace(
+        "const { shouldProcessMessage } = require('./debouncer');",
+        "import { shouldProcessMessage } from './debouncer.js';",
+      ),
+    });
+    expect(esm.findings).toEqual(['src/debouncer.js:4 idempotency/no-in-memory-dedupe/inMemory']);
   });
 
   it('helpers in another module that ask and record a module-level Set, before a Prisma write', async () => {

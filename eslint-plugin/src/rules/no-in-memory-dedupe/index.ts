@@ -118,8 +118,8 @@ export const noInMemoryDedupe = createRule({
 
     /**
      * A helper that decides and returns a boolean (`if (seen.has(id)) return false; …; return
-     * true`) gates its callers' code. Where a caller can read the helper, the caller reports at
-     * its call; otherwise (a CommonJS export) the finding is here, at the lookup.
+     * true`) gates its callers' code. A helper of the same module is reported by its caller, at
+     * the call; one that callers import is reported here, at the lookup, once for all of them.
      */
     const effectOfCallers = (gate: Gate, fn: FunctionNode) => {
       const answer = returnedBoolean(gate.statement.consequent);

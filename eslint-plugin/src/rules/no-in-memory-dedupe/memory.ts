@@ -256,6 +256,9 @@ export function membershipAt(node: TSESTree.Node, file: FileContext): Membership
     if (!gate || answer === undefined || !key) continue;
     const heldAnswer = gate.whenTrue === 'present' ? answer : !answer;
     const records = recordingsIn(fn.body, inner.collection, module).length > 0;
+    // A helper of another module that asks and records its own collection holds the whole dedupe:
+    // the finding is there, at its lookup, once for all its callers (see `effectOfCallers`).
+    if (records && module !== file) return undefined;
     return { node, collection: inner.collection, key, whenTruthy: heldAnswer ? 'present' : 'absent', records };
   }
   return undefined;
