@@ -37,8 +37,7 @@ export function inFile<T>(
                     const call = (name: string) => {
                       let found: TSESTree.CallExpression | undefined;
                       walk(file.sourceAst, file.visitorKeys, (node) => {
-                        if (!found && node.type === 'CallExpression' && file.code(node.callee) === name)
-                          found = node;
+                        if (!found && node.type === 'CallExpression' && file.code(node.callee) === name) found = node;
                         return !found;
                       });
                       if (!found) throw new Error(`no call of ${name}() in the snippet`);
