@@ -155,6 +155,29 @@ export interface ResultPattern {
  * duplicates (`{ keyPath: 'body.orderId' }` given to `new DedupeConfig(…)`): the key is what the
  * path names, judged against `root`.
  */
+/**
+ * A broker that drops a second send of the same operation when the producer names it (BullMQ's
+ * `jobId`, SQS FIFO's `MessageDeduplicationId`): the consumer's repeats of one operation are the
+ * broker's to settle when every send to its queue in the project sets the option.
+ */
+export interface ProducerDedupe {
+  /**
+   * Where a registration names the queue it reads: an argument of the registering call, a
+   * property beside the handler, or the first argument of the handler class's decorator.
+   */
+  queue: readonly ({ argument: number } | { property: string } | { classDecorator: string })[];
+  sends: readonly DedupeSend[];
+}
+
+export type DedupeSend =
+  /**
+   * `new Queue(name).add(job, data, { jobId })`, or a field injected as `@InjectQueue(name)`: the
+   * queue named by the construct's first argument or the decorator's, the option in an argument of the method.
+   */
+  | { construct: string; decorator?: string; method: string; optionsArgument: number | 'last'; option: string }
+  /** A request body naming the queue in one field and the dedupe option in another: `{ QueueUrl, MessageDeduplicationId }`. */
+  | { queueField: string; option: string };
+
 export interface KeyPathPattern {
   /** The class whose options object holds the option. */
   construct: string;
@@ -205,6 +228,8 @@ export interface BrokerAdapter {
   requestHeaders?: Readonly<Record<string, MemberSpec>>;
   /** Options naming, by a path into the event, the key that decides duplicates. */
   keyPaths?: readonly KeyPathPattern[];
+  /** How a producer asks the broker to drop a second send of one operation, and how a consumer names its queue. */
+  producerDedupe?: ProducerDedupe;
   /** How messages name a function that handles its deliveries: "Kafka consumer", "Stripe webhook". */
   entry?: string;
 }
@@ -343,6 +368,11 @@ export interface ProviderCallSpec {
   /** The end of the call's member chain: `refunds.create` for `stripe.refunds.create(…)`. */
   path: string;
   effect: ProviderEffect;
+  /**
+   * The call sends a command object, `client.send(new SendEmailCommand(…))`: the class's name,
+   * imported from one of the provider's modules (that import is the evidence, not the receiver).
+   */
+  command?: string;
   /** The call has the effect only when its request sets this field (`confirm` on a PaymentIntent). */
   onlyWith?: string;
   /** Where this call takes its key, when it differs from the provider's. */
