@@ -253,6 +253,26 @@ ${credit}
 };
 export const handler = ${wrapped ? "makeIdempotent(process, { persistenceStore: new DynamoDBPersistenceLayer({ tableName: 'idempotency' }), config: new IdempotencyConfig({ eventKeyJmesPath: 'Records[0].body' }) })" : 'process'};`;
 
+const helperWebhook = (delegateType: string, claim: string) => `import Stripe from 'stripe';
+import type { PrismaClient } from '@prisma/client';
+import { prisma } from './db';
+const stripe = new Stripe(process.env.STRIPE_KEY);
+function constructStripeEvent(request) {
+  return stripe.webhooks.constructEvent(request.body, request.headers['stripe-signature'], process.env.SECRET);
+}
+async function addCredits(users: ${delegateType}, customerId: string, credits: number) {
+  await users.update({ where: { id: customerId }, data: { credits: { increment: credits } } });
+}
+export const webhook = async (request, response) => {
+  const event = constructStripeEvent(request);
+${claim}  switch (event.type) {
+    case 'invoice.paid':
+      await addCredits(prisma.user, event.data.object.customer, 10);
+      break;
+  }
+  response.status(204).send();
+};`;
+
 ruleTester.run('require-repeat-safe-effect', requireRepeatSafeEffect, {
   valid: [
     {
@@ -485,6 +505,19 @@ export async function addCredits(userId, credits) { await prisma.user.update({ w
       name: "Powertools: the handler wrapped in makeIdempotent, keyed by the record's body",
       filename,
       code: powertools(true),
+    },
+    {
+      name: "Stripe: the event read by a helper of the file, a claim of it before the delegate's increment",
+      filename,
+      code: helperWebhook(
+        "PrismaClient['user']",
+        '  await prisma.processedEvent.create({ data: { eventId: event.id } });\n',
+      ),
+    },
+    {
+      name: 'near miss: a delegate of another type is not Prisma',
+      filename,
+      code: helperWebhook('UserStore', ''),
     },
     // Framework dedupe
     {
@@ -847,6 +880,18 @@ export const credit = inngest.createFunction({ id: 'credit' }, { event: 'order/p
       filename,
       code: powertools(false),
       errors: [{ messageId: 'unguarded', line: 6 }],
+    },
+    {
+      name: "Stripe: the event read by a helper of the file, credits added through a delegate typed PrismaClient['user']",
+      filename,
+      code: helperWebhook("PrismaClient['user']", ''),
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 15,
+          data: { entry: 'Stripe webhook', does: "adds to 'credits' (users.update())", repeat: 'adds it again' },
+        },
+      ],
     },
     {
       name: 'a local helper does the effect: reported at its call in the handler',

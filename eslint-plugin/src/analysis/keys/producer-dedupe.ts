@@ -4,7 +4,7 @@ import type { DedupeSend, ProducerDedupe } from '../contract/adapter.js';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { objectLiteral } from '../operations/fields.js';
 import { OriginTracer } from '../origin/origin.js';
-import { textOf } from '../project/files.js';
+import { stampOf, textOf } from '../project/files.js';
 import { listSources } from '../project/importers.js';
 import { moduleContext } from '../project/modules.js';
 import { projectRoot } from '../project/root.js';
@@ -142,6 +142,8 @@ function sentWithDedupe(root: string, queue: string, dedupe: ProducerDedupe, fil
   const markers = dedupe.sends.map((send) => ('construct' in send ? send.method : send.queueField));
   const results: boolean[] = [];
   for (const source of listSources(root)) {
+    // A bundle or a generated file of a megabyte or more is no producer worth reading.
+    if ((stampOf(source)?.size ?? Infinity) > 1_000_000) continue;
     const text = source === file.filename ? file.text(file.sourceAst) : textOf(source);
     if (!text?.includes(queue) || !markers.some((marker) => text.includes(marker))) continue;
     const module = source === file.filename ? file : moduleContext(source, file.libraries);
