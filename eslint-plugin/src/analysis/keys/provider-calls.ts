@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { ProviderCallSpec, ProviderEffect, ProviderKeyField, ProviderSpec } from '../contract/adapter.js';
+import type { ProviderCallSpec, ProviderEffect, ProviderKeyField, ProviderSpec } from '../contract/providers.js';
 import type { FileContext } from '../context/file-context.js';
 import type { LibraryTable } from '../context/library-table.js';
 import { calleeName, keyName, objectProperty, unwrapExpression } from '../syntax/nodes.js';
