@@ -20,7 +20,18 @@ import * as example410Handlers from './handlers/example-4-10.js';
 import * as example411Handlers from './handlers/example-4-11.js';
 import * as example412Handlers from './handlers/example-4-12.js';
 import * as example413Handlers from './handlers/example-4-13.js';
-import { balanceOf, brokerCopies, brokerOffset, countRows, inboxIds, nextFromBroker } from './readouts.js';
+import * as example414Handlers from './handlers/example-4-14.js';
+import * as predictHandlers from './handlers/predict.js';
+import {
+  balanceOf,
+  brokerCopies,
+  brokerOffset,
+  countRows,
+  effectIds,
+  effectTotals,
+  inboxIds,
+  nextFromBroker,
+} from './readouts.js';
 import {
   balancesTable,
   datedInboxTable,
@@ -611,6 +622,50 @@ export const inboxRetention = defineExample({
   },
 });
 
+/** The opening question's handler, then the same handler without its inbox claim, each over the question's two deliveries. */
+const replayDesigns = [
+  {
+    label: "the opening question's handler",
+    handler: shown(handlerModule('predict', predictHandlers), 'handleJob', []),
+  },
+  {
+    label: 'the same handler without its inbox',
+    handler: shown(
+      handlerModule('example-4-14', example414Handlers),
+      'handleJobWithoutInbox',
+      [],
+      'the lesson hands the job over as an argument, so no rule sees a delivery handler here; in a consumer, require-repeat-safe-effect (configs.strict) reports the insert',
+    ),
+  },
+] as const;
+
+export const replayWithoutBoundary = defineExample({
+  anchor: 'example-4-14',
+  number: '4.14',
+  shown: replayDesigns.map((design) => design.handler),
+  messages: { job: { id: 'job-77', effectId: 'ledger-77', cents: 500 } },
+  async run(session, { job }) {
+    const lines: string[] = [];
+    for (const design of replayDesigns) {
+      await session.fresh(inboxTable + unkeyedEffectsTable, design.label);
+      // Worker A commits and dies before its acknowledgement; the broker hands the same job to worker B.
+      const after: string[] = [];
+      for (const worker of ['A', 'B'] as const) {
+        const result = await session.deliver({ worker, message: job }, design.handler.run);
+        const effects = await session.readCommitted('the effects', (db) => countRows(db, 'effects'));
+        after.push(`after ${worker}${result.committed ? '' : ` (${result.reason})`} effects=${effects}`);
+      }
+      const inbox = await session.readCommitted('the inbox', (db) => countRows(db, 'inbox'));
+      const ids = await session.readCommitted('the effects', effectIds);
+      const { sum } = await session.readCommitted('the sum of the effects', effectTotals);
+      lines.push(
+        `4.14 ${design.label}, ${job.id} to A then B: ${after.join(', ')}; inbox=${inbox} entries=${ids.join(',')} sum=${sum}`,
+      );
+    }
+    return lines.join('\n');
+  },
+});
+
 export const examples: readonly ExampleScenario[] = [
   inboxClaims,
   snapshotIdentity,
@@ -625,4 +680,5 @@ export const examples: readonly ExampleScenario[] = [
   locksShareWork,
   stricterIsolation,
   inboxRetention,
+  replayWithoutBoundary,
 ];

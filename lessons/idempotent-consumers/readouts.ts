@@ -17,6 +17,12 @@ export async function effectTotals(db: Queryable): Promise<{ effects: number; su
   return result.rows[0] ?? { effects: 0, sum: 0 };
 }
 
+/** The id of each effect row, one entry per row: an entry written twice appears twice. */
+export async function effectIds(db: Queryable): Promise<string[]> {
+  const result = await db.query<{ effect_id: string }>('SELECT effect_id FROM effects ORDER BY effect_id');
+  return result.rows.map((row) => row.effect_id);
+}
+
 export async function inboxIds(db: Queryable): Promise<string[]> {
   const result = await db.query<{ message_id: string }>('SELECT message_id FROM inbox ORDER BY message_id');
   return result.rows.map((row) => row.message_id);

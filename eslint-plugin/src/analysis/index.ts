@@ -4,6 +4,7 @@
  * here only; the rest of the analysis is free to move.
  */
 export type * from './contract/adapter.js';
+export type * from './contract/providers.js';
 export * from './contract/operation.js';
 export type * from './contract/schema.js';
 export { LibraryTable } from './context/library-table.js';

@@ -56,6 +56,11 @@ export const awsSqs: BrokerAdapter = {
     methods: ['sendMessage', 'sendMessageBatch'],
     receiverMethods: [{ method: 'send', receiver: /sns|sqs/i }],
   },
+  // A FIFO queue drops a message whose MessageDeduplicationId it saw in the last five minutes.
+  producerDedupe: {
+    queue: [{ property: 'queueUrl' }],
+    sends: [{ queueField: 'QueueUrl', option: 'MessageDeduplicationId' }],
+  },
   acknowledges: ['deleteMessage', 'deleteMessageBatch', 'changeMessageVisibility'],
   nameWords: ['sqs', 'sns'],
 };

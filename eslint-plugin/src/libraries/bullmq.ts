@@ -39,5 +39,10 @@ export const bullmq: BrokerAdapter = {
   ],
   types: [{ type: 'Job', shape: 'bullmq:job' }],
   sends: { methods: ['add', 'addBulk'] },
+  // A job added with a `jobId` BullMQ has seen is dropped: a producer that names the operation there settles repeats.
+  producerDedupe: {
+    queue: [{ argument: 0 }, { classDecorator: 'Processor' }],
+    sends: [{ construct: 'Queue', decorator: 'InjectQueue', method: 'add', optionsArgument: 'last', option: 'jobId' }],
+  },
   nameWords: ['bull', 'bullmq'],
 };

@@ -9,6 +9,7 @@ import {
   objectProperty,
   showsEveryField,
   uniqueKeyFields,
+  variableOf,
   type AdapterFile,
   type DataAdapter,
   type DataOperation,
@@ -39,16 +40,34 @@ const writes = [
   'deleteMany',
 ];
 
+/**
+ * `users.update(…)` on a model delegate handed over by itself, declared with Prisma's own type
+ * (`users: PrismaClient['user']`, a parameter or a constant): the model the type names.
+ */
+function declaredDelegate(receiver: TSESTree.Node, file: AdapterFile): string | undefined {
+  if (receiver.type !== 'Identifier') return undefined;
+  const name = variableOf(receiver, file.scopeOf(receiver))?.defs[0]?.name;
+  const type = name?.type === 'Identifier' ? name.typeAnnotation?.typeAnnotation : undefined;
+  if (type?.type !== 'TSIndexedAccessType' || type.objectType.type !== 'TSTypeReference') return undefined;
+  const client = type.objectType.typeName;
+  const index = type.indexType;
+  if (client.type !== 'Identifier' || client.name !== 'PrismaClient' || index.type !== 'TSLiteralType')
+    return undefined;
+  return index.literal.type === 'Literal' && typeof index.literal.value === 'string' ? index.literal.value : undefined;
+}
+
 function prismaOperation(call: TSESTree.CallExpression, file: AdapterFile): DataOperation | undefined {
   const scopeOf = file.scopeOf;
+  if (call.callee.type !== 'MemberExpression') return undefined;
+  const delegate = declaredDelegate(call.callee.object, file);
   // client.model.method(…): at least two member steps, else it is not Prisma's shape.
-  if (call.callee.type !== 'MemberExpression' || call.callee.object.type !== 'MemberExpression') return undefined;
+  if (!delegate && call.callee.object.type !== 'MemberExpression') return undefined;
   const path = memberPath(call.callee);
-  if (!path || path.length < 3) return undefined;
+  if (!path || path.length < (delegate ? 2 : 3)) return undefined;
   const method = path[path.length - 1];
-  const model = path[path.length - 2];
+  const model = delegate ?? path[path.length - 2];
   // `db.query.refunds.findFirst()` is Drizzle's relational API: Prisma's client has no `query`.
-  if (path[path.length - 3] === 'query') return undefined;
+  if (!delegate && path[path.length - 3] === 'query') return undefined;
   // `this.tenantRepository.create({ data })` is a team's repository, not a Prisma model delegate.
   if (model.startsWith('$') || /(Repository|Repo|Service|Store|Dao)$/i.test(model)) return undefined;
   const options = objectLiteral(call.arguments[0], scopeOf);

@@ -18,7 +18,8 @@ import { declaredFrom } from './shared/declared-types.js';
 /**
  * Redis (ioredis, node-redis, Upstash, Valkey): `get`/`exists` reads, `set` writes, `SET … NX`
  * claims; set and sorted-set members (`sadd`/`sismember`, `zadd`/`zscore`), where the member is
- * what is claimed; commands queued on `multi()`/`pipeline()`, chained or as ioredis tuples.
+ * what is claimed; `incrby`/`hincrby` and their kin, updates that add to a value; commands queued
+ * on `multi()`/`pipeline()`, chained or as ioredis tuples.
  *
  * A client is Redis by evidence: its name (`redis`, `valkey`), how it was made (`new Redis()`,
  * `createClient()` from a Redis module) or declared (`store: Redis`), the shape of a command on it
@@ -29,7 +30,7 @@ import { declaredFrom } from './shared/declared-types.js';
 
 const redisModules = /^(ioredis|redis|@redis\/client|@upstash\/redis|iovalkey|@valkey\/valkey-glide)$/;
 
-type Role = 'read' | 'write' | 'claim' | 'add' | 'delete';
+type Role = 'read' | 'write' | 'claim' | 'add' | 'increment' | 'delete';
 
 interface Command {
   role: Role;
@@ -59,6 +60,14 @@ const commands: Readonly<Record<string, Command>> = {
   // SADD and ZADD reply with how many members were new: their reply settles duplicates.
   sadd: { role: 'add', member: 'second', only: true },
   zadd: { role: 'add', member: 'sorted', only: true },
+  // INCR and its kin add to what the key (or a hash's field) holds: a second run adds again.
+  incr: { role: 'increment' },
+  decr: { role: 'increment' },
+  incrby: { role: 'increment', only: true },
+  decrby: { role: 'increment', only: true },
+  incrbyfloat: { role: 'increment', only: true },
+  hincrby: { memberName: 'field', role: 'increment', member: 'second', only: true },
+  hincrbyfloat: { memberName: 'field', role: 'increment', member: 'second', only: true },
   del: { role: 'delete' },
   srem: { role: 'delete', member: 'second', only: true },
   zrem: { role: 'delete', member: 'sorted', only: true },
@@ -78,14 +87,17 @@ const camelCase = [
   'zAdd',
   'sRem',
   'zRem',
+  'incrBy',
+  'decrBy',
+  'incrByFloat',
+  'hIncrBy',
+  'hIncrByFloat',
 ];
 /** Commands that prove their receiver is Redis without being recognised as operations. */
 const otherOnly = new Set([
   'expire',
   'pexpire',
-  'incrby',
   'hgetall',
-  'hincrby',
   'smembers',
   'zrange',
   'zrangebyscore',
@@ -188,7 +200,7 @@ function programOf(node: TSESTree.Node): TSESTree.Program | undefined {
 
 /** A glance at the text first: most files send no command that could prove anything. */
 const mayProve =
-  /\.(multi|pipeline|[a-z]*(setnx|sadd|zadd|sismember|zscore|setex|getex|hset|hget|hexists|srem|zrem|expire|incrby|hgetall|hincrby|smembers|zrange|lpush|rpush|lrange|xadd|evalsha|setrange))\s*\(|['"](NX|XX|EX|PX|KEEPTTL)['"]|\b(NX|EX|PX|nx|ex|px)\s*:/i;
+  /\.(multi|pipeline|[a-z]*(setnx|sadd|zadd|sismember|zscore|setex|getex|hset|hget|hexists|srem|zrem|expire|incrby|hgetall|hincrby|smembers|zrange|lpush|rpush|lrange|xadd|evalsha|setrange|decrby|incrbyfloat))\s*\(|['"](NX|XX|EX|PX|KEEPTTL)['"]|\b(NX|EX|PX|nx|ex|px)\s*:/i;
 
 function pathsProvenIn(program: TSESTree.Program, file: AdapterFile): Set<string> {
   let proven = provenPaths.get(program);
@@ -309,6 +321,12 @@ function operationOf(sent: Sent, file: AdapterFile): DataOperation | undefined {
   const base = { library: 'redis' as const, targets: [shape], node, fields, arbitrated: false };
   if (command.role === 'read') return { ...base, kind: 'read', label, fields: [] };
   if (command.role === 'delete') return { ...base, kind: 'delete', label, fields: [] };
+  if (command.role === 'increment') {
+    // What it adds to: a hash's field, or the key's own value.
+    const counter = member ? keyShape(member, file) : shape;
+    const where = member ? `'${counter}' in '${shape}'` : `'${shape}'`;
+    return { ...base, kind: 'update', label: `the Redis ${verb} of ${where}`, fields: [], adds: [counter] };
+  }
   const increments =
     command.member === 'sorted' &&
     args.some((argument) => argument.type === 'Literal' && argument.value === 'INCR') &&

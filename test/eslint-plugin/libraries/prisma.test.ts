@@ -34,6 +34,26 @@ describe('prisma adapter', () => {
       ],
     ],
     [
+      "a delegate handed over as a parameter typed PrismaClient['user']",
+      `import type { PrismaClient } from '@prisma/client';
+async function addCredits(users: PrismaClient['user'], id: string) { await users.update({ where: { id }, data: { credits: { increment: 5 } } }); }`,
+      [
+        {
+          kind: 'update',
+          library: 'prisma',
+          targets: ['user'],
+          fields: [],
+          arbitrated: false,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
+    [
+      'near miss: a parameter of another type with the same methods',
+      `async function addCredits(users: UserStore, id: string) { await users.update({ where: { id }, data: { credits: { increment: 5 } } }); }`,
+      [],
+    ],
+    [
       'createMany with skipDuplicates settles duplicates',
       `await prisma.inbox.createMany({ data: rows, skipDuplicates: true });`,
       [{ kind: 'insert', library: 'prisma', targets: ['inbox'], fields: [], arbitrated: true, skipsDuplicates: true }],

@@ -53,6 +53,23 @@ describe('provider-apis adapter: calls that move money or send', () => {
       ['Firebase Cloud Messaging push no key'],
     ],
     [
+      'an Amazon SES email sent as an SDK v3 command',
+      `import { SESClient, SendEmailCommand } from '@aws-sdk/client-ses'; const client = new SESClient({}); await client.send(new SendEmailCommand(params));`,
+      ['Amazon SES email no key'],
+    ],
+    [
+      'an SESv2 command held in a constant',
+      `import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2'; const command = new SendEmailCommand(input); await mailer.send(command);`,
+      ['Amazon SES email no key'],
+    ],
+    ['an Amazon SES email through SDK v2', `await ses.sendEmail(params).promise();`, ['Amazon SES email no key']],
+    [
+      'near miss: a SendEmailCommand class of the project',
+      `import { SendEmailCommand } from './commands'; await bus.send(new SendEmailCommand(user));`,
+      [],
+    ],
+    ['near miss: sendEmail of a project service', `await this.notifications.sendEmail(user, template);`, []],
+    [
       'near miss: messages.create of an LLM client',
       `import Anthropic from '@anthropic-ai/sdk'; const client = new Anthropic(); await client.messages.create({ model, messages });`,
       [],

@@ -29,6 +29,16 @@ const store = (targets: string[], fix = true) => ({
   ...(fix ? { fix: 'nx' } : {}),
 });
 
+const adds = (targets: string[], added: string) => ({
+  kind: 'update',
+  library: 'redis',
+  targets,
+  fields: [],
+  adds: [added],
+  arbitrated: false,
+  skipsDuplicates: false,
+});
+
 describe('redis adapter', () => {
   it.each([
     ['GET is a read of the key shape', 'await redis.get(`seen:${id}`);', [read(['seen:*'])]],
@@ -169,6 +179,21 @@ describe('redis adapter', () => {
       [read(['k']), { ...claim(['k']) }],
     ],
     ['near miss: a multi() of something else', 'await builder.multi([1, 2]);', []],
+
+    // Increments: updates that add to what the key or a hash's field holds.
+    ['INCRBY adds to the key', 'await redis.incrby(`credits:${userId}`, amount);', [adds(['credits:*'], 'credits:*')]],
+    [
+      'HINCRBY adds to a field of the hash (node-redis spelling)',
+      "await client.hIncrBy(`wallet:${userId}`, 'balance', cents);",
+      [adds(['wallet:*'], 'balance')],
+    ],
+    [
+      'INCRBY proves an injected client is Redis; INCR on it is one too',
+      "await this.store.incrBy(`usage:${orgId}`, minutes); await this.store.incr('seen');",
+      [adds(['usage:*'], 'usage:*'), adds(['seen'], 'seen')],
+    ],
+    ['queued on a pipeline', 'await redis.pipeline().hincrby(key, field, 1).exec();', [adds(['key'], 'field')]],
+    ['near miss: incr of something that is not Redis', 'counter.incr(1);', []],
   ])('%s', (_name, code, expected) => {
     expect(operationsIn(code)).toEqual(expected);
   });

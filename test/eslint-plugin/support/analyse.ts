@@ -23,6 +23,8 @@ export interface OperationSummary {
   /** The columns a read matches on, when it shows them. */
   filters?: string[];
   conflictTarget?: string[];
+  /** The fields an update adds to. */
+  adds?: readonly string[];
   arbitrated: boolean;
   skipsDuplicates: boolean;
   claim?: DataOperation['claim'];
@@ -39,6 +41,7 @@ function summary(operation: DataOperation): OperationSummary {
       ? { filters: operation.filters.map((field) => field.name) }
       : {}),
     ...(operation.conflictTarget ? { conflictTarget: operation.conflictTarget } : {}),
+    ...(operation.adds && operation.adds.length > 0 ? { adds: operation.adds } : {}),
     arbitrated: operation.arbitrated,
     skipsDuplicates: operation.skipsDuplicates === true,
     ...(operation.claim ? { claim: operation.claim } : {}),

@@ -10,9 +10,6 @@ import type {
   MemberSpec,
   ModelFiles,
   ProviderAdapter,
-  ProviderCallSpec,
-  ProviderKeyField,
-  ProviderSpec,
   ResultPattern,
   SchemaFiles,
   ShapeId,
@@ -20,6 +17,7 @@ import type {
   TypePattern,
   ValueAdapter,
 } from '../contract/adapter.js';
+import type { ProviderCallSpec, ProviderKeyField, ProviderSpec } from '../contract/providers.js';
 import type { FileImports } from '../syntax/imports.js';
 import { NameJudge } from '../naming/names.js';
 

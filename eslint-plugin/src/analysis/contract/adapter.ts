@@ -4,6 +4,7 @@ import type { FileImports } from '../syntax/imports.js';
 import type { NameJudge } from '../naming/names.js';
 import type { DeclaredTable } from './schema.js';
 import type { DataOperation } from './operation.js';
+import type { ProviderSpec } from './providers.js';
 
 /**
  * What an adapter may say about a library. Adapters are knowledge only: tables and small
@@ -155,6 +156,29 @@ export interface ResultPattern {
  * duplicates (`{ keyPath: 'body.orderId' }` given to `new DedupeConfig(…)`): the key is what the
  * path names, judged against `root`.
  */
+/**
+ * A broker that drops a second send of the same operation when the producer names it (BullMQ's
+ * `jobId`, SQS FIFO's `MessageDeduplicationId`): the consumer's repeats of one operation are the
+ * broker's to settle when every send to its queue in the project sets the option.
+ */
+export interface ProducerDedupe {
+  /**
+   * Where a registration names the queue it reads: an argument of the registering call, a
+   * property beside the handler, or the first argument of the handler class's decorator.
+   */
+  queue: readonly ({ argument: number } | { property: string } | { classDecorator: string })[];
+  sends: readonly DedupeSend[];
+}
+
+export type DedupeSend =
+  /**
+   * `new Queue(name).add(job, data, { jobId })`, or a field injected as `@InjectQueue(name)`: the
+   * queue named by the construct's first argument or the decorator's, the option in an argument of the method.
+   */
+  | { construct: string; decorator?: string; method: string; optionsArgument: number | 'last'; option: string }
+  /** A request body naming the queue in one field and the dedupe option in another: `{ QueueUrl, MessageDeduplicationId }`. */
+  | { queueField: string; option: string };
+
 export interface KeyPathPattern {
   /** The class whose options object holds the option. */
   construct: string;
@@ -206,6 +230,8 @@ export interface BrokerAdapter {
   requestHeaders?: Readonly<Record<string, MemberSpec>>;
   /** Options naming, by a path into the event, the key that decides duplicates. */
   keyPaths?: readonly KeyPathPattern[];
+  /** How a producer asks the broker to drop a second send of one operation, and how a consumer names its queue. */
+  producerDedupe?: ProducerDedupe;
   /** How messages name a function that handles its deliveries: "Kafka consumer", "Stripe webhook". */
   entry?: string;
   /** What runs such a function, for a map of entry points: a broker (`consumer`, when not said), a `webhook`, a `job` runner. */
@@ -338,55 +364,6 @@ export interface RequestSpec {
   methodOption: string;
   /** Methods that write, upper case. */
   writing: readonly string[];
-}
-
-/** What a provider call does that a repeat does twice. */
-export type ProviderEffect =
-  'charge' | 'refund' | 'transfer' | 'payout' | 'ledger' | 'usage' | 'email' | 'sms' | 'push';
-
-/**
- * Where a provider call takes its idempotency key: an option of an object argument (the request
- * options, `{ idempotencyKey }`), or a path into its first argument (the request body).
- */
-export type ProviderKey = { option: string } | { field: string };
-
-export interface ProviderCallSpec {
-  /** The end of the call's member chain: `refunds.create` for `stripe.refunds.create(…)`. */
-  path: string;
-  effect: ProviderEffect;
-  /** The call has the effect only when its request sets this field (`confirm` on a PaymentIntent). */
-  onlyWith?: string;
-  /** Where this call takes its key, when it differs from the provider's. */
-  key?: ProviderKey;
-}
-
-/**
- * A field of a provider's request body by which the provider settles repeats, recognised by the
- * body around it wherever the body is built (a project's own client often sends it).
- */
-export interface ProviderKeyField {
-  name: string;
-  /** The object holding the field is the value of a property of this name (`sender_batch_header`). */
-  inside?: string;
-  /** The object holding the field also has one of these (`event_name` beside `event_id`)… */
-  besides?: readonly string[];
-  /** …and one of these. */
-  with?: readonly string[];
-  /** How messages name it: "PayPal's payout batch key". */
-  label: string;
-}
-
-export interface ProviderSpec {
-  /** How messages name the provider: "Stripe". */
-  label: string;
-  /** Its SDK's modules: a call of two names or more (`refunds.create`) in a file importing one is the provider's. */
-  modules: readonly string[];
-  /** A receiver whose text reads so is the provider's client (`stripe`, `twilioClient`). */
-  receiver: RegExp;
-  /** Where its calls take their idempotency key; absent when it takes none. */
-  key?: ProviderKey;
-  calls: readonly ProviderCallSpec[];
-  keyFields?: readonly ProviderKeyField[];
 }
 
 /** Providers whose calls move money or send, with the fields they settle repeats by. */

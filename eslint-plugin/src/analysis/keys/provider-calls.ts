@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { ProviderCallSpec, ProviderEffect, ProviderKeyField, ProviderSpec } from '../contract/adapter.js';
+import type { ProviderCallSpec, ProviderEffect, ProviderKeyField, ProviderSpec } from '../contract/providers.js';
 import type { FileContext } from '../context/file-context.js';
 import type { LibraryTable } from '../context/library-table.js';
 import { calleeName, keyName, objectProperty, unwrapExpression } from '../syntax/nodes.js';
@@ -97,6 +97,22 @@ function carriesKey(
   return hasPath(call.arguments[0], key.field.split('.'), file);
 }
 
+/** `new SendEmailCommand(…)`, or a constant holding one, its class imported from one of `modules`. */
+function sendsCommand(
+  argument: TSESTree.Node | undefined,
+  command: string,
+  modules: readonly string[],
+  file: FileContext,
+) {
+  let node = argument && unwrapExpression(argument);
+  if (node?.type === 'Identifier') {
+    const init = constantInitializer(node, file.scopeOf(node));
+    node = init && unwrapExpression(init);
+  }
+  if (node?.type !== 'NewExpression' || node.callee.type !== 'Identifier') return false;
+  return file.imports.names.get(node.callee.name) === command && fromModules(node.callee, modules, file);
+}
+
 /** The provider call `call` makes, if it is one that moves money or sends. */
 export function providerCallAt(call: TSESTree.CallExpression, file: FileContext): ProviderCall | undefined {
   const table = file.libraries;
@@ -106,13 +122,19 @@ export function providerCallAt(call: TSESTree.CallExpression, file: FileContext)
   if (!candidates) return undefined;
   const chain = chainText(call.callee, file);
   for (const { provider, call: spec } of candidates) {
-    if (!endsWithPath(chain, spec.path) || !isProviders(call, provider, spec.path, chain, file)) continue;
+    if (!endsWithPath(chain, spec.path)) continue;
+    if (
+      spec.command
+        ? !sendsCommand(call.arguments[0], spec.command, provider.modules, file)
+        : !isProviders(call, provider, spec.path, chain, file)
+    )
+      continue;
     if (spec.onlyWith && !hasPath(call.arguments[0], [spec.onlyWith], file)) continue;
     return {
       node: call,
       provider,
       effect: spec.effect,
-      label: `${file.code(call.callee)}()`,
+      label: `${file.code(call.callee)}(${spec.command ? `new ${spec.command}()` : ''})`,
       keyed: carriesKey(call, provider, spec, file),
     };
   }

@@ -29,8 +29,12 @@ const quantityWords =
 const recordTables =
   /(^|_)(logs?|audits?|audit_trail|history|histories|activity|activities|events?|traces?|metrics?|stats?|statistics|analytics|notifications?|webhooks?|deliveries|attempts?|errors?|failures?)(_|$)/;
 
+/** A rate limiter's window or a count of tries: `rate_limit:*`, `login_attempts`. A repeat only tightens it for a while. */
+const meteringWords = /^(rate|ratelimit|throttle|throttling|window|attempt|attempts|retry|retries|hits|requests)$/;
+
 function quantity(name: string): boolean {
-  return words(name).some((word) => quantityWords.test(word));
+  const parts = words(name);
+  return parts.some((word) => quantityWords.test(word)) && !parts.some((word) => meteringWords.test(word));
 }
 
 /** An increment of a quantity, an upsert that adds, or an insert no business key protects. */
@@ -43,13 +47,13 @@ export function operationVerdict(
   const added = addedFields(operation, module);
   if (added && (operation.kind === 'update' || operation.kind === 'upsert')) {
     const quantities = added.filter(quantity);
-    if (quantities.length > 0)
-      return {
-        kind: 'effect',
-        node: operation.node,
-        does: `adds to '${quantities[0]}' (${operation.label})`,
-        repeat: 'adds it again',
-      };
+    if (quantities.length > 0) {
+      // A label that names what it adds to (a Redis INCRBY of its key) says it all.
+      const does = operation.label.includes(`'${quantities[0]}'`)
+        ? `adds with ${operation.label}`
+        : `adds to '${quantities[0]}' (${operation.label})`;
+      return { kind: 'effect', node: operation.node, does, repeat: 'adds it again' };
+    }
     // A counter of views or attempts: a metric, not an effect.
     return operation.kind === 'upsert'
       ? { kind: 'boundary', by: 'unique-key', key: operation.conflictTarget }

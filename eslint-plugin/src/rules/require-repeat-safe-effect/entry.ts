@@ -64,15 +64,24 @@ function frameworkDedupes(fn: FunctionNode): boolean {
   );
 }
 
-/** A call in `fn`'s own body whose result is a delivery: the entry point's label, if so. */
-function readsDelivery(fn: FunctionNode, analysis: FileAnalysis): Described | undefined {
+/**
+ * A call in `fn`'s own body whose result is a delivery (a webhook's `constructEvent`, or a function
+ * of the file that returns what one gives): the entry point's label, if so.
+ */
+function readsDelivery(fn: FunctionNode, analysis: FileAnalysis, depth = 0): Described | undefined {
   const results = analysis.file.libraries.results;
   let label: Described | undefined;
   walk(fn.body, analysis.file.visitorKeys, (node) => {
     if (label) return false;
     if (node !== fn.body && isFunction(node)) return false;
-    if (node.type === 'CallExpression' && results.has(calleeName(node.callee) ?? ''))
-      label = labelOf(analysis.tracer.facts(node), analysis, false);
+    if (node.type !== 'CallExpression') return true;
+    if (results.has(calleeName(node.callee) ?? '')) label = labelOf(analysis.tracer.facts(node), analysis, false);
+    else {
+      // `const event = constructStripeEvent(request)`: a helper of this file that reads the delivery and returns it.
+      const helper = depth === 0 ? analysis.file.localFunction(node.callee) : undefined;
+      if (helper && helper !== fn && readsDelivery(helper, analysis, depth + 1))
+        label = labelOf(analysis.tracer.facts(node), analysis, false);
+    }
     return true;
   });
   return label;

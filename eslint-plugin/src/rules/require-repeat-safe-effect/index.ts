@@ -2,6 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import { analysisFor, operationListeners } from '../../lint/file-analysis.js';
 import type { FunctionNode } from '../../analysis/context/file-context.js';
+import { producerDedupes } from '../../analysis/keys/producer-dedupe.js';
 import { createRule } from '../../create-rule.js';
 import { entryPointOf } from './entry.js';
 import { readPath } from './path.js';
@@ -36,6 +37,8 @@ export const requireRepeatSafeEffect = createRule({
           const reading = readPath(fn, analysis);
           const [effect] = reading.effects;
           if (!effect || reading.boundary || reading.unknown || reported.has(effect.node)) continue;
+          // Asked last, and only for an effect: it reads the project's files that send to the queue.
+          if (producerDedupes(fn, analysis.file)) continue;
           reported.add(effect.node);
           context.report({
             node: effect.node,
