@@ -75,7 +75,7 @@ export const catalogue = {
       'Require a repeat-safe boundary (a claim, a unique key, an idempotency key) before an effect that adds, in code that handles deliveries',
     severity: 'error',
     config: 'strict',
-    lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-14', seeAlso: ['predict'] },
+    lesson: { lesson: 'idempotent-consumers', anchor: 'example-4-15', seeAlso: ['predict'] },
   },
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -20,7 +20,7 @@ import * as example410Handlers from './handlers/example-4-10.js';
 import * as example411Handlers from './handlers/example-4-11.js';
 import * as example412Handlers from './handlers/example-4-12.js';
 import * as example413Handlers from './handlers/example-4-13.js';
-import * as example414Handlers from './handlers/example-4-14.js';
+import * as example415Handlers from './handlers/example-4-15.js';
 import * as predictHandlers from './handlers/predict.js';
 import {
   balanceOf,
@@ -631,7 +631,7 @@ const replayDesigns = [
   {
     label: 'the same handler without its inbox',
     handler: shown(
-      handlerModule('example-4-14', example414Handlers),
+      handlerModule('example-4-15', example415Handlers),
       'handleJobWithoutInbox',
       [],
       'the lesson hands the job over as an argument, so no rule sees a delivery handler here; in a consumer, require-repeat-safe-effect (configs.strict) reports the insert',
@@ -640,8 +640,8 @@ const replayDesigns = [
 ] as const;
 
 export const replayWithoutBoundary = defineExample({
-  anchor: 'example-4-14',
-  number: '4.14',
+  anchor: 'example-4-15',
+  number: '4.15',
   shown: replayDesigns.map((design) => design.handler),
   messages: { job: { id: 'job-77', effectId: 'ledger-77', cents: 500 } },
   async run(session, { job }) {
@@ -659,7 +659,7 @@ export const replayWithoutBoundary = defineExample({
       const ids = await session.readCommitted('the effects', effectIds);
       const { sum } = await session.readCommitted('the sum of the effects', effectTotals);
       lines.push(
-        `4.14 ${design.label}, ${job.id} to A then B: ${after.join(', ')}; inbox=${inbox} entries=${ids.join(',')} sum=${sum}`,
+        `4.15 ${design.label}, ${job.id} to A then B: ${after.join(', ')}; inbox=${inbox} entries=${ids.join(',')} sum=${sum}`,
       );
     }
     return lines.join('\n');

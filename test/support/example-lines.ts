@@ -26,6 +26,6 @@ export const exampleLines: readonly string[] = [
   '4.12 claim under REPEATABLE READ, one worker at a time: A=credited, B=skipped; inbox=1 effects=1',
   '4.13 inbox kept 7 days, credit with no key of its own: day 1 A=credited; day 30 pruned 1, replay B=credited; inbox=1 effects=2',
   '4.13 inbox kept 7 days, credit keyed by its cashback: day 1 A=credited; day 30 pruned 1, replay B=skipped; inbox=1 effects=1',
-  "4.14 the opening question's handler, job-77 to A then B: after A effects=1, after B effects=1; inbox=1 entries=ledger-77 sum=500",
-  '4.14 the same handler without its inbox, job-77 to A then B: after A effects=1, after B effects=2; inbox=0 entries=ledger-77,ledger-77 sum=1000',
+  "4.15 the opening question's handler, job-77 to A then B: after A effects=1, after B effects=1; inbox=1 entries=ledger-77 sum=500",
+  '4.15 the same handler without its inbox, job-77 to A then B: after A effects=1, after B effects=2; inbox=0 entries=ledger-77,ledger-77 sum=1000',
 ];
