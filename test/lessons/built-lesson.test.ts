@@ -71,6 +71,7 @@ describe('the places other tools link to', () => {
       'example-4-11',
       'example-4-12',
       'example-4-13',
+      'example-4-14',
       'q1',
       'q2',
       'q3',

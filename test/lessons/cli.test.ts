@@ -80,7 +80,7 @@ describe('npm run lesson', () => {
     const { stderr, code } = await runTyping('', 'console', '9.9');
     expect(code).toBe(2);
     expect(stderr.trim()).toBe(
-      'lesson: there is no example 9.9; the examples are 4.1, 4.2, 4.3, 4.4, 4.5, 4.6, 4.7, 4.8, 4.9, 4.10, 4.11, 4.12, 4.13\n(npm run lesson -- --help lists the commands)',
+      'lesson: there is no example 9.9; the examples are 4.1, 4.2, 4.3, 4.4, 4.5, 4.6, 4.7, 4.8, 4.9, 4.10, 4.11, 4.12, 4.13, 4.14\n(npm run lesson -- --help lists the commands)',
     );
   });
 

@@ -98,6 +98,7 @@ if (databaseUrl) {
         '4.11 race, SKIP LOCKED: A=took a job, B=took a job; effects=2',
         '4.11 race, advisory lock around a check and the credit: A=credited, B=waited/skipped; effects=1',
         '4.12 race, claim under REPEATABLE READ: A=credited, B=waited/40001/retried/skipped; inbox=1 effects=1',
+        '4.14 race, the provider keeps the key in one transaction: A=paid, B=waited/replayed; charges=1',
       ]);
       const [
         checkThenInsert,
@@ -110,6 +111,7 @@ if (databaseUrl) {
         skipLocked,
         advisoryLock,
         repeatableRead,
+        providerKey,
       ] = results;
       expect(checkThenInsert?.ok && checkThenInsert.workers).toEqual({
         A: { took: true, waited: false, retried: 0 },
@@ -209,6 +211,23 @@ if (databaseUrl) {
         'A -> n rows, n changed',
         'A COMMIT',
         'B -> n rows, n changed',
+        'B COMMIT',
+      ]);
+      // The provider's key row, held in A's transaction, makes B's request wait; B then reads A's charge from the key.
+      expect(providerKey?.ok && providerKey.workers).toEqual({
+        A: { took: true, waited: false, retried: 0 },
+        B: { took: false, waited: true, retried: 0 },
+      });
+      expect(statementsOf(providerKey).slice(-10)).toEqual([
+        'B waiting: pg_blocking_pids(n) names worker A (n)',
+        "A INSERT INTO provider_charges(charge_id, payee, cents) VALUES ('charge-' || $n, $n, $n) RETURNING charge_id",
+        'A -> n row, n changed',
+        "A UPDATE provider_keys SET state = 'done', charge_id = $n WHERE idempotency_key = $n",
+        'A -> n rows, n changed',
+        'A COMMIT',
+        'B -> n rows, n changed',
+        "B SELECT fingerprint = mdn($n || ':' || $n) AS same, state, charge_id FROM provider_keys WHERE idempotency_key = $n",
+        'B -> n row',
         'B COMMIT',
       ]);
     });
