@@ -8,6 +8,7 @@ import { readRecordedRaces } from '../../lessons/src/build/recorded-races.js';
 import { lessonFolder, packageRoot } from '../../lessons/src/node/paths.js';
 import { pgliteFromImage } from '../../lessons/src/node/pglite-node.js';
 import { postgresOpener } from '../../lessons/src/node/postgres-database.js';
+import { raceExercise } from '../../lessons/src/node/exercise-race.js';
 import { runRaces } from '../../lessons/src/node/race.js';
 import { LessonRunner } from '../../lessons/src/runner.js';
 
@@ -82,6 +83,33 @@ if (databaseUrl) {
         ).toBe(true);
         expect(server.provenRight).toHaveLength(1);
         expect(server).toEqual(await onPglite.checkQuestion(question.anchor));
+      });
+    }
+
+    for (const exercise of idempotentConsumers.exercises) {
+      it(`exercise ${exercise.id}: two workers at once on two real connections leave the state PGlite's alternating model leaves, for the model solution, the starter and each wrong answer`, async () => {
+        const answers = [
+          { why: 'the model solution', text: exercise.model },
+          { why: 'the starting handler', text: exercise.starter },
+          ...exercise.wrong,
+        ];
+        for (const answer of answers) {
+          const modelled = await onPglite.checkExercise(exercise.id, answer.text);
+          const onServer = await raceExercise(exercise, answer.text, databaseUrl);
+          expect(onServer.ok, `${answer.why}: ${JSON.stringify(onServer)}`).toBe(true);
+          if (!modelled.ok || !onServer.ok) continue;
+          const alternating = modelled.runs.find((run) => run.schedule === 'two workers at once')!;
+          expect({ state: onServer.run.state, broken: onServer.run.broken }, answer.why).toEqual({
+            state: alternating.state,
+            broken: alternating.broken,
+          });
+          expect(onServer.run.race.engine).toMatch(/^PostgreSQL \d+/);
+        }
+        // The model solution's second worker really meets the first one's claim on the server: it waits, then stops.
+        const model = await raceExercise(exercise, exercise.model, databaseUrl);
+        expect(model.ok && model.run.deliveries).toEqual(
+          exercise.id === 'repeat-safe-effect' ? ['A=done', 'B=waited/done'] : ['A=done', 'B=waited/stopped'],
+        );
       });
     }
 
