@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { IdempotencyCodeActions, openLessonCommand } from './code-actions/idempotency-code-actions.js';
 import { LearnWhyHover } from './code-actions/learn-why-hover.js';
 import { EntryPointsView } from './entry-points/entry-points-view.js';
+import { exerciseAnchor } from './lesson/lesson-content.js';
 import { LessonPanel, lessonViewType } from './lesson/lesson-panel.js';
 import { parseLessonTarget, type LessonTarget } from './lesson/lesson-target.js';
 import type { CodeCacheState } from './lint/code-cache.js';
@@ -116,7 +117,9 @@ export function activate(context: vscode.ExtensionContext): void {
   };
 
   const openLesson = async (argument?: unknown) => {
-    lessonPanel.show(await lessonTargetOf(argument, engine));
+    lessonPanel.show(
+      await lessonTargetOf(argument, engine, vscode.Uri.joinPath(context.extensionUri, 'dist', 'lessons').fsPath),
+    );
   };
 
   context.subscriptions.push(
@@ -230,16 +233,23 @@ export function deactivate(): void {
 }
 
 /**
- * The command takes a rule (from "Learn why"), a `lesson#anchor` string (from other tools), or
- * nothing (the command palette: the lesson from its start).
+ * The command takes a rule (from "Learn why"; with `practise`, its exercise instead of its place),
+ * a `lesson#anchor` string (from other tools), or nothing (the command palette: the lesson from its start).
  */
-async function lessonTargetOf(argument: unknown, engine: LintWorker['engine']): Promise<LessonTarget | undefined> {
+async function lessonTargetOf(
+  argument: unknown,
+  engine: LintWorker['engine'],
+  lessonsRoot: string,
+): Promise<LessonTarget | undefined> {
   if (typeof argument === 'string') return parseLessonTarget(argument);
-  const rule = (argument as { rule?: unknown } | undefined)?.rule;
+  const { rule, practise } = (argument as { rule?: unknown; practise?: unknown } | undefined) ?? {};
   if (typeof rule === 'string' && isRuleName(rule)) {
     try {
       const lesson = (await engine()).docsOf(rule).lesson;
-      return lesson ? parseLessonTarget(lesson) : undefined;
+      const target = lesson ? parseLessonTarget(lesson) : undefined;
+      if (!target || practise !== true) return target;
+      const exercise = exerciseAnchor(lessonsRoot, target.lesson, rule);
+      return exercise ? { lesson: target.lesson, anchor: exercise } : target;
     } catch {
       return undefined; // Without the checker the lesson still opens, at its start.
     }

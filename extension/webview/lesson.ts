@@ -9,6 +9,7 @@ import {
 
 import { attachConsoles } from './console.js';
 import { showEvidence } from './evidence.js';
+import { Exercises } from './exercises.js';
 import { goTo } from './navigation.js';
 import { restoreState, saveState, webviewApi } from './panel-state.js';
 import { Quiz } from './quiz.js';
@@ -70,7 +71,9 @@ if (!bootstrap.available || bootstrap.lesson !== idempotentConsumers.id) {
   setStatus('This lesson has no runnable examples in this version of the extension.', 'failed');
 } else {
   const quiz = new Quiz(document, idempotentConsumersLesson, state, () => saveState(state));
+  const exercises = new Exercises(document, idempotentConsumers, state, () => saveState(state));
   quiz.waiting('The practice database is still starting');
+  exercises.waiting('The practice database is still starting');
   setStatus(
     'Starting PostgreSQL…',
     'starting',
@@ -88,6 +91,7 @@ if (!bootstrap.available || bootstrap.lesson !== idempotentConsumers.id) {
       );
       webviewApi.postMessage({ type: 'database-ready', milliseconds });
       quiz.enable(runner);
+      exercises.enable(runner);
       showEvidence(document, runner);
       attachConsoles(document, runner);
     },
@@ -100,6 +104,7 @@ if (!bootstrap.available || bootstrap.lesson !== idempotentConsumers.id) {
       );
       webviewApi.postMessage({ type: 'database-failed', reason });
       quiz.waiting('The practice database could not start');
+      exercises.waiting('The practice database could not start');
     },
   );
 }

@@ -9,6 +9,13 @@ export interface PanelState {
   checks: Record<string, QuestionResult>;
   /** The line each example printed, per example. */
   examples: Record<string, string>;
+  /** The handler the learner last had in each exercise's box, and whether they checked one. */
+  exercises: Record<string, ExerciseProgress>;
+}
+
+export interface ExerciseProgress {
+  text: string;
+  tried: boolean;
 }
 
 /** The parts of a question check the panel shows, small enough to keep in webview state. */
@@ -40,13 +47,19 @@ export function restoreState(lesson: string, fromHost: unknown): PanelState {
   const saved = ((fromHost as Partial<PanelState> | undefined) ?? webviewApi.getState()) as
     Partial<PanelState> | undefined;
   const record = (value: unknown) => (typeof value === 'object' && value !== null ? { ...value } : {});
-  if (!saved || saved.lesson !== lesson) return { lesson, choices: {}, checks: {}, examples: {} };
+  if (!saved || saved.lesson !== lesson) return { lesson, choices: {}, checks: {}, examples: {}, exercises: {} };
   return {
     lesson,
     anchor: typeof saved.anchor === 'string' ? saved.anchor : undefined,
     choices: record(saved.choices),
     checks: record(saved.checks),
     examples: record(saved.examples),
+    exercises: Object.fromEntries(
+      Object.entries(record(saved.exercises)).filter(
+        (entry): entry is [string, ExerciseProgress] =>
+          typeof (entry[1] as Partial<ExerciseProgress> | null)?.text === 'string',
+      ),
+    ),
   };
 }
 

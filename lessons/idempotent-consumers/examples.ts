@@ -20,6 +20,7 @@ import * as example410Handlers from './handlers/example-4-10.js';
 import * as example411Handlers from './handlers/example-4-11.js';
 import * as example412Handlers from './handlers/example-4-12.js';
 import * as example413Handlers from './handlers/example-4-13.js';
+import * as example414Handlers from './handlers/example-4-14.js';
 import * as example415Handlers from './handlers/example-4-15.js';
 import * as predictHandlers from './handlers/predict.js';
 import {
@@ -40,6 +41,8 @@ import {
   jobsTable,
   outboxTables,
   partitionTables,
+  payoutsTable,
+  providerTables,
   sequencedBalancesTable,
   uncheckedInboxTable,
   unkeyedEffectsTable,
@@ -622,6 +625,118 @@ export const inboxRetention = defineExample({
   },
 });
 
+const example414 = handlerModule('example-4-14', example414Handlers);
+
+/** Two requests to the provider, as the run sends them: the same payout twice, or two payouts under one key. */
+export const providerRequests = {
+  payout: { id: 'payout-41', idempotencyKey: 'payout-41', payee: 'shop-12', cents: 2500 },
+  earlier: { id: 'payout-42', idempotencyKey: 'shop-12-day-5', payee: 'shop-12', cents: 1800 },
+  later: { id: 'payout-44', idempotencyKey: 'shop-12-day-5', payee: 'shop-12', cents: 2100 },
+} as const;
+
+const answerOf = (result: DeliveryResult<string | null>) =>
+  result.committed ? (result.value ?? 'skipped') : result.reason;
+
+/**
+ * A worker that calls the provider inside its transaction. The provider answers in a transaction of
+ * its own; on the lesson's one connection that cannot run while the worker's is open, so it runs
+ * just before it. It reads and writes only the provider's tables, so the two leave the state they
+ * would leave in the real order. The worker must then send exactly the request answered, once.
+ */
+async function deliverCallingProvider(
+  session: ItemSession,
+  worker: 'A' | 'B',
+  payout: example414Handlers.PayoutOrdered,
+  options: { interruptBeforeCommit?: boolean } = {},
+): Promise<DeliveryResult<string | null>> {
+  const expected = example414Handlers.paymentFor(payout);
+  const answer = await session.outside('the provider', `answers worker ${worker}'s call`, (db) =>
+    example414Handlers.providerPays(db, expected),
+  );
+  let calls = 0;
+  const pay: example414Handlers.ProviderClient = (request) => {
+    calls += 1;
+    if (calls > 1 || JSON.stringify(request) !== JSON.stringify(expected))
+      return Promise.reject(
+        new Error(`worker ${worker} sent ${JSON.stringify(request)}, not the one call the provider answered`),
+      );
+    return Promise.resolve(answer);
+  };
+  const result = await session.deliver(
+    { worker, message: payout },
+    (db, message) => example414Handlers.payOutInsideTransaction(db, message, pay),
+    options,
+  );
+  if (calls !== 1) throw new Error(`worker ${worker} did not call the provider, which had already answered`);
+  return result;
+}
+
+export const providerKeys = defineExample({
+  anchor: 'example-4-14',
+  number: '4.14',
+  shown: [
+    onPool(
+      shown(
+        example414,
+        'providerPays',
+        [],
+        "the provider's own side: it keeps the keys its clients send, which is what the lesson asks of a consumer",
+      ),
+    ),
+    shown(
+      example414,
+      'payOutInsideTransaction',
+      [],
+      'the call is keyed by the payout, which is right; where the call sits in the transaction is a question of order no rule reads',
+    ),
+  ],
+  messages: {
+    ...providerRequests,
+    ordered: { id: 'payout-ordered-43', payoutId: 'payout-43', payee: 'shop-12', cents: 900 },
+  },
+  async run(session, { payout, earlier, later, ordered }) {
+    const charges = () => session.readCommitted('the charges', (db) => countRows(db, 'provider_charges'));
+    const pays = example414Handlers.providerPays;
+    const lines: string[] = [];
+
+    // The provider commits the key as in progress before it pays, so a second request meets that record.
+    await session.fresh(providerTables, 'the same key while the first request runs');
+    const [first, second] = await session.sideBySide(
+      [
+        { worker: 'A', message: payout },
+        { worker: 'B', message: payout },
+      ],
+      pays,
+      { commits: 'each' },
+    );
+    const retry = await session.deliver({ worker: 'B', message: payout }, pays, { commits: 'each' });
+    lines.push(
+      `4.14 same key, a second request while the first runs: A=${answerOf(first)}, B=${answerOf(second)}; B later=${answerOf(retry)}; charges=${await charges()}`,
+    );
+
+    await session.fresh(providerTables, 'one key for two payouts');
+    const answers = [];
+    for (const [worker, message] of [
+      ['A', earlier],
+      ['B', later],
+    ] as const)
+      answers.push(`${worker}=${answerOf(await session.deliver({ worker, message }, pays, { commits: 'each' }))}`);
+    lines.push(
+      `4.14 one key (${earlier.idempotencyKey}) for ${earlier.id} and ${later.id}: ${answers.join(', ')}; charges=${await charges()}`,
+    );
+
+    await session.fresh(providerTables + inboxTable + payoutsTable, 'the provider called inside the transaction');
+    const payouts = () => session.readCommitted('the payouts recorded', (db) => countRows(db, 'payouts'));
+    const died = await deliverCallingProvider(session, 'A', ordered, { interruptBeforeCommit: true });
+    const afterCrash = `charges=${await charges()} payouts=${await payouts()}`;
+    const redelivered = await deliverCallingProvider(session, 'B', ordered);
+    lines.push(
+      `4.14 provider called inside the transaction: A=${answerOf(died)}: ${afterCrash}; redelivery B=${answerOf(redelivered)}: charges=${await charges()} payouts=${await payouts()}`,
+    );
+    return lines.join('\n');
+  },
+});
+
 /** The opening question's handler, then the same handler without its inbox claim, each over the question's two deliveries. */
 const replayDesigns = [
   {
@@ -680,5 +795,6 @@ export const examples: readonly ExampleScenario[] = [
   locksShareWork,
   stricterIsolation,
   inboxRetention,
+  providerKeys,
   replayWithoutBoundary,
 ];

@@ -1,16 +1,25 @@
 import type { Queryable } from '../src/database.js';
 import { defineRace, type RaceScenario } from '../src/scenario.js';
-import { claimWords, creditWords, oneRefundTwice, orderPaidTwice, queuedJobs, queuedTwice } from './examples.js';
+import {
+  claimWords,
+  creditWords,
+  oneRefundTwice,
+  orderPaidTwice,
+  providerRequests,
+  queuedJobs,
+  queuedTwice,
+} from './examples.js';
 import { creditOnceUnderLock, workNextJob } from './handlers/example-4-11.js';
 import { claimUnderRepeatableRead } from './handlers/example-4-12.js';
+import { providerPays } from './handlers/example-4-14.js';
 import { claimThenCredit, creditThenRecord } from './handlers/example-4-6.js';
 import { claimNotice, claimNoticeByChecking } from './handlers/example-4-1.js';
 import { recordRefund, recordRefundPerMessage, type RefundNotice } from './handlers/example-4-4.js';
 import { countRows } from './readouts.js';
-import { inboxTable, keyedEffectsTable, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
+import { inboxTable, keyedEffectsTable, providerTables, uncheckedInboxTable, unkeyedEffectsTable } from './tables.js';
 
 /**
- * Examples 4.1, 4.4, 4.6, 4.11 and 4.12 with their handlers raced by workers A and B on two connections of a real
+ * Examples 4.1, 4.4, 4.6, 4.11, 4.12 and 4.14 with their handlers raced by workers A and B on two connections of a real
  * server, where one worker can wait for the other's uncommitted row.
  */
 
@@ -121,5 +130,19 @@ export const races: readonly RaceScenario[] = [
     readOutcome: effectRows,
     words: creditWords,
     retriesSerializationFailures: true,
+  }),
+  // The provider handles each request in one transaction: the second request's key waits for the first one's.
+  defineRace({
+    anchor: 'example-4-14',
+    label: '4.14 race, the provider keeps the key in one transaction',
+    schemaSql: providerTables,
+    messages: { A: providerRequests.payout, B: providerRequests.payout },
+    handler: async (db, request) => {
+      const answer = await providerPays(db, request);
+      if (answer.startsWith('paid') || answer.startsWith('replayed')) return answer.startsWith('paid');
+      throw new Error(`the provider answered "${answer}"`);
+    },
+    readOutcome: async (db) => ({ charges: await countRows(db, 'provider_charges') }),
+    words: { took: 'paid', declined: 'replayed' },
   }),
 ];

@@ -4,7 +4,7 @@ import type { Queryable } from '../src/database.js';
 
 export async function countRows(
   db: Queryable,
-  table: 'inbox' | 'claims' | 'effects' | 'orders' | 'broker' | 'jobs',
+  table: 'inbox' | 'claims' | 'effects' | 'orders' | 'broker' | 'jobs' | 'payouts' | 'provider_charges',
 ): Promise<number> {
   const result = await db.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${table}`);
   return result.rows[0]?.count ?? 0;

@@ -47,3 +47,14 @@ export const jobsTable =
 
 /** An inbox that notes the day each claim was made, so that a job can prune old ones. */
 export const datedInboxTable = 'CREATE TABLE inbox (message_id text PRIMARY KEY, received_day integer NOT NULL);';
+
+/**
+ * Tables that stand for a payment provider's own database: the idempotency keys it has seen, each
+ * with a fingerprint of the parameters first sent with it, and the charges it made.
+ */
+export const providerTables =
+  'CREATE TABLE provider_keys (idempotency_key text PRIMARY KEY, fingerprint text NOT NULL, state text NOT NULL, charge_id text);' +
+  'CREATE TABLE provider_charges (charge_id text PRIMARY KEY, payee text NOT NULL, cents integer NOT NULL);';
+
+/** The consumer's record of the payouts it asked the provider for, and the answer it got. */
+export const payoutsTable = 'CREATE TABLE payouts (payout_id text PRIMARY KEY, answer text NOT NULL);';

@@ -29,6 +29,10 @@ export function parseBuiltLesson(json: unknown, origin: string): BuiltLesson {
       example.field('captions').fail(`has ${captions.length} captions for ${code.length} handlers`);
   }
   for (const question of lesson.field('questions').items()) checkQuestion(question);
+  for (const exercise of lesson.field('exercises').items()) {
+    checkSection(exercise, ['anchor', 'id', 'rule', 'title', 'task', 'starter']);
+    for (const schedule of exercise.field('schedules').items()) checkSection(schedule, ['name', 'story']);
+  }
   for (const tip of lesson.field('tips').items()) checkSection(tip, ['anchor', 'adviceHtml', 'whenHtml', 'verifyHtml']);
   for (const source of lesson.field('sources').items())
     checkSection(source, ['id', 'title', 'url', 'fetched', 'noteHtml']);

@@ -126,7 +126,7 @@ function bind(sql: string, fields: Fields): { text: string; params: (string | nu
 }
 
 /** The handler as the runner calls it: the message's fields and `{key}` fill its SQL. */
-function runnable(handler: ExerciseHandler) {
+export function runnable(handler: ExerciseHandler) {
   return async (db: Queryable, message: LessonMessage, _workerId: string, process: WorkerProcess): Promise<boolean> => {
     const fields: Fields = { ...(message as unknown as Fields) };
     const withKey: Fields = { ...fields, key: fill(handler.key, fields, 'the key') };

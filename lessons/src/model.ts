@@ -10,7 +10,7 @@ import type { TimelineEvent } from './transcript.js';
 /** HTML rendered at build time from the lesson's own Markdown; safe to insert as markup. */
 export type Html = string;
 
-export const builtLessonFormat = 2;
+export const builtLessonFormat = 3;
 
 export interface BuiltLesson {
   readonly format: typeof builtLessonFormat;
@@ -26,6 +26,8 @@ export interface BuiltLesson {
   readonly analogy: BuiltAnalogy;
   readonly examples: readonly BuiltExample[];
   readonly questions: readonly BuiltQuestion[];
+  /** Handlers to mend, one per plugin rule; a host checks them with `LessonRunner.checkExercise`. */
+  readonly exercises: readonly BuiltExercise[];
   readonly tips: readonly BuiltTip[];
   readonly sources: readonly BuiltSource[];
   /** Neighbouring topics and how they connect; hosts list the rules that open this lesson after them. */
@@ -143,6 +145,24 @@ export interface BuiltQuestion {
   readonly answer: string;
   /** What makes an option right, in words, e.g. `reproduces inbox=3 effects=1 sum=400`. */
   readonly criterion: string;
+}
+
+/**
+ * An exercise as a host shows it before any run: the handler to start from and the schedules the
+ * checker will put it through. The model solution is not here: a host offers it from the runnable
+ * lesson once the learner has tried.
+ */
+export interface BuiltExercise {
+  /** `exercise-effect-key` …: a link target, like any other place. */
+  readonly anchor: string;
+  /** `effect-key` …: what `LessonRunner.checkExercise` takes. */
+  readonly id: string;
+  readonly rule: RuleId;
+  readonly title: string;
+  readonly task: string;
+  /** The handler to start from, in the exercise form (see `exercise.ts`). */
+  readonly starter: string;
+  readonly schedules: readonly { readonly name: string; readonly story: string }[];
 }
 
 export interface BuiltTip {

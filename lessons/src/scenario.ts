@@ -230,6 +230,8 @@ export interface RaceScenario {
    * above READ COMMITTED raises) rolls back and runs the handler again in a new transaction.
    */
   readonly retriesSerializationFailures?: boolean;
+  /** `each` for a handler whose statements commit one by one (no BEGIN), as on a pool; one transaction when omitted. */
+  readonly commits?: Commits;
 }
 
 export interface RunnableLesson {

@@ -177,9 +177,21 @@ export class ItemSession {
     return this.step(`a fresh worker ${worker} reads ${what}`, () => this.asRecordedWorker(worker, read));
   }
 
+  /**
+   * Work done by a system with a database of its own, such as a payment provider: one transaction of
+   * its own, which no worker's COMMIT or ROLLBACK touches, recorded under `who`. The lesson keeps
+   * that system's tables beside the consumer's only because it runs on one database.
+   */
+  outside<T>(who: string, what: string, work: (db: Queryable) => Promise<T>): Promise<T> {
+    return this.step(`${who} ${what}`, () => this.asRecorded(who, work));
+  }
+
   /** One worker transaction, written into the transcript with the boundaries the adapter issues. */
-  private async asRecordedWorker<T>(worker: WorkerName, work: (tx: Queryable) => Promise<T>): Promise<T> {
-    const who = `worker ${worker}`;
+  private asRecordedWorker<T>(worker: WorkerName, work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.asRecorded(`worker ${worker}`, work);
+  }
+
+  private async asRecorded<T>(who: string, work: (tx: Queryable) => Promise<T>): Promise<T> {
     const log = this.statements();
     const boundary = (sql: string) => log.push({ who, sql, params: [], returned: null, changed: null });
     try {

@@ -635,6 +635,69 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await screenshot(`rule-page-from-hover-${target.rule}`);
   });
 
+  it('"Practise" in the hover of a finding opens its exercise; a wrong handler shows the schedule that breaks it, and the model solution, one click away after that try, passes', async () => {
+    const target = expected[0];
+    const problem = shown.find(
+      (each) => relativeFile(each) === target.file && each.line === target.line && each.rule === target.rule,
+    )!;
+    const exercise = idempotentConsumers.exercises.find((each) => each.rule === target.rule)!;
+    await workbench.openFile(target.file);
+    await workbench.goToPosition(problem.line, problem.column);
+    const practise = page.locator('.monaco-hover a', { hasText: 'Practise: open exercise' });
+    await workbench.showHover(practise);
+    await practise.click();
+    const article = workbench.lessonFrame().locator(`[id="exercise-${exercise.id}"]`);
+    await article.waitFor({ timeout: 60_000 });
+    await expect.poll(() => article.getAttribute('aria-current'), { timeout: 15_000 }).toBe('location');
+
+    const textarea = article.locator('textarea');
+    const check = article.locator('button[type="submit"]');
+    const model = article.locator(`button[data-exercise-model="${exercise.id}"]`);
+    const result = article.locator(`[data-exercise-result-for="${exercise.id}"]`);
+    expect(await textarea.inputValue()).toBe(exercise.starter);
+    expect(await model.isDisabled()).toBe(true);
+    await expect.poll(() => check.isEnabled(), { timeout: 60_000 }).toBe(true);
+
+    // What the panel computes must be what the same checker computes here, in Node, on PGlite.
+    const runner = await LessonRunner.open(idempotentConsumers, pgliteFromImage());
+    try {
+      const starter = await runner.checkExercise(exercise.id, exercise.starter);
+      const solved = await runner.checkExercise(exercise.id, exercise.model);
+      if (!starter.ok || !solved.ok) throw new Error('the checker could not read the starter or the model');
+      const brokenInNode = starter.runs.filter((run) => run.broken !== null).map((run) => run.schedule);
+      expect(brokenInNode).toContain(exercise.wrong[0].fails);
+
+      await check.click();
+      const judgement = result.locator('.judgement');
+      await judgement.waitFor({ timeout: 60_000 });
+      expect(await judgement.textContent()).toBe(`Broken by: ${brokenInNode.join(', ')}.`);
+      const broken = result.locator(`li[data-schedule="${exercise.wrong[0].fails}"]`);
+      expect(await broken.getAttribute('data-broken')).toBe('yes');
+      expect(await broken.locator('code[data-state]').textContent()).toBe(
+        starter.runs.find((run) => run.schedule === exercise.wrong[0].fails)!.state,
+      );
+      expect(await broken.locator('.hint').textContent()).toBe(`Hint: ${exercise.hints[exercise.wrong[0].fails]}`);
+      await article.scrollIntoViewIfNeeded();
+      await screenshot(`exercise-${exercise.id}-broken`);
+
+      // The try unlocks the model solution; put into the editor and checked, it passes every schedule.
+      await expect.poll(() => model.isEnabled(), { timeout: 5_000 }).toBe(true);
+      await model.click();
+      expect(await article.locator('.exercise-model pre').textContent()).toBe(exercise.model);
+      await article.locator(`button[data-exercise-use-model="${exercise.id}"]`).click();
+      expect(await textarea.inputValue()).toBe(exercise.model);
+      await check.click();
+      await expect
+        .poll(() => judgement.textContent(), { timeout: 60_000 })
+        .toBe('Passed: every schedule left the right state.');
+      expect(await result.locator('li[data-broken="no"]').count()).toBe(exercise.schedules.length);
+      expect(await result.locator('code[data-state]').allTextContents()).toEqual(solved.runs.map((run) => run.state));
+      await screenshot(`exercise-${exercise.id}-passed`);
+    } finally {
+      await runner.close();
+    }
+  });
+
   it("saves the editor's edits in its copy of the examples, never in the repository", async () => {
     await workbench.openFile('amqp-ledger.js');
     await workbench.goToPosition(1, 1);

@@ -199,10 +199,10 @@ describe('"Learn why" in the hover', () => {
       const at = (line: number, character: number) =>
         hover.provideHover(document as never, new Position(line, character) as never) as unknown as Hover | undefined;
       expect(at(2, 25)?.contents.value).toBe(
-        'no-delivery-id-effect-key: [Learn why: open lesson](command:idempotency.openLesson?%5B%7B%22rule%22%3A%22no-delivery-id-effect-key%22%7D%5D) · [Show rule page](command:idempotency.showRulePage?%5B%22no-delivery-id-effect-key%22%5D)',
+        'no-delivery-id-effect-key: [Learn why: open lesson](command:idempotency.openLesson?%5B%7B%22rule%22%3A%22no-delivery-id-effect-key%22%7D%5D) · [Practise: open exercise](command:idempotency.openLesson?%5B%7B%22rule%22%3A%22no-delivery-id-effect-key%22%2C%22practise%22%3Atrue%7D%5D) · [Show rule page](command:idempotency.showRulePage?%5B%22no-delivery-id-effect-key%22%5D)',
       );
       expect(at(2, 10)?.contents.value).toBe(
-        'no-amount-effect-key: [Learn why: open lesson](command:idempotency.openLesson?%5B%7B%22rule%22%3A%22no-amount-effect-key%22%7D%5D) · [Show rule page](command:idempotency.showRulePage?%5B%22no-amount-effect-key%22%5D)',
+        'no-amount-effect-key: [Learn why: open lesson](command:idempotency.openLesson?%5B%7B%22rule%22%3A%22no-amount-effect-key%22%7D%5D) · [Practise: open exercise](command:idempotency.openLesson?%5B%7B%22rule%22%3A%22no-amount-effect-key%22%2C%22practise%22%3Atrue%7D%5D) · [Show rule page](command:idempotency.showRulePage?%5B%22no-amount-effect-key%22%5D)',
       );
       expect(at(2, 25)?.contents.isTrusted).toEqual({
         enabledCommands: ['idempotency.openLesson', 'idempotency.showRulePage'],

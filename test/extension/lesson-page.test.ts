@@ -1,4 +1,12 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { idempotentConsumersLesson } from '@idempotency/lessons';
+import { lessonLinks } from 'eslint-plugin-idempotency';
 import { describe, expect, it } from 'vitest';
+
+import { exerciseAnchor } from '../../extension/src/lesson/lesson-content.js';
 
 import { lessonContentSecurityPolicy, lessonPageHtml } from '../../extension/src/lesson/lesson-html.js';
 import { parseLessonTarget } from '../../extension/src/lesson/lesson-target.js';
@@ -36,5 +44,28 @@ describe('lesson targets', () => {
     expect(parseLessonTarget('idempotent-consumers')).toEqual({ lesson: 'idempotent-consumers' });
     expect(parseLessonTarget('idempotent-consumers#"><img')).toBeUndefined();
     expect(parseLessonTarget('a#b#c')).toBeUndefined();
+  });
+});
+
+describe('the exercise a finding can open', () => {
+  it("is the lesson exercise for the finding's rule, for every rule; nothing when the lesson cannot be read", () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'lessons-'));
+    try {
+      writeFileSync(path.join(root, 'idempotent-consumers.json'), JSON.stringify(idempotentConsumersLesson));
+      writeFileSync(path.join(root, 'broken.json'), '{');
+      for (const rule of Object.keys(lessonLinks)) {
+        const anchor = exerciseAnchor(root, 'idempotent-consumers', rule);
+        expect(anchor, rule).toMatch(/^exercise-[a-z-]+$/);
+        expect(idempotentConsumersLesson.exercises.find((exercise) => exercise.anchor === anchor)?.rule).toBe(rule);
+      }
+      expect(exerciseAnchor(root, 'idempotent-consumers', 'no-such-rule')).toBeUndefined();
+      expect(exerciseAnchor(root, 'broken', 'no-check-then-insert')).toBeUndefined();
+      expect(exerciseAnchor(root, '../idempotent-consumers', 'no-check-then-insert')).toBeUndefined();
+      expect(
+        exerciseAnchor(path.join(root, 'missing'), 'idempotent-consumers', 'no-check-then-insert'),
+      ).toBeUndefined();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

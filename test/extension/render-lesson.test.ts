@@ -1,4 +1,4 @@
-import { idempotentConsumersLesson, lessonAnchors } from '@idempotency/lessons';
+import { idempotentConsumers, idempotentConsumersLesson, lessonAnchors } from '@idempotency/lessons';
 import { describe, expect, it } from 'vitest';
 
 import { renderLesson } from '../../extension/src/lesson/render-lesson.js';
@@ -27,7 +27,9 @@ describe('the lesson page rendered on the host', () => {
       expect(html).toContain(`<form data-console-for="${example.anchor}">`);
       expect(html).toContain(`data-console-output-for="${example.anchor}"`);
     }
-    expect(html.match(/<button type="submit" disabled/g)).toHaveLength(idempotentConsumersLesson.examples.length);
+    expect(
+      html.match(/<button type="submit" disabled title="The practice database is still starting">Run SQL/g),
+    ).toHaveLength(idempotentConsumersLesson.examples.length);
   });
 
   it('shows the races recorded on a real server under their examples, dated, with the server, as not run in the panel', () => {
@@ -57,8 +59,45 @@ describe('the lesson page rendered on the host', () => {
       expect(related).toContain(`href="#${anchor}"`);
     expect(related).toContain('href="https://docs.bullmq.io/patterns/idempotent-jobs"');
     expect(related).toContain(
-      `<li><code>no-check-then-insert</code>: <a href="#example-4-1">4.1 The row that comes back decides</a>, <a href="#tip-1">Pro tip 1</a></li>`,
+      `<li><code>no-check-then-insert</code>: <a href="#example-4-1">4.1 The row that comes back decides</a>, <a href="#tip-1">Pro tip 1</a>, exercise <a href="#exercise-check-then-insert">Let the database decide who was first</a></li>`,
     );
+  });
+
+  it('gives every exercise its task, the schedules that check it, its starting handler to edit and buttons that wait for the database', () => {
+    const exercises = idempotentConsumersLesson.exercises;
+    expect(exercises.map((exercise) => exercise.id)).toEqual(idempotentConsumers.exercises.map((each) => each.id));
+    for (const exercise of exercises) {
+      const at = html.indexOf(`<article id="${exercise.anchor}" class="exercise" data-exercise="${exercise.id}">`);
+      expect(at, exercise.anchor).toBeGreaterThan(html.indexOf('id="q7"'));
+      const article = html.slice(at, html.indexOf('</article>', at));
+      expect(article).toContain(`<p>${exercise.task}</p>`);
+      for (const schedule of exercise.schedules) expect(article).toContain(`<strong>${schedule.name}</strong>`);
+      const textarea = /<textarea id="exercise-text-[a-z-]+" rows="\d+" spellcheck="false">([^<]*)<\/textarea>/.exec(
+        article,
+      );
+      expect(textarea?.[1]?.replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&')).toBe(exercise.starter);
+      expect(article).toContain(
+        '<button type="submit" disabled title="The practice database is still starting">Check on PostgreSQL</button>',
+      );
+      expect(article).toContain(
+        `<button type="button" data-exercise-model="${exercise.id}" disabled title="Check a handler of your own first">`,
+      );
+      // The model solution is offered by the page's script after a try, not written into the page.
+      expect(article).toContain(`<div class="exercise-model" data-exercise-model-for="${exercise.id}" hidden></div>`);
+    }
+  });
+
+  it('links each place a rule opens to the exercise for that rule', () => {
+    for (const place of idempotentConsumersLesson.places.filter(
+      (each) => each.rules.length > 0 && /^(q|example-)/.test(each.anchor),
+    )) {
+      const at = html.indexOf(`id="${place.anchor}"`);
+      const article = html.slice(at, html.indexOf('</article>', at));
+      for (const rule of place.rules) {
+        const exercise = idempotentConsumersLesson.exercises.find((each) => each.rule === rule)!;
+        expect(article, `${place.anchor} → ${rule}`).toContain(`<a href="#${exercise.anchor}">`);
+      }
+    }
   });
 
   it('escapes code and plain text, so handler source shows as written', () => {

@@ -71,6 +71,7 @@ describe('the places other tools link to', () => {
       'example-4-11',
       'example-4-12',
       'example-4-13',
+      'example-4-14',
       'example-4-15',
       'q1',
       'q2',
@@ -306,8 +307,13 @@ describe('parseBuiltLesson', () => {
   });
 
   it('names the field that is wrong', () => {
-    expect(() => parseBuiltLesson({ ...built, format: 1 }, 'x.json')).toThrow(
-      'x.json: format: is 1; this package reads format 2, so rebuild the lesson',
+    expect(() => parseBuiltLesson({ ...built, format: 2 }, 'x.json')).toThrow(
+      'x.json: format: is 2; this package reads format 3, so rebuild the lesson',
+    );
+    const exercises = structuredClone(built['exercises']) as { starter?: string }[];
+    delete exercises[2]!.starter;
+    expect(() => parseBuiltLesson({ ...built, exercises }, 'x.json')).toThrow(
+      'x.json: exercises[2].starter: is missing',
     );
     const questions = structuredClone(built['questions']) as { answer: string }[];
     questions[1].answer = 'z';

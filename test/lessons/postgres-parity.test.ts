@@ -8,6 +8,7 @@ import { readRecordedRaces } from '../../lessons/src/build/recorded-races.js';
 import { lessonFolder, packageRoot } from '../../lessons/src/node/paths.js';
 import { pgliteFromImage } from '../../lessons/src/node/pglite-node.js';
 import { postgresOpener } from '../../lessons/src/node/postgres-database.js';
+import { raceExercise } from '../../lessons/src/node/exercise-race.js';
 import { runRaces } from '../../lessons/src/node/race.js';
 import { LessonRunner } from '../../lessons/src/runner.js';
 
@@ -85,6 +86,33 @@ if (databaseUrl) {
       });
     }
 
+    for (const exercise of idempotentConsumers.exercises) {
+      it(`exercise ${exercise.id}: two workers at once on two real connections leave the state PGlite's alternating model leaves, for the model solution, the starter and each wrong answer`, async () => {
+        const answers = [
+          { why: 'the model solution', text: exercise.model },
+          { why: 'the starting handler', text: exercise.starter },
+          ...exercise.wrong,
+        ];
+        for (const answer of answers) {
+          const modelled = await onPglite.checkExercise(exercise.id, answer.text);
+          const onServer = await raceExercise(exercise, answer.text, databaseUrl);
+          expect(onServer.ok, `${answer.why}: ${JSON.stringify(onServer)}`).toBe(true);
+          if (!modelled.ok || !onServer.ok) continue;
+          const alternating = modelled.runs.find((run) => run.schedule === 'two workers at once')!;
+          expect({ state: onServer.run.state, broken: onServer.run.broken }, answer.why).toEqual({
+            state: alternating.state,
+            broken: alternating.broken,
+          });
+          expect(onServer.run.race.engine).toMatch(/^PostgreSQL \d+/);
+        }
+        // The model solution's second worker really meets the first one's claim on the server: it waits, then stops.
+        const model = await raceExercise(exercise, exercise.model, databaseUrl);
+        expect(model.ok && model.run.deliveries).toEqual(
+          exercise.id === 'repeat-safe-effect' ? ['A=done', 'B=waited/done'] : ['A=done', 'B=waited/stopped'],
+        );
+      });
+    }
+
     it('shows check-then-insert letting both workers insert, the unique claim making one wait, then conflict or insert as the other commits or rolls back, the refund key keeping one refund, a record after the credit letting both credit, SKIP LOCKED not waiting, an advisory lock waiting, and REPEATABLE READ failing with 40001 until retried', async () => {
       const results = await runRaces(idempotentConsumers.races, databaseUrl);
       expect(results.map((result) => (result.ok ? result.line : result.failure))).toEqual([
@@ -98,6 +126,7 @@ if (databaseUrl) {
         '4.11 race, SKIP LOCKED: A=took a job, B=took a job; effects=2',
         '4.11 race, advisory lock around a check and the credit: A=credited, B=waited/skipped; effects=1',
         '4.12 race, claim under REPEATABLE READ: A=credited, B=waited/40001/retried/skipped; inbox=1 effects=1',
+        '4.14 race, the provider keeps the key in one transaction: A=paid, B=waited/replayed; charges=1',
       ]);
       const [
         checkThenInsert,
@@ -110,6 +139,7 @@ if (databaseUrl) {
         skipLocked,
         advisoryLock,
         repeatableRead,
+        providerKey,
       ] = results;
       expect(checkThenInsert?.ok && checkThenInsert.workers).toEqual({
         A: { took: true, waited: false, retried: 0 },
@@ -209,6 +239,23 @@ if (databaseUrl) {
         'A -> n rows, n changed',
         'A COMMIT',
         'B -> n rows, n changed',
+        'B COMMIT',
+      ]);
+      // The provider's key row, held in A's transaction, makes B's request wait; B then reads A's charge from the key.
+      expect(providerKey?.ok && providerKey.workers).toEqual({
+        A: { took: true, waited: false, retried: 0 },
+        B: { took: false, waited: true, retried: 0 },
+      });
+      expect(statementsOf(providerKey).slice(-10)).toEqual([
+        'B waiting: pg_blocking_pids(n) names worker A (n)',
+        "A INSERT INTO provider_charges(charge_id, payee, cents) VALUES ('charge-' || $n, $n, $n) RETURNING charge_id",
+        'A -> n row, n changed',
+        "A UPDATE provider_keys SET state = 'done', charge_id = $n WHERE idempotency_key = $n",
+        'A -> n rows, n changed',
+        'A COMMIT',
+        'B -> n rows, n changed',
+        "B SELECT fingerprint = mdn($n || ':' || $n) AS same, state, charge_id FROM provider_keys WHERE idempotency_key = $n",
+        'B -> n row',
         'B COMMIT',
       ]);
     });

@@ -26,6 +26,9 @@ export const exampleLines: readonly string[] = [
   '4.12 claim under REPEATABLE READ, one worker at a time: A=credited, B=skipped; inbox=1 effects=1',
   '4.13 inbox kept 7 days, credit with no key of its own: day 1 A=credited; day 30 pruned 1, replay B=credited; inbox=1 effects=2',
   '4.13 inbox kept 7 days, credit keyed by its cashback: day 1 A=credited; day 30 pruned 1, replay B=skipped; inbox=1 effects=1',
+  '4.14 same key, a second request while the first runs: A=paid charge-payout-41, B=in progress; B later=replayed charge-payout-41; charges=1',
+  '4.14 one key (shop-12-day-5) for payout-42 and payout-44: A=paid charge-payout-42, B=rejected, the key came with other parameters; charges=1',
+  '4.14 provider called inside the transaction: A=interrupted before commit: charges=1 payouts=0; redelivery B=replayed charge-payout-43: charges=1 payouts=1',
   "4.15 the opening question's handler, job-77 to A then B: after A effects=1, after B effects=1; inbox=1 entries=ledger-77 sum=500",
   '4.15 the same handler without its inbox, job-77 to A then B: after A effects=1, after B effects=2; inbox=0 entries=ledger-77,ledger-77 sum=1000',
 ];

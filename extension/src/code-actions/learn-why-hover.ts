@@ -7,8 +7,8 @@ import { learnWhyTitle, openLessonCommand, ruleOfDiagnostic } from './idempotenc
 /**
  * The hover of a finding (this extension's, or the ESLint extension's running the same plugin)
  * offers what the quick-fix menu offers under the same name, "Learn why" (the lesson, at the
- * place that teaches the rule), and beside it the rule's page. Its markdown may run those two
- * commands and no other.
+ * place that teaches the rule), then the lesson's exercise for the rule, and the rule's page. Its
+ * markdown may run those two commands and no other.
  */
 export class LearnWhyHover implements vscode.HoverProvider {
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
@@ -20,7 +20,7 @@ export class LearnWhyHover implements vscode.HoverProvider {
     if (rules.size === 0) return undefined;
     const lines = [...rules].map(
       (rule) =>
-        `${rule}: [${learnWhyTitle}](${learnWhyTarget(rule).toString()}) · [${rulePageTitle}](${rulePageTarget(rule).toString()})`,
+        `${rule}: [${learnWhyTitle}](${learnWhyTarget(rule).toString()}) · [${practiseTitle}](${learnWhyTarget(rule, true).toString()}) · [${rulePageTitle}](${rulePageTarget(rule).toString()})`,
     );
     const markdown = new vscode.MarkdownString(lines.join('\n\n'));
     markdown.isTrusted = { enabledCommands: [openLessonCommand, showRulePageCommand] };
@@ -28,9 +28,13 @@ export class LearnWhyHover implements vscode.HoverProvider {
   }
 }
 
+/** The name of the link that opens the lesson at the exercise for the rule. */
+export const practiseTitle = 'Practise: open exercise';
+
 /** The name of the action that opens a rule's page, wherever it is offered. */
 export const rulePageTitle = 'Show rule page';
 
-function learnWhyTarget(rule: RuleName): vscode.Uri {
-  return vscode.Uri.parse(`command:${openLessonCommand}?${encodeURIComponent(JSON.stringify([{ rule }]))}`);
+function learnWhyTarget(rule: RuleName, practise = false): vscode.Uri {
+  const argument = practise ? { rule, practise } : { rule };
+  return vscode.Uri.parse(`command:${openLessonCommand}?${encodeURIComponent(JSON.stringify([argument]))}`);
 }

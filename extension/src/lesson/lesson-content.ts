@@ -43,6 +43,17 @@ export function loadLessonPage(lessonsRoot: string, lesson: string): LessonPage 
   }
 }
 
+/** The anchor of the lesson's exercise for a rule, if the lesson has one; never throws. */
+export function exerciseAnchor(lessonsRoot: string, lesson: string, rule: string): string | undefined {
+  if (!/^[a-z0-9-]+$/.test(lesson)) return undefined;
+  try {
+    const built = JSON.parse(readFileSync(path.join(lessonsRoot, `${lesson}.json`), 'utf8')) as Partial<BuiltLesson>;
+    return built.exercises?.find((exercise) => exercise.rule === rule)?.anchor;
+  } catch {
+    return undefined;
+  }
+}
+
 function unavailable(message: string): LessonPage {
   const escaped = message.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   return { title: 'Lesson', html: `<p class="unavailable">${escaped}</p>`, assets: {}, available: false };

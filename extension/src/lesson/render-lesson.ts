@@ -1,6 +1,7 @@
 import {
   formatTimeline,
   type BuiltExample,
+  type BuiltExercise,
   type BuiltLesson,
   type BuiltQuestion,
   type CodeSnippet,
@@ -15,6 +16,7 @@ import {
  */
 export function renderLesson(lesson: BuiltLesson): string {
   const stepTitles = new Map(lesson.places.map((place) => [place.anchor, place.title]));
+  const practise = (anchor: string) => practiseLinks(lesson, anchor);
   return [
     `<header class="lesson-header">`,
     `<h1 id="top" tabindex="-1">${text(lesson.title)}</h1>`,
@@ -35,11 +37,12 @@ export function renderLesson(lesson: BuiltLesson): string {
     ...lesson.analogy.mapping.map((row) => `<tr><td>${text(row.analogy)}</td><td>${text(row.consumer)}</td></tr>`),
     `</tbody></table>${lesson.analogy.limitsHtml}</section>`,
     `<section aria-labelledby="examples"><h2 id="examples">Examples, run for real</h2>`,
-    ...lesson.examples.map((example) => renderExample(example, lesson.recordedRaces)),
+    ...lesson.examples.map((example) => renderExample(example, lesson.recordedRaces, practise(example.anchor))),
     `</section>`,
     `<section aria-labelledby="quiz"><h2 id="quiz">Try it</h2><p>Pick your answer first, then run it: the panel executes the handlers on PostgreSQL and shows what the database holds afterwards.</p>`,
-    ...lesson.questions.map((question) => renderQuestion(question, 'h3')),
+    ...lesson.questions.map((question) => renderQuestion(question, 'h3', practise(question.anchor))),
     `</section>`,
+    renderExercises(lesson.exercises),
     `<section aria-labelledby="go-deeper"><h2 id="go-deeper">Go deeper</h2>`,
     ...lesson.tips.map(
       (tip) =>
@@ -61,7 +64,12 @@ function renderRelated(lesson: BuiltLesson): string {
   const topics = lesson.related.topics.map((topic) => `<h3>${text(topic.title)}</h3>${topic.html}`);
   const rules = [...new Set(lesson.places.flatMap((place) => place.rules))].map((rule) => {
     const places = lesson.places.filter((place) => place.rules.includes(rule));
-    return `<li><code>${text(rule)}</code>: ${places.map((place) => `<a href="#${attribute(place.anchor)}">${text(place.title)}</a>`).join(', ')}</li>`;
+    const exercise = lesson.exercises.find((each) => each.rule === rule);
+    const links = [
+      ...places.map((place) => `<a href="#${attribute(place.anchor)}">${text(place.title)}</a>`),
+      ...(exercise ? [`exercise <a href="#${attribute(exercise.anchor)}">${text(exercise.title)}</a>`] : []),
+    ];
+    return `<li><code>${text(rule)}</code>: ${links.join(', ')}</li>`;
   });
   return `<section id="${attribute(lesson.related.anchor)}"><h2>${text(lesson.related.title)}</h2>${topics.join('')}<ul class="rule-places">${rules.join('')}</ul></section>`;
 }
@@ -72,6 +80,10 @@ function renderContents(lesson: BuiltLesson): string {
     (place) =>
       `<li><a href="#${attribute(place.anchor)}">${text(place.anchor === 'step-1' ? 'How it works' : place.title)}</a></li>`,
   );
+  // The exercises come after the quiz, as on the page.
+  const afterQuiz = links.findIndex((_, index) => shown[index]?.anchor.startsWith('tip-'));
+  if (lesson.exercises.length > 0)
+    links.splice(afterQuiz < 0 ? links.length : afterQuiz, 0, `<li><a href="#exercises">Exercises</a></li>`);
   return `<nav class="contents" aria-label="Lesson contents"><ol>${links.join('')}</ol></nav>`;
 }
 
@@ -87,9 +99,10 @@ function renderCode(code: CodeSnippet, caption?: string): string {
   return `<figure class="code"><figcaption>${text(caption ?? code.handler)}${flagged}</figcaption><pre tabindex="0"><code>${text(code.source)}</code></pre></figure>`;
 }
 
-function renderExample(example: BuiltExample, recorded: RecordedRaces | null): string {
+function renderExample(example: BuiltExample, recorded: RecordedRaces | null, practise: string): string {
   return [
     `<article id="${attribute(example.anchor)}" class="example"><h3>${text(example.number)} ${text(example.title)}</h3>${example.html}`,
+    practise,
     ...example.code.map((code, index) => renderCode(code, example.captions[index])),
     `<div class="run-row"><button type="button" data-run-example="${attribute(example.anchor)}" disabled>Run on PostgreSQL</button>`,
     `<output class="result" data-result-for="${attribute(example.anchor)}" aria-live="polite"></output></div>`,
@@ -127,7 +140,54 @@ function renderConsole(example: BuiltExample): string {
   ].join('\n');
 }
 
-function renderQuestion(question: BuiltQuestion, heading: 'h2' | 'h3'): string {
+/** At a place that teaches a rule, a link to the exercise that practises it. */
+function practiseLinks(lesson: BuiltLesson, anchor: string): string {
+  const rules = lesson.places.find((place) => place.anchor === anchor)?.rules ?? [];
+  const exercises = lesson.exercises.filter((exercise) => rules.includes(exercise.rule));
+  if (exercises.length === 0) return '';
+  const links = exercises.map((exercise) => `<a href="#${attribute(exercise.anchor)}">${text(exercise.title)}</a>`);
+  return `<p class="practise">Practise it: ${links.join(', ')}</p>`;
+}
+
+/**
+ * The exercises: a handler to mend in a text box, checked on the panel's PGlite by the schedules
+ * listed under it. The page's script enables the buttons once the database is up.
+ */
+function renderExercises(exercises: readonly BuiltExercise[]): string {
+  if (exercises.length === 0) return '';
+  return [
+    `<section aria-labelledby="exercises"><h2 id="exercises">Exercises: mend a handler</h2>`,
+    `<p>Each handler below makes one mistake a rule of the plugin reports. Edit its tables, its key or its SQL, then check it: the panel runs it on PostgreSQL the ways production hurts a consumer and shows the state each way left. The form: <code>table:</code> creates a table, <code>transaction: one</code> or <code>none</code> says whether the statements commit together, <code>key:</code> is a template of message fields (<code>{refundId}</code>), <code>run:</code> is one SQL statement in which <code>{field}</code> and <code>{key}</code> become parameters, and <code>stop if no row</code> or <code>stop if a row</code> under it ends the handler on that result.</p>`,
+    ...exercises.map(renderExercise),
+    `</section>`,
+  ].join('\n');
+}
+
+function renderExercise(exercise: BuiltExercise): string {
+  const id = attribute(exercise.id);
+  const lines = exercise.starter.split('\n').length;
+  return [
+    `<article id="${attribute(exercise.anchor)}" class="exercise" data-exercise="${id}">`,
+    `<h3>${text(exercise.title)}</h3>`,
+    `<p class="exercise-rule">The mistake ${identifier(exercise.rule)} reports.</p>`,
+    `<p>${text(exercise.task)}</p>`,
+    `<p>The checker runs your handler, each time on a fresh database:</p><ul class="schedules">`,
+    ...exercise.schedules.map(
+      (schedule) => `<li><strong>${text(schedule.name)}</strong>: ${text(schedule.story)}</li>`,
+    ),
+    `</ul>`,
+    `<form data-exercise-form="${id}"><label for="exercise-text-${id}">Your handler</label>`,
+    `<textarea id="exercise-text-${id}" rows="${lines}" spellcheck="false">${text(exercise.starter)}</textarea>`,
+    `<div class="run-row"><button type="submit" disabled title="The practice database is still starting">Check on PostgreSQL</button>`,
+    `<button type="button" data-exercise-reset="${id}">Start over</button>`,
+    `<button type="button" data-exercise-model="${id}" disabled title="Check a handler of your own first">Show the model solution</button></div></form>`,
+    `<div class="exercise-result" data-exercise-result-for="${id}" aria-live="polite"></div>`,
+    `<div class="exercise-model" data-exercise-model-for="${id}" hidden></div>`,
+    `</article>`,
+  ].join('\n');
+}
+
+function renderQuestion(question: BuiltQuestion, heading: 'h2' | 'h3', practise = ''): string {
   const deliveries = question.deliveries.length
     ? `<table class="deliveries"><caption>Arrivals, in order</caption><thead><tr><th scope="col">#</th><th scope="col">Worker</th><th scope="col">Message</th></tr></thead><tbody>${question.deliveries
         .map(
@@ -150,6 +210,7 @@ function renderQuestion(question: BuiltQuestion, heading: 'h2' | 'h3'): string {
     deliveries,
     question.code ? renderCode(question.code, 'The handler in question') : '',
     question.promptHtml,
+    practise,
     `<fieldset class="options"><legend>Your answer</legend>${options.join('')}</fieldset>`,
     `<div class="run-row"><button type="button" data-run-question="${attribute(question.anchor)}" disabled>Run on PostgreSQL</button></div>`,
     `<div class="result verdict" data-result-for="${attribute(question.anchor)}" aria-live="polite"></div>`,

@@ -141,6 +141,15 @@ export async function assembleLesson(inputs: AssemblyInputs): Promise<BuiltLesso
     },
     examples,
     questions: quiz,
+    exercises: runnable.exercises.map((exercise) => ({
+      anchor: `exercise-${exercise.id}`,
+      id: exercise.id,
+      rule: exercise.rule,
+      title: exercise.title,
+      task: exercise.task,
+      starter: exercise.starter,
+      schedules: exercise.schedules.map((schedule) => ({ name: schedule.name, story: schedule.story })),
+    })),
     tips: text.tips.map((tip, index) => ({
       anchor: `tip-${index + 1}`,
       number: index + 1,

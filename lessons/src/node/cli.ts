@@ -13,6 +13,7 @@ import { describeFailure, LessonRunner, type HandlerRun } from '../runner.js';
 import type { ExampleScenario } from '../scenario.js';
 import { formatStatementResults, formatTimeline, formatTranscript, type Transcript } from '../transcript.js';
 import { idempotentConsumers } from '../../idempotent-consumers/index.js';
+import { raceExercise } from './exercise-race.js';
 import { lessonFolder } from './paths.js';
 import { pgliteFromImage } from './pglite-node.js';
 import { plainText } from './plain-text.js';
@@ -410,12 +411,25 @@ async function exerciseCommand(id: string | undefined, options: CommandLine['exe
       if (run.broken) console.log(terminal.prose(run.broken, '        '));
       if (run.hint) console.log(terminal.prose(`hint: ${run.hint}`, '        '));
     }
+    // With a server, two workers at once also run on two real connections, where one can wait for the other.
+    const url = process.env['DATABASE_URL'];
+    const raced = url ? await raceExercise(exercise, text, url) : undefined;
+    if (raced && !raced.ok) console.log(`\nOn the server, two workers at once did not run: ${raced.error}`);
+    if (raced?.ok) {
+      const { run } = raced;
+      const verdict = run.broken ? terminal.style('yellow', 'broken') : terminal.style('green', 'holds');
+      console.log(
+        `${verdict}  ${terminal.style('bold', run.schedule)}, on ${run.race.engine}, two connections: ${run.deliveries.join(', ')}; left ${run.state}`,
+      );
+      if (run.broken) console.log(terminal.prose(run.broken, '        '));
+    }
+    const passed = check.passed && (!raced || (raced.ok && raced.run.broken === null));
     console.log(
-      check.passed
-        ? `\nEvery schedule left the right state, computed on ${runner.engine}.`
-        : `\n${check.runs.filter((run) => run.broken).length} of ${check.runs.length} schedules broke it. The model solution: npm run lesson -- exercise ${exercise.id} --solution`,
+      passed
+        ? `\nEvery schedule left the right state, computed on ${runner.engine}${raced ? ' and, for two workers at once, on the server' : ''}.`
+        : `\n${check.runs.filter((run) => run.broken).length} of ${check.runs.length} schedules broke it${raced?.ok && raced.run.broken ? ' (and two workers at once on the server)' : ''}. The model solution: npm run lesson -- exercise ${exercise.id} --solution`,
     );
-    return check.passed ? 0 : 1;
+    return passed ? 0 : 1;
   } finally {
     await runner.close();
   }

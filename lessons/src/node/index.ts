@@ -5,4 +5,5 @@
 export { pgliteFromImage } from './pglite-node.js';
 export { postgresOpener, PostgresLessonDatabase, type PostgresOptions } from './postgres-database.js';
 export { runRaces, type RaceResult, type WorkerRaceResult } from './race.js';
+export { raceExercise, type ExerciseRace, type ExerciseRaceResult } from './exercise-race.js';
 export { builtLessonFile, lessonFolder, packageRoot, pgliteImageFile } from './paths.js';

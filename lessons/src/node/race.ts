@@ -139,8 +139,12 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
         const { client } = sessions[name];
         for (;;) {
           // Boundaries are noted as they are sent: a COMMIT that frees a waiting worker comes before its answer.
-          note(name, 'BEGIN');
-          await client.query('BEGIN');
+          // A handler on a pool sends no BEGIN: each of its statements commits as it ends.
+          const together = race.commits !== 'each';
+          if (together) {
+            note(name, 'BEGIN');
+            await client.query('BEGIN');
+          }
           try {
             const result = await race.handler(
               lockstep.wrap(name, noting(name, queryableOf(client))),
@@ -149,6 +153,7 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
               new WorkerProcess(),
             );
             lockstep.finish(name);
+            if (!together) return result;
             await commitWhenOthersSettled(name);
             const end = race.rollsBack === name ? 'ROLLBACK' : 'COMMIT';
             note(name, end);
@@ -164,8 +169,10 @@ async function runRace(race: RaceScenario, connectionString: string, schema: str
               continue;
             }
             lockstep.finish(name);
-            note(name, 'ROLLBACK');
-            await client.query('ROLLBACK').catch(() => undefined);
+            if (together) {
+              note(name, 'ROLLBACK');
+              await client.query('ROLLBACK').catch(() => undefined);
+            }
             throw error;
           }
         }
