@@ -23,6 +23,7 @@ export { ruleDocsUrl } from './create-rule.js';
 export { whenSqlParserReady } from './analysis/sql/parser.js';
 export { useModuleParser } from './analysis/project/typescript-parser.js';
 export { openDocumentsSetting, SettingsError, settingsSchema } from './settings.js';
+export { projectReading, type ProjectReading } from './analysis/project/files.js';
 
 const pluginName = 'idempotency';
 const version = '0.1.0';

@@ -6,10 +6,10 @@
  */
 import * as typeScriptParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint/universal';
-import plugin, { useModuleParser, whenSqlParserReady } from 'eslint-plugin-idempotency';
+import plugin, { projectReading, useModuleParser, whenSqlParserReady } from 'eslint-plugin-idempotency';
 
 import { createIncrementalParsing } from './incremental/incremental-parsing.js';
-import { createLintEngine, type IdempotencyPlugin, type LintEngine } from './lint-engine.js';
+import { createLintEngine, type LintEngine } from './lint-engine.js';
 
 export interface LintEngineOptions {
   /** Re-parse only what changed in a document (the default); off, every lint parses the whole file, as a fallback does. */
@@ -29,5 +29,6 @@ export async function loadLintEngine(options: LintEngineOptions = {}): Promise<L
     linter: (cwd) => new Linter({ configType: 'flat', cwd }),
     plugin: plugin,
     parsing: createIncrementalParsing(typeScriptParser, { reparseChanges: options.incrementalParsing !== false }),
+    reading: projectReading,
   });
 }

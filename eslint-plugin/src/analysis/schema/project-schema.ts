@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import type { ModelFiles, SchemaFiles } from '../contract/adapter.js';
 import type { LibraryTable } from '../context/library-table.js';
-import { entryAt, folderIdentity, stampOf, textOf } from '../project/files.js';
+import { entryAt, folderIdentity, noteSchemaRead, stampOf, textOf } from '../project/files.js';
 import { ascend, projectRoot } from '../project/root.js';
 import { listSources } from '../project/importers.js';
 import { moduleContext } from '../project/modules.js';
@@ -239,6 +239,10 @@ export function projectSchema(
     read(file, schema).map((declaredTable) => ({ ...declaredTable, file })),
   );
   const inModels = declaredInModels(filename, table);
+  noteSchemaRead([
+    ...sources.map(({ file, schema }) => ({ file, kind: schema.kind })),
+    ...[...new Set(inModels.tables.map((declared) => declared.file))].map((file) => ({ file, kind: 'model code' })),
+  ]);
   const key = [
     ...sources.map(({ file }) => `${file}@${parsed.get(file)?.stamp ?? ''}`),
     ...inModels.stamps,
