@@ -18,7 +18,7 @@ export interface ProjectReading {
   modules: readonly string[];
 }
 
-let schemaThisLint: ProjectReading['schema'];
+let schemaThisLint: (() => NonNullable<ProjectReading['schema']>) | undefined;
 let modulesThisLint = new Set<string>();
 
 /**
@@ -35,8 +35,8 @@ export function beginLint(texts: Readonly<Record<string, string>> | undefined): 
   if (modulesThisLint.size > 0) modulesThisLint = new Set();
 }
 
-/** The schema this lint consulted. */
-export function noteSchemaRead(files: readonly { file: string; kind: string }[]): void {
+/** The schema this lint consulted: its files, told when asked (model code is read as the rules' questions need it). */
+export function noteSchemaRead(files: () => NonNullable<ProjectReading['schema']>): void {
   schemaThisLint = files;
 }
 
@@ -48,7 +48,7 @@ export function noteModuleFollowed(file: string): void {
 /** What the last lint read of the project besides `filename`, the file it linted. */
 export function projectReading(filename: string): ProjectReading {
   return {
-    ...(schemaThisLint ? { schema: schemaThisLint } : {}),
+    ...(schemaThisLint ? { schema: schemaThisLint() } : {}),
     modules: [...modulesThisLint].filter((file) => file !== filename).sort(),
   };
 }
