@@ -30,6 +30,7 @@ export {
   type MappedRepeats,
 } from './rules/require-repeat-safe-effect/entry-point-map.js';
 export type { EntryKind } from './analysis/contract/adapter.js';
+export { projectReading, type ProjectReading } from './analysis/project/files.js';
 
 const pluginName = 'idempotency';
 const version = '0.1.0';

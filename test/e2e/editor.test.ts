@@ -51,6 +51,53 @@ function addBillingProject(): void {
   writeFileSync(path.join(examples, 'billing/prisma/schema.prisma'), billingSchema);
   writeFileSync(path.join(examples, 'billing/src/book.ts'), billingConsumer);
 }
+/** A consumer whose key an imported helper builds from the Kafka offset, read on the helper's line 2. */
+const refundKeys = `export function refundKey(message: { offset: string }): string {
+  const read = message.offset;
+  return \`refund-\${read}\`;
+}
+`;
+const refundsConsumer = `import { Kafka } from 'kafkajs';
+import { PrismaClient } from '@prisma/client';
+import { refundKey } from './keys.js';
+import { toCents } from './money.js';
+
+const prisma = new PrismaClient();
+
+export async function start(consumer, stripe) {
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const refund = JSON.parse(message.value.toString());
+      const known = await prisma.refund.findFirst({ where: { chargeId: refund.chargeId } });
+      if (!known) await prisma.refund.create({ data: { chargeId: refund.chargeId, cents: toCents(refund.amount) } });
+      await stripe.refunds.create({ charge: refund.chargeId }, { idempotencyKey: refundKey(message) });
+    },
+  });
+}
+`;
+
+/** The refunds service: its schema (the unique charge settles the check) with three migrations, and two helpers. */
+function addRefundsProject(): void {
+  const write = (file: string, text: string) => {
+    mkdirSync(path.dirname(path.join(examples, 'refunds', file)), { recursive: true });
+    writeFileSync(path.join(examples, 'refunds', file), text);
+  };
+  write('package.json', '{ "name": "refunds", "private": true }\n');
+  write(
+    'prisma/schema.prisma',
+    'model Refund {\n  id       String @id @default(cuid())\n  chargeId String @unique\n  cents    Int\n}\n',
+  );
+  const migrations = {
+    '001_init':
+      'CREATE TABLE "Refund" ("id" TEXT NOT NULL, "chargeId" TEXT NOT NULL, CONSTRAINT "Refund_pkey" PRIMARY KEY ("id"));',
+    '002_cents': 'ALTER TABLE "Refund" ADD COLUMN "cents" INTEGER NOT NULL;',
+    '003_charge_unique': 'CREATE UNIQUE INDEX "Refund_chargeId_key" ON "Refund"("chargeId");',
+  };
+  for (const [name, sql] of Object.entries(migrations)) write(`prisma/migrations/${name}/migration.sql`, `${sql}\n`);
+  write('src/keys.ts', refundKeys);
+  write('src/money.ts', 'export function toCents(amount: number): number {\n  return Math.round(amount * 100);\n}\n');
+  write('src/refunds.ts', refundsConsumer);
+}
 const screenshots = path.join(repositoryRoot, 'test-results/e2e');
 const stateDir = path.join(repositoryRoot, '.cache/e2e-state');
 
@@ -96,6 +143,7 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     );
     rmSync(stateDir, { recursive: true, force: true });
     addBillingProject();
+    addRefundsProject();
     mkdirSync(screenshots, { recursive: true });
     expected = expectedFindings(examples);
     expect(expected.length, 'the examples mark no finding with // flagged: <rule>').toBeGreaterThan(0);
@@ -123,7 +171,7 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await screenshot('status-starting');
     await expect
       .poll(() => workbench.languageStatus(), { timeout: 90_000, interval: 1_000 })
-      .toMatch(/^Idempotency: \d+ findings?/);
+      .toMatch(/^Idempotency: checked/);
     await page.mouse.move(0, 0);
   });
 
@@ -180,6 +228,62 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
       })
       .toContain(Number(named![1]));
     expect(source[Number(named![1]) - 1]).toMatch(/topic|partition|offset|message/);
+  });
+
+  it('lists under a finding whose key an imported helper builds the helper line where the value is read, and goes there on a click', async () => {
+    await workbench.openFile('refunds/src/refunds.ts');
+    await workbench.showProblems();
+    await workbench.runCommand('View: Toggle Maximized Panel');
+    const inHelper = async () =>
+      (await workbench.relatedRows('the value is read here')).filter((row) => /\bkeys\.ts\b/.test(row.text));
+    try {
+      await expect
+        .poll(async () => (await inHelper()).map((row) => [row.line, row.column]), { timeout: 30_000 })
+        .toEqual([[2, 16]]);
+      await screenshot('related-information-in-helper');
+      await page
+        .locator('.markers-panel .monaco-list-row', { hasText: 'the value is read here' })
+        .filter({ hasText: /\bkeys\.ts\b/ })
+        .click();
+      await page.locator('.statusbar-item', { hasText: 'Ln 2, Col 16' }).first().waitFor({ timeout: 15_000 });
+    } finally {
+      // Opening an editor from the maximised panel gives the editors their room back by itself.
+      const activeTab = page.locator('.editor-group-container.active .tabs-container .tab.active').first();
+      if (!(await activeTab.isVisible())) await workbench.runCommand('View: Toggle Maximized Panel');
+    }
+    await page
+      .locator('.editor-group-container.active .tabs-container .tab.active', { hasText: 'keys.ts' })
+      .waitFor({ timeout: 15_000 });
+  });
+
+  it('says in the status item what the check read besides the file: the schema, its migrations, the helpers followed', async () => {
+    await workbench.openFile('refunds/src/refunds.ts');
+    await expect
+      .poll(() => workbench.languageStatus(), { timeout: 30_000, interval: 1_000 })
+      .toMatch(
+        /^Idempotency: checked with schema\.prisma \+ 3 migrations, 2 helpers followed\s+Schema: refunds\/prisma\//,
+      );
+    const status = await workbench.languageStatus();
+    expect(status).toContain('Helpers followed: refunds/src/keys.ts, refunds/src/money.ts.');
+    expect(status).toContain('1 finding, last checked');
+    await screenshot('status-what-was-read');
+    await page.mouse.move(0, 0);
+  });
+
+  it("lists under the BullMQ worker's amount key the line where the amount is read", async () => {
+    await workbench.openFile('bullmq-payouts.mjs');
+    const source = readFileSync(path.join(examples, 'bullmq-payouts.mjs'), 'utf8').split('\n');
+    await workbench.showProblems();
+    await workbench.runCommand('View: Toggle Maximized Panel');
+    try {
+      await expect
+        .poll(async () => (await workbench.relatedRows('the amount is read here')).map((row) => row.line), {
+          timeout: 30_000,
+        })
+        .toEqual([source.findIndex((line) => line.includes('${cents}')) + 1]);
+    } finally {
+      await workbench.runCommand('View: Toggle Maximized Panel');
+    }
   });
 
   it('re-checks an open consumer when its schema is edited, from the unsaved text of the schema', async () => {
@@ -268,7 +372,7 @@ describe('Idempotency Lens in VS Code (code-server)', () => {
     await workbench.openFile(consumer);
     await expect
       .poll(() => workbench.languageStatus(), { timeout: 30_000, interval: 1_000 })
-      .toMatch(/^Idempotency: \d+ findings?/);
+      .toMatch(/^Idempotency: checked with schema\.prisma\s+Schema: billing\/prisma\/schema\.prisma\./);
     await page.mouse.move(0, 0);
   });
 

@@ -534,6 +534,41 @@ describe('what the schema model knows of a table, and how sure it is', async () 
       unreadable,
     );
 
+  it('reads model code only when a table it may name is looked up, with the keys reading it all would give', async () => {
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dir = mkdtempSync(path.join(tmpdir(), 'idempotency-models-'));
+    try {
+      const payouts = path.join(dir, 'payout.entity.ts');
+      const categories = path.join(dir, 'categories.ts');
+      writeFileSync(payouts, '@Entity() export class PayoutEntity {}');
+      writeFileSync(categories, "export const Categories = pgTable('categories', {});");
+      const declared = {
+        [payouts]: { table: 'PayoutEntity', keys: [{ columns: ['reference'], partial: false, written: 'reference' }] },
+        [categories]: { table: 'categories', keys: [{ columns: ['slug'], partial: false, written: 'slug' }] },
+      };
+      const read: string[] = [];
+      const schema = new SchemaModel([], [], [], undefined, {
+        files: [payouts, categories],
+        read: (file) => {
+          read.push(path.basename(file));
+          return [{ ...declared[file], file }];
+        },
+      });
+      expect(schema.knows('invoice')).toBe(false);
+      expect(read).toEqual([]);
+      expect(schema.keyWithin('payout', ['reference'])?.file).toBe(payouts);
+      expect(read).toEqual(['payout.entity.ts']);
+      // `category` is spelled `categories` there: read all the same.
+      expect(schema.uniqueKeys('category').map((key) => key.columns)).toEqual([['slug']]);
+      expect(read).toEqual(['payout.entity.ts', 'categories.ts']);
+      expect(schema.filesRead()).toEqual([payouts, categories]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a table with no key at all is known, and its keys are settled: there are none', () => {
     const schema = model('CREATE TABLE inbox (message_id text NOT NULL);');
     expect(schema.knows('inbox')).toBe(true);

@@ -290,6 +290,70 @@ export async function start(consumer, stripe) {
     }
   });
 
+  it('says what each lint read besides the file: the schema files it consulted and the helpers it followed, on every lint', async () => {
+    const project = mkdtempSync(path.join(os.tmpdir(), 'idempotency-reading-'));
+    const { loadLintEngine } = createRequire(import.meta.url)(bundle) as { loadLintEngine: () => Promise<LintEngine> };
+    const engine = await loadLintEngine();
+    try {
+      const write = (file: string, text: string) => {
+        mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+        writeFileSync(path.join(project, file), text);
+      };
+      write('package.json', '{ "name": "refunds", "private": true }');
+      write(
+        'prisma/schema.prisma',
+        'model Refund {\n  id       String @id\n  chargeId String @unique\n  cents    Int\n}\n',
+      );
+      write('prisma/migrations/001_init/migration.sql', 'CREATE TABLE "Refund" ("id" TEXT PRIMARY KEY);\n');
+      write(
+        'src/keys.ts',
+        'export function refundKey(message: { offset: string }) {\n  return `r-${message.offset}`;\n}\n',
+      );
+      write('src/money.ts', 'export function toCents(amount: number) {\n  return Math.round(amount * 100);\n}\n');
+      write('src/unused.ts', 'export const unused = 1;\n');
+      const consumer = path.join(project, 'src/refunds.ts');
+      const text = `import { Kafka } from 'kafkajs';
+import { PrismaClient } from '@prisma/client';
+import { refundKey } from './keys.js';
+import { toCents } from './money.js';
+import { unused } from './unused.js';
+const prisma = new PrismaClient();
+export async function start(consumer, stripe) {
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const refund = JSON.parse(message.value.toString());
+      const known = await prisma.refund.findFirst({ where: { chargeId: refund.chargeId } });
+      if (!known) await prisma.refund.create({ data: { chargeId: refund.chargeId, cents: toCents(refund.amount) } });
+      await stripe.refunds.create({ charge: refund.chargeId }, { idempotencyKey: refundKey(message) });
+    },
+  });
+}
+`;
+      write('src/refunds.ts', text);
+      const readings = [text, `${text}// edited\n`].map((edited) => {
+        const report = engine.lint({ text: edited, fileName: consumer, rules: [...ruleNames], documentKey: 'refunds' });
+        return report.kind === 'linted' ? report.read : report.kind;
+      });
+      const relative = (file: string) => path.relative(project, file);
+      for (const read of readings) {
+        expect(typeof read === 'object' && read.schema?.map(({ file, kind }) => `${relative(file)} ${kind}`)).toEqual([
+          'prisma/migrations/001_init/migration.sql SQL',
+          'prisma/schema.prisma a Prisma schema',
+        ]);
+        expect(typeof read === 'object' && read.modules.map(relative)).toEqual(['src/keys.ts', 'src/money.ts']);
+      }
+      // A file with no write asks nothing of the schema.
+      const plain = engine.lint({
+        text: 'export const one = 1;\n',
+        fileName: path.join(project, 'src/one.ts'),
+        rules: [...ruleNames],
+      });
+      expect(plain.kind === 'linted' && plain.read).toEqual({ modules: [] });
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
   it("reads a team's declared wrapper as CI does, and names a declaration it cannot read", async () => {
     const { loadLintEngine } = createRequire(import.meta.url)(bundle) as { loadLintEngine: () => Promise<LintEngine> };
     const engine = await loadLintEngine();

@@ -72,6 +72,19 @@ describe('a finding as a diagnostic', () => {
     ).toBeUndefined();
   });
 
+  it('points its related information into the helper module the value was read in, at its line', () => {
+    const inHelper = problemToDiagnostic(
+      { ...problem, origin: { line: 12, column: 9, file: '/work/keys.js', note: 'the value is read here' } },
+      documentOf(consumer) as never,
+      'warning',
+    ) as unknown as Diagnostic;
+    const [related] = inHelper.relatedInformation!;
+    expect(related.message).toBe('the value is read here');
+    expect(related.location.uri.toString()).toBe(Uri.file('/work/keys.js').toString());
+    // Line 12 lies beyond the consumer's four lines: it is the helper's line, not clamped to this document.
+    expect(related.location.range).toEqual(new Position(11, 8));
+  });
+
   it('maps each configured level to its severity', () => {
     const document = documentOf(consumer) as never;
     const severities = (['error', 'warning', 'information', 'hint'] as const).map(

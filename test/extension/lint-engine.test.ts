@@ -62,7 +62,7 @@ describe('the lint engine', () => {
     expect(seen[4]).toBeUndefined();
   });
 
-  it('gives a finding the origin its rule reports in the data, and none to a finding without one', () => {
+  it('gives a finding the origin its rule reports in the data, with its file when it is in another module, and none to a finding without one', () => {
     const reporting = engineWith({
       name: 'no-delivery-id-effect-key',
       rule: {
@@ -77,13 +77,19 @@ describe('the lint engine', () => {
                   data: { name: node.name, origin: '1:7', originNote: 'the value is read here' },
                 });
               if (node.name === 'plainKey') context.report({ node, messageId: 'found', data: { name: node.name } });
+              if (node.name === 'helperKey')
+                context.report({
+                  node,
+                  messageId: 'found',
+                  data: { name: node.name, origin: '4:3', originFile: '/w/src/keys.ts', originNote: 'read here' },
+                });
             },
           };
         },
       },
     });
     const report = reporting.lint({
-      text: 'const a = 1;\nconst deliveryKey = a;\nconst plainKey = a;\n',
+      text: 'const a = 1;\nconst deliveryKey = a;\nconst plainKey = a;\nconst helperKey = a;\n',
       fileName: 'consumer.ts',
       rules: allRules,
     });
@@ -92,6 +98,7 @@ describe('the lint engine', () => {
     expect(report.problems.map((problem) => [problem.line, problem.origin])).toEqual([
       [2, { line: 1, column: 7, note: 'the value is read here' }],
       [3, undefined],
+      [4, { line: 4, column: 3, file: '/w/src/keys.ts', note: 'read here' }],
     ]);
   });
 

@@ -69,12 +69,41 @@ describe('status text', () => {
     expect(describeState('active', { kind: 'waiting' }).text).toBe('Idempotency: checking…');
   });
 
-  it('gives the count and the time of the last check', () => {
+  it('says what the check read besides the file, which the Problems panel cannot show; the count and time in the detail', () => {
     const at = new Date(2026, 0, 1, 14, 5, 9);
-    const status = describeState('active', { kind: 'linted', findings: 2, durationMs: 12.4, at });
-    expect(status.text).toBe('Idempotency: 2 findings');
-    expect(status.detail).toBe('Last checked 14:05:09 in 12 ms');
+    const read = {
+      schema: [
+        { file: '/w/prisma/schema.prisma', kind: 'a Prisma schema' },
+        { file: '/w/prisma/migrations/001_init/migration.sql', kind: 'SQL' },
+        { file: '/w/prisma/migrations/002_refunds/migration.sql', kind: 'SQL' },
+        { file: '/w/prisma/migrations/003_ledger/migration.sql', kind: 'SQL' },
+      ],
+      modules: ['/w/src/keys.ts', '/w/src/money.ts'],
+    };
+    const status = describeState('active', { kind: 'linted', findings: 2, durationMs: 12.4, at, read }, [], (file) =>
+      file.slice('/w/'.length),
+    );
+    expect(status.text).toBe('Idempotency: checked with schema.prisma + 3 migrations, 2 helpers followed');
+    expect(status.detail).toBe(
+      'Schema: prisma/schema.prisma, prisma/migrations/001_init/migration.sql, prisma/migrations/002_refunds/migration.sql, prisma/migrations/003_ledger/migration.sql. Helpers followed: src/keys.ts, src/money.ts. 2 findings, last checked 14:05:09 in 12 ms.',
+    );
     expect(status.attention).toBe(false);
+    const linted = (reading: Parameters<typeof describeState>[1] & object) => describeState('active', reading).text;
+    expect(linted({ kind: 'linted', findings: 0, durationMs: 3, at, read: { modules: [] } })).toBe(
+      'Idempotency: checked, no schema needed',
+    );
+    expect(linted({ kind: 'linted', findings: 0, durationMs: 3, at, read: { schema: [], modules: ['/w/a.ts'] } })).toBe(
+      'Idempotency: checked, no schema found, 1 helper followed',
+    );
+    expect(
+      linted({
+        kind: 'linted',
+        findings: 1,
+        durationMs: 3,
+        at,
+        read: { schema: [{ file: '/w/src/user.entity.ts', kind: 'model code' }], modules: [] },
+      }),
+    ).toBe('Idempotency: checked with 1 model file');
   });
 
   it('calls attention to a skipped file, with its size and the limit', () => {

@@ -3,7 +3,7 @@ import { effectKeyListeners } from '../lint/effect-key-listeners.js';
 import type { Leaf } from '../analysis/origin/facts.js';
 import type { LeafKind } from '../analysis/contract/adapter.js';
 import { analysisFor } from '../lint/file-analysis.js';
-import { describeFact, listed, matchedFacts, originAt } from '../analysis/keys/key-facts.js';
+import { describeFact, listed, matchedFacts, originAt, originOf } from '../analysis/keys/key-facts.js';
 import { namesRecipientOrCatalogue } from '../analysis/naming/names.js';
 import { createRule } from '../create-rule.js';
 
@@ -71,7 +71,12 @@ export const noAmountEffectKey = createRule({
         context.report({
           node: key.node,
           messageId: 'amountKey',
-          data: { key: key.description, amount: describeFact(amount), others: narrowedBy(facts) },
+          data: {
+            key: key.description,
+            amount: describeFact(amount),
+            others: narrowedBy(facts),
+            ...originOf([amount], 'the amount is read here'),
+          },
         });
       }),
       // A check that looks for an earlier operation by its amount, its owner and its time: the

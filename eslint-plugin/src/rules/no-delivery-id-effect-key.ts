@@ -51,7 +51,8 @@ export const noDeliveryIdEffectKey = createRule({
     const keys: TracedKey[] = [];
     // A fresh value is reported once, where it is first used as a key: one value, one fix.
     const reported = new Set<string>();
-    const place = (fact: Leaf) => (fact.at ? `${fact.at.line}:${fact.at.column}:${fact.code}` : undefined);
+    const place = (fact: Leaf) =>
+      fact.at && !fact.at.file ? `${fact.at.line}:${fact.at.column}:${fact.code}` : undefined;
     const judge = (key: TracedKey) => {
       const facts = key.facts;
       const fresh = facts.filter((fact) => fact.kind === 'minted' && certain(fact) && !fact.fallback);
@@ -92,13 +93,11 @@ export const noDeliveryIdEffectKey = createRule({
       context.report({
         node: key.node,
         messageId,
-        // `origin` and `originNote` are for tools that show where the value was read (the editor's related information).
         data: {
           key: key.description,
           source: describeFacts(origins),
           named: describeFacts(naming),
-          origin: originOf(origins) ?? '',
-          originNote: 'the value is read here',
+          ...originOf(origins, 'the value is read here'),
         },
       });
     };

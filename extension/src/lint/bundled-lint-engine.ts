@@ -6,7 +6,7 @@
  */
 import * as typeScriptParser from '@typescript-eslint/parser';
 import { Linter } from 'eslint/universal';
-import plugin, { entryPointMap, useModuleParser, whenSqlParserReady } from 'eslint-plugin-idempotency';
+import plugin, { entryPointMap, projectReading, useModuleParser, whenSqlParserReady } from 'eslint-plugin-idempotency';
 
 import { createIncrementalParsing } from './incremental/incremental-parsing.js';
 import { createLintEngine, type LintEngine } from './lint-engine.js';
@@ -30,5 +30,6 @@ export async function loadLintEngine(options: LintEngineOptions = {}): Promise<L
     plugin: plugin,
     parsing: createIncrementalParsing(typeScriptParser, { reparseChanges: options.incrementalParsing !== false }),
     entryPointMap,
+    reading: projectReading,
   });
 }

@@ -173,6 +173,7 @@ export class DocumentLinter implements vscode.Disposable {
           findings: documentFindings.length,
           durationMs: report.durationMs,
           at: new Date(),
+          ...(report.read ? { read: report.read } : {}),
         });
         return;
       }

@@ -1,5 +1,10 @@
 import type { Linter } from 'eslint';
-import { openDocumentsSetting, SettingsError, type MappedEntryPoint } from 'eslint-plugin-idempotency';
+import {
+  openDocumentsSetting,
+  SettingsError,
+  type MappedEntryPoint,
+  type ProjectReading,
+} from 'eslint-plugin-idempotency';
 
 import { pluginPrefix, qualifiedRuleId, ruleNameOf, type RuleName } from '../rules.js';
 import type { IncrementalParsing } from './incremental/incremental-parsing.js';
@@ -22,13 +27,15 @@ export interface LintProblem {
   endColumn?: number;
   fix?: OffsetEdit;
   suggestions: { description: string; edit: OffsetEdit }[];
-  /** Where the finding comes from in the same file (1-based): where its value was read, the check it is about; when the rule says. */
+  /** Where the finding comes from (1-based): where its value was read, the check it is about; when the rule says. */
   origin?: Origin;
 }
 
 export interface Origin {
   line: number;
   column: number;
+  /** The file it is in (an absolute path) when that is another module than the linted one: an imported helper. */
+  file?: string;
   /** What is there, in the rule's words: "the value is read here", "the check is here". */
   note?: string;
 }
@@ -44,6 +51,7 @@ export type LintReport =
       problems: LintProblem[];
       durationMs: number;
       parse?: ParseOutcome;
+      read?: ProjectReading;
       /** When the request asks for them. */
       entryPoints?: EntryPointListing[];
     }
@@ -83,7 +91,7 @@ export interface LintRequest {
 }
 
 /** The ESLint setting under which the plugin finds the open documents' unsaved texts. */
-export { openDocumentsSetting };
+export { openDocumentsSetting, type ProjectReading };
 
 export interface RuleDocs {
   /** The rule's documentation page. */
@@ -120,7 +128,8 @@ function reportKey(messageId: string | undefined, line: number, column: number):
 
 /**
  * The plugin's rules, each seeing a context whose `report` also notes the `origin` a rule gives in
- * its data (`12:5`, where the value came from): ESLint's messages do not carry report data, and
+ * its data (`12:5`, where the value came from, and `originFile` when that is in another module):
+ * ESLint's messages do not carry report data, and
  * the editor shows the origin as the diagnostic's related information.
  */
 function notingOrigins(
@@ -146,10 +155,12 @@ function notingOrigins(
                 typeof descriptor.data?.origin === 'string' ? /^(\d+):(\d+)$/.exec(descriptor.data.origin) : null;
               const start = descriptor.node?.loc?.start ?? descriptor.loc?.start;
               const note = typeof descriptor.data?.originNote === 'string' ? descriptor.data.originNote : undefined;
+              const file = typeof descriptor.data?.originFile === 'string' ? descriptor.data.originFile : undefined;
               if (origin && start)
                 origins.set(reportKey(descriptor.messageId, start.line, start.column + 1), {
                   line: Number(origin[1]),
                   column: Number(origin[2]),
+                  ...(file ? { file } : {}),
                   ...(note ? { note } : {}),
                 });
               context.report(descriptor);
@@ -171,6 +182,8 @@ export interface LintEngineParts {
   parsing: IncrementalParsing;
   /** The plugin's map of a file's entry points, run as a rule of the engine's own when a request asks for it. */
   entryPointMap?: (context: never, found: (entries: MappedEntryPoint[]) => void) => object;
+  /** What the plugin's last lint read of the project besides the file it linted: its schema, the helpers it followed. */
+  reading?: (filename: string) => ProjectReading;
   now?: () => number;
 }
 
@@ -291,11 +304,13 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
       } catch (error) {
         return { kind: 'failed', reason: failureReason(error), durationMs: elapsed() };
       }
+      const read = parts.reading?.(fileName);
       return {
         kind: 'linted',
         problems,
         durationMs: elapsed(),
         parse,
+        ...(read ? { read } : {}),
         ...(entryPoints ? { entryPoints: listEntryPoints(mapped ?? [], problems) } : {}),
       };
     },

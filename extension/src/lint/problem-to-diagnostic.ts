@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 
 import { diagnosticSource, showRulePageCommand, type RuleName } from '../rules.js';
 import type { RuleLevel } from '../settings.js';
-import type { LintProblem, OffsetEdit } from './lint-engine.js';
+import type { LintProblem, OffsetEdit, Origin } from './lint-engine.js';
 
 /** The parts of `vscode.TextDocument` the mapping needs. */
 export type PositionSource = Pick<vscode.TextDocument, 'positionAt' | 'lineAt' | 'validateRange' | 'lineCount' | 'uri'>;
@@ -37,19 +37,25 @@ export function problemToDiagnostic(
   diagnostic.source = diagnosticSource;
   diagnostic.code = { value: problem.rule, target: rulePageTarget(problem.rule) };
   if (problem.origin) {
-    // Where the finding comes from (the value's read, the check): the Problems panel lists it under the finding, and a click goes there.
-    const line = clamp(problem.origin.line - 1, 0, document.lineCount - 1);
-    const at = document.validateRange(
-      new vscode.Range(line, Math.max(problem.origin.column - 1, 0), line, Math.max(problem.origin.column - 1, 0)),
-    );
+    // Where the finding comes from (the value's read, the check), in this file or in the helper
+    // module it was read in: the Problems panel lists it under the finding, and a click goes there.
     diagnostic.relatedInformation = [
       new vscode.DiagnosticRelatedInformation(
-        new vscode.Location(document.uri, at),
+        originLocation(problem.origin, document),
         problem.origin.note ?? 'the finding comes from here',
       ),
     ];
   }
   return diagnostic;
+}
+
+function originLocation(origin: Origin, document: PositionSource): vscode.Location {
+  const column = Math.max(origin.column - 1, 0);
+  // Another file's lines are not this document's to check: VS Code keeps a position past a line's end at its end.
+  if (origin.file)
+    return new vscode.Location(vscode.Uri.file(origin.file), new vscode.Position(Math.max(origin.line - 1, 0), column));
+  const line = clamp(origin.line - 1, 0, document.lineCount - 1);
+  return new vscode.Location(document.uri, document.validateRange(new vscode.Range(line, column, line, column)));
 }
 
 /**

@@ -1,7 +1,10 @@
+import type { ProjectReading } from '../lint/lint-engine.js';
+
 /** What the extension last did with one document, as the status item tells it. */
 export type DocumentLintState =
   | { kind: 'waiting' }
-  | { kind: 'linted'; findings: number; durationMs: number; at: Date }
+  /** `read`: what the check read of the project besides the file (its schema, the helpers it followed). */
+  | { kind: 'linted'; findings: number; durationMs: number; at: Date; read?: ProjectReading }
   | { kind: 'too-large'; sizeBytes: number; limitBytes: number }
   | { kind: 'unparseable'; reason: string; line: number }
   | { kind: 'failed'; reason: string }
@@ -30,12 +33,14 @@ export interface SkippedSchemaNote {
 
 /**
  * The status item's words for a state; kept apart from VS Code so it reads (and tests) plainly.
- * `skipped`: schema files of the document's project that could not be read.
+ * `skipped`: schema files of the document's project that could not be read; `name`: how a file
+ * of the project is named to the user (its path in the workspace folder).
  */
 export function describeState(
   extension: ExtensionState,
   document: DocumentLintState | undefined,
   skipped: readonly SkippedSchemaNote[] = [],
+  name: (file: string) => string = (file) => file,
 ): StatusText {
   if (extension === 'engine-unavailable') {
     return {
@@ -80,9 +85,13 @@ export function describeState(
           busy: false,
         };
       }
+      // What the Problems panel cannot show: what the check read besides the file.
       return {
-        text: `Idempotency: ${plural(document.findings, 'finding')}`,
-        detail: `Last checked ${timeOfDay(document.at)} in ${Math.round(document.durationMs)} ms`,
+        text: `Idempotency: ${checkedWith(document.read)}`,
+        detail: [
+          ...(document.read ? readingDetail(document.read, name) : []),
+          `${plural(document.findings, 'finding')}, last checked ${timeOfDay(document.at)} in ${Math.round(document.durationMs)} ms.`,
+        ].join(' '),
         attention: false,
         busy: false,
       };
@@ -111,6 +120,52 @@ export function describeState(
         busy: false,
       };
   }
+}
+
+/** "checked with schema.prisma + 3 migrations, 2 helpers followed", "checked, no schema needed". */
+function checkedWith(read: ProjectReading | undefined): string {
+  if (!read) return 'checked';
+  const schema = read.schema;
+  const parts = [
+    schema === undefined
+      ? ', no schema needed'
+      : schema.length === 0
+        ? ', no schema found'
+        : ` with ${schemaSummary(schema).join(' + ')}`,
+    ...(read.modules.length > 0 ? [`, ${plural(read.modules.length, 'helper')} followed`] : []),
+  ];
+  return `checked${parts.join('')}`;
+}
+
+/** `schema.prisma`, `3 migrations`, `2 model files`: the schema's files by name, migrations and model code by count. */
+function schemaSummary(schema: NonNullable<ProjectReading['schema']>): string[] {
+  const named = new Map<string, number>();
+  let migrations = 0;
+  let models = 0;
+  for (const { file, kind } of schema) {
+    if (kind === 'model code') models += 1;
+    else if (/[\\/](?:migrations|drizzle)[\\/]/.test(file)) migrations += 1;
+    else named.set(basename(file), (named.get(basename(file)) ?? 0) + 1);
+  }
+  return [
+    ...[...named].map(([file, count]) => (count === 1 ? file : `${count} ${file} files`)),
+    ...(migrations > 0 ? [plural(migrations, 'migration')] : []),
+    ...(models > 0 ? [plural(models, 'model file')] : []),
+  ];
+}
+
+/** The files themselves, for the hover: "Schema: prisma/schema.prisma, …. Helpers followed: src/keys.ts." */
+function readingDetail(read: ProjectReading, name: (file: string) => string): string[] {
+  const listed = (files: readonly string[]) => {
+    const shown = files.slice(0, 5).map(name);
+    return files.length > shown.length
+      ? `${shown.join(', ')} and ${files.length - shown.length} more`
+      : shown.join(', ');
+  };
+  return [
+    ...(read.schema && read.schema.length > 0 ? [`Schema: ${listed(read.schema.map(({ file }) => file))}.`] : []),
+    ...(read.modules.length > 0 ? [`Helpers followed: ${listed(read.modules)}.`] : []),
+  ];
 }
 
 /**

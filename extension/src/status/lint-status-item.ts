@@ -66,10 +66,12 @@ export class LintStatusItem implements vscode.Disposable {
 
   private render(): void {
     const active = vscode.window.activeTextEditor?.document.uri;
+    const folder = active ? vscode.workspace.getWorkspaceFolder(active)?.uri.fsPath : undefined;
     const status = describeState(
       this.extensionState,
       active ? this.documents.get(active.toString()) : undefined,
       active ? this.skippedFor(active) : [],
+      (file) => (folder === undefined ? file : path.relative(folder, file).split(path.sep).join('/')),
     );
     this.item.text = status.text;
     this.item.detail = status.detail;

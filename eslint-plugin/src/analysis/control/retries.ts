@@ -147,7 +147,7 @@ function sentAgain(node: TSESTree.Node, fresh: readonly Leaf[], file: FileContex
   if (callRepeats(parent, index, file)) return true;
   const madeOutside = (region: TSESTree.Node) =>
     fresh.length > 0 &&
-    fresh.every((fact) => fact.at !== undefined && !contains(region, fact.at)) &&
+    fresh.every((fact) => fact.at !== undefined && !fact.at.file && !contains(region, fact.at)) &&
     !variesPerRepeat(node, region, file);
   for (let up: TSESTree.Node | undefined = parent.parent; up; up = up.parent) {
     if (loops.has(up.type)) return madeOutside(up);

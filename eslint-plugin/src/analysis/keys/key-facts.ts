@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 import type { EffectKey } from './effect-keys.js';
 import { sqlFunctionFacts } from './effect-keys.js';
 import { leaf, type Leaf } from '../origin/facts.js';
@@ -41,29 +43,42 @@ export function matchedFacts(field: Field, tracer: OriginTracer, file: FileConte
   });
 }
 
-/** "the Kafka offset 'message.offset'": how a fact is named in a message (plain text, quoted as ESLint's own messages quote names). */
+/**
+ * "the Kafka offset 'message.offset' on line 19", "… on line 2 of keys.ts" when it was read in
+ * another module: how a fact is named in a message (plain text, quoted as ESLint's own messages
+ * quote names). An amount is named alone: its name is what the message is about.
+ */
 export function describeFact(fact: Leaf): string {
   const named = namedFact(fact);
-  return fact.at ? `${named} on line ${fact.at.line}` : named;
+  return fact.at && fact.kind !== 'amount' ? `${named} ${lineOf(fact.at)}` : named;
 }
 
 function namedFact(fact: Leaf): string {
   return fact.what && !fact.what.startsWith('named ') ? `${fact.what} '${fact.code}'` : `'${fact.code}'`;
 }
 
+function lineOf(at: NonNullable<Leaf['at']>): string {
+  return at.file ? `on line ${at.line} of ${path.basename(at.file)}` : `on line ${at.line}`;
+}
+
 /** The facts as a list, the line said once when all were read on the same one: "the Kafka topic 'topic' and the Kafka offset 'message.offset' on line 19". */
 export function describeFacts(facts: readonly Leaf[]): string {
-  const lines = new Set(facts.map((fact) => fact.at?.line));
+  const lines = new Set(facts.map((fact) => fact.at && lineOf(fact.at)));
   const [line] = lines;
   if (lines.size === 1 && line !== undefined && facts.length > 1)
-    return `${listed([...new Set(facts.map(namedFact))])} on line ${line}`;
+    return `${listed([...new Set(facts.map(namedFact))])} ${line}`;
   return listed([...new Set(facts.map(describeFact))]);
 }
 
-/** `12:4`: where the first located fact was read, for the `origin` of a report's data (1-based line and column). */
-export function originOf(facts: readonly Leaf[]): string | undefined {
+/**
+ * Where the first located fact was read, as a report's data for tools that show it (the editor's
+ * related information): `origin` (`12:4`, 1-based line and column, empty when no fact says),
+ * `originFile` (an absolute path) when the place is in another module, and `originNote`.
+ */
+export function originOf(facts: readonly Leaf[], note: string): Record<string, string> {
   const at = facts.find((fact) => fact.at)?.at;
-  return at ? originAt({ loc: { start: at } }) : undefined;
+  if (!at) return { origin: '', originNote: note };
+  return { origin: originAt({ loc: { start: at } }), ...(at.file ? { originFile: at.file } : {}), originNote: note };
 }
 
 /** `12:4` for where `node` starts, in the form of `originOf`. */

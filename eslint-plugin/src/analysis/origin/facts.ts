@@ -20,8 +20,11 @@ export interface Leaf {
   code: string;
   /** What it is, for messages: "the Kafka offset". */
   what?: string;
-  /** Where in the linted file the value was read (1-based line, 0-based column), for the origin of a finding. */
-  at?: { line: number; column: number };
+  /**
+   * Where the value was read (1-based line, 0-based column), for the origin of a finding: in the
+   * linted file, or in the project module `file` (an absolute path) when it was read there.
+   */
+  at?: { line: number; column: number; file?: string };
 }
 
 /** A value whose shape is known: a Kafka message, a parsed payload, a Lambda event. */

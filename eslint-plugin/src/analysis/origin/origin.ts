@@ -23,6 +23,8 @@ import { arrayCallbacks, bucketed, holdsValue } from './value-forms.js';
  */
 
 const maxDepth = 60;
+/** The kinds of value a finding may rest on, whose place is kept for its origin. */
+const placedKinds = new Set<Fact['kind']>(['delivery', 'minted', 'worker', 'amount']);
 const stepsPerFile = 50_000;
 
 /** A tracer reading another module for one call: the called function's parameters are the caller's arguments. */
@@ -103,23 +105,24 @@ export class OriginTracer implements Tracing {
     } finally {
       this.visiting.delete(node);
     }
-    // The linted file's own tracer says where a delivery, fresh or worker value was read.
-    if (!this.binding) result = this.located(result, node);
+    result = this.located(result, node);
     this.cache.set(node, result);
     return result;
   }
 
+  /**
+   * Says where a delivery, fresh, worker or amount value was read, in whichever module: a
+   * finding's origin is that place, in an imported helper as much as in the linted file.
+   */
   private located(facts: Fact[], node: TSESTree.Node): Fact[] {
     // Most values are none of these: leave their facts as they are, without a copy.
-    const unlocated = (fact: Fact) =>
-      (fact.kind === 'delivery' || fact.kind === 'minted' || fact.kind === 'worker') && !fact.at;
+    const unlocated = (fact: Fact) => placedKinds.has(fact.kind) && !(fact as Leaf).at;
     if (!facts.some(unlocated)) return facts;
     const code = this.code(node);
-    return facts.map((fact) =>
-      unlocated(fact) && fact.code === code
-        ? { ...fact, at: { line: node.loc.start.line, column: node.loc.start.column } }
-        : fact,
-    );
+    const { line, column } = node.loc.start;
+    // A tracer reading another module for the linted file's sake names that module.
+    const at = this.binding ? { line, column, file: this.file.filename } : { line, column };
+    return facts.map((fact) => (unlocated(fact) && fact.code === code ? { ...fact, at } : fact));
   }
 
   scalarsOf(node: TSESTree.Node, depth: number): Leaf[] {

@@ -3,6 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { isFunction, typeReferenceOf, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
+import { noteModuleFollowed } from './files.js';
 import { importedExport, moduleOfBinding } from './modules.js';
 
 /**
@@ -33,6 +34,13 @@ export function calledFunction(
   callee: TSESTree.Node,
   crossModules = true,
 ): CalledFunction | undefined {
+  const found = resolveCall(file, callee, crossModules);
+  // What the check read besides the file, for the editor to say: the helpers it followed.
+  if (found && found.module !== file) noteModuleFollowed(found.module.filename);
+  return found;
+}
+
+function resolveCall(file: FileContext, callee: TSESTree.Node, crossModules: boolean): CalledFunction | undefined {
   const local = file.localFunction(callee);
   if (local) return { module: file, fn: local };
   if (crossModules) {

@@ -10,6 +10,17 @@ const none: ReadonlyMap<string, string> = new Map();
 let openDocuments = none;
 let statsThisLint = new Map<string, Stats | null>();
 
+/** What one lint read of the project besides the linted file, for a tool to show (the editor's status). */
+export interface ProjectReading {
+  /** The schema files, migrations and model modules whose unique keys it consulted; undefined when no rule asked. */
+  schema?: readonly { file: string; kind: string }[];
+  /** The project's modules it followed values and calls into: imported helpers, importers that call the file's functions. */
+  modules: readonly string[];
+}
+
+let schemaThisLint: (() => NonNullable<ProjectReading['schema']>) | undefined;
+let modulesThisLint = new Set<string>();
+
 /**
  * Starts the lint of one file. `texts`: the unsaved texts of open documents, by absolute path,
  * read in place of the disk copies; the editor's engine passes them with each lint, and a
@@ -20,6 +31,26 @@ export function beginLint(texts: Readonly<Record<string, string>> | undefined): 
   const entries = texts ? Object.entries(texts) : [];
   openDocuments = entries.length > 0 ? new Map(entries) : none;
   if (statsThisLint.size > 0) statsThisLint = new Map();
+  schemaThisLint = undefined;
+  if (modulesThisLint.size > 0) modulesThisLint = new Set();
+}
+
+/** The schema this lint consulted: its files, told when asked (model code is read as the rules' questions need it). */
+export function noteSchemaRead(files: () => NonNullable<ProjectReading['schema']>): void {
+  schemaThisLint = files;
+}
+
+/** A module of the project this lint followed a value or a call into. */
+export function noteModuleFollowed(file: string): void {
+  modulesThisLint.add(file);
+}
+
+/** What the last lint read of the project besides `filename`, the file it linted. */
+export function projectReading(filename: string): ProjectReading {
+  return {
+    ...(schemaThisLint ? { schema: schemaThisLint() } : {}),
+    modules: [...modulesThisLint].filter((file) => file !== filename).sort(),
+  };
 }
 
 /** The file system's entry at `file` as this lint saw it first, or undefined when there is none. */

@@ -9,7 +9,7 @@ import type { LibraryAdapter } from '../contract/adapter.js';
 import { constantInitializer } from '../syntax/scope.js';
 import { propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { typeScriptParse } from './typescript-parser.js';
-import { entryAt, stampOf, textOf } from './files.js';
+import { entryAt, noteModuleFollowed, stampOf, textOf } from './files.js';
 
 /**
  * Other modules of the project, read (never run) when a value crosses into them: an imported
@@ -194,7 +194,9 @@ export function importedValueOf(file: FileContext, local: string): ImportedValue
   const name = file.imports.names.get(local);
   const module = source !== undefined && name !== undefined && name !== '*' ? importedModule(file, source) : undefined;
   const value = module?.exportedValue(name!);
-  return module && value ? { value, imports: module.imports } : undefined;
+  if (!module || !value) return undefined;
+  noteModuleFollowed(module.filename);
+  return { value, imports: module.imports };
 }
 
 /**

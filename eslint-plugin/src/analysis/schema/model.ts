@@ -24,28 +24,59 @@ export function columnName(name: string): string {
   return words(name).join('_');
 }
 
+/**
+ * Model code the schema may also come from (entity classes, schema objects): modules found to
+ * mention a model library, read only when a table they name is looked up. Parsing a module is
+ * the costly part of the first check in a large project, and most name none of the tables a
+ * file writes.
+ */
+export interface ModelSources {
+  files: readonly string[];
+  /** The tables a module declares (parsed once per modification by the caller). */
+  read(file: string): readonly (DeclaredTable & { file: string })[];
+}
+
 export class SchemaModel {
-  private readonly byTable = new Map<string, UniqueKey[]>();
-  private readonly unsure = new Set<string>();
-  private readonly declaredWhole = new Set<string>();
-  private readonly declarations = new Map<string, { name: string; files: Set<string> }>();
+  private byTable = new Map<string, UniqueKey[]>();
+  private unsure = new Set<string>();
+  private declaredWhole = new Set<string>();
+  private declarations = new Map<string, { name: string; files: Set<string> }>();
   readonly files: readonly string[];
   /** Schema files found that could not be read: any table's keys may be declared there. */
   readonly unreadable: readonly string[];
 
   /** What each unreadable file mentions (targets); unknown, it may declare any table. */
   private readonly unreadableMentions: readonly ReadonlySet<string>[] | undefined;
+  /** Model modules not read yet, and what those read declared (in the order found, as if all were read at once). */
+  private unread: readonly string[];
+  private readonly modelTables = new Map<string, readonly (DeclaredTable & { file: string })[]>();
 
   constructor(
-    tables: readonly (DeclaredTable & { file: string })[],
+    private readonly tables: readonly (DeclaredTable & { file: string })[],
     files: readonly string[],
     unreadable: readonly string[] = [],
     unreadableMentions?: readonly ReadonlySet<string>[],
+    private readonly models?: ModelSources,
   ) {
     this.files = files;
     this.unreadable = unreadable;
     this.unreadableMentions = unreadableMentions;
-    for (const declared of tables) {
+    this.unread = models?.files ?? [];
+    this.index();
+  }
+
+  /** The files the schema was read from so far: its schema files, and the model modules read that declare tables. */
+  filesRead(): string[] {
+    return [...this.files, ...[...this.modelTables].filter(([, tables]) => tables.length > 0).map(([file]) => file)];
+  }
+
+  private index(): void {
+    this.byTable = new Map();
+    this.unsure = new Set();
+    this.declaredWhole = new Set();
+    this.declarations = new Map();
+    const fromModels = (this.models?.files ?? []).flatMap((file) => this.modelTables.get(file) ?? []);
+    for (const declared of [...this.tables, ...fromModels]) {
       for (const name of [declared.table, ...(declared.aliases ?? [])]) {
         const target = normaliseTarget(name);
         if (declared.unsure) this.unsure.add(target);
@@ -61,8 +92,27 @@ export class SchemaModel {
     }
   }
 
+  /**
+   * Reads the model modules that could declare `target` (every one, without a target): a module
+   * that never spells the table's words, in any case or form, declares nothing of it.
+   */
+  private readModels(target?: string): void {
+    if (this.unread.length === 0 || !this.models) return;
+    const stems = target === undefined ? [] : words(target).map((word) => word.replace(/[ys]$/, ''));
+    const due = this.unread.filter((file) => {
+      if (stems.length === 0) return true;
+      const text = (textOf(file) ?? '').toLowerCase();
+      return stems.every((stem) => text.includes(stem));
+    });
+    if (due.length === 0) return;
+    for (const file of due) this.modelTables.set(file, this.models.read(file));
+    this.unread = this.unread.filter((file) => !this.modelTables.has(file));
+    this.index();
+  }
+
   /** Whether the schema declares the table at all: only then does a missing key mean something. */
   knows(target: string): boolean {
+    this.readModels(target);
     return this.byTable.has(target);
   }
 
@@ -73,6 +123,7 @@ export class SchemaModel {
    * some columns.
    */
   keysSettled(target: string): boolean {
+    this.readModels(target);
     return this.declaredWhole.has(target) && !this.unsure.has(target) && this.unreadable.length === 0;
   }
 
@@ -87,11 +138,13 @@ export class SchemaModel {
 
   /** How the schema names `target` (its first declaration's table name), and the files that declare it. */
   declaration(target: string): { name: string; files: readonly string[] } | undefined {
+    this.readModels(target);
     const found = this.declarations.get(target);
     return found && { name: found.name, files: [...found.files] };
   }
 
   uniqueKeys(target: string): readonly UniqueKey[] {
+    this.readModels(target);
     return this.byTable.get(target) ?? [];
   }
 
@@ -133,6 +186,7 @@ export class SchemaModel {
   }
 
   get empty(): boolean {
+    this.readModels();
     return this.byTable.size === 0;
   }
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 import type { ModelFiles, SchemaFiles } from '../contract/adapter.js';
 import type { LibraryTable } from '../context/library-table.js';
-import { entryAt, folderIdentity, stampOf, textOf } from '../project/files.js';
+import { entryAt, folderIdentity, noteSchemaRead, stampOf, textOf } from '../project/files.js';
 import { ascend, projectRoot } from '../project/root.js';
 import { listSources } from '../project/importers.js';
 import { moduleContext } from '../project/modules.js';
@@ -169,53 +169,62 @@ function readersMentioned(
 
 const declaredLately = new Map<
   string,
-  { at: number; identity: string; found: { tables: (DeclaredTable & { file: string })[]; stamps: string[] } }
+  {
+    at: number;
+    identity: string;
+    found: { files: { file: string; readers: ReadonlySet<ModelFiles> }[]; stamps: string[] };
+  }
 >();
 
-/** Tables declared in the project's model code, looked for again at most every few seconds. */
+/**
+ * The project's modules that may declare tables in model code (those that mention a model
+ * library), looked for again at most every few seconds. Reading what they declare (a parse of
+ * each) waits until a table they may name is looked up: see `ModelSources`.
+ */
 function declaredInModels(
   filename: string,
   table: LibraryTable,
-): { tables: (DeclaredTable & { file: string })[]; stamps: string[] } {
+): { files: { file: string; readers: ReadonlySet<ModelFiles> }[]; stamps: string[] } {
   const root = projectRoot(filename);
-  if (!root || table.modelReaders.length === 0) return { tables: [], stamps: [] };
+  if (!root || table.modelReaders.length === 0) return { files: [], stamps: [] };
   const key = `${root}\u0000${table.id}`;
   const lately = declaredLately.get(key);
   const identity = folderIdentity(root);
   if (lately && lately.identity === identity && now() - lately.at < listingLifetimeMs) return lately.found;
-  const found = scanModels(root, table);
+  const found = { files: [] as { file: string; readers: ReadonlySet<ModelFiles> }[], stamps: [] as string[] };
+  for (const file of listSources(root)) {
+    const mentioned = readersMentioned(file, table.modelReaders);
+    if (!mentioned || mentioned.readers.size === 0) continue;
+    found.stamps.push(`${file}@${mentioned.stamp}`);
+    found.files.push({ file, readers: mentioned.readers });
+  }
   declaredLately.set(key, { at: now(), identity, found });
   return found;
 }
 
-function scanModels(
-  root: string,
+/** The tables a model module declares, read once per modification. */
+function modelTablesOf(
+  file: string,
+  readers: ReadonlySet<ModelFiles>,
   table: LibraryTable,
-): { tables: (DeclaredTable & { file: string })[]; stamps: string[] } {
-  const tables: (DeclaredTable & { file: string })[] = [];
-  const stamps: string[] = [];
-  for (const file of listSources(root)) {
-    const mentioned = readersMentioned(file, table.modelReaders);
-    if (!mentioned || mentioned.readers.size === 0) continue;
-    stamps.push(`${file}@${mentioned.stamp}`);
-    const key = `${file}\u0000${table.id}`;
-    let known = modelTables.get(key);
-    if (known?.stamp !== mentioned.stamp) {
-      const module = moduleContext(file, table);
-      const read = module
-        ? [...mentioned.readers].flatMap((reader) => {
-            try {
-              return reader.read(module);
-            } catch {
-              return [];
-            }
-          })
-        : [];
-      modelTables.set(key, (known = { stamp: mentioned.stamp, tables: read }));
-    }
-    tables.push(...known.tables.map((declared) => ({ ...declared, file })));
+): (DeclaredTable & { file: string })[] {
+  const stamp = stampOf(file)?.stamp ?? '';
+  const key = `${file}\u0000${table.id}`;
+  let known = modelTables.get(key);
+  if (known?.stamp !== stamp) {
+    const module = moduleContext(file, table);
+    const read = module
+      ? [...readers].flatMap((reader) => {
+          try {
+            return reader.read(module);
+          } catch {
+            return [];
+          }
+        })
+      : [];
+    modelTables.set(key, (known = { stamp, tables: read }));
   }
-  return { tables, stamps };
+  return known.tables.map((declared) => ({ ...declared, file }));
 }
 
 const models = new Map<string, SchemaModel>();
@@ -249,14 +258,23 @@ export function projectSchema(
   if (!model) {
     const unreadable = sources.filter(({ file }) => parsed.get(file)?.tables === null).map(({ file }) => file);
     const mentioned = unreadable.map((file) => parsed.get(file)?.mentions ?? new Set<string>());
+    const readers = new Map(inModels.files.map(({ file, readers }) => [file, readers]));
     model = new SchemaModel(
-      [...tables, ...inModels.tables],
-      [...sources.map(({ file }) => file), ...new Set(inModels.tables.map((declared) => declared.file))],
+      tables,
+      sources.map(({ file }) => file),
       unreadable,
       mentioned,
+      {
+        files: inModels.files.map(({ file }) => file),
+        read: (file) => modelTablesOf(file, readers.get(file) ?? new Set(), table),
+      },
     );
     if (models.size > 200) models.clear();
     models.set(key, model);
   }
+  // What this lint consulted, as far as its rules' questions took it: asked when the lint is over.
+  const kinds = new Map(sources.map(({ file, schema }) => [file, schema.kind]));
+  const consulted = model;
+  noteSchemaRead(() => consulted.filesRead().map((file) => ({ file, kind: kinds.get(file) ?? 'model code' })));
   return model;
 }

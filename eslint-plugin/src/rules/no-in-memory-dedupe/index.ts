@@ -171,11 +171,12 @@ export const noInMemoryDedupe = createRule({
         if (!(delivery && (sameKey || everywhere.length > 0 || membership.records)) && !protocol) return;
         reported.add(membership.node);
         reported.add(gate.statement);
-        // Where the memory is made, when it is in this file, for the editor's related information.
-        const origin =
-          collection.module === file
-            ? { origin: originAt(collection.declaration), originNote: 'the memory is made here' }
-            : {};
+        // Where the memory is made, in this file or the module that holds it, for the editor's related information.
+        const origin = {
+          origin: originAt(collection.declaration),
+          ...(collection.module.filename === file.filename ? {} : { originFile: collection.module.filename }),
+          originNote: 'the memory is made here',
+        };
         context.report({
           node: membership.node,
           messageId: 'inMemory',
