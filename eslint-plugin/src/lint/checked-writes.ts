@@ -1,6 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { duplicateCatches } from '../analysis/control/caught.js';
+import { conflictCaught, duplicateCatches } from '../analysis/control/caught.js';
 import {
   askedBy,
   decision,
@@ -357,6 +357,8 @@ function workBetween(
     if (node.type !== 'CallExpression' || node.range[1] >= at.range[0]) return true;
     if (transaction && transactionOf(node, file.scopeOf) === transaction) return false;
     if (!isDecidedBy(guards, [node]) || !onPathTo(node, at)) return true;
+    // A request whose conflict answer the code takes as done: the other system refuses the repeat.
+    if (conflictCaught(node, at, file)) return false;
     const work = workOfCall(node, file, (call) => analysis.operationsAt(call));
     if (work) found.push(work);
     // A call that does work counts once, whatever its arguments do.

@@ -110,6 +110,21 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
         }`,
     },
     {
+      name: 'a request whose 409 Conflict the code takes as done: the other system refuses the repeat, so the record after it is bookkeeping',
+      code: `
+        import ky from 'ky';
+        export async function addDomain(name, workspaceId) {
+          const existing = await prisma.customDomain.findFirst({ where: { name } });
+          if (existing) throw new Error('domain taken');
+          try {
+            await ky.post('https://api.example.com/domains', { json: { name } });
+          } catch (err) {
+            if (err.response?.status !== 409) throw err;
+          }
+          await prisma.customDomain.create({ data: { name, workspaceId } });
+        }`,
+    },
+    {
       name: 'a lock taken before the check: the state is read again under it',
       code: `
         import Redis from 'ioredis';
@@ -295,6 +310,22 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
   ],
   invalid: [
+    {
+      name: 'the near miss of a request taken as done on a conflict: a handler that only logs lets a repeat add it again',
+      code: `
+        import ky from 'ky';
+        export async function addDomain(name, workspaceId) {
+          const existing = await prisma.customDomain.findFirst({ where: { name } });
+          if (existing) throw new Error('domain taken');
+          try {
+            await ky.post('https://api.example.com/domains', { json: { name } });
+          } catch (err) {
+            console.warn('domain not added', err);
+          }
+          await prisma.customDomain.create({ data: { name, workspaceId } });
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 11 }],
+    },
     {
       name: 'the near miss of a transaction opened by a helper: a commit with no begin leaves each statement on its own',
       code: `
