@@ -2,7 +2,7 @@ import type { TSESLint } from '@typescript-eslint/utils';
 
 import { catalogue, ruleNames, type RuleName } from './catalogue.js';
 import { noAmountEffectKey } from './rules/no-amount-effect-key.js';
-import { noCheckThenInsert } from './rules/no-check-then-insert.js';
+import { noCheckThenInsert } from './rules/no-check-then-insert/index.js';
 import { noClaimAfterEffect } from './rules/no-claim-after-effect.js';
 import { noClaimWithoutUniqueKey } from './rules/no-claim-without-unique-key.js';
 import { noDeliveryIdEffectKey } from './rules/no-delivery-id-effect-key.js';

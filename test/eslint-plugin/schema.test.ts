@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 
-import { lintProject } from './support/project.js';
+import { lintProject as lintProjectAt } from './support/project.js';
+
+/**
+ * The code these tests read runs in the project's workers: a check-then-insert there is reported
+ * whatever its table holds, so the schema alone decides. Its files are written under
+ * `src/workers/`, and findings are named as the tests wrote them.
+ */
+async function lintProject(...[files, ...rest]: Parameters<typeof lintProjectAt>): ReturnType<typeof lintProjectAt> {
+  const moved = Object.fromEntries(
+    Object.entries(files).map(([name, text]) => [name.replace(/(^|\/)src\//, '$1src/workers/'), text]),
+  );
+  const result = await lintProjectAt(moved, ...rest);
+  return { ...result, findings: result.findings.map((finding) => finding.replace('src/workers/', 'src/')) };
+}
 
 /**
  * What the project's schema says arbitrates a check-then-insert, through the real `eslint`
@@ -774,7 +787,7 @@ describe('a project written anew at the same path', async () => {
         .verify(
           prismaConsumer,
           [{ plugins: { idempotency: plugin as never }, rules: { 'idempotency/no-check-then-insert': 'error' } }],
-          path.join(dir, 'src/subscribe.js'),
+          path.join(dir, 'src/workers/subscribe.js'),
         )
         .map((message) => `${message.line} ${message.ruleId ?? message.message}`);
     try {

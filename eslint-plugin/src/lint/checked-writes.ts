@@ -1,6 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { duplicateCatches } from '../analysis/control/caught.js';
+import { conflictCaught, duplicateCatches } from '../analysis/control/caught.js';
 import {
   askedBy,
   decision,
@@ -54,6 +54,8 @@ export interface CheckedWrite {
   keyLaterInTransaction(): UniqueKey | undefined;
   /** A schema file that names the written table could not be read: whether a key settles the write is unknown. */
   keysUnreadable(): boolean;
+  /** The calls after the write, in the function that decides it, that the same check lets run: the rest of what a second pass does. */
+  decidedAfter(): readonly TSESTree.CallExpression[];
 }
 
 /**
@@ -128,26 +130,40 @@ function transactionStatement(call: TSESTree.CallExpression, statement: RegExp, 
 
 /**
  * The client a call runs on, when the code opened a transaction on that client before the call
- * and ends it after (`await client.query('BEGIN')` … `await client.query('COMMIT')`): every
+ * and ends it after (`await client.query('BEGIN')` … `await client.query('COMMIT')`, or the
+ * project's helpers given the client: `startTransaction(conn)` … `commit(conn)`): every
  * statement sent on it in between is one transaction.
  */
 function openedOnClient(client: TSESLint.Scope.Variable, node: TSESTree.CallExpression): boolean {
   let begun = false;
   let ended = false;
   for (const reference of client.references) {
-    const member = (reference.identifier as TSESTree.Node).parent;
-    const call = member?.parent;
+    const identifier = reference.identifier as TSESTree.Node;
+    const member = identifier.parent;
+    const onClient =
+      member?.type === 'MemberExpression' &&
+      member.object === identifier &&
+      member.parent?.type === 'CallExpression' &&
+      member.parent.callee === member
+        ? member.parent
+        : undefined;
+    const givenClient =
+      member?.type === 'CallExpression' && member.arguments.includes(identifier as TSESTree.CallExpressionArgument)
+        ? member
+        : undefined;
+    const call = onClient ?? givenClient;
+    if (!call || call === node) continue;
+    const begins = onClient ? /^(beginTransaction|begin)$/ : /^(begin|start)Transaction$/;
+    const ends = onClient ? /^(commit|rollback)$/ : /^(commit|rollback)(Transaction)?$/;
     if (
-      member?.type !== 'MemberExpression' ||
-      member.object !== reference.identifier ||
-      call?.type !== 'CallExpression' ||
-      call.callee !== member ||
-      call === node
+      call.range[1] <= node.range[0] &&
+      (onClient ? transactionStatement(call, beginsTransaction, begins) : begins.test(calleeName(call.callee) ?? ''))
     )
-      continue;
-    if (call.range[1] <= node.range[0] && transactionStatement(call, beginsTransaction, /^(beginTransaction|begin)$/))
       begun = true;
-    if (call.range[0] >= node.range[1] && transactionStatement(call, endsTransaction, /^(commit|rollback)$/))
+    if (
+      call.range[0] >= node.range[1] &&
+      (onClient ? transactionStatement(call, endsTransaction, ends) : ends.test(calleeName(call.callee) ?? ''))
+    )
       ended = true;
   }
   return begun && ended;
@@ -341,10 +357,29 @@ function workBetween(
     if (node.type !== 'CallExpression' || node.range[1] >= at.range[0]) return true;
     if (transaction && transactionOf(node, file.scopeOf) === transaction) return false;
     if (!isDecidedBy(guards, [node]) || !onPathTo(node, at)) return true;
+    // A request whose conflict answer the code takes as done: the other system refuses the repeat.
+    if (conflictCaught(node, at, file)) return false;
     const work = workOfCall(node, file, (call) => analysis.operationsAt(call));
     if (work) found.push(work);
     // A call that does work counts once, whatever its arguments do.
     return !work;
+  });
+  return found;
+}
+
+/** The calls after `at` in its function that the read's guards let run only when nothing was found, as they do the write. */
+function callsDecidedAfter(
+  at: TSESTree.Node,
+  guards: ReturnType<typeof guardsFedBy>,
+  analysis: FileAnalysis,
+): TSESTree.CallExpression[] {
+  const body = enclosingFunction(at)?.body;
+  if (!body) return [];
+  const found: TSESTree.CallExpression[] = [];
+  walk(body, analysis.file.visitorKeys, (node) => {
+    if (node.range[1] <= at.range[1]) return false;
+    if (node.type === 'CallExpression' && node.range[0] >= at.range[1] && isDecidedBy(guards, [node])) found.push(node);
+    return true;
   });
   return found;
 }
@@ -504,6 +539,7 @@ function recordAfterGatedWork(
       (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer, analysis.file.text) }).value,
     keyLaterInTransaction: () => undefined,
     keysUnreadable: () => write.targets.some((target) => analysis.schema().unreadableFor(target)),
+    decidedAfter: () => [],
   };
 }
 
@@ -572,6 +608,7 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
     if (serialisedBefore(write, write.node.range[0], neighbours, table) && candidates.some(looksUnderLock)) continue;
     if (writesWhatWasRead(write, read, file.scopeOf) || !looksForInsertedRow(write, read, analysis.tracer)) continue;
     let key: { value: UniqueKey | undefined } | undefined;
+    let after: readonly TSESTree.CallExpression[] | undefined;
     const decided = decision(guardsFor(read), sites)!;
     const from =
       enclosingFunction(read.node) === enclosingFunction(decided.site) ? read.node.range[1] : askedBy(decided.guard);
@@ -594,6 +631,7 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
           .value,
       keyLaterInTransaction: () => keyLaterInTransaction(write, neighbours, analysis),
       keysUnreadable: () => write.targets.some((target) => analysis.schema().unreadableFor(target)),
+      decidedAfter: () => (after ??= callsDecidedAfter(decided.site, guardsFor(read), analysis)),
     });
   }
   return result;

@@ -1,4 +1,4 @@
-import { noCheckThenInsert } from '../../../eslint-plugin/src/rules/no-check-then-insert.js';
+import { noCheckThenInsert } from '../../../eslint-plugin/src/rules/no-check-then-insert/index.js';
 import { ruleTester } from '../rule-tester.js';
 
 const dynamoRemedy =
@@ -6,6 +6,72 @@ const dynamoRemedy =
 
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
+    {
+      name: 'a lazy singleton of default settings outside any delivery: a second default row moves no money and grants nothing',
+      code: `
+        import { db } from '../db';
+        import { webServerSettings } from '../db/schema';
+        export const getWebServerSettings = async () => {
+          const settings = await db.query.webServerSettings.findFirst({ orderBy: (s, { asc }) => [asc(s.createdAt)] });
+          if (!settings) {
+            const [created] = await db.insert(webServerSettings).values({}).returning();
+            return created;
+          }
+          return settings;
+        };`,
+    },
+    {
+      name: "an admin's settings form saved by find, then update or insert, then a local reconfiguration: nothing repeats it and nothing is at stake",
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function saveForwardAuth(input) {
+          const existing = await prisma.forwardAuthSettings.findFirst({ where: { serverId: input.serverId } });
+          if (existing) {
+            await prisma.forwardAuthSettings.update({ where: { id: existing.id }, data: { domain: input.domain } });
+          } else {
+            await prisma.forwardAuthSettings.create({ data: { serverId: input.serverId, domain: input.domain } });
+          }
+          await writeProxyConfig(input.serverId, input.domain);
+        }`,
+    },
+    {
+      name: 'the near miss of a booking that charges: the same form with nothing after the insert moves no money',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function book(slotId, userId) {
+          const taken = await prisma.booking.findFirst({ where: { slotId } });
+          if (taken) throw new Error('slot taken');
+          await prisma.booking.create({ data: { slotId, userId } });
+        }`,
+    },
+    {
+      name: "the near miss of a queue's processor: the same class outside the project's queues, workers and webhooks is no delivery's handler",
+      filename: 'server/services/backlinks.ts',
+      code: `
+        export default class BacklinksProcessor extends BaseProcessor {
+          async perform(event) {
+            const existing = await Relationship.findOne({ where: { documentId: event.documentId, targetId: event.targetId } });
+            if (!existing) await Relationship.create({ documentId: event.documentId, targetId: event.targetId });
+          }
+        }`,
+    },
+    {
+      name: 'an invitation form that emails the invitee after the insert: a second email is a nuisance, not money or access',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        import nodemailer from 'nodemailer';
+        const prisma = new PrismaClient();
+        const transporter = nodemailer.createTransport({});
+        export async function invite(organizationId, email) {
+          const pending = await prisma.invitation.findFirst({ where: { organizationId, email } });
+          if (pending) throw new Error('already invited');
+          const created = await prisma.invitation.create({ data: { organizationId, email } });
+          await transporter.sendMail({ to: email, subject: 'Join us', text: created.id });
+          return created;
+        }`,
+    },
     {
       name: 'a helper that answers with the state of the row it found, not whether it found one, decides nothing about the insert',
       code: `
@@ -205,20 +271,20 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     {
       name: 'double-checked locking: look, take an advisory lock, look again, then insert',
       code: `
-        async function platformAccount(client, hostId) {
-          const { rows } = await client.query('SELECT id FROM accounts WHERE host_id = $1', [hostId]);
+        async function platformWallet(client, hostId) {
+          const { rows } = await client.query('SELECT id FROM wallets WHERE host_id = $1', [hostId]);
           if (rows.length > 0) return rows[0];
           await client.query('SELECT pg_advisory_xact_lock(42, $1)', [hostId]);
-          const again = await client.query('SELECT id FROM accounts WHERE host_id = $1', [hostId]);
+          const again = await client.query('SELECT id FROM wallets WHERE host_id = $1', [hostId]);
           if (again.rows.length > 0) return again.rows[0];
-          await client.query('INSERT INTO accounts (host_id) VALUES ($1)', [hostId]);
+          await client.query('INSERT INTO wallets (host_id) VALUES ($1)', [hostId]);
         }`,
     },
     {
       name: 'double-checked locking through one helper, with the lock and the second look taken only inside a transaction',
       code: `
-        const findAccount = (client, hostId) => client.query('SELECT id FROM accounts WHERE host_id = $1', [hostId]);
-        async function platformAccount(client, hostId, inTransaction) {
+        const findAccount = (client, hostId) => client.query('SELECT id FROM wallets WHERE host_id = $1', [hostId]);
+        async function platformWallet(client, hostId, inTransaction) {
           const { rows } = await findAccount(client, hostId);
           if (rows.length > 0) return rows[0];
           if (inTransaction) {
@@ -226,7 +292,7 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
             const again = await findAccount(client, hostId);
             if (again.rows.length > 0) return again.rows[0];
           }
-          await client.query('INSERT INTO accounts (host_id) VALUES ($1)', [hostId]);
+          await client.query('INSERT INTO wallets (host_id) VALUES ($1)', [hostId]);
         }`,
     },
     {
@@ -482,31 +548,97 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   ],
   invalid: [
     {
+      name: 'an HTTP handler outside any delivery that checks, then records a payment: a double submit pays twice',
+      code: `
+        import express from 'express';
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        const app = express();
+        app.post('/orders/:id/pay', async (req, res) => {
+          const paid = await prisma.payment.findFirst({ where: { orderId: req.params.id } });
+          if (paid) return res.status(409).end();
+          await prisma.payment.create({ data: { orderId: req.params.id, amountCents: req.body.amountCents } });
+          res.status(201).end();
+        });`,
+      errors: [{ messageId: 'checkThenInsert', line: 9 }],
+    },
+    {
+      name: 'a form that checks, then grants a membership: a second row is access granted twice',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function acceptInvitation(organizationId, userId) {
+          const existing = await prisma.organizationMember.findFirst({ where: { organizationId, userId } });
+          if (existing) return existing;
+          return prisma.organizationMember.create({ data: { organizationId, userId, role: 'member' } });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 7 }],
+    },
+    {
+      name: 'a form whose insert moves nothing, but the same check lets a charge run after it: the second pass charges again',
+      code: `
+        import Stripe from 'stripe';
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        const stripe = new Stripe(process.env.STRIPE_KEY);
+        export async function book(slotId, userId, customer) {
+          const taken = await prisma.booking.findFirst({ where: { slotId } });
+          if (taken) throw new Error('slot taken');
+          await prisma.booking.create({ data: { slotId, userId } });
+          await stripe.charges.create({ customer, amount: 5000, currency: 'eur' });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 9 }],
+    },
+    {
+      name: "a processor among the project's queues, run by a worker the analysis does not see: the layout says a delivery is handled",
+      filename: 'server/queues/processors/backlinks.ts',
+      code: `
+        export default class BacklinksProcessor extends BaseProcessor {
+          async perform(event) {
+            const existing = await Relationship.findOne({ where: { documentId: event.documentId, targetId: event.targetId } });
+            if (!existing) await Relationship.create({ documentId: event.documentId, targetId: event.targetId });
+          }
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 5 }],
+    },
+    {
+      name: 'inside a consumer, any check-then-insert is reported: a redelivery makes the second pass by itself',
+      code: `
+        import amqp from 'amqplib';
+        channel.consume('backlinks', async (msg) => {
+          const { documentId, targetId } = JSON.parse(msg.content.toString());
+          const found = await Backlink.findOne({ where: { documentId, targetId } });
+          if (!found) await Backlink.create({ documentId, targetId });
+          channel.ack(msg);
+        });`,
+      errors: [{ messageId: 'checkThenInsert', line: 6 }],
+    },
+    {
       name: "a helper that answers with the row or null decides a helper's insert: reported at the call that decides",
       code: `
-        async function findUser(email) {
-          const rows = await db.query('SELECT id FROM users WHERE email = $1', [email]);
+        async function findMember(email) {
+          const rows = await db.query('SELECT id FROM members WHERE email = $1', [email]);
           if (rows.rowCount > 0) return rows.rows[0];
           return null;
         }
-        async function addUser(email) {
-          await db.query('INSERT INTO users (email) VALUES ($1)', [email]);
+        async function addMember(email) {
+          await db.query('INSERT INTO members (email) VALUES ($1)', [email]);
         }
-        async function register(email) {
-          if (await findUser(email)) return;
-          await addUser(email);
+        async function join(email) {
+          if (await findMember(email)) return;
+          await addMember(email);
         }`,
       errors: [{ messageId: 'checkThenInsert', line: 12 }],
     },
     {
       name: 'near miss of double-checked locking: looking twice without a lock is still a race',
       code: `
-        async function platformAccount(client, hostId) {
-          const { rows } = await client.query('SELECT id FROM accounts WHERE host_id = $1', [hostId]);
+        async function platformWallet(client, hostId) {
+          const { rows } = await client.query('SELECT id FROM wallets WHERE host_id = $1', [hostId]);
           if (rows.length > 0) return rows[0];
-          const again = await client.query('SELECT id FROM accounts WHERE host_id = $1', [hostId]);
+          const again = await client.query('SELECT id FROM wallets WHERE host_id = $1', [hostId]);
           if (again.rows.length > 0) return again.rows[0];
-          await client.query('INSERT INTO accounts (host_id) VALUES ($1)', [hostId]);
+          await client.query('INSERT INTO wallets (host_id) VALUES ($1)', [hostId]);
         }`,
       errors: [
         {
@@ -516,12 +648,12 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
             {
               messageId: 'addOnConflict',
               output: `
-        async function platformAccount(client, hostId) {
-          const { rows } = await client.query('SELECT id FROM accounts WHERE host_id = $1', [hostId]);
+        async function platformWallet(client, hostId) {
+          const { rows } = await client.query('SELECT id FROM wallets WHERE host_id = $1', [hostId]);
           if (rows.length > 0) return rows[0];
-          const again = await client.query('SELECT id FROM accounts WHERE host_id = $1', [hostId]);
+          const again = await client.query('SELECT id FROM wallets WHERE host_id = $1', [hostId]);
           if (again.rows.length > 0) return again.rows[0];
-          await client.query('INSERT INTO accounts (host_id) VALUES ($1) ON CONFLICT DO NOTHING', [hostId]);
+          await client.query('INSERT INTO wallets (host_id) VALUES ($1) ON CONFLICT DO NOTHING', [hostId]);
         }`,
             },
           ],

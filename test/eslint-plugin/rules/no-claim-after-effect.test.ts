@@ -78,6 +78,53 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
         }`,
     },
     {
+      name: "a PayPal payout carries PayPal's own key, sender_batch_id, in its batch header: PayPal refuses the second batch, so the record after it is bookkeeping",
+      code: `
+        import paypal from 'paypal-rest-sdk';
+        async function payOut(db, payout) {
+          const done = await db.query('SELECT 1 FROM payouts_sent WHERE payout_id = $1', [payout.id]);
+          if (done.rows.length > 0) return;
+          const body = {
+            sender_batch_header: { sender_batch_id: payout.id, email_subject: 'Your payout' },
+            items: [{ recipient_type: 'EMAIL', receiver: payout.email, amount: payout.amount }],
+          };
+          await paypal.payout.create(body);
+          await db.query('INSERT INTO payouts_sent (payout_id) VALUES ($1) ON CONFLICT DO NOTHING', [payout.id]);
+        }`,
+    },
+    {
+      name: "the project's own helpers open and commit the transaction on the client: the work before the record is taken back with it",
+      code: `
+        async function applyOps(conn, ops) {
+          for (const op of ops) await conn.query('INSERT INTO widget (uuid) VALUES ($1)', [op.uuid]);
+        }
+        export async function install(pool, themeId, ops) {
+          const conn = await pool.connect();
+          await startTransaction(conn);
+          const state = await conn.query('SELECT snapshot FROM theme_state WHERE theme = $1', [themeId]);
+          if (state.rows.length === 0) {
+            await applyOps(conn, ops);
+            await conn.query('INSERT INTO theme_state (theme, snapshot) VALUES ($1, $2)', [themeId, ops]);
+          }
+          await commit(conn);
+        }`,
+    },
+    {
+      name: 'a request whose 409 Conflict the code takes as done: the other system refuses the repeat, so the record after it is bookkeeping',
+      code: `
+        import ky from 'ky';
+        export async function addDomain(name, workspaceId) {
+          const existing = await prisma.customDomain.findFirst({ where: { name } });
+          if (existing) throw new Error('domain taken');
+          try {
+            await ky.post('https://api.example.com/domains', { json: { name } });
+          } catch (err) {
+            if (err.response?.status !== 409) throw err;
+          }
+          await prisma.customDomain.create({ data: { name, workspaceId } });
+        }`,
+    },
+    {
       name: 'a lock taken before the check: the state is read again under it',
       code: `
         import Redis from 'ioredis';
@@ -263,6 +310,56 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
   ],
   invalid: [
+    {
+      name: 'the near miss of a request taken as done on a conflict: a handler that only logs lets a repeat add it again',
+      code: `
+        import ky from 'ky';
+        export async function addDomain(name, workspaceId) {
+          const existing = await prisma.customDomain.findFirst({ where: { name } });
+          if (existing) throw new Error('domain taken');
+          try {
+            await ky.post('https://api.example.com/domains', { json: { name } });
+          } catch (err) {
+            console.warn('domain not added', err);
+          }
+          await prisma.customDomain.create({ data: { name, workspaceId } });
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 11 }],
+    },
+    {
+      name: 'the near miss of a transaction opened by a helper: a commit with no begin leaves each statement on its own',
+      code: `
+        async function applyOps(conn, ops) {
+          for (const op of ops) await conn.query('INSERT INTO widget (uuid) VALUES ($1)', [op.uuid]);
+        }
+        export async function install(pool, themeId, ops) {
+          const conn = await pool.connect();
+          await conn.query('SET search_path TO app');
+          const state = await conn.query('SELECT snapshot FROM theme_state WHERE theme = $1', [themeId]);
+          if (state.rows.length === 0) {
+            await applyOps(conn, ops);
+            await conn.query('INSERT INTO theme_state (theme, snapshot) VALUES ($1, $2)', [themeId, ops]);
+          }
+          await commit(conn);
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 11 }],
+    },
+    {
+      name: 'the near miss of a keyed PayPal payout: a batch header without sender_batch_id lets PayPal pay a second batch',
+      code: `
+        import paypal from 'paypal-rest-sdk';
+        async function payOut(db, payout) {
+          const done = await db.query('SELECT 1 FROM payouts_sent WHERE payout_id = $1', [payout.id]);
+          if (done.rows.length > 0) return;
+          const body = {
+            sender_batch_header: { email_subject: 'Your payout' },
+            items: [{ recipient_type: 'EMAIL', receiver: payout.email, amount: payout.amount }],
+          };
+          await paypal.payout.create(body);
+          await db.query('INSERT INTO payouts_sent (payout_id) VALUES ($1) ON CONFLICT DO NOTHING', [payout.id]);
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 11 }],
+    },
     {
       name: 'an insert of the checked key that runs either way is the record, written after the work the check let through',
       code: `

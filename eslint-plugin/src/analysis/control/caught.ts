@@ -55,3 +55,22 @@ export function duplicateCatches(node: TSESTree.Node, file: FileContext, depth =
   const caught = calls.map((call) => duplicateCatches(call, file, depth + 1));
   return calls.length > 0 && caught.every((regions) => regions.length > 0) ? caught.flat() : [];
 }
+
+/** HTTP's answer for "that exists already": the other system refused a repeat of the request. */
+const conflictStatus = /\b409\b|\bconflict\b/i;
+
+/**
+ * Is `node` (a request to another system) inside a `try` of its own function whose handler lets
+ * the conflict answer through as success (`if (err.response.status !== 409) throw err`), a try
+ * that does not also hold `record`? Then a repeat of the request is refused by the other system
+ * and the code takes the refusal as done. A handler around the record too is about the record.
+ */
+export function conflictCaught(node: TSESTree.Node, record: TSESTree.Node, file: FileContext): boolean {
+  for (let current: TSESTree.Node = node; current.parent && !isFunction(current); current = current.parent) {
+    const parent: TSESTree.Node = current.parent;
+    if (parent.type !== 'TryStatement' || parent.block !== current || !parent.handler) continue;
+    if (record.range[0] >= parent.block.range[0] && record.range[1] <= parent.block.range[1]) return false;
+    if (conflictStatus.test(file.text(parent.handler))) return true;
+  }
+  return false;
+}

@@ -210,6 +210,16 @@ export function effectKeysOfOperation(
 export const idempotencyKeyName = /^(x-)?(idempotency|idempotent|dedupe?|deduplication)[-_ ]?(key|id|token)$/i;
 
 /**
+ * Is this property a field a service settles repeats by: an `idempotencyKey` option or header
+ * by its name, or a provider's own field from the providers' table (`sender_batch_id` in a PayPal
+ * payout's batch header)? The one answer for every rule that asks whether a request is keyed.
+ */
+export function isIdempotencyField(property: TSESTree.Property, table: LibraryTable): boolean {
+  const name = keyName(property);
+  return name !== undefined && (idempotencyKeyName.test(name) || providerKeyField(property, table) !== undefined);
+}
+
+/**
  * Is this object a message being sent rather than the options of an effect? A producer that mints
  * an idempotency key into the message it publishes does the right thing: the key is made once, at
  * the source, and every delivery of that message carries the same one.
@@ -288,9 +298,8 @@ function isRecordOfBatch(object: TSESTree.ObjectExpression): boolean {
  */
 export function effectKeyOfProperty(property: TSESTree.Property, table: LibraryTable): EffectKey | undefined {
   const name = keyName(property);
-  if (!name || property.value.type === 'AssignmentPattern') return undefined;
+  if (!name || property.value.type === 'AssignmentPattern' || !isIdempotencyField(property, table)) return undefined;
   const provider = idempotencyKeyName.test(name) ? undefined : providerKeyField(property, table);
-  if (!provider && !idempotencyKeyName.test(name)) return undefined;
   if (
     property.parent?.type !== 'ObjectExpression' ||
     isOutgoingMessage(property.parent, table) ||

@@ -1,6 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { idempotencyKeyName } from '../keys/effect-keys.js';
+import { isIdempotencyField } from '../keys/effect-keys.js';
+import { providerCallAt } from '../keys/provider-calls.js';
+import { objectLiteral } from '../operations/fields.js';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { collectionOf, localCollection } from './collections.js';
 import { findOperations, type DataOperation } from '../operations/index.js';
@@ -156,19 +158,21 @@ function awaitedForEffect(call: TSESTree.CallExpression, file: FileContext): Wor
 }
 
 /**
- * `stripe.refunds.create(…, { idempotencyKey })`: a call that carries its own idempotency key is
- * settled by the service it calls (whether that key is right is no-delivery-id-effect-key's
- * question), so a record written after it is bookkeeping.
+ * `stripe.refunds.create(…, { idempotencyKey })`, a PayPal payout with its `sender_batch_id`: a
+ * call that carries its own idempotency key is settled by the service it calls (whether that key
+ * is right is no-delivery-id-effect-key's question), so a record written after it is bookkeeping.
+ * The key is known as the effect-key finder knows it: by its name, or as the field the providers'
+ * table names for the call or for the request body around it.
  */
-function carriesIdempotencyKey(call: TSESTree.CallExpression): boolean {
-  const named = (object: TSESTree.Node, depth: number): boolean =>
-    object.type === 'ObjectExpression' &&
-    object.properties.some(
+function carriesIdempotencyKey(call: TSESTree.CallExpression, file: FileContext): boolean {
+  if (providerCallAt(call, file)?.keyed === true) return true;
+  const keyed = (node: TSESTree.Node, depth: number): boolean =>
+    objectLiteral(node, file.scopeOf)?.properties.some(
       (property) =>
         property.type === 'Property' &&
-        (idempotencyKeyName.test(keyName(property) ?? '') || (depth < 2 && named(property.value, depth + 1))),
-    );
-  return call.arguments.some((argument) => named(argument, 0));
+        (isIdempotencyField(property, file.libraries) || (depth < 2 && keyed(property.value, depth + 1))),
+    ) === true;
+  return call.arguments.some((argument) => keyed(argument, 0));
 }
 
 /** How a call reads in a message: `verifyDomain()` for `verifyDomain(…).catch(…)` too. */
@@ -188,7 +192,7 @@ export function workOfCall(
   file: FileContext,
   operationsAt: (node: TSESTree.CallExpression) => readonly DataOperation[],
 ): Work | undefined {
-  if (carriesIdempotencyKey(call)) return undefined;
+  if (carriesIdempotencyKey(call, file)) return undefined;
   const operations = operationsAt(call);
   const write = operations.find((operation) => isWork(operation, file));
   if (write) return { node: call, label: write.label };

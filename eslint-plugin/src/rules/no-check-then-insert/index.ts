@@ -1,10 +1,11 @@
-import { checkedWrites } from '../lint/checked-writes.js';
-import { analysisFor, operationListeners } from '../lint/file-analysis.js';
-import { originAt } from '../analysis/keys/key-facts.js';
-import { createRule } from '../create-rule.js';
-import type { DataOperation, SafeEdit } from '../analysis/contract/operation.js';
-import { columnName } from '../analysis/schema/model.js';
-import { catchUniqueViolation } from '../lint/unique-violation-fix.js';
+import { checkedWrites } from '../../lint/checked-writes.js';
+import { analysisFor, operationListeners } from '../../lint/file-analysis.js';
+import { originAt } from '../../analysis/keys/key-facts.js';
+import { createRule } from '../../create-rule.js';
+import type { DataOperation, SafeEdit } from '../../analysis/contract/operation.js';
+import { columnName } from '../../analysis/schema/model.js';
+import { catchUniqueViolation } from '../../lint/unique-violation-fix.js';
+import { repeatMatters } from './stakes.js';
 
 const defaultRemedy = 'an upsert, or insert and treat the unique violation as the duplicate';
 
@@ -44,7 +45,8 @@ export const noCheckThenInsert = createRule({
           // Work before the write, or a claim whose verdict is ignored, is the claim recorded too
           // late (no-claim-after-effect); a cache fill is no claim at all; a unique key settles it,
           // on this insert or on a later one in its transaction; a schema that names the table but
-          // could not be read may declare one.
+          // could not be read may declare one. Outside a delivery's handler, a duplicate is worth a
+          // finding only when it moves money, grants access or calls another system.
           if (
             checked.gatedOnly ||
             checked.settles !== 'unsettled' ||
@@ -52,7 +54,8 @@ export const noCheckThenInsert = createRule({
             checked.storesState ||
             checked.coveringKey() ||
             checked.keyLaterInTransaction() ||
-            checked.keysUnreadable()
+            checked.keysUnreadable() ||
+            !repeatMatters(checked, analysis)
           )
             continue;
           context.report({

@@ -1,0 +1,109 @@
+import path from 'node:path';
+
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import type { CheckedWrite } from '../../lint/checked-writes.js';
+import type { FileAnalysis } from '../../lint/file-analysis.js';
+import { isFunction, type FileContext, type FunctionNode } from '../../analysis/context/file-context.js';
+import { providerCallAt } from '../../analysis/keys/provider-calls.js';
+import { soundsLikeClaimStore, storesDeliveries } from '../../analysis/naming/names.js';
+import { namesDeliveryPlace, namesMoneyOrAccess } from '../../analysis/naming/stakes.js';
+import { addedFields, findOperations, type DataOperation } from '../../analysis/operations/index.js';
+import { calledFunction } from '../../analysis/project/calls.js';
+import { projectRoot } from '../../analysis/project/root.js';
+import { walk } from '../../analysis/syntax/walk.js';
+import { sends, writingRequest } from '../../analysis/work/work.js';
+import { entryPointOf } from '../require-repeat-safe-effect/entry.js';
+
+/**
+ * What a second pass through a check-then-insert costs. In a delivery's handler (a consumer, a
+ * webhook, a job, a cron run) the second pass comes by itself: a redelivery, a retry, an
+ * overlapping run. Elsewhere (a form, an admin page, a lazy default) only a user's second click
+ * or a client's retry makes it, and that matters when the pass moves money, grants access or
+ * calls another system; a second settings row or a second invitation does not.
+ */
+
+const helperDepth = 2;
+const walkBudget = 3_000;
+
+/** Provider effects that move money; a second email, SMS or push is a nuisance, not a duplicated effect. */
+const movesMoney = new Set(['charge', 'refund', 'transfer', 'payout', 'ledger', 'usage']);
+
+/** Does the check-then-insert run while a delivery is handled? */
+function inDelivery(checked: CheckedWrite, analysis: FileAnalysis): boolean {
+  if (analysis.servesDelivery(checked.at) || analysis.servesDelivery(checked.read.node)) return true;
+  for (let node = checked.at.parent; node; node = node.parent) {
+    if (isFunction(node) && entryPointOf(node, analysis)) return true;
+  }
+  // A value the broker assigned to this delivery (a message id, an offset) is checked or written.
+  const values = [
+    ...(checked.read.filters ?? []).flatMap((filter) => filter.values),
+    ...checked.write.fields.flatMap((field) => field.values),
+  ];
+  if (values.some((value) => analysis.tracer.scalars(value).some((fact) => fact.kind === 'delivery' && !fact.guessed)))
+    return true;
+  // Last, the project's own layout: a file among its queues' processors, workers or webhooks.
+  const filename = analysis.file.filename;
+  const root = projectRoot(filename);
+  return namesDeliveryPlace(root ? path.relative(root, filename) : filename);
+}
+
+/** A write that records a handled delivery or marks something done: the code itself expects the repeat it guards against. */
+function recordsHandled(write: DataOperation, analysis: FileAnalysis): boolean {
+  if (write.claim) return true;
+  if (write.targets.some((target) => soundsLikeClaimStore(target) || storesDeliveries(target))) return true;
+  // A key-value marker (`SET seen:<id> 1`): what it stores says only that something was done.
+  return analysis.file.libraries.dataAdapter(write.library)?.keyPolicy === 'whole-key';
+}
+
+/** A write whose second copy moves money or grants access: by its table, an amount it records, or a quantity it adds to. */
+function duplicatesStake(operation: DataOperation, module: FileContext): boolean {
+  if (operation.kind === 'read' || operation.kind === 'serialisation' || operation.kind === 'delete') return false;
+  if (operation.kind === 'update') return (addedFields(operation, module) ?? []).length > 0;
+  if (operation.targets.some(namesMoneyOrAccess)) return true;
+  const names = module.libraries.names;
+  return operation.kind === 'insert' && operation.fields.some((field) => names.meaning(field.name) === 'amount');
+}
+
+/** Does a call, or a project function it calls (a few calls deep), move money, grant access or call another system? */
+function callAtStake(
+  call: TSESTree.CallExpression,
+  module: FileContext,
+  depth: number,
+  seen: Set<FunctionNode>,
+): boolean {
+  const provider = providerCallAt(call, module);
+  if (provider) return movesMoney.has(provider.effect) && !provider.keyed;
+  if (sends(call, module) || writingRequest(call, module) !== undefined) return true;
+  const operations = findOperations(call, module);
+  if (operations.length > 0) return operations.some((operation) => duplicatesStake(operation, module));
+  if (depth >= helperDepth) return false;
+  const target = calledFunction(module, call.callee);
+  if (!target || seen.has(target.fn)) return false;
+  seen.add(target.fn);
+  let found = false;
+  walk(
+    target.fn.body,
+    target.module.visitorKeys,
+    (node) => {
+      if (found) return false;
+      if (node !== target.fn.body && isFunction(node)) return false;
+      if (node.type === 'CallExpression') found = callAtStake(node, target.module, depth + 1, seen);
+      return !found;
+    },
+    walkBudget,
+  );
+  return found;
+}
+
+/**
+ * Is a duplicate of this check-then-insert worth a finding? Inside a delivery's handler, and for
+ * a write that records what was handled, always; elsewhere only when the write, or what the same
+ * check lets run after it, moves money, grants access or calls another system.
+ */
+export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
+  if (recordsHandled(checked.write, analysis) || inDelivery(checked, analysis)) return true;
+  if (duplicatesStake(checked.write, analysis.file)) return true;
+  const seen = new Set<FunctionNode>();
+  return checked.decidedAfter().some((call) => callAtStake(call, analysis.file, 0, seen));
+}
