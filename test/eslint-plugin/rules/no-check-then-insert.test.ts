@@ -818,7 +818,7 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
       ],
     },
     {
-      name: 'Prisma findUnique then create in the else branch',
+      name: 'Prisma findUnique then create in the else branch, then a return: no repair, the caught duplicate would return true',
       code: `
         async function claim(id) {
           const existing = await prisma.processedMessage.findUnique({ where: { id } });
@@ -833,26 +833,8 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         {
           messageId: 'checkThenInsert',
           line: 7,
-          suggestions: [
-            {
-              messageId: 'catchUniqueViolation',
-              output: `
-        async function claim(id) {
-          const existing = await prisma.processedMessage.findUnique({ where: { id } });
-          if (existing) {
-            return false;
-          } else {
-            try {
-              await prisma.processedMessage.create({ data: { id } });
-            } catch (error) {
-              // P2002 is the duplicate: a unique key refused the second row (add @unique to field ProcessedMessage.id).
-              if ((error as { code?: string }).code !== 'P2002') throw error;
-            }
-            return true;
-          }
-        }`,
-            },
-          ],
+          // A caught duplicate would still `return true`: the caller would take the claim as its own.
+          suggestions: [],
         },
       ],
     },
@@ -895,12 +877,25 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
     {
       name: 'a Prisma create whose result is kept gets no repair: its variable would be left inside the try',
+      filename: 'src/workers/book.ts',
       code: `
         async function book(prisma, invoiceId) {
           const found = await prisma.entry.findFirst({ where: { invoiceId } });
           if (found) return found;
           const entry = await prisma.entry.create({ data: { invoiceId } });
           return entry;
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 5, suggestions: [] }],
+    },
+    {
+      name: 'a Prisma create followed by more code gets no repair: the code after it would still run after the duplicate',
+      filename: 'src/workers/book.ts',
+      code: `
+        async function book(prisma, invoiceId, notify) {
+          const found = await prisma.entry.findFirst({ where: { invoiceId } });
+          if (found) return;
+          await prisma.entry.create({ data: { invoiceId } });
+          await notify(invoiceId);
         }`,
       errors: [{ messageId: 'checkThenInsert', line: 5, suggestions: [] }],
     },
