@@ -3,9 +3,9 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { EntryKind } from '../../analysis/contract/adapter.js';
 import type { FunctionNode } from '../../analysis/context/file-context.js';
 import { functionName } from '../../analysis/origin/entry-points.js';
-import { analysisFor, operationListeners } from '../../lint/file-analysis.js';
+import { analysisFor } from '../../lint/file-analysis.js';
 import type { GuardKind } from './effects.js';
-import { entryPointOf } from './entry.js';
+import { entryPointsAtExit } from './entry.js';
 import { readPath, type Guard } from './path.js';
 
 /**
@@ -87,33 +87,21 @@ export function entryPointMap(
   found: (entries: MappedEntryPoint[]) => void,
 ): TSESLint.RuleListener {
   const analysis = analysisFor(context);
-  const functions: FunctionNode[] = [];
-  const collect = (node: FunctionNode) => {
-    functions.push(node);
-  };
-  return {
-    ...operationListeners(analysis),
-    FunctionDeclaration: collect,
-    FunctionExpression: collect,
-    ArrowFunctionExpression: collect,
-    'Program:exit'() {
-      const entries: MappedEntryPoint[] = [];
-      for (const fn of functions) {
-        const entry = entryPointOf(fn, analysis);
-        if (!entry) continue;
-        entries.push({
-          name: nameOf(fn, (node) => context.sourceCode.getText(node)),
-          label: entry.label,
-          kind: entry.kind,
-          ...(entry.library ? { library: entry.library } : {}),
-          start: placeOf(fn, context.filename),
-          end: { line: fn.loc.end.line, column: fn.loc.end.column + 1 },
-          repeats: entry.frameworkDedupes ? { by: 'framework', what: "the framework's own dedupe" } : repeatsOf(fn),
-        });
-      }
-      found(entries);
-    },
-  };
+  return entryPointsAtExit(analysis, (entryPoints) => {
+    const entries: MappedEntryPoint[] = [];
+    for (const { fn, entry } of entryPoints) {
+      entries.push({
+        name: nameOf(fn, (node) => context.sourceCode.getText(node)),
+        label: entry.label,
+        kind: entry.kind,
+        ...(entry.library ? { library: entry.library } : {}),
+        start: placeOf(fn, context.filename),
+        end: { line: fn.loc.end.line, column: fn.loc.end.column + 1 },
+        repeats: entry.frameworkDedupes ? { by: 'framework', what: "the framework's own dedupe" } : repeatsOf(fn),
+      });
+    }
+    found(entries);
+  });
 
   function repeatsOf(fn: FunctionNode): MappedRepeats {
     const reading = readPath(fn, analysis);

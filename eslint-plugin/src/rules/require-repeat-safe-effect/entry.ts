@@ -1,7 +1,9 @@
 import { handlerParameter } from '../../analysis/origin/entry-points.js';
 import type { Fact, Shaped } from '../../analysis/origin/facts.js';
 import type { EntryKind } from '../../analysis/contract/adapter.js';
-import type { FileAnalysis } from '../../lint/file-analysis.js';
+import type { TSESLint } from '@typescript-eslint/utils';
+
+import { operationListeners, type FileAnalysis } from '../../lint/file-analysis.js';
 import { isFunction, type FunctionNode } from '../../analysis/context/file-context.js';
 import { calleeName, keyName } from '../../analysis/syntax/nodes.js';
 import { walk } from '../../analysis/syntax/walk.js';
@@ -100,4 +102,32 @@ export function entryPointOf(fn: FunctionNode, analysis: FileAnalysis): EntryPoi
     frameworkDedupes(fn) ||
     file.libraries.brokers.some((adapter) => adapter.keyPaths && file.libraries.imported(adapter, file.imports));
   return { fn, ...described, ...(dedupes ? { frameworkDedupes: true as const } : {}) };
+}
+
+/**
+ * Listeners that read the file as the entry-point questions need it (its operations), then hand
+ * over, once the file is read, each function that is an entry point, in source order.
+ */
+export function entryPointsAtExit(
+  analysis: FileAnalysis,
+  exit: (found: { fn: FunctionNode; entry: EntryPoint }[]) => void,
+): TSESLint.RuleListener {
+  const functions: FunctionNode[] = [];
+  const collect = (node: FunctionNode) => {
+    functions.push(node);
+  };
+  return {
+    ...operationListeners(analysis),
+    FunctionDeclaration: collect,
+    FunctionExpression: collect,
+    ArrowFunctionExpression: collect,
+    'Program:exit'() {
+      exit(
+        functions.flatMap((fn) => {
+          const entry = entryPointOf(fn, analysis);
+          return entry ? [{ fn, entry }] : [];
+        }),
+      );
+    },
+  };
 }

@@ -1,10 +1,9 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { analysisFor, operationListeners } from '../../lint/file-analysis.js';
-import type { FunctionNode } from '../../analysis/context/file-context.js';
+import { analysisFor } from '../../lint/file-analysis.js';
 import { producerDedupes } from '../../analysis/keys/producer-dedupe.js';
 import { createRule } from '../../create-rule.js';
-import { entryPointOf } from './entry.js';
+import { entryPointsAtExit } from './entry.js';
 import { readPath } from './path.js';
 
 export const requireRepeatSafeEffect = createRule({
@@ -20,33 +19,22 @@ export const requireRepeatSafeEffect = createRule({
   defaultOptions: [],
   create(context) {
     const analysis = analysisFor(context);
-    const functions: FunctionNode[] = [];
-    const collect = (node: FunctionNode) => {
-      functions.push(node);
-    };
-    return {
-      ...operationListeners(analysis),
-      FunctionDeclaration: collect,
-      FunctionExpression: collect,
-      ArrowFunctionExpression: collect,
-      'Program:exit'() {
-        const reported = new Set<TSESTree.Node>();
-        for (const fn of functions) {
-          const entry = entryPointOf(fn, analysis);
-          if (!entry || entry.frameworkDedupes) continue;
-          const reading = readPath(fn, analysis);
-          const [effect] = reading.effects;
-          if (!effect || reading.boundary || reading.unknown || reported.has(effect.node)) continue;
-          // Asked last, and only for an effect: it reads the project's files that send to the queue.
-          if (producerDedupes(fn, analysis.file)) continue;
-          reported.add(effect.node);
-          context.report({
-            node: effect.node,
-            messageId: 'unguarded',
-            data: { entry: entry.label, does: effect.does, repeat: effect.repeat },
-          });
-        }
-      },
-    };
+    return entryPointsAtExit(analysis, (found) => {
+      const reported = new Set<TSESTree.Node>();
+      for (const { fn, entry } of found) {
+        if (entry.frameworkDedupes) continue;
+        const reading = readPath(fn, analysis);
+        const [effect] = reading.effects;
+        if (!effect || reading.boundary || reading.unknown || reported.has(effect.node)) continue;
+        // Asked last, and only for an effect: it reads the project's files that send to the queue.
+        if (producerDedupes(fn, analysis.file)) continue;
+        reported.add(effect.node);
+        context.report({
+          node: effect.node,
+          messageId: 'unguarded',
+          data: { entry: entry.label, does: effect.does, repeat: effect.repeat },
+        });
+      }
+    });
   },
 });
