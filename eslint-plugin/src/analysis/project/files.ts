@@ -28,11 +28,19 @@ let modulesThisLint = new Set<string>();
  * handler calls its helpers many times) and asked again in the next.
  */
 export function beginLint(texts: Readonly<Record<string, string>> | undefined): void {
+  lintsBegun += 1;
   const entries = texts ? Object.entries(texts) : [];
   openDocuments = entries.length > 0 ? new Map(entries) : none;
   if (statsThisLint.size > 0) statsThisLint = new Map();
   schemaThisLint = undefined;
   if (modulesThisLint.size > 0) modulesThisLint = new Set();
+}
+
+let lintsBegun = 0;
+
+/** Which lint this is: answers that depend on other files may be kept for one lint, not past it. */
+export function currentLint(): number {
+  return lintsBegun;
 }
 
 /** The schema this lint consulted: its files, told when asked (model code is read as the rules' questions need it). */

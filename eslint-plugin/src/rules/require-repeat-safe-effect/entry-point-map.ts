@@ -5,7 +5,7 @@ import type { FunctionNode } from '../../analysis/context/file-context.js';
 import { functionName } from '../../analysis/origin/entry-points.js';
 import { analysisFor } from '../../lint/file-analysis.js';
 import type { GuardKind } from './effects.js';
-import { entryPointsAtExit } from './entry.js';
+import { entryPointsAtExit } from '../../lint/entry-points.js';
 import { readPath, type Guard } from './path.js';
 
 /**

@@ -1,12 +1,11 @@
-import { handlerParameter } from '../../analysis/origin/entry-points.js';
-import type { Fact, Shaped } from '../../analysis/origin/facts.js';
-import type { EntryKind } from '../../analysis/contract/adapter.js';
+import { handlerParameter } from '../analysis/origin/entry-points.js';
+import type { Fact, Shaped } from '../analysis/origin/facts.js';
+import type { EntryKind } from '../analysis/contract/adapter.js';
 import type { TSESLint } from '@typescript-eslint/utils';
 
-import { operationListeners, type FileAnalysis } from '../../lint/file-analysis.js';
-import { isFunction, type FunctionNode } from '../../analysis/context/file-context.js';
-import { calleeName, keyName } from '../../analysis/syntax/nodes.js';
-import { walk } from '../../analysis/syntax/walk.js';
+import { operationListeners, type FileAnalysis } from './file-analysis.js';
+import { isFunction, type FunctionNode } from '../analysis/context/file-context.js';
+import { calleeName, keyName } from '../analysis/syntax/nodes.js';
 
 /**
  * The delivery entry points of a file: functions registered as a handler of a broker, a job
@@ -71,25 +70,49 @@ function frameworkDedupes(fn: FunctionNode): boolean {
  * of the file that returns what one gives): the entry point's label, if so.
  */
 function readsDelivery(fn: FunctionNode, analysis: FileAnalysis, depth = 0): Described | undefined {
-  const results = analysis.file.libraries.results;
-  let label: Described | undefined;
-  walk(fn.body, analysis.file.visitorKeys, (node) => {
-    if (label) return false;
-    if (node !== fn.body && isFunction(node)) return false;
-    if (node.type !== 'CallExpression') return true;
-    if (results.has(calleeName(node.callee) ?? '')) label = labelOf(analysis.tracer.facts(node), analysis, false);
-    else {
-      // `const event = constructStripeEvent(request)`: a helper of this file that reads the delivery and returns it.
-      const helper = depth === 0 ? analysis.file.localFunction(node.callee) : undefined;
-      if (helper && helper !== fn && readsDelivery(helper, analysis, depth + 1))
-        label = labelOf(analysis.tracer.facts(node), analysis, false);
-    }
-    return true;
-  });
-  return label;
+  if (depth > 0) {
+    // A helper is asked once, however many functions of the file call it.
+    let known = helpersReading.get(fn);
+    if (known === undefined) helpersReading.set(fn, (known = readsDeliveryAt(fn, analysis, depth)));
+    return known ?? undefined;
+  }
+  return readsDeliveryAt(fn, analysis, depth) ?? undefined;
 }
 
+/** Answers by function node: they live as long as the file's syntax tree. */
+const helpersReading = new WeakMap<FunctionNode, Described | null>();
+const entryPoints = new WeakMap<FunctionNode, EntryPoint | null>();
+
+function readsDeliveryAt(fn: FunctionNode, analysis: FileAnalysis, depth: number): Described | null {
+  const { file } = analysis;
+  // Its body's own calls (a curried handler's body is the function it returns).
+  const calls = [fn, ...(isFunction(fn.body) ? [fn.body] : [])].flatMap((holder) =>
+    file.callsIn(holder).filter((call) => call.range[0] >= fn.body.range[0]),
+  );
+  for (const call of calls) {
+    if (file.libraries.results.has(calleeName(call.callee) ?? '')) {
+      const label = labelOf(analysis.tracer.facts(call), analysis, false);
+      if (label) return label;
+      continue;
+    }
+    // `const event = constructStripeEvent(request)`: a helper of this file that reads the delivery and returns it.
+    const helper = depth === 0 ? file.localFunction(call.callee) : undefined;
+    if (helper && helper !== fn && readsDelivery(helper, analysis, depth + 1)) {
+      const label = labelOf(analysis.tracer.facts(call), analysis, false);
+      if (label) return label;
+    }
+  }
+  return null;
+}
+
+/** The entry point `fn` is, asked once per function whichever rule asks (the answers are complete at `Program:exit`). */
 export function entryPointOf(fn: FunctionNode, analysis: FileAnalysis): EntryPoint | undefined {
+  let known = entryPoints.get(fn);
+  if (known === undefined) entryPoints.set(fn, (known = findEntryPoint(fn, analysis) ?? null));
+  return known ?? undefined;
+}
+
+function findEntryPoint(fn: FunctionNode, analysis: FileAnalysis): EntryPoint | undefined {
   const file = analysis.file;
   const sites = file.functionSites(fn);
   let described: Described | undefined;
