@@ -70,6 +70,7 @@ function frameworkDedupes(fn: FunctionNode): boolean {
  * of the file that returns what one gives): the entry point's label, if so.
  */
 function readsDelivery(fn: FunctionNode, analysis: FileAnalysis, depth = 0): Described | undefined {
+  if (!namesAResult(analysis)) return undefined;
   if (depth > 0) {
     // A helper is asked once, however many functions of the file call it.
     let known = helpersReading.get(fn);
@@ -78,6 +79,23 @@ function readsDelivery(fn: FunctionNode, analysis: FileAnalysis, depth = 0): Des
   }
   return readsDeliveryAt(fn, analysis, depth) ?? undefined;
 }
+
+/** Whether the file calls anything that may return a delivery: most files do not. */
+function namesAResult(analysis: FileAnalysis): boolean {
+  let known = filesNamingResults.get(analysis);
+  if (known === undefined) {
+    const { file } = analysis;
+    known = [...file.libraries.results].some(
+      ([name, patterns]) =>
+        file.callsNamed(name).length > 0 &&
+        patterns.some((pattern) => !pattern.construct || file.text(file.sourceAst).includes(pattern.construct)),
+    );
+    filesNamingResults.set(analysis, known);
+  }
+  return known;
+}
+
+const filesNamingResults = new WeakMap<FileAnalysis, boolean>();
 
 /** Answers by function node: they live as long as the file's syntax tree. */
 const helpersReading = new WeakMap<FunctionNode, Described | null>();

@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import type { LibraryTable } from './library-table.js';
 import { constantInitializer, variableOf } from '../syntax/scope.js';
-import { keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { calleeName, keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { importsOf, type FileImports } from '../syntax/imports.js';
 import { walk } from '../syntax/walk.js';
 
@@ -31,7 +31,7 @@ export interface SourceLike {
 
 interface CallIndex {
   byFunction: Map<TSESTree.Node, TSESTree.CallExpression[]>;
-  byMethod: Map<string, TSESTree.MemberExpression[]>;
+  byName: Map<string, TSESTree.CallExpression[]>;
 }
 
 export function isFunction(node: TSESTree.Node | undefined | null): node is FunctionNode {
@@ -107,14 +107,14 @@ export class FileContext {
     return sites;
   }
 
-  /** The calls of the file, found in one walk: by the function they sit in, and `receiver.name(…)` callees by name. */
+  /** The calls of the file, found in one walk: by the function they sit in, and by the name they call. */
   private callIndex(): CallIndex {
     if (this.calls) return this.calls;
-    const index: CallIndex = { byFunction: new Map(), byMethod: new Map() };
-    const add = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
+    const index: CallIndex = { byFunction: new Map(), byName: new Map() };
+    const add = <K>(map: Map<K, TSESTree.CallExpression[]>, key: K, call: TSESTree.CallExpression) => {
       const list = map.get(key);
-      if (list) list.push(value);
-      else map.set(key, [value]);
+      if (list) list.push(call);
+      else map.set(key, [call]);
     };
     walk(
       this.sourceCode.ast,
@@ -124,16 +124,22 @@ export class FileContext {
         let holder: TSESTree.Node | undefined = node.parent;
         while (holder && !isFunction(holder)) holder = holder.parent;
         if (holder) add(index.byFunction, holder, node);
-        const name = node.callee.type === 'MemberExpression' ? propertyName(node.callee) : undefined;
-        if (name !== undefined) add(index.byMethod, name, node.callee as TSESTree.MemberExpression);
+        const name = calleeName(node.callee);
+        if (name !== undefined) add(index.byName, name, node);
       },
       200_000,
     );
     return (this.calls = index);
   }
 
-  private callsByMethod(): Map<string, TSESTree.MemberExpression[]> {
-    return this.callIndex().byMethod;
+  /** The calls of `name`, as a function or as a method of any receiver. */
+  callsNamed(name: string): readonly TSESTree.CallExpression[] {
+    return this.callIndex().byName.get(name) ?? [];
+  }
+
+  /** `receiver.name(…)` callees of the file. */
+  private methodCallees(name: string): TSESTree.MemberExpression[] {
+    return this.callsNamed(name).flatMap((call) => (call.callee.type === 'MemberExpression' ? [call.callee] : []));
   }
 
   /** The calls `fn` makes itself, in source order: not those of the functions nested in it. */
@@ -151,7 +157,7 @@ export class FileContext {
     const className =
       owner.type === 'ClassDeclaration' || owner.type === 'ClassExpression' ? owner.id?.name : undefined;
     if (!name || !className || method.static) return [];
-    return (this.callsByMethod().get(name) ?? []).filter((callee) => this.isInstanceOf(callee.object, className));
+    return this.methodCallees(name).filter((callee) => this.isInstanceOf(callee.object, className));
   }
 
   /** `IdempotencyService.check(…)`: the calls of a static method through its class's name. */
@@ -161,7 +167,7 @@ export class FileContext {
     const className =
       owner.type === 'ClassDeclaration' || owner.type === 'ClassExpression' ? owner.id?.name : undefined;
     if (!name || !className) return [];
-    return (this.callsByMethod().get(name) ?? []).filter(
+    return this.methodCallees(name).filter(
       (callee) => callee.object.type === 'Identifier' && callee.object.name === className,
     );
   }
@@ -210,7 +216,7 @@ export class FileContext {
   private thisCalls(method: TSESTree.MethodDefinition | TSESTree.Property, name: string | undefined): TSESTree.Node[] {
     const owner = method.parent;
     if (!name || !owner) return [];
-    return (this.callsByMethod().get(name) ?? []).filter(
+    return this.methodCallees(name).filter(
       (callee) =>
         callee.object.type === 'ThisExpression' &&
         owner.range[0] <= callee.range[0] &&

@@ -4,6 +4,7 @@ import type { BrokerAdapter, Evidence, HandlerPattern, ShapeId } from '../contra
 import { guessed, listOf, shaped, type Fact } from './facts.js';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { calledFunction } from '../project/calls.js';
+import { rememberedThisLint } from '../project/files.js';
 import { sitesInImporters } from '../project/import-sites.js';
 import { calleeName, keyName, memberPath, propertyName } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
@@ -313,6 +314,20 @@ export function passedToWrapper(site: TSESTree.Node, file: FileContext, depth = 
  * from the places it is registered (`sites`: the function itself and every reference to its name).
  */
 export function handlerParameter(
+  fn: FunctionNode,
+  index: number,
+  sites: readonly TSESTree.Node[],
+  file: FileContext,
+): Fact[] | undefined {
+  const known = parametersOf(fn);
+  if (!known.has(index)) known.set(index, parameterRole(fn, index, sites, file));
+  return known.get(index);
+}
+
+/** The answers for a function's parameters, by index: the rules and the tracer each ask. */
+const parametersOf = rememberedThisLint((_fn: FunctionNode) => new Map<number, Fact[] | undefined>());
+
+function parameterRole(
   fn: FunctionNode,
   index: number,
   sites: readonly TSESTree.Node[],

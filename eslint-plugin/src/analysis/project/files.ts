@@ -38,9 +38,25 @@ export function beginLint(texts: Readonly<Record<string, string>> | undefined): 
 
 let lintsBegun = 0;
 
-/** Which lint this is: answers that depend on other files may be kept for one lint, not past it. */
-export function currentLint(): number {
-  return lintsBegun;
+/**
+ * `compute`, with its answers kept by node for one lint: answers that read other modules may
+ * change with them, while the syntax trees of modules followed into are kept between lints.
+ * The other arguments must follow from the node (its file, say): they are not part of the key.
+ */
+export function rememberedThisLint<K extends object, A extends unknown[], V>(
+  compute: (key: K, ...rest: A) => V,
+): (key: K, ...rest: A) => V {
+  let answers = new WeakMap<K, { value: V }>();
+  let lint = lintsBegun;
+  return (key, ...rest) => {
+    if (lint !== lintsBegun) {
+      lint = lintsBegun;
+      answers = new WeakMap();
+    }
+    let answer = answers.get(key);
+    if (!answer) answers.set(key, (answer = { value: compute(key, ...rest) }));
+    return answer.value;
+  };
 }
 
 /** The schema this lint consulted: its files, told when asked (model code is read as the rules' questions need it). */
