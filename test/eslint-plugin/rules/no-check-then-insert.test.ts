@@ -21,6 +21,44 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         };`,
     },
     {
+      name: "near miss of a job runner's task: the same run function handed to another library's task() is no entry point",
+      code: `
+        const prisma = new PrismaClient();
+        export const digest = task({
+          id: 'daily-digest',
+          run: async ({ day }) => {
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+          },
+        });`,
+    },
+    {
+      name: "near miss of a schedule: another library's schedule(), in a file that does not import node-cron",
+      code: `
+        const prisma = new PrismaClient();
+        scheduler.schedule('0 6 * * *', async () => {
+          const day = today();
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+        });`,
+    },
+    {
+      name: 'near miss of a NestJS schedule: a @Timeout method runs once after start-up, nothing repeats it',
+      code: `
+        import { Timeout } from '@nestjs/schedule';
+        export class Digests {
+          @Timeout(5000)
+          async firstDigest() {
+            const day = today();
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+          }
+        }`,
+    },
+    {
       name: "an admin's settings form saved by find, then update or insert, then a local reconfiguration: nothing repeats it and nothing is at stake",
       code: `
         import { PrismaClient } from '@prisma/client';
@@ -612,6 +650,101 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           channel.ack(msg);
         });`,
       errors: [{ messageId: 'checkThenInsert', line: 6 }],
+    },
+    {
+      name: 'inside a trigger.dev task, a check-then-insert is reported: a retried or re-triggered run makes the second pass',
+      code: `
+        import { task } from '@trigger.dev/sdk/v3';
+        const prisma = new PrismaClient();
+        export const digest = task({
+          id: 'daily-digest',
+          run: async ({ day }) => {
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+            return { sent: true };
+          },
+        });`,
+      errors: [{ messageId: 'checkThenInsert', line: 9, suggestions: [] }],
+    },
+    {
+      name: 'a trigger.dev scheduled task with nothing to read is a cron: every tick may overlap the last',
+      code: `
+        import { schedules } from '@trigger.dev/sdk';
+        const prisma = new PrismaClient();
+        export const digest = schedules.task({
+          id: 'daily-digest',
+          cron: '0 6 * * *',
+          run: async () => {
+            const day = today();
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+            return { sent: true };
+          },
+        });`,
+      errors: [{ messageId: 'checkThenInsert', line: 11, suggestions: [] }],
+    },
+    {
+      name: 'a node-cron schedule: every instance fires it, so two runs pass the check together',
+      code: `
+        import cron from 'node-cron';
+        const prisma = new PrismaClient();
+        cron.schedule('0 6 * * *', async () => {
+          const day = today();
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+          await log(day);
+        });`,
+      errors: [{ messageId: 'checkThenInsert', line: 8, suggestions: [] }],
+    },
+    {
+      name: 'a cron CronJob.from({ onTick })',
+      code: `
+        import { CronJob } from 'cron';
+        const prisma = new PrismaClient();
+        CronJob.from({
+          cronTime: '0 6 * * *',
+          onTick: async () => {
+            const day = today();
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+            await log(day);
+          },
+        });`,
+      errors: [{ messageId: 'checkThenInsert', line: 10, suggestions: [] }],
+    },
+    {
+      name: 'a NestJS @Cron method',
+      code: `
+        import { Cron } from '@nestjs/schedule';
+        export class Digests {
+          @Cron('0 6 * * *')
+          async sendDigest() {
+            const day = today();
+          const sent = await this.prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await this.prisma.digest.create({ data: { day } });
+            await log(day);
+          }
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 9, suggestions: [] }],
+    },
+    {
+      name: 'an Agenda job',
+      code: `
+        import Agenda from 'agenda';
+        const prisma = new PrismaClient();
+        agenda.define('daily digest', async (job) => {
+          const { day } = job.attrs.data;
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+          await log(day);
+        });`,
+      errors: [{ messageId: 'checkThenInsert', line: 8, suggestions: [] }],
     },
     {
       name: "a helper that answers with the row or null decides a helper's insert: reported at the call that decides",
