@@ -275,6 +275,22 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'TypeORM: the repaired save, its QueryFailedError 23505 or ER_DUP_ENTRY caught as the duplicate',
+      filename: 'src/workers/ledger.ts',
+      code: `
+        import { Repository, QueryFailedError } from 'typeorm';
+        export async function book(ledgerRepository: Repository<LedgerEntry>, invoiceId: string, accountId: string) {
+          const found = await ledgerRepository.findOneBy({ invoiceId, accountId });
+          if (!found) {
+            try {
+              await ledgerRepository.save({ invoiceId, accountId, cents: 100 });
+            } catch (error) {
+              if (!(error instanceof QueryFailedError) || !['23505', 'ER_DUP_ENTRY'].includes((error.driverError as { code?: string }).code ?? '')) throw error;
+            }
+          }
+        }`,
+    },
+    {
       name: 'Prisma P2002 handled around the create',
       code: `
         async function claim(id) {
@@ -1040,6 +1056,136 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           if (!found) await this.inboxRepository.save({ messageId: id });
         }`,
       errors: [{ messageId: 'checkThenInsert', line: 4 }],
+    },
+    {
+      name: 'TypeORM findOneBy on two fields then save: the repair catches QueryFailedError 23505 or ER_DUP_ENTRY, imports it beside Repository, and names the key',
+      filename: 'src/workers/ledger.ts',
+      code: `
+        import { Repository } from 'typeorm';
+        export async function book(ledgerRepository: Repository<LedgerEntry>, invoiceId: string, accountId: string) {
+          const found = await ledgerRepository.findOneBy({ invoiceId, accountId });
+          if (!found) await ledgerRepository.save({ invoiceId, accountId, cents: 100 });
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 5,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              data: {
+                key: "@Unique(['invoiceId', 'accountId']) to entity Ledger",
+                code: 'QueryFailedError 23505 or ER_DUP_ENTRY',
+              },
+              output: `
+        import { Repository, QueryFailedError } from 'typeorm';
+        export async function book(ledgerRepository: Repository<LedgerEntry>, invoiceId: string, accountId: string) {
+          const found = await ledgerRepository.findOneBy({ invoiceId, accountId });
+          if (!found) {
+            try {
+              await ledgerRepository.save({ invoiceId, accountId, cents: 100 });
+            } catch (error) {
+              // 23505 or ER_DUP_ENTRY is the duplicate: a unique key refused the second row (add @Unique(['invoiceId', 'accountId']) to entity Ledger).
+              if (!(error instanceof QueryFailedError) || !['23505', 'ER_DUP_ENTRY'].includes((error.driverError as { code?: string }).code ?? '')) throw error;
+            }
+          }
+        }`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'TypeORM in JavaScript, through the entity manager, in a NestJS file: the class is imported on a line of its own, the entity named by the call',
+      filename: 'src/workers/refunds.js',
+      code: `
+        import { InjectEntityManager } from '@nestjs/typeorm';
+        export async function refund(manager, paymentId) {
+          const done = await manager.findOneBy(Refund, { paymentId });
+          if (done) return;
+          await manager.insert(Refund, { paymentId, state: 'requested' });
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 6,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              data: { key: "@Unique(['paymentId']) to entity Refund", code: 'QueryFailedError 23505 or ER_DUP_ENTRY' },
+              output: `
+        import { InjectEntityManager } from '@nestjs/typeorm';
+import { QueryFailedError } from 'typeorm';
+        export async function refund(manager, paymentId) {
+          const done = await manager.findOneBy(Refund, { paymentId });
+          if (done) return;
+          try {
+            await manager.insert(Refund, { paymentId, state: 'requested' });
+          } catch (error) {
+            // 23505 or ER_DUP_ENTRY is the duplicate: a unique key refused the second row (add @Unique(['paymentId']) to entity Refund).
+            if (!(error instanceof QueryFailedError) || !['23505', 'ER_DUP_ENTRY'].includes(error.driverError?.code)) throw error;
+          }
+        }`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'TypeORM with QueryFailedError imported under another name: the repair uses that name and imports nothing',
+      filename: 'src/workers/inbox.ts',
+      code: `
+        import { QueryFailedError as DbError, Repository } from 'typeorm';
+        export async function claim(inboxRepository: Repository<Inbox>, messageId: string) {
+          if (await inboxRepository.countBy({ messageId })) return;
+          await inboxRepository.insert({ messageId });
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 5,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              data: { key: "@Unique(['messageId']) to entity Inbox", code: 'QueryFailedError 23505 or ER_DUP_ENTRY' },
+              output: `
+        import { QueryFailedError as DbError, Repository } from 'typeorm';
+        export async function claim(inboxRepository: Repository<Inbox>, messageId: string) {
+          if (await inboxRepository.countBy({ messageId })) return;
+          try {
+            await inboxRepository.insert({ messageId });
+          } catch (error) {
+            // 23505 or ER_DUP_ENTRY is the duplicate: a unique key refused the second row (add @Unique(['messageId']) to entity Inbox).
+            if (!(error instanceof DbError) || !['23505', 'ER_DUP_ENTRY'].includes((error.driverError as { code?: string }).code ?? '')) throw error;
+          }
+        }`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'a TypeORM save followed by more code gets no repair: the code after it would still run after the duplicate',
+      filename: 'src/workers/ledger.ts',
+      code: `
+        import { Repository } from 'typeorm';
+        export async function book(ledgerRepository: Repository<LedgerEntry>, invoiceId: string, notify) {
+          const found = await ledgerRepository.findOneBy({ invoiceId });
+          if (found) return;
+          await ledgerRepository.save({ invoiceId });
+          await notify(invoiceId);
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 6, suggestions: [] }],
+    },
+    {
+      name: 'near miss: the same repository calls in a file that imports no library get no TypeORM repair, whose library is only a guess there',
+      filename: 'src/workers/ledger.ts',
+      code: `
+        export async function book(ledgerRepository, invoiceId) {
+          const found = await ledgerRepository.findOneBy({ invoiceId });
+          if (!found) await ledgerRepository.save({ invoiceId });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 4, suggestions: [] }],
     },
     {
       name: 'Sequelize findOne then create',

@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import type { FileImports } from '../syntax/imports.js';
 import type { NameJudge } from '../naming/names.js';
-import type { DeclaredTable } from './schema.js';
+import type { DeclaredTable, UniqueViolationCheck } from './schema.js';
 import type { DataOperation } from './operation.js';
 import type { ProviderSpec } from './providers.js';
 
@@ -305,11 +305,11 @@ export interface DataAdapter {
   /** Codes, error names or message fragments by which the library reports a unique-key violation. */
   uniqueViolations?: readonly string[];
   /**
-   * A unique violation's error `code`, and how the schema declares a unique key on fields of the model a write
-   * creates (`model`: its name in the schema, when known), for a repair that catches it and names the key to add.
+   * How a unique violation is told from other errors, and how the schema declares a unique key on fields of the
+   * model a write creates (`model`: its name in the schema, when known), for a repair that catches it and names the key.
    */
   uniqueKey?: {
-    violationCode: string;
+    violation: UniqueViolationCheck;
     declare(write: DataOperation, fields: readonly string[], model?: string): string;
   };
   /** The library's schema files: where its tables' unique keys are declared. */
