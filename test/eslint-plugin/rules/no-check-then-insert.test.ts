@@ -1165,6 +1165,40 @@ import { QueryFailedError } from 'typeorm';
       ],
     },
     {
+      name: 'TypeORM in a CommonJS module: the class comes from a require after the directive',
+      filename: 'src/workers/refunds.cjs',
+      code: `'use strict';
+const typeorm = require('typeorm');
+module.exports.refund = async function refund(refundRepository, paymentId) {
+  if (await refundRepository.findOneBy({ paymentId })) return;
+  await refundRepository.save({ paymentId });
+};`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 5,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              data: { key: "@Unique(['paymentId']) to entity Refund", code: 'QueryFailedError 23505 or ER_DUP_ENTRY' },
+              output: `'use strict';
+const { QueryFailedError } = require('typeorm');
+const typeorm = require('typeorm');
+module.exports.refund = async function refund(refundRepository, paymentId) {
+  if (await refundRepository.findOneBy({ paymentId })) return;
+  try {
+    await refundRepository.save({ paymentId });
+  } catch (error) {
+    // 23505 or ER_DUP_ENTRY is the duplicate: a unique key refused the second row (add @Unique(['paymentId']) to entity Refund).
+    if (!(error instanceof QueryFailedError) || !['23505', 'ER_DUP_ENTRY'].includes(error.driverError?.code)) throw error;
+  }
+};`,
+            },
+          ],
+        },
+      ],
+    },
+    {
       name: 'a TypeORM save followed by more code gets no repair: the code after it would still run after the duplicate',
       filename: 'src/workers/ledger.ts',
       code: `
