@@ -208,8 +208,8 @@ export class Usage {
         repeats.by,
       ]),
     ).toEqual([
-      ['run', 'trigger.dev task', 'job', 'trigger-dev', 9, 'nothing'],
-      ['run', 'trigger.dev scheduled task', 'cron', 'trigger-dev', 10, 'nothing'],
+      ["task('usage')", 'trigger.dev task', 'job', 'trigger-dev', 9, 'nothing'],
+      ["schedules.task('nightly')", 'trigger.dev scheduled task', 'cron', 'trigger-dev', 10, 'nothing'],
       ["agenda.define('usage')", 'Agenda job', 'job', 'agenda', 11, 'nothing'],
       ["cron.schedule('0 * * * *')", 'node-cron schedule', 'cron', 'node-cron', 12, 'nothing'],
       ["new CronJob('0 * * * *')", 'cron job', 'cron', 'cron', 13, 'nothing'],
