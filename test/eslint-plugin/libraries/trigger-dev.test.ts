@@ -38,6 +38,11 @@ describe('trigger-dev adapter', () => {
       [['delivery:the trigger.dev event id'], ['delivery:the trigger.dev run id'], ['business']],
     ],
     [
+      'a run function declared apart and given by its name',
+      `${v4} async function run(payload, { ctx }) { probe(ctx.attempt.number); probe(payload.orderId); } export const t = task({ id: 't', run });`,
+      [['delivery:the trigger.dev attempt number'], ['business']],
+    ],
+    [
       "near miss: another library's task({ run }), in a file that does not import the SDK, is judged by names only",
       `export const t = task({ id: 't', run: async (payload, { ctx }) => { probe(ctx.run.id); } });`,
       [['business']],
