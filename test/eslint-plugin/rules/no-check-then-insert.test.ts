@@ -45,6 +45,17 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         });`,
     },
     {
+      name: 'near miss of a schedule: the same helper, in a file that does not import node-cron, called from a callback of another scheduler',
+      code: `
+        async function sendDigest(day) {
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+          await log(day);
+        }
+        scheduler.schedule('0 6 * * *', () => sendDigest(today()));`,
+    },
+    {
       name: 'near miss of a NestJS schedule: a @Timeout method runs once after start-up, nothing repeats it',
       code: `
         import { Timeout } from '@nestjs/schedule';
@@ -747,6 +758,37 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           }
         }`,
       errors: [{ messageId: 'checkThenInsert', line: 9, suggestions: [] }],
+    },
+    {
+      name: "a NestJS @Cron method's own helper, called on this: the helper runs in every scheduled run",
+      code: `
+        import { Cron } from '@nestjs/schedule';
+        export class Digests {
+          @Cron('0 6 * * *')
+          async tick() {
+            await this.sendDigest(today());
+          }
+          private async sendDigest(day) {
+            const sent = await this.prisma.digest.findFirst({ where: { day } });
+            if (sent) return;
+            await this.prisma.digest.create({ data: { day } });
+            await log(day);
+          }
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 11, suggestions: [] }],
+    },
+    {
+      name: 'a helper of the file that a node-cron schedule with nothing to read calls',
+      code: `
+        import cron from 'node-cron';
+        async function sendDigest(day) {
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+          await log(day);
+        }
+        cron.schedule('0 6 * * *', () => sendDigest(today()));`,
+      errors: [{ messageId: 'checkThenInsert', line: 6, suggestions: [] }],
     },
     {
       name: 'an Agenda job',
