@@ -2,12 +2,10 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { BrokerAdapter, Evidence, HandlerPattern, ShapeId } from '../contract/adapter.js';
 import { guessed, listOf, shaped, type Fact } from './facts.js';
-import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
-import { calledFunction } from '../project/calls.js';
+import type { FileContext, FunctionNode } from '../context/file-context.js';
 import { rememberedThisLint } from '../project/files.js';
 import { sitesInImporters } from '../project/import-sites.js';
 import { calleeName, keyName, memberPath, propertyName } from '../syntax/nodes.js';
-import { variableOf } from '../syntax/scope.js';
 
 /**
  * Which functions handle a delivery, and what each of their parameters holds. A function is a
@@ -18,7 +16,7 @@ import { variableOf } from '../syntax/scope.js';
 
 type Target = Extract<HandlerPattern, { shape: ShapeId }>;
 
-function parameterName(param: TSESTree.Parameter | undefined): string | undefined {
+export function parameterName(param: TSESTree.Parameter | undefined): string | undefined {
   const inner = param?.type === 'AssignmentPattern' ? param.left : param;
   return inner?.type === 'Identifier' ? inner.name : undefined;
 }
@@ -56,7 +54,7 @@ interface Registration {
 }
 
 /** The handler patterns that register whatever stands at `site` (a function, or a reference to one), where their evidence is found. */
-function registrationsAt(site: TSESTree.Node, file: FileContext, param: string | undefined): Registration[] {
+export function registrationsAt(site: TSESTree.Node, file: FileContext, param: string | undefined): Registration[] {
   const parent = site.parent;
   if (!parent) return [];
   const table = file.libraries;
@@ -257,65 +255,6 @@ export function isNamedEntryPoint(fn: FunctionNode, file: FileContext): boolean 
     file.libraries.namedHandlers.some((handler) => handler.functionName === name && handler.parameterName === first) &&
     isExported(fn, file)
   );
-}
-
-const wrappers = new WeakMap<FunctionNode, Map<number, boolean>>();
-const maxWrapperDepth = 2;
-
-/**
- * Does the project function `fn` register its parameter `index` as a handler: hand it to a
- * broker's registration (`channel.consume(queue, handler)`), call it from a function it registers
- * (`channel.consume(queue, async (msg) => handler(parse(msg)))`), or pass it on to another such
- * wrapper? Then `rabbit.consume(queue, handle)` registers `handle` too.
- */
-export function registersParameter(fn: FunctionNode, index: number, file: FileContext, depth = 0): boolean {
-  let known = wrappers.get(fn);
-  if (!known) wrappers.set(fn, (known = new Map<number, boolean>()));
-  const cached = known.get(index);
-  if (cached !== undefined) return cached;
-  known.set(index, false);
-  let param: TSESTree.Node | undefined = fn.params[index];
-  if (param?.type === 'AssignmentPattern') param = param.left;
-  if (param?.type !== 'Identifier') return false;
-  const variable = variableOf(param, file.scopeOf(param));
-  const answer = (variable?.references ?? []).some((reference) => {
-    const use = reference.identifier as TSESTree.Node;
-    if (!reference.isRead()) return false;
-    if (registrationsAt(use, file, undefined).length > 0) return true;
-    const parent = use.parent;
-    if (parent?.type === 'CallExpression' && parent.callee === use) {
-      for (let around: TSESTree.Node | undefined = parent.parent; around && around !== fn; around = around.parent) {
-        if (isFunction(around) && registrationsAt(around, file, parameterName(around.params[0])).length > 0)
-          return true;
-      }
-      return false;
-    }
-    return depth < maxWrapperDepth && parent?.type === 'CallExpression' && passedToWrapper(use, file, depth + 1);
-  });
-  known.set(index, answer);
-  return answer;
-}
-
-/**
- * Is `site` (a function, or a reference to one, maybe bound: `this.handle.bind(this)`) an argument
- * of a call to a project function that registers it as a handler?
- */
-export function passedToWrapper(site: TSESTree.Node, file: FileContext, depth = 0): boolean {
-  let argument = site;
-  const bound = site.parent;
-  if (
-    bound?.type === 'MemberExpression' &&
-    bound.object === site &&
-    propertyName(bound) === 'bind' &&
-    bound.parent?.type === 'CallExpression' &&
-    bound.parent.callee === bound
-  )
-    argument = bound.parent;
-  const call = argument.parent;
-  if (call?.type !== 'CallExpression' || call.callee === argument) return false;
-  const index = call.arguments.indexOf(argument as TSESTree.CallExpressionArgument);
-  const target = index >= 0 ? calledFunction(file, call.callee) : undefined;
-  return target !== undefined && registersParameter(target.fn, index, target.module, depth);
 }
 
 /**
