@@ -110,6 +110,66 @@ export async function claim(pool, id) {
     expect(findings).toEqual([]);
   });
 
+  const mysqlConsumer = `
+export async function claim(pool, id) {
+  const [rows] = await pool.query('SELECT 1 FROM inbox WHERE message_id = ?', [id]);
+  if (rows.length > 0) return false;
+  await pool.query('INSERT INTO inbox (message_id) VALUES (?)', [id]);
+  return true;
+}
+
+export async function visit(pool, userId, day) {
+  const [rows] = await pool.query('SELECT 1 FROM visits WHERE user_id = ? AND day = ?', [userId, day]);
+  if (rows.length === 0) await pool.query('INSERT INTO visits (user_id, day) VALUES (?, ?)', [userId, day]);
+}
+`;
+
+  it('MySQL migrations: a UNIQUE KEY in a backticked CREATE TABLE covers the check; a table with only a plain KEY does not', async () => {
+    const { findings, stderr } = await lintProject({
+      'migrations/001_init.sql': [
+        'CREATE TABLE `inbox` (`id` int NOT NULL AUTO_INCREMENT, `message_id` varchar(64) NOT NULL, PRIMARY KEY (`id`), UNIQUE KEY `inbox_message` (`message_id`)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;',
+        'CREATE TABLE `visits` (`id` int NOT NULL AUTO_INCREMENT, `user_id` int NOT NULL, `day` date NOT NULL, PRIMARY KEY (`id`), KEY `visits_user_day` (`user_id`, `day`)) ENGINE=InnoDB;',
+      ].join('\n'),
+      'src/claim.js': mysqlConsumer,
+    });
+    expect(findings).toEqual(['src/claim.js:11 idempotency/no-check-then-insert/checkThenInsert']);
+    expect(stderr).not.toMatch(/could not be read/);
+  });
+
+  it('MySQL migrations: a key added later by ALTER TABLE … ADD UNIQUE covers the check, and a dropped one leaves it unknown', async () => {
+    const created =
+      'CREATE TABLE `inbox` (`id` int NOT NULL AUTO_INCREMENT PRIMARY KEY, `message_id` varchar(64) NOT NULL);\nCREATE TABLE `visits` (`id` int PRIMARY KEY, `user_id` int, `day` date);';
+    const added = await lintProject({
+      'db/migrations/001_init.sql': created,
+      'db/migrations/002_keys.sql':
+        'ALTER TABLE `visits` ADD CONSTRAINT `visits_once` UNIQUE (`user_id`, `day`), ALGORITHM=INPLACE;',
+      'src/claim.js': mysqlConsumer,
+    });
+    expect(added.findings).toEqual(['src/claim.js:5 idempotency/no-check-then-insert/checkThenInsert']);
+    const dropped = await lintProject({
+      'db/migrations/001_init.sql': created.replace(
+        '`message_id` varchar(64) NOT NULL)',
+        '`message_id` varchar(64) NOT NULL, UNIQUE KEY `inbox_message` (`message_id`))',
+      ),
+      'db/migrations/002_keys.sql': 'ALTER TABLE `inbox` DROP INDEX `inbox_message`;',
+      'src/claim.js': mysqlConsumer,
+    });
+    // The key the check relied on may be gone: the finding on inbox stays silent, visits still has none.
+    expect(dropped.findings).toEqual(['src/claim.js:11 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
+  it('a MySQL-looking migration that neither grammar reads is skipped with one warning, and the rules stay silent about the tables it names', async () => {
+    const unreadable =
+      'CREATE TABLE `inbox` (`message_id` varchar(64) NOT NULL, UNIQUE KEY (`message_id`)) PARTITION BY KEY() PARTITIONS 4;';
+    const { findings, stderr } = await lintProject({
+      'migrations/001_inbox.sql': unreadable,
+      'src/claim.js': mysqlConsumer,
+    });
+    expect(stderr.match(/could not be read as SQL/g)).toHaveLength(1);
+    // visits: as unknown as without a schema, its check still decides; inbox: named by the skipped file.
+    expect(findings).toEqual(['src/claim.js:11 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
   it('a partial unique index settles duplicates only among some rows: the check still decides', async () => {
     const { findings } = await lintProject({
       'db/migrations/001_inbox.sql':
@@ -642,12 +702,20 @@ describe('what the schema model knows of a table, and how sure it is', async () 
     expect(schema.keysSettled(target)).toBe(false);
   });
 
-  it('a statement PostgreSQL rejects leaves the tables it names unsettled, and the others as they were', () => {
+  it('a statement neither PostgreSQL nor MySQL reads leaves the tables it names unsettled, and the others as they were', () => {
     const schema = model(
-      'CREATE TABLE feeds (id int PRIMARY KEY, post_id int);\nALTER TABLE feeds ADD UNIQUE KEY feeds_post (post_id) USING BTREE;\nCREATE TABLE topics (id int PRIMARY KEY);',
+      'CREATE TABLE feeds (id int PRIMARY KEY, post_id int);\nALTER TABLE feeds ADD UNIQUE KEY feeds_post (post_id) USING BTREE, PARTITION BY HASH(id);\nCREATE TABLE topics (id int PRIMARY KEY);',
     );
     expect(schema.keysSettled('feed')).toBe(false);
     expect(schema.keysSettled('topic')).toBe(true);
+  });
+
+  it("a MySQL statement PostgreSQL rejects is read with MySQL's grammar: its key counts, and the table stays settled", () => {
+    const schema = model(
+      'CREATE TABLE feeds (id int PRIMARY KEY, post_id int);\nALTER TABLE feeds ADD UNIQUE KEY feeds_post (post_id) USING BTREE;\nCREATE TABLE topics (id int PRIMARY KEY);',
+    );
+    expect(schema.keysSettled('feed')).toBe(true);
+    expect(schema.keyWithin('feed', ['post_id'])?.written).toBe('UNIQUE KEY (post_id) on feeds');
   });
 
   it('a schema file that could not be read leaves every table unsettled', () => {

@@ -1,12 +1,24 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { uniqueKeysInSql } from '../../../eslint-plugin/src/analysis/sql/ddl.js';
+import { mysqlGrammarLoaded } from '../../../eslint-plugin/src/analysis/sql/mysql-ddl.js';
 import { whenSqlParserReady } from '../../../eslint-plugin/src/analysis/sql/parser.js';
 import { summariseSql } from '../../../eslint-plugin/src/analysis/sql/statements.js';
 
 /** SQL read with PostgreSQL's own grammar: what a statement does, and what a migration declares unique. */
 
 beforeAll(() => whenSqlParserReady());
+
+// First: any MySQL text read before it would have loaded the grammar.
+describe('the common path', () => {
+  it('PostgreSQL DDL never loads the MySQL grammar', () => {
+    expect(
+      uniqueKeysInSql('CREATE TABLE inbox (message_id text PRIMARY KEY); CREATE UNIQUE INDEX a ON b (c);'),
+    ).toHaveLength(2);
+    expect(uniqueKeysInSql('')).toEqual([]);
+    expect(mysqlGrammarLoaded()).toBe(false);
+  });
+});
 
 describe('what a statement does', () => {
   it.each([
@@ -72,7 +84,112 @@ describe('unique keys a migration declares', () => {
     expect(keys(text)).toEqual(expected);
   });
 
-  it('is unknown, not empty, for DDL PostgreSQL cannot read', () => {
-    expect(uniqueKeysInSql('CREATE TABLE t (id INT UNSIGNED AUTO_INCREMENT, KEY idx (id))')).toBeNull();
+  it('is unknown, not empty, for DDL neither PostgreSQL nor MySQL can read', () => {
+    expect(
+      uniqueKeysInSql('CREATE TABLE t (id INT UNSIGNED AUTO_INCREMENT, KEY idx (id)) PARTITION BY HASH(id)'),
+    ).toBeNull();
+  });
+});
+
+describe('unique keys a MySQL migration declares', () => {
+  const keys = (text: string) =>
+    uniqueKeysInSql(text)?.map((table) => [
+      table.table,
+      table.keys.map((key) => key.columns.join('+')),
+      [table.unsure ? 'unsure' : '', table.addition ? 'addition' : ''].filter(Boolean).join(' '),
+    ]);
+
+  it.each([
+    [
+      'backticks, a table PRIMARY KEY, a UNIQUE KEY over two columns, a plain KEY and table options',
+      'CREATE TABLE `feeds` (`id` int NOT NULL AUTO_INCREMENT, `post_id` int NOT NULL, `user_id` int, PRIMARY KEY (`id`), UNIQUE KEY `feeds_post_user` (`post_id`,`user_id`), KEY `by_user` (`user_id`)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;',
+      [['feeds', ['id', 'post_id+user_id'], '']],
+    ],
+    [
+      'a UNIQUE column and a column PRIMARY KEY',
+      'CREATE TABLE `users` (`id` bigint unsigned NOT NULL PRIMARY KEY AUTO_INCREMENT, `email` varchar(255) NOT NULL UNIQUE, `name` varchar(255));',
+      [['users', ['id', 'email'], '']],
+    ],
+    [
+      'a table without a unique key is known, with none',
+      'CREATE TABLE `visits` (`user_id` int NOT NULL, `day` date NOT NULL, KEY `by_day` (`day`)) ENGINE=InnoDB;',
+      [['visits', [], '']],
+    ],
+    [
+      'CREATE UNIQUE INDEX',
+      'CREATE UNIQUE INDEX `users_email` ON `users` (`email`);',
+      [['users', ['email'], 'addition']],
+    ],
+    ['a plain index settles nothing', 'CREATE INDEX `by_day` ON `visits` (`day`);', []],
+    [
+      'ALTER TABLE … ADD UNIQUE KEY … USING BTREE',
+      'ALTER TABLE `feeds` ADD UNIQUE KEY `feeds_post` (`post_id`) USING BTREE;',
+      [['feeds', ['post_id'], 'addition']],
+    ],
+    [
+      'ALTER TABLE … ADD CONSTRAINT … UNIQUE and ADD PRIMARY KEY in one statement',
+      'ALTER TABLE `grants` ADD CONSTRAINT `grants_server_token` UNIQUE (`server_id`, `token`), ADD PRIMARY KEY (`id`);',
+      [['grants', ['server_id+token', 'id'], 'addition']],
+    ],
+    [
+      'ADD COLUMN … UNIQUE',
+      'ALTER TABLE `coupons` ADD COLUMN `code` varchar(32) UNIQUE;',
+      [['coupons', ['code'], 'addition']],
+    ],
+    [
+      'a dropped key leaves the table unsure',
+      'ALTER TABLE `feeds` DROP INDEX `feeds_post`;',
+      [['feeds', [], 'unsure addition']],
+    ],
+    ['a dropped primary key', 'ALTER TABLE `feeds` DROP PRIMARY KEY;', [['feeds', [], 'unsure addition']]],
+    ['DROP INDEX … ON', 'DROP INDEX `users_email` ON `users`;', [['users', [], 'unsure addition']]],
+    [
+      'a renamed table',
+      'RENAME TABLE `feeds` TO `posts_feed`;',
+      [
+        ['feeds', [], 'unsure addition'],
+        ['posts_feed', [], 'unsure addition'],
+      ],
+    ],
+    [
+      'an expression key',
+      'CREATE TABLE `users` (`id` int PRIMARY KEY, `email` varchar(255), UNIQUE KEY `email_ci` ((lower(`email`))));',
+      [['users', ['id'], 'unsure']],
+    ],
+    ['a copy of another table', 'CREATE TABLE `archive` LIKE `orders`;', [['archive', [], 'unsure']]],
+    [
+      'statements PostgreSQL reads and MySQL statements in one file',
+      'CREATE TABLE inbox (message_id text PRIMARY KEY);\nALTER TABLE `feeds` ADD UNIQUE KEY `feeds_post` (`post_id`) USING BTREE;\nCREATE UNIQUE INDEX refunds_key ON refunds (refund_id) WHERE deleted_at IS NULL;',
+      [
+        ['inbox', ['message_id'], ''],
+        ['refunds', ['refund_id'], 'addition'],
+        ['feeds', ['post_id'], 'addition'],
+      ],
+    ],
+  ])('%s', (_name, text, expected) => {
+    expect(keys(text)).toEqual(expected);
+  });
+
+  it('a mysqldump file: SET, conditional comments, LOCK TABLES and INSERTs around the DDL', () => {
+    const dump = [
+      '/*!40101 SET NAMES utf8mb4 */;',
+      'DROP TABLE IF EXISTS `payouts`;',
+      'CREATE TABLE `payouts` (`id` int NOT NULL AUTO_INCREMENT, `reference` varchar(64) NOT NULL, PRIMARY KEY (`id`), UNIQUE KEY `payouts_reference` (`reference`)) ENGINE=InnoDB AUTO_INCREMENT=3 DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci;',
+      'LOCK TABLES `payouts` WRITE;',
+      "INSERT INTO `payouts` VALUES (1,'a'),(2,'b');",
+      'UNLOCK TABLES;',
+    ].join('\n');
+    expect(keys(dump)).toContainEqual(['payouts', ['id', 'reference'], '']);
+  });
+
+  it('a statement MySQL-looking but read by neither grammar leaves the tables it names unsure, and the file readable', () => {
+    expect(
+      keys(
+        'CREATE TABLE `topics` (`id` int PRIMARY KEY);\nCREATE TABLE `feeds` (`id` int PRIMARY KEY, `post_id` int, UNIQUE KEY `feeds_post` (`post_id`)) PARTITION BY HASH(`id`) PARTITIONS 4;',
+      ),
+    ).toEqual([
+      ['topics', ['id'], ''],
+      ['feeds', [], 'unsure addition'],
+    ]);
   });
 });
