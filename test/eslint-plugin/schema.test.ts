@@ -92,6 +92,72 @@ describe('the schema decides whether a check-then-insert is a race', () => {
     expect(findings).toEqual(['apps/worker/src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
+  it('Prisma: one schema per provider, in the project or in a package of a monorepo', async () => {
+    const local = await lintProject({
+      'prisma/postgres/schema.prisma': prismaSchema,
+      'src/subscribe.js': prismaConsumer,
+    });
+    expect(local.findings).toEqual(['src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
+    const packaged = await lintProject({
+      'packages/database/prisma/mysql/schema.prisma': prismaSchema.replace('"postgresql"', '"mysql"'),
+      'apps/worker/src/subscribe.js': prismaConsumer,
+    });
+    expect(packaged.findings).toEqual([
+      'apps/worker/src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+  });
+
+  it('Prisma: a multi-file schema, its models spread over files and subfolders of prisma/schema/', async () => {
+    const [head, models] = prismaSchema.split('model Subscriber');
+    const [subscriber, rest] = `model Subscriber${models}`.split('model Entry');
+    const [entry, visit] = `model Entry${rest}`.split('model Visit');
+    const files = {
+      'prisma/schema/schema.prisma': head,
+      'prisma/schema/subscriber.prisma': subscriber,
+      'prisma/schema/billing/entry.prisma': entry,
+      'prisma/schema/visit.prisma': `model Visit${visit}`,
+      'src/subscribe.js': prismaConsumer,
+    };
+    expect((await lintProject(files)).findings).toEqual([
+      'src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+    // One file of it broken: the tables it names are unknown, and the others keep their keys.
+    const broken = await lintProject({ ...files, 'prisma/schema/billing/entry.prisma': entry.replace(/}\s*$/, '') });
+    expect(broken.findings).toEqual(['src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
+    expect(broken.stderr.match(/entry\.prisma: it could not be read as a Prisma schema/g)).toHaveLength(1);
+    const withoutKey = await lintProject({
+      ...files,
+      'prisma/schema/billing/entry.prisma': entry.replace('@@unique([invoiceId, accountId])', ''),
+    });
+    expect(withoutKey.findings).toEqual([
+      'src/subscribe.js:10 idempotency/no-check-then-insert/checkThenInsert',
+      'src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+  });
+
+  it("Prisma: a schema kept where package.json's prisma.schema or prisma.config.ts says", async () => {
+    const elsewhere = { 'database/main.prisma': prismaSchema, 'src/subscribe.js': prismaConsumer };
+    expect((await lintProject(elsewhere)).findings).toHaveLength(3);
+    const byPackage = await lintProject({
+      ...elsewhere,
+      'package.json': JSON.stringify({ name: 'project', type: 'module', prisma: { schema: 'database/main.prisma' } }),
+    });
+    expect(byPackage.findings).toEqual(['src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
+    const byConfig = await lintProject({
+      ...elsewhere,
+      'prisma.config.ts':
+        "import { defineConfig } from 'prisma/config';\nexport default defineConfig({ schema: 'database' });\n",
+    });
+    expect(byConfig.findings).toEqual(['src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
+    // A path built at run time is not followed: nothing is run to find it.
+    const computed = await lintProject({
+      ...elsewhere,
+      'prisma.config.ts':
+        "import path from 'node:path';\nexport default { schema: path.join('database', 'main.prisma') };\n",
+    });
+    expect(computed.findings).toHaveLength(3);
+  });
+
   const sqlConsumer = `
 export async function claim(pool, id) {
   const { rows } = await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [id]);

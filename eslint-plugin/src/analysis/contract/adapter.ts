@@ -252,6 +252,12 @@ export type KeyPolicy = 'columns' | 'whole-key';
  */
 export interface SchemaFiles {
   locations: readonly (string | { folder: string; ending: string; depth?: number })[];
+  /**
+   * Files of a project folder that may say where the schema is (`package.json`, a tool's config),
+   * and the paths, relative to that folder, that a file's text names: schema files, or folders
+   * of them.
+   */
+  pointers?: readonly { file: string; paths(text: string): string[] }[];
   /** The endings of files given in settings that this reader reads. */
   endings: readonly string[];
   /** The tables and unique keys a file declares; null when it cannot be read. */

@@ -90,7 +90,9 @@ function filesIn(dir: string, ending: string, depth: number): string[] {
 function locate(folder: string, schema: SchemaFiles): string[] {
   const key = `${folder}\u0000${schema.kind}`;
   const listing = listings.get(key);
-  const identity = folderIdentity(folder);
+  const pointers = (schema.pointers ?? []).map((pointer) => ({ pointer, file: path.join(folder, pointer.file) }));
+  // A pointer file's edit changes the listing as much as a new file in the folder does.
+  const identity = [folderIdentity(folder), ...pointers.map(({ file }) => stampOf(file)?.stamp ?? '')].join('\n');
   if (listing && listing.identity === identity && now() - listing.at < listingLifetimeMs) return listing.files;
   const files: string[] = [];
   for (const location of schema.locations) {
@@ -102,14 +104,28 @@ function locate(folder: string, schema: SchemaFiles): string[] {
       if (isDirectory(dir)) files.push(...filesIn(dir, location.ending, location.depth ?? 1));
     }
   }
+  for (const { pointer, file } of pointers) {
+    const text = exists(file) ? textOf(file) : undefined;
+    if (text === undefined) continue;
+    let named: string[];
+    try {
+      named = pointer.paths(text);
+    } catch {
+      named = [];
+    }
+    // Nothing outside the project is read, wherever a pointer points.
+    const root = projectRoot(file) ?? folder;
+    const inside = named.filter((given) => !path.relative(root, path.resolve(folder, given)).startsWith('..'));
+    files.push(...declared(inside, folder, schema));
+  }
   listings.set(key, { at: now(), identity, files });
   return files;
 }
 
-/** Files and folders named in settings, relative to the working directory. */
-function declared(paths: readonly string[], cwd: string, schema: SchemaFiles): string[] {
+/** Files and folders named in settings or by a pointer, relative to `base`. */
+function declared(paths: readonly string[], base: string, schema: SchemaFiles): string[] {
   return paths.flatMap((given) => {
-    const full = path.resolve(cwd, given);
+    const full = path.resolve(base, given);
     if (isDirectory(full)) return schema.endings.flatMap((ending) => filesIn(full, ending, 4));
     return schema.endings.some((ending) => full.endsWith(ending)) && exists(full) ? [full] : [];
   });
