@@ -661,6 +661,143 @@ export async function createTenant(tenantRepository, _environmentId, identifier,
   });
 });
 
+describe('DDL that migration code sends as text', () => {
+  const consumer = `
+export async function claim(pool, id) {
+  const { rows } = await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [id]);
+  if (rows.length > 0) return false;
+  await pool.query('INSERT INTO inbox (message_id) VALUES ($1)', [id]);
+  return true;
+}
+
+export async function visit(pool, userId, day) {
+  const { rows } = await pool.query('SELECT 1 FROM visits WHERE user_id = $1 AND day = $2', [userId, day]);
+  if (rows.length === 0) await pool.query('INSERT INTO visits (user_id, day) VALUES ($1, $2)', [userId, day]);
+}
+`;
+  const inbox = 'CREATE TABLE inbox (id serial PRIMARY KEY, message_id text NOT NULL)';
+  const key = 'CREATE UNIQUE INDEX inbox_message ON inbox (message_id)';
+  const visits = 'CREATE TABLE visits (id serial PRIMARY KEY, user_id int NOT NULL, day date NOT NULL)';
+
+  it.each([
+    [
+      'TypeORM: queryRunner.query in a migration class',
+      'src/migrations/1700000000000-Init.ts',
+      `import { MigrationInterface, QueryRunner } from 'typeorm';
+export class Init1700000000000 implements MigrationInterface {
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(\`${inbox}\`);
+    await queryRunner.query(\`${key}\`);
+    await queryRunner.query(\`${visits}\`);
+  }
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('DROP INDEX inbox_message');
+  }
+}
+`,
+    ],
+    [
+      'knex: knex.raw and knex.schema.raw beside createTable',
+      'migrations/20240101_init.js',
+      `exports.up = async (knex) => {
+  await knex.schema.createTable('inbox', (t) => { t.increments(); t.string('message_id').notNullable(); });
+  await knex.schema.raw('${key}');
+  await knex.raw('${visits}');
+};
+`,
+    ],
+    [
+      'Kysely: sql templates executed in a migration',
+      'src/db/migrations/001_init.ts',
+      `import { Kysely, sql } from 'kysely';
+export async function up(db: Kysely<any>): Promise<void> {
+  await sql\`${inbox}\`.execute(db);
+  await sql\`${key}\`.execute(db);
+  await sql\`${visits}\`.execute(db);
+}
+`,
+    ],
+    [
+      'MikroORM: this.addSql in a migration class',
+      'src/migrations/Migration20240101000000.ts',
+      `import { Migration } from '@mikro-orm/migrations';
+export class Migration20240101000000 extends Migration {
+  async up(): Promise<void> {
+    this.addSql('${inbox};');
+    this.addSql('alter table "inbox" add constraint "inbox_message_id_unique" unique ("message_id");');
+    this.addSql('${visits};');
+  }
+}
+`,
+    ],
+    [
+      'node-pg-migrate: pgm.sql',
+      'migrations/1700000000000_init.js',
+      `exports.up = (pgm) => {
+  pgm.sql(\`${inbox}; ${key};\`);
+  pgm.sql('${visits}');
+};
+`,
+    ],
+    [
+      'Sequelize: queryInterface.sequelize.query',
+      'migrations/20240101-init.js',
+      `module.exports = {
+  up: async (queryInterface) => {
+    const table = 'CREATE TABLE inbox (id serial PRIMARY KEY, message_id text NOT NULL)';
+    await queryInterface.sequelize.query(table);
+    await queryInterface.sequelize.query('${key}');
+    await queryInterface.sequelize.query('${visits}');
+  },
+};
+`,
+    ],
+  ])('%s: the unique index settles the check on inbox; visits has none', async (_name, file, migration) => {
+    const read = await lintProject({ [file]: migration, 'src/claim.js': consumer });
+    expect(read.findings).toEqual(['src/claim.js:11 idempotency/no-check-then-insert/checkThenInsert']);
+    expect(read.stderr).not.toMatch(/could not be read/);
+    // The same migration without the index: the check on inbox decides again.
+    const without = await lintProject({
+      [file]: migration.replace(key, 'SELECT 1').replace(/alter table "inbox"[^']*/, 'select 1'),
+      'src/claim.js': consumer,
+    });
+    expect(without.findings).toEqual([
+      'src/claim.js:11 idempotency/no-check-then-insert/checkThenInsert',
+      'src/claim.js:5 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+  });
+
+  it('a claim on a column no key covers is reported only when the migration shows every key of its table', async () => {
+    const claim = `
+export async function claim(pool, id) {
+  await pool.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT (message_id) DO NOTHING', [id]);
+}
+`;
+    const migration = (index: string) => `import { MigrationInterface, QueryRunner } from 'typeorm';
+export class Init1700000000000 implements MigrationInterface {
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('${inbox}');
+    ${index}
+  }
+}
+`;
+    const lint = async (index: string) =>
+      (await lintProject({ 'src/migrations/1-Init.ts': migration(index), 'src/claim.js': claim })).findings;
+    // No index: the table is known whole, and no key covers message_id.
+    expect(await lint('')).toEqual(['src/claim.js:3 idempotency/no-claim-without-unique-key/noMatchingKey']);
+    expect(await lint(`await queryRunner.query('${key}');`)).toEqual([]);
+    // An index whose text is built at run time, or one the tool's own call adds: unknown, never keyless.
+    expect(await lint('await queryRunner.query(`CREATE UNIQUE INDEX ${this.name} ON inbox (message_id)`);')).toEqual(
+      [],
+    );
+    expect(
+      await lint(
+        "await queryRunner.createIndex('inbox', new TableIndex({ columnNames: ['message_id'], isUnique: true }));",
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe('what the schema model knows of a table, and how sure it is', async () => {
   const { whenSqlParserReady } = await import('../../eslint-plugin/src/analysis/sql/parser.js');
   const { uniqueKeysInSql } = await import('../../eslint-plugin/src/analysis/sql/ddl.js');

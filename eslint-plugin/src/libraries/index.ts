@@ -21,6 +21,7 @@ import { mongodb } from './mongodb.js';
 import { mongoose } from './mongoose.js';
 import { nats } from './nats.js';
 import { nestjs } from './nestjs.js';
+import { nodePgMigrate } from './node-pg-migrate.js';
 import { objection } from './objection.js';
 import { pgBoss } from './pg-boss.js';
 import { powertools } from './powertools.js';
@@ -89,6 +90,7 @@ export const libraries: readonly LibraryAdapter[] = [
   typeorm,
   sequelize,
   mongoose,
+  nodePgMigrate,
   // Providers that move money or send
   providerApis,
 ];

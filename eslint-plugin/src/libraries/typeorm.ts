@@ -51,4 +51,6 @@ export const typeorm: DataAdapter = {
   remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
   increments: { methods: ['increment', 'decrement'] },
   models: { mentions: /@Entity\b/, read: typeormEntities },
+  // A migration's `up(queryRunner)`: `await queryRunner.query('CREATE UNIQUE INDEX …')`.
+  ddlCalls: [{ method: 'query', receiver: /^queryRunner$/ }],
 };

@@ -266,6 +266,14 @@ export interface SchemaFiles {
   kind: string;
 }
 
+/**
+ * A call by which migration code sends DDL as text, read for unique keys as a SQL migration is:
+ * a method on a receiver whose last name matches (`queryRunner.query(sql)`, `this.addSql(sql)`,
+ * `pgm.sql(sql)`), the text at `argument` (0 when not said); or a tagged template
+ * (`` sql`CREATE UNIQUE INDEX …`.execute(db) ``).
+ */
+export type DdlCall = { method: string; receiver: RegExp; argument?: number } | { tag: string };
+
 /** Unique keys declared in model code (entity decorators, schema objects), read from the project's modules. */
 export interface ModelFiles {
   /** A cheap look at a module's text: could it declare models of this library? */
@@ -306,6 +314,8 @@ export interface DataAdapter {
   schema?: SchemaFiles;
   /** Models declared in code, with their unique keys. */
   models?: ModelFiles;
+  /** Calls in migration code that send DDL as text. */
+  ddlCalls?: readonly DdlCall[];
   /**
    * How a write adds to a stored value rather than setting it: properties of its data naming the
    * operation (`{ credits: { increment: 5 } }`, `{ $inc: { credits: 5 } }`), or methods that do

@@ -9,6 +9,7 @@ import { listSources } from '../project/importers.js';
 import { moduleContext } from '../project/modules.js';
 import { normaliseTarget } from '../contract/operation.js';
 import { SchemaModel } from './model.js';
+import { ddlInCode } from './ddl-in-code.js';
 import { type DeclaredTable } from '../contract/schema.js';
 
 /**
@@ -192,6 +193,18 @@ const declaredLately = new Map<
   }
 >();
 
+const readersByTable = new WeakMap<LibraryTable, readonly ModelFiles[]>();
+
+/** The adapters' readers of model code, and one of the DDL their migrations send as text. */
+function modelReadersOf(table: LibraryTable): readonly ModelFiles[] {
+  let readers = readersByTable.get(table);
+  if (!readers) {
+    readers = [...table.modelReaders, ...(table.ddlCalls.length > 0 ? [ddlInCode(table.ddlCalls)] : [])];
+    readersByTable.set(table, readers);
+  }
+  return readers;
+}
+
 /**
  * The project's modules that may declare tables in model code (those that mention a model
  * library), looked for again at most every few seconds. Reading what they declare (a parse of
@@ -202,14 +215,15 @@ function declaredInModels(
   table: LibraryTable,
 ): { files: { file: string; readers: ReadonlySet<ModelFiles> }[]; stamps: string[] } {
   const root = projectRoot(filename);
-  if (!root || table.modelReaders.length === 0) return { files: [], stamps: [] };
+  const readers = modelReadersOf(table);
+  if (!root || readers.length === 0) return { files: [], stamps: [] };
   const key = `${root}\u0000${table.id}`;
   const lately = declaredLately.get(key);
   const identity = folderIdentity(root);
   if (lately && lately.identity === identity && now() - lately.at < listingLifetimeMs) return lately.found;
   const found = { files: [] as { file: string; readers: ReadonlySet<ModelFiles> }[], stamps: [] as string[] };
   for (const file of listSources(root)) {
-    const mentioned = readersMentioned(file, table.modelReaders);
+    const mentioned = readersMentioned(file, readers);
     if (!mentioned || mentioned.readers.size === 0) continue;
     found.stamps.push(`${file}@${mentioned.stamp}`);
     found.files.push({ file, readers: mentioned.readers });

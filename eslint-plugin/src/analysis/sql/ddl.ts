@@ -155,7 +155,7 @@ function stringsIn(tree: unknown, depth = 0): string[] {
 }
 
 /** Tables a text we cannot read names after TABLE or ON: their keys may be declared there. */
-function tablesMentioned(text: string): DeclaredTable[] {
+export function tablesMentioned(text: string): DeclaredTable[] {
   const names = new Set<string>();
   for (const match of text.matchAll(
     /\b(?:table|on)\s+(?:only\s+)?(?:if\s+(?:not\s+)?exists\s+)?((?:[\w$]+|"[^"]+"|`[^`]+`)(?:\.(?:[\w$]+|"[^"]+"|`[^`]+`))?)/gi,
