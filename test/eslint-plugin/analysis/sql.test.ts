@@ -182,6 +182,31 @@ describe('unique keys a MySQL migration declares', () => {
     expect(keys(dump)).toContainEqual(['payouts', ['id', 'reference'], '']);
   });
 
+  it('a large data dump: its DDL is read statement by statement, and a statement the split cannot place leaves its table unsure', () => {
+    const rows = (note: string) =>
+      Array.from({ length: 6000 }, (_, i) => (i === 7 ? `(${i},'${note}')` : `(${i},'note ${i}')`)).join(',');
+    const dump = (note: string) =>
+      [
+        'CREATE TABLE `a` (`id` int NOT NULL, `code` varchar(9), PRIMARY KEY (`id`), UNIQUE KEY `a_code` (`code`)) ENGINE=InnoDB;',
+        `INSERT INTO \`a\` VALUES ${rows(note)};`,
+        'CREATE TABLE `b` (`id` int NOT NULL, `ref` varchar(9), PRIMARY KEY (`id`), UNIQUE KEY `b_ref` (`ref`)) ENGINE=InnoDB;',
+        `INSERT INTO \`b\` VALUES ${rows(note)};`,
+        'CREATE TABLE `c` (`id` int NOT NULL, `day` date, PRIMARY KEY (`id`)) ENGINE=InnoDB;',
+      ].join('\n');
+    expect(dump('plain').length).toBeGreaterThan(200_000);
+    expect(keys(dump("it''s"))).toEqual([
+      ['a', ['id', 'code'], ''],
+      ['b', ['id', 'ref'], ''],
+      ['c', ['id'], ''],
+    ]);
+    // MySQL's backslash escape is not PostgreSQL's: the statements are split wrongly around it.
+    expect(keys(dump("it\\'s"))).toEqual([
+      ['a', ['id', 'code'], ''],
+      ['c', ['id'], ''],
+      ['b', [], 'unsure addition'],
+    ]);
+  });
+
   it('a statement MySQL-looking but read by neither grammar leaves the tables it names unsure, and the file readable', () => {
     expect(
       keys(

@@ -186,19 +186,27 @@ function statementsOf(text: string): string[] {
   return parts.filter((part) => part.trim() !== '');
 }
 
+/**
+ * The MySQL grammar reads a large data dump slowly (about 2 s a megabyte): a text above this size
+ * is not given to it whole, only its DDL statements one by one.
+ */
+const wholeMysqlLimit = 200_000;
+/** A statement that may declare or drop a key, after any comments. */
+const ddlStart = /^\s*(?:(?:--[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\/)\s*)*(?:create|alter|drop|rename)\b/i;
+
 export function uniqueKeysInSql(text: string): DeclaredTable[] | null {
   const whole = parseSql(text);
   // PostgreSQL's grammar rejects it: perhaps MySQL's reads it whole. (Before the parser has
   // loaded, every text reads as rejected; that says nothing of its dialect.)
-  if (!whole && sqlParserLoaded() && text.trim() !== '') {
+  if (!whole && sqlParserLoaded() && text.trim() !== '' && text.length <= wholeMysqlLimit) {
     const mysql = uniqueKeysInMysql(text);
     if (mysql) return mysql;
   }
   const parts = whole ? [] : statementsOf(text);
   const trees = whole ? [whole] : parts.map(parseSql);
-  // Statements PostgreSQL rejects, read by the MySQL grammar one by one; null where it rejects them too.
+  // DDL statements PostgreSQL rejects, read by the MySQL grammar one by one; null where it rejects them too.
   const others = parts.map((part, index) =>
-    trees[index] === null && sqlParserLoaded() ? uniqueKeysInMysql(part) : null,
+    trees[index] === null && sqlParserLoaded() && ddlStart.test(part) ? uniqueKeysInMysql(part) : null,
   );
   if (trees.every((tree, index) => tree === null && others[index] === null)) return text.trim() === '' ? [] : null;
   // A statement neither grammar reads (another dialect's ALTER TABLE …) may still declare a key:
