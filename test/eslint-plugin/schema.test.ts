@@ -795,6 +795,17 @@ export class Init1700000000000 implements MigrationInterface {
         "await queryRunner.createIndex('inbox', new TableIndex({ columnNames: ['message_id'], isUnique: true }));",
       ),
     ).toEqual([]);
+    // A test's throwaway table says nothing of the real schema: the table stays unknown.
+    const fromTest = await lintProject({
+      'test/setup.ts': `import { sql } from 'kysely';\nexport async function setup(db) {\n  await sql\`${inbox}\`.execute(db);\n}\n`,
+      'src/claim.js': claim,
+    });
+    expect(fromTest.findings).toEqual([]);
+    const fromMigration = await lintProject({
+      'db/migrations/001_init.ts': `import { sql } from 'kysely';\nexport async function up(db) {\n  await sql\`${inbox}\`.execute(db);\n}\n`,
+      'src/claim.js': claim,
+    });
+    expect(fromMigration.findings).toEqual(['src/claim.js:3 idempotency/no-claim-without-unique-key/noMatchingKey']);
   });
 });
 

@@ -12,11 +12,18 @@ import { tablesMentioned, uniqueKeysInSql } from '../sql/ddl.js';
  * …')`), read as a SQL migration's. What cannot be read stays unknown, never keyless: a text
  * with a part built at run time leaves the tables it names unsure, and so do the tables named in
  * the same file by the migration tool's own calls (`createIndex('refunds', …)`), which may add
- * keys this reading does not see.
+ * keys this reading does not see. Tests' DDL is not read.
  */
 
 /** DDL that may declare a key: a cheap look at a module's text before it is parsed. */
 const mentionsDdl = /\b(create|alter)\s+(unique\s+)?(table|index)\b/i;
+
+/**
+ * Tests and fixtures: the tables they create are throwaway copies, often without the keys the
+ * real schema has, so their DDL says nothing of it.
+ */
+const testCode =
+  /(^|[\\/])(__tests__|__mocks__|__fixtures__|test|tests|e2e|fixtures|mocks)[\\/]|\.(test|spec)\.[cm]?[jt]sx?$/;
 
 /** Method names by which migration tools change a table themselves. */
 const changesTable = /^(create|alter|add|drop|rename|change)[A-Z_]|^(on|table|alterTable|createTable)$/;
@@ -57,6 +64,7 @@ export function ddlInCode(calls: readonly DdlCall[]): ModelFiles {
   return {
     mentions: mentionsDdl,
     read(file) {
+      if (testCode.test(file.filename)) return [];
       const tables: DeclaredTable[] = [];
       const others: TSESTree.CallExpression[] = [];
       walk(file.sourceAst, file.visitorKeys, (node) => {
