@@ -806,6 +806,25 @@ export class Init1700000000000 implements MigrationInterface {
       'src/claim.js': claim,
     });
     expect(fromMigration.findings).toEqual(['src/claim.js:3 idempotency/no-claim-without-unique-key/noMatchingKey']);
+    // A project kept in a folder named tests is not a test: only paths inside it count.
+    const { mkdirSync, mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const outer = mkdtempSync(path.join(tmpdir(), 'idempotency-outer-'));
+    const before = process.env.TMPDIR;
+    try {
+      mkdirSync(path.join(outer, 'tests'));
+      process.env.TMPDIR = path.join(outer, 'tests');
+      const inTests = await lintProject({
+        'db/migrations/001_init.ts': `import { sql } from 'kysely';\nexport async function up(db) {\n  await sql\`${inbox}\`.execute(db);\n}\n`,
+        'src/claim.js': claim,
+      });
+      expect(inTests.findings).toEqual(['src/claim.js:3 idempotency/no-claim-without-unique-key/noMatchingKey']);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      rmSync(outer, { recursive: true, force: true });
+    }
   });
 });
 

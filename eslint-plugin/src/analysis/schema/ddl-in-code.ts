@@ -1,7 +1,10 @@
+import path from 'node:path';
+
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { AdapterFile, DdlCall, ModelFiles } from '../contract/adapter.js';
 import type { DeclaredTable } from '../contract/schema.js';
+import { projectRoot } from '../project/root.js';
 import { calleeName, memberPath, unwrapExpression } from '../syntax/nodes.js';
 import { staticText } from '../syntax/static-text.js';
 import { walk } from '../syntax/walk.js';
@@ -64,7 +67,9 @@ export function ddlInCode(calls: readonly DdlCall[]): ModelFiles {
   return {
     mentions: mentionsDdl,
     read(file) {
-      if (testCode.test(file.filename)) return [];
+      // Judged by the path inside the project: a project kept in a folder named `test` is not a test.
+      const root = projectRoot(file.filename);
+      if (testCode.test(root ? path.relative(root, file.filename) : file.filename)) return [];
       const tables: DeclaredTable[] = [];
       const others: TSESTree.CallExpression[] = [];
       walk(file.sourceAst, file.visitorKeys, (node) => {
