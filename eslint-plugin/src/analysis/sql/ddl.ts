@@ -191,8 +191,16 @@ function statementsOf(text: string): string[] {
  * is not given to it whole, only its DDL statements one by one.
  */
 const wholeMysqlLimit = 200_000;
-/** A statement that may declare or drop a key, after any comments. */
-const ddlStart = /^\s*(?:(?:--[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\/)\s*)*(?:create|alter|drop|rename)\b/i;
+/** Comments before a statement; MySQL reads `-->` (Drizzle Kit's statement breakpoint) as an operator, not a comment. */
+const leadingComments = /^\s*(?:(?:--[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\/)\s*)*/;
+/** A statement that may declare a key or rename a table, after any comments. */
+const ddlStart = /^(?:create|alter|rename)\b/i;
+
+/** A DDL statement PostgreSQL rejected, read with MySQL's grammar; null when it is not DDL or that grammar rejects it too. */
+function mysqlStatement(part: string): DeclaredTable[] | null {
+  const statement = part.replace(leadingComments, '');
+  return sqlParserLoaded() && ddlStart.test(statement) ? uniqueKeysInMysql(statement) : null;
+}
 
 export function uniqueKeysInSql(text: string): DeclaredTable[] | null {
   const whole = parseSql(text);
@@ -205,9 +213,7 @@ export function uniqueKeysInSql(text: string): DeclaredTable[] | null {
   const parts = whole ? [] : statementsOf(text);
   const trees = whole ? [whole] : parts.map(parseSql);
   // DDL statements PostgreSQL rejects, read by the MySQL grammar one by one; null where it rejects them too.
-  const others = parts.map((part, index) =>
-    trees[index] === null && sqlParserLoaded() && ddlStart.test(part) ? uniqueKeysInMysql(part) : null,
-  );
+  const others = parts.map((part, index) => (trees[index] === null ? mysqlStatement(part) : null));
   if (trees.every((tree, index) => tree === null && others[index] === null)) return text.trim() === '' ? [] : null;
   // A statement neither grammar reads (another dialect's ALTER TABLE …) may still declare a key:
   // the tables it names are not fully known.

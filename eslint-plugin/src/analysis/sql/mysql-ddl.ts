@@ -7,8 +7,10 @@ import type { DeclaredTable } from '../contract/schema.js';
  * backticked names, `UNIQUE KEY name (a, b)` inside CREATE TABLE, `ALTER TABLE … ADD UNIQUE
  * KEY`, table options such as `ENGINE=InnoDB`. Read with node-sql-parser's MySQL grammar, which
  * is loaded on the first text PostgreSQL's grammar turns away: a project whose migrations all
- * parse as PostgreSQL never loads it. What the reading cannot pin down (a dropped or renamed
- * key, an expression, a table copied from another) leaves the table unsure, never keyless.
+ * parse as PostgreSQL never loads it. What the reading cannot pin down (a renamed table or
+ * column, an expression key, a table copied from another) leaves the table unsure, never
+ * keyless. Drops are not applied, as with PostgreSQL's DDL: a down section drops what its up
+ * section creates, and a key believed to exist only keeps the rules silent.
  */
 
 type Tree = Record<string, unknown>;
@@ -140,21 +142,28 @@ function alterTable(statement: Tree): DeclaredTable[] {
   let unsure = false;
   for (const command of list(statement.expr)) {
     const action = word(command.action);
-    if (action === 'add' || action === 'modify') {
+    // CHANGE COLUMN a a …: only the type changes, as with MODIFY; CHANGE COLUMN a b …: a rename.
+    const renamed =
+      action === 'rename' ||
+      (action === 'change' &&
+        columnOf((command.old_column ?? {}) as Tree) !== columnOf((command.column ?? {}) as Tree));
+    if (renamed) {
+      // A renamed table or column: the keys read so far may name what is no longer there.
+      unsure = true;
+    } else if (action === 'add' || action === 'modify' || action === 'change') {
       const definition = command.resource === 'column' ? command : (command.create_definitions as Tree | undefined);
       const found = definition ? keysOfDefinition(definition, table) : { keys: [], unsure: false };
       keys.push(...found.keys);
       unsure ||= found.unsure;
-    } else if (action === 'drop' || action === 'rename' || action === 'change') {
-      // A dropped key, or a renamed table or column: the keys read so far may name what is no longer there.
-      unsure = true;
     }
+    // A drop is not applied: a migration's down section drops what its up section creates, and a
+    // key believed to exist only keeps the rules silent.
   }
   return keys.length > 0 || unsure ? [{ table, keys, addition: true, ...(unsure ? { unsure } : {}) }] : [];
 }
 
-/** Tables whose keys a statement drops or renames: left unsure. */
-function touched(names: unknown): DeclaredTable[] {
+/** Tables a statement renames: left unsure. */
+function renamed(names: unknown): DeclaredTable[] {
   return list(names)
     .flatMap((name) => (Array.isArray(name) ? name : [name]))
     .map((name) => tableName(name))
@@ -169,13 +178,20 @@ function tablesOf(statement: Tree): DeclaredTable[] {
       return keyword === 'table' ? createTable(statement) : keyword === 'index' ? createIndex(statement) : [];
     case 'alter':
       return alterTable(statement);
-    case 'drop':
-      return keyword === 'table' ? touched(statement.name) : keyword === 'index' ? touched(statement.table) : [];
     case 'rename':
-      return touched(statement.table);
+      return renamed(statement.table);
     default:
       return [];
   }
+}
+
+/**
+ * MySQL's `SERIAL` type, which the grammar lacks, written as what it stands for (`BIGINT UNSIGNED
+ * NOT NULL AUTO_INCREMENT UNIQUE`, the UNIQUE being the part that matters here); only after a
+ * backticked column name, as Drizzle Kit writes it, so that a column named serial is left alone.
+ */
+function withoutSerial(text: string): string {
+  return text.replace(/(`[^`\n]+`\s+)serial\b/gi, '$1bigint unsigned unique');
 }
 
 /** The tables and unique keys a MySQL text declares, or null when the MySQL grammar rejects it too. */
@@ -184,7 +200,7 @@ export function uniqueKeysInMysql(text: string): DeclaredTable[] | null {
   if (!parser) return null;
   let tree: unknown;
   try {
-    tree = parser.astify(text, { database: 'mysql' });
+    tree = parser.astify(withoutSerial(text), { database: 'mysql' });
   } catch {
     return null;
   }
