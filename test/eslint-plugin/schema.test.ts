@@ -767,6 +767,31 @@ export class Migration20240101000000 extends Migration {
     ]);
   });
 
+  it('TypeORM on MySQL: a generated migration in MySQL DDL, read through the MySQL grammar', async () => {
+    const migration = (uniqueIndex: string) => `import { MigrationInterface, QueryRunner } from 'typeorm';
+export class Init1700000000000 implements MigrationInterface {
+  name = 'Init1700000000000';
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(\`CREATE TABLE \\\`inbox\\\` (\\\`id\\\` int NOT NULL AUTO_INCREMENT, \\\`message_id\\\` varchar(255) NOT NULL, ${uniqueIndex}PRIMARY KEY (\\\`id\\\`)) ENGINE=InnoDB\`);
+    await queryRunner.query(\`CREATE TABLE \\\`visits\\\` (\\\`id\\\` int NOT NULL AUTO_INCREMENT, \\\`user_id\\\` int NOT NULL, \\\`day\\\` date NOT NULL, PRIMARY KEY (\\\`id\\\`)) ENGINE=InnoDB\`);
+  }
+}
+`;
+    const keyed = await lintProject({
+      'src/migrations/1700000000000-Init.ts': migration('UNIQUE INDEX \\`IDX_inbox_message\\` (\\`message_id\\`), '),
+      'src/claim.js': consumer,
+    });
+    expect(keyed.findings).toEqual(['src/claim.js:11 idempotency/no-check-then-insert/checkThenInsert']);
+    const plain = await lintProject({
+      'src/migrations/1700000000000-Init.ts': migration('INDEX \\`IDX_inbox_message\\` (\\`message_id\\`), '),
+      'src/claim.js': consumer,
+    });
+    expect(plain.findings).toEqual([
+      'src/claim.js:11 idempotency/no-check-then-insert/checkThenInsert',
+      'src/claim.js:5 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+  });
+
   it('a claim on a column no key covers is reported only when the migration shows every key of its table', async () => {
     const claim = `
 export async function claim(pool, id) {
