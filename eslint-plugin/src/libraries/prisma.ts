@@ -212,7 +212,7 @@ export const prisma: DataAdapter = {
   increments: { operators: ['increment', 'decrement'] },
   uniqueViolations: ['P2002'],
   uniqueKey: {
-    violationCode: 'P2002',
+    violation: { codes: ['P2002'] },
     declare: (write, fields, declared) => {
       // The client's delegate is the model's name with a lower-case first letter: `prisma.processedMessage`.
       const delegate = /(\w+)\.\w+\(\)$/.exec(write.label)?.[1] ?? write.targets[0] ?? 'Model';

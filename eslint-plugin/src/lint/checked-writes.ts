@@ -514,8 +514,9 @@ function recordAfterGatedWork(
     (candidate) =>
       candidate.node.range[1] < write.node.range[0] &&
       enclosingFunction(candidate.node) === fn &&
-      candidate.targets.some((target) => write.targets.includes(target)) &&
+      // Whether the read decides anything is cheaper to learn than its tables (SQL is parsed for them).
       guardsOf(candidate, analysis).length > 0 &&
+      candidate.targets.some((target) => write.targets.includes(target)) &&
       recordsWhatWasAsked(write, candidate, analysis.file.text),
   );
   if (!read) return undefined;

@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import type { LibraryTable } from './library-table.js';
 import { constantInitializer, variableOf } from '../syntax/scope.js';
-import { keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { calleeName, keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { importsOf, type FileImports } from '../syntax/imports.js';
 import { walk } from '../syntax/walk.js';
 
@@ -29,6 +29,11 @@ export interface SourceLike {
   getText(node?: TSESTree.Node): string;
 }
 
+interface CallIndex {
+  byFunction: Map<TSESTree.Node, TSESTree.CallExpression[]>;
+  byName: Map<string, TSESTree.CallExpression[]>;
+}
+
 export function isFunction(node: TSESTree.Node | undefined | null): node is FunctionNode {
   return (
     node?.type === 'FunctionDeclaration' ||
@@ -40,7 +45,7 @@ export function isFunction(node: TSESTree.Node | undefined | null): node is Func
 export class FileContext {
   readonly imports: FileImports;
   private readonly sitesCache = new Map<FunctionNode, TSESTree.Node[]>();
-  private memberCalls: Map<string, TSESTree.MemberExpression[]> | undefined;
+  private calls: CallIndex | undefined;
 
   constructor(
     private readonly sourceCode: Readonly<SourceLike>,
@@ -102,24 +107,44 @@ export class FileContext {
     return sites;
   }
 
-  /** Every `receiver.name(…)` callee in the file, by method name, found in one walk. */
-  private callsByMethod(): Map<string, TSESTree.MemberExpression[]> {
-    if (this.memberCalls) return this.memberCalls;
-    const calls = new Map<string, TSESTree.MemberExpression[]>();
+  /** The calls of the file, found in one walk: by the function they sit in, and by the name they call. */
+  private callIndex(): CallIndex {
+    if (this.calls) return this.calls;
+    const index: CallIndex = { byFunction: new Map(), byName: new Map() };
+    const add = <K>(map: Map<K, TSESTree.CallExpression[]>, key: K, call: TSESTree.CallExpression) => {
+      const list = map.get(key);
+      if (list) list.push(call);
+      else map.set(key, [call]);
+    };
     walk(
       this.sourceCode.ast,
       this.sourceCode.visitorKeys,
       (node) => {
-        if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return;
-        const name = propertyName(node.callee);
-        if (name === undefined) return;
-        const list = calls.get(name);
-        if (list) list.push(node.callee);
-        else calls.set(name, [node.callee]);
+        if (node.type !== 'CallExpression') return;
+        let holder: TSESTree.Node | undefined = node.parent;
+        while (holder && !isFunction(holder)) holder = holder.parent;
+        if (holder) add(index.byFunction, holder, node);
+        const name = calleeName(node.callee);
+        if (name !== undefined) add(index.byName, name, node);
       },
       200_000,
     );
-    return (this.memberCalls = calls);
+    return (this.calls = index);
+  }
+
+  /** The calls of `name`, as a function or as a method of any receiver. */
+  callsNamed(name: string): readonly TSESTree.CallExpression[] {
+    return this.callIndex().byName.get(name) ?? [];
+  }
+
+  /** `receiver.name(…)` callees of the file. */
+  private methodCallees(name: string): TSESTree.MemberExpression[] {
+    return this.callsNamed(name).flatMap((call) => (call.callee.type === 'MemberExpression' ? [call.callee] : []));
+  }
+
+  /** The calls `fn` makes itself, in source order: not those of the functions nested in it. */
+  callsIn(fn: FunctionNode): readonly TSESTree.CallExpression[] {
+    return this.callIndex().byFunction.get(fn) ?? [];
   }
 
   /**
@@ -132,7 +157,7 @@ export class FileContext {
     const className =
       owner.type === 'ClassDeclaration' || owner.type === 'ClassExpression' ? owner.id?.name : undefined;
     if (!name || !className || method.static) return [];
-    return (this.callsByMethod().get(name) ?? []).filter((callee) => this.isInstanceOf(callee.object, className));
+    return this.methodCallees(name).filter((callee) => this.isInstanceOf(callee.object, className));
   }
 
   /** `IdempotencyService.check(…)`: the calls of a static method through its class's name. */
@@ -142,7 +167,7 @@ export class FileContext {
     const className =
       owner.type === 'ClassDeclaration' || owner.type === 'ClassExpression' ? owner.id?.name : undefined;
     if (!name || !className) return [];
-    return (this.callsByMethod().get(name) ?? []).filter(
+    return this.methodCallees(name).filter(
       (callee) => callee.object.type === 'Identifier' && callee.object.name === className,
     );
   }
@@ -189,22 +214,14 @@ export class FileContext {
 
   /** `this.name(…)` calls in the class or object literal that holds a method. */
   private thisCalls(method: TSESTree.MethodDefinition | TSESTree.Property, name: string | undefined): TSESTree.Node[] {
-    if (!name) return [];
     const owner = method.parent;
-    const found: TSESTree.Node[] = [];
-    if (!owner) return found;
-    walk(owner, this.sourceCode.visitorKeys, (current) => {
-      if (
-        current.type === 'MemberExpression' &&
-        current.object.type === 'ThisExpression' &&
-        propertyName(current) === name &&
-        current.parent?.type === 'CallExpression' &&
-        current.parent.callee === current
-      ) {
-        found.push(current);
-      }
-    });
-    return found;
+    if (!name || !owner) return [];
+    return this.methodCallees(name).filter(
+      (callee) =>
+        callee.object.type === 'ThisExpression' &&
+        owner.range[0] <= callee.range[0] &&
+        callee.range[1] <= owner.range[1],
+    );
   }
 
   /** The name this module exports `fn` by, if it exports it. */

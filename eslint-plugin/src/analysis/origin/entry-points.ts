@@ -4,6 +4,7 @@ import type { BrokerAdapter, Evidence, HandlerPattern, ShapeId } from '../contra
 import { guessed, listOf, shaped, type Fact } from './facts.js';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { calledFunction } from '../project/calls.js';
+import { rememberedThisLint } from '../project/files.js';
 import { sitesInImporters } from '../project/import-sites.js';
 import { calleeName, keyName, memberPath, propertyName } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
@@ -48,27 +49,34 @@ function targetFacts(pattern: Target, fn: FunctionNode, index: number, code: str
     : [shaped(pattern.shape, code)];
 }
 
+/** A handler pattern and the adapter that gives it. */
+interface Registration {
+  adapter: BrokerAdapter;
+  pattern: Target;
+}
+
 /** The handler patterns that register whatever stands at `site` (a function, or a reference to one), where their evidence is found. */
-function registrationsAt(site: TSESTree.Node, file: FileContext, param: string | undefined): Target[] {
+function registrationsAt(site: TSESTree.Node, file: FileContext, param: string | undefined): Registration[] {
   const parent = site.parent;
   if (!parent) return [];
   const table = file.libraries;
-  const found: Target[] = [];
+  const found: Registration[] = [];
   if (parent.type === 'Property' && parent.value === site) {
     const key = keyName(parent);
     for (const { adapter, pattern } of (key !== undefined && table.byProperty.get(key)) || []) {
       let receiver = '';
       if (pattern.inCall !== undefined) {
         const call = parent.parent.parent;
+        // `task({ run })`, `new CronJob({ onTick })`.
         if (
-          call?.type !== 'CallExpression' ||
+          (call?.type !== 'CallExpression' && call?.type !== 'NewExpression') ||
           !call.arguments.includes(parent.parent) ||
           calleeName(call.callee) !== pattern.inCall
         )
           continue;
         receiver = call.callee.type === 'MemberExpression' ? (memberPath(call.callee.object)?.join('.') ?? '') : '';
       }
-      if (hasEvidence(pattern.evidence, adapter, file, receiver, param)) found.push(pattern);
+      if (hasEvidence(pattern.evidence, adapter, file, receiver, param)) found.push({ adapter, pattern });
     }
     return found;
   }
@@ -83,12 +91,13 @@ function registrationsAt(site: TSESTree.Node, file: FileContext, param: string |
       parent.callee.type === 'MemberExpression' ? (memberPath(parent.callee.object)?.join('.') ?? '') : '';
     const candidates = parent.type === 'NewExpression' ? table.byConstruct.get(method) : table.byCall.get(method);
     for (const { adapter, pattern } of candidates ?? []) {
-      if (position < pattern.argument || !hasEvidence(pattern.evidence, adapter, file, receiver, param)) continue;
+      if (position < pattern.argument || (pattern.exactly && position !== pattern.argument)) continue;
+      if (!hasEvidence(pattern.evidence, adapter, file, receiver, param)) continue;
       if ('event' in pattern && pattern.event !== undefined) {
         const event = parent.arguments[0];
         if (event?.type !== 'Literal' || event.value !== pattern.event) continue;
       }
-      found.push(pattern);
+      found.push({ adapter, pattern });
     }
   }
   return found;
@@ -102,7 +111,7 @@ function fromRegistration(
   code: string,
   file: FileContext,
 ): Fact[] | undefined {
-  for (const pattern of registrationsAt(site, file, parameterName(fn.params[index]))) {
+  for (const { pattern } of registrationsAt(site, file, parameterName(fn.params[index]))) {
     const found = targetFacts(pattern, fn, index, code);
     if (found) return found;
   }
@@ -130,7 +139,8 @@ function fromDecorators(
   const table = file.libraries;
   const parameterDecorators = ('decorators' in param ? (param.decorators ?? []) : []).map(decoratorName);
   for (const name of (method.decorators ?? []).map(decoratorName)) {
-    for (const { pattern } of (name && table.byDecorator.get(name)) || []) {
+    for (const { adapter, pattern } of (name && table.byDecorator.get(name)) || []) {
+      if (!hasEvidence(pattern.evidence, adapter, file, '', undefined)) continue;
       for (const decorator of parameterDecorators) {
         const shape = decorator && pattern.byParameterDecorator?.[decorator];
         if (shape) return [shaped(shape, code)];
@@ -318,6 +328,20 @@ export function handlerParameter(
   sites: readonly TSESTree.Node[],
   file: FileContext,
 ): Fact[] | undefined {
+  const known = parametersOf(fn);
+  if (!known.has(index)) known.set(index, parameterRole(fn, index, sites, file));
+  return known.get(index);
+}
+
+/** The answers for a function's parameters, by index: the rules and the tracer each ask. */
+const parametersOf = rememberedThisLint((_fn: FunctionNode) => new Map<number, Fact[] | undefined>());
+
+function parameterRole(
+  fn: FunctionNode,
+  index: number,
+  sites: readonly TSESTree.Node[],
+  file: FileContext,
+): Fact[] | undefined {
   const param = fn.params[index];
   if (!param) return undefined;
   const code = param.type === 'Identifier' ? param.name : `parameter ${index + 1}`;
@@ -332,6 +356,46 @@ export function handlerParameter(
   // Defined here, registered in another module: `eachMessage: handleRefund` over there.
   for (const { module, site } of sitesInImporters(fn, file)) {
     const found = fromRegistration(fn, site, index, code, module);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The adapter that registers `fn` (at `sites`, by decorators, in importers) and the shape it gives
+ * it, whatever its parameters: `cron.schedule(expr, async () => …)` and `@Cron() sweep()` have none.
+ */
+export function registrationOf(
+  fn: FunctionNode,
+  sites: readonly TSESTree.Node[],
+  file: FileContext,
+): { adapter: BrokerAdapter; shape?: ShapeId } | undefined {
+  const atSite = (site: TSESTree.Node, module: FileContext) => {
+    const [found] = registrationsAt(site, module, parameterName(fn.params[0]));
+    return found && { adapter: found.adapter, shape: found.pattern.shape };
+  };
+  const here = sites.map((site) => atSite(site, file)).find(Boolean);
+  if (here) return here;
+  const method = fn.parent;
+  if (method?.type === 'MethodDefinition' && method.value === fn) {
+    const table = file.libraries;
+    for (const name of (method.decorators ?? []).map(decoratorName)) {
+      for (const { adapter, pattern } of (name && table.byDecorator.get(name)) || []) {
+        if (hasEvidence(pattern.evidence, adapter, file, '', undefined))
+          return { adapter, shape: pattern.shape ?? pattern.byPosition.find((shape) => shape !== undefined) };
+      }
+    }
+    const classNode = method.parent.parent;
+    if (classNode?.type === 'ClassDeclaration' || classNode?.type === 'ClassExpression') {
+      for (const name of (classNode.decorators ?? []).map(decoratorName)) {
+        for (const { adapter, pattern } of (name && table.byClassDecorator.get(name)) || []) {
+          if (keyName(method) === pattern.method) return { adapter, shape: pattern.shape };
+        }
+      }
+    }
+  }
+  for (const { module, site } of sitesInImporters(fn, file)) {
+    const found = atSite(site, module);
     if (found) return found;
   }
   return undefined;

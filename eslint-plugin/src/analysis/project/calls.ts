@@ -3,7 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { isFunction, typeReferenceOf, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
-import { noteModuleFollowed } from './files.js';
+import { noteModuleFollowed, rememberedThisLint } from './files.js';
 import { importedExport, moduleOfBinding } from './modules.js';
 
 /**
@@ -29,12 +29,16 @@ type Holder =
 
 const maxInheritance = 3;
 
+/** Answers by callee node, for every rule that asks. */
+const resolved = rememberedThisLint((callee: TSESTree.Node, file: FileContext) => resolveCall(file, callee, true));
+const resolvedHere = rememberedThisLint((callee: TSESTree.Node, file: FileContext) => resolveCall(file, callee, false));
+
 export function calledFunction(
   file: FileContext,
   callee: TSESTree.Node,
   crossModules = true,
 ): CalledFunction | undefined {
-  const found = resolveCall(file, callee, crossModules);
+  const found = (crossModules ? resolved : resolvedHere)(callee, file);
   // What the check read besides the file, for the editor to say: the helpers it followed.
   if (found && found.module !== file) noteModuleFollowed(found.module.filename);
   return found;

@@ -28,11 +28,35 @@ let modulesThisLint = new Set<string>();
  * handler calls its helpers many times) and asked again in the next.
  */
 export function beginLint(texts: Readonly<Record<string, string>> | undefined): void {
+  lintsBegun += 1;
   const entries = texts ? Object.entries(texts) : [];
   openDocuments = entries.length > 0 ? new Map(entries) : none;
   if (statsThisLint.size > 0) statsThisLint = new Map();
   schemaThisLint = undefined;
   if (modulesThisLint.size > 0) modulesThisLint = new Set();
+}
+
+let lintsBegun = 0;
+
+/**
+ * `compute`, with its answers kept by node for one lint: answers that read other modules may
+ * change with them, while the syntax trees of modules followed into are kept between lints.
+ * The other arguments must follow from the node (its file, say): they are not part of the key.
+ */
+export function rememberedThisLint<K extends object, A extends unknown[], V>(
+  compute: (key: K, ...rest: A) => V,
+): (key: K, ...rest: A) => V {
+  let answers = new WeakMap<K, { value: V }>();
+  let lint = lintsBegun;
+  return (key, ...rest) => {
+    if (lint !== lintsBegun) {
+      lint = lintsBegun;
+      answers = new WeakMap();
+    }
+    let answer = answers.get(key);
+    if (!answer) answers.set(key, (answer = { value: compute(key, ...rest) }));
+    return answer.value;
+  };
 }
 
 /** The schema this lint consulted: its files, told when asked (model code is read as the rules' questions need it). */

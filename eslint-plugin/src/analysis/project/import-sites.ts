@@ -67,22 +67,34 @@ function commonJsExportName(fn: FunctionNode, file: FileContext): string | undef
       : fn.parent?.type === 'VariableDeclarator' && fn.parent.id.type === 'Identifier'
         ? fn.parent.id.name
         : undefined;
+  const exports = commonJsExportsOf(file);
+  return exports.get(fn) ?? (local === undefined ? undefined : exports.get(local));
+}
+
+const commonJsExports = new WeakMap<FileContext, Map<string | TSESTree.Node, string>>();
+
+/** A module's CommonJS exports, read once: by the local name exported, or by the function assigned itself. */
+function commonJsExportsOf(file: FileContext): Map<string | TSESTree.Node, string> {
+  const known = commonJsExports.get(file);
+  if (known) return known;
+  const exports = new Map<string | TSESTree.Node, string>();
+  // The first statement that exports a name decides, as a reader going down the module would.
+  const add = (key: string | TSESTree.Node, name: string | undefined) => {
+    if (name !== undefined && !exports.has(key)) exports.set(key, name);
+  };
   for (const statement of file.sourceAst.body) {
     const expression = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
     if (expression?.type !== 'AssignmentExpression') continue;
     const target = memberPath(expression.left)?.join('.');
     if (target === 'module.exports' && expression.right.type === 'ObjectExpression') {
       for (const property of expression.right.properties) {
-        if (property.type === 'Property' && property.value.type === 'Identifier' && property.value.name === local)
-          return keyName(property);
+        if (property.type === 'Property' && property.value.type === 'Identifier')
+          add(property.value.name, keyName(property));
       }
     }
     const named = target && /^(module\.)?exports\.(\w+)$/.exec(target)?.[2];
-    if (
-      named &&
-      (expression.right === fn || (expression.right.type === 'Identifier' && expression.right.name === local))
-    )
-      return named;
+    if (named) add(expression.right.type === 'Identifier' ? expression.right.name : expression.right, named);
   }
-  return undefined;
+  commonJsExports.set(file, exports);
+  return exports;
 }

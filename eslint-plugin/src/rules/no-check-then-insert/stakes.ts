@@ -13,7 +13,7 @@ import { calledFunction } from '../../analysis/project/calls.js';
 import { projectRoot } from '../../analysis/project/root.js';
 import { walk } from '../../analysis/syntax/walk.js';
 import { sends, writingRequest } from '../../analysis/work/work.js';
-import { entryPointOf } from '../require-repeat-safe-effect/entry.js';
+import { entryPointOf } from '../../lint/entry-points.js';
 
 /**
  * What a second pass through a check-then-insert costs. In a delivery's handler (a consumer, a

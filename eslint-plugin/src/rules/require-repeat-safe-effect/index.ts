@@ -3,7 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { analysisFor } from '../../lint/file-analysis.js';
 import { producerDedupes } from '../../analysis/keys/producer-dedupe.js';
 import { createRule } from '../../create-rule.js';
-import { entryPointsAtExit } from './entry.js';
+import { entryPointsAtExit } from '../../lint/entry-points.js';
 import { readPath } from './path.js';
 
 export const requireRepeatSafeEffect = createRule({
