@@ -268,11 +268,7 @@ export type KeyPolicy = 'columns' | 'whole-key';
  */
 export interface SchemaFiles {
   locations: readonly (string | { folder: string; ending: string; depth?: number })[];
-  /**
-   * Files of a project folder that may say where the schema is (`package.json`, a tool's config),
-   * and the paths, relative to that folder, that a file's text names: schema files, or folders
-   * of them.
-   */
+  /** Files of a project folder that may say where the schema is (package.json), and the paths their text names. */
   pointers?: readonly { file: string; paths(text: string): string[] }[];
   /** The endings of files given in settings that this reader reads. */
   endings: readonly string[];
@@ -282,12 +278,7 @@ export interface SchemaFiles {
   kind: string;
 }
 
-/**
- * A call by which migration code sends DDL as text, read for unique keys as a SQL migration is:
- * a method on a receiver whose last name matches (`queryRunner.query(sql)`, `this.addSql(sql)`,
- * `pgm.sql(sql)`), the text at `argument` (0 when not said); or a tagged template
- * (`` sql`CREATE UNIQUE INDEX …`.execute(db) ``).
- */
+/** A call sending DDL as text: `queryRunner.query(sql)` (receiver's last name, argument 0 by default), or sql`…`. */
 export type DdlCall = { method: string; receiver: RegExp; argument?: number } | { tag: string };
 
 /** Unique keys declared in model code (entity decorators, schema objects), read from the project's modules. */
