@@ -25,6 +25,7 @@ import { nats } from './nats.js';
 import { nestjs } from './nestjs.js';
 import { nestjsSchedule } from './nestjs-schedule.js';
 import { nodeCron } from './node-cron.js';
+import { nodePgMigrate } from './node-pg-migrate.js';
 import { objection } from './objection.js';
 import { pgBoss } from './pg-boss.js';
 import { powertools } from './powertools.js';
@@ -101,6 +102,7 @@ export const libraries: readonly LibraryAdapter[] = [
   typeorm,
   sequelize,
   mongoose,
+  nodePgMigrate,
   // Providers that move money or send
   providerApis,
 ];

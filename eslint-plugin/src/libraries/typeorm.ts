@@ -65,4 +65,6 @@ export const typeorm: DataAdapter = {
     },
   },
   models: { mentions: /@Entity\b/, read: typeormEntities },
+  // A migration's `up(queryRunner)`: `await queryRunner.query('CREATE UNIQUE INDEX …')`.
+  ddlCalls: [{ method: 'query', receiver: /^queryRunner$/ }],
 };

@@ -268,6 +268,8 @@ export type KeyPolicy = 'columns' | 'whole-key';
  */
 export interface SchemaFiles {
   locations: readonly (string | { folder: string; ending: string; depth?: number })[];
+  /** Files of a project folder that may say where the schema is (package.json), and the paths their text names. */
+  pointers?: readonly { file: string; paths(text: string): string[] }[];
   /** The endings of files given in settings that this reader reads. */
   endings: readonly string[];
   /** The tables and unique keys a file declares; null when it cannot be read. */
@@ -275,6 +277,9 @@ export interface SchemaFiles {
   /** What the file is, for the warning when it cannot be read: "a Prisma schema". */
   kind: string;
 }
+
+/** A call sending DDL as text: `queryRunner.query(sql)` (receiver's last name, argument 0 by default), or sql`…`. */
+export type DdlCall = { method: string; receiver: RegExp; argument?: number } | { tag: string };
 
 /** Unique keys declared in model code (entity decorators, schema objects), read from the project's modules. */
 export interface ModelFiles {
@@ -316,6 +321,8 @@ export interface DataAdapter {
   schema?: SchemaFiles;
   /** Models declared in code, with their unique keys. */
   models?: ModelFiles;
+  /** Calls in migration code that send DDL as text. */
+  ddlCalls?: readonly DdlCall[];
   /**
    * How a write adds to a stored value rather than setting it: properties of its data naming the
    * operation (`{ credits: { increment: 5 } }`, `{ $inc: { credits: 5 } }`), or methods that do
