@@ -697,13 +697,10 @@ cron.schedule('0 0 1 * *', async () => {
 });`,
       errors: [
         {
-          messageId: 'unguarded',
+          // A schedule runs again rather than being redelivered.
+          message:
+            "Additive effect with no repeat-safe boundary: this node-cron schedule adds to 'credits' (prisma.user.updateMany()) with no claim, unique key or idempotency key on the way, so a second run adds it again.",
           line: 4,
-          data: {
-            entry: 'node-cron schedule',
-            does: "adds to 'credits' (prisma.user.updateMany())",
-            repeat: 'adds it again',
-          },
         },
       ],
     },

@@ -13,6 +13,9 @@ export const requireRepeatSafeEffect = createRule({
     messages: {
       unguarded:
         'Additive effect with no repeat-safe boundary: this {{entry}} {{does}} with no claim, unique key or idempotency key on the way, so a redelivery {{repeat}}.',
+      // A schedule is not redelivered: it runs again (overlapping runs, one run per instance).
+      unguardedRun:
+        'Additive effect with no repeat-safe boundary: this {{entry}} {{does}} with no claim, unique key or idempotency key on the way, so a second run {{repeat}}.',
     },
     schema: [],
   },
@@ -31,7 +34,7 @@ export const requireRepeatSafeEffect = createRule({
         reported.add(effect.node);
         context.report({
           node: effect.node,
-          messageId: 'unguarded',
+          messageId: entry.kind === 'cron' ? 'unguardedRun' : 'unguarded',
           data: { entry: entry.label, does: effect.does, repeat: effect.repeat },
         });
       }
