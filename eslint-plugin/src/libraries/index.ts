@@ -9,6 +9,7 @@ import { common } from './common.js';
 import { drizzle } from './drizzle.js';
 import { dynamodb } from './dynamodb.js';
 import { fastq } from './fastq.js';
+import { firestore } from './firestore.js';
 import { googlePubsub } from './google-pubsub.js';
 import { idGenerators } from './id-generators.js';
 import { inngest } from './inngest.js';
@@ -78,6 +79,7 @@ export const libraries: readonly LibraryAdapter[] = [
   sql,
   dynamodb,
   mongodb,
+  firestore,
   mikroOrm,
   objection,
   prisma,
