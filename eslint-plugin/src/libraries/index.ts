@@ -6,6 +6,7 @@ import { azureServiceBus } from './azure-service-bus.js';
 import { betterQueue } from './better-queue.js';
 import { bullmq } from './bullmq.js';
 import { common } from './common.js';
+import { convex } from './convex.js';
 import { drizzle } from './drizzle.js';
 import { dynamodb } from './dynamodb.js';
 import { fastq } from './fastq.js';
@@ -80,6 +81,7 @@ export const libraries: readonly LibraryAdapter[] = [
   dynamodb,
   mongodb,
   firestore,
+  convex,
   mikroOrm,
   objection,
   prisma,

@@ -131,7 +131,7 @@ describe('firestore adapter', () => {
       "a transaction's get and create name the reference they are given",
       `${admin} await db.runTransaction(async (t) => { const ref = db.collection('events').doc(id); const snap = await t.get(ref); if (!snap.exists) t.create(ref, { at: 1 }); });`,
       [
-        read(['event'], ['__name__']),
+        { ...read(['event'], ['__name__']), serialisable: true },
         {
           kind: 'insert',
           library: 'firestore',
@@ -140,6 +140,7 @@ describe('firestore adapter', () => {
           conflictTarget: ['__name__'],
           arbitrated: true,
           skipsDuplicates: false,
+          serialisable: true,
         },
       ],
     ],

@@ -529,6 +529,31 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'Convex: a query by index, then insert, in one mutation: Convex serialises the mutation and retries it on conflict',
+      code: `
+        import { internalMutation } from './_generated/server';
+        import { v } from 'convex/values';
+        export const recordPayment = internalMutation({
+          args: { eventId: v.string(), userId: v.id('users'), amount: v.number() },
+          handler: async (ctx, args) => {
+            const seen = await ctx.db.query('payments').withIndex('by_event', (q) => q.eq('eventId', args.eventId)).unique();
+            if (seen) return;
+            await ctx.db.insert('payments', { eventId: args.eventId, userId: args.userId, amount: args.amount });
+          },
+        });`,
+    },
+    {
+      name: "Convex: a helper given the mutation's context checks and inserts inside the caller's transaction",
+      code: `
+        import type { MutationCtx } from './_generated/server';
+        export async function grantOnce(ctx: MutationCtx, eventId: string, userId: string) {
+          const seen = await ctx.db.query('grants').withIndex('by_event', (q) => q.eq('eventId', eventId)).first();
+          if (seen !== null) return false;
+          await ctx.db.insert('grants', { eventId, userId });
+          return true;
+        }`,
+    },
+    {
       name: 'Redis near miss: an injected store with nothing but get and set is not taken for Redis',
       code: `
         class Dedupe {

@@ -7,6 +7,21 @@ import { lintProject } from '../support/project.js';
 ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
   valid: [
     {
+      name: 'Convex: the check, the credit and the record in one mutation, which Convex runs as one serialisable transaction',
+      code: `
+        import { internalMutation } from './_generated/server';
+        import { v } from 'convex/values';
+        export const handle = internalMutation({
+          args: { eventId: v.string(), userId: v.id('users') },
+          handler: async (ctx, args) => {
+            const seen = await ctx.db.query('processed_events').withIndex('by_event', (q) => q.eq('eventId', args.eventId)).unique();
+            if (seen) return;
+            await ctx.db.patch(args.userId, { credits: 10 });
+            await ctx.db.insert('processed_events', { eventId: args.eventId });
+          },
+        });`,
+    },
+    {
       name: 'Sequelize: the work and the record are given the same transaction as an option',
       code: `
         import { Sequelize } from 'sequelize';

@@ -28,6 +28,8 @@ export interface OperationSummary {
   arbitrated: boolean;
   skipsDuplicates: boolean;
   claim?: DataOperation['claim'];
+  /** It runs in a transaction the database serialises. */
+  serialisable?: true;
   fix?: string;
 }
 
@@ -45,6 +47,7 @@ function summary(operation: DataOperation): OperationSummary {
     arbitrated: operation.arbitrated,
     skipsDuplicates: operation.skipsDuplicates === true,
     ...(operation.claim ? { claim: operation.claim } : {}),
+    ...(operation.serialisable ? { serialisable: true as const } : {}),
     ...(operation.fix ? { fix: operation.fix.edit } : {}),
   };
 }
