@@ -5,6 +5,7 @@ import {
   constantInitializer,
   fieldsOf,
   normaliseTarget,
+  propertyName,
   staticText,
   unwrapExpression,
   variableOf,
@@ -157,14 +158,30 @@ function referenceOf(node: TSESTree.Node | undefined, file: AdapterFile, depth =
   return undefined;
 }
 
-/** `t` in `db.runTransaction(async (t) => …)`: a transaction Firestore serialises and retries. */
-function inTransaction(receiver: TSESTree.Node, file: AdapterFile): boolean {
+/**
+ * `t` in `db.runTransaction(async (t) => …)`, or a handle the code reads documents through
+ * (`t.get(ref)`, in a helper given the transaction): only a transaction reads so, a batch only
+ * writes. Firestore serialises a transaction's reads and writes and retries it on contention.
+ */
+function isTransaction(receiver: TSESTree.Node, file: AdapterFile): boolean {
   const handle = unwrapExpression(receiver);
   if (handle.type !== 'Identifier') return false;
-  const definition = variableOf(handle, file.scopeOf(handle))?.defs[0];
+  const variable = variableOf(handle, file.scopeOf(handle));
+  const definition = variable?.defs[0];
   const fn = definition?.type === 'Parameter' ? definition.node : undefined;
   const call = fn?.parent;
-  return call?.type === 'CallExpression' && calleeName(call.callee) === 'runTransaction';
+  if (call?.type === 'CallExpression' && calleeName(call.callee) === 'runTransaction') return true;
+  return (variable?.references ?? []).some((reference) => {
+    const member = reference.identifier.parent;
+    return (
+      member?.type === 'MemberExpression' &&
+      member.object === reference.identifier &&
+      propertyName(member) === 'get' &&
+      member.parent?.type === 'CallExpression' &&
+      member.parent.callee === member &&
+      referenceOf(member.parent.arguments[0], file) !== undefined
+    );
+  });
 }
 
 /** The methods of references, transactions and batches. */
@@ -251,7 +268,7 @@ function firestoreOperation(call: TSESTree.CallExpression, file: AdapterFile): D
   // A transaction's or a batch's: `t.get(ref)`, `t.create(ref, data)`, `batch.set(ref, data)`.
   const reference = referenceOf(args[0], file);
   if (!reference || method === 'add') return undefined;
-  const serialisable = inTransaction(callee.object, file);
+  const serialisable = isTransaction(callee.object, file);
   return operation(
     method,
     reference,

@@ -145,6 +145,36 @@ describe('firestore adapter', () => {
       ],
     ],
     [
+      "a helper given the transaction reads through it: its reads and writes are the transaction's",
+      `${admin} async function claim(t, id) { const seen = await t.get(db.collection('events').where('eventId', '==', id)); if (seen.empty) t.set(db.collection('events').doc(), { eventId: id }); }`,
+      [
+        { ...read(['event'], ['eventId']), serialisable: true },
+        {
+          kind: 'insert',
+          library: 'firestore',
+          targets: ['event'],
+          fields: ['eventId'],
+          arbitrated: false,
+          skipsDuplicates: false,
+          serialisable: true,
+        },
+      ],
+    ],
+    [
+      'near miss: a batch only writes, and is no transaction',
+      `${admin} const batch = db.batch(); batch.set(db.collection('events').doc(), { eventId: id }); await batch.commit();`,
+      [
+        {
+          kind: 'insert',
+          library: 'firestore',
+          targets: ['event'],
+          fields: ['eventId'],
+          arbitrated: false,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
+    [
       'modular SDK: getDocs of a query with where, then addDoc',
       `${modular} const q = query(collection(db, 'events'), where('eventId', '==', id), limit(1)); const found = await getDocs(q); if (found.empty) await addDoc(collection(db, 'events'), { eventId: id });`,
       [
