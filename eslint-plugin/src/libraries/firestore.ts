@@ -114,7 +114,7 @@ function referenceOf(node: TSESTree.Node | undefined, file: AdapterFile, depth =
       const rest = args.slice(1);
       const collection = collectionOfPath(rest, file);
       if (!collection || collection.includes('\u0000')) return undefined;
-      return { collection, kind: 'document', id: rest.length > 1 ? rest.at(-1) : undefined, filters: [] };
+      return { collection, kind: 'document', id: rest.at(-1), filters: [] };
     }
     if (imported === 'query') {
       const base = referenceOf(args[0], file, depth + 1);

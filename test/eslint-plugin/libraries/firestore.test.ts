@@ -222,6 +222,21 @@ describe('firestore adapter', () => {
       ],
     ],
     [
+      'modular SDK: a document named by one path names its id too',
+      `${modular} await setDoc(doc(db, \`events/\${id}\`), { seen: true });`,
+      [
+        {
+          kind: 'upsert',
+          library: 'firestore',
+          targets: ['event'],
+          fields: ['__name__', 'seen'],
+          conflictTarget: ['__name__'],
+          arbitrated: true,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
+    [
       'near miss: functions of the same names from another module are not Firestore',
       `import { doc, getDoc } from './my-store'; await getDoc(doc(db, 'events', id));`,
       [],
