@@ -19,7 +19,8 @@ import {
  * Scores the rules against real-code.tsv: labelled line ranges of public repositories, each with
  * the rule that should report there, or `none`. Reads local snapshots only (see snapshots.ts for
  * where), writes each repository at its labelled commit once, lints the labelled files with the
- * built plugin's recommended config, and prints precision and recall per rule.
+ * built plugin's recommended config, and prints precision and recall per rule: for every label,
+ * and again for the labels found without the plugin (the `found` column says how each was found).
  *
  *   npm run eval -w eslint-plugin            (EVAL_SNAPSHOTS=/path/to/snapshots to look elsewhere)
  *
@@ -38,6 +39,15 @@ const knownRules = [
   'no-claim-without-unique-key',
 ];
 
+/**
+ * How a label's code was found. `fix-history`: the code before or after a fix its `why` names;
+ * `code-search`: by searching code, without the plugin; `plugin-run`: among the plugin's findings;
+ * `unrecorded`: not written down, so possibly from a plugin run.
+ */
+const foundWays = ['fix-history', 'code-search', 'plugin-run', 'unrecorded'];
+/** The ways that do not depend on what the rules report: the fairer measure of recall. */
+const foundWithoutPlugin = new Set(['fix-history', 'code-search']);
+
 interface Label {
   repository: string;
   commit: string;
@@ -45,6 +55,7 @@ interface Label {
   start: number;
   end: number;
   expected: string;
+  found: string;
   why: string;
   row: number;
 }
@@ -60,6 +71,7 @@ function readLabels(): Label[] {
       start: Number(record.start_line),
       end: Number(record.end_line),
       expected: record.expected ?? '',
+      found: record.found ?? '',
       why: record.why ?? '',
       row: index + 2,
     };
@@ -71,7 +83,9 @@ function readLabels(): Label[] {
           ? 'bad line range'
           : label.expected !== 'none' && !knownRules.includes(label.expected)
             ? `unknown rule ${label.expected}`
-            : undefined;
+            : !foundWays.includes(label.found)
+              ? `found is not one of ${foundWays.join(', ')}`
+              : undefined;
     if (problem) console.error(`real-code.tsv line ${label.row}: ${problem}; skipped`);
     else labels.push(label);
   });
@@ -87,7 +101,7 @@ function ratio(numerator: number, denominator: number): string {
 }
 
 function describe(label: Label): string {
-  return `${label.repository}@${label.commit.slice(0, 10)} ${label.path}:${label.start}-${label.end} [${label.expected}] ${label.why}`;
+  return `${label.repository}@${label.commit.slice(0, 10)} ${label.path}:${label.start}-${label.end} [${label.expected}, ${label.found}] ${label.why}`;
 }
 
 async function main(): Promise<void> {
@@ -154,39 +168,50 @@ async function main(): Promise<void> {
 
   const misses: string[] = [];
   const falseFindings: string[] = [];
-  console.log('rule\tlabelled\tTP\tFP\tFN\tprecision\trecall');
-  for (const rule of knownRules) {
-    const positives = labels.filter((label) => label.expected === rule);
-    if (!implemented.has(rule)) {
-      const negatives = labels.filter((label) => label.expected === 'none').length;
-      console.log(
-        `${rule}\t${positives.length}\tnot implemented (${positives.length} positive, ${labels.length - positives.length} other labels, of which ${negatives} none)`,
-      );
-      continue;
-    }
-    let truePositives = 0;
-    let falsePositives = 0;
-    let falseNegatives = 0;
-    for (const label of scored) {
-      const hits = findingsByLabel.get(label)!.filter((finding) => finding.ruleId === rule);
-      if (label.expected === rule) {
-        if (hits.length > 0) truePositives += 1;
-        else {
-          falseNegatives += 1;
-          misses.push(`${rule}\tmissed\t${describe(label)}`);
-        }
-      } else if (hits.length > 0) {
-        falsePositives += 1;
-        falseFindings.push(
-          `${rule}\tline ${hits.map((hit) => hit.line).join(',')}\t${describe(label)}\n\t\t${hits[0].message.replace(/\s+/g, ' ')}`,
+  const table = (subset: readonly Label[], report: boolean) => {
+    console.log('rule\tlabelled\tTP\tFP\tFN\tprecision\trecall');
+    for (const rule of knownRules) {
+      const positives = subset.filter((label) => label.expected === rule);
+      if (!implemented.has(rule)) {
+        const negatives = subset.filter((label) => label.expected === 'none').length;
+        console.log(
+          `${rule}\t${positives.length}\tnot implemented (${positives.length} positive, ${subset.length - positives.length} other labels, of which ${negatives} none)`,
         );
+        continue;
       }
+      let truePositives = 0;
+      let falsePositives = 0;
+      let falseNegatives = 0;
+      for (const label of subset.filter((candidate) => findingsByLabel.has(candidate))) {
+        const hits = findingsByLabel.get(label)!.filter((finding) => finding.ruleId === rule);
+        if (label.expected === rule) {
+          if (hits.length > 0) truePositives += 1;
+          else {
+            falseNegatives += 1;
+            if (report) misses.push(`${rule}\tmissed\t${describe(label)}`);
+          }
+        } else if (hits.length > 0) {
+          falsePositives += 1;
+          if (report)
+            falseFindings.push(
+              `${rule}\tline ${hits.map((hit) => hit.line).join(',')}\t${describe(label)}\n\t\t${hits[0].message.replace(/\s+/g, ' ')}`,
+            );
+        }
+      }
+      const scoredPositives = positives.filter((label) => findingsByLabel.has(label)).length;
+      console.log(
+        `${rule}\t${scoredPositives}\t${truePositives}\t${falsePositives}\t${falseNegatives}\t${ratio(truePositives, truePositives + falsePositives)}\t${ratio(truePositives, truePositives + falseNegatives)}`,
+      );
     }
-    const scoredPositives = positives.filter((label) => findingsByLabel.has(label)).length;
-    console.log(
-      `${rule}\t${scoredPositives}\t${truePositives}\t${falsePositives}\t${falseNegatives}\t${ratio(truePositives, truePositives + falsePositives)}\t${ratio(truePositives, truePositives + falseNegatives)}`,
-    );
-  }
+  };
+  console.log('All labels:');
+  table(labels, true);
+  const independent = labels.filter((label) => foundWithoutPlugin.has(label.found));
+  const ways = foundWays.map((way) => `${labels.filter((label) => label.found === way).length} ${way}`).join(', ');
+  console.log(
+    `\nLabels found without the plugin (${[...foundWithoutPlugin].join(' or ')}): ${independent.length} of ${labels.length} (${ways}):`,
+  );
+  table(independent, false);
 
   if (misses.length > 0) console.log(`\nmisses (${misses.length}):\n${misses.join('\n')}`);
   if (falseFindings.length > 0) console.log(`\nfalse findings (${falseFindings.length}):\n${falseFindings.join('\n')}`);

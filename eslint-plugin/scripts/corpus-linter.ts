@@ -57,8 +57,11 @@ export class CorpusLinter {
     this.withoutRules = configs(false, baseline, linted);
   }
 
-  /** Lints `source` as `filename`; a `.js` file that is not a module is retried as a script. */
-  lint(source: string, filename: string, withRules = true): FileOutcome {
+  /**
+   * Lints `source` as `filename`; a `.js` file that is not a module is retried as a script.
+   * `stats`: given ESLint's own times of the lint, as `eslint --stats` reports them.
+   */
+  lint(source: string, filename: string, withRules = true, stats?: (times: LintTimes) => void): FileOutcome {
     const config = withRules ? this.withRules : this.withoutRules;
     // Only the name matters to the config; a full path outside the working directory (or inside
     // node_modules, which ESLint ignores by default) would leave the file unmatched and unlinted.
@@ -66,12 +69,16 @@ export class CorpusLinter {
     for (let attempt = 0; attempt < 2; attempt += 1) {
       let messages: Linter.LintMessage[];
       try {
-        messages = this.linter.verify(source, config, { filename: name });
+        messages = stats
+          ? this.linter.verifyAndFix(source, config, { filename: name, fix: false, stats: true } as Linter.FixOptions)
+              .messages
+          : this.linter.verify(source, config, { filename: name });
       } catch (error) {
         return { crash: error instanceof Error ? error.message : String(error), findings: [] };
       }
       const fatal = messages.find((message) => message.fatal);
       if (!fatal) {
+        if (stats) stats(timesOf(this.linter));
         return {
           findings: messages
             .filter((message) => message.ruleId?.startsWith('idempotency/'))
@@ -87,6 +94,20 @@ export class CorpusLinter {
     }
     return { findings: [] };
   }
+}
+
+/** ESLint's times for one lint (one pass, no fixes): the whole, and each rule's listeners. */
+export interface LintTimes {
+  total: number;
+  rules: Record<string, number>;
+}
+
+function timesOf(linter: Linter): LintTimes {
+  const pass = linter.getTimes().passes[0];
+  return {
+    total: pass?.total ?? 0,
+    rules: Object.fromEntries(Object.entries(pass?.rules ?? {}).map(([rule, time]) => [rule, time.total])),
+  };
 }
 
 const sourceFile = /\.(c|m)?[jt]sx?$/;

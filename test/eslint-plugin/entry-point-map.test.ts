@@ -177,6 +177,47 @@ await channel.consume('usage', async (msg) => {
     expect(summary(unread)).toMatchObject({ by: 'unread', what: 'not read, may settle repeats: markProcessed()' });
   });
 
+  it('job runners and schedules: trigger.dev tasks, Agenda jobs, and crons of node-cron, cron and @nestjs/schedule', () => {
+    const insert = `await pool.query('INSERT INTO usage_records (build_id, minutes) VALUES ($1, $2)', [buildId, 1]);`;
+    const entries = mapOf(`import { task, schedules } from '@trigger.dev/sdk/v3';
+import Agenda from 'agenda';
+import cron from 'node-cron';
+import { CronJob } from 'cron';
+import { Cron, Interval, Timeout } from '@nestjs/schedule';
+import { Pool } from 'pg';
+const pool = new Pool();
+const buildId = 'b';
+export const usage = task({ id: 'usage', run: async (payload, { ctx }) => { ${insert} } });
+export const nightly = schedules.task({ id: 'nightly', cron: '0 0 * * *', run: async () => { ${insert} } });
+agenda.define('usage', async (job) => { ${insert} });
+cron.schedule('0 * * * *', async () => { ${insert} });
+new CronJob('0 * * * *', async () => { ${insert} });
+export class Usage {
+  @Cron('0 * * * *') async hourly() { ${insert} }
+  @Interval(60000) async minutely() { ${insert} }
+  @Timeout(1000) async once() { ${insert} }
+}
+`);
+    expect(
+      entries.map(({ name, label, kind, library, start, repeats }) => [
+        name,
+        label,
+        kind,
+        library,
+        start.line,
+        repeats.by,
+      ]),
+    ).toEqual([
+      ["task('usage')", 'trigger.dev task', 'job', 'trigger-dev', 9, 'nothing'],
+      ["schedules.task('nightly')", 'trigger.dev scheduled task', 'cron', 'trigger-dev', 10, 'nothing'],
+      ["agenda.define('usage')", 'Agenda job', 'job', 'agenda', 11, 'nothing'],
+      ["cron.schedule('0 * * * *')", 'node-cron schedule', 'cron', 'node-cron', 12, 'nothing'],
+      ["new CronJob('0 * * * *')", 'cron job', 'cron', 'cron', 13, 'nothing'],
+      ['hourly', 'NestJS scheduled method', 'cron', 'nestjs-schedule', 15, 'nothing'],
+      ['minutely', 'NestJS scheduled method', 'cron', 'nestjs-schedule', 16, 'nothing'],
+    ]);
+  });
+
   it('lists nothing in a file with no entry point', () => {
     expect(mapOf('export const add = (a: number, b: number) => a + b;\n')).toEqual([]);
   });

@@ -92,6 +92,72 @@ describe('the schema decides whether a check-then-insert is a race', () => {
     expect(findings).toEqual(['apps/worker/src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
+  it('Prisma: one schema per provider, in the project or in a package of a monorepo', async () => {
+    const local = await lintProject({
+      'prisma/postgres/schema.prisma': prismaSchema,
+      'src/subscribe.js': prismaConsumer,
+    });
+    expect(local.findings).toEqual(['src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
+    const packaged = await lintProject({
+      'packages/database/prisma/mysql/schema.prisma': prismaSchema.replace('"postgresql"', '"mysql"'),
+      'apps/worker/src/subscribe.js': prismaConsumer,
+    });
+    expect(packaged.findings).toEqual([
+      'apps/worker/src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+  });
+
+  it('Prisma: a multi-file schema, its models spread over files and subfolders of prisma/schema/', async () => {
+    const [head, models] = prismaSchema.split('model Subscriber');
+    const [subscriber, rest] = `model Subscriber${models}`.split('model Entry');
+    const [entry, visit] = `model Entry${rest}`.split('model Visit');
+    const files = {
+      'prisma/schema/schema.prisma': head,
+      'prisma/schema/subscriber.prisma': subscriber,
+      'prisma/schema/billing/entry.prisma': entry,
+      'prisma/schema/visit.prisma': `model Visit${visit}`,
+      'src/subscribe.js': prismaConsumer,
+    };
+    expect((await lintProject(files)).findings).toEqual([
+      'src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+    // One file of it broken: the tables it names are unknown, and the others keep their keys.
+    const broken = await lintProject({ ...files, 'prisma/schema/billing/entry.prisma': entry.replace(/}\s*$/, '') });
+    expect(broken.findings).toEqual(['src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
+    expect(broken.stderr.match(/entry\.prisma: it could not be read as a Prisma schema/g)).toHaveLength(1);
+    const withoutKey = await lintProject({
+      ...files,
+      'prisma/schema/billing/entry.prisma': entry.replace('@@unique([invoiceId, accountId])', ''),
+    });
+    expect(withoutKey.findings).toEqual([
+      'src/subscribe.js:10 idempotency/no-check-then-insert/checkThenInsert',
+      'src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+  });
+
+  it("Prisma: a schema kept where package.json's prisma.schema or prisma.config.ts says", async () => {
+    const elsewhere = { 'database/main.prisma': prismaSchema, 'src/subscribe.js': prismaConsumer };
+    expect((await lintProject(elsewhere)).findings).toHaveLength(3);
+    const byPackage = await lintProject({
+      ...elsewhere,
+      'package.json': JSON.stringify({ name: 'project', type: 'module', prisma: { schema: 'database/main.prisma' } }),
+    });
+    expect(byPackage.findings).toEqual(['src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
+    const byConfig = await lintProject({
+      ...elsewhere,
+      'prisma.config.ts':
+        "import { defineConfig } from 'prisma/config';\nexport default defineConfig({ schema: 'database' });\n",
+    });
+    expect(byConfig.findings).toEqual(['src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
+    // A path built at run time is not followed: nothing is run to find it.
+    const computed = await lintProject({
+      ...elsewhere,
+      'prisma.config.ts':
+        "import path from 'node:path';\nexport default { schema: path.join('database', 'main.prisma') };\n",
+    });
+    expect(computed.findings).toHaveLength(3);
+  });
+
   const sqlConsumer = `
 export async function claim(pool, id) {
   const { rows } = await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [id]);
@@ -108,6 +174,66 @@ export async function claim(pool, id) {
       'src/claim.js': sqlConsumer,
     });
     expect(findings).toEqual([]);
+  });
+
+  const mysqlConsumer = `
+export async function claim(pool, id) {
+  const [rows] = await pool.query('SELECT 1 FROM inbox WHERE message_id = ?', [id]);
+  if (rows.length > 0) return false;
+  await pool.query('INSERT INTO inbox (message_id) VALUES (?)', [id]);
+  return true;
+}
+
+export async function visit(pool, userId, day) {
+  const [rows] = await pool.query('SELECT 1 FROM visits WHERE user_id = ? AND day = ?', [userId, day]);
+  if (rows.length === 0) await pool.query('INSERT INTO visits (user_id, day) VALUES (?, ?)', [userId, day]);
+}
+`;
+
+  it('MySQL migrations: a UNIQUE KEY in a backticked CREATE TABLE covers the check; a table with only a plain KEY does not', async () => {
+    const { findings, stderr } = await lintProject({
+      'migrations/001_init.sql': [
+        'CREATE TABLE `inbox` (`id` int NOT NULL AUTO_INCREMENT, `message_id` varchar(64) NOT NULL, PRIMARY KEY (`id`), UNIQUE KEY `inbox_message` (`message_id`)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;',
+        'CREATE TABLE `visits` (`id` int NOT NULL AUTO_INCREMENT, `user_id` int NOT NULL, `day` date NOT NULL, PRIMARY KEY (`id`), KEY `visits_user_day` (`user_id`, `day`)) ENGINE=InnoDB;',
+      ].join('\n'),
+      'src/claim.js': mysqlConsumer,
+    });
+    expect(findings).toEqual(['src/claim.js:11 idempotency/no-check-then-insert/checkThenInsert']);
+    expect(stderr).not.toMatch(/could not be read/);
+  });
+
+  it('MySQL migrations: a key added later by ALTER TABLE … ADD UNIQUE covers the check, and a drop does not take one away', async () => {
+    const created =
+      'CREATE TABLE `inbox` (`id` int NOT NULL AUTO_INCREMENT PRIMARY KEY, `message_id` varchar(64) NOT NULL);\nCREATE TABLE `visits` (`id` int PRIMARY KEY, `user_id` int, `day` date);';
+    const added = await lintProject({
+      'db/migrations/001_init.sql': created,
+      'db/migrations/002_keys.sql':
+        'ALTER TABLE `visits` ADD CONSTRAINT `visits_once` UNIQUE (`user_id`, `day`), ALGORITHM=INPLACE;',
+      'src/claim.js': mysqlConsumer,
+    });
+    expect(added.findings).toEqual(['src/claim.js:5 idempotency/no-check-then-insert/checkThenInsert']);
+    const dropped = await lintProject({
+      'db/migrations/001_init.sql': created.replace(
+        '`message_id` varchar(64) NOT NULL)',
+        '`message_id` varchar(64) NOT NULL, UNIQUE KEY `inbox_message` (`message_id`))',
+      ),
+      'db/migrations/002_keys.sql': 'ALTER TABLE `inbox` DROP INDEX `inbox_message`;',
+      'src/claim.js': mysqlConsumer,
+    });
+    // A drop may be a down section's: the key still settles inbox (silence when unsure); visits still has none.
+    expect(dropped.findings).toEqual(['src/claim.js:11 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
+  it('a MySQL-looking migration that neither grammar reads is skipped with one warning, and the rules stay silent about the tables it names', async () => {
+    const unreadable =
+      'CREATE TABLE `inbox` (`message_id` varchar(64) NOT NULL, UNIQUE KEY (`message_id`)) PARTITION BY KEY() PARTITIONS 4;';
+    const { findings, stderr } = await lintProject({
+      'migrations/001_inbox.sql': unreadable,
+      'src/claim.js': mysqlConsumer,
+    });
+    expect(stderr.match(/could not be read as SQL/g)).toHaveLength(1);
+    // visits: as unknown as without a schema, its check still decides; inbox: named by the skipped file.
+    expect(findings).toEqual(['src/claim.js:11 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
   it('a partial unique index settles duplicates only among some rows: the check still decides', async () => {
@@ -535,6 +661,198 @@ export async function createTenant(tenantRepository, _environmentId, identifier,
   });
 });
 
+describe('DDL that migration code sends as text', () => {
+  const consumer = `
+export async function claim(pool, id) {
+  const { rows } = await pool.query('SELECT 1 FROM inbox WHERE message_id = $1', [id]);
+  if (rows.length > 0) return false;
+  await pool.query('INSERT INTO inbox (message_id) VALUES ($1)', [id]);
+  return true;
+}
+
+export async function visit(pool, userId, day) {
+  const { rows } = await pool.query('SELECT 1 FROM visits WHERE user_id = $1 AND day = $2', [userId, day]);
+  if (rows.length === 0) await pool.query('INSERT INTO visits (user_id, day) VALUES ($1, $2)', [userId, day]);
+}
+`;
+  const inbox = 'CREATE TABLE inbox (id serial PRIMARY KEY, message_id text NOT NULL)';
+  const key = 'CREATE UNIQUE INDEX inbox_message ON inbox (message_id)';
+  const visits = 'CREATE TABLE visits (id serial PRIMARY KEY, user_id int NOT NULL, day date NOT NULL)';
+
+  it.each([
+    [
+      'TypeORM: queryRunner.query in a migration class',
+      'src/migrations/1700000000000-Init.ts',
+      `import { MigrationInterface, QueryRunner } from 'typeorm';
+export class Init1700000000000 implements MigrationInterface {
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(\`${inbox}\`);
+    await queryRunner.query(\`${key}\`);
+    await queryRunner.query(\`${visits}\`);
+  }
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('DROP INDEX inbox_message');
+  }
+}
+`,
+    ],
+    [
+      'knex: knex.raw and knex.schema.raw beside createTable',
+      'migrations/20240101_init.js',
+      `exports.up = async (knex) => {
+  await knex.schema.createTable('inbox', (t) => { t.increments(); t.string('message_id').notNullable(); });
+  await knex.schema.raw('${key}');
+  await knex.raw('${visits}');
+};
+`,
+    ],
+    [
+      'Kysely: sql templates executed in a migration',
+      'src/db/migrations/001_init.ts',
+      `import { Kysely, sql } from 'kysely';
+export async function up(db: Kysely<any>): Promise<void> {
+  await sql\`${inbox}\`.execute(db);
+  await sql\`${key}\`.execute(db);
+  await sql\`${visits}\`.execute(db);
+}
+`,
+    ],
+    [
+      'MikroORM: this.addSql in a migration class',
+      'src/migrations/Migration20240101000000.ts',
+      `import { Migration } from '@mikro-orm/migrations';
+export class Migration20240101000000 extends Migration {
+  async up(): Promise<void> {
+    this.addSql('${inbox};');
+    this.addSql('alter table "inbox" add constraint "inbox_message_id_unique" unique ("message_id");');
+    this.addSql('${visits};');
+  }
+}
+`,
+    ],
+    [
+      'node-pg-migrate: pgm.sql',
+      'migrations/1700000000000_init.js',
+      `exports.up = (pgm) => {
+  pgm.sql(\`${inbox}; ${key};\`);
+  pgm.sql('${visits}');
+};
+`,
+    ],
+    [
+      'Sequelize: queryInterface.sequelize.query',
+      'migrations/20240101-init.js',
+      `module.exports = {
+  up: async (queryInterface) => {
+    const table = 'CREATE TABLE inbox (id serial PRIMARY KEY, message_id text NOT NULL)';
+    await queryInterface.sequelize.query(table);
+    await queryInterface.sequelize.query('${key}');
+    await queryInterface.sequelize.query('${visits}');
+  },
+};
+`,
+    ],
+  ])('%s: the unique index settles the check on inbox; visits has none', async (_name, file, migration) => {
+    const read = await lintProject({ [file]: migration, 'src/claim.js': consumer });
+    expect(read.findings).toEqual(['src/claim.js:11 idempotency/no-check-then-insert/checkThenInsert']);
+    expect(read.stderr).not.toMatch(/could not be read/);
+    // The same migration without the index: the check on inbox decides again.
+    const without = await lintProject({
+      [file]: migration.replace(key, 'SELECT 1').replace(/alter table "inbox"[^']*/, 'select 1'),
+      'src/claim.js': consumer,
+    });
+    expect(without.findings).toEqual([
+      'src/claim.js:11 idempotency/no-check-then-insert/checkThenInsert',
+      'src/claim.js:5 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+  });
+
+  it('TypeORM on MySQL: a generated migration in MySQL DDL, read through the MySQL grammar', async () => {
+    const migration = (uniqueIndex: string) => `import { MigrationInterface, QueryRunner } from 'typeorm';
+export class Init1700000000000 implements MigrationInterface {
+  name = 'Init1700000000000';
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(\`CREATE TABLE \\\`inbox\\\` (\\\`id\\\` int NOT NULL AUTO_INCREMENT, \\\`message_id\\\` varchar(255) NOT NULL, ${uniqueIndex}PRIMARY KEY (\\\`id\\\`)) ENGINE=InnoDB\`);
+    await queryRunner.query(\`CREATE TABLE \\\`visits\\\` (\\\`id\\\` int NOT NULL AUTO_INCREMENT, \\\`user_id\\\` int NOT NULL, \\\`day\\\` date NOT NULL, PRIMARY KEY (\\\`id\\\`)) ENGINE=InnoDB\`);
+  }
+}
+`;
+    const keyed = await lintProject({
+      'src/migrations/1700000000000-Init.ts': migration('UNIQUE INDEX \\`IDX_inbox_message\\` (\\`message_id\\`), '),
+      'src/claim.js': consumer,
+    });
+    expect(keyed.findings).toEqual(['src/claim.js:11 idempotency/no-check-then-insert/checkThenInsert']);
+    const plain = await lintProject({
+      'src/migrations/1700000000000-Init.ts': migration('INDEX \\`IDX_inbox_message\\` (\\`message_id\\`), '),
+      'src/claim.js': consumer,
+    });
+    expect(plain.findings).toEqual([
+      'src/claim.js:11 idempotency/no-check-then-insert/checkThenInsert',
+      'src/claim.js:5 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+  });
+
+  it('a claim on a column no key covers is reported only when the migration shows every key of its table', async () => {
+    const claim = `
+export async function claim(pool, id) {
+  await pool.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT (message_id) DO NOTHING', [id]);
+}
+`;
+    const migration = (index: string) => `import { MigrationInterface, QueryRunner } from 'typeorm';
+export class Init1700000000000 implements MigrationInterface {
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('${inbox}');
+    ${index}
+  }
+}
+`;
+    const lint = async (index: string) =>
+      (await lintProject({ 'src/migrations/1-Init.ts': migration(index), 'src/claim.js': claim })).findings;
+    // No index: the table is known whole, and no key covers message_id.
+    expect(await lint('')).toEqual(['src/claim.js:3 idempotency/no-claim-without-unique-key/noMatchingKey']);
+    expect(await lint(`await queryRunner.query('${key}');`)).toEqual([]);
+    // An index whose text is built at run time, or one the tool's own call adds: unknown, never keyless.
+    expect(await lint('await queryRunner.query(`CREATE UNIQUE INDEX ${this.name} ON inbox (message_id)`);')).toEqual(
+      [],
+    );
+    expect(
+      await lint(
+        "await queryRunner.createIndex('inbox', new TableIndex({ columnNames: ['message_id'], isUnique: true }));",
+      ),
+    ).toEqual([]);
+    // A test's throwaway table says nothing of the real schema: the table stays unknown.
+    const fromTest = await lintProject({
+      'test/setup.ts': `import { sql } from 'kysely';\nexport async function setup(db) {\n  await sql\`${inbox}\`.execute(db);\n}\n`,
+      'src/claim.js': claim,
+    });
+    expect(fromTest.findings).toEqual([]);
+    const fromMigration = await lintProject({
+      'db/migrations/001_init.ts': `import { sql } from 'kysely';\nexport async function up(db) {\n  await sql\`${inbox}\`.execute(db);\n}\n`,
+      'src/claim.js': claim,
+    });
+    expect(fromMigration.findings).toEqual(['src/claim.js:3 idempotency/no-claim-without-unique-key/noMatchingKey']);
+    // A project kept in a folder named tests is not a test: only paths inside it count.
+    const { mkdirSync, mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const outer = mkdtempSync(path.join(tmpdir(), 'idempotency-outer-'));
+    const before = process.env.TMPDIR;
+    try {
+      mkdirSync(path.join(outer, 'tests'));
+      process.env.TMPDIR = path.join(outer, 'tests');
+      const inTests = await lintProject({
+        'db/migrations/001_init.ts': `import { sql } from 'kysely';\nexport async function up(db) {\n  await sql\`${inbox}\`.execute(db);\n}\n`,
+        'src/claim.js': claim,
+      });
+      expect(inTests.findings).toEqual(['src/claim.js:3 idempotency/no-claim-without-unique-key/noMatchingKey']);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+      rmSync(outer, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('what the schema model knows of a table, and how sure it is', async () => {
   const { whenSqlParserReady } = await import('../../eslint-plugin/src/analysis/sql/parser.js');
   const { uniqueKeysInSql } = await import('../../eslint-plugin/src/analysis/sql/ddl.js');
@@ -642,12 +960,20 @@ describe('what the schema model knows of a table, and how sure it is', async () 
     expect(schema.keysSettled(target)).toBe(false);
   });
 
-  it('a statement PostgreSQL rejects leaves the tables it names unsettled, and the others as they were', () => {
+  it('a statement neither PostgreSQL nor MySQL reads leaves the tables it names unsettled, and the others as they were', () => {
     const schema = model(
-      'CREATE TABLE feeds (id int PRIMARY KEY, post_id int);\nALTER TABLE feeds ADD UNIQUE KEY feeds_post (post_id) USING BTREE;\nCREATE TABLE topics (id int PRIMARY KEY);',
+      'CREATE TABLE feeds (id int PRIMARY KEY, post_id int);\nALTER TABLE feeds ADD UNIQUE KEY feeds_post (post_id) USING BTREE, PARTITION BY HASH(id);\nCREATE TABLE topics (id int PRIMARY KEY);',
     );
     expect(schema.keysSettled('feed')).toBe(false);
     expect(schema.keysSettled('topic')).toBe(true);
+  });
+
+  it("a MySQL statement PostgreSQL rejects is read with MySQL's grammar: its key counts, and the table stays settled", () => {
+    const schema = model(
+      'CREATE TABLE feeds (id int PRIMARY KEY, post_id int);\nALTER TABLE feeds ADD UNIQUE KEY feeds_post (post_id) USING BTREE;\nCREATE TABLE topics (id int PRIMARY KEY);',
+    );
+    expect(schema.keysSettled('feed')).toBe(true);
+    expect(schema.keyWithin('feed', ['post_id'])?.written).toBe('UNIQUE KEY (post_id) on feeds');
   });
 
   it('a schema file that could not be read leaves every table unsettled', () => {

@@ -1,4 +1,5 @@
 import { LibraryTable, type LibraryAdapter } from '../analysis/index.js';
+import { agenda } from './agenda.js';
 import { amqplib } from './amqplib.js';
 import { awsLambda } from './aws-lambda.js';
 import { awsSqs } from './aws-sqs.js';
@@ -7,6 +8,7 @@ import { betterQueue } from './better-queue.js';
 import { bullmq } from './bullmq.js';
 import { common } from './common.js';
 import { convex } from './convex.js';
+import { cron } from './cron.js';
 import { drizzle } from './drizzle.js';
 import { dynamodb } from './dynamodb.js';
 import { fastq } from './fastq.js';
@@ -23,6 +25,9 @@ import { mongodb } from './mongodb.js';
 import { mongoose } from './mongoose.js';
 import { nats } from './nats.js';
 import { nestjs } from './nestjs.js';
+import { nestjsSchedule } from './nestjs-schedule.js';
+import { nodeCron } from './node-cron.js';
+import { nodePgMigrate } from './node-pg-migrate.js';
 import { objection } from './objection.js';
 import { pgBoss } from './pg-boss.js';
 import { powertools } from './powertools.js';
@@ -39,6 +44,7 @@ import { sql } from './sql.js';
 import { stripe } from './stripe.js';
 import { supabase } from './supabase.js';
 import { temporal } from './temporal.js';
+import { triggerDev } from './trigger-dev.js';
 import { typeorm } from './typeorm.js';
 
 export type { LibraryAdapter, LibraryName } from '../analysis/index.js';
@@ -58,6 +64,8 @@ export const libraries: readonly LibraryAdapter[] = [
   // Brokers and handler frameworks
   kafkajs,
   amqplib,
+  // Before BullMQ: an Agenda `Job` type is the one imported from Agenda, BullMQ's is any `Job`.
+  agenda,
   bullmq,
   awsSqs,
   awsLambda,
@@ -74,8 +82,13 @@ export const libraries: readonly LibraryAdapter[] = [
   betterQueue,
   fastq,
   temporal,
+  triggerDev,
   redisStreams,
   powertools,
+  // Schedules
+  nodeCron,
+  cron,
+  nestjsSchedule,
   // Databases and stores
   sql,
   dynamodb,
@@ -93,6 +106,7 @@ export const libraries: readonly LibraryAdapter[] = [
   typeorm,
   sequelize,
   mongoose,
+  nodePgMigrate,
   // Providers that move money or send
   providerApis,
 ];

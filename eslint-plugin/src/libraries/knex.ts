@@ -90,4 +90,6 @@ export const knex: DataAdapter = {
   remedy: '.onConflict(…).ignore() and check the returned rows',
   increments: { methods: ['increment', 'decrement'] },
   models: { mentions: /\.(createTable|createTableIfNotExists|alterTable)\s*\(/, read: knexMigrations },
+  // `knex.raw('ALTER TABLE … ADD CONSTRAINT … UNIQUE …')`, `knex.schema.raw(…)`.
+  ddlCalls: [{ method: 'raw', receiver: /^(knex|schema|trx)$/ }],
 };

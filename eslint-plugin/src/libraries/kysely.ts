@@ -54,4 +54,6 @@ export const kysely: DataAdapter = {
   methods: chainEnds,
   recognise: atChainEnd(kyselyChain),
   remedy: '.onConflict((oc) => oc.doNothing()) and check the result',
+  // A migration's `` await sql`CREATE UNIQUE INDEX …`.execute(db) ``.
+  ddlCalls: [{ tag: 'sql' }],
 };

@@ -149,4 +149,6 @@ export const mikroOrm: DataAdapter = {
   remedy:
     "em.upsert(…, { onConflictAction: 'ignore' }) on a unique key, or insert and treat UniqueConstraintViolationException as the duplicate",
   uniqueViolations: ['UniqueConstraintViolationException'],
+  // A migration class's `up()`: `this.addSql('create unique index …')`.
+  ddlCalls: [{ method: 'addSql', receiver: /^this$/ }],
 };

@@ -188,6 +188,18 @@ function prismaSchemaKeys(text: string): DeclaredTable[] | null {
   });
 }
 
+/** `"prisma": { "schema": "db/schema.prisma" }` in package.json. */
+function packageSchemaPath(text: string): string[] {
+  const schema = (JSON.parse(text) as { prisma?: { schema?: unknown } } | null)?.prisma?.schema;
+  return typeof schema === 'string' ? [schema] : [];
+}
+
+/** `schema: 'prisma/schema'` in `defineConfig({ … })`, when written as a literal (the config is read, never run). */
+function configSchemaPath(text: string): string[] {
+  const written = /\bschema\s*:\s*(['"`])([^'"`$\n]+)\1/.exec(text);
+  return written ? [written[2]] : [];
+}
+
 export const prisma: DataAdapter = {
   kind: 'data',
   name: 'prisma',
@@ -200,7 +212,7 @@ export const prisma: DataAdapter = {
   increments: { operators: ['increment', 'decrement'] },
   uniqueViolations: ['P2002'],
   uniqueKey: {
-    violationCode: 'P2002',
+    violation: { codes: ['P2002'] },
     declare: (write, fields, declared) => {
       // The client's delegate is the model's name with a lower-case first letter: `prisma.processedMessage`.
       const delegate = /(\w+)\.\w+\(\)$/.exec(write.label)?.[1] ?? write.targets[0] ?? 'Model';
@@ -212,11 +224,20 @@ export const prisma: DataAdapter = {
   },
   schema: {
     locations: [
-      'prisma/schema.prisma',
+      // `prisma/schema.prisma`, a multi-file schema (`prisma/schema/*.prisma`, in subfolders too)
+      // and one schema per provider (`prisma/postgres/schema.prisma`).
+      { folder: 'prisma', ending: '.prisma', depth: 3 },
       'schema.prisma',
-      { folder: 'prisma/schema', ending: '.prisma', depth: 1 },
       'src/prisma/schema.prisma',
       'db/schema.prisma',
+    ],
+    // Where a project moved it: package.json's `prisma.schema`, or `schema` in prisma.config.ts.
+    pointers: [
+      { file: 'package.json', paths: packageSchemaPath },
+      ...['prisma.config.ts', 'prisma.config.mts', 'prisma.config.js', 'prisma.config.mjs'].map((file) => ({
+        file,
+        paths: configSchemaPath,
+      })),
     ],
     endings: ['.prisma'],
     read: (text) => prismaSchemaKeys(text),

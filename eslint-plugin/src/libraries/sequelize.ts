@@ -15,4 +15,6 @@ export const sequelize: DataAdapter = {
   increments: { methods: ['increment', 'decrement'] },
   uniqueViolations: ['UniqueConstraintError', 'UniqueConstraint'],
   models: { mentions: /\b(queryInterface|DataTypes)\b/, read: sequelizeDeclarations },
+  // A migration's `queryInterface.sequelize.query('CREATE UNIQUE INDEX …')`.
+  ddlCalls: [{ method: 'query', receiver: /^sequelize$/ }],
 };

@@ -50,5 +50,21 @@ export const typeorm: DataAdapter = {
     builder(node, file) ?? (node.type === 'CallExpression' ? repositoryOperation('typeorm', node, file) : undefined),
   remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
   increments: { methods: ['increment', 'decrement'] },
+  uniqueKey: {
+    // A failed query is a QueryFailedError holding the driver's error: PostgreSQL's 23505, MySQL's ER_DUP_ENTRY.
+    violation: {
+      codes: ['23505', 'ER_DUP_ENTRY'],
+      path: ['driverError', 'code'],
+      errorClass: { name: 'QueryFailedError', module: 'typeorm' },
+    },
+    declare: (write, fields, declared) => {
+      // Without the entity's declaration, its name from the repository's: `inboxRepository` → Inbox.
+      const target = write.targets[0] ?? 'entity';
+      const entity = declared ?? `${target[0].toUpperCase()}${target.slice(1)}`;
+      return `@Unique([${fields.map((field) => `'${field}'`).join(', ')}]) to entity ${entity}`;
+    },
+  },
   models: { mentions: /@Entity\b/, read: typeormEntities },
+  // A migration's `up(queryRunner)`: `await queryRunner.query('CREATE UNIQUE INDEX …')`.
+  ddlCalls: [{ method: 'query', receiver: /^queryRunner$/ }],
 };

@@ -1,6 +1,6 @@
-import { handlerParameter } from '../analysis/origin/entry-points.js';
+import { handlerParameter, registrationOf } from '../analysis/origin/entry-points.js';
 import type { Fact, Shaped } from '../analysis/origin/facts.js';
-import type { EntryKind } from '../analysis/contract/adapter.js';
+import type { BrokerAdapter, EntryKind, ShapeId } from '../analysis/contract/adapter.js';
 import type { TSESLint } from '@typescript-eslint/utils';
 
 import { operationListeners, type FileAnalysis } from './file-analysis.js';
@@ -42,12 +42,22 @@ function labelOf(facts: readonly Fact[], analysis: FileAnalysis, registered: boo
         : fact.kind === 'list'
           ? fact.elements.find((element): element is Shaped => element.kind === 'shaped')
           : undefined;
-    const library = shaped?.shape.split(':')[0];
-    const broker = analysis.file.libraries.brokers.find((adapter) => adapter.name === library);
-    if (broker?.entry) return { label: broker.entry, kind: broker.entryKind ?? 'consumer', library: broker.name };
+    const described = shaped && describe(shaped.shape, analysis);
+    if (described) return described;
   }
   // Registered as a handler, holding the content the analysis knows by name only (a decorator's `@Payload()`).
   return registered ? { label: 'handler', kind: 'consumer' } : undefined;
+}
+
+/** The entry point a handler given a value of `shape` is: as the shape says (a scheduled task), or as its library does. */
+function describe(shape: ShapeId, analysis: FileAnalysis, broker?: BrokerAdapter): Described | undefined {
+  const table = analysis.file.libraries;
+  const library = shape.split(':')[0];
+  broker ??= table.brokers.find((adapter) => adapter.name === library);
+  if (!broker) return undefined;
+  const own = broker.name === library ? table.shape(shape)?.entry : undefined;
+  if (own) return { ...own, library: broker.name };
+  return broker.entry ? { label: broker.entry, kind: broker.entryKind ?? 'consumer', library: broker.name } : undefined;
 }
 
 /** The handler is registered with options that ask the framework to drop repeats (`idempotency`, a dedupe key). */
@@ -137,6 +147,16 @@ function findEntryPoint(fn: FunctionNode, analysis: FileAnalysis): EntryPoint | 
   for (let index = 0; index < fn.params.length && !described; index += 1)
     described = labelOf(handlerParameter(fn, index, sites, file) ?? [], analysis, true);
   described ??= readsDelivery(fn, analysis);
+  // Registered with nothing to read: a schedule's `async () => …`, a `@Cron()` method.
+  if (!described) {
+    const registered = registrationOf(fn, sites, file);
+    if (registered)
+      described = (registered.shape && describe(registered.shape, analysis, registered.adapter)) ?? {
+        label: registered.adapter.entry ?? 'handler',
+        kind: registered.adapter.entryKind ?? 'consumer',
+        library: registered.adapter.name,
+      };
+  }
   if (!described) return undefined;
   // A team that declares the framework's own dedupe (AWS Powertools' idempotency) keys repeats there.
   const dedupes =

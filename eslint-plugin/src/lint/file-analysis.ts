@@ -5,7 +5,8 @@ import { beginLint } from '../analysis/project/files.js';
 import { importedValueOf } from '../analysis/project/modules.js';
 import { claimedFacts, type EffectKey } from '../analysis/keys/effect-keys.js';
 import type { Leaf } from '../analysis/origin/facts.js';
-import { handlerParameter, isNamedEntryPoint, passedToWrapper } from '../analysis/origin/entry-points.js';
+import { handlerParameter, isNamedEntryPoint, registrationOf } from '../analysis/origin/entry-points.js';
+import { passedToWrapper } from '../analysis/origin/wrappers.js';
 import { FileContext, isFunction, type FunctionNode } from '../analysis/context/file-context.js';
 import { keyFacts } from '../analysis/keys/key-facts.js';
 import type { LibraryTable } from '../analysis/context/library-table.js';
@@ -100,7 +101,8 @@ export class FileAnalysis {
         (handlerParameter(fn, index, sites, this.file) ?? []).some((fact) => !fact.guessed),
       ) ||
       (fn.params.length > 0 &&
-        (sites.some((site) => passedToWrapper(site, this.file)) || isNamedEntryPoint(fn, this.file)));
+        (sites.some((site) => passedToWrapper(site, this.file)) || isNamedEntryPoint(fn, this.file))) ||
+      registrationOf(fn, sites, this.file) !== undefined;
     const answer =
       handles ||
       (depth < 3 &&

@@ -3,7 +3,7 @@ import type { EntryKind, MappedPlace, MappedRepeats } from 'eslint-plugin-idempo
 import type { EntryPointListing } from '../lint/lint-engine.js';
 
 /**
- * The entry points of a workspace as a tree: by kind (consumers, webhooks, jobs), then by
+ * The entry points of a workspace as a tree: by kind (consumers, webhooks, jobs, crons), then by
  * library, then each handler with what settles its repeats and its findings. Plain data, so the
  * view only turns nodes into tree items.
  */
@@ -19,6 +19,7 @@ const kinds: { kind: EntryKind; label: string }[] = [
   { kind: 'consumer', label: 'Consumers' },
   { kind: 'webhook', label: 'Webhooks' },
   { kind: 'job', label: 'Jobs' },
+  { kind: 'cron', label: 'Crons' },
 ];
 
 /** Repeats the analysis saw settled, as opposed to nothing found or something it could not read. */

@@ -24,6 +24,55 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         };`,
     },
     {
+      name: "near miss of a job runner's task: the same run function handed to another library's task() is no entry point",
+      code: `
+        const prisma = new PrismaClient();
+        export const digest = task({
+          id: 'daily-digest',
+          run: async ({ day }) => {
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+          },
+        });`,
+    },
+    {
+      name: "near miss of a schedule: another library's schedule(), in a file that does not import node-cron",
+      code: `
+        const prisma = new PrismaClient();
+        scheduler.schedule('0 6 * * *', async () => {
+          const day = today();
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+        });`,
+    },
+    {
+      name: 'near miss of a schedule: the same helper, in a file that does not import node-cron, called from a callback of another scheduler',
+      code: `
+        async function sendDigest(day) {
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+          await log(day);
+        }
+        scheduler.schedule('0 6 * * *', () => sendDigest(today()));`,
+    },
+    {
+      name: 'near miss of a NestJS schedule: a @Timeout method runs once after start-up, nothing repeats it',
+      code: `
+        import { Timeout } from '@nestjs/schedule';
+        export class Digests {
+          @Timeout(5000)
+          async firstDigest() {
+            const day = today();
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+          }
+        }`,
+    },
+    {
       name: "an admin's settings form saved by find, then update or insert, then a local reconfiguration: nothing repeats it and nothing is at stake",
       code: `
         import { PrismaClient } from '@prisma/client';
@@ -236,6 +285,22 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           } catch (error) {
             if (error.code === '23505') return;
             throw error;
+          }
+        }`,
+    },
+    {
+      name: 'TypeORM: the repaired save, its QueryFailedError 23505 or ER_DUP_ENTRY caught as the duplicate',
+      filename: 'src/workers/ledger.ts',
+      code: `
+        import { Repository, QueryFailedError } from 'typeorm';
+        export async function book(ledgerRepository: Repository<LedgerEntry>, invoiceId: string, accountId: string) {
+          const found = await ledgerRepository.findOneBy({ invoiceId, accountId });
+          if (!found) {
+            try {
+              await ledgerRepository.save({ invoiceId, accountId, cents: 100 });
+            } catch (error) {
+              if (!(error instanceof QueryFailedError) || !['23505', 'ER_DUP_ENTRY'].includes((error.driverError as { code?: string }).code ?? '')) throw error;
+            }
           }
         }`,
     },
@@ -701,6 +766,132 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
       errors: [{ messageId: 'checkThenInsert', line: 6 }],
     },
     {
+      name: 'inside a trigger.dev task, a check-then-insert is reported: a retried or re-triggered run makes the second pass',
+      code: `
+        import { task } from '@trigger.dev/sdk/v3';
+        const prisma = new PrismaClient();
+        export const digest = task({
+          id: 'daily-digest',
+          run: async ({ day }) => {
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+            return { sent: true };
+          },
+        });`,
+      errors: [{ messageId: 'checkThenInsert', line: 9, suggestions: [] }],
+    },
+    {
+      name: 'a trigger.dev scheduled task with nothing to read is a cron: every tick may overlap the last',
+      code: `
+        import { schedules } from '@trigger.dev/sdk';
+        const prisma = new PrismaClient();
+        export const digest = schedules.task({
+          id: 'daily-digest',
+          cron: '0 6 * * *',
+          run: async () => {
+            const day = today();
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+            return { sent: true };
+          },
+        });`,
+      errors: [{ messageId: 'checkThenInsert', line: 11, suggestions: [] }],
+    },
+    {
+      name: 'a node-cron schedule: every instance fires it, so two runs pass the check together',
+      code: `
+        import cron from 'node-cron';
+        const prisma = new PrismaClient();
+        cron.schedule('0 6 * * *', async () => {
+          const day = today();
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+          await log(day);
+        });`,
+      errors: [{ messageId: 'checkThenInsert', line: 8, suggestions: [] }],
+    },
+    {
+      name: 'a cron CronJob.from({ onTick })',
+      code: `
+        import { CronJob } from 'cron';
+        const prisma = new PrismaClient();
+        CronJob.from({
+          cronTime: '0 6 * * *',
+          onTick: async () => {
+            const day = today();
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+            await log(day);
+          },
+        });`,
+      errors: [{ messageId: 'checkThenInsert', line: 10, suggestions: [] }],
+    },
+    {
+      name: 'a NestJS @Cron method',
+      code: `
+        import { Cron } from '@nestjs/schedule';
+        export class Digests {
+          @Cron('0 6 * * *')
+          async sendDigest() {
+            const day = today();
+          const sent = await this.prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await this.prisma.digest.create({ data: { day } });
+            await log(day);
+          }
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 9, suggestions: [] }],
+    },
+    {
+      name: "a NestJS @Cron method's own helper, called on this: the helper runs in every scheduled run",
+      code: `
+        import { Cron } from '@nestjs/schedule';
+        export class Digests {
+          @Cron('0 6 * * *')
+          async tick() {
+            await this.sendDigest(today());
+          }
+          private async sendDigest(day) {
+            const sent = await this.prisma.digest.findFirst({ where: { day } });
+            if (sent) return;
+            await this.prisma.digest.create({ data: { day } });
+            await log(day);
+          }
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 11, suggestions: [] }],
+    },
+    {
+      name: 'a helper of the file that a node-cron schedule with nothing to read calls',
+      code: `
+        import cron from 'node-cron';
+        async function sendDigest(day) {
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+          await log(day);
+        }
+        cron.schedule('0 6 * * *', () => sendDigest(today()));`,
+      errors: [{ messageId: 'checkThenInsert', line: 6, suggestions: [] }],
+    },
+    {
+      name: 'an Agenda job',
+      code: `
+        import Agenda from 'agenda';
+        const prisma = new PrismaClient();
+        agenda.define('daily digest', async (job) => {
+          const { day } = job.attrs.data;
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day } });
+          await log(day);
+        });`,
+      errors: [{ messageId: 'checkThenInsert', line: 8, suggestions: [] }],
+    },
+    {
       name: "a helper that answers with the row or null decides a helper's insert: reported at the call that decides",
       code: `
         async function findMember(email) {
@@ -994,6 +1185,170 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           if (!found) await this.inboxRepository.save({ messageId: id });
         }`,
       errors: [{ messageId: 'checkThenInsert', line: 4 }],
+    },
+    {
+      name: 'TypeORM findOneBy on two fields then save: the repair catches QueryFailedError 23505 or ER_DUP_ENTRY, imports it beside Repository, and names the key',
+      filename: 'src/workers/ledger.ts',
+      code: `
+        import { Repository } from 'typeorm';
+        export async function book(ledgerRepository: Repository<LedgerEntry>, invoiceId: string, accountId: string) {
+          const found = await ledgerRepository.findOneBy({ invoiceId, accountId });
+          if (!found) await ledgerRepository.save({ invoiceId, accountId, cents: 100 });
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 5,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              data: {
+                key: "@Unique(['invoiceId', 'accountId']) to entity Ledger",
+                code: 'QueryFailedError 23505 or ER_DUP_ENTRY',
+              },
+              output: `
+        import { Repository, QueryFailedError } from 'typeorm';
+        export async function book(ledgerRepository: Repository<LedgerEntry>, invoiceId: string, accountId: string) {
+          const found = await ledgerRepository.findOneBy({ invoiceId, accountId });
+          if (!found) {
+            try {
+              await ledgerRepository.save({ invoiceId, accountId, cents: 100 });
+            } catch (error) {
+              // 23505 or ER_DUP_ENTRY is the duplicate: a unique key refused the second row (add @Unique(['invoiceId', 'accountId']) to entity Ledger).
+              if (!(error instanceof QueryFailedError) || !['23505', 'ER_DUP_ENTRY'].includes((error.driverError as { code?: string }).code ?? '')) throw error;
+            }
+          }
+        }`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'TypeORM in JavaScript, through the entity manager, in a NestJS file: the class is imported on a line of its own, the entity named by the call',
+      filename: 'src/workers/refunds.js',
+      code: `
+        import { InjectEntityManager } from '@nestjs/typeorm';
+        export async function refund(manager, paymentId) {
+          const done = await manager.findOneBy(Refund, { paymentId });
+          if (done) return;
+          await manager.insert(Refund, { paymentId, state: 'requested' });
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 6,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              data: { key: "@Unique(['paymentId']) to entity Refund", code: 'QueryFailedError 23505 or ER_DUP_ENTRY' },
+              output: `
+        import { InjectEntityManager } from '@nestjs/typeorm';
+import { QueryFailedError } from 'typeorm';
+        export async function refund(manager, paymentId) {
+          const done = await manager.findOneBy(Refund, { paymentId });
+          if (done) return;
+          try {
+            await manager.insert(Refund, { paymentId, state: 'requested' });
+          } catch (error) {
+            // 23505 or ER_DUP_ENTRY is the duplicate: a unique key refused the second row (add @Unique(['paymentId']) to entity Refund).
+            if (!(error instanceof QueryFailedError) || !['23505', 'ER_DUP_ENTRY'].includes(error.driverError?.code)) throw error;
+          }
+        }`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'TypeORM with QueryFailedError imported under another name: the repair uses that name and imports nothing',
+      filename: 'src/workers/inbox.ts',
+      code: `
+        import { QueryFailedError as DbError, Repository } from 'typeorm';
+        export async function claim(inboxRepository: Repository<Inbox>, messageId: string) {
+          if (await inboxRepository.countBy({ messageId })) return;
+          await inboxRepository.insert({ messageId });
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 5,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              data: { key: "@Unique(['messageId']) to entity Inbox", code: 'QueryFailedError 23505 or ER_DUP_ENTRY' },
+              output: `
+        import { QueryFailedError as DbError, Repository } from 'typeorm';
+        export async function claim(inboxRepository: Repository<Inbox>, messageId: string) {
+          if (await inboxRepository.countBy({ messageId })) return;
+          try {
+            await inboxRepository.insert({ messageId });
+          } catch (error) {
+            // 23505 or ER_DUP_ENTRY is the duplicate: a unique key refused the second row (add @Unique(['messageId']) to entity Inbox).
+            if (!(error instanceof DbError) || !['23505', 'ER_DUP_ENTRY'].includes((error.driverError as { code?: string }).code ?? '')) throw error;
+          }
+        }`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'TypeORM in a CommonJS module: the class comes from a require after the directive',
+      filename: 'src/workers/refunds.cjs',
+      code: `'use strict';
+const typeorm = require('typeorm');
+module.exports.refund = async function refund(refundRepository, paymentId) {
+  if (await refundRepository.findOneBy({ paymentId })) return;
+  await refundRepository.save({ paymentId });
+};`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 5,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              data: { key: "@Unique(['paymentId']) to entity Refund", code: 'QueryFailedError 23505 or ER_DUP_ENTRY' },
+              output: `'use strict';
+const { QueryFailedError } = require('typeorm');
+const typeorm = require('typeorm');
+module.exports.refund = async function refund(refundRepository, paymentId) {
+  if (await refundRepository.findOneBy({ paymentId })) return;
+  try {
+    await refundRepository.save({ paymentId });
+  } catch (error) {
+    // 23505 or ER_DUP_ENTRY is the duplicate: a unique key refused the second row (add @Unique(['paymentId']) to entity Refund).
+    if (!(error instanceof QueryFailedError) || !['23505', 'ER_DUP_ENTRY'].includes(error.driverError?.code)) throw error;
+  }
+};`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'a TypeORM save followed by more code gets no repair: the code after it would still run after the duplicate',
+      filename: 'src/workers/ledger.ts',
+      code: `
+        import { Repository } from 'typeorm';
+        export async function book(ledgerRepository: Repository<LedgerEntry>, invoiceId: string, notify) {
+          const found = await ledgerRepository.findOneBy({ invoiceId });
+          if (found) return;
+          await ledgerRepository.save({ invoiceId });
+          await notify(invoiceId);
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 6, suggestions: [] }],
+    },
+    {
+      name: 'near miss: the same repository calls in a file that imports no library get no TypeORM repair, whose library is only a guess there',
+      filename: 'src/workers/ledger.ts',
+      code: `
+        export async function book(ledgerRepository, invoiceId) {
+          const found = await ledgerRepository.findOneBy({ invoiceId });
+          if (!found) await ledgerRepository.save({ invoiceId });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 4, suggestions: [] }],
     },
     {
       name: 'Sequelize findOne then create',

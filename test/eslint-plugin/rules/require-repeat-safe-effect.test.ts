@@ -521,6 +521,18 @@ export async function addCredits(userId, credits) { await prisma.user.update({ w
     },
     // Framework dedupe
     {
+      name: 'near miss of a NestJS schedule: a @Timeout method runs once after start-up',
+      filename,
+      code: `import { Timeout } from '@nestjs/schedule';
+import { prisma } from './db';
+export class Grants {
+  @Timeout(1000)
+  async grant() {
+    await prisma.user.updateMany({ where: { plan: 'pro' }, data: { credits: { increment: 100 } } });
+  }
+}`,
+    },
+    {
       name: 'Inngest: the function drops repeats by its idempotency expression',
       filename,
       code: `import { Inngest } from 'inngest';
@@ -669,6 +681,46 @@ export const credit = inngest.createFunction({ id: 'credit' }, { event: 'order/p
           line: 5,
           data: {
             entry: 'Inngest function',
+            does: "adds to 'credits' (prisma.user.update())",
+            repeat: 'adds it again',
+          },
+        },
+      ],
+    },
+    {
+      name: 'node-cron: a schedule that adds credits with nothing to read runs again on every instance',
+      filename,
+      code: `import cron from 'node-cron';
+import { prisma } from './db';
+cron.schedule('0 0 1 * *', async () => {
+  await prisma.user.updateMany({ where: { plan: 'pro' }, data: { credits: { increment: 100 } } });
+});`,
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 4,
+          data: {
+            entry: 'node-cron schedule',
+            does: "adds to 'credits' (prisma.user.updateMany())",
+            repeat: 'adds it again',
+          },
+        },
+      ],
+    },
+    {
+      name: 'trigger.dev: a task that adds credits',
+      filename,
+      code: `import { task } from '@trigger.dev/sdk/v3';
+import { prisma } from './db';
+export const credit = task({ id: 'credit', run: async (payload: { userId: string; credits: number }) => {
+  await prisma.user.update({ where: { id: payload.userId }, data: { credits: { increment: payload.credits } } });
+} });`,
+      errors: [
+        {
+          messageId: 'unguarded',
+          line: 4,
+          data: {
+            entry: 'trigger.dev task',
             does: "adds to 'credits' (prisma.user.update())",
             repeat: 'adds it again',
           },

@@ -6,6 +6,8 @@ import { analysisFor } from '../../../eslint-plugin/src/lint/file-analysis.js';
 import type { DataOperation } from '../../../eslint-plugin/src/analysis/operations/index.js';
 import { whenSqlParserReady } from '../../../eslint-plugin/src/analysis/sql/parser.js';
 import { providerCallAt } from '../../../eslint-plugin/src/analysis/keys/provider-calls.js';
+import { functionName } from '../../../eslint-plugin/src/analysis/origin/entry-points.js';
+import { entryPointsAtExit } from '../../../eslint-plugin/src/lint/entry-points.js';
 
 /**
  * Table tests of the shared analysis: what an adapter makes of a call, and where a value comes
@@ -129,5 +131,19 @@ export function providerCallsIn(code: string): string[] {
       },
     };
   });
+  return found;
+}
+
+/** Each entry point of `code`, in source order: `<function name or line>: <label> (<kind>, <library>)`. */
+export function entryPointsIn(code: string): string[] {
+  const found: string[] = [];
+  run(code, (context) =>
+    entryPointsAtExit(analysisFor(context), (entries) => {
+      for (const { fn, entry } of entries)
+        found.push(
+          `${functionName(fn) ?? `line ${fn.loc.start.line}`}: ${entry.label} (${entry.kind}, ${entry.library ?? 'none'})`,
+        );
+    }),
+  );
   return found;
 }

@@ -1,6 +1,7 @@
 import type {
   BrokerAdapter,
   CollectionSpec,
+  DdlCall,
   RequestSpec,
   DataAdapter,
   HandlerPattern,
@@ -82,6 +83,8 @@ export class LibraryTable {
   readonly schemaReaders: SchemaFiles[] = [];
   /** The readers of models declared in code. */
   readonly modelReaders: ModelFiles[] = [];
+  /** Calls by which migration code sends DDL as text. */
+  readonly ddlCalls: DdlCall[] = [];
   /** Schema files and folders named in settings, relative to the working directory. */
   readonly schemaPaths: string[] = [];
 
@@ -123,6 +126,7 @@ export class LibraryTable {
         violations.push(...(adapter.uniqueViolations ?? []));
         if (adapter.schema) this.schemaReaders.push(adapter.schema);
         if (adapter.models) this.modelReaders.push(adapter.models);
+        this.ddlCalls.push(...(adapter.ddlCalls ?? []));
         if (adapter.methods === 'any') this.dataForAnyMethod.push(adapter);
         else
           for (const method of adapter.methods) {

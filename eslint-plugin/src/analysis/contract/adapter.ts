@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import type { FileImports } from '../syntax/imports.js';
 import type { NameJudge } from '../naming/names.js';
-import type { DeclaredTable } from './schema.js';
+import type { DeclaredTable, UniqueViolationCheck } from './schema.js';
 import type { DataOperation } from './operation.js';
 import type { ProviderSpec } from './providers.js';
 
@@ -84,6 +84,11 @@ export interface ShapeSpec {
    * (`payload`, the default) or unknown; `opaque`: unknown, whatever its name.
    */
   otherMembers?: 'payload' | 'unknown' | 'opaque';
+  /**
+   * A handler given a value of this shape is an entry point of its own kind, not the adapter's: a
+   * job runner's scheduled task is a `cron` ("trigger.dev scheduled task").
+   */
+  entry?: { label: string; kind: EntryKind };
 }
 
 /** Further evidence a registration needs; any one of the given kinds suffices. */
@@ -116,15 +121,22 @@ export interface HandlerTarget {
 export type HandlerPattern =
   /** `{ eachMessage: fn }`: the value of a property with this key. */
   | (HandlerTarget & { property: string })
-  /** `channel.consume(queue, fn)`: an argument at `argument` or later of a call to a method of this name. */
-  | (HandlerTarget & { call: string; argument: number; event?: string })
+  /**
+   * `channel.consume(queue, fn)`: an argument at `argument` or later of a call to a method of this
+   * name; `exactly` at `argument`, where a later one is another callback (`new CronJob(expr, onTick, onComplete)`).
+   */
+  | (HandlerTarget & { call: string; argument: number; exactly?: boolean; event?: string })
   /** `new Worker(name, fn)`. */
-  | (HandlerTarget & { construct: string; argument: number })
+  | (HandlerTarget & { construct: string; argument: number; exactly?: boolean })
   /** A method decorated so: parameters by their own decorators, then by position. */
   | {
       decorators: readonly string[];
       byParameterDecorator?: Readonly<Record<string, ShapeId>>;
       byPosition: readonly (ShapeId | undefined)[];
+      /** Further evidence the decorator is this library's (`@Cron` of a file that imports @nestjs/schedule). */
+      evidence?: Evidence;
+      /** The entry point a decorated method is, when its parameters say nothing (`@Cron() sweep()`). */
+      shape?: ShapeId;
     }
   /** A method of a class decorated `classDecorator`, named `method`. */
   | (HandlerTarget & { classDecorator: string; method: string })
@@ -203,7 +215,11 @@ export interface SendPatterns {
   instanceMethods?: readonly string[];
 }
 
-export type EntryKind = 'consumer' | 'webhook' | 'job';
+/**
+ * What runs an entry point again: a broker's redelivery (`consumer`), a sender's retry (`webhook`),
+ * a job runner's retry (`job`), or a schedule (`cron`), whose runs overlap and whose instances each fire.
+ */
+export type EntryKind = 'consumer' | 'webhook' | 'job' | 'cron';
 export interface BrokerAdapter {
   kind: 'broker';
   name: LibraryName;
@@ -234,7 +250,7 @@ export interface BrokerAdapter {
   producerDedupe?: ProducerDedupe;
   /** How messages name a function that handles its deliveries: "Kafka consumer", "Stripe webhook". */
   entry?: string;
-  /** What runs such a function, for a map of entry points: a broker (`consumer`, when not said), a `webhook`, a `job` runner. */
+  /** What runs such a function, for a map of entry points: a broker (`consumer`, when not said), a `webhook`, a `job` runner, a `cron`. */
   entryKind?: EntryKind;
 }
 
@@ -252,6 +268,8 @@ export type KeyPolicy = 'columns' | 'whole-key';
  */
 export interface SchemaFiles {
   locations: readonly (string | { folder: string; ending: string; depth?: number })[];
+  /** Files of a project folder that may say where the schema is (package.json), and the paths their text names. */
+  pointers?: readonly { file: string; paths(text: string): string[] }[];
   /** The endings of files given in settings that this reader reads. */
   endings: readonly string[];
   /** The tables and unique keys a file declares; null when it cannot be read. */
@@ -259,6 +277,9 @@ export interface SchemaFiles {
   /** What the file is, for the warning when it cannot be read: "a Prisma schema". */
   kind: string;
 }
+
+/** A call sending DDL as text: `queryRunner.query(sql)` (receiver's last name, argument 0 by default), or sql`…`. */
+export type DdlCall = { method: string; receiver: RegExp; argument?: number } | { tag: string };
 
 /** Unique keys declared in model code (entity decorators, schema objects), read from the project's modules. */
 export interface ModelFiles {
@@ -289,17 +310,19 @@ export interface DataAdapter {
   /** Codes, error names or message fragments by which the library reports a unique-key violation. */
   uniqueViolations?: readonly string[];
   /**
-   * A unique violation's error `code`, and how the schema declares a unique key on fields of the model a write
-   * creates (`model`: its name in the schema, when known), for a repair that catches it and names the key to add.
+   * How a unique violation is told from other errors, and how the schema declares a unique key on fields of the
+   * model a write creates (`model`: its name in the schema, when known), for a repair that catches it and names the key.
    */
   uniqueKey?: {
-    violationCode: string;
+    violation: UniqueViolationCheck;
     declare(write: DataOperation, fields: readonly string[], model?: string): string;
   };
   /** The library's schema files: where its tables' unique keys are declared. */
   schema?: SchemaFiles;
   /** Models declared in code, with their unique keys. */
   models?: ModelFiles;
+  /** Calls in migration code that send DDL as text. */
+  ddlCalls?: readonly DdlCall[];
   /**
    * How a write adds to a stored value rather than setting it: properties of its data naming the
    * operation (`{ credits: { increment: 5 } }`, `{ $inc: { credits: 5 } }`), or methods that do

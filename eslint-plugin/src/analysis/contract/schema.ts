@@ -1,4 +1,4 @@
-/** What a schema reader returns: the tables a schema file declares, with their unique keys. */
+/** What a schema reader returns: the tables a schema file declares, with their unique keys; and how a violation of one is reported. */
 
 /** One table's keys as a schema file declares them, before normalisation. */
 export interface DeclaredTable {
@@ -17,4 +17,14 @@ export interface DeclaredTable {
    * does not show every key the table has.
    */
   addition?: boolean;
+}
+
+/** How code tells a unique violation from other errors, as a library reports it. */
+export interface UniqueViolationCheck {
+  /** Its codes: `P2002`; `23505` and `ER_DUP_ENTRY` (PostgreSQL's and MySQL's, through one ORM). */
+  codes: readonly string[];
+  /** Where the caught error holds the code: `code` when not said, `driverError.code`. */
+  path?: readonly string[];
+  /** The class the library throws it as, when the code alone is the database's: `QueryFailedError` of `typeorm`. */
+  errorClass?: { name: string; module: string };
 }

@@ -2,12 +2,10 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { BrokerAdapter, Evidence, HandlerPattern, ShapeId } from '../contract/adapter.js';
 import { guessed, listOf, shaped, type Fact } from './facts.js';
-import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
-import { calledFunction } from '../project/calls.js';
+import type { FileContext, FunctionNode } from '../context/file-context.js';
 import { rememberedThisLint } from '../project/files.js';
 import { sitesInImporters } from '../project/import-sites.js';
 import { calleeName, keyName, memberPath, propertyName } from '../syntax/nodes.js';
-import { variableOf } from '../syntax/scope.js';
 
 /**
  * Which functions handle a delivery, and what each of their parameters holds. A function is a
@@ -18,7 +16,7 @@ import { variableOf } from '../syntax/scope.js';
 
 type Target = Extract<HandlerPattern, { shape: ShapeId }>;
 
-function parameterName(param: TSESTree.Parameter | undefined): string | undefined {
+export function parameterName(param: TSESTree.Parameter | undefined): string | undefined {
   const inner = param?.type === 'AssignmentPattern' ? param.left : param;
   return inner?.type === 'Identifier' ? inner.name : undefined;
 }
@@ -49,27 +47,34 @@ function targetFacts(pattern: Target, fn: FunctionNode, index: number, code: str
     : [shaped(pattern.shape, code)];
 }
 
+/** A handler pattern and the adapter that gives it. */
+interface Registration {
+  adapter: BrokerAdapter;
+  pattern: Target;
+}
+
 /** The handler patterns that register whatever stands at `site` (a function, or a reference to one), where their evidence is found. */
-function registrationsAt(site: TSESTree.Node, file: FileContext, param: string | undefined): Target[] {
+export function registrationsAt(site: TSESTree.Node, file: FileContext, param: string | undefined): Registration[] {
   const parent = site.parent;
   if (!parent) return [];
   const table = file.libraries;
-  const found: Target[] = [];
+  const found: Registration[] = [];
   if (parent.type === 'Property' && parent.value === site) {
     const key = keyName(parent);
     for (const { adapter, pattern } of (key !== undefined && table.byProperty.get(key)) || []) {
       let receiver = '';
       if (pattern.inCall !== undefined) {
         const call = parent.parent.parent;
+        // `task({ run })`, `new CronJob({ onTick })`.
         if (
-          call?.type !== 'CallExpression' ||
+          (call?.type !== 'CallExpression' && call?.type !== 'NewExpression') ||
           !call.arguments.includes(parent.parent) ||
           calleeName(call.callee) !== pattern.inCall
         )
           continue;
         receiver = call.callee.type === 'MemberExpression' ? (memberPath(call.callee.object)?.join('.') ?? '') : '';
       }
-      if (hasEvidence(pattern.evidence, adapter, file, receiver, param)) found.push(pattern);
+      if (hasEvidence(pattern.evidence, adapter, file, receiver, param)) found.push({ adapter, pattern });
     }
     return found;
   }
@@ -84,12 +89,13 @@ function registrationsAt(site: TSESTree.Node, file: FileContext, param: string |
       parent.callee.type === 'MemberExpression' ? (memberPath(parent.callee.object)?.join('.') ?? '') : '';
     const candidates = parent.type === 'NewExpression' ? table.byConstruct.get(method) : table.byCall.get(method);
     for (const { adapter, pattern } of candidates ?? []) {
-      if (position < pattern.argument || !hasEvidence(pattern.evidence, adapter, file, receiver, param)) continue;
+      if (position < pattern.argument || (pattern.exactly && position !== pattern.argument)) continue;
+      if (!hasEvidence(pattern.evidence, adapter, file, receiver, param)) continue;
       if ('event' in pattern && pattern.event !== undefined) {
         const event = parent.arguments[0];
         if (event?.type !== 'Literal' || event.value !== pattern.event) continue;
       }
-      found.push(pattern);
+      found.push({ adapter, pattern });
     }
   }
   return found;
@@ -103,7 +109,7 @@ function fromRegistration(
   code: string,
   file: FileContext,
 ): Fact[] | undefined {
-  for (const pattern of registrationsAt(site, file, parameterName(fn.params[index]))) {
+  for (const { pattern } of registrationsAt(site, file, parameterName(fn.params[index]))) {
     const found = targetFacts(pattern, fn, index, code);
     if (found) return found;
   }
@@ -131,7 +137,8 @@ function fromDecorators(
   const table = file.libraries;
   const parameterDecorators = ('decorators' in param ? (param.decorators ?? []) : []).map(decoratorName);
   for (const name of (method.decorators ?? []).map(decoratorName)) {
-    for (const { pattern } of (name && table.byDecorator.get(name)) || []) {
+    for (const { adapter, pattern } of (name && table.byDecorator.get(name)) || []) {
+      if (!hasEvidence(pattern.evidence, adapter, file, '', undefined)) continue;
       for (const decorator of parameterDecorators) {
         const shape = decorator && pattern.byParameterDecorator?.[decorator];
         if (shape) return [shaped(shape, code)];
@@ -250,65 +257,6 @@ export function isNamedEntryPoint(fn: FunctionNode, file: FileContext): boolean 
   );
 }
 
-const wrappers = new WeakMap<FunctionNode, Map<number, boolean>>();
-const maxWrapperDepth = 2;
-
-/**
- * Does the project function `fn` register its parameter `index` as a handler: hand it to a
- * broker's registration (`channel.consume(queue, handler)`), call it from a function it registers
- * (`channel.consume(queue, async (msg) => handler(parse(msg)))`), or pass it on to another such
- * wrapper? Then `rabbit.consume(queue, handle)` registers `handle` too.
- */
-export function registersParameter(fn: FunctionNode, index: number, file: FileContext, depth = 0): boolean {
-  let known = wrappers.get(fn);
-  if (!known) wrappers.set(fn, (known = new Map<number, boolean>()));
-  const cached = known.get(index);
-  if (cached !== undefined) return cached;
-  known.set(index, false);
-  let param: TSESTree.Node | undefined = fn.params[index];
-  if (param?.type === 'AssignmentPattern') param = param.left;
-  if (param?.type !== 'Identifier') return false;
-  const variable = variableOf(param, file.scopeOf(param));
-  const answer = (variable?.references ?? []).some((reference) => {
-    const use = reference.identifier as TSESTree.Node;
-    if (!reference.isRead()) return false;
-    if (registrationsAt(use, file, undefined).length > 0) return true;
-    const parent = use.parent;
-    if (parent?.type === 'CallExpression' && parent.callee === use) {
-      for (let around: TSESTree.Node | undefined = parent.parent; around && around !== fn; around = around.parent) {
-        if (isFunction(around) && registrationsAt(around, file, parameterName(around.params[0])).length > 0)
-          return true;
-      }
-      return false;
-    }
-    return depth < maxWrapperDepth && parent?.type === 'CallExpression' && passedToWrapper(use, file, depth + 1);
-  });
-  known.set(index, answer);
-  return answer;
-}
-
-/**
- * Is `site` (a function, or a reference to one, maybe bound: `this.handle.bind(this)`) an argument
- * of a call to a project function that registers it as a handler?
- */
-export function passedToWrapper(site: TSESTree.Node, file: FileContext, depth = 0): boolean {
-  let argument = site;
-  const bound = site.parent;
-  if (
-    bound?.type === 'MemberExpression' &&
-    bound.object === site &&
-    propertyName(bound) === 'bind' &&
-    bound.parent?.type === 'CallExpression' &&
-    bound.parent.callee === bound
-  )
-    argument = bound.parent;
-  const call = argument.parent;
-  if (call?.type !== 'CallExpression' || call.callee === argument) return false;
-  const index = call.arguments.indexOf(argument as TSESTree.CallExpressionArgument);
-  const target = index >= 0 ? calledFunction(file, call.callee) : undefined;
-  return target !== undefined && registersParameter(target.fn, index, target.module, depth);
-}
-
 /**
  * What parameter `index` of `fn` holds when `fn` is a handler, judged from its declared types and
  * from the places it is registered (`sites`: the function itself and every reference to its name).
@@ -347,6 +295,46 @@ function parameterRole(
   // Defined here, registered in another module: `eachMessage: handleRefund` over there.
   for (const { module, site } of sitesInImporters(fn, file)) {
     const found = fromRegistration(fn, site, index, code, module);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The adapter that registers `fn` (at `sites`, by decorators, in importers) and the shape it gives
+ * it, whatever its parameters: `cron.schedule(expr, async () => …)` and `@Cron() sweep()` have none.
+ */
+export function registrationOf(
+  fn: FunctionNode,
+  sites: readonly TSESTree.Node[],
+  file: FileContext,
+): { adapter: BrokerAdapter; shape?: ShapeId } | undefined {
+  const atSite = (site: TSESTree.Node, module: FileContext) => {
+    const [found] = registrationsAt(site, module, parameterName(fn.params[0]));
+    return found && { adapter: found.adapter, shape: found.pattern.shape };
+  };
+  const here = sites.map((site) => atSite(site, file)).find(Boolean);
+  if (here) return here;
+  const method = fn.parent;
+  if (method?.type === 'MethodDefinition' && method.value === fn) {
+    const table = file.libraries;
+    for (const name of (method.decorators ?? []).map(decoratorName)) {
+      for (const { adapter, pattern } of (name && table.byDecorator.get(name)) || []) {
+        if (hasEvidence(pattern.evidence, adapter, file, '', undefined))
+          return { adapter, shape: pattern.shape ?? pattern.byPosition.find((shape) => shape !== undefined) };
+      }
+    }
+    const classNode = method.parent.parent;
+    if (classNode?.type === 'ClassDeclaration' || classNode?.type === 'ClassExpression') {
+      for (const name of (classNode.decorators ?? []).map(decoratorName)) {
+        for (const { adapter, pattern } of (name && table.byClassDecorator.get(name)) || []) {
+          if (keyName(method) === pattern.method) return { adapter, shape: pattern.shape };
+        }
+      }
+    }
+  }
+  for (const { module, site } of sitesInImporters(fn, file)) {
+    const found = atSite(site, module);
     if (found) return found;
   }
   return undefined;

@@ -9,6 +9,7 @@ import { listSources } from '../project/importers.js';
 import { moduleContext } from '../project/modules.js';
 import { normaliseTarget } from '../contract/operation.js';
 import { SchemaModel } from './model.js';
+import { ddlInCode } from './ddl-in-code.js';
 import { type DeclaredTable } from '../contract/schema.js';
 
 /**
@@ -90,7 +91,9 @@ function filesIn(dir: string, ending: string, depth: number): string[] {
 function locate(folder: string, schema: SchemaFiles): string[] {
   const key = `${folder}\u0000${schema.kind}`;
   const listing = listings.get(key);
-  const identity = folderIdentity(folder);
+  const pointers = (schema.pointers ?? []).map((pointer) => ({ pointer, file: path.join(folder, pointer.file) }));
+  // A pointer file's edit changes the listing as much as a new file in the folder does.
+  const identity = [folderIdentity(folder), ...pointers.map(({ file }) => stampOf(file)?.stamp ?? '')].join('\n');
   if (listing && listing.identity === identity && now() - listing.at < listingLifetimeMs) return listing.files;
   const files: string[] = [];
   for (const location of schema.locations) {
@@ -102,14 +105,28 @@ function locate(folder: string, schema: SchemaFiles): string[] {
       if (isDirectory(dir)) files.push(...filesIn(dir, location.ending, location.depth ?? 1));
     }
   }
+  for (const { pointer, file } of pointers) {
+    const text = exists(file) ? textOf(file) : undefined;
+    if (text === undefined) continue;
+    let named: string[];
+    try {
+      named = pointer.paths(text);
+    } catch {
+      named = [];
+    }
+    // Nothing outside the project is read, wherever a pointer points.
+    const root = projectRoot(file) ?? folder;
+    const inside = named.filter((given) => !path.relative(root, path.resolve(folder, given)).startsWith('..'));
+    files.push(...declared(inside, folder, schema));
+  }
   listings.set(key, { at: now(), identity, files });
   return files;
 }
 
-/** Files and folders named in settings, relative to the working directory. */
-function declared(paths: readonly string[], cwd: string, schema: SchemaFiles): string[] {
+/** Files and folders named in settings or by a pointer, relative to `base`. */
+function declared(paths: readonly string[], base: string, schema: SchemaFiles): string[] {
   return paths.flatMap((given) => {
-    const full = path.resolve(cwd, given);
+    const full = path.resolve(base, given);
     if (isDirectory(full)) return schema.endings.flatMap((ending) => filesIn(full, ending, 4));
     return schema.endings.some((ending) => full.endsWith(ending)) && exists(full) ? [full] : [];
   });
@@ -176,6 +193,18 @@ const declaredLately = new Map<
   }
 >();
 
+const readersByTable = new WeakMap<LibraryTable, readonly ModelFiles[]>();
+
+/** The adapters' readers of model code, and one of the DDL their migrations send as text. */
+function modelReadersOf(table: LibraryTable): readonly ModelFiles[] {
+  let readers = readersByTable.get(table);
+  if (!readers) {
+    readers = [...table.modelReaders, ...(table.ddlCalls.length > 0 ? [ddlInCode(table.ddlCalls)] : [])];
+    readersByTable.set(table, readers);
+  }
+  return readers;
+}
+
 /**
  * The project's modules that may declare tables in model code (those that mention a model
  * library), looked for again at most every few seconds. Reading what they declare (a parse of
@@ -186,14 +215,15 @@ function declaredInModels(
   table: LibraryTable,
 ): { files: { file: string; readers: ReadonlySet<ModelFiles> }[]; stamps: string[] } {
   const root = projectRoot(filename);
-  if (!root || table.modelReaders.length === 0) return { files: [], stamps: [] };
+  const readers = modelReadersOf(table);
+  if (!root || readers.length === 0) return { files: [], stamps: [] };
   const key = `${root}\u0000${table.id}`;
   const lately = declaredLately.get(key);
   const identity = folderIdentity(root);
   if (lately && lately.identity === identity && now() - lately.at < listingLifetimeMs) return lately.found;
   const found = { files: [] as { file: string; readers: ReadonlySet<ModelFiles> }[], stamps: [] as string[] };
   for (const file of listSources(root)) {
-    const mentioned = readersMentioned(file, table.modelReaders);
+    const mentioned = readersMentioned(file, readers);
     if (!mentioned || mentioned.readers.size === 0) continue;
     found.stamps.push(`${file}@${mentioned.stamp}`);
     found.files.push({ file, readers: mentioned.readers });

@@ -1,11 +1,13 @@
 import type { DeclaredTable } from '../contract/schema.js';
-import { parseSql, scanSql } from './parser.js';
+import { uniqueKeysInMysql } from './mysql-ddl.js';
+import { parseSql, scanSql, sqlParserLoaded } from './parser.js';
 
 /**
  * The unique keys a SQL file declares, read with PostgreSQL's grammar: PRIMARY KEY and UNIQUE
  * column and table constraints of CREATE TABLE, ALTER TABLE … ADD CONSTRAINT, and CREATE UNIQUE
- * INDEX (partial when it has a WHERE). Statements PostgreSQL rejects (another dialect, a psql
- * command) are skipped one by one; null when nothing in the file parses.
+ * INDEX (partial when it has a WHERE). A file or statement PostgreSQL rejects is read with
+ * MySQL's grammar (`mysql-ddl.ts`); what neither reads (a psql command, another dialect) is
+ * skipped statement by statement, its tables left unsure; null when nothing in the file parses.
  */
 
 type Tree = Record<string, unknown>;
@@ -153,7 +155,7 @@ function stringsIn(tree: unknown, depth = 0): string[] {
 }
 
 /** Tables a text we cannot read names after TABLE or ON: their keys may be declared there. */
-function tablesMentioned(text: string): DeclaredTable[] {
+export function tablesMentioned(text: string): DeclaredTable[] {
   const names = new Set<string>();
   for (const match of text.matchAll(
     /\b(?:table|on)\s+(?:only\s+)?(?:if\s+(?:not\s+)?exists\s+)?((?:[\w$]+|"[^"]+"|`[^`]+`)(?:\.(?:[\w$]+|"[^"]+"|`[^`]+`))?)/gi,
@@ -184,14 +186,40 @@ function statementsOf(text: string): string[] {
   return parts.filter((part) => part.trim() !== '');
 }
 
+/**
+ * The MySQL grammar reads a large data dump slowly (about 2 s a megabyte): a text above this size
+ * is not given to it whole, only its DDL statements one by one.
+ */
+const wholeMysqlLimit = 200_000;
+/** Comments before a statement; MySQL reads `-->` (Drizzle Kit's statement breakpoint) as an operator, not a comment. */
+const leadingComments = /^\s*(?:(?:--[^\n]*|#[^\n]*|\/\*[\s\S]*?\*\/)\s*)*/;
+/** A statement that may declare a key or rename a table, after any comments. */
+const ddlStart = /^(?:create|alter|rename)\b/i;
+
+/** A DDL statement PostgreSQL rejected, read with MySQL's grammar; null when it is not DDL or that grammar rejects it too. */
+function mysqlStatement(part: string): DeclaredTable[] | null {
+  const statement = part.replace(leadingComments, '');
+  return sqlParserLoaded() && ddlStart.test(statement) ? uniqueKeysInMysql(statement) : null;
+}
+
 export function uniqueKeysInSql(text: string): DeclaredTable[] | null {
   const whole = parseSql(text);
+  // PostgreSQL's grammar rejects it: perhaps MySQL's reads it whole. (Before the parser has
+  // loaded, every text reads as rejected; that says nothing of its dialect.)
+  if (!whole && sqlParserLoaded() && text.trim() !== '' && text.length <= wholeMysqlLimit) {
+    const mysql = uniqueKeysInMysql(text);
+    if (mysql) return mysql;
+  }
   const parts = whole ? [] : statementsOf(text);
   const trees = whole ? [whole] : parts.map(parseSql);
-  if (trees.every((tree) => tree === null)) return text.trim() === '' ? [] : null;
-  // A statement PostgreSQL rejects (another dialect's ALTER TABLE … ADD UNIQUE KEY) may still
-  // declare a key: the tables it names are not fully known.
-  const skipped = parts.filter((_part, index) => trees[index] === null).flatMap(tablesMentioned);
+  // DDL statements PostgreSQL rejects, read by the MySQL grammar one by one; null where it rejects them too.
+  const others = parts.map((part, index) => (trees[index] === null ? mysqlStatement(part) : null));
+  if (trees.every((tree, index) => tree === null && others[index] === null)) return text.trim() === '' ? [] : null;
+  // A statement neither grammar reads (another dialect's ALTER TABLE …) may still declare a key:
+  // the tables it names are not fully known.
+  const skipped = parts
+    .filter((_part, index) => trees[index] === null && others[index] === null)
+    .flatMap(tablesMentioned);
   return [
     ...trees.flatMap((tree) =>
       (tree?.stmts ?? []).flatMap((raw) => {
@@ -199,6 +227,7 @@ export function uniqueKeysInSql(text: string): DeclaredTable[] | null {
         return statement ? tablesOf(statement) : [];
       }),
     ),
+    ...others.flatMap((tables) => tables ?? []),
     ...skipped,
   ];
 }

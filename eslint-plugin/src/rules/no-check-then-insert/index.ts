@@ -4,7 +4,7 @@ import { originAt } from '../../analysis/keys/key-facts.js';
 import { createRule } from '../../create-rule.js';
 import type { DataOperation, SafeEdit } from '../../analysis/contract/operation.js';
 import { columnName } from '../../analysis/schema/model.js';
-import { catchUniqueViolation } from '../../lint/unique-violation-fix.js';
+import { catchUniqueViolation, violationLabel } from '../../lint/unique-violation-fix.js';
 import { repeatMatters } from './stakes.js';
 
 const defaultRemedy = 'an upsert, or insert and treat the unique violation as the duplicate';
@@ -83,22 +83,32 @@ export const noCheckThenInsert = createRule({
 
     /** Where the library can say how: catch the violation of a unique key on the checked fields, and name that key. */
     function uniqueKeySuggestion(write: DataOperation, read: DataOperation) {
-      const uniqueKey = table.dataAdapter(write.library)?.uniqueKey;
+      const adapter = table.dataAdapter(write.library);
+      const uniqueKey = adapter?.uniqueKey;
       const target = write.targets[0];
       if (!uniqueKey || !target) return [];
+      // A repair that imports the library's error class only where the file uses that library: a
+      // repository call in a file that imports none is the library's by a guess.
+      if (uniqueKey.violation.errorClass && !table.imported(adapter, analysis.file.imports)) return [];
       const written = new Set(write.fields.map((field) => columnName(field.name)));
       const fields = (read.filters ?? []).map((filter) => filter.name).filter((name) => written.has(columnName(name)));
       if (fields.length === 0) return [];
       const key = uniqueKey.declare(write, fields, analysis.schema().declaration(target)?.name);
       const fix = catchUniqueViolation(
         write.node,
-        uniqueKey.violationCode,
+        uniqueKey.violation,
         key,
         context.sourceCode,
         /\.[cm]?tsx?$/.test(context.filename),
       );
       return fix
-        ? [{ messageId: 'catchUniqueViolation' as const, data: { key, code: uniqueKey.violationCode }, fix }]
+        ? [
+            {
+              messageId: 'catchUniqueViolation' as const,
+              data: { key, code: violationLabel(uniqueKey.violation) },
+              fix,
+            },
+          ]
         : [];
     }
   },

@@ -3,6 +3,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { EntryKind } from '../../analysis/contract/adapter.js';
 import type { FunctionNode } from '../../analysis/context/file-context.js';
 import { functionName } from '../../analysis/origin/entry-points.js';
+import { keyName } from '../../analysis/syntax/nodes.js';
 import { analysisFor } from '../../lint/file-analysis.js';
 import type { GuardKind } from './effects.js';
 import { entryPointsAtExit } from '../../lint/entry-points.js';
@@ -65,16 +66,30 @@ function describeGuard(guard: Guard): string {
   return `${guardWords[guard.kind]}: ${label}${key}`;
 }
 
-/** What a reader calls the handler: its own name, or the registration that runs it (`channel.consume('ledger')`). */
+/**
+ * What a reader calls the handler: its own name, or the registration that runs it
+ * (`channel.consume('ledger')`); a property of a definition that names itself by its `id` or
+ * `name` (`task({ id: 'refund', run })`) by that definition: `task('refund')`.
+ */
 function nameOf(fn: FunctionNode, code: (node: TSESTree.Node) => string): string {
+  const registration = (call: TSESTree.CallExpression | TSESTree.NewExpression, what: string) =>
+    `${call.type === 'NewExpression' ? 'new ' : ''}${code(call.callee).replace(/\s+/g, '')}(${what})`;
+  const text = (node: TSESTree.Node | undefined) =>
+    node?.type === 'Literal' && typeof node.value === 'string' ? `'${node.value}'` : undefined;
+  const holder = fn.parent?.type === 'Property' ? fn.parent.parent : undefined;
+  const call = holder?.parent;
+  if (holder?.type === 'ObjectExpression' && (call?.type === 'CallExpression' || call?.type === 'NewExpression')) {
+    const label = holder.properties
+      .filter((property) => property.type === 'Property' && ['id', 'name'].includes(keyName(property) ?? ''))
+      .map((property) => text((property as TSESTree.Property).value))
+      .find(Boolean);
+    if (label && call.arguments.includes(holder)) return registration(call, label);
+  }
   const named = functionName(fn);
   if (named) return named;
-  const call = fn.parent;
-  if (call?.type === 'CallExpression' || call?.type === 'NewExpression') {
-    const first = call.arguments[0];
-    const what = first?.type === 'Literal' && typeof first.value === 'string' ? `'${first.value}'` : '';
-    return `${call.type === 'NewExpression' ? 'new ' : ''}${code(call.callee).replace(/\s+/g, '')}(${what})`;
-  }
+  const parent = fn.parent;
+  if (parent?.type === 'CallExpression' || parent?.type === 'NewExpression')
+    return registration(parent, text(parent.arguments[0]) ?? '');
   return 'handler';
 }
 

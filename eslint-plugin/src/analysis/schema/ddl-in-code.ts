@@ -1,0 +1,85 @@
+import path from 'node:path';
+
+import type { TSESTree } from '@typescript-eslint/utils';
+
+import type { AdapterFile, DdlCall, ModelFiles } from '../contract/adapter.js';
+import type { DeclaredTable } from '../contract/schema.js';
+import { projectRoot } from '../project/root.js';
+import { calleeName, memberPath, unwrapExpression } from '../syntax/nodes.js';
+import { staticText } from '../syntax/static-text.js';
+import { walk } from '../syntax/walk.js';
+import { tablesMentioned, uniqueKeysInSql } from '../sql/ddl.js';
+
+/**
+ * Unique keys of DDL that migration code sends as text (`queryRunner.query('CREATE UNIQUE INDEX
+ * …')`), read as a SQL migration's. What cannot be read stays unknown, never keyless: a text
+ * with a part built at run time leaves the tables it names unsure, and so do the tables named in
+ * the same file by the migration tool's own calls (`createIndex('refunds', …)`), which may add
+ * keys this reading does not see. Tests' DDL is not read.
+ */
+
+/** DDL that may declare a key: a cheap look at a module's text before it is parsed. */
+const mentionsDdl = /\b(create|alter)\s+(unique\s+)?(table|index)\b/i;
+
+/**
+ * Tests and fixtures: the tables they create are throwaway copies, often without the keys the
+ * real schema has, so their DDL says nothing of it.
+ */
+const testCode =
+  /(^|[\\/])(__tests__|__mocks__|__fixtures__|test|tests|e2e|fixtures|mocks)[\\/]|\.(test|spec)\.[cm]?[jt]sx?$/;
+
+/** Method names by which migration tools change a table themselves. */
+const changesTable = /^(create|alter|add|drop|rename|change)[A-Z_]|^(on|table|alterTable|createTable)$/;
+
+function sendsDdl(node: TSESTree.Node, calls: readonly DdlCall[]): TSESTree.Node | undefined {
+  if (node.type === 'TaggedTemplateExpression') {
+    const tag = memberPath(node.tag)?.at(-1);
+    return calls.some((call) => 'tag' in call && call.tag === tag) ? node.quasi : undefined;
+  }
+  if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return undefined;
+  const method = calleeName(node.callee);
+  const receiver = memberPath(node.callee.object)?.at(-1);
+  if (!method || receiver === undefined) return undefined;
+  const call = calls.find(
+    (candidate) => 'method' in candidate && candidate.method === method && candidate.receiver.test(receiver),
+  );
+  return call && 'method' in call ? node.arguments[call.argument ?? 0] : undefined;
+}
+
+/** The tables one text declares: read whole when every part is written out, else only named, as unsure. */
+function tablesOfText(node: TSESTree.Node, file: AdapterFile, bound: boolean): DeclaredTable[] {
+  const text = staticText(unwrapExpression(node), file.scopeOf, () => ' ', bound);
+  if (!text || !mentionsDdl.test(text.text)) return [];
+  if (text.holes.length > 0) return tablesMentioned(text.text);
+  return uniqueKeysInSql(text.text) ?? tablesMentioned(text.text);
+}
+
+/** Every string written in a call's arguments: the tables it may name. */
+function stringsIn(node: TSESTree.Node, file: AdapterFile): string[] {
+  const found: string[] = [];
+  walk(node, file.visitorKeys, (inner) => {
+    if (inner.type === 'Literal' && typeof inner.value === 'string') found.push(inner.value);
+  });
+  return found;
+}
+
+export function ddlInCode(calls: readonly DdlCall[]): ModelFiles {
+  return {
+    mentions: mentionsDdl,
+    read(file) {
+      // Judged by the path inside the project: a project kept in a folder named `test` is not a test.
+      const root = projectRoot(file.filename);
+      if (testCode.test(root ? path.relative(root, file.filename) : file.filename)) return [];
+      const tables: DeclaredTable[] = [];
+      const others: TSESTree.CallExpression[] = [];
+      walk(file.sourceAst, file.visitorKeys, (node) => {
+        const text = sendsDdl(node, calls);
+        if (text) tables.push(...tablesOfText(text, file, node.type === 'TaggedTemplateExpression'));
+        else if (node.type === 'CallExpression' && changesTable.test(calleeName(node.callee) ?? '')) others.push(node);
+      });
+      if (tables.length === 0) return [];
+      const named = others.flatMap((call) => call.arguments.flatMap((argument) => stringsIn(argument, file)));
+      return [...tables, ...named.map((table) => ({ table, keys: [], unsure: true, addition: true }))];
+    },
+  };
+}
