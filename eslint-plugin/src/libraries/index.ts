@@ -7,10 +7,12 @@ import { azureServiceBus } from './azure-service-bus.js';
 import { betterQueue } from './better-queue.js';
 import { bullmq } from './bullmq.js';
 import { common } from './common.js';
+import { convex } from './convex.js';
 import { cron } from './cron.js';
 import { drizzle } from './drizzle.js';
 import { dynamodb } from './dynamodb.js';
 import { fastq } from './fastq.js';
+import { firestore } from './firestore.js';
 import { googlePubsub } from './google-pubsub.js';
 import { idGenerators } from './id-generators.js';
 import { inngest } from './inngest.js';
@@ -91,6 +93,8 @@ export const libraries: readonly LibraryAdapter[] = [
   sql,
   dynamodb,
   mongodb,
+  firestore,
+  convex,
   mikroOrm,
   objection,
   prisma,

@@ -206,6 +206,21 @@ function transactionOf(node: TSESTree.Node, scopeOf: ScopeOf): Transaction | und
 }
 
 /**
+ * Are the read and the write one transaction that the database serialises (`serialisable`, as
+ * the adapter says), so that a second worker's check cannot pass before the first one's write
+ * commits: both serialisable, of one library, on one transaction handle (or on none the code
+ * names, as where every such operation is inside one: a handler the database runs as a transaction).
+ */
+function oneSerialisableTransaction(write: DataOperation, read: DataOperation, scopeOf: ScopeOf): boolean {
+  return (
+    write.serialisable === true &&
+    read.serialisable === true &&
+    write.library === read.library &&
+    transactionOf(write.node, scopeOf) === transactionOf(read.node, scopeOf)
+  );
+}
+
+/**
  * Does the read look for the row being inserted? Only when the insert writes a column the read
  * matched on, with a value that is not new (a fresh id names a new row, never the one checked).
  * Unknown when either side does not show its columns.
@@ -519,7 +534,7 @@ function recordAfterGatedWork(
       candidate.targets.some((target) => write.targets.includes(target)) &&
       recordsWhatWasAsked(write, candidate, analysis.file.text),
   );
-  if (!read) return undefined;
+  if (!read || oneSerialisableTransaction(write, read, analysis.file.scopeOf)) return undefined;
   const neighbours = byFunction(analysis.operationsWithHelpers()).get(fn) ?? [];
   if (serialisedBefore(write, read.node.range[0], neighbours, analysis.file.libraries)) return undefined;
   // A plain insert that fails on a duplicate takes back the work of its transaction; an upsert does not.
@@ -592,6 +607,7 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
     if (
       duplicateCatches(write.node, file).length > 0 ||
       inSerializableTransaction(write.node, file.text) ||
+      oneSerialisableTransaction(write, read, file.scopeOf) ||
       serialisedBefore(write, read.node.range[0], neighbours, table)
     )
       continue;

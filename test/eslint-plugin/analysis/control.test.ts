@@ -28,6 +28,28 @@ describe('a read deciding a write', () => {
       false,
     ],
     ['the write before the read', 'await write(); const row = await read(); if (!row) return;', false],
+    [
+      'a snapshot that is not empty: leave early',
+      'const found = await read(); if (!found.empty) return; await write();',
+      true,
+    ],
+    ['a snapshot that is empty: write', 'const found = await read(); if (found.empty) await write();', true],
+    [
+      'an empty snapshot: the write needs a row',
+      'const found = await read(); if (found.empty) return; await write();',
+      false,
+    ],
+    [
+      'a document that exists() is left alone',
+      'const snap = await read(); if (snap.exists()) return; await write();',
+      true,
+    ],
+    [
+      'exists() with an argument asks something else',
+      'const snap = await read(); if (snap.exists(1)) return; await write();',
+      false,
+    ],
+    ['no documents by length', 'const snap = await read(); if (snap.docs.length === 0) await write();', true],
   ])('%s', (_name, body, expected) => {
     expect(decides(body)).toBe(expected);
   });

@@ -4,6 +4,9 @@ import { ruleTester } from '../rule-tester.js';
 const dynamoRemedy =
   "a put with ConditionExpression 'attribute_not_exists(<key>)', treating ConditionalCheckFailedException as the duplicate";
 
+const firestoreRemedy =
+  'doc(<key>).create(data) and treat ALREADY_EXISTS (code 6) as the duplicate, or check and write inside runTransaction';
+
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
     {
@@ -529,6 +532,90 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         async function remember(id) {
           if (seenMap.get(id)) return;
           seenMap.set(id, true);
+        }`,
+    },
+    {
+      name: 'Firestore: the event id names the document, and create() refuses a second one',
+      code: `
+        import Stripe from 'stripe';
+        import { getFirestore } from 'firebase-admin/firestore';
+        const db = getFirestore();
+        const stripe = new Stripe(process.env.STRIPE_KEY);
+        export async function POST(req) {
+          const event = stripe.webhooks.constructEvent(await req.text(), req.headers.get('stripe-signature'), secret);
+          const ref = db.collection('processed_events').doc(event.id);
+          if ((await ref.get()).exists) return new Response('seen');
+          await ref.create({ type: event.type });
+          await db.collection('credits').add({ customer: event.data.object.customer, amount: 5 });
+          return new Response('ok');
+        }`,
+    },
+    {
+      name: 'Firestore: set() on the document named by the event id overwrites it, a repeat writes the same document',
+      code: `
+        import Stripe from 'stripe';
+        import { getFirestore } from 'firebase-admin/firestore';
+        const db = getFirestore();
+        const stripe = new Stripe(process.env.STRIPE_KEY);
+        export async function POST(req) {
+          const event = stripe.webhooks.constructEvent(await req.text(), req.headers.get('stripe-signature'), secret);
+          const ref = db.collection('processed_events').doc(event.id);
+          const snap = await ref.get();
+          if (!snap.exists) await ref.set({ type: event.type });
+          return new Response('ok');
+        }`,
+    },
+    {
+      name: 'Firestore: the check and the write in one runTransaction, which Firestore serialises and retries',
+      code: `
+        import Stripe from 'stripe';
+        import { getFirestore } from 'firebase-admin/firestore';
+        const db = getFirestore();
+        const stripe = new Stripe(process.env.STRIPE_KEY);
+        export async function POST(req) {
+          const event = stripe.webhooks.constructEvent(await req.text(), req.headers.get('stripe-signature'), secret);
+          await db.runTransaction(async (t) => {
+            const seen = await t.get(db.collection('processed_events').where('eventId', '==', event.id).limit(1));
+            if (!seen.empty) return;
+            t.set(db.collection('processed_events').doc(), { eventId: event.id });
+          });
+          return new Response('ok');
+        }`,
+    },
+    {
+      name: 'Firestore, modular SDK: getDoc then setDoc of the document the id names',
+      code: `
+        import { getFirestore, doc, getDoc, setDoc } from 'firebase/firestore';
+        const db = getFirestore();
+        export async function handle(message) {
+          const ref = doc(db, 'orders', message.orderId);
+          const snap = await getDoc(ref);
+          if (!snap.exists()) await setDoc(ref, { status: 'paid' });
+        }`,
+    },
+    {
+      name: 'Convex: a query by index, then insert, in one mutation: Convex serialises the mutation and retries it on conflict',
+      code: `
+        import { internalMutation } from './_generated/server';
+        import { v } from 'convex/values';
+        export const recordPayment = internalMutation({
+          args: { eventId: v.string(), userId: v.id('users'), amount: v.number() },
+          handler: async (ctx, args) => {
+            const seen = await ctx.db.query('payments').withIndex('by_event', (q) => q.eq('eventId', args.eventId)).unique();
+            if (seen) return;
+            await ctx.db.insert('payments', { eventId: args.eventId, userId: args.userId, amount: args.amount });
+          },
+        });`,
+    },
+    {
+      name: "Convex: a helper given the mutation's context checks and inserts inside the caller's transaction",
+      code: `
+        import type { MutationCtx } from './_generated/server';
+        export async function grantOnce(ctx: MutationCtx, eventId: string, userId: string) {
+          const seen = await ctx.db.query('grants').withIndex('by_event', (q) => q.eq('eventId', eventId)).first();
+          if (seen !== null) return false;
+          await ctx.db.insert('grants', { eventId, userId });
+          return true;
         }`,
     },
     {
@@ -1518,6 +1605,90 @@ module.exports.refund = async function refund(refundRepository, paymentId) {
             line: '5',
             remedy:
               'updateOne(filter, { $setOnInsert: … }, { upsert: true }) on a unique key and check upsertedCount, or insertOne and treat error 11000 as the duplicate',
+          },
+        },
+      ],
+    },
+    {
+      name: 'Firestore: a query for the event id, then add() when nothing was found',
+      code: `
+        import Stripe from 'stripe';
+        import { getFirestore } from 'firebase-admin/firestore';
+        const db = getFirestore();
+        const stripe = new Stripe(process.env.STRIPE_KEY);
+        export async function POST(req) {
+          const event = stripe.webhooks.constructEvent(await req.text(), req.headers.get('stripe-signature'), secret);
+          const seen = await db.collection('processed_events').where('eventId', '==', event.id).limit(1).get();
+          if (!seen.empty) return new Response('seen');
+          await db.collection('processed_events').add({ eventId: event.id });
+          await db.collection('credits').add({ customer: event.data.object.customer, amount: 5 });
+          return new Response('ok');
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 10,
+          data: {
+            write: 'the Firestore add() on processed_events',
+            read: 'a Firestore get() on processed_events',
+            line: '8',
+            remedy: firestoreRemedy,
+          },
+        },
+      ],
+    },
+    {
+      name: "Firestore near miss: the check in runTransaction, but the write is not the transaction's",
+      code: `
+        import Stripe from 'stripe';
+        import { getFirestore } from 'firebase-admin/firestore';
+        const db = getFirestore();
+        const stripe = new Stripe(process.env.STRIPE_KEY);
+        export async function POST(req) {
+          const event = stripe.webhooks.constructEvent(await req.text(), req.headers.get('stripe-signature'), secret);
+          await db.runTransaction(async (t) => {
+            const seen = await t.get(db.collection('processed_events').where('eventId', '==', event.id).limit(1));
+            if (!seen.empty) return;
+            await db.collection('processed_events').add({ eventId: event.id });
+          });
+          return new Response('ok');
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 11,
+          data: {
+            write: 'the Firestore add() on processed_events',
+            read: 'a Firestore transaction get() on processed_events',
+            line: '9',
+            remedy: firestoreRemedy,
+          },
+        },
+      ],
+    },
+    {
+      name: 'Firestore, modular SDK: getDocs of a query, then addDoc when it came back empty',
+      code: `
+        import Stripe from 'stripe';
+        import { getFirestore, collection, query, where, getDocs, addDoc } from 'firebase/firestore';
+        const db = getFirestore();
+        const stripe = new Stripe(process.env.STRIPE_KEY);
+        export async function POST(req) {
+          const event = stripe.webhooks.constructEvent(await req.text(), req.headers.get('stripe-signature'), secret);
+          const sessionId = event.data.object.id;
+          const found = await getDocs(query(collection(db, 'orders'), where('sessionId', '==', sessionId)));
+          if (found.empty) await addDoc(collection(db, 'orders'), { sessionId, status: 'paid' });
+          return new Response('ok');
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 10,
+          data: {
+            write: 'the Firestore addDoc() on orders',
+            read: 'a Firestore getDocs() on orders',
+            line: '9',
+            remedy: firestoreRemedy,
           },
         },
       ],

@@ -7,6 +7,37 @@ import { lintProject } from '../support/project.js';
 ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
   valid: [
     {
+      name: "Firestore near miss: the event's document is created before the refund, and a repeat's create() fails",
+      code: `
+        import Stripe from 'stripe';
+        import { getFirestore } from 'firebase-admin/firestore';
+        const db = getFirestore();
+        const stripe = new Stripe(process.env.STRIPE_KEY);
+        export async function POST(req) {
+          const event = stripe.webhooks.constructEvent(await req.text(), req.headers.get('stripe-signature'), secret);
+          const ref = db.collection('processed_events').doc(event.id);
+          if ((await ref.get()).exists) return new Response('seen');
+          await ref.create({ at: Date.now() });
+          await stripe.refunds.create({ charge: event.data.object.id });
+          return new Response('ok');
+        }`,
+    },
+    {
+      name: 'Convex: the check, the credit and the record in one mutation, which Convex runs as one serialisable transaction',
+      code: `
+        import { internalMutation } from './_generated/server';
+        import { v } from 'convex/values';
+        export const handle = internalMutation({
+          args: { eventId: v.string(), userId: v.id('users') },
+          handler: async (ctx, args) => {
+            const seen = await ctx.db.query('processed_events').withIndex('by_event', (q) => q.eq('eventId', args.eventId)).unique();
+            if (seen) return;
+            await ctx.db.patch(args.userId, { credits: 10 });
+            await ctx.db.insert('processed_events', { eventId: args.eventId });
+          },
+        });`,
+    },
+    {
       name: 'Sequelize: the work and the record are given the same transaction as an option',
       code: `
         import { Sequelize } from 'sequelize';
@@ -310,6 +341,23 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
   ],
   invalid: [
+    {
+      name: "Firestore: the event's document created only after the refund, so a redelivery in between refunds again",
+      code: `
+        import Stripe from 'stripe';
+        import { getFirestore } from 'firebase-admin/firestore';
+        const db = getFirestore();
+        const stripe = new Stripe(process.env.STRIPE_KEY);
+        export async function POST(req) {
+          const event = stripe.webhooks.constructEvent(await req.text(), req.headers.get('stripe-signature'), secret);
+          const ref = db.collection('processed_events').doc(event.id);
+          if ((await ref.get()).exists) return new Response('seen');
+          await stripe.refunds.create({ charge: event.data.object.id });
+          await ref.create({ at: Date.now() });
+          return new Response('ok');
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 11 }],
+    },
     {
       name: 'the near miss of a request taken as done on a conflict: a handler that only logs lets a repeat add it again',
       code: `

@@ -30,6 +30,8 @@ export interface OperationSummary {
   arbitrated: boolean;
   skipsDuplicates: boolean;
   claim?: DataOperation['claim'];
+  /** It runs in a transaction the database serialises. */
+  serialisable?: true;
   fix?: string;
 }
 
@@ -47,6 +49,7 @@ function summary(operation: DataOperation): OperationSummary {
     arbitrated: operation.arbitrated,
     skipsDuplicates: operation.skipsDuplicates === true,
     ...(operation.claim ? { claim: operation.claim } : {}),
+    ...(operation.serialisable ? { serialisable: true as const } : {}),
     ...(operation.fix ? { fix: operation.fix.edit } : {}),
   };
 }

@@ -60,6 +60,12 @@ export interface DataOperation {
   adds?: readonly string[];
   /** A read that locks the rows it finds (FOR UPDATE). */
   locksRows?: boolean;
+  /**
+   * It runs in a transaction the database serialises against every other, retried when what it
+   * read has changed before it commits (optimistic concurrency): a read and a write of one such
+   * transaction cannot interleave with another worker's.
+   */
+  serialisable?: boolean;
   /** How it reads in messages: "a SELECT", "prisma.refund.findFirst()". */
   label: string;
   /** A cheap first answer to "could this touch `target`?", checked before `targets` is computed. */

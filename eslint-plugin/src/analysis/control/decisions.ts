@@ -54,7 +54,9 @@ function climbToGuard(
         const member =
           propertyName(parent) ??
           (parent.computed && parent.property.type === 'Literal' ? String(parent.property.value) : '');
-        if (!existenceMembers.test(member)) {
+        // `snapshot.empty`, `result.isEmpty`: truthy when nothing was found.
+        if (absenceMembers.test(member)) current = flip(current);
+        else if (!existenceMembers.test(member)) {
           // `token.revoked` of a row the code knows it has is its state, whatever the test;
           // `found?.id` may still ask whether there is a row, and `rows[0].n` is what a
           // count or EXISTS query answered.
@@ -62,7 +64,16 @@ function climbToGuard(
           viaField = true;
         }
         afterElement = member === '0';
-        break;
+        // `snapshot.exists()`, `result.isEmpty()`: the answer a method gives, as a member would.
+        if (
+          /^(exists|isEmpty)$/.test(member) &&
+          parent.parent?.type === 'CallExpression' &&
+          parent.parent.callee === parent &&
+          parent.parent.arguments.length === 0
+        )
+          node = parent.parent;
+        else node = parent;
+        continue;
       }
       case 'CallExpression':
         // Boolean(x), Number(x.count): truthy exactly when x says a row was found.
@@ -129,7 +140,10 @@ function climbToGuard(
 }
 
 /** Members that still say whether something was found: `rows.length`, `result.rowCount`, `rows[0]`, `{ count }`. */
-const existenceMembers = /^(length|rowCount|rows|count|_count|size|0|Count|Item|Items|affectedRows|numRows|exists)$/;
+const existenceMembers =
+  /^(length|rowCount|rows|count|_count|size|0|Count|Item|Items|affectedRows|numRows|exists|docs)$/;
+/** Members that say nothing was found: `snapshot.empty`. */
+const absenceMembers = /^(empty|isEmpty)$/;
 
 /** A branch taken when the row was `whenTaken` lets a write run unless it was found. */
 function allows(whenTaken: Polarity): boolean {
