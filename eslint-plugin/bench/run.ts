@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     { name: 'SQL-dense consumers (generated)', files: sqlDenseCorpus(), target: 1.3 },
   ];
   console.log(
-    'ESLint with its recommended rules and the idempotency rules: their share of ESLint\'s --stats times (%d passes), and CPU time without and with them (median of %d alternating passes)',
+    "ESLint with its recommended rules and the idempotency rules: their share of ESLint's --stats times (%d passes), and CPU time without and with them (median of %d alternating passes)",
     statsRounds,
     rounds,
   );
