@@ -697,10 +697,14 @@ cron.schedule('0 0 1 * *', async () => {
 });`,
       errors: [
         {
-          // A schedule runs again rather than being redelivered.
-          message:
-            "Additive effect with no repeat-safe boundary: this node-cron schedule adds to 'credits' (prisma.user.updateMany()) with no claim, unique key or idempotency key on the way, so a second run adds it again.",
+          // A schedule runs again rather than being redelivered: 'so a second run adds it again'.
+          messageId: 'unguardedRun',
           line: 4,
+          data: {
+            entry: 'node-cron schedule',
+            does: "adds to 'credits' (prisma.user.updateMany())",
+            repeat: 'adds it again',
+          },
         },
       ],
     },
