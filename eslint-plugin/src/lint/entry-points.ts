@@ -6,6 +6,7 @@ import type { TSESLint } from '@typescript-eslint/utils';
 import { operationListeners, type FileAnalysis } from './file-analysis.js';
 import { isFunction, type FunctionNode } from '../analysis/context/file-context.js';
 import { calleeName, keyName } from '../analysis/syntax/nodes.js';
+import { rememberedThisLint } from '../analysis/project/files.js';
 
 /**
  * The delivery entry points of a file: functions registered as a handler of a broker, a job
@@ -81,13 +82,8 @@ function frameworkDedupes(fn: FunctionNode): boolean {
  */
 function readsDelivery(fn: FunctionNode, analysis: FileAnalysis, depth = 0): Described | undefined {
   if (!namesAResult(analysis)) return undefined;
-  if (depth > 0) {
-    // A helper is asked once, however many functions of the file call it.
-    let known = helpersReading.get(fn);
-    if (known === undefined) helpersReading.set(fn, (known = readsDeliveryAt(fn, analysis, depth)));
-    return known ?? undefined;
-  }
-  return readsDeliveryAt(fn, analysis, depth) ?? undefined;
+  // A helper is asked once, however many functions of the file call it.
+  return (depth > 0 ? helperReads(fn, analysis, depth) : readsDeliveryAt(fn, analysis, depth)) ?? undefined;
 }
 
 /** Whether the file calls anything that may return a delivery: most files do not. */
@@ -107,9 +103,9 @@ function namesAResult(analysis: FileAnalysis): boolean {
 
 const filesNamingResults = new WeakMap<FileAnalysis, boolean>();
 
-/** Answers by function node: they live as long as the file's syntax tree. */
-const helpersReading = new WeakMap<FunctionNode, Described | null>();
-const entryPoints = new WeakMap<FunctionNode, EntryPoint | null>();
+/** Answers by function node, kept for one lint: they read the registrations in other modules too. */
+const helperReads = rememberedThisLint(readsDeliveryAt);
+const entryPoints = rememberedThisLint(findEntryPoint);
 
 function readsDeliveryAt(fn: FunctionNode, analysis: FileAnalysis, depth: number): Described | null {
   const { file } = analysis;
@@ -135,9 +131,7 @@ function readsDeliveryAt(fn: FunctionNode, analysis: FileAnalysis, depth: number
 
 /** The entry point `fn` is, asked once per function whichever rule asks (the answers are complete at `Program:exit`). */
 export function entryPointOf(fn: FunctionNode, analysis: FileAnalysis): EntryPoint | undefined {
-  let known = entryPoints.get(fn);
-  if (known === undefined) entryPoints.set(fn, (known = findEntryPoint(fn, analysis) ?? null));
-  return known ?? undefined;
+  return entryPoints(fn, analysis);
 }
 
 function findEntryPoint(fn: FunctionNode, analysis: FileAnalysis): EntryPoint | undefined {
