@@ -148,11 +148,16 @@ const project = {
   rounds: 5,
 };
 
-function projectPass(
-  tree: string,
-  list: string,
-  mode: 'with' | 'without',
-): { cpuMs: number; linted: number; findings: number; crashed: number } {
+interface ProjectRun {
+  cpuMs: number;
+  linted: number;
+  findings: number;
+  crashed: number;
+  unparseable: number;
+  times: { total: number; rules: number };
+}
+
+function projectPass(tree: string, list: string, mode: 'with' | 'without' | 'typed'): ProjectRun {
   const output = execFileSync(
     process.execPath,
     ['--import', 'tsx', path.join(root, 'eslint-plugin/bench/project-pass.ts'), tree, list, mode],
@@ -162,12 +167,45 @@ function projectPass(
       maxBuffer: 16 * 1024 * 1024,
     },
   );
-  return JSON.parse(output.trim().split('\n').pop()!) as {
-    cpuMs: number;
-    linted: number;
-    findings: number;
-    crashed: number;
-  };
+  return JSON.parse(output.trim().split('\n').pop()!) as ProjectRun;
+}
+
+/** The typed corpus: a TypeScript service (ActivityPub inbox, Pub/Sub consumers) with its tsconfig, at a fixed commit. */
+const typedProject = {
+  repository: 'TryGhost/ActivityPub',
+  commit: '90cf17a2206795c055df210d9f5609651bd007e0',
+  target: 1.25,
+};
+
+/**
+ * A run with type information, as a project that sets `parserOptions.projectService` lints:
+ * typescript-eslint's type-checked recommendations and the plugin's rules, which then also ask
+ * the program what a call runs. The rules' share of ESLint's own times in that one run,
+ * total / (total - the plugin's rules), is the time against the type-checked rules alone.
+ */
+function typedBench(): void {
+  const gitDir = gitDirOf(typedProject.repository);
+  if (!gitDir || !hasCommit(gitDir, typedProject.commit)) {
+    console.log(
+      `  typed project (${typedProject.repository}): skipped, no snapshot with ${typedProject.commit.slice(0, 12)} under ${snapshotRoot} (EVAL_SNAPSHOTS)`,
+    );
+    return;
+  }
+  const tree = materialise(gitDir, typedProject.commit, typedProject.repository);
+  try {
+    // The files its tsconfig includes, which the project service types.
+    const files = lintableFiles(gitDir, typedProject.commit).filter((file) => /^src\/.*\.ts$/.test(file));
+    const list = path.join(tree, '.bench-files');
+    writeFileSync(list, files.join('\n'));
+    const run = projectPass(tree, list, 'typed');
+    if (run.crashed > 0) throw new Error(`${run.crashed} files crashed in the typed run`);
+    const ratio = run.times.total / (run.times.total - run.times.rules);
+    console.log(
+      `  typed project (${typedProject.repository}@${typedProject.commit.slice(0, 12)}, recommendedTypeChecked with the project service): ${run.linted} files, ${run.findings} findings — with --stats, ESLint ${run.times.total.toFixed(0)} ms of which the idempotency rules ${run.times.rules.toFixed(0)} ms: total / (total - rules) ${ratio.toFixed(3)} (target ≤ ${typedProject.target.toFixed(2)}, ${ratio <= typedProject.target ? 'within target' : 'OVER TARGET'})`,
+    );
+  } finally {
+    removeTree(tree);
+  }
 }
 
 /**
@@ -212,6 +250,12 @@ function projectBench(): void {
   }
 }
 
-// `npm run bench -- --project`: the project corpus alone; `-- --no-project`: all but it.
-if (!process.argv.includes('--project')) await main();
-if (!process.argv.includes('--no-project')) projectBench();
+// `npm run bench -- --project`: the project corpora alone; `-- --no-project`: all but them; `-- --typed`: the typed project alone.
+if (process.argv.includes('--typed')) typedBench();
+else {
+  if (!process.argv.includes('--project')) await main();
+  if (!process.argv.includes('--no-project')) {
+    projectBench();
+    typedBench();
+  }
+}

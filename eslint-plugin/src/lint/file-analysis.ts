@@ -3,6 +3,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { libraryTableFor, openDocumentsSetting } from '../settings.js';
 import { beginLint } from '../analysis/project/files.js';
 import { importedValueOf } from '../analysis/project/modules.js';
+import { useProgramThisLint } from '../analysis/project/typed-calls.js';
 import { claimedFacts, type EffectKey } from '../analysis/keys/effect-keys.js';
 import type { Leaf } from '../analysis/origin/facts.js';
 import { handlerParameter, isNamedEntryPoint, registrationOf } from '../analysis/origin/entry-points.js';
@@ -165,6 +166,8 @@ export function analysisFor(context: Readonly<TSESLint.RuleContext<string, reado
   if (!analysis) {
     // What this lint reads of other files: the editor's unsaved texts where it passes them.
     beginLint(context.settings[openDocumentsSetting] as Readonly<Record<string, string>> | undefined);
+    // The TypeScript program, when the configuration gives type information: calls syntax cannot resolve are asked of it.
+    useProgramThisLint(sourceCode.parserServices?.program);
     analysis = new FileAnalysis(sourceCode, libraryTableFor(context.settings), {
       filename: context.filename,
       cwd: context.cwd,

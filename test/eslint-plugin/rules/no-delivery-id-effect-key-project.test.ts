@@ -176,3 +176,42 @@ describe('no-delivery-id-effect-key across a project', () => {
     ]);
   });
 });
+
+describe('no-delivery-id-effect-key with type information', () => {
+  // A service reached through a factory's result: syntax cannot tell which class the value is,
+  // the TypeScript program can.
+  const project = {
+    'src/keys.ts': `
+      export class KeyService {
+        forCharge(orderId: string) { return \`charge-\${orderId}-\${Date.now()}\`; }
+        forOrder(orderId: string) { return \`charge-\${orderId}\`; }
+      }
+      export interface Keys { forCharge(orderId: string): string; }
+      export function keyService(): KeyService { return new KeyService(); }
+      export function someKeys(): Keys { return new KeyService(); }`,
+    'src/payments.ts': `
+      import { keyService, someKeys } from './keys.js';
+      declare const stripe: { charges: { create(body: object, options: object): Promise<void> } };
+      const keys = keyService();
+      const anyKeys = someKeys();
+      export async function charge(orderId: string) {
+        await stripe.charges.create({ amount: 1 }, { idempotencyKey: keys.forCharge(orderId) });
+      }
+      export async function chargeSteady(orderId: string) {
+        await stripe.charges.create({ amount: 1 }, { idempotencyKey: keys.forOrder(orderId) });
+      }
+      export async function chargeThroughInterface(orderId: string) {
+        await stripe.charges.create({ amount: 1 }, { idempotencyKey: anyKeys.forCharge(orderId) });
+      }`,
+  };
+
+  it('follows a call syntax cannot resolve to the method the checker resolves it to, and only to a body', async () => {
+    const typed = await lintProject(project, undefined, [], 'recommended', true);
+    // The steady key is silent; an interface's method has no body to read, so what runs is unknown.
+    expect(typed.findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual([
+      'src/payments.ts:7 idempotency/no-delivery-id-effect-key/mixedKey',
+    ]);
+    const untyped = await lintProject(project);
+    expect(untyped.findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual([]);
+  });
+});

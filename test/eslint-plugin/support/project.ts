@@ -27,13 +27,21 @@ export async function lintProject(
   settings?: Record<string, unknown>,
   extraArgs: readonly string[] = [],
   config: 'recommended' | 'strict' = 'recommended',
+  /** Lint with type information, as a project whose configuration sets `parserOptions.projectService` (a tsconfig.json is written). */
+  typed = false,
 ): Promise<ProjectLint> {
   const dir = mkdtempSync(path.join(tmpdir(), 'idempotency-project-'));
   mkdirSync(path.join(dir, '.git'));
+  const typeInformation = typed
+    ? `, { languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } } }`
+    : '';
   const all: Record<string, string> = {
     'package.json': JSON.stringify({ name: 'project', private: true, type: 'module' }),
     'eslint.config.mjs': `import idempotency from ${JSON.stringify(pluginEntry)};
-export default [...idempotency.configs.${config}${settings ? `, { settings: { idempotency: ${JSON.stringify(settings)} } }` : ''}];`,
+export default [...idempotency.configs.${config}${typeInformation}${settings ? `, { settings: { idempotency: ${JSON.stringify(settings)} } }` : ''}];`,
+    ...(typed
+      ? { 'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', noEmit: true } }) }
+      : {}),
     ...files,
   };
   for (const [name, text] of Object.entries(all)) {

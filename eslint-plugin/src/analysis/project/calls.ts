@@ -4,7 +4,8 @@ import { isFunction, typeReferenceOf, type FileContext, type FunctionNode } from
 import { keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
 import { noteModuleFollowed, rememberedThisLint } from './files.js';
-import { importedExport, moduleOfBinding } from './modules.js';
+import { importedExport, moduleContext, moduleOfBinding } from './modules.js';
+import { typedDeclarationOf } from './typed-calls.js';
 
 /**
  * The function a call runs, wherever the project declares it: in the file, exported by another
@@ -12,7 +13,7 @@ import { importedExport, moduleOfBinding } from './modules.js';
  * made with `new`, held in a constant, a class field or a constructor parameter (`this.wallet.debit()`
  * with `constructor(private wallet: WalletService)`), or of an object literal; inherited methods
  * are found on the parent class. Read from syntax, never run; each step is bounded, and what
- * cannot be told is undefined.
+ * cannot be told is undefined, unless the lint has type information: then the checker is asked.
  */
 
 export interface CalledFunction {
@@ -45,6 +46,10 @@ export function calledFunction(
 }
 
 function resolveCall(file: FileContext, callee: TSESTree.Node, crossModules: boolean): CalledFunction | undefined {
+  return syntacticCall(file, callee, crossModules) ?? typedCall(file, callee, crossModules);
+}
+
+function syntacticCall(file: FileContext, callee: TSESTree.Node, crossModules: boolean): CalledFunction | undefined {
   const local = file.localFunction(callee);
   if (local) return { module: file, fn: local };
   if (crossModules) {
@@ -55,6 +60,36 @@ function resolveCall(file: FileContext, callee: TSESTree.Node, crossModules: boo
   const method = propertyName(callee);
   const holder = method === undefined ? undefined : holderOf(file, unwrapExpression(callee.object), crossModules);
   return holder && method !== undefined ? memberFunction(holder, method, crossModules) : undefined;
+}
+
+/** What syntax cannot tell, the TypeScript program tells when the lint has one: the function its checker resolves the call to. */
+function typedCall(file: FileContext, callee: TSESTree.Node, crossModules: boolean): CalledFunction | undefined {
+  const call = callee.parent;
+  if ((call?.type !== 'CallExpression' && call?.type !== 'NewExpression') || call.callee !== callee) return undefined;
+  const declared = typedDeclarationOf(file.filename, call);
+  if (!declared || (!crossModules && declared.filename !== file.filename)) return undefined;
+  const module = declared.filename === file.filename ? file : moduleContext(declared.filename, file.libraries);
+  const fn = module && functionSpanning(module, declared.start, declared.end);
+  return module && fn ? { module, fn } : undefined;
+}
+
+/** The outermost function of the module that ends at `end` and begins at or after `start` (a method's value begins at its parameters). */
+function functionSpanning(module: FileContext, start: number, end: number): FunctionNode | undefined {
+  let current: TSESTree.Node | undefined = module.sourceAst;
+  while (current) {
+    let inside: TSESTree.Node | undefined;
+    for (const key of module.visitorKeys[current.type] ?? []) {
+      const child = (current as unknown as Record<string, unknown>)[key];
+      for (const item of Array.isArray(child) ? child : [child]) {
+        const node = item as TSESTree.Node | null | undefined;
+        if (!node || typeof node !== 'object' || !('range' in node)) continue;
+        if (isFunction(node) && node.range[1] === end && node.range[0] >= start) return node;
+        if (node.range[0] <= start && node.range[1] >= end) inside = node;
+      }
+    }
+    current = inside;
+  }
+  return undefined;
 }
 
 function memberFunction(holder: Holder, name: string, crossModules: boolean, depth = 0): CalledFunction | undefined {
