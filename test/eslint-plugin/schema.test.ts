@@ -92,6 +92,45 @@ describe('the schema decides whether a check-then-insert is a race', () => {
     expect(findings).toEqual(['apps/worker/src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
+  it("a service's table definitions beside its code, in a package at the repository's top level, count for a consumer in another", async () => {
+    const inbox = (key: string) =>
+      `CREATE TABLE \`processed\` (\`id\` varchar(64) NOT NULL, \`seq\` int NOT NULL${key}) ENGINE=InnoDB;`;
+    const files = (schema: string, where = 'service-notification/src/db/processed.sql') => ({
+      'service-notification/package.json': '{"name":"service-notification"}',
+      [where]: schema,
+      'base-consumer/package.json': '{"name":"base-consumer"}',
+      'base-consumer/src/workers/notify.js': `
+export async function notify(connection, event) {
+  const [found] = await connection.execute('SELECT id FROM processed WHERE id = ?', [event.id]);
+  if (found.length > 0) return;
+  await connection.execute('INSERT INTO processed (id, seq) VALUES (?, ?)', [event.id, 1]);
+}`,
+    });
+    const keyed = await lintProjectAt(files(inbox(', PRIMARY KEY (`id`)')));
+    expect(keyed.findings).toEqual([]);
+    const inDb = await lintProjectAt(files(inbox(', PRIMARY KEY (`id`)'), 'service-notification/db/processed.sql'));
+    expect(inDb.findings).toEqual([]);
+    // The same table with no key, and the keyed one in a folder that is not a package: the check decides.
+    const keyless = await lintProjectAt(files(inbox('')));
+    expect(keyless.findings).toEqual([
+      'base-consumer/src/workers/notify.js:5 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+    // A copy of the tree without its git folder, linted from its top, as `eslint .` there would.
+    const copied = await lintProjectAt(
+      { ...files(inbox(', PRIMARY KEY (`id`)')), 'package.json': null },
+      undefined,
+      [],
+      {
+        git: false,
+      },
+    );
+    expect(copied.findings).toEqual([]);
+    const notAPackage = await lintProjectAt(files(inbox(', PRIMARY KEY (`id`)'), 'docs/src/db/processed.sql'));
+    expect(notAPackage.findings).toEqual([
+      'base-consumer/src/workers/notify.js:5 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+  });
+
   it('Prisma: one schema per provider, in the project or in a package of a monorepo', async () => {
     const local = await lintProject({
       'prisma/postgres/schema.prisma': prismaSchema,

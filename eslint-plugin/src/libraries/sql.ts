@@ -71,6 +71,11 @@ export const sql: DataAdapter = {
       { folder: 'supabase/migrations', ending: '.sql', depth: 1 },
       { folder: 'drizzle', ending: '.sql', depth: 2 },
       { folder: 'sql', ending: '.sql', depth: 2 },
+      // Table definitions kept beside the code that queries them (`src/db/orders.sql`).
+      { folder: 'db', ending: '.sql', depth: 1 },
+      { folder: 'database', ending: '.sql', depth: 1 },
+      { folder: 'src/db', ending: '.sql', depth: 1 },
+      { folder: 'src/database', ending: '.sql', depth: 1 },
     ],
     endings: ['.sql'],
     read: (text) => uniqueKeysInSql(text),

@@ -779,6 +779,59 @@ export async function sendEmail(to: string, subject: string) {
     expect(checked.findings.filter((finding) => finding.startsWith('src/email.processor.ts'))).toEqual([]);
   });
 
+  it('a project helper that reads and throws is no work before the claim; one that awaits a call it cannot see into may be', async () => {
+    const files = (before: string) => ({
+      'prisma/schema.prisma': `
+datasource db {
+  provider = "postgresql"
+  url      = env("DATABASE_URL")
+}
+model PostReaction {
+  id     Int    @id @default(autoincrement())
+  userId Int
+  postId Int
+  @@unique([userId, postId])
+}
+`,
+      'src/checks.ts': `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function throwIfBlocked(userId: number, postId: number) {
+  const ownerIds = await ownersOf(postId);
+  await throwIfBlockedBy(userId, ownerIds);
+}
+async function ownersOf(postId: number) {
+  return prisma.post.findMany({ where: { id: postId }, select: { ownerId: true } });
+}
+async function throwIfBlockedBy(userId: number, owners: { ownerId: number }[]) {
+  const blocked = await prisma.block.findFirst({ where: { userId, ownerId: { in: owners.map((o) => o.ownerId) } } });
+  if (blocked) throw new Error('blocked');
+}
+export async function announce(userId: number, postId: number) {
+  await pager.page({ userId, postId });
+}
+declare const pager: { page(body: object): Promise<void> };
+`,
+      'src/workers/reactions.ts': `
+import { PrismaClient } from '@prisma/client';
+import { announce, throwIfBlocked } from '../checks.js';
+const prisma = new PrismaClient();
+export async function react(userId: number, postId: number) {
+  const existing = await prisma.postReaction.findFirst({ where: { userId, postId } });
+  if (existing) return;
+  ${before}
+  await prisma.postReaction.create({ data: { userId, postId } });
+}
+`,
+    });
+    const throws = await lintProject(files('await throwIfBlocked(userId, postId);'));
+    expect(throws.findings).toEqual([]);
+    const announces = await lintProject(files('await announce(userId, postId);'));
+    expect(announces.findings).toEqual([
+      'src/workers/reactions.ts:9 idempotency/no-claim-after-effect/protectedButWorkBefore',
+    ]);
+  });
+
   it('follows the charge into a service object another module exports, and not a method that only asks', async () => {
     const service = (charge: string) => `
 async function processPayment(body: { id: string; cents: number }) {

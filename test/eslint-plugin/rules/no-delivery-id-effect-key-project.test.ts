@@ -206,7 +206,7 @@ describe('no-delivery-id-effect-key with type information', () => {
   };
 
   it('follows a call syntax cannot resolve to the method the checker resolves it to, and only to a body', async () => {
-    const typed = await lintProject(project, undefined, [], 'recommended', true);
+    const typed = await lintProject(project, undefined, [], { typed: true });
     // The steady key is silent; an interface's method has no body to read, so what runs is unknown.
     expect(typed.findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual([
       'src/payments.ts:7 idempotency/no-delivery-id-effect-key/mixedKey',

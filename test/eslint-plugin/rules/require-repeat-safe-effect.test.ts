@@ -995,7 +995,7 @@ export async function recordUsage(buildId: string, minutes: number) {
       },
       undefined,
       [],
-      'strict',
+      { config: 'strict' },
     );
     expect(findings).toEqual(['src/consumers/builds.ts:8 idempotency/require-repeat-safe-effect/unguarded']);
     expect(messages).toEqual([
@@ -1013,7 +1013,7 @@ export async function recordUsage(buildId: string, minutes: number) {
       },
       undefined,
       [],
-      'strict',
+      { config: 'strict' },
     );
     expect(findings).toEqual([]);
   });
@@ -1029,7 +1029,7 @@ export async function recordUsage(buildId: string, minutes: number) {
       },
       undefined,
       [],
-      'strict',
+      { config: 'strict' },
     );
     expect(findings).toEqual([]);
   });
@@ -1081,7 +1081,7 @@ export async function orderPaid(order: { id: string; userId: string; credits: nu
       },
       undefined,
       [],
-      'strict',
+      { config: 'strict' },
     );
     expect(findings).toEqual(['src/workers/credits.ts:5 idempotency/require-repeat-safe-effect/unguarded']);
     expect(messages).toEqual([
@@ -1099,7 +1099,7 @@ export async function orderPaid(order: { id: string; userId: string; credits: nu
       },
       undefined,
       [],
-      'strict',
+      { config: 'strict' },
     );
     expect(findings).toEqual([]);
   });
@@ -1114,7 +1114,7 @@ export async function orderPaid(order: { id: string; userId: string; credits: nu
       },
       undefined,
       [],
-      'strict',
+      { config: 'strict' },
     );
     expect(findings).toEqual([]);
   });

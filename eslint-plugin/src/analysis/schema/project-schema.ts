@@ -51,17 +51,27 @@ function isDirectory(dir: string): boolean {
   return entryAt(dir)?.isDirectory() === true;
 }
 
-/** The project's folders a file's schema may be in: its own and each above it, to the project root. */
+/**
+ * The project's folders a file's schema may be in: its own and each above it, to the project
+ * root; the packages of a monorepo's package folders; and the root's own folders that are
+ * packages (`service-orders/` beside `service-billing/`, a consumer beside the service whose
+ * database it writes).
+ */
 export function projectFolders(filename: string): string[] {
   const { folders, root } = ascend(filename);
   if (!root) return folders.slice(0, 1);
-  const within = folders.slice(0, folders.indexOf(root) + 1);
+  const within = new Set(folders.slice(0, folders.indexOf(root) + 1));
   for (const folder of packageFolders) {
     const packages = path.join(root, folder);
     if (!isDirectory(packages)) continue;
-    for (const entry of safeEntries(packages)) if (entry.isDirectory()) within.push(path.join(packages, entry.name));
+    for (const entry of safeEntries(packages)) if (entry.isDirectory()) within.add(path.join(packages, entry.name));
   }
-  return within;
+  for (const entry of safeEntries(root)) {
+    const folder = path.join(root, entry.name);
+    if (entry.isDirectory() && !entry.name.startsWith('.') && exists(path.join(folder, 'package.json')))
+      within.add(folder);
+  }
+  return [...within];
 }
 
 function safeEntries(dir: string): import('node:fs').Dirent[] {
@@ -119,8 +129,9 @@ function locate(folder: string, schema: SchemaFiles): string[] {
     const inside = named.filter((given) => !path.relative(root, path.resolve(folder, given)).startsWith('..'));
     files.push(...declared(inside, folder, schema));
   }
-  listings.set(key, { at: now(), identity, files });
-  return files;
+  const unique = [...new Set(files)];
+  listings.set(key, { at: now(), identity, files: unique });
+  return unique;
 }
 
 /** Files and folders named in settings or by a pointer, relative to `base`. */

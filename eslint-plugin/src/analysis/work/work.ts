@@ -198,9 +198,29 @@ export function workOfCall(
   if (write) return { node: call, label: write.label };
   if (operations.length > 0) return undefined;
   if (sendsOrRequests(call, file) || handedIn(call, file)) return { node: call, label: callLabel(call, file) };
-  return calledHelperDoesWork(call, file, 1)
-    ? { node: call, label: callLabel(call, file) }
-    : awaitedForEffect(call, file);
+  if (calledHelperDoesWork(call, file, 1)) return { node: call, label: callLabel(call, file) };
+  const statement = awaitedForEffect(call, file);
+  // A project function the analysis reads does what its body does: one that reads and throws
+  // (`await throwIfBlocked(…)`) is no effect, one that awaits a call it cannot see into may be.
+  const helper = statement && calledFunction(file, call.callee);
+  return !helper || awaitsUnseenEffect(helper.fn, helper.module) ? statement : undefined;
+}
+
+/** Does the body of `fn` itself await, for its effect alone, a call that runs no function of the project? */
+function awaitsUnseenEffect(fn: FunctionNode, module: FileContext): boolean {
+  let found = false;
+  walk(
+    fn.body,
+    module.visitorKeys,
+    (node) => {
+      if (found || (node !== fn.body && isFunction(node))) return false;
+      if (node.type === 'CallExpression' && awaitedForEffect(node, module) && !calledFunction(module, node.callee))
+        found = true;
+      return !found;
+    },
+    walkBudget,
+  );
+  return found;
 }
 
 /** A call that sends a message: a method only brokers use, or one on a receiver that reads as a producer or a queue. */
