@@ -43,7 +43,12 @@ export function ascend(filename: string): { folders: string[]; root: string | un
   }
   const cwd = lintWorkingDirectory();
   const withGit = root !== undefined && exists(path.join(root, '.git'));
-  if (!withGit && cwd !== undefined && folders.includes(cwd) && (!root || folders.indexOf(cwd) >= folders.indexOf(root)))
+  if (
+    !withGit &&
+    cwd !== undefined &&
+    folders.includes(cwd) &&
+    (!root || folders.indexOf(cwd) >= folders.indexOf(root))
+  )
     root = cwd;
   return { folders, root };
 }
