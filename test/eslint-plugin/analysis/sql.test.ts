@@ -176,9 +176,10 @@ describe('unique keys a MySQL migration declares', () => {
         '-- AddForeignKey',
         'ALTER TABLE `Entry` ADD CONSTRAINT `Entry_accountId_fkey` FOREIGN KEY (`accountId`) REFERENCES `Account`(`id`) ON DELETE RESTRICT ON UPDATE CASCADE;',
       ].join('\n'),
+      // Names keep the case they are written with, as the code's queries and Prisma's models name them.
       [
-        ['entry', ['email', 'id'], ''],
-        ['entry', ['invoiceid+accountid'], 'addition'],
+        ['Entry', ['email', 'id'], ''],
+        ['Entry', ['invoiceId+accountId'], 'addition'],
       ],
     ],
     [

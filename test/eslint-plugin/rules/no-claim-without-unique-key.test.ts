@@ -477,6 +477,34 @@ export async function onEvent(prisma, event) {
     ]);
   });
 
+  it('a partial unique index Prisma Migrate appends by hand, on a quoted table, settles the caught claim', async () => {
+    const files = (index: string) => ({
+      'prisma/schema.prisma': prismaSchema,
+      'prisma/migrations/20260101000000_webhook_key/migration.sql': index,
+      'src/claims.js': `
+export async function recordWebhook(prisma, eventId) {
+  try {
+    await prisma.webhook.create({ data: { eventId, payload: 'seen' } });
+    return true;
+  } catch (error) {
+    if (error.code === 'P2002') return false;
+    throw error;
+  }
+}
+`,
+    });
+    const keyed = await lintProject(
+      files('CREATE UNIQUE INDEX "Webhook_pending_event" ON "Webhook"("eventId") WHERE "payload" = \'seen\';'),
+    );
+    expect(keyed.findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual([]);
+    const elsewhere = await lintProject(
+      files('CREATE UNIQUE INDEX "Other_pending_event" ON "Other"("eventId") WHERE "payload" = \'seen\';'),
+    );
+    expect(elsewhere.findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual([
+      'src/claims.js:4 idempotency/no-claim-without-unique-key/caughtNoKey',
+    ]);
+  });
+
   it('with the unique key added in a later migration, the same claim is silent', async () => {
     const { findings } = await lintProject({
       'migrations/001_inbox.sql': uncheckedInboxTable,

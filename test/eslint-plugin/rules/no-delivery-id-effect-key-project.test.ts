@@ -215,3 +215,28 @@ describe('no-delivery-id-effect-key with type information', () => {
     expect(untyped.findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual([]);
   });
 });
+
+describe('no-delivery-id-effect-key and the callers of a helper', () => {
+  const helper = `
+    declare const stripe: { charges: { create(body: object, options: object): Promise<void> } };
+    export async function chargeWithClientKey(req: { headers: Record<string, string> }) {
+      const idempotencyKey = req.headers['x-idempotency-key'];
+      await stripe.charges.create({ amount: 1 }, { idempotencyKey });
+    }`;
+  const caller = `
+    import { v4 as uuidv4 } from 'uuid';
+    import { chargeWithClientKey } from '../services/charge.js';
+    export async function run() {
+      await chargeWithClientKey({ headers: { 'x-idempotency-key': uuidv4() } });
+    }`;
+
+  it('does not take what a test hands a helper for what production code hands it', async () => {
+    const tested = await lintProject({ 'src/services/charge.ts': helper, 'src/__tests__/charge.test.ts': caller });
+    expect(tested.findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual([]);
+    const called = await lintProject({ 'src/services/charge.ts': helper, 'src/jobs/charge.ts': caller });
+    expect(called.findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual([
+      'src/jobs/charge.ts:5 idempotency/no-delivery-id-effect-key/mintedKey',
+      'src/services/charge.ts:5 idempotency/no-delivery-id-effect-key/mintedKey',
+    ]);
+  });
+});

@@ -17,6 +17,15 @@ const skipped = new Set(['node_modules', 'dist', 'build', 'out', 'coverage', 've
 const maxFiles = 40_000;
 const specifierPattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s+)['"]([^'"\n]+)['"]/gm;
 
+/** Tests, fixtures and mocks, by their path in the project. */
+const testCode =
+  /(^|[\\/])(__tests__|__mocks__|__fixtures__|test|tests|e2e|fixtures|mocks)[\\/]|\.(test|spec)\.[cm]?[jt]sx?$/;
+
+/** Is `file` a test, a fixture or a mock of the project at `root`? Judged by its path inside the project: a project kept in a folder named `test` is not a test. */
+export function isTestCode(file: string, root = projectRoot(file)): boolean {
+  return testCode.test(root ? path.relative(root, file) : file);
+}
+
 interface ProjectIndex {
   at: number;
   identity: string;
@@ -100,7 +109,11 @@ function indexOf(root: string): ProjectIndex {
   return index;
 }
 
-/** The project files that import `target`, with the specifiers that name it. */
+/**
+ * The project files that import `target`, with the specifiers that name it. Tests are not among
+ * them: what a test hands a function (a fresh id for each case) says nothing of what production
+ * code hands it.
+ */
 export function importersOf(target: string): { file: string; specifier: string }[] {
   const root = projectRoot(target);
   if (!root) return [];
@@ -110,5 +123,7 @@ export function importersOf(target: string): { file: string; specifier: string }
   const index = indexOf(root);
   return names
     .flatMap((name) => index.byStem.get(name) ?? [])
-    .filter(({ file, specifier }) => file !== target && resolveImport(file, specifier) === target);
+    .filter(
+      ({ file, specifier }) => file !== target && !isTestCode(file, root) && resolveImport(file, specifier) === target,
+    );
 }

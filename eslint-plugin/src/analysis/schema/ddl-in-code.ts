@@ -4,6 +4,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { AdapterFile, DdlCall, ModelFiles } from '../contract/adapter.js';
 import type { DeclaredTable } from '../contract/schema.js';
+import { isTestCode } from '../project/importers.js';
 import { projectRoot } from '../project/root.js';
 import { calleeName, memberPath, unwrapExpression } from '../syntax/nodes.js';
 import { staticText } from '../syntax/static-text.js';
@@ -21,12 +22,6 @@ import { tablesMentioned, uniqueKeysInSql } from '../sql/ddl.js';
 /** DDL that may declare a key: a cheap look at a module's text before it is parsed. */
 const mentionsDdl = /\b(create|alter)\s+(unique\s+)?(table|index)\b/i;
 
-/**
- * Tests and fixtures: the tables they create are throwaway copies, often without the keys the
- * real schema has, so their DDL says nothing of it.
- */
-const testCode =
-  /(^|[\\/])(__tests__|__mocks__|__fixtures__|test|tests|e2e|fixtures|mocks)[\\/]|\.(test|spec)\.[cm]?[jt]sx?$/;
 
 /** Method names by which migration tools change a table themselves. */
 const changesTable = /^(create|alter|add|drop|rename|change)[A-Z_]|^(on|table|alterTable|createTable)$/;
@@ -67,9 +62,8 @@ export function ddlInCode(calls: readonly DdlCall[]): ModelFiles {
   return {
     mentions: mentionsDdl,
     read(file) {
-      // Judged by the path inside the project: a project kept in a folder named `test` is not a test.
-      const root = projectRoot(file.filename);
-      if (testCode.test(root ? path.relative(root, file.filename) : file.filename)) return [];
+      // The tables tests create are throwaway copies, often without the keys the real schema has.
+      if (isTestCode(file.filename)) return [];
       const tables: DeclaredTable[] = [];
       const others: TSESTree.CallExpression[] = [];
       walk(file.sourceAst, file.visitorKeys, (node) => {

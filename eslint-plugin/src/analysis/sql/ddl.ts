@@ -24,9 +24,12 @@ function strings(list: unknown): string[] {
     .filter(Boolean);
 }
 
+/**
+ * A table's name as the statement gives it: PostgreSQL folds an unquoted name to lower case and
+ * keeps a quoted one (`"ArticleRatingReview"`), as the queries of application code name it too.
+ */
 function relationName(relation: unknown): string | undefined {
-  const name = (relation as { relname?: string } | undefined)?.relname;
-  return name?.toLowerCase();
+  return (relation as { relname?: string } | undefined)?.relname;
 }
 
 function constraintKey(
@@ -40,7 +43,7 @@ function constraintKey(
   if (keys.length === 0) return undefined;
   const word = type === 'CONSTR_PRIMARY' ? 'PRIMARY KEY' : 'UNIQUE';
   return {
-    columns: keys.map((key) => key.toLowerCase()),
+    columns: keys,
     partial: false,
     written: `${word} (${keys.join(', ')}) on ${table}`,
   };
@@ -116,7 +119,7 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
     // An expression (lower(email)) is not a column: such an index settles duplicates of the
     // expression only, which no list of columns describes.
     const columns = ((body.indexParams as unknown[]) ?? []).map((param) =>
-      (entry(param)?.[1].name as string | undefined)?.toLowerCase(),
+      entry(param)?.[1].name as string | undefined,
     );
     if (columns.some((column) => column === undefined)) return [{ table, keys: [], unsure: true, addition: true }];
     const partial = body.whereClause !== undefined;
@@ -138,7 +141,7 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
   if (type === 'RenameStmt' && body.relation) {
     const table = relationName(body.relation);
     const renamed =
-      body.renameType === 'OBJECT_TABLE' && typeof body.newname === 'string' ? [body.newname.toLowerCase()] : [];
+      body.renameType === 'OBJECT_TABLE' && typeof body.newname === 'string' ? [body.newname] : [];
     return [table, ...renamed]
       .filter((name): name is string => Boolean(name))
       .map((name) => ({ table: name, keys: [], unsure: true, addition: true }));
@@ -163,8 +166,7 @@ export function tablesMentioned(text: string): DeclaredTable[] {
     const name = match[1]
       .split('.')
       .pop()!
-      .replace(/^["`]|["`]$/g, '')
-      .toLowerCase();
+      .replace(/^["`]|["`]$/g, '');
     if (name) names.add(name);
   }
   return [...names].map((table) => ({ table, keys: [], unsure: true, addition: true }));

@@ -59,16 +59,16 @@ function list(value: unknown): Tree[] {
 function tableName(node: unknown): string | undefined {
   const [first] = list(node);
   const name = first?.table;
-  return typeof name === 'string' ? name.toLowerCase() : undefined;
+  return typeof name === 'string' ? name : undefined;
 }
 
 /** A column a key lists, or undefined for an expression (`(lower(email))`), which no column list describes. */
 function columnOf(node: Tree): string | undefined {
   if (node.type !== 'column_ref') return undefined;
   const column = node.column;
-  if (typeof column === 'string') return column.toLowerCase();
+  if (typeof column === 'string') return column;
   const value = (column as { expr?: { value?: unknown } } | undefined)?.expr?.value;
-  return typeof value === 'string' ? value.toLowerCase() : undefined;
+  return typeof value === 'string' ? value : undefined;
 }
 
 type Key = DeclaredTable['keys'][number];
