@@ -1,11 +1,8 @@
-import path from 'node:path';
-
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { AdapterFile, DdlCall, ModelFiles } from '../contract/adapter.js';
 import type { DeclaredTable } from '../contract/schema.js';
 import { isTestCode } from '../project/importers.js';
-import { projectRoot } from '../project/root.js';
 import { calleeName, memberPath, unwrapExpression } from '../syntax/nodes.js';
 import { staticText } from '../syntax/static-text.js';
 import { walk } from '../syntax/walk.js';
@@ -21,7 +18,6 @@ import { tablesMentioned, uniqueKeysInSql } from '../sql/ddl.js';
 
 /** DDL that may declare a key: a cheap look at a module's text before it is parsed. */
 const mentionsDdl = /\b(create|alter)\s+(unique\s+)?(table|index)\b/i;
-
 
 /** Method names by which migration tools change a table themselves. */
 const changesTable = /^(create|alter|add|drop|rename|change)[A-Z_]|^(on|table|alterTable|createTable)$/;

@@ -118,8 +118,8 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
     if (!table) return [];
     // An expression (lower(email)) is not a column: such an index settles duplicates of the
     // expression only, which no list of columns describes.
-    const columns = ((body.indexParams as unknown[]) ?? []).map((param) =>
-      entry(param)?.[1].name as string | undefined,
+    const columns = ((body.indexParams as unknown[]) ?? []).map(
+      (param) => entry(param)?.[1].name as string | undefined,
     );
     if (columns.some((column) => column === undefined)) return [{ table, keys: [], unsure: true, addition: true }];
     const partial = body.whereClause !== undefined;
@@ -140,8 +140,7 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
   // A renamed column or table: the keys read so far may name what is no longer there.
   if (type === 'RenameStmt' && body.relation) {
     const table = relationName(body.relation);
-    const renamed =
-      body.renameType === 'OBJECT_TABLE' && typeof body.newname === 'string' ? [body.newname] : [];
+    const renamed = body.renameType === 'OBJECT_TABLE' && typeof body.newname === 'string' ? [body.newname] : [];
     return [table, ...renamed]
       .filter((name): name is string => Boolean(name))
       .map((name) => ({ table: name, keys: [], unsure: true, addition: true }));
