@@ -83,10 +83,13 @@ export const settingsSchema = {
   },
 } as const;
 
-const validate = new Ajv({ allErrors: false, jsonPointers: false }).compile(settingsSchema);
+/** Compiled when a config first has declarations to check: most have none, and compiling costs every start. */
+let validator: Ajv.ValidateFunction | undefined;
+const validate = (own: object): boolean =>
+  (validator ??= new Ajv({ allErrors: false, jsonPointers: false }).compile(settingsSchema))(own) as boolean;
 
 function validationError(): SettingsError {
-  const [error] = validate.errors ?? [];
+  const [error] = validator?.errors ?? [];
   if (!error) return new SettingsError('', 'is not valid');
   if (error.keyword === 'additionalProperties') {
     const extra = (error.params as { additionalProperty: string }).additionalProperty;

@@ -18,6 +18,22 @@ const production = process.env.NODE_ENV !== 'development';
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(path.join(dist, 'webview'), { recursive: true });
 
+/**
+ * The plugin's Prisma schema parser, loaded on first use: imports of it from the plugin resolve to
+ * the engine's module that requires it lazily (src/lint/prisma-schema-parser.ts).
+ */
+const prismaSchemaParser = {
+  name: 'lazy-prisma-schema-parser',
+  setup(build) {
+    const lazy = path.join(extensionRoot, 'src/lint/prisma-schema-parser.ts');
+    // The parser is the plugin's dependency, installed beside it.
+    const fromPlugin = createRequire(require.resolve('eslint-plugin-idempotency'));
+    build.onResolve({ filter: /^@mrleebo\/prisma-ast\/dist\/prisma-ast\.esm\.js$/ }, (args) => ({
+      path: args.importer === lazy ? fromPlugin.resolve(args.path) : lazy,
+    }));
+  },
+};
+
 const shared = {
   bundle: true,
   minify: production,
@@ -54,6 +70,7 @@ await Promise.all([
     target: 'node20',
     // Optional peers of the parser stack that the extension never uses.
     external: ['jiti'],
+    plugins: [prismaSchemaParser],
     logOverride: { 'empty-import-meta': 'silent' },
   }),
   esbuild.build({

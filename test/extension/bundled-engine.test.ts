@@ -3,6 +3,7 @@ import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 import { describe, expect, it } from 'vitest';
 
@@ -235,6 +236,68 @@ describe('the bundled lint engine', () => {
       expect(await findings({})).toEqual([]);
     } finally {
       worker.dispose();
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it('loads the Prisma schema parser only once a lint reads a schema.prisma, and then reads its keys', async () => {
+    const project = mkdtempSync(path.join(os.tmpdir(), 'idempotency-engine-'));
+    try {
+      mkdirSync(path.join(project, 'sql/migrations'), { recursive: true });
+      mkdirSync(path.join(project, 'prisma/prisma'), { recursive: true });
+      writeFileSync(path.join(project, 'sql/package.json'), '{ "name": "sql" }');
+      writeFileSync(path.join(project, 'sql/migrations/001.sql'), 'CREATE TABLE entry (id text PRIMARY KEY);');
+      writeFileSync(path.join(project, 'prisma/package.json'), '{ "name": "prisma" }');
+      writeFileSync(
+        path.join(project, 'prisma/prisma/schema.prisma'),
+        'model Entry {\n  id        String @id @default(cuid())\n  invoiceId String\n  accountId String\n  cents     Int\n}\n',
+      );
+      const sqlConsumer = `export async function book(pool, id) {
+  const found = await pool.query('SELECT 1 FROM entry WHERE id = $1', [id]);
+  if (found.rowCount === 0) await pool.query('INSERT INTO entry (id) VALUES ($1)', [id]);
+}
+`;
+      const prismaConsumer = `export async function book(prisma, invoiceId, accountId, cents) {
+  const found = await prisma.entry.findFirst({ where: { invoiceId, accountId } });
+  if (!found) await prisma.entry.create({ data: { invoiceId, accountId, cents } });
+}
+`;
+      // A thread of its own, so the bundle is loaded afresh whatever other tests loaded before.
+      const worker = new Worker(
+        `const { parentPort, workerData } = require('node:worker_threads');
+         const bundle = require(workerData.bundle);
+         const steps = [['loaded', bundle.prismaSchemaParserLoaded()]];
+         bundle.loadLintEngine().then((engine) => {
+           for (const [name, fileName, text] of workerData.lints) {
+             const report = engine.lint({ text, fileName, rules: workerData.rules });
+             steps.push([name, bundle.prismaSchemaParserLoaded(), report.problems.map((problem) => problem.line + ' ' + problem.rule)]);
+           }
+           parentPort.postMessage(steps);
+         });`,
+        {
+          eval: true,
+          workerData: {
+            bundle,
+            rules: [...ruleNames],
+            lints: [
+              ['sql', path.join(project, 'sql/book.js'), sqlConsumer],
+              ['prisma', path.join(project, 'prisma/book.ts'), prismaConsumer],
+            ],
+          },
+        },
+      );
+      const steps = await new Promise((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      await worker.terminate();
+      // The schema, once read, has no unique key on the checked fields: the check-then-insert is a race.
+      expect(steps).toEqual([
+        ['loaded', false],
+        ['sql', false, []],
+        ['prisma', true, ['3 no-check-then-insert']],
+      ]);
+    } finally {
       rmSync(project, { recursive: true, force: true });
     }
   });

@@ -12,6 +12,7 @@ import type { CodeCacheState } from './code-cache.js';
 import type { LintReport, LintRequest, RuleDocs } from './lint-engine.js';
 
 export { loadLintEngine };
+export { prismaSchemaParserLoaded } from './prisma-schema-parser.js';
 
 export type MessageToWorker =
   { type: 'lint'; id: number; request: LintRequest } | { type: 'forget'; documentKey: string };

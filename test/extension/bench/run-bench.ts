@@ -352,7 +352,7 @@ async function main(): Promise<void> {
     `extension benchmark (bundle: extension/dist; load average ${load} on ${os.availableParallelism()} cores)`,
   );
   console.log(
-    `  activation (load bundle + activate), 7 cold starts: median ${format(percentile(activations, 0.5))}, max ${format(Math.max(...activations))}  [target <= 50 ms]`,
+    `  activation (load bundle + activate), 7 cold starts: median ${format(percentile(activations, 0.5))}, max ${format(Math.max(...activations))}`,
   );
   const loadMedian = percentile(workerLoads, 0.5);
   const warmMedian = percentile(firstWarm, 0.5);
@@ -366,12 +366,12 @@ async function main(): Promise<void> {
     `    first session (no code cache yet): ${format(incremental.firstDiagnosticsMs)}; ratio to the worker's plain-Node load ${(incremental.firstDiagnosticsMs / loadMedian).toFixed(2)}`,
   );
   console.log(
-    `    later sessions (the code cache kept), ${firstWarm.length} starts: median ${format(warmMedian)}; ratio ${(warmMedian / loadMedian).toFixed(2)}  [target <= 1.5]`,
+    `    later sessions (the code cache kept), ${firstWarm.length} starts: median ${format(warmMedian)}; ratio ${(warmMedian / loadMedian).toFixed(2)}`,
   );
   console.log(
     `  change -> diagnostics through the lint worker, ${incremental.lines}-line consumer with its imported helper and SQL migration, ${incremental.samples.length} edits (a line added or removed in a handler, a key renamed or changed, the last comment) after ${warmUp} warm-up, typing delay 0:`,
   );
-  console.log(`${line('incremental parse (as shipped):', incremental)}  [target p95 <= 50 ms]`);
+  console.log(line('incremental parse (as shipped):', incremental));
   console.log(parts(incremental));
   console.log(`      ${describeOutcomes(incremental.lints.map((lint) => lint.parse))}`);
   console.log(line('full parse (the fallback path):', full));
@@ -382,13 +382,38 @@ async function main(): Promise<void> {
   console.log(
     `  extension host event-loop delay while a ${loopWithWorker.lines}-line consumer opens and takes ${largeFileEdits} edits (${loopWithWorker.findings} findings):`,
   );
-  console.log(`${loop('lint worker (as shipped):', loopWithWorker)}  [target max < 20 ms]`);
+  console.log(loop('lint worker (as shipped):', loopWithWorker));
   console.log(
     `      the host's own work per report (to diagnostics): median ${format(percentile(loopWithWorker.hostWorkMs!, 0.5))}, max ${format(Math.max(...loopWithWorker.hostWorkMs!))}`,
   );
   console.log(loop('the same engine on the host thread:', loopOnHost));
   console.log(
     loop(`the machine's floor (no lint; another thread only allocates, ${format(loopWithWorker.durationMs)}):`, floor),
+  );
+
+  // Issue 25's targets, each a ratio or a difference measured in this run: this machine's floor moves by 2x between runs.
+  const verdict = (met: boolean, text: string) => console.log(`  ${met ? 'met   ' : 'missed'} ${text}`);
+  const ratio = (value: number, target: number, text: string) =>
+    verdict(value <= target, `${text}: ${value.toFixed(2)} (target <= ${target})`);
+  console.log('targets:');
+  ratio(
+    incremental.firstDiagnosticsMs / loadMedian,
+    1.5,
+    "first diagnostics after activation, first session / the worker's plain-Node load",
+  );
+  ratio(
+    warmMedian / loadMedian,
+    1.5,
+    "first diagnostics after activation, later sessions / the worker's plain-Node load",
+  );
+  ratio(
+    percentile(incremental.samples, 0.5) / baselineMedian,
+    0.35,
+    "change -> diagnostics median / ESLint's parse-only lint of the same file",
+  );
+  verdict(
+    loopWithWorker.maxMs <= floor.maxMs + 10,
+    `the host's event-loop max beside the machine's floor: ${format(loopWithWorker.maxMs)} (target <= floor ${format(floor.maxMs)} + 10 ms)`,
   );
 
   process.exit(0);

@@ -25,7 +25,10 @@ export function probeLintWorker(options: LintEngineOptions): LintRecord[] {
   threads.Worker = class ProbedWorker extends Original {
     constructor(file: string | URL, init: import('node:worker_threads').WorkerOptions = {}) {
       const data = init.workerData as LintWorkerData;
-      super(file, { ...init, workerData: { lintWorker: { ...data.lintWorker, ...options } } satisfies LintWorkerData });
+      super(file, {
+        ...init,
+        workerData: { ...data, lintWorker: { ...data.lintWorker, ...options } } satisfies LintWorkerData,
+      });
       this.on('message', (message: MessageFromWorker) => {
         if (message.type !== 'linted') return;
         records.push({
