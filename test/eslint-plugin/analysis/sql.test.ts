@@ -38,6 +38,11 @@ describe('what a statement does', () => {
       { kind: 'update', table: 'orders' },
     ],
     [
+      'a conflict target with a column the code fills in is not a known target',
+      'INSERT INTO "CollectionItem" ("collectionId", "$5") VALUES ($1, $2) ON CONFLICT ("collectionId", "$5") DO UPDATE SET "tagId" = 1',
+      { kind: 'insert', onConflict: { action: 'update', target: [], inferred: 'other' } },
+    ],
+    [
       'a plain insert has no conflict clause',
       'INSERT INTO ledger (sale_id, cents) VALUES ($1, $2)',
       { kind: 'insert', table: 'ledger', onConflict: undefined },

@@ -162,12 +162,14 @@ function conflictClause(insert: InsertStmt): SqlInsert['onConflict'] {
   const clause = insert.onConflictClause;
   if (!clause) return undefined;
   const elements = clause.infer?.indexElems ?? [];
-  const target = elements
+  // A name the code fills in (`"${column}"`, read as `"$5"`) is not known here.
+  const named = elements
     .map((element) => unwrap(element)?.[1].name)
-    .filter((name): name is string => typeof name === 'string');
+    .filter((name): name is string => typeof name === 'string' && !/^\$\d+$/.test(name));
+  const target = named.length === elements.length ? named : [];
   const inferred = !clause.infer
     ? 'none'
-    : clause.infer.conname || target.length === 0 || target.length !== elements.length
+    : clause.infer.conname || target.length === 0
       ? 'other'
       : 'columns';
   return { action: clause.action === 'ONCONFLICT_UPDATE' ? 'update' : 'nothing', target, inferred };
