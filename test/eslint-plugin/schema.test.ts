@@ -378,6 +378,16 @@ export async function record(prisma, campaignId, contactId) {
     expect(stderr).not.toMatch(/could not be read/);
   });
 
+  it('Prisma: @@id naming one field without brackets is a key', async () => {
+    const keyed = prismaSchema.replace(
+      'model Visit {\n  id     String @id @default(cuid())\n  userId String\n  day    String\n}',
+      'model Visit {\n  userId String\n  day    String\n  @@id(userId)\n}',
+    );
+    expect(keyed).not.toEqual(prismaSchema);
+    const { findings } = await lintProject({ 'prisma/schema.prisma': keyed, 'src/subscribe.js': prismaConsumer });
+    expect(findings).toEqual([]);
+  });
+
   it('a schema left with merge-conflict markers: the rules stay silent about the tables it names', async () => {
     const conflicted = prismaSchema
       .replace('model Subscriber {', '<<<<<<< HEAD\nmodel Subscriber {')

@@ -119,8 +119,10 @@ function unquoted(value: unknown): string | undefined {
   return typeof value === 'string' ? value.replace(/^"|"$/g, '') : undefined;
 }
 
-/** The field names of `@@unique([a, b])`, `@@id([a, b])`: the array argument, first or as `fields:`. */
+/** The field names of `@@unique([a, b])`, `@@id([a, b])`: the array argument, first or as `fields:`; `@@id(a)` names one. */
 function attributeFields(args: readonly AttributeArgument[]): string[] {
+  const [first] = args;
+  if (typeof first?.value === 'string' && /^\w+$/.test(first.value)) return [first.value];
   for (const argument of args) {
     const value = argument.value as unknown as {
       type?: string;
