@@ -354,6 +354,7 @@ function byFunction(operations: readonly DataOperation[]): Map<TSESTree.Node | u
  * nothing, so that the second worker's transaction commits its work all the same.
  */
 function workBetween(
+  write: DataOperation,
   at: TSESTree.Node,
   from: number,
   settles: CheckedWrite['settles'],
@@ -374,12 +375,22 @@ function workBetween(
     if (!isDecidedBy(guards, [node]) || !onPathTo(node, at)) return true;
     // A request whose conflict answer the code takes as done: the other system refuses the repeat.
     if (conflictCaught(node, at, file)) return false;
+    // An earlier try at the same record (an insert retried without a column): not work of its own.
+    if (sameRecord(write, analysis.operationsAt(node))) return false;
     const work = workOfCall(node, file, (call) => analysis.operationsAt(call));
     if (work) found.push(work);
     // A call that does work counts once, whatever its arguments do.
     return !work;
   });
   return found;
+}
+
+/** Does a call insert into the table the write records in, as the write does? */
+function sameRecord(write: DataOperation, operations: readonly DataOperation[]): boolean {
+  return operations.some(
+    (operation) =>
+      operation.kind === write.kind && operation.targets.some((target) => write.targets.includes(target)),
+  );
 }
 
 /** The calls after `at` in its function that the read's guards let run only when nothing was found, as they do the write. */
@@ -539,7 +550,7 @@ function recordAfterGatedWork(
   if (serialisedBefore(write, read.node.range[0], neighbours, analysis.file.libraries)) return undefined;
   // A plain insert that fails on a duplicate takes back the work of its transaction; an upsert does not.
   const settles = write.kind === 'insert' && !write.arbitrated ? 'unsettled' : 'ignored';
-  const workBefore = workBetween(write.node, read.node.range[1], settles, guardsOf(read, analysis), analysis);
+  const workBefore = workBetween(write, write.node, read.node.range[1], settles, guardsOf(read, analysis), analysis);
   if (workBefore.length === 0) return undefined;
   let key: { value: UniqueKey | undefined } | undefined;
   return {
@@ -634,7 +645,7 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
       read,
       at: decided.site,
       settles,
-      workBefore: workBetween(decided.site, from, settles, guardsFor(read), analysis),
+      workBefore: workBetween(write, decided.site, from, settles, guardsFor(read), analysis),
       guardsOtherWork: neighbours.some(
         (other) =>
           other !== write &&

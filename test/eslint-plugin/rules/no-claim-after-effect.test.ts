@@ -832,6 +832,29 @@ export async function react(userId: number, postId: number) {
     ]);
   });
 
+  it('an earlier try at the same insert, retried without a column, is not work before it', async () => {
+    const accept = (first: string) => `
+export async function accept(db, id, email) {
+  const { rows } = await db.query('SELECT 1 FROM members WHERE id = $1', [id]);
+  if (rows.length > 0) return;
+  try {
+    await db.query(${first}, [id, email]);
+  } catch {
+    await db.query('INSERT INTO members (id, email) VALUES ($1, $2)', [id, email]);
+  }
+}
+`;
+    const mine = (findings: string[]) => findings.filter((finding) => finding.includes('no-claim-after-effect'));
+    const retried = await lintProject({
+      'src/workers/accept.js': accept("'INSERT INTO members (id, email, invited) VALUES ($1, $2, true)'"),
+    });
+    expect(mine(retried.findings)).toEqual([]);
+    const other = await lintProject({
+      'src/workers/accept.js': accept("'INSERT INTO invitations_sent (member_id, email) VALUES ($1, $2)'"),
+    });
+    expect(mine(other.findings)).toEqual(['src/workers/accept.js:8 idempotency/no-claim-after-effect/recordAfterWork']);
+  });
+
   it('follows the charge into a service object another module exports, and not a method that only asks', async () => {
     const service = (charge: string) => `
 async function processPayment(body: { id: string; cents: number }) {
