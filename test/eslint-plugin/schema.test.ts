@@ -433,9 +433,25 @@ export async function addAccountAnyway(prisma, accountId, email) {
   if (found) return found;
   return prisma.account.create({ data: { id: accountId, email, emailKey: randomUUID() } });
 }
+export async function addAccountByName(prisma, accountId, email) {
+  const found = await prisma.account.findFirst({ where: { email } });
+  if (found) return found;
+  const emailKey = \`account-\${email}\`;
+  return prisma.account.create({ data: { id: accountId, email, emailKey } });
+}
+export async function addAccountByStamp(prisma, accountId, email) {
+  const found = await prisma.account.findFirst({ where: { email } });
+  if (found) return found;
+  const emailKey = \`account-\${accountId}\`;
+  return prisma.account.create({ data: { id: accountId, email, emailKey } });
+}
 `;
     const { findings } = await lintProject({ 'prisma/schema.prisma': schema, 'src/add.js': consumer });
-    expect(findings).toEqual(['src/add.js:15 idempotency/no-check-then-insert/checkThenInsert']);
+    // A constant built from the checked value fills the key as the value itself would; one built from another does not.
+    expect(findings).toEqual([
+      'src/add.js:15 idempotency/no-check-then-insert/checkThenInsert',
+      'src/add.js:27 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
   });
 
   it('settings can point at a schema kept elsewhere', async () => {

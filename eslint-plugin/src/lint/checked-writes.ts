@@ -18,7 +18,7 @@ import type { DataOperation } from '../analysis/operations/index.js';
 import type { OriginTracer } from '../analysis/origin/origin.js';
 import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
 import { calleeName, keyName } from '../analysis/syntax/nodes.js';
-import { variableOf } from '../analysis/syntax/scope.js';
+import { constantInitializer, variableOf } from '../analysis/syntax/scope.js';
 import type { ScopeOf } from '../analysis/syntax/static-text.js';
 import { walk } from '../analysis/syntax/walk.js';
 import { isWork, workOfCall, type Work } from '../analysis/work/work.js';
@@ -281,10 +281,17 @@ function coveringKey(
   const checkedValues = write.fields
     .filter((field) => checkedColumns.has(columnName(field.name)))
     .flatMap((field) => field.values.map(text));
-  const mentions = (value: TSESTree.Node) =>
-    checkedValues.some((checkedText) =>
-      new RegExp(`(^|[^\\w$.])${checkedText.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w$])`).test(text(value)),
-    );
+  // The value as written, or the constant it names (`buzzTransactionId: prefix`, `const prefix = \`…-${userId}\``).
+  const mentions = (value: TSESTree.Node) => {
+    const shown = [
+      value,
+      value.type === 'Identifier' ? constantInitializer(value, tracer.file.scopeOf(value)) : undefined,
+    ];
+    return checkedValues.some((checkedText) => {
+      const named = new RegExp(`(^|[^\\w$.])${checkedText.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w$])`);
+      return shown.some((node) => node !== undefined && named.test(text(node)));
+    });
+  };
   const carries = (field: DataOperation['fields'][number]) =>
     checkedColumns.has(columnName(field.name)) || field.values.some(mentions);
   const stable = write.fields.filter(
@@ -388,8 +395,7 @@ function workBetween(
 /** Does a call insert into the table the write records in, as the write does? */
 function sameRecord(write: DataOperation, operations: readonly DataOperation[]): boolean {
   return operations.some(
-    (operation) =>
-      operation.kind === write.kind && operation.targets.some((target) => write.targets.includes(target)),
+    (operation) => operation.kind === write.kind && operation.targets.some((target) => write.targets.includes(target)),
   );
 }
 
