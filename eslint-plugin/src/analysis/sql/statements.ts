@@ -167,11 +167,7 @@ function conflictClause(insert: InsertStmt): SqlInsert['onConflict'] {
     .map((element) => unwrap(element)?.[1].name)
     .filter((name): name is string => typeof name === 'string' && !/^\$\d+$/.test(name));
   const target = named.length === elements.length ? named : [];
-  const inferred = !clause.infer
-    ? 'none'
-    : clause.infer.conname || target.length === 0
-      ? 'other'
-      : 'columns';
+  const inferred = !clause.infer ? 'none' : clause.infer.conname || target.length === 0 ? 'other' : 'columns';
   return { action: clause.action === 'ONCONFLICT_UPDATE' ? 'update' : 'nothing', target, inferred };
 }
 
