@@ -3,7 +3,8 @@ import type { ValueAdapter } from '../analysis/index.js';
 /**
  * JavaScript's and Node's own values: the clock and random numbers are new on every attempt, the
  * host name and process id name the worker, and conversions or hashes keep what they are given.
- * Its Set, Map, arrays and objects are collections of the process's memory.
+ * Its Set, Map, arrays and objects are collections of the process's memory; a module that imports
+ * a UI framework runs in a user's page, whose memory is theirs alone.
  */
 export const runtime: ValueAdapter = {
   kind: 'values',
@@ -36,4 +37,19 @@ export const runtime: ValueAdapter = {
     { literal: 'object', lookups: ['[]', 'in'], records: ['[]'], label: 'an object' },
   ],
   requests: [{ call: 'fetch', methodOption: 'method', writing: ['POST', 'PUT', 'PATCH', 'DELETE'] }],
+  // UI frameworks and their companions: a module that imports one runs in a page.
+  browserModules: [
+    'vue',
+    'vue-router',
+    'vue-i18n',
+    'pinia',
+    'react',
+    'react-dom',
+    'react-dom/client',
+    'preact',
+    'svelte',
+    /^svelte\//,
+    'solid-js',
+    /^@angular\/(core|common|router)$/,
+  ],
 };

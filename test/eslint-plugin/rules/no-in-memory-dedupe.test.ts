@@ -6,6 +6,18 @@ const kafka = `import { Kafka } from 'kafkajs';`;
 ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
   valid: [
     {
+      name: "a page's module (it imports a UI framework): its memory is one user's, not a worker's",
+      code: `
+        import { createI18n } from 'vue-i18n';
+        const loadedLanguages = new Set();
+        export const i18n = createI18n({ locale: 'en' });
+        export async function loadLanguage(lang) {
+          if (loadedLanguages.has(lang)) return;
+          loadedLanguages.add(lang);
+          await fetch('/translation/messages', { method: 'POST', body: JSON.stringify({ lang }) });
+        }`,
+    },
+    {
       name: 'an overloaded method is read at its implementation, never at a signature without a body',
       code: `
         class Registry {
@@ -375,6 +387,20 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
           return new Response('ok');
         };`,
       errors: [{ messageId: 'inMemory', data: { collection: 'events', effect: 'queue.add()' }, line: 12 }],
+    },
+    {
+      name: 'the same module without a UI framework: a server keeps the Set, and a restart forgets it',
+      code: `
+        import { format } from 'date-fns';
+        const loadedLanguages = new Set();
+        export async function loadLanguage(lang) {
+          if (loadedLanguages.has(lang)) return;
+          loadedLanguages.add(lang);
+          await fetch('/translation/messages', { method: 'POST', body: JSON.stringify({ lang, at: format(new Date(), 'P') }) });
+        }`,
+      errors: [
+        { messageId: 'inMemory', data: { collection: 'loadedLanguages', effect: 'the POST request (fetch)' }, line: 5 },
+      ],
     },
     {
       name: 'a serverless webhook: a module-level Set, then a POST to another system through a helper',

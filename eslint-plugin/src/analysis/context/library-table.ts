@@ -99,6 +99,7 @@ export class LibraryTable {
   readonly parsing = new Set<string>();
   /** Collections kept in a process's memory, by the class that makes them; literals by their kind. */
   readonly collectionsByClass = new Map<string, CollectionSpec[]>();
+  private readonly browserModules: (string | RegExp)[] = [];
   readonly literalCollections = new Map<'array' | 'object', CollectionSpec>();
   /** Every lookup and record method of those collections: the cheap first question about a call. */
   readonly collectionMethods = new Set<string>();
@@ -194,6 +195,7 @@ export class LibraryTable {
     if (adapter.deriving) this.deriving.push(adapter.deriving);
     for (const path of adapter.parsing ?? []) this.parsing.add(path);
     this.schemaPaths.push(...(adapter.schemaPaths ?? []));
+    this.browserModules.push(...(adapter.browserModules ?? []));
     for (const spec of adapter.collections ?? []) {
       if (spec.construct) push(this.collectionsByClass, spec.construct, spec);
       else if (spec.literal) this.literalCollections.set(spec.literal, spec);
@@ -219,6 +221,12 @@ export class LibraryTable {
   imported(adapter: LibraryAdapter, imports: FileImports): boolean {
     const modules = 'modules' in adapter ? adapter.modules : undefined;
     for (const source of imports.sources) if (matchesModule(source, modules)) return true;
+    return false;
+  }
+
+  /** Does the file import a module only browser code imports (a UI framework)? */
+  runsInBrowser(imports: FileImports): boolean {
+    for (const source of imports.sources) if (matchesModule(source, this.browserModules)) return true;
     return false;
   }
 

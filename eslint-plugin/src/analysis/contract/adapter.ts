@@ -373,6 +373,8 @@ export interface ValueAdapter {
   schemaPaths?: readonly string[];
   /** Collections kept in the process's memory: a module's or an object's one outlives a delivery. */
   collections?: readonly CollectionSpec[];
+  /** Modules only code that runs in a browser imports (UI frameworks): memory there is one user's page, not a worker's. */
+  browserModules?: readonly (string | RegExp)[];
   /**
    * Calls that send a request to another system, and the request methods that change something
    * there: `fetch(url, { method: 'POST' })` is an effect, a plain `fetch(url)` a read.

@@ -106,6 +106,8 @@ export const noInMemoryDedupe = createRule({
     const analysis = analysisFor(context);
     const file = analysis.file;
     const table = file.libraries;
+    // In a page, memory is one user's: no restart or second worker forgets what it holds for them.
+    if (table.runsInBrowser(file.imports)) return {};
     const tracers = new Map<FileContext, OriginTracer>([[file, analysis.tracer]]);
     const tracerOf = (module: FileContext) => {
       let tracer = tracers.get(module);
