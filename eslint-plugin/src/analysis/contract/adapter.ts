@@ -165,8 +165,7 @@ export interface ResultPattern {
 
 /**
  * An option whose value is a path into the event a handler is given, naming the key that decides
- * duplicates (`{ keyPath: 'body.orderId' }` given to `new DedupeConfig(…)`): the key is what the
- * path names, judged against `root`.
+ * duplicates (`{ keyPath: 'body.orderId' }` to `new DedupeConfig(…)`), judged against `root`.
  */
 /**
  * A broker that drops a second send of the same operation when the producer names it (BullMQ's
