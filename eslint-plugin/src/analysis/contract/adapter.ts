@@ -331,9 +331,8 @@ export interface DataAdapter {
 }
 
 /**
- * A kind of collection that lives in a process's memory: how it is made, and the calls by which
- * code asks it whether it holds a key and records a key in it. `[]` stands for indexing
- * (`seen[id]`, `seen[id] = true`), `in` for `id in seen`.
+ * A kind of collection in a process's memory: how it is made, the calls that ask whether it holds a
+ * key and that record one. `[]` stands for indexing (`seen[id]`, `seen[id] = true`), `in` for `id in seen`.
  */
 export interface CollectionSpec {
   /** `new Set()`: the class constructed; `literal`: an empty `[]` or `{}`. */
