@@ -24,5 +24,5 @@ new Worker('payouts', async (job) => {
 });
 
 async function sendPayout(payout) {
-  return payout;
+  await fetch('https://payments.example/payouts', { method: 'POST', body: JSON.stringify(payout) });
 }
