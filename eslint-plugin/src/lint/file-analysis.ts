@@ -165,7 +165,7 @@ export function analysisFor(context: Readonly<TSESLint.RuleContext<string, reado
   let analysis = analyses.get(sourceCode);
   if (!analysis) {
     // What this lint reads of other files: the editor's unsaved texts where it passes them.
-    beginLint(context.settings[openDocumentsSetting] as Readonly<Record<string, string>> | undefined, context.cwd);
+    beginLint(context.settings[openDocumentsSetting] as Readonly<Record<string, string>> | undefined);
     // The TypeScript program, when the configuration gives type information: calls syntax cannot resolve are asked of it.
     useProgramThisLint(sourceCode.parserServices?.program);
     analysis = new FileAnalysis(sourceCode, libraryTableFor(context.settings), {

@@ -23,28 +23,24 @@ export interface ProjectLint {
 }
 
 export async function lintProject(
-  /** Files by path; `null` leaves out one the project would otherwise have (its top `package.json`). */
-  files: Record<string, string | null>,
+  files: Record<string, string>,
   settings?: Record<string, unknown>,
   extraArgs: readonly string[] = [],
   {
     config = 'recommended',
     typed = false,
-    git = true,
   }: {
     config?: 'recommended' | 'strict';
     /** Lint with type information, as a project whose configuration sets `parserOptions.projectService` (a tsconfig.json is written). */
     typed?: boolean;
-    /** The project is a git checkout (a `.git` folder at its top); without one, a copy of the tree. */
-    git?: boolean;
   } = {},
 ): Promise<ProjectLint> {
   const dir = mkdtempSync(path.join(tmpdir(), 'idempotency-project-'));
-  if (git) mkdirSync(path.join(dir, '.git'));
+  mkdirSync(path.join(dir, '.git'));
   const typeInformation = typed
     ? `, { languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } } }`
     : '';
-  const all: Record<string, string | null> = {
+  const all: Record<string, string> = {
     'package.json': JSON.stringify({ name: 'project', private: true, type: 'module' }),
     'eslint.config.mjs': `import idempotency from ${JSON.stringify(pluginEntry)};
 export default [...idempotency.configs.${config}${typeInformation}${settings ? `, { settings: { idempotency: ${JSON.stringify(settings)} } }` : ''}];`,
@@ -54,7 +50,6 @@ export default [...idempotency.configs.${config}${typeInformation}${settings ? `
     ...files,
   };
   for (const [name, text] of Object.entries(all)) {
-    if (text === null) continue;
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
     writeFileSync(path.join(dir, name), text);
   }

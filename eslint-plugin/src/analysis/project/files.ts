@@ -23,13 +23,12 @@ let modulesThisLint = new Set<string>();
 
 /**
  * Starts the lint of one file. `texts`: the unsaved texts of open documents, by absolute path,
- * read in place of the disk copies; `cwd`: the folder ESLint runs from; the editor's engine passes them with each lint, and a
+ * read in place of the disk copies; the editor's engine passes them with each lint, and a
  * command-line run none. What the file system says is asked once per path in one lint (a
  * handler calls its helpers many times) and asked again in the next.
  */
-export function beginLint(texts: Readonly<Record<string, string>> | undefined, cwd?: string): void {
+export function beginLint(texts: Readonly<Record<string, string>> | undefined): void {
   lintsBegun += 1;
-  workingDirectory = cwd;
   const entries = texts ? Object.entries(texts) : [];
   openDocuments = entries.length > 0 ? new Map(entries) : none;
   if (statsThisLint.size > 0) statsThisLint = new Map();
@@ -38,12 +37,6 @@ export function beginLint(texts: Readonly<Record<string, string>> | undefined, c
 }
 
 let lintsBegun = 0;
-let workingDirectory: string | undefined;
-
-/** The folder ESLint runs from in this lint (its `cwd`), when it was told. */
-export function lintWorkingDirectory(): string | undefined {
-  return workingDirectory;
-}
 
 /**
  * `compute`, with its answers kept by node for one lint: answers that read other modules may

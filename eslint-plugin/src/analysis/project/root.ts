@@ -1,6 +1,6 @@
 import path from 'node:path';
 
-import { entryAt, lintWorkingDirectory } from './files.js';
+import { entryAt } from './files.js';
 
 /** Where a project begins: the folders above a file, up to its root. */
 
@@ -10,12 +10,7 @@ function exists(file: string): boolean {
   return entryAt(file) !== undefined;
 }
 
-/**
- * The project a file belongs to: the folder with `.git` above it; else the folder ESLint runs
- * from, when it holds the file and every `package.json` above it (a checkout without its git
- * folder, a container's copy: `eslint .` at the top of a tree of services); else the highest
- * folder with a `package.json`.
- */
+/** The project a file belongs to: the folder with `.git` above it, else the highest with a `package.json`. */
 export function projectRoot(filename: string): string | undefined {
   return ascend(filename).root;
 }
@@ -41,14 +36,5 @@ export function ascend(filename: string): { folders: string[]; root: string | un
     if (parent === dir) break;
     dir = parent;
   }
-  const cwd = lintWorkingDirectory();
-  const withGit = root !== undefined && exists(path.join(root, '.git'));
-  if (
-    !withGit &&
-    cwd !== undefined &&
-    folders.includes(cwd) &&
-    (!root || folders.indexOf(cwd) >= folders.indexOf(root))
-  )
-    root = cwd;
   return { folders, root };
 }
