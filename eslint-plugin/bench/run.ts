@@ -37,6 +37,9 @@ interface Corpus {
 }
 
 const rounds = 15;
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+if (only !== undefined && only !== 'sql' && only !== 'real') throw new Error('--only takes sql or real');
 const statsRounds = 3;
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -101,10 +104,9 @@ function statsShare(linter: CorpusLinter, corpus: Corpus): { total: number; rule
 async function main(): Promise<void> {
   await whenSqlParserReady();
   const linter = new CorpusLinter([js.configs.recommended], builtPlugin);
-  const corpora: Corpus[] = [
-    realCorpus(),
-    { name: 'SQL-dense consumers (generated)', files: sqlDenseCorpus(), target: 1.3 },
-  ];
+  const corpora: Corpus[] = [];
+  if (only !== 'sql') corpora.push(realCorpus());
+  if (only !== 'real') corpora.push({ name: 'SQL-dense consumers (generated)', files: sqlDenseCorpus(), target: 1.3 });
   console.log(
     "ESLint with its recommended rules and the idempotency rules: their share of ESLint's --stats times (%d passes), and CPU time without and with them (median of %d alternating passes)",
     statsRounds,
@@ -250,11 +252,12 @@ function projectBench(): void {
   }
 }
 
-// `npm run bench -- --project`: the project corpora alone; `-- --no-project`: all but them; `-- --typed`: the typed project alone.
+// `npm run bench -- --project`: the project corpora alone; `-- --no-project`: all but them; `-- --typed`: the typed
+// project alone; `-- --only sql` or `-- --only real`: that generated or real corpus alone, without the projects.
 if (process.argv.includes('--typed')) typedBench();
 else {
   if (!process.argv.includes('--project')) await main();
-  if (!process.argv.includes('--no-project')) {
+  if (!process.argv.includes('--no-project') && only === undefined) {
     projectBench();
     typedBench();
   }
