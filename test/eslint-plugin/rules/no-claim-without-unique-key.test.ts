@@ -450,10 +450,7 @@ describe('no-claim-without-unique-key across modules', () => {
     );
   });
 
-  it('a claim helper in another module, and a Prisma schema beside it', async () => {
-    const { findings } = await lintProject({
-      'prisma/schema.prisma': prismaSchema,
-      'src/claims.js': `
+  const recordWebhook = `
 export async function recordWebhook(prisma, eventId) {
   try {
     await prisma.webhook.create({ data: { eventId, payload: 'seen' } });
@@ -463,7 +460,12 @@ export async function recordWebhook(prisma, eventId) {
     throw error;
   }
 }
-`,
+`;
+
+  it('a claim helper in another module, and a Prisma schema beside it', async () => {
+    const { findings } = await lintProject({
+      'prisma/schema.prisma': prismaSchema,
+      'src/claims.js': recordWebhook,
       'src/consumer.js': `
 import { recordWebhook } from './claims.js';
 export async function onEvent(prisma, event) {
@@ -481,17 +483,7 @@ export async function onEvent(prisma, event) {
     const files = (index: string) => ({
       'prisma/schema.prisma': prismaSchema,
       'prisma/migrations/20260101000000_webhook_key/migration.sql': index,
-      'src/claims.js': `
-export async function recordWebhook(prisma, eventId) {
-  try {
-    await prisma.webhook.create({ data: { eventId, payload: 'seen' } });
-    return true;
-  } catch (error) {
-    if (error.code === 'P2002') return false;
-    throw error;
-  }
-}
-`,
+      'src/claims.js': recordWebhook,
     });
     const keyed = await lintProject(
       files('CREATE UNIQUE INDEX "Webhook_pending_event" ON "Webhook"("eventId") WHERE "payload" = \'seen\';'),
