@@ -281,16 +281,14 @@ function coveringKey(
   const checkedValues = write.fields
     .filter((field) => checkedColumns.has(columnName(field.name)))
     .flatMap((field) => field.values.map(text));
+  const naming = checkedValues.map(
+    (checkedText) => new RegExp(`(^|[^\\w$.])${checkedText.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w$])`),
+  );
   // The value as written, or the constant it names (`buzzTransactionId: prefix`, `const prefix = \`…-${userId}\``).
   const mentions = (value: TSESTree.Node) => {
-    const shown = [
-      value,
-      value.type === 'Identifier' ? constantInitializer(value, tracer.file.scopeOf(value)) : undefined,
-    ];
-    return checkedValues.some((checkedText) => {
-      const named = new RegExp(`(^|[^\\w$.])${checkedText.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w$])`);
-      return shown.some((node) => node !== undefined && named.test(text(node)));
-    });
+    const named = value.type === 'Identifier' ? constantInitializer(value, tracer.file.scopeOf(value)) : undefined;
+    const shown = named ? [text(value), text(named)] : [text(value)];
+    return naming.some((pattern) => shown.some((written) => pattern.test(written)));
   };
   const carries = (field: DataOperation['fields'][number]) =>
     checkedColumns.has(columnName(field.name)) || field.values.some(mentions);

@@ -3,6 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { isFunction, typeReferenceOf, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
+import { walk } from '../syntax/walk.js';
 import { noteModuleFollowed, rememberedThisLint } from './files.js';
 import { importedExport, moduleContext, moduleOfBinding } from './modules.js';
 import { typedDeclarationOf } from './typed-calls.js';
@@ -75,21 +76,17 @@ function typedCall(file: FileContext, callee: TSESTree.Node, crossModules: boole
 
 /** The outermost function of the module that ends at `end` and begins at or after `start` (a method's value begins at its parameters). */
 function functionSpanning(module: FileContext, start: number, end: number): FunctionNode | undefined {
-  let current: TSESTree.Node | undefined = module.sourceAst;
-  while (current) {
-    let inside: TSESTree.Node | undefined;
-    for (const key of module.visitorKeys[current.type] ?? []) {
-      const child = (current as unknown as Record<string, unknown>)[key];
-      for (const item of Array.isArray(child) ? child : [child]) {
-        const node = item as TSESTree.Node | null | undefined;
-        if (!node || typeof node !== 'object' || !('range' in node)) continue;
-        if (isFunction(node) && node.range[1] === end && node.range[0] >= start) return node;
-        if (node.range[0] <= start && node.range[1] >= end) inside = node;
-      }
+  let found: FunctionNode | undefined;
+  walk(module.sourceAst, module.visitorKeys, (node) => {
+    if (found) return false;
+    if (isFunction(node) && node.range[1] === end && node.range[0] >= start) {
+      found = node;
+      return false;
     }
-    current = inside;
-  }
-  return undefined;
+    // Only what holds the declaration is entered.
+    return node.range[0] <= start && node.range[1] >= end;
+  });
+  return found;
 }
 
 function memberFunction(holder: Holder, name: string, crossModules: boolean, depth = 0): CalledFunction | undefined {

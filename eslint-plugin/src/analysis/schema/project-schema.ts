@@ -53,25 +53,38 @@ function isDirectory(dir: string): boolean {
 
 /**
  * The project's folders a file's schema may be in: its own and each above it, to the project
- * root; the packages of a monorepo's package folders; and the root's own folders that are
- * packages (`service-orders/` beside `service-billing/`, a consumer beside the service whose
- * database it writes).
+ * root, and the root's packages.
  */
 export function projectFolders(filename: string): string[] {
   const { folders, root } = ascend(filename);
   if (!root) return folders.slice(0, 1);
-  const within = new Set(folders.slice(0, folders.indexOf(root) + 1));
+  return [...new Set([...folders.slice(0, folders.indexOf(root) + 1), ...packagesOf(root)])];
+}
+
+const packageListings = new Map<string, { at: number; identity: string; folders: string[] }>();
+
+/**
+ * The packages of the project at `root`, listed once per listing lifetime: those of a monorepo's
+ * package folders, and the root's own folders that are packages (`service-orders/` beside
+ * `service-billing/`, a consumer beside the service whose database it writes).
+ */
+function packagesOf(root: string): string[] {
+  const identity = folderIdentity(root);
+  const known = packageListings.get(root);
+  if (known && known.identity === identity && now() - known.at < listingLifetimeMs) return known.folders;
+  const found: string[] = [];
   for (const folder of packageFolders) {
     const packages = path.join(root, folder);
     if (!isDirectory(packages)) continue;
-    for (const entry of safeEntries(packages)) if (entry.isDirectory()) within.add(path.join(packages, entry.name));
+    for (const entry of safeEntries(packages)) if (entry.isDirectory()) found.push(path.join(packages, entry.name));
   }
   for (const entry of safeEntries(root)) {
     const folder = path.join(root, entry.name);
     if (entry.isDirectory() && !entry.name.startsWith('.') && exists(path.join(folder, 'package.json')))
-      within.add(folder);
+      found.push(folder);
   }
-  return [...within];
+  packageListings.set(root, { at: now(), identity, folders: found });
+  return found;
 }
 
 function safeEntries(dir: string): import('node:fs').Dirent[] {
