@@ -119,6 +119,24 @@ function drizzleChain(chain: Chain, end: TSESTree.CallExpression, file: AdapterF
           },
     };
   }
+  // `db.update(orders).set({ paidAt }).where(eq(orders.id, id))`: the fields it sets, on the rows it names.
+  const update = link(chain, 'update');
+  const set = link(chain, 'set');
+  if (update && set && update.call.arguments.length === 1) {
+    const table = drizzleTable(update.call.arguments[0], file);
+    if (!table) return undefined;
+    const where = link(chain, 'where');
+    return {
+      kind: 'update',
+      library: 'drizzle' as const,
+      targets: [normaliseTarget(table)],
+      node: end,
+      label: `the Drizzle update of ${table}`,
+      fields: fieldsOf(set.call.arguments[0], scopeOf),
+      filters: where ? conditionFields(where.call.arguments[0], file) : [],
+      arbitrated: false,
+    };
+  }
   const from = link(chain, 'from');
   if (from && link(chain, 'select', 'selectDistinct')) {
     const table = drizzleTable(from.call.arguments[0], file);

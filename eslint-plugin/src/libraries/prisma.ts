@@ -110,7 +110,13 @@ function prismaOperation(call: TSESTree.CallExpression, file: AdapterFile): Data
       arbitrated: true,
     };
   }
-  if ((method === 'update' || method === 'updateMany') && has('where')) return { ...base, kind: 'update' };
+  if ((method === 'update' || method === 'updateMany') && has('where'))
+    return {
+      ...base,
+      kind: 'update',
+      fields: fieldsOf(objectProperty(options!, 'data')?.value, scopeOf),
+      filters: uniqueKeyFields(objectProperty(options!, 'where')?.value, scopeOf),
+    };
   if ((method === 'delete' || method === 'deleteMany') && has('where')) return { ...base, kind: 'delete' };
   return undefined;
 }

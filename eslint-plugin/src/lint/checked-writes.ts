@@ -9,12 +9,13 @@ import {
   isDecidedBy,
   writeSites,
 } from '../analysis/control/decisions.js';
-import { resultIgnored } from '../analysis/control/polarity.js';
+import { flagTests, type FlagTest } from '../analysis/control/flags.js';
+import { isNothing, resultIgnored } from '../analysis/control/polarity.js';
 import { contains, enclosingFunction, exits } from '../analysis/control/statements.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { isFunction } from '../analysis/context/file-context.js';
 import type { LibraryTable } from '../analysis/context/library-table.js';
-import type { DataOperation } from '../analysis/operations/index.js';
+import type { DataOperation, Field } from '../analysis/operations/index.js';
 import type { OriginTracer } from '../analysis/origin/origin.js';
 import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
 import { calleeName, keyName } from '../analysis/syntax/nodes.js';
@@ -43,6 +44,8 @@ export interface CheckedWrite {
   workBefore: readonly Work[];
   /** Some other write, one a repeat would do again, is decided by the same check in the same function, before or after this one. */
   guardsOtherWork: boolean;
+  /** The write is an update that sets this field of the row read, the one the check tested (`paidAt`): a flag set after the work. */
+  flag?: string;
   /** A cache fill: the key-value write stores a computed value, not a marker. */
   storesState: boolean;
   /** The project's unique key that covers the columns the read checked and the write fills. */
@@ -574,10 +577,154 @@ function recordAfterGatedWork(
   };
 }
 
+/**
+ * What an update sets the field a flag test asked about to, on the row that was read: by the
+ * update's filters (`where: { id }` as the read's, `id: order.id`, or in SQL the same columns of
+ * the same table), or by storing the row after the code set the field on it (`order.paidAt =
+ * now; await repo.save(order)`). The value's expression, or the field as SQL writes it.
+ */
+function flagValue(
+  update: DataOperation,
+  read: DataOperation,
+  test: FlagTest,
+  text: (node: TSESTree.Node) => string,
+): TSESTree.Node | Field | undefined {
+  const field = columnName(test.field);
+  const set = update.fields.find((each) => columnName(each.name) === field);
+  if (set) {
+    const asked = new Map((read.filters ?? []).map((filter) => [columnName(filter.name), filter.values.map(text)]));
+    const filters = update.filters ?? [];
+    const sameRow =
+      filters.length > 0 &&
+      filters.every((filter) => {
+        const column = columnName(filter.name);
+        // SQL names the columns and not the values: the same columns of the same table, in one function.
+        if (filter.values.length === 0) return asked.get(column)?.length === 0;
+        return filter.values.some(
+          (value) =>
+            asked.get(column)?.includes(text(value)) === true ||
+            (value.type === 'MemberExpression' &&
+              value.object.type === 'Identifier' &&
+              value.object.name === test.row.name &&
+              columnName(text(value.property)) === column),
+        );
+      });
+    // A compare-and-set (`where: { id, paidAt: null }`) is the update the code meant as the claim.
+    const comparesFlag = filters.some((filter) => columnName(filter.name) === field);
+    return sameRow && !comparesFlag ? (set.values[0] ?? set) : undefined;
+  }
+  if (update.node.type !== 'CallExpression') return undefined;
+  const stored = update.node.arguments.some(
+    (argument) => argument.type === 'Identifier' && argument.name === test.row.name,
+  );
+  if (!stored) return undefined;
+  const assigned = test.row.references.find((reference) => {
+    const member = reference.identifier.parent;
+    const assignment = member?.parent;
+    return (
+      member?.type === 'MemberExpression' &&
+      assignment?.type === 'AssignmentExpression' &&
+      assignment.left === member &&
+      assignment.operator === '=' &&
+      columnName(text(member.property)) === field &&
+      assignment.range[0] > test.guard.owner.range[0] &&
+      assignment.range[1] < update.node.range[0]
+    );
+  });
+  const assignment = assigned?.identifier.parent?.parent;
+  return assignment?.type === 'AssignmentExpression' ? assignment.right : undefined;
+}
+
+/** Does the value set the flag to what the test takes for done: not nothing, and the compared value where there is one? */
+function marksDone(value: TSESTree.Node | Field, test: FlagTest, text: (node: TSESTree.Node) => string): boolean {
+  let written: string | undefined;
+  if ('type' in value) {
+    if (isNothing(value) || (value.type === 'Literal' && (value.value === 0 || value.value === ''))) return false;
+    written = value.type === 'Literal' ? String(value.value) : text(value);
+  } else {
+    // SQL leaves out what it clears (NULL, FALSE); a constant it writes is known, anything else is not.
+    written = value.constant;
+    if (written === '0' || written === '') return false;
+  }
+  if (!test.compared) return true;
+  if (written === undefined) return false;
+  const comparedValue = test.compared.value.replace(/^.*\./, '');
+  const same = written === test.compared.value || written === comparedValue;
+  return test.compared.means === 'done' ? same : !same;
+}
+
+/**
+ * `if (order.paidAt) return; await charge(order); await update(order, { paidAt: now })`: the
+ * field the check tested is the record, set on the row that was read only after the work the
+ * check let through. No unique key can settle it; a lock or a compare-and-set before the work
+ * can, and then it is not reported.
+ */
+function flagRecords(analysis: FileAnalysis, reads: readonly DataOperation[]): CheckedWrite[] {
+  const file = analysis.file;
+  // Cheapest first: the reads whose row has a field tested (syntax alone), then the updates beside them.
+  const checks = reads
+    .map((read) => ({ read, tests: flagTests(read.node, file) }))
+    .filter((check) => check.tests.length > 0);
+  if (checks.length === 0) return [];
+  const groups = byFunction(analysis.operationsWithHelpers());
+  const result: CheckedWrite[] = [];
+  for (const update of analysis.allOperations()) {
+    if (update.kind !== 'update') continue;
+    const fn = enclosingFunction(update.node);
+    for (const { read, tests } of checks) {
+      if (
+        read.node.range[1] >= update.node.range[0] ||
+        enclosingFunction(read.node) !== fn ||
+        !read.targets.some((target) => update.targets.includes(target)) ||
+        read.locksRows
+      )
+        continue;
+      const test = tests.find((candidate) => {
+        const value = flagValue(update, read, candidate, file.text);
+        return (
+          value !== undefined && marksDone(value, candidate, file.text) && isDecidedBy([candidate.guard], [update.node])
+        );
+      });
+      if (
+        !test ||
+        oneSerialisableTransaction(update, read, file.scopeOf) ||
+        serialisedBefore(update, read.node.range[0], groups.get(fn) ?? [], file.libraries)
+      )
+        continue;
+      const workBefore = workBetween(update, update.node, askedBy(test.guard), 'unsettled', [test.guard], analysis);
+      if (workBefore.length === 0) continue;
+      result.push({
+        write: update,
+        read,
+        at: update.node,
+        settles: 'unsettled',
+        flag: test.field,
+        workBefore,
+        guardsOtherWork: true,
+        storesState: false,
+        coveringKey: () => undefined,
+        keyLaterInTransaction: () => undefined,
+        keysUnreadable: () => false,
+        decidedAfter: () => [],
+      });
+      break;
+    }
+  }
+  return result;
+}
+
 function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
   const operations = analysis.operationsWithHelpers();
   const reads = operations.filter((operation) => operation.kind === 'read');
   if (reads.length === 0) return [];
+  return [...insertsDecided(analysis, operations, reads), ...flagRecords(analysis, reads)];
+}
+
+function insertsDecided(
+  analysis: FileAnalysis,
+  operations: readonly DataOperation[],
+  reads: readonly DataOperation[],
+): CheckedWrite[] {
   const file = analysis.file;
   const table = file.libraries;
   const guardsFor = (read: DataOperation) => guardsOf(read, analysis);

@@ -1,6 +1,7 @@
 import { checkedWrites } from '../lint/checked-writes.js';
 import { analysisFor, operationListeners } from '../lint/file-analysis.js';
 import { listed, originAt } from '../analysis/keys/key-facts.js';
+import { callsAtStake, inDelivery } from '../lint/stakes.js';
 import { createRule } from '../create-rule.js';
 
 export const noClaimAfterEffect = createRule({
@@ -12,6 +13,8 @@ export const noClaimAfterEffect = createRule({
         'Claim recorded after the work: {{write}} records what the check on line {{line}} asked only after {{work}} ran, so a crash or a second worker in between repeats it.',
       protectedButWorkBefore:
         'Work runs before the claim decides: {{work}} runs after the check on line {{line}} and before {{write}} (protected by {{key}}), whether the claim wins or not.',
+      flagSetAfterWork:
+        "Done-flag set after the work: {{write}} sets '{{flag}}', which the check on line {{line}} tested, only after {{work}} ran, so a crash or a second worker in between repeats it.",
       resultIgnored:
         'Claim result ignored: {{write}} settles duplicates, but nobody reads its result, so the check on line {{line}} still decides.',
     },
@@ -32,7 +35,21 @@ export const noClaimAfterEffect = createRule({
             origin: originAt(read.node),
             originNote: 'the check is here',
           };
-          if (workBefore.length > 0 && !checked.storesState) {
+          if (checked.flag !== undefined) {
+            // A flag is everywhere (a form's `emailVerified`), and work that sets a state (resume a
+            // subscription) is the same when repeated. A flag is a claim where a second pass comes
+            // by itself and the work adds a copy, or where the work moves money or calls out.
+            const calls = workBefore.map((work) => work.node);
+            if (
+              (inDelivery(checked, analysis) && callsAtStake(calls, analysis, 'adds')) ||
+              callsAtStake(calls, analysis)
+            )
+              context.report({
+                node: checked.at,
+                messageId: 'flagSetAfterWork',
+                data: { ...data, flag: checked.flag },
+              });
+          } else if (workBefore.length > 0 && !checked.storesState) {
             const key = checked.settles === 'unsettled' ? checked.coveringKey() : undefined;
             context.report({
               node: checked.at,

@@ -35,6 +35,22 @@ describe('drizzle adapter', () => {
       ],
     ],
     [
+      'update(table).set(fields).where(condition) is an update of the fields it sets, on the rows it names',
+      `await db.update(orders).set({ paidAt: new Date() }).where(eq(orders.id, id));`,
+      [
+        {
+          kind: 'update',
+          library: 'drizzle',
+          targets: ['order'],
+          fields: ['paidAt'],
+          filters: ['id'],
+          arbitrated: false,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
+    ['near miss: a hash updated, with no set()', `createHash('sha256').update(payload).digest('hex');`, []],
+    [
       'select().from(table) is a read, matching the columns of its eq conditions',
       `await db.select().from(refunds).where(and(eq(refunds.id, id), eq(refunds.accountId, account)));`,
       [

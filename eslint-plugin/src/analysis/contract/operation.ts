@@ -16,6 +16,8 @@ export interface Field {
   values: TSESTree.Node[];
   /** SQL functions that build the value, such as `gen_random_uuid`. */
   functions: string[];
+  /** A constant the SQL writes itself (`status = 'paid'`), as text. */
+  constant?: string;
 }
 
 export interface DataOperation {
@@ -26,7 +28,7 @@ export interface DataOperation {
   targets: string[];
   /** The call or tagged template that runs it. */
   node: TSESTree.Node;
-  /** Inserted or upserted fields. */
+  /** Inserted or upserted fields, or the fields an update sets, where the adapter shows them. */
   fields: Field[];
   /** The unique key the write settles duplicates on (ON CONFLICT target, upsert `where`), if named. */
   conflictTarget?: string[];
@@ -54,7 +56,7 @@ export interface DataOperation {
   claim?: 'claimed' | 'duplicate';
   /** What a key-value write stores under its key (its value), as opposed to the key itself. */
   stored?: readonly TSESTree.Node[];
-  /** The columns or fields a read matches on, when the code shows them: what it checks for (values, when the code shows them too). */
+  /** The columns or fields a read (or an update) matches on, when the code shows them: what it checks for (values, when the code shows them too). */
   filters?: readonly Field[];
   /** Columns an update adds to or takes from, as SQL writes it (`credits = credits + $1`); see `addedFields`. */
   adds?: readonly string[];

@@ -14,7 +14,7 @@ import { contains, enclosingFunction, exits, statementInBlock } from './statemen
  */
 
 /** A condition that guards code, and whether it is true when the row is present. */
-interface Guard {
+export interface Guard {
   owner: TSESTree.IfStatement | TSESTree.ConditionalExpression | TSESTree.LogicalExpression;
   whenTrue: Polarity;
 }

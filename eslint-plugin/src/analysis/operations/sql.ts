@@ -13,6 +13,16 @@ function columnsMatched(columns: readonly string[] | undefined): Field[] | undef
   return columns?.map((name) => ({ name, values: [], functions: [] }));
 }
 
+/** The columns an UPDATE sets, with the code's values for its parameters. */
+function setFields(sql: EmbeddedSql, sets: SqlChange['sets']): Field[] {
+  return (sets ?? []).map((column) => ({
+    name: column.name,
+    values: column.params.map((number) => sql.param(number)).filter((value) => value !== undefined),
+    functions: column.functions,
+    ...(column.constant !== undefined ? { constant: column.constant } : {}),
+  }));
+}
+
 /**
  * A SELECT matters only if the same file inserts into a table it reads, so it is parsed only when
  * asked about its tables, and only after a cheap look at whether it could mention them.
@@ -58,8 +68,13 @@ function deferredChange(sql: EmbeddedSql, node: DataOperation['node'], library: 
     kind,
     library,
     node,
-    fields: [],
     arbitrated: false,
+    get fields() {
+      return setFields(sql, statement()?.sets);
+    },
+    get filters() {
+      return columnsMatched(statement()?.filters);
+    },
     get targets() {
       const table = statement()?.table;
       return table ? [normaliseTarget(table)] : [];
@@ -149,7 +164,8 @@ export function sqlOperations(
           targets: [normaliseTarget(statement.table)],
           node,
           label: `the ${statement.kind.toUpperCase()} of ${statement.table}`,
-          fields: [],
+          fields: setFields(sql, statement.sets),
+          filters: columnsMatched(statement.filters),
           arbitrated: false,
           adds: statement.adds,
         };

@@ -46,6 +46,15 @@ export interface SqlChange {
   table: string;
   /** Columns an UPDATE sets from themselves plus or minus something: `credits = credits + $1`. */
   adds?: string[];
+  /** Columns an UPDATE sets to something other than NULL or FALSE: `paid_at = now()`, `status = 'paid'`. */
+  sets?: SetColumn[];
+  /** The columns its WHERE compares with `=` (or IN), or tests for NULL. */
+  filters?: string[];
+}
+
+export interface SetColumn extends InsertedColumn {
+  /** The constant the statement writes itself (`'paid'`, `1`, `true`), as text. */
+  constant?: string;
 }
 
 /** Something that serialises competing workers: an advisory lock, LOCK TABLE, SERIALIZABLE. */
@@ -115,6 +124,43 @@ function columnOf(node: unknown): string | undefined {
   const fields = (ref[1].fields as PgNode[] | undefined) ?? [];
   const last = unwrap(fields[fields.length - 1]);
   return typeof last?.[1].sval === 'string' ? last[1].sval : undefined;
+}
+
+/** The constant an `A_Const` holds, as text; `null` for NULL and FALSE, which clear a column rather than set it. */
+function constantText(value: Tree): string | null {
+  if (value.isnull === true) return null;
+  const boolval = value.boolval as Tree | undefined;
+  if (boolval) return boolval.boolval === true ? 'true' : null;
+  for (const [key, inner] of [
+    ['sval', 'sval'],
+    ['ival', 'ival'],
+    ['fval', 'fval'],
+  ] as const) {
+    const holder = value[key] as Record<string, string | number | undefined> | undefined;
+    if (holder) return String(holder[inner] ?? 0);
+  }
+  return null;
+}
+
+/** `SET paid_at = now(), status = 'paid', by = $2`: the columns an UPDATE sets, leaving out those it clears. */
+function setColumns(update: Tree): SetColumn[] {
+  const columns: SetColumn[] = [];
+  for (const target of (update.targetList as PgNode[] | undefined) ?? []) {
+    const set = unwrap(target)?.[1];
+    if (typeof set?.name !== 'string') continue;
+    const value = unwrap(set.val as PgNode | undefined);
+    const constant = value?.[0] === 'A_Const' ? constantText(value[1]) : undefined;
+    if (constant === null) continue;
+    const found = { params: new Set<number>(), functions: new Set<string>() };
+    ingredients(set.val, found);
+    columns.push({
+      name: set.name,
+      params: [...found.params],
+      functions: [...found.functions],
+      ...(constant !== undefined ? { constant } : {}),
+    });
+  }
+  return columns;
 }
 
 /** `SET credits = credits + $1`, `SET stock = stock - 1`: the columns an UPDATE adds to or takes from. */
@@ -217,11 +263,18 @@ function summariseSelect(select: SelectStmt): SqlStatement {
   };
 }
 
-/** Columns compared for equality in a WHERE clause: `message_id = $1 AND tenant_id = $2` → both. */
-function filtersOf(where: unknown): string[] | undefined {
+/**
+ * Columns compared for equality in a WHERE clause: `message_id = $1 AND tenant_id = $2` → both.
+ * With `nullTests`, also those tested for NULL (`paid_at IS NULL`): an UPDATE's compare-and-set.
+ */
+function filtersOf(where: unknown, nullTests = false): string[] | undefined {
   if (!where) return undefined;
   const columns = new Set<string>();
   eachNode(where, (type, value) => {
+    if (nullTests && type === 'NullTest') {
+      const column = columnOf(value.arg);
+      if (column) columns.add(column);
+    }
     if (type !== 'A_Expr') return;
     const operator = unwrap((value.name as PgNode[] | undefined)?.[0])?.[1].sval;
     if (value.kind !== 'AEXPR_IN' && operator !== '=') return;
@@ -313,10 +366,13 @@ function summarise(text: string): SqlSummary | null {
     } else if (type === 'UpdateStmt' || type === 'DeleteStmt') {
       const relation = body.relation as { relname?: string } | undefined;
       const adds = type === 'UpdateStmt' ? addedColumns(body) : [];
+      const filters = filtersOf(body.whereClause, true);
       statements.push({
         kind: type === 'UpdateStmt' ? 'update' : 'delete',
         table: relation?.relname ?? '',
         ...(adds.length > 0 ? { adds } : {}),
+        ...(type === 'UpdateStmt' ? { sets: setColumns(body) } : {}),
+        ...(filters ? { filters } : {}),
       });
     } else if (type === 'LockStmt') {
       statements.push({ kind: 'serialisation', how: 'LOCK TABLE' });

@@ -5,7 +5,7 @@ import { createRule } from '../../create-rule.js';
 import type { DataOperation, SafeEdit } from '../../analysis/contract/operation.js';
 import { columnName } from '../../analysis/schema/model.js';
 import { catchUniqueViolation, violationLabel } from '../../lint/unique-violation-fix.js';
-import { repeatMatters } from './stakes.js';
+import { repeatMatters } from '../../lint/stakes.js';
 
 const defaultRemedy = 'an upsert, or insert and treat the unique violation as the duplicate';
 
@@ -42,13 +42,14 @@ export const noCheckThenInsert = createRule({
       'Program:exit'() {
         for (const checked of checkedWrites(analysis)) {
           const { write, read } = checked;
-          // Work before the write, or a claim whose verdict is ignored, is the claim recorded too
-          // late (no-claim-after-effect); a cache fill is no claim at all; a unique key settles it,
+          // Work before the write, a claim whose verdict is ignored, or a done-flag set after the
+          // work, is the claim recorded too late (no-claim-after-effect); a cache fill is no claim at all; a unique key settles it,
           // on this insert or on a later one in its transaction; a schema that names the table but
           // could not be read may declare one. Outside a delivery's handler, a duplicate is worth a
           // finding only when it moves money, grants access or calls another system.
           if (
             checked.gatedOnly ||
+            checked.flag !== undefined ||
             checked.settles !== 'unsettled' ||
             checked.workBefore.length > 0 ||
             checked.storesState ||

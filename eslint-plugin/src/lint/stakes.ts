@@ -2,18 +2,18 @@ import path from 'node:path';
 
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { CheckedWrite } from '../../lint/checked-writes.js';
-import type { FileAnalysis } from '../../lint/file-analysis.js';
-import { isFunction, type FileContext, type FunctionNode } from '../../analysis/context/file-context.js';
-import { providerCallAt } from '../../analysis/keys/provider-calls.js';
-import { soundsLikeClaimStore, storesDeliveries } from '../../analysis/naming/names.js';
-import { namesDeliveryPlace, namesMoneyOrAccess } from '../../analysis/naming/stakes.js';
-import { addedFields, findOperations, type DataOperation } from '../../analysis/operations/index.js';
-import { calledFunction } from '../../analysis/project/calls.js';
-import { projectRoot } from '../../analysis/project/root.js';
-import { walk } from '../../analysis/syntax/walk.js';
-import { sends, writingRequest } from '../../analysis/work/work.js';
-import { entryPointOf } from '../../lint/entry-points.js';
+import type { CheckedWrite } from './checked-writes.js';
+import type { FileAnalysis } from './file-analysis.js';
+import { isFunction, type FileContext, type FunctionNode } from '../analysis/context/file-context.js';
+import { providerCallAt } from '../analysis/keys/provider-calls.js';
+import { soundsLikeClaimStore, storesDeliveries } from '../analysis/naming/names.js';
+import { namesDeliveryPlace, namesMoneyOrAccess } from '../analysis/naming/stakes.js';
+import { addedFields, findOperations, type DataOperation } from '../analysis/operations/index.js';
+import { calledFunction } from '../analysis/project/calls.js';
+import { projectRoot } from '../analysis/project/root.js';
+import { walk } from '../analysis/syntax/walk.js';
+import { sends, writingRequest } from '../analysis/work/work.js';
+import { entryPointOf } from './entry-points.js';
 
 /**
  * What a second pass through a check-then-insert costs. In a delivery's handler (a consumer, a
@@ -30,7 +30,7 @@ const walkBudget = 3_000;
 const movesMoney = new Set(['charge', 'refund', 'transfer', 'payout', 'ledger', 'usage']);
 
 /** Does the check-then-insert run while a delivery is handled? */
-function inDelivery(checked: CheckedWrite, analysis: FileAnalysis): boolean {
+export function inDelivery(checked: CheckedWrite, analysis: FileAnalysis): boolean {
   if (analysis.servesDelivery(checked.at) || analysis.servesDelivery(checked.read.node)) return true;
   for (let node = checked.at.parent; node; node = node.parent) {
     if (isFunction(node) && entryPointOf(node, analysis)) return true;
@@ -65,18 +65,35 @@ function duplicatesStake(operation: DataOperation, module: FileContext): boolean
   return operation.kind === 'insert' && operation.fields.some((field) => names.meaning(field.name) === 'amount');
 }
 
-/** Does a call, or a project function it calls (a few calls deep), move money, grant access or call another system? */
+/**
+ * What makes a call's repeat count: `money`, a second copy that moves money, grants access or
+ * calls another system; `adds`, any second copy at all (a row inserted, a quantity added to, a
+ * provider called, a message sent), where a repeat comes by itself.
+ */
+type Stake = 'money' | 'adds';
+
+/** A write whose repeat adds a second copy: an insert no key settles, or an update that adds to a quantity. */
+function addsCopy(operation: DataOperation, module: FileContext): boolean {
+  if (operation.kind === 'update') return (addedFields(operation, module) ?? []).length > 0;
+  return operation.kind === 'insert' && !operation.arbitrated;
+}
+
+/** Does a call, or a project function it calls (a few calls deep), repeat what is at `stake`? */
 function callAtStake(
   call: TSESTree.CallExpression,
   module: FileContext,
   depth: number,
   seen: Set<FunctionNode>,
+  stake: Stake = 'money',
 ): boolean {
   const provider = providerCallAt(call, module);
-  if (provider) return movesMoney.has(provider.effect) && !provider.keyed;
+  if (provider) return !provider.keyed && (stake === 'adds' || movesMoney.has(provider.effect));
   if (sends(call, module) || writingRequest(call, module) !== undefined) return true;
   const operations = findOperations(call, module);
-  if (operations.length > 0) return operations.some((operation) => duplicatesStake(operation, module));
+  if (operations.length > 0)
+    return operations.some((operation) =>
+      stake === 'money' ? duplicatesStake(operation, module) : addsCopy(operation, module),
+    );
   if (depth >= helperDepth) return false;
   const target = calledFunction(module, call.callee);
   if (!target || seen.has(target.fn)) return false;
@@ -88,7 +105,7 @@ function callAtStake(
     (node) => {
       if (found) return false;
       if (node !== target.fn.body && isFunction(node)) return false;
-      if (node.type === 'CallExpression') found = callAtStake(node, target.module, depth + 1, seen);
+      if (node.type === 'CallExpression') found = callAtStake(node, target.module, depth + 1, seen, stake);
       return !found;
     },
     walkBudget,
@@ -104,6 +121,14 @@ function callAtStake(
 export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
   if (recordsHandled(checked.write, analysis) || inDelivery(checked, analysis)) return true;
   if (duplicatesStake(checked.write, analysis.file)) return true;
+  return callsAtStake(checked.decidedAfter(), analysis);
+}
+
+/**
+ * Does any of these calls (the work a check let through) repeat what is at `stake`: move money,
+ * grant access or call another system, or, with `adds`, add any second copy?
+ */
+export function callsAtStake(calls: readonly TSESTree.Node[], analysis: FileAnalysis, stake: Stake = 'money'): boolean {
   const seen = new Set<FunctionNode>();
-  return checked.decidedAfter().some((call) => callAtStake(call, analysis.file, 0, seen));
+  return calls.some((call) => call.type === 'CallExpression' && callAtStake(call, analysis.file, 0, seen, stake));
 }

@@ -1,0 +1,149 @@
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
+
+import type { FileContext } from '../context/file-context.js';
+import type { Guard } from './decisions.js';
+import { flip, isNothing, type Presence } from './polarity.js';
+import { keyName, propertyName } from '../syntax/nodes.js';
+import { variableOf } from '../syntax/scope.js';
+
+/**
+ * A field of a row the code read, tested to decide whether the work is still to do: `if
+ * (order.paidAt) return`, `if (refund.intentId && refund.intent) return`, `if (job.status ===
+ * 'done') return`. Polarity `present` means the field says the work was done. Whether a write
+ * later sets the field, and so records the work, is the caller's question: a flag tested here
+ * and set only after the work is a claim recorded too late.
+ */
+export interface FlagTest {
+  /** The row's variable (`order`). */
+  row: TSESLint.Scope.Variable;
+  /** The field tested, as written (`paidAt`). */
+  field: string;
+  guard: Guard;
+  /** The test compares the field with a value: `=== 'done'` names the value that means done, `!== 'pending'` the one that means not yet. */
+  compared?: { value: string; means: 'done' | 'not yet' };
+}
+
+/** `order` in `const order = …`, `const [order] = …`, `const { rows } = …`: the name a row, or the rows holding it, is bound to. */
+function boundName(declarator: TSESTree.Node | undefined, init: TSESTree.Node): TSESTree.Identifier | undefined {
+  if (declarator?.type !== 'VariableDeclarator' || declarator.init !== init) return undefined;
+  const id = declarator.id;
+  if (id.type === 'Identifier') return id;
+  if (id.type === 'ArrayPattern') return id.elements[0]?.type === 'Identifier' ? id.elements[0] : undefined;
+  const rows =
+    id.type === 'ObjectPattern'
+      ? id.properties.find((property) => property.type === 'Property' && keyName(property) === 'rows')
+      : undefined;
+  return rows?.type === 'Property' && rows.value.type === 'Identifier' ? rows.value : undefined;
+}
+
+/** The variable a read's row is bound to: `const order = await find(…)`, `const [order] = await select(…)`. */
+function rowVariable(read: TSESTree.Node): TSESTree.Identifier | undefined {
+  let node = read;
+  while (
+    node.parent &&
+    (node.parent.type === 'AwaitExpression' ||
+      node.parent.type === 'TSAsExpression' ||
+      node.parent.type === 'TSNonNullExpression' ||
+      node.parent.type === 'ChainExpression')
+  )
+    node = node.parent;
+  return boundName(node.parent, node);
+}
+
+/** Steps from the rows a SQL client returns to the row: `.rows`, `[0]`. */
+function toRow(member: TSESTree.MemberExpression): boolean {
+  return member.computed
+    ? member.property.type === 'Literal' && member.property.value === 0
+    : propertyName(member) === 'rows';
+}
+
+/** A value a field is compared with: a string or number literal, or an enum member (`Status.PAID`). */
+function comparable(node: TSESTree.Node, file: FileContext): string | undefined {
+  if (node.type === 'Literal' && (typeof node.value === 'string' || typeof node.value === 'number'))
+    return String(node.value);
+  if (node.type === 'MemberExpression' && !node.computed) return file.code(node);
+  return undefined;
+}
+
+/** Climbs from `row.field` to the `if` or `?:` whose test it is, composing the polarity (truthy: done). */
+function climb(
+  member: TSESTree.MemberExpression,
+  row: TSESLint.Scope.Variable,
+  field: string,
+  file: FileContext,
+): FlagTest | undefined {
+  let node: TSESTree.Node = member;
+  let polarity: Presence = 'present';
+  let compared: FlagTest['compared'];
+  for (let step = 0; step < 8; step += 1) {
+    const parent: TSESTree.Node | undefined = node.parent;
+    if (!parent) return undefined;
+    switch (parent.type) {
+      case 'ChainExpression':
+      case 'TSNonNullExpression':
+      case 'TSAsExpression':
+        break;
+      case 'UnaryExpression':
+        if (parent.operator !== '!') return undefined;
+        polarity = flip(polarity);
+        break;
+      case 'BinaryExpression': {
+        if (compared) return undefined;
+        const other = parent.left === node ? parent.right : parent.left;
+        const negated = parent.operator === '!==' || parent.operator === '!=';
+        if (!negated && parent.operator !== '===' && parent.operator !== '==') return undefined;
+        if (isNothing(other)) {
+          if (!negated) polarity = flip(polarity);
+          break;
+        }
+        const value = comparable(other, file);
+        if (value === undefined) return undefined;
+        compared = { value, means: negated ? 'not yet' : 'done' };
+        break;
+      }
+      // `a && b`, `a || b` in a test: the branch that leaves is taken only when the flag may say done.
+      case 'LogicalExpression':
+        if (parent.operator === '??') return undefined;
+        break;
+      case 'IfStatement':
+      case 'ConditionalExpression':
+        return parent.test === node
+          ? { row, field, guard: { owner: parent, whenTrue: polarity }, compared }
+          : undefined;
+      default:
+        return undefined;
+    }
+    node = parent;
+  }
+  return undefined;
+}
+
+/** The tests of the read's row's fields that decide what runs after them: `order.paidAt`, `rows[0].paid_at`, `result.rows[0]?.status`. */
+export function flagTests(read: TSESTree.Node, file: FileContext): FlagTest[] {
+  const tests: FlagTest[] = [];
+  const visit = (row: TSESTree.Identifier, depth: number) => {
+    const variable = variableOf(row, file.scopeOf(row));
+    for (const reference of variable?.references ?? []) {
+      if (!reference.isRead()) continue;
+      let node: TSESTree.Node = reference.identifier;
+      while (
+        (node.parent?.type === 'MemberExpression' && node.parent.object === node && toRow(node.parent)) ||
+        node.parent?.type === 'ChainExpression'
+      )
+        node = node.parent;
+      const member = node.parent;
+      if (member?.type === 'MemberExpression' && member.object === node && !member.computed) {
+        const field = propertyName(member);
+        const test = field === undefined ? undefined : climb(member, variable!, field, file);
+        if (test) tests.push(test);
+      } else if (depth === 0 && node !== reference.identifier) {
+        // `const order = rows[0]`: the row, named again.
+        const named = boundName(node.parent, node);
+        if (named) visit(named, depth + 1);
+      }
+    }
+  };
+  const row = rowVariable(read);
+  if (row) visit(row, 0);
+  return tests;
+}

@@ -1,0 +1,219 @@
+import { noClaimAfterEffect } from '../../../eslint-plugin/src/rules/no-claim-after-effect.js';
+import { ruleTester } from '../rule-tester.js';
+
+/**
+ * A field of the row read, tested to skip work already done, and set only after that work: the
+ * done-flag is the claim, recorded too late. Its near misses: the flag set first, compared and
+ * set in one statement, the work keyed, another row updated, the flag cleared, a form's flag.
+ */
+const worker = (body: string) => `
+  import { Worker } from 'bullmq';
+  import Stripe from 'stripe';
+  const stripe = new Stripe(process.env.STRIPE_KEY);
+  new Worker('billing', async (job) => {
+    const order = await prisma.order.findUnique({ where: { id: job.data.orderId } });
+    ${body}
+  });`;
+
+const sqlWorker = (body: string) => `
+  import { Worker } from 'bullmq';
+  import pg from 'pg';
+  import Stripe from 'stripe';
+  const pool = new pg.Pool();
+  const stripe = new Stripe(process.env.STRIPE_KEY);
+  new Worker('billing', async (job) => {
+    ${body}
+  });`;
+
+ruleTester.run('no-claim-after-effect (done-flags)', noClaimAfterEffect, {
+  valid: [
+    {
+      name: 'the flag is set before the charge',
+      code: worker(`
+        if (order.paidAt) return;
+        await prisma.order.update({ where: { id: job.data.orderId }, data: { paidAt: new Date() } });
+        await stripe.paymentIntents.create({ amount: order.total, currency: 'eur', customer: order.customerId, confirm: true });`),
+    },
+    {
+      name: 'the update compares the flag as it sets it',
+      code: worker(`
+        if (order.paidAt) return;
+        await stripe.paymentIntents.create({ amount: order.total, currency: 'eur', customer: order.customerId, confirm: true });
+        await prisma.order.updateMany({ where: { id: job.data.orderId, paidAt: null }, data: { paidAt: new Date() } });`),
+    },
+    {
+      name: 'the charge carries its own idempotency key',
+      code: worker(`
+        if (order.paidAt) return;
+        await stripe.paymentIntents.create(
+          { amount: order.total, currency: 'eur', customer: order.customerId, confirm: true },
+          { idempotencyKey: \`order-\${order.id}\` },
+        );
+        await prisma.order.update({ where: { id: job.data.orderId }, data: { paidAt: new Date() } });`),
+    },
+    {
+      name: 'another row is updated',
+      code: worker(`
+        if (order.paidAt) return;
+        await stripe.paymentIntents.create({ amount: order.total, currency: 'eur', customer: order.customerId, confirm: true });
+        await prisma.order.update({ where: { id: order.parentId }, data: { paidAt: new Date() } });`),
+    },
+    {
+      name: 'the update clears the flag the check tested',
+      code: worker(`
+        if (!order.lockedAt) return;
+        await stripe.paymentIntents.create({ amount: order.total, currency: 'eur', customer: order.customerId, confirm: true });
+        await prisma.order.update({ where: { id: job.data.orderId }, data: { lockedAt: null } });`),
+    },
+    {
+      name: 'a status compared with one value and set to another',
+      code: worker(`
+        if (order.status === 'PAID') return;
+        await stripe.paymentIntents.create({ amount: order.total, currency: 'eur', customer: order.customerId, confirm: true });
+        await prisma.order.update({ where: { id: job.data.orderId }, data: { status: 'REVIEWED' } });`),
+    },
+    {
+      name: 'a status that must be PAUSED, a subscription resumed, the row saved ACTIVE: the repeat resumes what is resumed',
+      code: `
+        import { Worker } from 'bullmq';
+        new Worker('subscriptions', async (job) => {
+          const subscription = await subscriptionRepository.findOne({ where: { id: job.data.subscriptionId } });
+          if (subscription.status !== 'PAUSED') return;
+          await billing.resumeSubscription(subscription.providerSubscriptionId);
+          subscription.status = 'ACTIVE';
+          await subscriptionRepository.save(subscription);
+        });`,
+    },
+    {
+      name: "outside a delivery, a form's flag set after an email: a second click sends a second email, no more",
+      code: `
+        import { Resend } from 'resend';
+        const resend = new Resend(process.env.RESEND_KEY);
+        export async function sendWelcome(userId) {
+          const user = await prisma.user.findUnique({ where: { id: userId } });
+          if (user.welcomedAt) return;
+          await resend.emails.send({ to: user.email, subject: 'Welcome' });
+          await prisma.user.update({ where: { id: userId }, data: { welcomedAt: new Date() } });
+        }`,
+    },
+    {
+      name: 'SQL: the update sets the flag only where it is still NULL',
+      code: sqlWorker(`
+        const { rows } = await pool.query('SELECT paid_at, total FROM orders WHERE id = $1', [job.data.orderId]);
+        if (rows[0].paid_at) return;
+        await stripe.paymentIntents.create({ amount: rows[0].total, currency: 'eur', confirm: true });
+        await pool.query('UPDATE orders SET paid_at = now() WHERE id = $1 AND paid_at IS NULL', [job.data.orderId]);`),
+    },
+    {
+      name: 'SQL: the row is read FOR UPDATE, so a second worker waits and reads the flag set',
+      code: sqlWorker(`
+        const { rows } = await pool.query('SELECT paid_at, total FROM orders WHERE id = $1 FOR UPDATE', [job.data.orderId]);
+        if (rows[0].paid_at) return;
+        await stripe.paymentIntents.create({ amount: rows[0].total, currency: 'eur', confirm: true });
+        await pool.query('UPDATE orders SET paid_at = now() WHERE id = $1', [job.data.orderId]);`),
+    },
+    {
+      name: 'SQL: the update clears the column the check tested',
+      code: sqlWorker(`
+        const { rows } = await pool.query('SELECT paid_at, total FROM orders WHERE id = $1', [job.data.orderId]);
+        if (!rows[0].paid_at) return;
+        await stripe.refunds.create({ payment_intent: rows[0].intent_id });
+        await pool.query('UPDATE orders SET paid_at = NULL WHERE id = $1', [job.data.orderId]);`),
+    },
+  ],
+  invalid: [
+    {
+      name: 'Drizzle: the row selected, its sentAt tested, the email sent, then sentAt set',
+      code: `
+        import { Worker } from 'bullmq';
+        import { eq } from 'drizzle-orm';
+        import { invoices } from './schema';
+        new Worker('reminders', async (job) => {
+          const [invoice] = await db.select().from(invoices).where(eq(invoices.id, job.data.invoiceId));
+          if (invoice.reminderSentAt) return;
+          await queue.add('send-email', { to: invoice.email });
+          await db.update(invoices).set({ reminderSentAt: new Date() }).where(eq(invoices.id, invoice.id));
+        });`,
+      errors: [{ messageId: 'flagSetAfterWork', line: 9 }],
+    },
+    {
+      name: 'SQL: the row read, its paid_at tested, the charge, then paid_at set',
+      code: sqlWorker(`
+        const { rows } = await pool.query('SELECT paid_at, total FROM orders WHERE id = $1', [job.data.orderId]);
+        if (rows[0].paid_at) return;
+        await stripe.paymentIntents.create({ amount: rows[0].total, currency: 'eur', confirm: true });
+        await pool.query('UPDATE orders SET paid_at = now() WHERE id = $1', [job.data.orderId]);`),
+      errors: [{ messageId: 'flagSetAfterWork', line: 12 }],
+    },
+    {
+      name: "SQL: the row named again, its status compared with 'shipped', the status written by the statement",
+      code: sqlWorker(`
+        const result = await pool.query('SELECT * FROM orders WHERE id = $1', [job.data.orderId]);
+        const order = result.rows[0];
+        if (order.status === 'shipped') return;
+        await fetch('https://carrier.example.com/shipments', { method: 'POST', body: JSON.stringify({ order: order.id }) });
+        await pool.query("UPDATE orders SET status = 'shipped' WHERE id = $1", [order.id]);`),
+      errors: [{ messageId: 'flagSetAfterWork', line: 13 }],
+    },
+    {
+      name: 'a job checks paidAt, charges, then sets paidAt',
+      code: worker(`
+        if (!order || order.paidAt) return;
+        await stripe.paymentIntents.create({ amount: order.total, currency: 'eur', customer: order.customerId, confirm: true });
+        await prisma.order.update({ where: { id: job.data.orderId }, data: { paidAt: new Date() } });`),
+      errors: [{ messageId: 'flagSetAfterWork', line: 10 }],
+    },
+    {
+      name: 'a job checks the link to a refund intent, creates one, then links it',
+      code: worker(`
+        if (order.refundIntentId && order.refundIntent) return;
+        const intent = await prisma.refundIntent.create({ data: { orderId: order.id, amount: order.total } });
+        await prisma.order.update({ where: { id: job.data.orderId }, data: { refundIntentId: intent.id } });`),
+      errors: [{ messageId: 'flagSetAfterWork', line: 10 }],
+    },
+    {
+      name: 'a status compared with the value the update sets, the row named by its own id',
+      code: worker(`
+        if (order.status === 'SHIPPED') return;
+        await fetch('https://carrier.example.com/shipments', { method: 'POST', body: JSON.stringify({ order: order.id }) });
+        await prisma.order.update({ where: { id: order.id }, data: { status: 'SHIPPED' } });`),
+      errors: [{ messageId: 'flagSetAfterWork', line: 10 }],
+    },
+    {
+      name: "a status that must still be 'PENDING', set to another value after the payout",
+      code: worker(`
+        if (order.status !== 'PENDING') return;
+        await stripe.transfers.create({ amount: order.total, currency: 'eur', destination: order.accountId });
+        await prisma.order.update({ where: { id: job.data.orderId }, data: { status: 'PAID_OUT' } });`),
+      errors: [{ messageId: 'flagSetAfterWork', line: 10 }],
+    },
+    {
+      name: 'the flag set on the row and the row saved again',
+      code: `
+        import { Worker } from 'bullmq';
+        import Stripe from 'stripe';
+        const stripe = new Stripe(process.env.STRIPE_KEY);
+        new Worker('billing', async (job) => {
+          const order = await orderRepository.findOne({ where: { id: job.data.orderId } });
+          if (order.paidAt) return;
+          await stripe.paymentIntents.create({ amount: order.total, currency: 'eur', customer: order.customerId, confirm: true });
+          order.paidAt = new Date();
+          await orderRepository.save(order);
+        });`,
+      errors: [{ messageId: 'flagSetAfterWork', line: 10 }],
+    },
+    {
+      name: 'outside a delivery, a charge before the flag: one double-click charges twice',
+      code: `
+        import Stripe from 'stripe';
+        const stripe = new Stripe(process.env.STRIPE_KEY);
+        export async function payInvoice(invoiceId) {
+          const invoice = await prisma.invoice.findUnique({ where: { id: invoiceId } });
+          if (invoice.paidAt) throw new Error('already paid');
+          await stripe.paymentIntents.create({ amount: invoice.total, currency: 'eur', customer: invoice.customerId, confirm: true });
+          await prisma.invoice.update({ where: { id: invoiceId }, data: { paidAt: new Date() } });
+        }`,
+      errors: [{ messageId: 'flagSetAfterWork', line: 8 }],
+    },
+  ],
+});
