@@ -49,13 +49,14 @@ export const rules = {
 const sourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
 /**
  * Code that never runs as competing workers on live deliveries: tests, fixtures, mocks, seeds and
- * one-off migration scripts. The rules stay off there in the recommended config.
+ * one-off migration scripts (`migrations/`, `migration/`, `alterations/`). The rules stay off
+ * there in the recommended config.
  */
 const notServiceCode = [
   '**/*.{test,spec}.*',
   '**/{__tests__,__mocks__,__fixtures__,test,tests,e2e,playwright,cypress,mocks}/**',
   '**/mock-*/**',
-  '**/{migrations,seeds,seed,scripts}/**',
+  '**/{migrations,migration,alterations,seeds,seed,scripts}/**',
   '**/{seed,seeds}.*',
   '**/*.seed.*',
 ];

@@ -110,6 +110,22 @@ new Worker('payouts', (job) => handleJob(job));
     expect(findings).toEqual([]);
   });
 
+  it("the recommended config leaves a database's alteration scripts alone, wherever their folder sits", async () => {
+    const claim = `export async function up(pool) {
+  await pool.query('INSERT INTO scopes (tenant_id, name) VALUES ($1, $2) ON CONFLICT (tenant_id, name) DO NOTHING', ['t', 'read']);
+}`;
+    const files = (where: string) => ({
+      'packages/schemas/tables/scopes.sql': 'CREATE TABLE scopes (id text PRIMARY KEY, tenant_id text, name text);',
+      [where]: claim,
+    });
+    const service = await lintProject(files('packages/core/src/scopes.ts'));
+    expect(service.findings).toEqual([
+      'packages/core/src/scopes.ts:2 idempotency/no-claim-without-unique-key/noMatchingKey',
+    ]);
+    for (const where of ['packages/schemas/alterations/1.20.0-add-scope.ts', 'src/modules/auth/migration/Version-1.ts'])
+      expect((await lintProject(files(where))).findings).toEqual([]);
+  });
+
   it('without the registering module, names alone say nothing', async () => {
     const { findings } = await lintProject({ 'src/handlers.js': handler });
     expect(findings).toEqual([]);

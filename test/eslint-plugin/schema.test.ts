@@ -121,6 +121,24 @@ export async function notify(connection, event) {
     ]);
   });
 
+  it("a package's table definitions kept in a tables/ folder count", async () => {
+    const files = (key: string) => ({
+      'packages/schemas/package.json': '{"name":"schemas"}',
+      'packages/schemas/tables/processed.sql': `CREATE TABLE processed (id text NOT NULL${key}, seq int NOT NULL);`,
+      'packages/worker/package.json': '{"name":"worker"}',
+      'packages/worker/src/workers/notify.js': `
+export async function notify(pool, event) {
+  const { rows } = await pool.query('SELECT id FROM processed WHERE id = $1', [event.id]);
+  if (rows.length > 0) return;
+  await pool.query('INSERT INTO processed (id, seq) VALUES ($1, $2)', [event.id, 1]);
+}`,
+    });
+    expect((await lintProjectAt(files(' PRIMARY KEY'))).findings).toEqual([]);
+    expect((await lintProjectAt(files(''))).findings).toEqual([
+      'packages/worker/src/workers/notify.js:5 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+  });
+
   it('Prisma: one schema per provider, in the project or in a package of a monorepo', async () => {
     const local = await lintProject({
       'prisma/postgres/schema.prisma': prismaSchema,

@@ -71,6 +71,9 @@ export const sql: DataAdapter = {
       { folder: 'supabase/migrations', ending: '.sql', depth: 1 },
       { folder: 'drizzle', ending: '.sql', depth: 2 },
       { folder: 'sql', ending: '.sql', depth: 2 },
+      // Table definitions kept in a folder of their own (`tables/orders.sql`, `schema/orders.sql`).
+      { folder: 'tables', ending: '.sql', depth: 1 },
+      { folder: 'schema', ending: '.sql', depth: 2 },
       // Table definitions kept beside the code that queries them (`src/db/orders.sql`).
       { folder: 'db', ending: '.sql', depth: 1 },
       { folder: 'database', ending: '.sql', depth: 1 },

@@ -91,7 +91,7 @@ export function effectKeyListeners(
       if (key) visit(analysis.keysAt(node, () => [key]));
     },
     AssignmentExpression(node) {
-      const key = effectKeyOfHeaderCall(node);
+      const key = effectKeyOfHeaderCall(node) ?? effectKeyOfBinding(node);
       if (key) visit(analysis.keysAt(node, () => [key]));
     },
   };

@@ -498,6 +498,15 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           }
         };`,
     },
+    {
+      name: 'a let named as an idempotency key, assigned what names the operation',
+      code: `
+        export async function withdraw(userId, withdrawalId, diamonds) {
+          let idempotencyKey;
+          idempotencyKey = \`withdrawal:\${withdrawalId}\`;
+          await wallet.deduct(userId, diamonds, idempotencyKey);
+        }`,
+    },
   ],
   invalid: [
     {
@@ -547,6 +556,20 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await ledger.post({ userId, diamonds, idempotencyKey });
         }`,
       errors: [{ messageId: 'mixedKey', line: 3 }],
+    },
+    {
+      name: 'a let named as an idempotency key, given a fresh part in a try and a fallback in its catch',
+      code: `
+        export async function withdraw(userId, diamonds) {
+          let idempotencyKey;
+          try {
+            idempotencyKey = \`withdrawal:\${userId}:\${Date.now()}\`;
+          } catch (error) {
+            idempotencyKey = userId;
+          }
+          await wallet.deduct(userId, diamonds, idempotencyKey);
+        }`,
+      errors: [{ messageId: 'mixedKey', line: 5 }],
     },
     {
       name: 'a key minted inside the retry callback is new on every try',

@@ -371,16 +371,26 @@ export function namesIdempotencyKey(name: string): boolean {
   );
 }
 
-/** `const idempotencyKey = …`: a key the code names, judged by what its value is built from. */
-export function effectKeyOfBinding(declarator: TSESTree.VariableDeclarator): EffectKey | undefined {
-  if (declarator.id.type !== 'Identifier' || !declarator.init || !namesIdempotencyKey(declarator.id.name))
-    return undefined;
+/**
+ * `const idempotencyKey = …`, or `idempotencyKey = …` of a `let` (one value in a `try`, a
+ * fallback in its `catch`): a key the code names, judged by what each value is built from.
+ */
+export function effectKeyOfBinding(
+  binding: TSESTree.VariableDeclarator | TSESTree.AssignmentExpression,
+): EffectKey | undefined {
+  const [id, value] =
+    binding.type === 'VariableDeclarator'
+      ? [binding.id, binding.init]
+      : binding.operator === '='
+        ? [binding.left, binding.right]
+        : [];
+  if (id?.type !== 'Identifier' || !value || !namesIdempotencyKey(id.name)) return undefined;
   return {
-    node: declarator.init,
-    values: [declarator.init],
+    node: value,
+    values: [value],
     functions: [],
-    description: `the idempotency key '${declarator.id.name}'`,
-    name: declarator.id.name,
+    description: `the idempotency key '${id.name}'`,
+    name: id.name,
     strength: 'explicit',
     external: false,
     named: true,
