@@ -386,6 +386,19 @@ export async function record(prisma, campaignId, contactId) {
     expect(stderr).not.toMatch(/could not be read/);
   });
 
+  it('Prisma: a no-break space where a space would do is read as one', async () => {
+    const spaced = prismaSchema
+      .replace('model Entry {', 'model Entry {\u00a0 ')
+      .replace('model Visit {', 'model\u00a0Visit {');
+    expect(spaced).not.toEqual(prismaSchema);
+    const { findings, stderr } = await lintProject({
+      'prisma/schema.prisma': spaced,
+      'src/subscribe.js': prismaConsumer,
+    });
+    expect(findings).toEqual(['src/subscribe.js:15 idempotency/no-check-then-insert/checkThenInsert']);
+    expect(stderr).not.toMatch(/could not be read/);
+  });
+
   it('Prisma: @@id naming one field without brackets is a key', async () => {
     const keyed = prismaSchema.replace(
       'model Visit {\n  id     String @id @default(cuid())\n  userId String\n  day    String\n}',

@@ -85,7 +85,9 @@ function prismaOperation(call: TSESTree.CallExpression, file: AdapterFile): Data
 
   if (prismaOnly.has(method) || (reads.has(method) && (has('where') || has('select')))) {
     const where = options && objectProperty(options, 'where')?.value;
-    return { ...base, kind: 'read', filters: where ? uniqueKeyFields(where, scopeOf) : undefined };
+    // No `where` at all (`findFirst()`): any row of the model will do, as for a singleton.
+    const any = call.arguments.length === 0 || (options !== undefined && !where);
+    return { ...base, kind: 'read', filters: where ? uniqueKeyFields(where, scopeOf) : any ? [] : undefined };
   }
   if ((method === 'create' || method === 'createMany' || method === 'createManyAndReturn') && has('data')) {
     const skipDuplicates = objectProperty(options!, 'skipDuplicates')?.value;
@@ -144,15 +146,17 @@ function attributeFields(args: readonly AttributeArgument[]): string[] {
 }
 
 /**
- * The schema as the parser's lexer can read it: Prisma also accepts block comments and spaces
- * at the end of a line, which that lexer rejects (a space after `{` swallows the line break it
- * expects). Comments become blanks and line ends lose their spaces; no line moves.
+ * The schema as the parser's lexer can read it: Prisma also accepts block comments, spaces at
+ * the end of a line and no-break spaces, which that lexer rejects (a space after `{` swallows the
+ * line break it expects). Comments become blanks, no-break spaces plain ones, and line ends lose
+ * their spaces; no line moves.
  */
 function lexable(text: string): string {
   return text
     .replace(/"(?:[^"\\\n]|\\.)*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (token) =>
       token.startsWith('/*') ? token.replace(/[^\n]/g, ' ') : token,
     )
+    .replace(/[\u00a0\u2000-\u200a\u202f\u3000\ufeff]/g, ' ')
     .replace(/[ \t]+(?=\r?\n|$)/g, '');
 }
 

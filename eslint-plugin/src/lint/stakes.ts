@@ -116,10 +116,13 @@ function callAtStake(
 /**
  * Is a duplicate of this check-then-insert worth a finding? Inside a delivery's handler, and for
  * a write that records what was handled, always; elsewhere only when the write, or what the same
- * check lets run after it, moves money, grants access or calls another system.
+ * check lets run after it, moves money, grants access or calls another system, and the check
+ * looks for a particular row rather than for any (a lazily made singleton).
  */
 export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
   if (recordsHandled(checked.write, analysis) || inDelivery(checked, analysis)) return true;
+  // A check for any row of the table (`findFirst()`): a singleton made lazily, once per deployment.
+  if (checked.read.filters?.length === 0) return false;
   if (duplicatesStake(checked.write, analysis.file)) return true;
   return callsAtStake(checked.decidedAfter(), analysis);
 }

@@ -24,6 +24,15 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         };`,
     },
     {
+      name: "a lazy singleton of a platform's wallet outside any delivery: the check asks for any row, made once per deployment",
+      code: `
+        export async function platformWallet() {
+          let wallet = await prisma.platformWallet.findFirst();
+          if (!wallet) wallet = await prisma.platformWallet.create({ data: { currentBalance: 0 } });
+          return wallet;
+        }`,
+    },
+    {
       name: "near miss of a job runner's task: the same run function handed to another library's task() is no entry point",
       code: `
         const prisma = new PrismaClient();
@@ -699,6 +708,16 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
   ],
   invalid: [
+    {
+      name: "near miss of a lazy singleton: a merchant's wallet looked for by its owner, a money table, outside any delivery",
+      code: `
+        export async function merchantWallet(merchantId) {
+          let wallet = await prisma.merchantWallet.findFirst({ where: { merchantId } });
+          if (!wallet) wallet = await prisma.merchantWallet.create({ data: { merchantId } });
+          return wallet;
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 4 }],
+    },
     {
       name: 'an HTTP handler outside any delivery that checks, then records a payment: a double submit pays twice',
       code: `
