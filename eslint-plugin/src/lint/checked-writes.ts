@@ -598,8 +598,9 @@ function flagValue(
       filters.length > 0 &&
       filters.every((filter) => {
         const column = columnName(filter.name);
-        // SQL names the columns and not the values: the same columns of the same table, in one function.
-        if (filter.values.length === 0) return asked.get(column)?.length === 0;
+        // SQL, or a helper's update seen from its call, names the columns and not the values: the
+        // same columns of the same table, in one function.
+        if (filter.values.length === 0) return asked.has(column);
         return filter.values.some(
           (value) =>
             asked.get(column)?.includes(text(value)) === true ||
@@ -668,7 +669,7 @@ function flagRecords(analysis: FileAnalysis, reads: readonly DataOperation[]): C
   if (checks.length === 0) return [];
   const groups = byFunction(analysis.operationsWithHelpers());
   const result: CheckedWrite[] = [];
-  for (const update of analysis.allOperations()) {
+  for (const update of analysis.operationsWithHelpers()) {
     if (update.kind !== 'update') continue;
     const fn = enclosingFunction(update.node);
     for (const { read, tests } of checks) {

@@ -135,3 +135,20 @@ export function callsAtStake(calls: readonly TSESTree.Node[], analysis: FileAnal
   const seen = new Set<FunctionNode>();
   return calls.some((call) => call.type === 'CallExpression' && callAtStake(call, analysis.file, 0, seen, stake));
 }
+
+/**
+ * Is work that runs before its claim is recorded worth a finding? Where a second pass comes by
+ * itself (a delivery's handler) or the write records what was handled, always; elsewhere only a
+ * user's retry repeats it, and that matters when the work moves money, grants access or calls
+ * another system (a second invitation email does not).
+ */
+export function workBeforeMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
+  return (
+    recordsHandled(checked.write, analysis) ||
+    inDelivery(checked, analysis) ||
+    callsAtStake(
+      checked.workBefore.map((work) => work.node),
+      analysis,
+    )
+  );
+}

@@ -1,7 +1,7 @@
 import { checkedWrites } from '../lint/checked-writes.js';
 import { analysisFor, operationListeners } from '../lint/file-analysis.js';
 import { listed, originAt } from '../analysis/keys/key-facts.js';
-import { callsAtStake, inDelivery } from '../lint/stakes.js';
+import { callsAtStake, inDelivery, workBeforeMatters } from '../lint/stakes.js';
 import { createRule } from '../create-rule.js';
 
 export const noClaimAfterEffect = createRule({
@@ -50,6 +50,7 @@ export const noClaimAfterEffect = createRule({
                 data: { ...data, flag: checked.flag },
               });
           } else if (workBefore.length > 0 && !checked.storesState) {
+            if (!workBeforeMatters(checked, analysis)) continue;
             const key = checked.settles === 'unsettled' ? checked.coveringKey() : undefined;
             context.report({
               node: checked.at,

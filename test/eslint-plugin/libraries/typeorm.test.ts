@@ -127,6 +127,17 @@ describe('typeorm adapter', () => {
       ],
     ],
     ['a provider API is not a repository', `await stripe.refunds.create({ payment_intent: id });`, []],
+    [
+      "an entity manager's create makes the entity in memory: no row yet",
+      `const user = manager.create(User, data);`,
+      [],
+    ],
+    [
+      "a repository's create in a file that imports TypeORM makes the entity in memory",
+      `import { Repository } from 'typeorm';
+const refund = this.refundRepository.create({ refundId });`,
+      [],
+    ],
   ])('%s', (_name, code, expected) => {
     expect(operationsIn(code)).toEqual(expected);
   });

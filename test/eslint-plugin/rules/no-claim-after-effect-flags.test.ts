@@ -1,5 +1,8 @@
+import { describe, expect, it } from 'vitest';
+
 import { noClaimAfterEffect } from '../../../eslint-plugin/src/rules/no-claim-after-effect.js';
 import { ruleTester } from '../rule-tester.js';
+import { lintProject } from '../support/project.js';
 
 /**
  * A field of the row read, tested to skip work already done, and set only after that work: the
@@ -216,4 +219,39 @@ ruleTester.run('no-claim-after-effect (done-flags)', noClaimAfterEffect, {
       errors: [{ messageId: 'flagSetAfterWork', line: 8 }],
     },
   ],
+});
+
+describe('a done-flag set by a helper of another module', () => {
+  const files = (helper: string) => ({
+    'src/orders.ts': helper,
+    'src/workers/billing.ts': `
+import { Worker } from 'bullmq';
+import Stripe from 'stripe';
+import { markPaid } from '../orders';
+const stripe = new Stripe(process.env.STRIPE_KEY);
+new Worker('billing', async (job) => {
+  const order = await prisma.order.findUnique({ where: { id: job.data.orderId } });
+  if (order.paidAt) return;
+  await stripe.paymentIntents.create({ amount: order.total, currency: 'eur', customer: order.customerId, confirm: true });
+  await markPaid(order.id);
+});`,
+  });
+
+  it('is reported at the call, when the helper sets the flag the check tested', async () => {
+    const { findings } = await lintProject(
+      files(`export async function markPaid(id) {
+  await prisma.order.update({ where: { id }, data: { paidAt: new Date() } });
+}`),
+    );
+    expect(findings).toEqual(['src/workers/billing.ts:10 idempotency/no-claim-after-effect/flagSetAfterWork']);
+  });
+
+  it('is not, when the helper sets another field', async () => {
+    const { findings } = await lintProject(
+      files(`export async function markPaid(id) {
+  await prisma.order.update({ where: { id }, data: { receiptSentAt: new Date() } });
+}`),
+    );
+    expect(findings).toEqual([]);
+  });
 });

@@ -7,6 +7,16 @@ import { lintProject } from '../support/project.js';
 ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
   valid: [
     {
+      name: "outside a delivery, an invitation emailed before the invited user's row: only an admin's second click repeats it, and a second email moves nothing",
+      code: `
+        export async function invite(db, email, workspaceId) {
+          const found = await db.query('SELECT 1 FROM users WHERE email = $1', [email]);
+          if (found.rows.length > 0) throw new Error('already a member');
+          await sendInvitationEmail(email, workspaceId);
+          await db.query('INSERT INTO users (email, workspace_id) VALUES ($1, $2)', [email, workspaceId]);
+        }`,
+    },
+    {
       name: "Firestore near miss: the event's document is created before the refund, and a repeat's create() fails",
       code: `
         import Stripe from 'stripe';
@@ -342,6 +352,19 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
   ],
   invalid: [
     {
+      name: 'the near miss of an invitation outside a delivery: a charge before the record moves money on a second click',
+      code: `
+        import Stripe from 'stripe';
+        const stripe = new Stripe(process.env.STRIPE_KEY);
+        export async function invite(db, email, customerId) {
+          const found = await db.query('SELECT 1 FROM users WHERE email = $1', [email]);
+          if (found.rows.length > 0) throw new Error('already a member');
+          await stripe.paymentIntents.create({ amount: 900, currency: 'eur', customer: customerId, confirm: true });
+          await db.query('INSERT INTO users (email, customer_id) VALUES ($1, $2)', [email, customerId]);
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 8 }],
+    },
+    {
       name: "Firestore: the event's document created only after the refund, so a redelivery in between refunds again",
       code: `
         import Stripe from 'stripe';
@@ -360,6 +383,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
     {
       name: 'the near miss of a request taken as done on a conflict: a handler that only logs lets a repeat add it again',
+      filename: 'src/jobs/add-domain.ts',
       code: `
         import ky from 'ky';
         export async function addDomain(name, workspaceId) {
@@ -376,6 +400,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
     {
       name: 'the near miss of a transaction opened by a helper: a commit with no begin leaves each statement on its own',
+      filename: 'src/jobs/install-theme.ts',
       code: `
         async function applyOps(conn, ops) {
           for (const op of ops) await conn.query('INSERT INTO widget (uuid) VALUES ($1)', [op.uuid]);
@@ -410,6 +435,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
     {
       name: 'an insert of the checked key that runs either way is the record, written after the work the check let through',
+      filename: 'src/workers/track.ts',
       code: `
         async function track(db, email, status) {
           const existing = await db.emailEvent.findFirst({ where: { emailId: email.id, status } });
@@ -693,6 +719,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
     {
       name: 'Supabase: the balance upserted from a value read and added to, then the transaction recorded (checked by a path in its JSON column)',
+      filename: 'app/api/webhooks/payments/route.ts',
       code: `
         async function handle(supabase, body, userId, credits) {
           const { data: existing } = await supabase.from('transactions').select('id').eq('metadata->>OrderId', body.OrderId).maybeSingle();
@@ -706,6 +733,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
     {
       name: 'an external call awaited with its errors handled is named by the call, not its catch',
+      filename: 'src/jobs/add-domain.ts',
       code: `
         async function addDomain(db, domain) {
           const found = await db.query('SELECT 1 FROM email_domains WHERE domain = $1', [domain]);

@@ -15,8 +15,8 @@ import { answersWith } from './decisions.js';
  * decided, in the caller, whichever module holds them.
  *
  * A helper stands for a read when its answer is the verdict of a read it makes (`return rows.length
- * > 0`, the row or null); for an insert or upsert when that is the only write it makes and it
- * reads nothing first (a helper that checks and inserts is judged in its own module).
+ * > 0`, the row or null); for an insert, upsert or update when that is the only write it makes and
+ * it reads nothing first (a helper that checks and inserts is judged in its own module).
  */
 
 const bodyBudget = 2_000;
@@ -49,6 +49,9 @@ function summarise(fn: FunctionNode, module: FileContext): Summary {
   let operation: DataOperation | undefined;
   if (writes.length === 0 && others.length === 0) operation = reads.find((read) => answersWith(read.node, fn, module));
   else if (reads.length === 0 && writes.length === 1 && others.length === 0) operation = writes[0];
+  // `await markPaid(order.id)`: a helper whose one write is an update stands for it (a flag it sets).
+  else if (reads.length === 0 && writes.length === 0 && others.length === 1 && others[0].kind === 'update')
+    operation = others[0];
   const summary = { operation };
   summaries.set(fn, summary);
   return summary;

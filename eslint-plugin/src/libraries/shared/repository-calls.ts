@@ -206,6 +206,12 @@ function claims(library: LibraryName, file: AdapterFile): boolean {
   return found.includes(library);
 }
 
+/** Does the file import `library` itself, rather than have its calls by default? */
+function importsLibrary(library: LibraryName, file: AdapterFile): boolean {
+  const adapter = file.libraries.dataAdapter(library);
+  return adapter !== undefined && file.libraries.imported(adapter, file.imports);
+}
+
 export function repositoryOperation(
   library: LibraryName,
   call: TSESTree.CallExpression,
@@ -237,6 +243,10 @@ export function repositoryOperation(
     const filters = query ? uniqueKeyFields(where ?? query, scopeOf) : undefined;
     return { ...base, kind: 'read', filters };
   }
+  // TypeORM's `create` makes an entity in memory (`manager.create(User, data)`, or any
+  // repository's in a file that imports TypeORM); only `save` or `insert` stores it.
+  if (method === 'create' && (entity !== undefined || (library === 'typeorm' && importsLibrary(library, file))))
+    return undefined;
   // `found.save()` stores an instance that was read: an update. Only a new one (`new Refund(…).save()`,
   // `const refund = Refund.build(…)`) is an insert.
   if (method === 'save' && isInstance(callee.object) && !isNewInstance(callee.object, scopeOf)) return undefined;
