@@ -67,10 +67,12 @@ function duplicatesStake(operation: DataOperation, module: FileContext): boolean
 
 /**
  * What makes a call's repeat count: `money`, a second copy that moves money, grants access or
- * calls another system; `adds`, any second copy at all (a row inserted, a quantity added to, a
- * provider called, a message sent), where a repeat comes by itself.
+ * calls another system (a message sent, a writing request); `adds`, any second copy at all (a
+ * row inserted, a quantity added to, a provider called, a message sent), where a repeat comes by
+ * itself; `money-only`, a second copy that moves money or grants access, and no other call out
+ * (an object stored, a POST whose answer is read) counts.
  */
-type Stake = 'money' | 'adds';
+type Stake = 'money' | 'adds' | 'money-only';
 
 /** A write whose repeat adds a second copy: an insert no key settles, or an update that adds to a quantity. */
 function addsCopy(operation: DataOperation, module: FileContext): boolean {
@@ -88,11 +90,12 @@ function callAtStake(
 ): boolean {
   const provider = providerCallAt(call, module);
   if (provider) return !provider.keyed && (stake === 'adds' || movesMoney.has(provider.effect));
-  if (sends(call, module) || writingRequest(call, module) !== undefined) return true;
+  if (stake === 'money' && writingRequest(call, module) !== undefined) return true;
+  if (stake !== 'money-only' && sends(call, module)) return true;
   const operations = findOperations(call, module);
   if (operations.length > 0)
     return operations.some((operation) =>
-      stake === 'money' ? duplicatesStake(operation, module) : addsCopy(operation, module),
+      stake === 'adds' ? addsCopy(operation, module) : duplicatesStake(operation, module),
     );
   if (depth >= helperDepth) return false;
   const target = calledFunction(module, call.callee);
@@ -127,10 +130,7 @@ export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): bo
   return callsAtStake(checked.decidedAfter(), analysis);
 }
 
-/**
- * Does any of these calls (the work a check let through) repeat what is at `stake`: move money,
- * grant access or call another system, or, with `adds`, add any second copy?
- */
+/** Does any of these calls (the work a check let through) repeat what is at `stake`? */
 export function callsAtStake(calls: readonly TSESTree.Node[], analysis: FileAnalysis, stake: Stake = 'money'): boolean {
   const seen = new Set<FunctionNode>();
   return calls.some((call) => call.type === 'CallExpression' && callAtStake(call, analysis.file, 0, seen, stake));

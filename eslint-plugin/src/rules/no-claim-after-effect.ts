@@ -37,12 +37,13 @@ export const noClaimAfterEffect = createRule({
           };
           if (checked.flag !== undefined) {
             // A flag is everywhere (a form's `emailVerified`), and work that sets a state (resume a
-            // subscription) is the same when repeated. A flag is a claim where a second pass comes
-            // by itself and the work adds a copy, or where the work moves money or calls out.
+            // subscription) or asks another system (a POST whose answer is read) is the same when
+            // repeated. A flag is a claim where a second pass comes by itself and the work adds a
+            // copy, or anywhere the work moves money or grants access.
             const calls = workBefore.map((work) => work.node);
             if (
               (inDelivery(checked, analysis) && callsAtStake(calls, analysis, 'adds')) ||
-              callsAtStake(calls, analysis)
+              callsAtStake(calls, analysis, 'money-only')
             )
               context.report({
                 node: checked.at,

@@ -10,20 +10,22 @@ import { lintProject } from '../support/project.js';
  * set in one statement, the work keyed, another row updated, the flag cleared, a form's flag.
  */
 const worker = (body: string) => `
-  import { Worker } from 'bullmq';
+  import { Queue, Worker } from 'bullmq';
   import Stripe from 'stripe';
   const stripe = new Stripe(process.env.STRIPE_KEY);
+  const shipmentQueue = new Queue('shipments');
   new Worker('billing', async (job) => {
     const order = await prisma.order.findUnique({ where: { id: job.data.orderId } });
     ${body}
   });`;
 
 const sqlWorker = (body: string) => `
-  import { Worker } from 'bullmq';
+  import { Queue, Worker } from 'bullmq';
   import pg from 'pg';
   import Stripe from 'stripe';
   const pool = new pg.Pool();
   const stripe = new Stripe(process.env.STRIPE_KEY);
+  const shipmentQueue = new Queue('shipments');
   new Worker('billing', async (job) => {
     ${body}
   });`;
@@ -60,6 +62,14 @@ ruleTester.run('no-claim-after-effect (done-flags)', noClaimAfterEffect, {
         if (order.paidAt) return;
         await stripe.paymentIntents.create({ amount: order.total, currency: 'eur', customer: order.customerId, confirm: true });
         await prisma.order.update({ where: { id: order.parentId }, data: { paidAt: new Date() } });`),
+    },
+    {
+      name: 'a prompt sent to a moderation service, its answer read, then the row flagged: asking again changes nothing',
+      code: worker(`
+        if (order.needsReview) return;
+        const response = await fetch('https://moderation.example.com/check', { method: 'POST', body: order.note });
+        const { flagged } = await response.json();
+        if (flagged) await prisma.order.update({ where: { id: job.data.orderId }, data: { needsReview: true } });`),
     },
     {
       name: 'the update clears the flag the check tested',
@@ -146,7 +156,7 @@ ruleTester.run('no-claim-after-effect (done-flags)', noClaimAfterEffect, {
         if (rows[0].paid_at) return;
         await stripe.paymentIntents.create({ amount: rows[0].total, currency: 'eur', confirm: true });
         await pool.query('UPDATE orders SET paid_at = now() WHERE id = $1', [job.data.orderId]);`),
-      errors: [{ messageId: 'flagSetAfterWork', line: 12 }],
+      errors: [{ messageId: 'flagSetAfterWork', line: 13 }],
     },
     {
       name: "SQL: the row named again, its status compared with 'shipped', the status written by the statement",
@@ -154,9 +164,9 @@ ruleTester.run('no-claim-after-effect (done-flags)', noClaimAfterEffect, {
         const result = await pool.query('SELECT * FROM orders WHERE id = $1', [job.data.orderId]);
         const order = result.rows[0];
         if (order.status === 'shipped') return;
-        await fetch('https://carrier.example.com/shipments', { method: 'POST', body: JSON.stringify({ order: order.id }) });
+        await shipmentQueue.add('ship', { order: order.id });
         await pool.query("UPDATE orders SET status = 'shipped' WHERE id = $1", [order.id]);`),
-      errors: [{ messageId: 'flagSetAfterWork', line: 13 }],
+      errors: [{ messageId: 'flagSetAfterWork', line: 14 }],
     },
     {
       name: 'a job checks paidAt, charges, then sets paidAt',
@@ -164,7 +174,7 @@ ruleTester.run('no-claim-after-effect (done-flags)', noClaimAfterEffect, {
         if (!order || order.paidAt) return;
         await stripe.paymentIntents.create({ amount: order.total, currency: 'eur', customer: order.customerId, confirm: true });
         await prisma.order.update({ where: { id: job.data.orderId }, data: { paidAt: new Date() } });`),
-      errors: [{ messageId: 'flagSetAfterWork', line: 10 }],
+      errors: [{ messageId: 'flagSetAfterWork', line: 11 }],
     },
     {
       name: 'a job checks the link to a refund intent, creates one, then links it',
@@ -172,15 +182,15 @@ ruleTester.run('no-claim-after-effect (done-flags)', noClaimAfterEffect, {
         if (order.refundIntentId && order.refundIntent) return;
         const intent = await prisma.refundIntent.create({ data: { orderId: order.id, amount: order.total } });
         await prisma.order.update({ where: { id: job.data.orderId }, data: { refundIntentId: intent.id } });`),
-      errors: [{ messageId: 'flagSetAfterWork', line: 10 }],
+      errors: [{ messageId: 'flagSetAfterWork', line: 11 }],
     },
     {
       name: 'a status compared with the value the update sets, the row named by its own id',
       code: worker(`
         if (order.status === 'SHIPPED') return;
-        await fetch('https://carrier.example.com/shipments', { method: 'POST', body: JSON.stringify({ order: order.id }) });
+        await shipmentQueue.add('ship', { order: order.id });
         await prisma.order.update({ where: { id: order.id }, data: { status: 'SHIPPED' } });`),
-      errors: [{ messageId: 'flagSetAfterWork', line: 10 }],
+      errors: [{ messageId: 'flagSetAfterWork', line: 11 }],
     },
     {
       name: "a status that must still be 'PENDING', set to another value after the payout",
@@ -188,7 +198,7 @@ ruleTester.run('no-claim-after-effect (done-flags)', noClaimAfterEffect, {
         if (order.status !== 'PENDING') return;
         await stripe.transfers.create({ amount: order.total, currency: 'eur', destination: order.accountId });
         await prisma.order.update({ where: { id: job.data.orderId }, data: { status: 'PAID_OUT' } });`),
-      errors: [{ messageId: 'flagSetAfterWork', line: 10 }],
+      errors: [{ messageId: 'flagSetAfterWork', line: 11 }],
     },
     {
       name: 'the flag set on the row and the row saved again',
