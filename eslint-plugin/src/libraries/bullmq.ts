@@ -38,7 +38,8 @@ export const bullmq: BrokerAdapter = {
     { classDecorator: 'Processor', method: 'process', shape: 'bullmq:job' },
   ],
   types: [{ type: 'Job', shape: 'bullmq:job' }],
-  sends: { methods: ['add', 'addBulk'] },
+  // `add` is also a collection's: on a `new Queue(…)` of BullMQ's, whatever its name, it sends.
+  sends: { methods: ['add', 'addBulk'], instanceMethods: ['add', 'addBulk'] },
   // A job added with a `jobId` BullMQ has seen is dropped: a producer that names the operation there settles repeats.
   producerDedupe: {
     queue: [{ argument: 0 }, { classDecorator: 'Processor' }],

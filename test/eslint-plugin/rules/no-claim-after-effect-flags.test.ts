@@ -201,6 +201,19 @@ ruleTester.run('no-claim-after-effect (done-flags)', noClaimAfterEffect, {
       errors: [{ messageId: 'flagSetAfterWork', line: 11 }],
     },
     {
+      name: 'a job added to a BullMQ queue whose name does not say queue, then the flag set',
+      code: `
+        import { Queue, Worker } from 'bullmq';
+        const shipments = new Queue('shipments');
+        new Worker('billing', async (job) => {
+          const order = await prisma.order.findUnique({ where: { id: job.data.orderId } });
+          if (order.shippedAt) return;
+          await shipments.add('ship', { order: order.id });
+          await prisma.order.update({ where: { id: order.id }, data: { shippedAt: new Date() } });
+        });`,
+      errors: [{ messageId: 'flagSetAfterWork', line: 8 }],
+    },
+    {
       name: 'the flag set on the row and the row saved again',
       code: `
         import { Worker } from 'bullmq';
