@@ -74,6 +74,17 @@ function targetCount(argument: TSESTree.Node): number {
   return object.type === 'ArrayExpression' ? object.elements.length : 1;
 }
 
+/** What every operation of a chain on `table` has, before its kind says more. */
+function onTable(table: string, end: TSESTree.CallExpression) {
+  return {
+    library: 'drizzle' as const,
+    targets: [normaliseTarget(table)],
+    node: end,
+    fields: [],
+    arbitrated: false,
+  };
+}
+
 function drizzleChain(chain: Chain, end: TSESTree.CallExpression, file: AdapterFile): DataOperation | undefined {
   const { scopeOf } = file;
   const insert = link(chain, 'insert');
@@ -100,10 +111,8 @@ function drizzleChain(chain: Chain, end: TSESTree.CallExpression, file: AdapterF
           ? ('exact' as const)
           : undefined;
     return {
+      ...onTable(table, end),
       kind: 'insert',
-      library: 'drizzle' as const,
-      targets: [normaliseTarget(table)],
-      node: end,
       label: `the Drizzle insert into ${table}`,
       fields: fieldsOf(values.call.arguments[0], scopeOf),
       fieldsComplete: showsEveryField(values.call.arguments[0], scopeOf),
@@ -127,14 +136,11 @@ function drizzleChain(chain: Chain, end: TSESTree.CallExpression, file: AdapterF
     if (!table) return undefined;
     const where = link(chain, 'where');
     return {
+      ...onTable(table, end),
       kind: 'update',
-      library: 'drizzle' as const,
-      targets: [normaliseTarget(table)],
-      node: end,
       label: `the Drizzle update of ${table}`,
       fields: fieldsOf(set.call.arguments[0], scopeOf),
       filters: where ? conditionFields(where.call.arguments[0], file) : [],
-      arbitrated: false,
     };
   }
   const from = link(chain, 'from');
@@ -143,14 +149,10 @@ function drizzleChain(chain: Chain, end: TSESTree.CallExpression, file: AdapterF
     const where = link(chain, 'where');
     if (table) {
       return {
+        ...onTable(table, end),
         kind: 'read',
-        library: 'drizzle' as const,
-        targets: [normaliseTarget(table)],
-        node: end,
         label: `a Drizzle select from ${table}`,
-        fields: [],
         filters: where ? conditionFields(where.call.arguments[0], file) : undefined,
-        arbitrated: false,
       };
     }
   }

@@ -541,6 +541,7 @@ function recordAfterGatedWork(
   write: DataOperation,
   candidates: readonly DataOperation[],
   analysis: FileAnalysis,
+  groups: ReturnType<typeof byFunction>,
 ): CheckedWrite | undefined {
   const fn = enclosingFunction(write.node);
   const read = candidates.find(
@@ -553,7 +554,7 @@ function recordAfterGatedWork(
       recordsWhatWasAsked(write, candidate, analysis.file.text),
   );
   if (!read || oneSerialisableTransaction(write, read, analysis.file.scopeOf)) return undefined;
-  const neighbours = byFunction(analysis.operationsWithHelpers()).get(fn) ?? [];
+  const neighbours = groups.get(fn) ?? [];
   if (serialisedBefore(write, read.node.range[0], neighbours, analysis.file.libraries)) return undefined;
   // A plain insert that fails on a duplicate takes back the work of its transaction; an upsert does not.
   const settles = write.kind === 'insert' && !write.arbitrated ? 'unsettled' : 'ignored';
@@ -660,16 +661,20 @@ function marksDone(value: TSESTree.Node | Field, test: FlagTest, text: (node: TS
  * check let through. No unique key can settle it; a lock or a compare-and-set before the work
  * can, and then it is not reported.
  */
-function flagRecords(analysis: FileAnalysis, reads: readonly DataOperation[]): CheckedWrite[] {
+function flagRecords(
+  analysis: FileAnalysis,
+  operations: readonly DataOperation[],
+  reads: readonly DataOperation[],
+  groups: ReturnType<typeof byFunction>,
+): CheckedWrite[] {
   const file = analysis.file;
   // Cheapest first: the reads whose row has a field tested (syntax alone), then the updates beside them.
   const checks = reads
     .map((read) => ({ read, tests: flagTests(read.node, file) }))
     .filter((check) => check.tests.length > 0);
   if (checks.length === 0) return [];
-  const groups = byFunction(analysis.operationsWithHelpers());
   const result: CheckedWrite[] = [];
-  for (const update of analysis.operationsWithHelpers()) {
+  for (const update of operations) {
     if (update.kind !== 'update') continue;
     const fn = enclosingFunction(update.node);
     for (const { read, tests } of checks) {
@@ -718,18 +723,19 @@ function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
   const operations = analysis.operationsWithHelpers();
   const reads = operations.filter((operation) => operation.kind === 'read');
   if (reads.length === 0) return [];
-  return [...insertsDecided(analysis, operations, reads), ...flagRecords(analysis, reads)];
+  const groups = byFunction(operations);
+  return [...insertsDecided(analysis, operations, reads, groups), ...flagRecords(analysis, operations, reads, groups)];
 }
 
 function insertsDecided(
   analysis: FileAnalysis,
   operations: readonly DataOperation[],
   reads: readonly DataOperation[],
+  groups: ReturnType<typeof byFunction>,
 ): CheckedWrite[] {
   const file = analysis.file;
   const table = file.libraries;
   const guardsFor = (read: DataOperation) => guardsOf(read, analysis);
-  const groups = byFunction(operations);
   // The reads that may touch a table, found once per table rather than once per write.
   const readsOf = new Map<string, DataOperation[]>();
   const readsMayTouching = (target: string) => {
@@ -761,7 +767,7 @@ function insertsDecided(
     };
     const read = settles ? candidates.find(decides) : undefined;
     if (!read) {
-      const recorded = recordAfterGatedWork(write, candidates, analysis);
+      const recorded = recordAfterGatedWork(write, candidates, analysis, groups);
       if (recorded) result.push(recorded);
       continue;
     }

@@ -30,7 +30,7 @@ const walkBudget = 3_000;
 const movesMoney = new Set(['charge', 'refund', 'transfer', 'payout', 'ledger', 'usage']);
 
 /** Does the check-then-insert run while a delivery is handled? */
-export function inDelivery(checked: CheckedWrite, analysis: FileAnalysis): boolean {
+function inDelivery(checked: CheckedWrite, analysis: FileAnalysis): boolean {
   if (analysis.servesDelivery(checked.at) || analysis.servesDelivery(checked.read.node)) return true;
   for (let node = checked.at.parent; node; node = node.parent) {
     if (isFunction(node) && entryPointOf(node, analysis)) return true;
@@ -131,7 +131,7 @@ export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): bo
 }
 
 /** Does any of these calls (the work a check let through) repeat what is at `stake`? */
-export function callsAtStake(calls: readonly TSESTree.Node[], analysis: FileAnalysis, stake: Stake = 'money'): boolean {
+function callsAtStake(calls: readonly TSESTree.Node[], analysis: FileAnalysis, stake: Stake = 'money'): boolean {
   const seen = new Set<FunctionNode>();
   return calls.some((call) => call.type === 'CallExpression' && callAtStake(call, analysis.file, 0, seen, stake));
 }
@@ -150,5 +150,20 @@ export function workBeforeMatters(checked: CheckedWrite, analysis: FileAnalysis)
       checked.workBefore.map((work) => work.node),
       analysis,
     )
+  );
+}
+
+/**
+ * Is a done-flag set after its work worth a finding? A flag is everywhere (a form's
+ * `emailVerified`), and work that sets a state (a subscription resumed) or asks another system (a
+ * POST whose answer is read) is the same when repeated. It is a claim recorded too late where a
+ * second pass comes by itself and the work adds a copy, or anywhere the work moves money or grants
+ * access.
+ */
+export function flagMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
+  const calls = checked.workBefore.map((work) => work.node);
+  return (
+    (inDelivery(checked, analysis) && callsAtStake(calls, analysis, 'adds')) ||
+    callsAtStake(calls, analysis, 'money-only')
   );
 }

@@ -1,7 +1,7 @@
 import { checkedWrites } from '../lint/checked-writes.js';
 import { analysisFor, operationListeners } from '../lint/file-analysis.js';
 import { listed, originAt } from '../analysis/keys/key-facts.js';
-import { callsAtStake, inDelivery, workBeforeMatters } from '../lint/stakes.js';
+import { flagMatters, workBeforeMatters } from '../lint/stakes.js';
 import { createRule } from '../create-rule.js';
 
 export const noClaimAfterEffect = createRule({
@@ -36,15 +36,7 @@ export const noClaimAfterEffect = createRule({
             originNote: 'the check is here',
           };
           if (checked.flag !== undefined) {
-            // A flag is everywhere (a form's `emailVerified`), and work that sets a state (resume a
-            // subscription) or asks another system (a POST whose answer is read) is the same when
-            // repeated. A flag is a claim where a second pass comes by itself and the work adds a
-            // copy, or anywhere the work moves money or grants access.
-            const calls = workBefore.map((work) => work.node);
-            if (
-              (inDelivery(checked, analysis) && callsAtStake(calls, analysis, 'adds')) ||
-              callsAtStake(calls, analysis, 'money-only')
-            )
+            if (flagMatters(checked, analysis))
               context.report({
                 node: checked.at,
                 messageId: 'flagSetAfterWork',

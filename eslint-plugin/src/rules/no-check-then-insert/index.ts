@@ -43,10 +43,11 @@ export const noCheckThenInsert = createRule({
         for (const checked of checkedWrites(analysis)) {
           const { write, read } = checked;
           // Work before the write, a claim whose verdict is ignored, or a done-flag set after the
-          // work, is the claim recorded too late (no-claim-after-effect); a cache fill is no claim at all; a unique key settles it,
-          // on this insert or on a later one in its transaction; a schema that names the table but
-          // could not be read may declare one. Outside a delivery's handler, a duplicate is worth a
-          // finding only when it moves money, grants access or calls another system.
+          // work, is the claim recorded too late (no-claim-after-effect); a cache fill is no claim
+          // at all; a unique key settles it, on this insert or on a later one in its transaction; a
+          // schema that names the table but could not be read may declare one. Outside a
+          // delivery's handler, a duplicate is worth a finding only when it moves money, grants
+          // access or calls another system.
           if (
             checked.gatedOnly ||
             checked.flag !== undefined ||
