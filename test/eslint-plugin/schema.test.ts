@@ -726,6 +726,42 @@ export async function visit(userId: string) {
     expect(findings).toEqual(['src/service.ts:18 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
+  it("TypeORM entities declared with a project's own decorator around @Entity: their keys are read", async () => {
+    const { findings } = await lintProject({
+      'src/orm.ts': 'export const MultiORMEntity = (name: string) => (target: unknown) => target;',
+      'src/heartbeat.entity.ts': `
+import { Column, PrimaryGeneratedColumn, Unique } from 'typeorm';
+import { MultiORMEntity } from './orm.js';
+
+@MultiORMEntity('heartbeats')
+@Unique(['time', 'entities'])
+export class Heartbeat {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column() time!: number;
+  @Column() entities!: string;
+}
+`,
+      // The same table name in another database's migration (a desktop app's offline store), with no such key.
+      'src/offline/migrations/20230130165608_create-table-heartbeats.ts': `
+import { Knex } from 'knex';
+export async function up(knex: Knex): Promise<void> {
+  await knex.schema.createTable('heartbeats', (table) => {
+    table.increments('id').primary();
+    table.timestamp('time').notNullable();
+  });
+}
+`,
+      'src/heartbeats.ts': `
+import knexFactory from 'knex';
+const knex = knexFactory({ client: 'pg' });
+export async function save(beat: { time: number; entities: string }) {
+  await knex('heartbeats').insert(beat).onConflict(['time', 'entities']).ignore();
+}
+`,
+    });
+    expect(findings).toEqual([]);
+  });
+
   it('Mongoose: a unique compound index on the schema a model is made from', async () => {
     const { findings } = await lintProject({
       'src/tenant.schema.ts': `

@@ -64,7 +64,8 @@ export const typeorm: DataAdapter = {
       return `@Unique([${fields.map((field) => `'${field}'`).join(', ')}]) to entity ${entity}`;
     },
   },
-  models: { mentions: /@Entity\b/, read: typeormEntities },
+  // `@Entity`, or a project's own decorator around it (`@MultiORMEntity('heartbeats')`).
+  models: { mentions: /@\w*Entity\b/, read: typeormEntities },
   // A migration's `up(queryRunner)`: `await queryRunner.query('CREATE UNIQUE INDEX …')`.
   ddlCalls: [{ method: 'query', receiver: /^queryRunner$/ }],
 };

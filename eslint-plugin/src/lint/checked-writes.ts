@@ -10,7 +10,7 @@ import {
   writeSites,
 } from '../analysis/control/decisions.js';
 import { flagTests, type FlagTest } from '../analysis/control/flags.js';
-import { isNothing, resultIgnored } from '../analysis/control/polarity.js';
+import { isNothing } from '../analysis/control/polarity.js';
 import { contains, enclosingFunction, exits } from '../analysis/control/statements.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { isFunction } from '../analysis/context/file-context.js';
@@ -18,7 +18,7 @@ import type { LibraryTable } from '../analysis/context/library-table.js';
 import type { DataOperation, Field } from '../analysis/operations/index.js';
 import type { OriginTracer } from '../analysis/origin/origin.js';
 import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
-import { calleeName, keyName } from '../analysis/syntax/nodes.js';
+import { calleeName, keyName, resultIgnored } from '../analysis/syntax/nodes.js';
 import { constantInitializer, variableOf } from '../analysis/syntax/scope.js';
 import type { ScopeOf } from '../analysis/syntax/static-text.js';
 import { walk } from '../analysis/syntax/walk.js';

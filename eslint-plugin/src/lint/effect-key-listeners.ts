@@ -1,13 +1,8 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { keyName } from '../analysis/syntax/nodes.js';
-import {
-  effectKeyOfBinding,
-  effectKeyOfHeaderCall,
-  effectKeyOfProperty,
-  effectKeysOfOperation,
-  type UniqueColumn,
-} from '../analysis/keys/effect-keys.js';
+import { effectKeysOfOperation, type UniqueColumn } from '../analysis/keys/effect-keys.js';
+import { effectKeyOfBinding, effectKeyOfHeaderCall, effectKeyOfProperty } from '../analysis/keys/named-keys.js';
 import { analysisFor, type FileAnalysis, type TracedKey } from './file-analysis.js';
 import { effectKeyOfKeyPath } from '../analysis/keys/key-paths.js';
 
@@ -74,7 +69,7 @@ export function effectKeyListeners(
   return {
     CallExpression(node) {
       // Most calls are neither database writes nor header setters: nothing is stored for them.
-      const header = effectKeyOfHeaderCall(node);
+      const header = effectKeyOfHeaderCall(node, analysis.file.scopeOf);
       if (header || analysis.operationsAt(node).length > 0)
         visit(analysis.keysAt(node, () => [...operationKeys(node), header]));
     },
@@ -91,7 +86,7 @@ export function effectKeyListeners(
       if (key) visit(analysis.keysAt(node, () => [key]));
     },
     AssignmentExpression(node) {
-      const key = effectKeyOfHeaderCall(node) ?? effectKeyOfBinding(node);
+      const key = effectKeyOfHeaderCall(node, analysis.file.scopeOf) ?? effectKeyOfBinding(node);
       if (key) visit(analysis.keysAt(node, () => [key]));
     },
   };

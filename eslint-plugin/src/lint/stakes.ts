@@ -11,8 +11,9 @@ import { namesDeliveryPlace, namesMoneyOrAccess } from '../analysis/naming/stake
 import { addedFields, findOperations, type DataOperation } from '../analysis/operations/index.js';
 import { calledFunction } from '../analysis/project/calls.js';
 import { projectRoot } from '../analysis/project/root.js';
+import { promiseStep, resultIgnored } from '../analysis/syntax/nodes.js';
 import { walk } from '../analysis/syntax/walk.js';
-import { sends, writingRequest } from '../analysis/work/work.js';
+import { onlyAsks, sends, writingRequest } from '../analysis/work/work.js';
 import { entryPointOf } from './entry-points.js';
 
 /**
@@ -36,24 +37,42 @@ function inDelivery(checked: CheckedWrite, analysis: FileAnalysis): boolean {
     if (isFunction(node) && entryPointOf(node, analysis)) return true;
   }
   // A value the broker assigned to this delivery (a message id, an offset) is checked or written.
-  const values = [
-    ...(checked.read.filters ?? []).flatMap((filter) => filter.values),
-    ...checked.write.fields.flatMap((field) => field.values),
-  ];
-  if (values.some((value) => analysis.tracer.scalars(value).some((fact) => fact.kind === 'delivery' && !fact.guessed)))
-    return true;
+  if (namesDelivery(checked, analysis)) return true;
   // Last, the project's own layout: a file among its queues' processors, workers or webhooks.
   const filename = analysis.file.filename;
   const root = projectRoot(filename);
   return namesDeliveryPlace(root ? path.relative(root, filename) : filename);
 }
 
-/** A write that records a handled delivery or marks something done: the code itself expects the repeat it guards against. */
-function recordsHandled(write: DataOperation, analysis: FileAnalysis): boolean {
+/**
+ * Is a value the broker assigned to this delivery (a message id, an offset) checked or written?
+ * With `byName`, also a value only named as one (`eventId`): enough to support a finding.
+ */
+function namesDelivery(checked: CheckedWrite, analysis: FileAnalysis, byName = false): boolean {
+  const values = [
+    ...(checked.read.filters ?? []).flatMap((filter) => filter.values),
+    ...checked.write.fields.flatMap((field) => field.values),
+  ];
+  return values.some((value) =>
+    analysis.tracer.scalars(value).some((fact) => fact.kind === 'delivery' && (byName || !fact.guessed)),
+  );
+}
+
+/** A write that records a handled delivery: the code itself expects the repeat it guards against. */
+function recordsHandled(checked: CheckedWrite, analysis: FileAnalysis): boolean {
+  const write = checked.write;
   if (write.claim) return true;
   if (write.targets.some((target) => soundsLikeClaimStore(target) || storesDeliveries(target))) return true;
-  // A key-value marker (`SET seen:<id> 1`): what it stores says only that something was done.
-  return analysis.file.libraries.dataAdapter(write.library)?.keyPolicy === 'whole-key';
+  // A key-value marker keyed by the delivery (`SET seen:<message id> 1`) is that delivery's record.
+  return isMarker(write, analysis) && namesDelivery(checked, analysis, true);
+}
+
+/**
+ * A key-value marker written without NX (`SET checked:<id> 1`): a second one is the same marker,
+ * so what a repeat doubles is only the work its check lets run, as with a done-flag.
+ */
+function isMarker(write: DataOperation, analysis: FileAnalysis): boolean {
+  return !write.claim && analysis.file.libraries.dataAdapter(write.library)?.keyPolicy === 'whole-key';
 }
 
 /** A write whose second copy moves money or grants access: by its table, an amount it records, or a quantity it adds to. */
@@ -117,13 +136,20 @@ function callAtStake(
 }
 
 /**
- * Is a duplicate of this check-then-insert worth a finding? Inside a delivery's handler, and for
- * a write that records what was handled, always; elsewhere only when the write, or what the same
- * check lets run after it, moves money, grants access or calls another system, and the check
- * looks for a particular row rather than for any (a lazily made singleton).
+ * Is a duplicate of this check-then-insert worth a finding? For a write that records what was
+ * handled, and inside a delivery's handler, always, but for a plain marker, which only the work
+ * after it can make harmful; elsewhere only when the write, or what the same check lets run after
+ * it, moves money, grants access or calls another system, and the check looks for a particular
+ * row rather than for any (a lazily made singleton).
  */
 export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
-  if (recordsHandled(checked.write, analysis) || inDelivery(checked, analysis)) return true;
+  if (recordsHandled(checked, analysis)) return true;
+  if (isMarker(checked.write, analysis)) {
+    // With nothing after it, the check and the marker are a helper's `once(key)`: its callers do the work.
+    const after = checked.decidedAfter();
+    return after.length === 0 || workRepeats(after, checked, analysis);
+  }
+  if (inDelivery(checked, analysis)) return true;
   // A check for any row of the table (`findFirst()`): a singleton made lazily, once per deployment.
   if (checked.read.filters?.length === 0) return false;
   if (duplicatesStake(checked.write, analysis.file)) return true;
@@ -143,14 +169,10 @@ function callsAtStake(calls: readonly TSESTree.Node[], analysis: FileAnalysis, s
  * another system (a second invitation email does not).
  */
 export function workBeforeMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
-  return (
-    recordsHandled(checked.write, analysis) ||
-    inDelivery(checked, analysis) ||
-    callsAtStake(
-      checked.workBefore.map((work) => work.node),
-      analysis,
-    )
-  );
+  const calls = checked.workBefore.map((work) => work.node);
+  if (recordsHandled(checked, analysis)) return true;
+  if (isMarker(checked.write, analysis)) return workRepeats(calls, checked, analysis);
+  return inDelivery(checked, analysis) || callsAtStake(calls, analysis);
 }
 
 /**
@@ -161,9 +183,48 @@ export function workBeforeMatters(checked: CheckedWrite, analysis: FileAnalysis)
  * access.
  */
 export function flagMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
-  const calls = checked.workBefore.map((work) => work.node);
-  return (
-    (inDelivery(checked, analysis) && callsAtStake(calls, analysis, 'adds')) ||
-    callsAtStake(calls, analysis, 'money-only')
+  return workRepeats(
+    checked.workBefore.map((work) => work.node),
+    checked,
+    analysis,
   );
+}
+
+/**
+ * Does the work a flag or a marker guards repeat harm: a copy where a second pass comes by
+ * itself, or money or access anywhere? A marker is written for no other reason than to stop that
+ * work repeating, so in a delivery any call out counts, and work the analysis cannot see into (a
+ * mailer, a callback); a flag is the row's own state, and only work seen to add a copy counts.
+ */
+function workRepeats(calls: readonly TSESTree.Node[], checked: CheckedWrite, analysis: FileAnalysis): boolean {
+  if (callsAtStake(calls, analysis, 'money-only')) return true;
+  if (!inDelivery(checked, analysis)) return false;
+  if (callsAtStake(calls, analysis, 'adds')) return true;
+  return isMarker(checked.write, analysis) && calls.some((call) => effectOnly(call, analysis));
+}
+
+/**
+ * A call made for its effect alone (`await notify(…)`, its answer thrown away) that calls out, or
+ * whose target the analysis cannot read; not one whose name says it asks or logs, and not a
+ * command of a store the file already uses (`redis.expire(…)`).
+ */
+function effectOnly(call: TSESTree.Node, analysis: FileAnalysis): boolean {
+  if (call.type !== 'CallExpression' || promiseStep(call) || onlyAsks(call) || !resultIgnored(call)) return false;
+  if (analysis.operationsAt(call).length > 0 || storeCommand(call, analysis)) return false;
+  const module = analysis.file;
+  return callsAtStake([call], analysis) || (!providerCallAt(call, module) && !calledFunction(module, call.callee));
+}
+
+/** `redis.expire(key)`: a method of a client the file makes data operations with. */
+function storeCommand(call: TSESTree.CallExpression, analysis: FileAnalysis): boolean {
+  if (call.callee.type !== 'MemberExpression') return false;
+  const receiver = analysis.file.code(call.callee.object);
+  return analysis
+    .allOperations()
+    .some(
+      (operation) =>
+        operation.node.type === 'CallExpression' &&
+        operation.node.callee.type === 'MemberExpression' &&
+        analysis.file.code(operation.node.callee.object) === receiver,
+    );
 }

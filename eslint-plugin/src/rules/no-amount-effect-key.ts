@@ -4,16 +4,11 @@ import type { Leaf } from '../analysis/origin/facts.js';
 import type { LeafKind } from '../analysis/contract/adapter.js';
 import { analysisFor } from '../lint/file-analysis.js';
 import { describeFact, listed, matchedFacts, originAt, originOf } from '../analysis/keys/key-facts.js';
-import { namesRecipientOrCatalogue } from '../analysis/naming/names.js';
+import { namesRecipientOrCatalogue, readName } from '../analysis/naming/names.js';
 import { createRule } from '../create-rule.js';
 
 /** Parts that narrow a key without naming an operation: who it is for, in what currency, when. */
 const narrowing = new Set<LeafKind>(['scope', 'currency', 'time', 'constant']);
-
-/** `data.phoneNumber` → `phoneNumber`: the name a value is read by. */
-function lastName(code: string): string {
-  return /([A-Za-z_$][\w$]*)\W*$/.exec(code)?.[1] ?? '';
-}
 
 /**
  * Parts that narrow a key without naming an operation: who it is for, in what currency, when,
@@ -22,7 +17,7 @@ function lastName(code: string): string {
 function narrows(fact: Leaf): boolean {
   return (
     narrowing.has(fact.kind) ||
-    ((fact.kind === 'business' || fact.kind === 'unknown') && namesRecipientOrCatalogue(lastName(fact.code)))
+    ((fact.kind === 'business' || fact.kind === 'unknown') && namesRecipientOrCatalogue(readName(fact.code)))
   );
 }
 

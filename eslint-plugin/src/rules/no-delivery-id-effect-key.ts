@@ -2,8 +2,9 @@ import { effectKeyListeners } from '../lint/effect-key-listeners.js';
 import { analysisFor, type TracedKey } from '../lint/file-analysis.js';
 import type { Leaf } from '../analysis/origin/facts.js';
 import { describeFacts, originOf } from '../analysis/keys/key-facts.js';
-import { namesIdempotencyKey } from '../analysis/keys/effect-keys.js';
+import { namesIdempotencyKey } from '../analysis/keys/named-keys.js';
 import { reusedByRetries } from '../analysis/control/retries.js';
+import { namesRecipientOrCatalogue, readName } from '../analysis/naming/names.js';
 import { createRule } from '../create-rule.js';
 
 export const noDeliveryIdEffectKey = createRule({
@@ -59,9 +60,15 @@ export const noDeliveryIdEffectKey = createRule({
       // A fresh value joined to what names the operation (`refund-${paymentId}-${Date.now()}`) in
       // a key meant to catch repeats: the business part says the key should be the same on a
       // retry, the fresh part makes it differ. Who the operation is for counts as naming it only
-      // where the name says idempotency; a unique column needs the operation itself.
+      // where the name says idempotency; a unique column needs the operation itself, and what is
+      // bought or who receives it does not name one (two purchases of one item share the item):
+      // joined with a fresh value, it makes each new row's own id.
       const meant = key.name !== undefined && namesIdempotencyKey(key.name);
-      const naming = facts.filter((fact) => fact.kind === 'business' || (meant && fact.kind === 'scope'));
+      const naming = facts.filter(
+        (fact) =>
+          (fact.kind === 'business' && (meant || !namesRecipientOrCatalogue(readName(fact.code)))) ||
+          (meant && fact.kind === 'scope'),
+      );
       const mixed = key.strength === 'explicit' && fresh.length > 0 && naming.length > 0 && !rowKeptOnce(key);
       // A fresh random id is an ordinary row id; it is wrong only where it is meant to catch
       // repeats: as another system's idempotency key handed to a call anywhere, as any dedupe key

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import { duplicateCatches } from '../../../eslint-plugin/src/analysis/control/caught.js';
 import { guardsFedBy, isDecidedBy, writeSites } from '../../../eslint-plugin/src/analysis/control/decisions.js';
-import { flip, isNothing, isZero, resultIgnored } from '../../../eslint-plugin/src/analysis/control/polarity.js';
+import { flip, isNothing, isZero } from '../../../eslint-plugin/src/analysis/control/polarity.js';
+import { resultIgnored } from '../../../eslint-plugin/src/analysis/syntax/nodes.js';
 import { inFile } from '../support/file.js';
 
 /** The building blocks of control/: which reads decide which writes, and which duplicates are caught. */
@@ -126,6 +127,9 @@ describe('polarity', () => {
     ['write();', true],
     ['const inserted = await write();', false],
     ['if (!(await write())) return;', false],
+    ['await write().catch(() => null);', true],
+    ['await write().finally(done);', true],
+    ['await write().then((result) => result.rowCount);', false],
   ])('result of `%s` ignored: %s', (body, expected) => {
     expect(inFile(`export async function handle() { ${body} }`, (_file, call) => resultIgnored(call('write')))).toBe(
       expected,

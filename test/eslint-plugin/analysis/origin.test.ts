@@ -15,6 +15,11 @@ describe('the origin of a value', () => {
       [['business'], ['amount']],
     ],
     [
+      "a setting's value is no amount, an order's value is",
+      'const { settingsValue, orderValue } = JSON.parse(body); probe(settingsValue); probe(orderValue);',
+      [['unknown'], ['amount']],
+    ],
+    [
       'a template joins its parts',
       'const refund = JSON.parse(body); probe(`r-${refund.refundId}-${Date.now()}`);',
       [['constant', 'business', 'minted:the current time']],

@@ -138,6 +138,21 @@ describe('typeorm adapter', () => {
 const refund = this.refundRepository.create({ refundId });`,
       [],
     ],
+    [
+      "a repository's create whose result a save then stores makes the entity in memory: the save is the insert",
+      `const subscription = this.subscriptionRepository.create(input);
+await this.subscriptionRepository.save(subscription);`,
+      [
+        {
+          kind: 'insert',
+          library: 'typeorm',
+          targets: ['subscription'],
+          fields: [],
+          arbitrated: false,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
   ])('%s', (_name, code, expected) => {
     expect(operationsIn(code)).toEqual(expected);
   });

@@ -126,6 +126,14 @@ ruleTester.run('no-amount-effect-key', noAmountEffectKey, {
       errors: [{ messageId: 'amountKey', line: 3 }],
     },
     {
+      name: "a catalogue entry read by its owner's bare id (plan.id) narrows as planId does",
+      code: `
+        export async function subscribe(customer, plan, amount) {
+          await stripe.charges.create({ amount }, { idempotencyKey: \`\${customer.id}:\${plan.id}:\${amount}\` });
+        }`,
+      errors: [{ messageId: 'amountKey', line: 3 }],
+    },
+    {
       name: 'the lesson question 4 handler: an amount-only key',
       code: `
         async function handle(db, message) {

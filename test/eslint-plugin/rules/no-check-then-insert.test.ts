@@ -706,8 +706,84 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         const [seen] = await db.select().from(inbox).where(eq(inbox.id, id));
         if (!seen) await db.insert(inbox).values({ id }).onConflictDoNothing();`,
     },
+    {
+      name: 'a plain Redis marker before work that only sets state: a second pass sets the same values',
+      filename: 'src/jobs/audit-sources.ts',
+      code: `
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        export async function auditImage(image) {
+          const checkedKey = \`audit:checked:\${image.id}\`;
+          if (await redis.get(checkedKey)) return;
+          await redis.set(checkedKey, '1', 'EX', 3600);
+          await prisma.image.update({ where: { id: image.id }, data: { needsReview: 'source' } });
+        }`,
+    },
+    {
+      name: 'a plain Redis marker before an email, outside any delivery: a second email moves no money',
+      code: `
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        export async function remind(user) {
+          const key = \`remind:\${user.id}\`;
+          if (await redis.get(key)) return;
+          await redis.set(key, '1', 'EX', 3600);
+          await mailer.sendReminder(user.email);
+        }`,
+    },
   ],
   invalid: [
+    {
+      name: 'a plain Redis marker before an alert in a webhook: the send, which the analysis cannot see into, repeats',
+      filename: 'src/webhooks/connection.ts',
+      code: `
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        export async function onConnectionUpdate(instance) {
+          const throttleKey = \`alert:\${instance}\`;
+          if (await redis.get(throttleKey)) return true;
+          await redis.setex(throttleKey, 7200, '1');
+          await notifier.notifyAdmin({ title: 'instance down', instance });
+          return true;
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 7 }],
+    },
+    {
+      name: 'a plain Redis marker before a payout, outside any delivery: a second pass moves money',
+      code: `
+        import Redis from 'ioredis';
+        import Stripe from 'stripe';
+        const redis = new Redis();
+        const stripe = new Stripe(process.env.KEY);
+        export async function sweep(account) {
+          const key = \`sweep:\${account.id}\`;
+          if (await redis.get(key)) return;
+          await redis.set(key, '1', 'EX', 86400);
+          await stripe.payouts.create({ amount: account.balance, currency: 'usd' });
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 9,
+          suggestions: [
+            {
+              messageId: 'addNx',
+              output: `
+        import Redis from 'ioredis';
+        import Stripe from 'stripe';
+        const redis = new Redis();
+        const stripe = new Stripe(process.env.KEY);
+        export async function sweep(account) {
+          const key = \`sweep:\${account.id}\`;
+          if (await redis.get(key)) return;
+          await redis.set(key, '1', 'EX', 86400, 'NX');
+          await stripe.payouts.create({ amount: account.balance, currency: 'usd' });
+        }`,
+            },
+          ],
+        },
+      ],
+    },
     {
       name: "near miss of a lazy singleton: a merchant's wallet looked for by its owner, a money table, outside any delivery",
       code: `

@@ -349,6 +349,19 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await db.emailEvent.create({ data: { emailId: email.id, teamId: email.teamId } });
         }`,
     },
+    {
+      name: 'a plain Redis marker set after work that only sets state, in a job: a second pass sets the same values',
+      filename: 'src/jobs/award-winners.ts',
+      code: `
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        export async function awardWinner(eventName, userId) {
+          const doneKey = \`award:\${eventName}\`;
+          if (await redis.get(doneKey)) return;
+          await prisma.userCosmetic.updateMany({ where: { userId }, data: { equippedAt: null } });
+          await redis.set(doneKey, '1');
+        }`,
+    },
   ],
   invalid: [
     {
@@ -700,6 +713,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
     {
       name: 'a Redis lock taken after the check, then a digest sent by a call nobody can see into',
+      filename: 'src/jobs/digest.ts',
       code: `
         import Redis from 'ioredis';
         export const handler = async (day) => {
@@ -793,6 +807,11 @@ export async function processEmailJob(job: { data: { to: string; subject: string
 export async function sendEmail(to: string, subject: string) {
   await fetch('https://mail.example/send', { method: 'POST', body: JSON.stringify({ to, subject }) });
 }
+`,
+      'src/email.worker.ts': `
+import { Worker } from 'bullmq';
+import { processEmailJob } from './email.processor.js';
+export const worker = new Worker('email', async (job) => processEmailJob(job));
 `,
     });
     const plain = await lintProject(files("await connection.set('idem:' + key, '1');"));

@@ -26,6 +26,12 @@ model Payout {
   idempotencyKey String @unique
   @@unique([reservationId])
 }
+model ShopPurchase {
+  id                String @id @default(uuid())
+  userId            String
+  shopItemId        String
+  buzzTransactionId String @unique
+}
 `;
 
 const keys = `
@@ -78,6 +84,9 @@ export async function creditMerchant(orderId: string, amount: number) {
 export async function createPayout(reservationId: string, amount: number) {
   return prisma.payout.create({ data: { reservationId, amount, idempotencyKey: \`payout_\${Date.now()}_\${reservationId}\` } });
 }
+export async function buy(userId: string, shopItem: { id: string }) {
+  return prisma.shopPurchase.create({ data: { userId, shopItemId: shopItem.id, buzzTransactionId: \`purchase-\${userId}-\${shopItem.id}-\${Date.now()}\` } });
+}
 `;
 
 describe('no-delivery-id-effect-key across a project', () => {
@@ -97,7 +106,9 @@ describe('no-delivery-id-effect-key across a project', () => {
       'src/payments.ts:19 idempotency/no-delivery-id-effect-key/mixedKey',
       'src/payments.ts:7 idempotency/no-delivery-id-effect-key/mixedKey',
       // `reference` is unique in the schema; the payout row is kept to one per reservation by
-      // another unique key, so its fresh key is minted once and stored (line 8 is silent).
+      // another unique key, so its fresh key is minted once and stored (line 8 is silent); what is
+      // bought does not name a purchase, so its unique id joined with the clock is a new row's id
+      // (line 11 is silent).
       'src/wallet.ts:5 idempotency/no-delivery-id-effect-key/mixedKey',
     ]);
   });
@@ -238,5 +249,27 @@ describe('no-delivery-id-effect-key and the callers of a helper', () => {
       'src/jobs/charge.ts:5 idempotency/no-delivery-id-effect-key/mintedKey',
       'src/services/charge.ts:5 idempotency/no-delivery-id-effect-key/mintedKey',
     ]);
+  });
+
+  it('reads an object a caller in another module writes in that module: its values, and their names', async () => {
+    const { findings, messages } = await lintProject({
+      'src/refunds.ts': `
+import Stripe from 'stripe';
+const stripe = new Stripe('key');
+export async function refund({ refund }: { refund: { id: string; cents: number } }) {
+  await stripe.refunds.create({ amount: refund.cents }, { idempotencyKey: \`refund-\${refund.id}-\${Date.now()}\` });
+}
+`,
+      'src/routes.ts': `
+import { refund } from './refunds.js';
+export async function handle(input: { refundId: string; cents: number }) {
+  await refund({ refund: { id: input.refundId, cents: input.cents } });
+}
+`,
+    });
+    expect(findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual([
+      'src/refunds.ts:5 idempotency/no-delivery-id-effect-key/mixedKey',
+    ]);
+    expect(messages.find((message) => message.includes('names the operation'))).toContain("('input.refundId')");
   });
 });

@@ -507,8 +507,53 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await wallet.deduct(userId, diamonds, idempotencyKey);
         }`,
     },
+    {
+      name: "an SADD whose reply nobody reads records a new refund's id in its team's set: no key refuses a repeat there",
+      code: `
+        import Redis from 'ioredis';
+        import { randomUUID } from 'node:crypto';
+        const redis = new Redis();
+        export async function saveRefund(refund) {
+          await redis.sadd(\`refunds_by_team:\${refund.teamId}\`, \`\${refund.refundId}-\${randomUUID()}\`);
+        }`,
+    },
+    {
+      name: 'a fresh key noted on a record the function keeps, after the request went out without it, is sent nowhere',
+      code: `
+        import axios from 'axios';
+        import { v4 as uuidV4 } from 'uuid';
+        async function sendCrawl(result) {
+          const idempotencyKey = uuidV4();
+          const response = await axios.post('https://api.example/crawl', { url: result.startUrl });
+          result.idempotency_key = idempotencyKey;
+          return response.data.jobId;
+        }`,
+    },
   ],
   invalid: [
+    {
+      name: 'a fresh key assigned into a request body that is then sent',
+      code: `
+        import { randomUUID } from 'node:crypto';
+        export async function payout(request) {
+          const body = { amount: request.amount, destination: request.account };
+          body.idempotency_key = randomUUID();
+          await fetch('https://api.example/payouts', { method: 'POST', body: JSON.stringify(body) });
+        }`,
+      errors: [{ messageId: 'mintedKey', line: 5 }],
+    },
+    {
+      name: 'an SADD whose reply decides: its member is the key that refuses a repeat',
+      code: `
+        import Redis from 'ioredis';
+        import { randomUUID } from 'node:crypto';
+        const redis = new Redis();
+        export async function refundOnce(refund) {
+          if (!(await redis.sadd('refunded', \`\${refund.refundId}-\${randomUUID()}\`))) return;
+          await issueRefund(refund);
+        }`,
+      errors: [{ messageId: 'mixedKey', line: 6 }],
+    },
     {
       name: 'a helper whose every return is fresh makes a new key on each call',
       code: `

@@ -25,11 +25,3 @@ export function isNothing(node: TSESTree.Node): boolean {
 export function isZero(node: TSESTree.Node): boolean {
   return node.type === 'Literal' && (node.value === 0 || node.value === '0');
 }
-
-/** `await db.query('INSERT … ON CONFLICT DO NOTHING')` as a statement of its own: nobody reads what it said. */
-export function resultIgnored(node: TSESTree.Node): boolean {
-  let current = node;
-  while (current.parent && (current.parent.type === 'AwaitExpression' || current.parent.type === 'ChainExpression'))
-    current = current.parent;
-  return current.parent?.type === 'ExpressionStatement';
-}

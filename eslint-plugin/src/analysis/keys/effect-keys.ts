@@ -6,14 +6,14 @@ import type { LibraryTable } from '../context/library-table.js';
 import { soundsLikeClaimStore, storesDeliveries, words, type NameJudge } from '../naming/names.js';
 import type { DataOperation, Field } from '../operations/index.js';
 import type { OriginTracer } from '../origin/origin.js';
-import { providerKeyField } from './provider-calls.js';
-import { calleeName, keyName, memberPath, propertyName } from '../syntax/nodes.js';
+import { resultIgnored } from '../syntax/nodes.js';
 
 /**
  * The keys that make an effect repeat-safe, wherever the code writes them: the key column of an
- * INSERT or upsert, the unique `where` of an ORM upsert, an `idempotencyKey` option, an
- * `Idempotency-Key` header, a Redis key set with NX. Writes that only record which deliveries
- * were handled (inbox claims) are told apart: a delivery id is the right key there.
+ * INSERT or upsert, the unique `where` of an ORM upsert, a Redis key set with NX; an
+ * `idempotencyKey` option or an `Idempotency-Key` header are named-keys.ts's. Writes that only
+ * record which deliveries were handled (inbox claims) are told apart: a delivery id is the right
+ * key there.
  */
 
 export interface EffectKey {
@@ -115,8 +115,9 @@ function keyFields(
   unique?: UniqueColumn,
 ): { field: Field; strength: EffectKey['strength'] }[] {
   const target = operation.targets[0] ?? '';
-  // A plain SET stores state under a key; only SET … NX uses its key to refuse repeats.
-  if (wholeKey(operation, table) && !operation.arbitrated) return [];
+  // A plain SET stores state under a key; only SET … NX (or SADD) whose reply is read uses its
+  // key to refuse repeats. An SADD of a new crawl's id into the team's set only records it.
+  if (wholeKey(operation, table) && (!operation.arbitrated || resultIgnored(operation.node))) return [];
   if (operation.conflictTarget && operation.conflictTarget.length > 0) {
     // Each named key once: an upsert repeats its key in `where` and in `create`.
     const names = new Set(operation.conflictTarget.map((name) => name.toLowerCase()));
@@ -205,195 +206,4 @@ export function effectKeysOfOperation(
       },
     ];
   });
-}
-
-export const idempotencyKeyName = /^(x-)?(idempotency|idempotent|dedupe?|deduplication)[-_ ]?(key|id|token)$/i;
-
-/**
- * Is this property a field a service settles repeats by: an `idempotencyKey` option or header
- * by its name, or a provider's own field from the providers' table (`sender_batch_id` in a PayPal
- * payout's batch header)? The one answer for every rule that asks whether a request is keyed.
- */
-export function isIdempotencyField(property: TSESTree.Property, table: LibraryTable): boolean {
-  const name = keyName(property);
-  return name !== undefined && (idempotencyKeyName.test(name) || providerKeyField(property, table) !== undefined);
-}
-
-/**
- * Is this object a message being sent rather than the options of an effect? A producer that mints
- * an idempotency key into the message it publishes does the right thing: the key is made once, at
- * the source, and every delivery of that message carries the same one.
- */
-function isOutgoingMessage(object: TSESTree.ObjectExpression, table: LibraryTable): boolean {
-  let current: TSESTree.Node = object;
-  for (let depth = 0; depth < 8 && current.parent; depth += 1) {
-    const parent: TSESTree.Node = current.parent;
-    if (parent.type === 'NewExpression') {
-      const name = calleeName(parent.callee) ?? '';
-      return table.sendCommands.some((pattern) => pattern.test(name));
-    }
-    if (parent.type === 'CallExpression') {
-      const name = calleeName(parent.callee);
-      if (!name) return false;
-      if (table.sendMethods.has(name)) return true;
-      const receivers = table.sendReceiverMethods.get(name);
-      if (!receivers) return false;
-      // A producer's send, a queue client's send: the receiver says what sends.
-      const receiver =
-        parent.callee.type === 'MemberExpression' ? (memberPath(parent.callee.object)?.join('.') ?? '') : '';
-      return receivers.some((pattern) => pattern.test(receiver));
-    }
-    if (parent.type !== 'Property' && parent.type !== 'ObjectExpression' && parent.type !== 'ArrayExpression')
-      return false;
-    current = parent;
-  }
-  return false;
-}
-
-const logMethods =
-  /^(log|info|debug|warn|warning|error|trace|fatal|verbose|notice|captureMessage|captureException|addBreadcrumb)$/;
-
-/** `logger.info({ idempotencyKey, … })`: an object written to a log describes an effect, it does not make one. */
-function isLogLine(object: TSESTree.ObjectExpression): boolean {
-  let current: TSESTree.Node = object;
-  for (let depth = 0; depth < 6 && current.parent; depth += 1) {
-    const parent: TSESTree.Node = current.parent;
-    if (parent.type === 'CallExpression') return logMethods.test(calleeName(parent.callee) ?? '');
-    if (parent.type !== 'Property' && parent.type !== 'ObjectExpression' && parent.type !== 'ArrayExpression')
-      return false;
-    current = parent;
-  }
-  return false;
-}
-
-const objectParts = new Set([
-  'Property',
-  'ObjectExpression',
-  'ArrayExpression',
-  'TSAsExpression',
-  'TSSatisfiesExpression',
-  'TSNonNullExpression',
-]);
-
-/** Is this object, or the literal it sits in, what its function returns? */
-function isGivenBack(object: TSESTree.ObjectExpression): boolean {
-  let current: TSESTree.Node = object;
-  while (current.parent && objectParts.has(current.parent.type)) current = current.parent;
-  const parent = current.parent;
-  return parent?.type === 'ReturnStatement' || (parent?.type === 'ArrowFunctionExpression' && parent.body === current);
-}
-
-/**
- * Is this object one of a list of records handed over together (`addRaw([{ idempotency_key, … }])`)?
- * Then its key is the record's own, made where the record is made and carried by every retry of
- * the hand-over, as a producer's key travels with its message; options are never list elements.
- */
-function isRecordOfBatch(object: TSESTree.ObjectExpression): boolean {
-  return object.parent?.type === 'ArrayExpression';
-}
-
-/**
- * `{ idempotencyKey: … }` and `{ 'Idempotency-Key': … }`, in options and headers alike, and the
- * fields providers settle repeats by (`sender_batch_id` in a PayPal payout's batch header).
- */
-export function effectKeyOfProperty(property: TSESTree.Property, table: LibraryTable): EffectKey | undefined {
-  const name = keyName(property);
-  if (!name || property.value.type === 'AssignmentPattern' || !isIdempotencyField(property, table)) return undefined;
-  const provider = idempotencyKeyName.test(name) ? undefined : providerKeyField(property, table);
-  if (
-    property.parent?.type !== 'ObjectExpression' ||
-    isOutgoingMessage(property.parent, table) ||
-    isLogLine(property.parent) ||
-    isRecordOfBatch(property.parent)
-  )
-    return undefined;
-  return {
-    node: property.value,
-    values: [property.value],
-    functions: [],
-    description: provider
-      ? `the '${name}' field (${provider.label})`
-      : /-/.test(name)
-        ? `the '${name}' header`
-        : `the '${name}' option`,
-    name,
-    strength: 'explicit',
-    external: true,
-    givenBack: isGivenBack(property.parent),
-    isClaim: () => false,
-  };
-}
-
-const headerSetters = new Set(['set', 'append', 'setHeader', 'header']);
-
-/** `headers.set('Idempotency-Key', …)`, `request.setHeader(…)`, `headers['Idempotency-Key'] = …`. */
-export function effectKeyOfHeaderCall(
-  node: TSESTree.CallExpression | TSESTree.AssignmentExpression,
-): EffectKey | undefined {
-  let name: string | undefined;
-  let value: TSESTree.Node | undefined;
-  if (node.type === 'CallExpression') {
-    const [header, argument] = node.arguments;
-    if (
-      !headerSetters.has(calleeName(node.callee) ?? '') ||
-      header?.type !== 'Literal' ||
-      typeof header.value !== 'string'
-    )
-      return undefined;
-    name = header.value;
-    value = argument;
-  } else if (node.left.type === 'MemberExpression' && node.operator === '=') {
-    name = propertyName(node.left);
-    value = node.right;
-  }
-  if (!name || !value || value.type === 'SpreadElement' || !idempotencyKeyName.test(name)) return undefined;
-  return {
-    node: value,
-    values: [value],
-    functions: [],
-    description: `the '${name}' header`,
-    name,
-    strength: 'explicit',
-    external: true,
-    isClaim: () => false,
-  };
-}
-
-/** `idempotencyKey`, `refundDedupeKey`, `idem_token`: a name that says its value is meant to catch repeats. */
-export function namesIdempotencyKey(name: string): boolean {
-  if (idempotencyKeyName.test(name)) return true;
-  const parts = words(name);
-  const last = parts[parts.length - 1];
-  return (
-    parts.length > 1 &&
-    (last === 'key' || last === 'id' || last === 'token') &&
-    parts.some((word) => /^(idempoten|idem$|dedupe?$|deduplication)/.test(word))
-  );
-}
-
-/**
- * `const idempotencyKey = …`, or `idempotencyKey = …` of a `let` (one value in a `try`, a
- * fallback in its `catch`): a key the code names, judged by what each value is built from.
- */
-export function effectKeyOfBinding(
-  binding: TSESTree.VariableDeclarator | TSESTree.AssignmentExpression,
-): EffectKey | undefined {
-  const [id, value] =
-    binding.type === 'VariableDeclarator'
-      ? [binding.id, binding.init]
-      : binding.operator === '='
-        ? [binding.left, binding.right]
-        : [];
-  if (id?.type !== 'Identifier' || !value || !namesIdempotencyKey(id.name)) return undefined;
-  return {
-    node: value,
-    values: [value],
-    functions: [],
-    description: `the idempotency key '${id.name}'`,
-    name: id.name,
-    strength: 'explicit',
-    external: false,
-    named: true,
-    isClaim: () => false,
-  };
 }

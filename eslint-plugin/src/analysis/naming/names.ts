@@ -64,6 +64,30 @@ const amountWords = new Set([
   'money',
   'pennies',
 ]);
+/** What holds a value of any kind (`settingsValue`, `fieldValue`): its `value` is no amount. */
+const valueHolders = new Set([
+  'setting',
+  'settings',
+  'config',
+  'option',
+  'param',
+  'parameter',
+  'field',
+  'attribute',
+  'attr',
+  'property',
+  'prop',
+  'meta',
+  'metadata',
+  'header',
+  'env',
+  'input',
+  'form',
+  'variable',
+  'secret',
+  'flag',
+  'feature',
+]);
 const currencyWords = new Set(['currency', 'ccy', 'iso4217']);
 const timeWords = new Set([
   'date',
@@ -223,8 +247,16 @@ export class NameJudge {
 
     if (isIdentifier && nouns.length === 0) return 'identifier';
     if (parts.some((word) => currencyWords.has(word))) return 'currency';
-    // `value` alone is whatever a token, a header or a field holds; `orderValue` is an amount.
-    if (!isIdentifier && parts.some((word) => amountWords.has(word) && (word !== 'value' || parts.length > 1)))
+    // `value` alone is whatever a token, a header or a field holds, and so is a setting's or an
+    // attribute's value; `orderValue` is an amount.
+    if (
+      !isIdentifier &&
+      parts.some(
+        (word) =>
+          amountWords.has(word) &&
+          (word !== 'value' || (parts.length > 1 && !parts.some((part) => valueHolders.has(part)))),
+      )
+    )
       return 'amount';
     if (!isIdentifier && timeWords.has(last)) return 'time';
     const significant = nouns.filter((word) => !this.modifiers.has(word));
@@ -309,6 +341,14 @@ const catalogueWords = new Set([
   'catalogue',
   'denomination',
 ]);
+
+/** `data.phoneNumber` → `phoneNumber`, `shopItem.id` → `shopItem_id`: the name a value is read by, a bare id with its owner's. */
+export function readName(code: string): string {
+  const names = code.match(/[A-Za-z_$][\w$]*/g) ?? [];
+  const last = names[names.length - 1] ?? '';
+  const owner = names[names.length - 2];
+  return owner !== undefined && identifierWords.has(last.toLowerCase()) ? `${owner}_${last}` : last;
+}
 
 /**
  * Does the name say a recipient or a catalogue entry? Two genuine operations (two top-ups of the

@@ -44,11 +44,13 @@ export function listOf(shape: ShapeId, code: string): ListOf {
   return { kind: 'list', elements: [shaped(shape, `${code}[]`)], code };
 }
 
-/** An object literal written in this file: its properties can be followed. */
+/** An object literal written in the code: its properties can be followed, in the module it is written in. */
 export interface LiteralObject {
   kind: 'object';
   object: TSESTree.ObjectExpression;
   code: string;
+  /** The facts of a property's value, read where the literal is written (a caller's module may be another). */
+  follow(node: TSESTree.Node, depth: number): Fact[];
   guessed?: true;
 }
 

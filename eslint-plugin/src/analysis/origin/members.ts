@@ -80,7 +80,7 @@ function memberOf(tracer: Tracing, fact: Fact, name: string, code: string, depth
       const property = objectProperty(fact.object, name);
       const owner = lastName(fact.code);
       if (!property) return [byName(tracer.table, owner, name, code) ?? leaf('unknown', code)];
-      const value = tracer.visit(property.value, depth);
+      const value = fact.follow(property.value, depth);
       // A literal in an object literal is test data; the name says what it stands for.
       if (value.every((item) => item.kind === 'constant'))
         return [byName(tracer.table, owner, name, code) ?? value[0] ?? leaf('constant', code)];

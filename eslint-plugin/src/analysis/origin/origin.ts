@@ -12,7 +12,7 @@ import { walk } from '../syntax/walk.js';
 import { elementsOf, follow, memberFacts } from './members.js';
 import { pathTo } from '../syntax/patterns.js';
 import { callFacts, constructFacts, maxModuleDepth, type Tracing } from './call-facts.js';
-import { arrayCallbacks, bucketed, holdsValue } from './value-forms.js';
+import { alternatives, arrayCallbacks, bucketed, holdsValue } from './value-forms.js';
 
 /**
  * Where a value comes from. The tracer follows a value through variables, destructuring,
@@ -51,6 +51,9 @@ export class OriginTracer implements Tracing {
   }
 
   /** How messages quote `node`. */
+  /** `visit`, for the object literals this tracer finds: their properties are read in this module. */
+  private readonly follow = (node: TSESTree.Node, depth: number): Fact[] => this.visit(node, depth);
+
   code(node: TSESTree.Node): string {
     return this.file.code(node);
   }
@@ -166,13 +169,7 @@ export class OriginTracer implements Tracing {
       }
       case 'ConditionalExpression': {
         // `given ? given : nanoid()`, `row.key ? row.key : mint()`: a fresh value in one branch only stands in for the other.
-        const branches = [this.visit(node.consequent, depth), this.visit(node.alternate, depth)];
-        const given = branches.some((facts) => holdsValue(facts));
-        return branches.flatMap((facts) =>
-          given && !holdsValue(facts)
-            ? facts.map((fact) => (fact.kind === 'minted' ? { ...fact, fallback: true as const } : fact))
-            : facts,
-        );
+        return alternatives([this.visit(node.consequent, depth), this.visit(node.alternate, depth)]);
       }
       case 'AwaitExpression':
         return this.visit(node.argument, depth);
@@ -199,7 +196,7 @@ export class OriginTracer implements Tracing {
       case 'NewExpression':
         return constructFacts(this, node, depth);
       case 'ObjectExpression':
-        return [{ kind: 'object', object: node, code: this.code(node) }];
+        return [{ kind: 'object', object: node, code: this.code(node), follow: this.follow }];
       case 'ArrayExpression':
         return [
           {
@@ -362,12 +359,7 @@ export class OriginTracer implements Tracing {
     });
     // `if (!id) return randomUUID(); return hash(id)`: as in a conditional, a return that only makes
     // a fresh value stands in for the one that returns what the function was given.
-    const given = returned.some(holdsValue);
-    const facts = returned.flatMap((facts) =>
-      given && !holdsValue(facts)
-        ? facts.map((fact) => (fact.kind === 'minted' ? { ...fact, fallback: true as const } : fact))
-        : facts,
-    );
+    const facts = alternatives(returned);
     return facts.length > 0 ? facts : [leaf('unknown', this.code(fn))];
   }
 }

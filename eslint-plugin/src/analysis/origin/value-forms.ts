@@ -81,6 +81,19 @@ export function holdsValue(facts: readonly Fact[]): boolean {
 }
 
 /**
+ * The facts of values of which one is taken (the branches of a conditional, a function's returns,
+ * what its callers pass): where some hold a value, a fresh value in another only stands in for it.
+ */
+export function alternatives(choices: readonly Fact[][]): Fact[] {
+  const given = choices.some(holdsValue);
+  return choices.flatMap((facts) =>
+    given && !holdsValue(facts)
+      ? facts.map((fact) => (fact.kind === 'minted' ? { ...fact, fallback: true as const } : fact))
+      : facts,
+  );
+}
+
+/**
  * Hashes: `createHash(…).update(now).digest('hex')`, `sha256(now)`. A hash of the current time is
  * as fresh as the time, but no longer a date: a slice of it (`.substring(0, 32)`) is no period.
  */

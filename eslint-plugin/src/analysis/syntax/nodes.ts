@@ -95,3 +95,29 @@ export function withoutTypeAssertions(node: TSESTree.Node): TSESTree.Node {
     current = current.expression;
   return current;
 }
+
+/**
+ * `await db.query('INSERT … ON CONFLICT DO NOTHING')` as a statement of its own, or with only a
+ * `.catch(…)` or `.finally(…)` after it: nobody reads what it said.
+ */
+export function resultIgnored(node: TSESTree.Node): boolean {
+  let current = node;
+  for (;;) {
+    const parent = current.parent;
+    if (parent?.type === 'AwaitExpression' || parent?.type === 'ChainExpression') current = parent;
+    else if (parent?.type === 'MemberExpression' && parent.object === current && promiseStep(parent.parent))
+      current = parent.parent!;
+    else break;
+  }
+  return current.parent?.type === 'ExpressionStatement';
+}
+
+/** `….catch(…)`, `….finally(…)`: a step that handles how a promise ends, not what it gives. */
+export function promiseStep(node: TSESTree.Node | undefined): boolean {
+  return (
+    node?.type === 'CallExpression' &&
+    node.callee.type === 'MemberExpression' &&
+    node.callee.property.type === 'Identifier' &&
+    (node.callee.property.name === 'catch' || node.callee.property.name === 'finally')
+  );
+}

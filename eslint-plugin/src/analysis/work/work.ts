@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { isIdempotencyField } from '../keys/effect-keys.js';
+import { isIdempotencyField } from '../keys/named-keys.js';
 import { providerCallAt } from '../keys/provider-calls.js';
 import { objectLiteral } from '../operations/fields.js';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
@@ -112,7 +112,13 @@ function calledHelperDoesWork(call: TSESTree.CallExpression, file: FileContext, 
  */
 /** Calls that ask, wait or log rather than act. */
 const notEffects =
-  /^(log|debug|info|warn|warning|error|trace|sleep|delay|wait|setTimeout|flush|begin|beginTransaction|startTransaction|commit|rollback|release|close|end|connect|disconnect|(assert|validate|check|ensure|verify|authori[sz]e|authenticate|require|get|find|fetch|load|read|list|count|compute|calculate|parse|render|format|revalidate|invalidate|lookup|resolve|build|prepare)([A-Z_]\w*)?)$/;
+  /^(log|debug|info|warn|warning|error|trace|sleep|delay|wait|setTimeout|flush|begin|beginTransaction|startTransaction|commit|rollback|release|close|end|connect|disconnect|(assert|validate|check|ensure|verify|authori[sz]e|authenticate|require|get|find|fetch|load|read|list|count|compute|calculate|parse|render|format|revalidate|invalidate|lookup|resolve|build|prepare|log)([A-Z_]\w*)?)$/;
+
+/** Does the call's name say it only asks, waits or logs (`findUser`, `sleep`, `logToService`)? */
+export function onlyAsks(call: TSESTree.CallExpression): boolean {
+  const name = calleeName(call.callee);
+  return !name || notEffects.test(name);
+}
 
 /**
  * `const result = await handler(envelope)`: a function the caller handed in, called for its

@@ -60,7 +60,8 @@ export function typeormEntities(file: AdapterFile): DeclaredTable[] {
   walk(file.sourceAst, file.visitorKeys, (node) => {
     if ((node.type !== 'ClassDeclaration' && node.type !== 'ClassExpression') || !node.id) return;
     const decorators = node.decorators ?? [];
-    const entity = decorators.find((decorator) => decoratorName(decorator) === 'Entity');
+    // `@Entity`, or a project's own decorator that wraps it (`@MultiORMEntity('heartbeats')`).
+    const entity = decorators.find((decorator) => /^(?!View)\w*Entity$/.test(decoratorName(decorator) ?? ''));
     if (!entity) return;
     const className = node.id.name;
     const [first] = decoratorArguments(entity);

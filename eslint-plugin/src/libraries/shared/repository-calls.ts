@@ -11,6 +11,7 @@ import {
   showsEveryField,
   uniqueKeyFields,
   unwrapExpression,
+  variableOf,
   type AdapterFile,
   type DataOperation,
   type Field,
@@ -163,6 +164,27 @@ function returnsStored(node: TSESTree.Node | undefined, depth = 0): boolean {
   return depth === 0 && value.arguments.length === 1 && returnsStored(value.arguments[0], 1);
 }
 
+const savingCalls = /^(save|insert|persist|persistAndFlush)$/;
+
+/** Is `node` handed to a call that stores it (`repo.save(row)`)? */
+function savedBy(node: TSESTree.Node): boolean {
+  const parent = node.parent;
+  return (
+    parent?.type === 'CallExpression' &&
+    parent.arguments.includes(node as TSESTree.CallExpressionArgument) &&
+    savingCalls.test(calleeName(parent.callee) ?? '')
+  );
+}
+
+/** `repo.save(repo.create(data))`, `const row = repo.create(data); … repo.save(row)`: made to be stored by a later call. */
+function storedLater(call: TSESTree.CallExpression, scopeOf: ScopeOf): boolean {
+  if (savedBy(call)) return true;
+  const declarator = call.parent;
+  if (declarator?.type !== 'VariableDeclarator' || declarator.id.type !== 'Identifier') return false;
+  const variable = variableOf(declarator.id, scopeOf(declarator.id));
+  return variable?.references.some((reference) => savedBy(reference.identifier)) ?? false;
+}
+
 /**
  * A variable holding what an earlier call returned (a saved or fetched entity), or a relation
  * loaded with one (`admin.user`), not a new row.
@@ -243,9 +265,13 @@ export function repositoryOperation(
     const filters = query ? uniqueKeyFields(where ?? query, scopeOf) : undefined;
     return { ...base, kind: 'read', filters };
   }
-  // TypeORM's `create` makes an entity in memory (`manager.create(User, data)`, or any
-  // repository's in a file that imports TypeORM); only `save` or `insert` stores it.
-  if (method === 'create' && (entity !== undefined || (library === 'typeorm' && importsLibrary(library, file))))
+  // TypeORM's `create` makes an entity in memory (`manager.create(User, data)`, any repository's
+  // in a file that imports TypeORM, or one whose result a `save` then stores); only `save` or
+  // `insert` stores it.
+  if (
+    method === 'create' &&
+    (entity !== undefined || (library === 'typeorm' && importsLibrary(library, file)) || storedLater(call, scopeOf))
+  )
     return undefined;
   // `found.save()` stores an instance that was read: an update. Only a new one (`new Refund(…).save()`,
   // `const refund = Refund.build(…)`) is an insert.

@@ -22,9 +22,8 @@ import {
 import { originAt } from '../../analysis/keys/key-facts.js';
 import { findOperations, type DataOperation } from '../../analysis/operations/index.js';
 import { OriginTracer } from '../../analysis/origin/origin.js';
-import { calleeName } from '../../analysis/syntax/nodes.js';
+import { calleeName, resultIgnored } from '../../analysis/syntax/nodes.js';
 import { walk } from '../../analysis/syntax/walk.js';
-import { resultIgnored } from '../../analysis/control/polarity.js';
 import { createRule } from '../../create-rule.js';
 
 /**
