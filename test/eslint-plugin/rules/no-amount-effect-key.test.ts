@@ -175,6 +175,16 @@ ruleTester.run('no-amount-effect-key', noAmountEffectKey, {
       errors: [{ messageId: 'amountKey', line: 6 }],
     },
     {
+      name: 'a Redis NX key built from an amount, its reply ignored: still the key the code means to refuse repeats by',
+      code: `
+        import Redis from 'ioredis';
+        new Worker('payouts', async (job) => {
+          const { sellerId, cents } = job.data;
+          await redis.set(\`payout:\${sellerId}:\${cents}\`, '1', 'NX');
+        });`,
+      errors: [{ messageId: 'amountKey', line: 5 }],
+    },
+    {
       name: 'a Prisma upsert whose unique key is built from an amount',
       code: `
         new Worker('payouts', async (job) => {

@@ -115,9 +115,11 @@ function keyFields(
   unique?: UniqueColumn,
 ): { field: Field; strength: EffectKey['strength'] }[] {
   const target = operation.targets[0] ?? '';
-  // A plain SET stores state under a key; only SET … NX (or SADD) whose reply is read uses its
-  // key to refuse repeats. An SADD of a new crawl's id into the team's set only records it.
-  if (wholeKey(operation, table) && (!operation.arbitrated || resultIgnored(operation.node))) return [];
+  // A plain SET stores state under a key; only SET … NX uses its key to refuse repeats. An SADD
+  // refuses a member twice, but one whose reply nobody reads only records it (a new crawl's id
+  // in its team's set): it stores nothing under the key but the member.
+  const member = operation.stored?.length === 0 && resultIgnored(operation.node);
+  if (wholeKey(operation, table) && (!operation.arbitrated || member)) return [];
   if (operation.conflictTarget && operation.conflictTarget.length > 0) {
     // Each named key once: an upsert repeats its key in `where` and in `create`.
     const names = new Set(operation.conflictTarget.map((name) => name.toLowerCase()));
