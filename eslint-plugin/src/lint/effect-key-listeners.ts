@@ -1,19 +1,10 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { keyName } from '../analysis/syntax/nodes.js';
+import { enclosingLiteral, keyName } from '../analysis/syntax/nodes.js';
 import { effectKeysOfOperation, type UniqueColumn } from '../analysis/keys/effect-keys.js';
 import { effectKeyOfBinding, effectKeyOfHeaderCall, effectKeyOfProperty } from '../analysis/keys/named-keys.js';
 import { analysisFor, type FileAnalysis, type TracedKey } from './file-analysis.js';
 import { effectKeyOfKeyPath } from '../analysis/keys/key-paths.js';
-
-const objectParts = new Set([
-  'Property',
-  'ObjectExpression',
-  'ArrayExpression',
-  'TSAsExpression',
-  'TSSatisfiesExpression',
-  'TSNonNullExpression',
-]);
 
 /**
  * Is the property a field a database write stores (`data: { idempotencyKey }` of an insert or an
@@ -21,12 +12,10 @@ const objectParts = new Set([
  * another system: storing a key minted once on its row is how a key is kept for every retry.
  */
 function storedByWrite(property: TSESTree.Property, analysis: FileAnalysis): boolean {
-  let current: TSESTree.Node = property;
   let underData = false;
-  while (current.parent && objectParts.has(current.parent.type)) {
-    current = current.parent;
-    if (current.type === 'Property' && dataKeys.has(keyName(current) ?? '')) underData = true;
-  }
+  const current = enclosingLiteral(property, (part) => {
+    if (part.type === 'Property' && dataKeys.has(keyName(part) ?? '')) underData = true;
+  });
   const call = current.parent;
   if (call?.type !== 'CallExpression' || !call.arguments.includes(current as TSESTree.CallExpressionArgument))
     return false;

@@ -136,11 +136,13 @@ function callAtStake(
 }
 
 /**
- * Is a duplicate of this check-then-insert worth a finding? For a write that records what was
- * handled, and inside a delivery's handler, always, but for a plain marker, which only the work
- * after it can make harmful; elsewhere only when the write, or what the same check lets run after
- * it, moves money, grants access or calls another system, and the check looks for a particular
- * row rather than for any (a lazily made singleton).
+ * Is a duplicate of this check-then-insert worth a finding?
+ * - A write that records what was handled: always.
+ * - A plain marker: when the work the check lets run after it repeats harm (`workRepeats`).
+ * - Inside a delivery's handler: always.
+ * - Elsewhere: when the write, or what the same check lets run after it, moves money, grants
+ *   access or calls another system, and the check looks for a particular row rather than for
+ *   any (a lazily made singleton).
  */
 export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
   if (recordsHandled(checked, analysis)) return true;
@@ -169,8 +171,8 @@ function callsAtStake(calls: readonly TSESTree.Node[], analysis: FileAnalysis, s
  * another system (a second invitation email does not).
  */
 export function workBeforeMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
-  const calls = checked.workBefore.map((work) => work.node);
   if (recordsHandled(checked, analysis)) return true;
+  const calls = checked.workBefore.map((work) => work.node);
   if (isMarker(checked.write, analysis)) return workRepeats(calls, checked, analysis);
   return inDelivery(checked, analysis) || callsAtStake(calls, analysis);
 }

@@ -3,7 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import type { Leaf } from '../origin/facts.js';
 import { calledFunction } from '../project/calls.js';
-import { calleeName } from '../syntax/nodes.js';
+import { calleeName, enclosingLiteral } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
 
@@ -59,15 +59,6 @@ function callRepeats(call: TSESTree.CallExpression, index: number, file: FileCon
   if (target) return repeatsParameter(target.fn, index, target.module);
   return retryingName.test(calleeName(callee) ?? '');
 }
-
-const objectParts = new Set([
-  'Property',
-  'ObjectExpression',
-  'ArrayExpression',
-  'TSAsExpression',
-  'TSSatisfiesExpression',
-  'TSNonNullExpression',
-]);
 
 function contains(outer: TSESTree.Node, at: { line: number; column: number }): boolean {
   const { start, end } = outer.loc;
@@ -137,8 +128,7 @@ export function reusedByRetries(node: TSESTree.Node, fresh: readonly Leaf[], fil
 }
 
 function sentAgain(node: TSESTree.Node, fresh: readonly Leaf[], file: FileContext): boolean {
-  let current: TSESTree.Node = node;
-  while (current.parent && objectParts.has(current.parent.type)) current = current.parent;
+  const current = enclosingLiteral(node);
   // Only a value handed to a call as it is: one made into another value is judged where that one is sent.
   const parent = current.parent;
   const index =

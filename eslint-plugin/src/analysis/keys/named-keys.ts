@@ -4,7 +4,7 @@ import type { LibraryTable } from '../context/library-table.js';
 import { words } from '../naming/names.js';
 import type { EffectKey } from './effect-keys.js';
 import { providerKeyField } from './provider-calls.js';
-import { calleeName, keyName, memberPath, propertyName } from '../syntax/nodes.js';
+import { calleeName, enclosingLiteral, keyName, memberPath, propertyName } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
 import type { ScopeOf } from '../syntax/static-text.js';
 
@@ -73,19 +73,9 @@ function isLogLine(object: TSESTree.ObjectExpression): boolean {
   return false;
 }
 
-const objectParts = new Set([
-  'Property',
-  'ObjectExpression',
-  'ArrayExpression',
-  'TSAsExpression',
-  'TSSatisfiesExpression',
-  'TSNonNullExpression',
-]);
-
 /** Is this object, or the literal it sits in, what its function returns? */
 function isGivenBack(object: TSESTree.ObjectExpression): boolean {
-  let current: TSESTree.Node = object;
-  while (current.parent && objectParts.has(current.parent.type)) current = current.parent;
+  const current = enclosingLiteral(object);
   const parent = current.parent;
   return parent?.type === 'ReturnStatement' || (parent?.type === 'ArrowFunctionExpression' && parent.body === current);
 }
@@ -151,10 +141,13 @@ export function effectKeyOfHeaderCall(
       return undefined;
     name = header.value;
     value = argument;
-  } else if (node.left.type === 'MemberExpression' && node.operator === '=' && handedOn(node.left, scopeOf)) {
+  } else if (node.left.type === 'MemberExpression' && node.operator === '=') {
+    // Headers are handed to another system; any other object only when the code passes it on.
+    const headers = /header/i.test(memberPath(node.left.object)?.join('.') ?? '');
+    if (!headers && !passedOnAfter(node.left, scopeOf)) return undefined;
     name = propertyName(node.left);
     value = node.right;
-    if (!/header/i.test(memberPath(node.left.object)?.join('.') ?? '')) what = 'field';
+    if (!headers) what = 'field';
   }
   if (!name || !value || value.type === 'SpreadElement' || !idempotencyKeyName.test(name)) return undefined;
   return {
@@ -170,13 +163,11 @@ export function effectKeyOfHeaderCall(
 }
 
 /**
- * Is the object a key is assigned into handed to another system? Headers are; any other object
- * (`result.idempotency_key = key`) only when the code passes it on, whole, after the assignment
- * (as an argument, a returned value, a property of another object): a record kept in the function
- * sends nothing.
+ * Does the code pass the object a key is assigned into on, whole, after the assignment (as an
+ * argument, a returned value, a property of another object)? A record kept in the function
+ * (`result.idempotency_key = key`) sends nothing.
  */
-function handedOn(target: TSESTree.MemberExpression, scopeOf: ScopeOf): boolean {
-  if (/header/i.test(memberPath(target.object)?.join('.') ?? '')) return true;
+function passedOnAfter(target: TSESTree.MemberExpression, scopeOf: ScopeOf): boolean {
   let root: TSESTree.Node = target.object;
   let steps = 0;
   for (; root.type === 'MemberExpression'; steps += 1) root = root.object;

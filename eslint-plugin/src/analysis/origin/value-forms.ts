@@ -81,8 +81,8 @@ export function holdsValue(facts: readonly Fact[]): boolean {
 }
 
 /**
- * The facts of values of which one is taken (the branches of a conditional, a function's returns,
- * what its callers pass): where some hold a value, a fresh value in another only stands in for it.
+ * The facts of values of which one is taken (the branches of a conditional, a function's
+ * returns): where some hold a value, a fresh value in another only stands in for it.
  */
 export function alternatives(choices: readonly Fact[][]): Fact[] {
   const given = choices.some(holdsValue);

@@ -121,3 +121,25 @@ export function promiseStep(node: TSESTree.Node | undefined): boolean {
     (node.callee.property.name === 'catch' || node.callee.property.name === 'finally')
   );
 }
+
+const objectParts = new Set([
+  'Property',
+  'ObjectExpression',
+  'ArrayExpression',
+  'TSAsExpression',
+  'TSSatisfiesExpression',
+  'TSNonNullExpression',
+]);
+
+/**
+ * The outermost object or array literal `node` sits in, through properties and type assertions:
+ * what the code hands on as one value. `passing` sees each node climbed through.
+ */
+export function enclosingLiteral(node: TSESTree.Node, passing?: (node: TSESTree.Node) => void): TSESTree.Node {
+  let current = node;
+  while (current.parent && objectParts.has(current.parent.type)) {
+    current = current.parent;
+    passing?.(current);
+  }
+  return current;
+}

@@ -112,7 +112,7 @@ function calledHelperDoesWork(call: TSESTree.CallExpression, file: FileContext, 
  */
 /** Calls that ask, wait or log rather than act. */
 const notEffects =
-  /^(log|debug|info|warn|warning|error|trace|sleep|delay|wait|setTimeout|flush|begin|beginTransaction|startTransaction|commit|rollback|release|close|end|connect|disconnect|(assert|validate|check|ensure|verify|authori[sz]e|authenticate|require|get|find|fetch|load|read|list|count|compute|calculate|parse|render|format|revalidate|invalidate|lookup|resolve|build|prepare|log)([A-Z_]\w*)?)$/;
+  /^(debug|info|warn|warning|error|trace|sleep|delay|wait|setTimeout|flush|begin|beginTransaction|startTransaction|commit|rollback|release|close|end|connect|disconnect|(assert|validate|check|ensure|verify|authori[sz]e|authenticate|require|get|find|fetch|load|read|list|count|compute|calculate|parse|render|format|revalidate|invalidate|lookup|resolve|build|prepare|log)([A-Z_]\w*)?)$/;
 
 /** Does the call's name say it only asks, waits or logs (`findUser`, `sleep`, `logToService`)? */
 export function onlyAsks(call: TSESTree.CallExpression): boolean {
