@@ -11,8 +11,8 @@ import { passedToWrapper } from '../analysis/origin/wrappers.js';
 import { FileContext, isFunction, type FunctionNode } from '../analysis/context/file-context.js';
 import { keyFacts } from '../analysis/keys/key-facts.js';
 import type { LibraryTable } from '../analysis/context/library-table.js';
-import { helperOperations } from '../analysis/control/helper-operations.js';
-import { findOperations, type DataOperation } from '../analysis/operations/index.js';
+import { callOperations, helperOperations } from '../analysis/control/helper-operations.js';
+import type { DataOperation } from '../analysis/operations/index.js';
 import { OriginTracer } from '../analysis/origin/origin.js';
 import type { SchemaModel } from '../analysis/schema/model.js';
 import { projectSchema } from '../analysis/schema/project-schema.js';
@@ -47,7 +47,7 @@ export class FileAnalysis {
   operationsAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): DataOperation[] {
     let found = this.operations.get(node);
     if (!found) {
-      found = findOperations(node, this.file);
+      found = callOperations(node, this.file);
       this.operations.set(node, found);
     }
     return found;

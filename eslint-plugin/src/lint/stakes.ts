@@ -5,10 +5,11 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import type { CheckedWrite } from './checked-writes.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { isFunction, type FileContext, type FunctionNode } from '../analysis/context/file-context.js';
+import { callOperations } from '../analysis/control/helper-operations.js';
 import { providerCallAt } from '../analysis/keys/provider-calls.js';
 import { soundsLikeClaimStore, storesDeliveries } from '../analysis/naming/names.js';
-import { namesDeliveryPlace, namesMoneyOrAccess } from '../analysis/naming/stakes.js';
-import { addedFields, findOperations, type DataOperation } from '../analysis/operations/index.js';
+import { namesAccess, namesDeliveryPlace, namesGrantee, namesMoney } from '../analysis/naming/stakes.js';
+import { addedFields, type DataOperation } from '../analysis/operations/index.js';
 import { calledFunction } from '../analysis/project/calls.js';
 import { projectRoot } from '../analysis/project/root.js';
 import { promiseStep, resultIgnored } from '../analysis/syntax/nodes.js';
@@ -75,12 +76,25 @@ function isMarker(write: DataOperation, analysis: FileAnalysis): boolean {
   return !write.claim && analysis.file.libraries.dataAdapter(write.library)?.keyPolicy === 'whole-key';
 }
 
-/** A write whose second copy moves money or grants access: by its table, an amount it records, or a quantity it adds to. */
+/**
+ * A write whose second copy moves money or grants access: by its table, an amount it records, or
+ * an amount it adds to (a counter of scans is no money). A row of an access table grants access
+ * when it names who receives it (`userId`), or when its fields are not all shown.
+ */
 function duplicatesStake(operation: DataOperation, module: FileContext): boolean {
   if (operation.kind === 'read' || operation.kind === 'serialisation' || operation.kind === 'delete') return false;
-  if (operation.kind === 'update') return (addedFields(operation, module) ?? []).length > 0;
-  if (operation.targets.some(namesMoneyOrAccess)) return true;
   const names = module.libraries.names;
+  const money = (name: string) => namesMoney(name) || names.meaning(name) === 'amount';
+  if (operation.kind === 'update')
+    return operation.targets.some(namesMoney)
+      ? (addedFields(operation, module) ?? []).length > 0
+      : (addedFields(operation, module) ?? []).some(money);
+  if (operation.targets.some(namesMoney)) return true;
+  if (
+    operation.targets.some(namesAccess) &&
+    (operation.fieldsComplete !== true || operation.fields.some((field) => namesGrantee(field.name)))
+  )
+    return true;
   return operation.kind === 'insert' && operation.fields.some((field) => names.meaning(field.name) === 'amount');
 }
 
@@ -111,7 +125,7 @@ function callAtStake(
   if (provider) return !provider.keyed && (stake === 'adds' || movesMoney.has(provider.effect));
   if (stake === 'money' && writingRequest(call, module) !== undefined) return true;
   if (stake !== 'money-only' && sends(call, module)) return true;
-  const operations = findOperations(call, module);
+  const operations = callOperations(call, module);
   if (operations.length > 0)
     return operations.some((operation) =>
       stake === 'adds' ? addsCopy(operation, module) : duplicatesStake(operation, module),

@@ -731,8 +731,73 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           await mailer.sendReminder(user.email);
         }`,
     },
+    {
+      name: 'a team member with only a name, made when an import finds none: a row of a member table that names nobody grants nothing',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function custodianFor(organizationId, name) {
+          const existing = await prisma.teamMember.findFirst({ where: { organizationId, name } });
+          if (existing) return existing;
+          return prisma.teamMember.create({ data: { organizationId, name, createdAt: new Date() } });
+        }`,
+    },
+    {
+      name: 'a scan recorded after a look for one, then a counter of scans added to: a count is no money',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function recordScan(sessionId, assetId) {
+          const existing = await prisma.auditScan.findFirst({ where: { sessionId, assetId } });
+          if (existing) return existing;
+          const scan = await prisma.auditScan.create({ data: { sessionId, assetId } });
+          await prisma.auditSession.update({ where: { id: sessionId }, data: { foundAssetCount: { increment: 1 } } });
+          return scan;
+        }`,
+    },
+    {
+      name: "the project's own repository class: its create is read in its body, not taken for a library's insert",
+      filename: 'src/workers/graphs.ts',
+      code: `
+        class GraphRepository {
+          constructor(db) { this.db = db; }
+          exists(name) { return this.db.select().from(targets).where(eq(targets.name, name)); }
+          create(data) { return this.db.transaction(async (tx) => tx.insert(targets).values(data)); }
+        }
+        export async function handle(job) {
+          const graphRepo = new GraphRepository(job.data.db);
+          if (await graphRepo.exists(job.data.name)) return;
+          await graphRepo.create({ name: job.data.name });
+        }`,
+    },
   ],
   invalid: [
+    {
+      name: 'the near miss of a team member with only a name: one that names the user it admits grants access',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function join(organizationId, userId) {
+          const existing = await prisma.teamMember.findFirst({ where: { organizationId, userId } });
+          if (existing) return existing;
+          return prisma.teamMember.create({ data: { organizationId, userId } });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 7 }],
+    },
+    {
+      name: 'the near miss of a counter of scans: a balance of credits added to after the insert moves money',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function redeem(userId, code) {
+          const used = await prisma.redemption.findFirst({ where: { userId, code } });
+          if (used) return used;
+          const redemption = await prisma.redemption.create({ data: { userId, code } });
+          await prisma.user.update({ where: { id: userId }, data: { credits: { increment: 100 } } });
+          return redemption;
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 7 }],
+    },
     {
       name: 'a plain Redis marker before an alert in a webhook: the send, which the analysis cannot see into, repeats',
       filename: 'src/webhooks/connection.ts',

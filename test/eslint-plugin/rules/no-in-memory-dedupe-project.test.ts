@@ -108,6 +108,38 @@ client.on('messageCreate', async (message) => {
 });
 `;
 
+const security = `
+export class WebhookSecurityService {
+  private readonly processedEvents = new Map<string, number>();
+  isReplay(eventId: string): boolean {
+    if (this.processedEvents.has(eventId)) return true;
+    this.processedEvents.set(eventId, Date.now());
+    return false;
+  }
+}
+`;
+
+const guard = `
+import { WebhookSecurityService } from './webhook-security.service.js';
+export class StripeWebhookGuard {
+  constructor(private readonly security: WebhookSecurityService) {}
+  canActivate(raw: string): boolean {
+    const eventId = JSON.parse(raw).id;
+    if (this.security.isReplay(eventId)) throw new Error('duplicate event');
+    return true;
+  }
+}
+`;
+
+const loggingCaller = `
+import { WebhookSecurityService } from './webhook-security.service.js';
+const security = new WebhookSecurityService();
+export function onEvent(event: { id: string }) {
+  if (security.isReplay(event.id)) return;
+  console.log('event', event.id);
+}
+`;
+
 describe('no-in-memory-dedupe across modules', () => {
   it('a CommonJS helper that decides with a Set: reported at its lookup when a caller in another module acts on its answer', async () => {
     const loud = await lintProject({
@@ -157,5 +189,33 @@ describe('no-in-memory-dedupe across modules', () => {
     });
     expect(findings).toEqual(['src/consumer.ts:9 idempotency/no-in-memory-dedupe/inMemory']);
     expect(messages[0]).toContain('Duplicates remembered in process memory: seen is empty after a restart');
+  });
+
+  it('a method of an injected service that asks and records: its callers are found through the constructor parameter', async () => {
+    const loud = await lintProject({
+      'package.json': JSON.stringify({ name: 'payments', private: true }),
+      'src/webhook-security.service.ts': security,
+      'src/stripe-webhook.guard.ts': guard,
+    });
+    // The guard only answers; what it lets through (the controller) is out of sight.
+    expect(loud.findings).toEqual(['src/webhook-security.service.ts:5 idempotency/no-in-memory-dedupe/inMemory']);
+    expect(loud.messages[0]).toContain('processedEvents is empty after a restart and on a second worker');
+    const quiet = await lintProject({
+      'package.json': JSON.stringify({ name: 'payments', private: true }),
+      'src/webhook-security.service.ts': security,
+      'src/on-event.ts': loggingCaller,
+    });
+    // What the caller does after the check is in sight: a log line.
+    expect(quiet.findings).toEqual([]);
+    const middleware = await lintProject({
+      'package.json': JSON.stringify({ name: 'payments', private: true }),
+      'src/webhook-security.service.ts': security,
+      'src/dedupe.ts': loggingCaller.replace(
+        /export function[^]*$/,
+        'export function dedupe(req, res, next) {\n  if (security.isReplay(req.body.eventId)) return res.end();\n  next();\n}\n',
+      ),
+    });
+    // A caller made with \`new\` is found too, and \`next()\` hands the work to a handler out of sight.
+    expect(middleware.findings).toEqual(['src/webhook-security.service.ts:5 idempotency/no-in-memory-dedupe/inMemory']);
   });
 });

@@ -211,8 +211,117 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
           return res.send('ok');
         }`,
     },
+    {
+      name: 'an in-flight set is kept for one run at a time, not as a record of handled deliveries',
+      code: `
+        class Coalescer {
+          private readonly inflightEvents = new Map<string, number>();
+          isBusy(eventId: string): boolean {
+            if (this.inflightEvents.has(eventId)) return true;
+            this.inflightEvents.set(eventId, Date.now());
+            return false;
+          }
+        }`,
+    },
+    {
+      name: 'a record of handled work keyed by a user, with nothing after it in sight, is not a delivery record',
+      code: `
+        class Greeter {
+          private readonly seenUsers = new Map<string, number>();
+          isRepeat(userId: string): boolean {
+            if (this.seenUsers.has(userId)) return true;
+            this.seenUsers.set(userId, Date.now());
+            return false;
+          }
+        }`,
+    },
+    {
+      name: 'a record of handled deliveries in a helper nobody calls guards nothing',
+      code: `
+        export class MessageDeduplicator {
+          private seen = new Map<string, number>();
+          isDuplicate(messageId: string): boolean {
+            if (this.seen.has(messageId)) return true;
+            this.seen.set(messageId, Date.now());
+            return false;
+          }
+        }`,
+    },
+    {
+      name: 'a record of handled deliveries that is asked but never given the id records nothing',
+      code: `
+        class Replays {
+          private readonly processedEvents = new Map<string, number>();
+          wasProcessed(eventId: string): boolean {
+            if (this.processedEvents.has(eventId)) return true;
+            return false;
+          }
+        }`,
+    },
+    {
+      name: 'a record of handled deliveries whose caller only logs: the work is in sight, and it is none',
+      code: `
+        const processedMessages = new Set<string>();
+        function seenBefore(messageId: string): boolean {
+          if (processedMessages.has(messageId)) return true;
+          processedMessages.add(messageId);
+          return false;
+        }
+        export function onMessage(message: { id: string }) {
+          if (seenBefore(message.id)) return;
+          logger.info('message', message.id);
+        }`,
+    },
   ],
   invalid: [
+    {
+      name: 'a middleware that calls next() behind a record of handled webhooks: the handler it lets through runs again',
+      code: `
+        const handledWebhooks = new Set<string>();
+        function alreadyHandled(webhookId: string): boolean {
+          if (handledWebhooks.has(webhookId)) return true;
+          handledWebhooks.add(webhookId);
+          return false;
+        }
+        export function dedupe(req, res, next) {
+          if (alreadyHandled(req.body.event_id)) return res.status(200).end();
+          next();
+        }`,
+      errors: [
+        {
+          messageId: 'inMemory',
+          data: { collection: 'handledWebhooks', effect: 'the work behind the check' },
+          line: 9,
+        },
+      ],
+    },
+    {
+      name: 'a record of handled deliveries asked and given the same event id: the work it turns away is out of sight',
+      code: `
+        class WebhookSecurity {
+          private readonly processedEvents = new Map<string, number>();
+          isReplay(eventId: string): boolean {
+            if (this.processedEvents.has(eventId)) {
+              logger.warn('replay', eventId);
+              return true;
+            }
+            this.processedEvents.set(eventId, Date.now());
+            return false;
+          }
+          canActivate(raw: string): boolean {
+            const eventId = JSON.parse(raw).id;
+            if (this.isReplay(eventId)) throw new Error('duplicate');
+            return true;
+          }
+        }`,
+      errors: [
+        {
+          messageId: 'inMemory',
+          data: { collection: 'processedEvents', effect: 'the work behind the check' },
+          line: 14,
+        },
+      ],
+    },
     {
       name: 'a module-level Set in a Kafka consumer before a pg insert',
       code: `${kafka}

@@ -225,17 +225,17 @@ export class FileContext {
   }
 
   /** The name this module exports `fn` by, if it exports it. */
-  exportNameOf(fn: FunctionNode): string | undefined {
+  exportNameOf(fn: FunctionNode | TSESTree.ClassDeclaration): string | undefined {
     const parent = fn.parent;
     if (parent?.type === 'ExportDefaultDeclaration') return 'default';
     const local =
-      fn.type === 'FunctionDeclaration'
+      fn.type === 'FunctionDeclaration' || fn.type === 'ClassDeclaration'
         ? fn.id?.name
         : parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier'
           ? parent.id.name
           : undefined;
     if (!local) return undefined;
-    const declaration = fn.type === 'FunctionDeclaration' ? fn : parent?.parent;
+    const declaration = fn.type === 'FunctionDeclaration' || fn.type === 'ClassDeclaration' ? fn : parent?.parent;
     if (declaration?.parent?.type === 'ExportNamedDeclaration') return local;
     for (const statement of this.sourceCode.ast.body) {
       if (

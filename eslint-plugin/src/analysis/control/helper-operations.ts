@@ -21,6 +21,23 @@ import { answersWith } from './decisions.js';
 
 const bodyBudget = 2_000;
 
+const installed = /[\\/]node_modules[\\/]|\.d\.[cm]?ts$/;
+
+/**
+ * The operations a call performs, as the adapters read it, unless the call runs a function the
+ * project itself declares: `fedGraphRepo.create()` on an instance of the project's own repository
+ * class is that method, whatever its name suggests, and what it does is read in its body.
+ */
+export function callOperations(
+  node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
+  file: FileContext,
+): DataOperation[] {
+  const found = findOperations(node, file);
+  if (found.length === 0 || node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return found;
+  const own = calledFunction(file, node.callee);
+  return own && !installed.test(own.module.filename) ? [] : found;
+}
+
 interface Summary {
   operation: DataOperation | undefined;
 }
@@ -38,7 +55,7 @@ function summarise(fn: FunctionNode, module: FileContext): Summary {
       // A function defined inside runs when something calls it, not when the helper does.
       if (node !== fn.body && isFunction(node)) return false;
       if (node.type === 'CallExpression' || node.type === 'TaggedTemplateExpression')
-        operations.push(...findOperations(node, module));
+        operations.push(...callOperations(node, module));
       return true;
     },
     bodyBudget,

@@ -45,17 +45,41 @@ const accessNouns = new Set([
   'collaborator',
 ]);
 
+const singular = (word: string) => (word.endsWith('ss') ? word : word.replace(/s$/, ''));
+const naming = (nouns: ReadonlySet<string>) =>
+  remembered((name: string) => words(name).some((word) => nouns.has(word) || nouns.has(singular(word))));
+
 /**
- * Does a table's (or model's) name say its rows move money or grant access (`payments`,
- * `wallet_entries`, `OrganizationMember`)? A duplicate of such a row outlasts the request that
- * made it, whoever made it twice.
+ * Does a name say it moves money (`payments`, `wallet_entries`, a `credits` balance)? A duplicate
+ * of such a row, or a second addition to such a field, outlasts the request that made it,
+ * whoever made it twice.
  */
-export const namesMoneyOrAccess: (name: string) => boolean = remembered((name) =>
-  words(name).some((word) => {
-    const one = word.endsWith('ss') ? word : word.replace(/s$/, '');
-    return moneyNouns.has(word) || moneyNouns.has(one) || accessNouns.has(word) || accessNouns.has(one);
-  }),
-);
+export const namesMoney: (name: string) => boolean = naming(moneyNouns);
+
+/** Does a table's (or model's) name say its rows grant access (`OrganizationMember`, `seats`)? */
+export const namesAccess: (name: string) => boolean = naming(accessNouns);
+
+/** Who a grant is given to: a user, an account, a person. */
+const granteeNouns = new Set([
+  'user',
+  'account',
+  'principal',
+  'profile',
+  'person',
+  'customer',
+  'subscriber',
+  'member',
+  'owner',
+  'email',
+  'identity',
+  'subject',
+  'actor',
+  'uid',
+  'login',
+]);
+
+/** Does a field name who receives what a row grants (`userId`, `accountId`, `email`)? */
+export const namesGrantee: (name: string) => boolean = naming(granteeNouns);
 
 /** Folders and file names a project gives the code that handles deliveries: `queues/`, `workers/`, `stripe.webhook.ts`. */
 const deliveryPlaceWords = new Set([

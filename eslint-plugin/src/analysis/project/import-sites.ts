@@ -1,7 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { FileContext, FunctionNode } from '../context/file-context.js';
-import { keyName, memberPath } from '../syntax/nodes.js';
+import { keyName, memberPath, propertyName } from '../syntax/nodes.js';
+import { calledFunction } from './calls.js';
 import { walk } from '../syntax/walk.js';
 import { importersOf } from './importers.js';
 import { moduleContext } from './modules.js';
@@ -54,8 +55,55 @@ export function sitesInImporters(fn: FunctionNode, file: FileContext): ImportSit
         }
       }
     }
-  }
+  } else found.push(...methodSites(fn, file));
   cache.set(fn, found);
+  return found;
+}
+
+/**
+ * The calls of a method of a class this module exports, in the modules that import the class:
+ * `this.security.isReplay(id)` with `constructor(private security: WebhookSecurity)`, or on an
+ * instance made with `new`. Each candidate call is resolved forward, so only calls of this very
+ * method are kept.
+ */
+function methodSites(fn: FunctionNode, file: FileContext): ImportSite[] {
+  const definition = fn.parent;
+  const classNode = definition?.parent?.parent;
+  if (
+    (definition?.type !== 'MethodDefinition' && definition?.type !== 'PropertyDefinition') ||
+    definition.computed ||
+    classNode?.type !== 'ClassDeclaration'
+  )
+    return [];
+  const method = keyName(definition);
+  const exported = file.exportNameOf(classNode);
+  if (method === undefined || exported === undefined) return [];
+  const found: ImportSite[] = [];
+  for (const importer of importersOf(file.filename)) {
+    const module = moduleContext(importer.file, file.libraries);
+    if (!module) continue;
+    const importsClass = [...module.imports.bindings].some(
+      ([local, source]) => source === importer.specifier && module.imports.names.get(local) === exported,
+    );
+    if (!importsClass) continue;
+    walk(
+      module.sourceAst,
+      module.visitorKeys,
+      (node) => {
+        if (
+          node.type !== 'MemberExpression' ||
+          node.parent?.type !== 'CallExpression' ||
+          node.parent.callee !== node ||
+          propertyName(node) !== method
+        )
+          return;
+        const called = calledFunction(module, node);
+        if (called && called.module.filename === file.filename && called.fn.range[0] === fn.range[0])
+          found.push({ module, site: node });
+      },
+      200_000,
+    );
+  }
   return found;
 }
 

@@ -5,7 +5,8 @@ import { providerCallAt } from '../keys/provider-calls.js';
 import { objectLiteral } from '../operations/fields.js';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { collectionOf, localCollection } from './collections.js';
-import { findOperations, type DataOperation } from '../operations/index.js';
+import type { DataOperation } from '../operations/index.js';
+import { callOperations } from '../control/helper-operations.js';
 import { calledFunction } from '../project/calls.js';
 import { makerOf } from '../project/modules.js';
 import { calleeName, keyName, memberPath, unwrapExpression, withoutTypeAssertions } from '../syntax/nodes.js';
@@ -82,12 +83,12 @@ function helperDoesWork(fn: FunctionNode, file: FileContext, depth: number): boo
       if (node !== fn.body && isFunction(node)) return false;
       if (
         node.type === 'TaggedTemplateExpression' &&
-        findOperations(node, file).some((operation) => isWork(operation, file))
+        callOperations(node, file).some((operation) => isWork(operation, file))
       )
         found = true;
       if (node.type === 'CallExpression') {
         found =
-          findOperations(node, file).some((operation) => isWork(operation, file)) ||
+          callOperations(node, file).some((operation) => isWork(operation, file)) ||
           sendsOrRequests(node, file) ||
           calledHelperDoesWork(node, file, depth + 1);
       }

@@ -20,7 +20,10 @@ import {
   type Membership,
 } from './memory.js';
 import { originAt } from '../../analysis/keys/key-facts.js';
-import { findOperations, type DataOperation } from '../../analysis/operations/index.js';
+import { namesHandledRecord, readName } from '../../analysis/naming/names.js';
+import type { Leaf } from '../../analysis/origin/facts.js';
+import type { DataOperation } from '../../analysis/operations/index.js';
+import { callOperations } from '../../analysis/control/helper-operations.js';
 import { OriginTracer } from '../../analysis/origin/origin.js';
 import { calleeName, resultIgnored } from '../../analysis/syntax/nodes.js';
 import { walk } from '../../analysis/syntax/walk.js';
@@ -90,6 +93,47 @@ function mayCallHelper(callee: TSESTree.Node, file: FileContext): boolean {
   return callee.object.type === 'Identifier' && file.imports.names.get(callee.object.name) === '*';
 }
 
+/**
+ * The answer a helper gives when the gate holds (`if (seen.has(id)) return true; …; return
+ * false`): a function that decides for its callers, whose work follows the call, not the check.
+ */
+function answerOfHelper(gate: Gate, fn: FunctionNode): boolean | undefined {
+  const answer = returnedBoolean(gate.statement.consequent);
+  if (answer === undefined || fn.body.type !== 'BlockStatement' || gate.statement.parent !== fn.body) return undefined;
+  return returnedBoolean(fn.body.body[fn.body.body.length - 1]) === !answer ? answer : undefined;
+}
+
+/**
+ * Code that only hands the decision on to code out of sight: it returns a constant (a guard's
+ * `return true`) or calls the callback its function was given (a middleware's `next()`).
+ */
+function handsOn(region: readonly TSESTree.Node[]): boolean {
+  const handing = (node: TSESTree.Node): boolean => {
+    switch (node.type) {
+      case 'BlockStatement':
+        return node.body.every(handing);
+      case 'ReturnStatement':
+        return !node.argument || node.argument.type === 'Literal' || handing(node.argument);
+      case 'ExpressionStatement':
+        return handing(node.expression);
+      case 'AwaitExpression':
+        return handing(node.argument);
+      case 'CallExpression': {
+        const fn = enclosingFunction(node);
+        const callee = node.callee;
+        return (
+          callee.type === 'Identifier' &&
+          fn !== undefined &&
+          fn.params.some((param) => param.type === 'Identifier' && param.name === callee.name)
+        );
+      }
+      default:
+        return false;
+    }
+  };
+  return region.length > 0 && region.every(handing);
+}
+
 export const noInMemoryDedupe = createRule({
   name: 'no-in-memory-dedupe',
   meta: {
@@ -114,7 +158,7 @@ export const noInMemoryDedupe = createRule({
       return tracer;
     };
     const operationsIn = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression, module: FileContext) =>
-      module === file ? analysis.operationsAt(node) : findOperations(node, module);
+      module === file ? analysis.operationsAt(node) : callOperations(node, module);
     const reported = new Set<TSESTree.Node>();
 
     /**
@@ -122,20 +166,50 @@ export const noInMemoryDedupe = createRule({
      * true`) gates its callers' code. A helper of the same module is reported by its caller, at
      * the call; one that callers import is reported here, at the lookup, once for all of them.
      */
-    const effectOfCallers = (gate: Gate, fn: FunctionNode) => {
-      const answer = returnedBoolean(gate.statement.consequent);
-      if (answer === undefined || fn.body.type !== 'BlockStatement' || gate.statement.parent !== fn.body)
-        return undefined;
-      if (returnedBoolean(fn.body.body[fn.body.body.length - 1]) !== !answer) return undefined;
+    /** The conditions a helper's answer decides in its callers, in this module or the ones that import it. */
+    const callersGates = (gate: Gate, fn: FunctionNode) => {
+      const answer = answerOfHelper(gate, fn);
+      if (answer === undefined) return [];
       const truthyWhenHeld = gate.whenTrue === 'present' ? answer : !answer;
-      for (const { call, module } of callsOf(fn, file).slice(0, 20)) {
-        if (membershipAt(call, module)) continue;
-        for (const outer of gatesOf(call, truthyWhenHeld ? 'present' : 'absent', module)) {
-          const effect = effectIn(unseenCode(outer), module, operationsIn);
-          if (effect) return effect;
-        }
+      return callsOf(fn, file)
+        .slice(0, 20)
+        .filter(({ call, module }) => !membershipAt(call, module))
+        .flatMap(({ call, module }) =>
+          gatesOf(call, truthyWhenHeld ? 'present' : 'absent', module).map((outer) => ({ outer, module })),
+        );
+    };
+
+    const effectOfCallers = (gate: Gate, fn: FunctionNode) => {
+      for (const { outer, module } of callersGates(gate, fn)) {
+        const effect = effectIn(unseenCode(outer), module, operationsIn);
+        if (effect) return effect;
       }
       return undefined;
+    };
+
+    /**
+     * The work a check turns away may be out of sight: a guard that answers a controller, a
+     * middleware that calls `next()`. A collection named as the record of handled deliveries,
+     * asked and given the same delivery id, says what it is for: the handling behind it repeats.
+     */
+    const handledOutOfSight = (membership: Membership, facts: readonly Leaf[], gate: Gate, fn: FunctionNode) => {
+      const { collection, key } = membership;
+      // The delivery's id, by where it comes from or by the name the code asks with (`isReplay(eventId)`).
+      const delivery =
+        facts.some((fact) => fact.kind === 'delivery') ||
+        file.libraries.names.meaning(readName(keyText(key, file))) === 'delivery';
+      if (!namesHandledRecord(collection.name) || !delivery) return undefined;
+      // The gate hands on itself (at a helper's call), or the helper's callers do.
+      const handing =
+        handsOn(unseenCode(gate)) || callersGates(gate, fn).some(({ outer }) => handsOn(unseenCode(outer)));
+      if (!handing) return undefined;
+      const wanted = keyText(key, file);
+      const recorded =
+        membership.records ||
+        recordingsOf(collection, fn.body, file).some(
+          (recording) => recording.key !== undefined && keyText(recording.key, file) === wanted,
+        );
+      return recorded ? { node: membership.node, label: 'the work behind the check' } : undefined;
     };
 
     const check = (membership: Membership) => {
@@ -145,10 +219,13 @@ export const noInMemoryDedupe = createRule({
         const fn = enclosingFunction(gate.statement);
         const region = unseenCode(gate);
         if (!fn || reported.has(gate.statement)) continue;
-        const effect = effectIn(region, file, operationsIn) ?? effectOfCallers(gate, fn);
+        const facts = analysis.tracer.scalars(key);
+        const effect =
+          effectIn(region, file, operationsIn) ??
+          effectOfCallers(gate, fn) ??
+          handledOutOfSight(membership, facts, gate, fn);
         if (!effect) continue;
         if (claimsDurably(fn, effect.node, file, (node) => analysis.operationsAt(node))) return;
-        const facts = analysis.tracer.scalars(key);
         if (
           facts.length > 0 &&
           facts.every((fact) => fact.kind === 'constant' || fact.kind === 'time' || fact.kind === 'minted')

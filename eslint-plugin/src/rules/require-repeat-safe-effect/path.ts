@@ -6,7 +6,8 @@ import { isFunction, type FileContext, type FunctionNode } from '../../analysis/
 import { calledFunction } from '../../analysis/project/calls.js';
 import { duplicateCatches } from '../../analysis/control/caught.js';
 import { exits } from '../../analysis/control/statements.js';
-import { findOperations, type DataOperation } from '../../analysis/operations/index.js';
+import type { DataOperation } from '../../analysis/operations/index.js';
+import { callOperations } from '../../analysis/control/helper-operations.js';
 import { OriginTracer } from '../../analysis/origin/origin.js';
 import { providerCallAt } from '../../analysis/keys/provider-calls.js';
 import { calleeName, unwrapExpression } from '../../analysis/syntax/nodes.js';
@@ -80,7 +81,7 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
     node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
     module: FileContext,
   ): readonly DataOperation[] =>
-    module === analysis.file ? analysis.operationsAt(node) : findOperations(node, module);
+    module === analysis.file ? analysis.operationsAt(node) : callOperations(node, module);
 
   const judgeOperation = (operation: DataOperation, module: FileContext, top: TSESTree.Node) => {
     const { node, label } = operation;
@@ -199,7 +200,7 @@ function checksStoredState(test: TSESTree.Node, statement: TSESTree.Node, module
     const call = awaitedCallOf(node, module);
     if (!call) return true;
     const isRead =
-      findOperations(call, module).some((operation) => operation.kind === 'read') ||
+      callOperations(call, module).some((operation) => operation.kind === 'read') ||
       readerNames.test(calleeName(call.callee) ?? '');
     decides = !(isRead && onlyStopsWhenMissing(node, test, statement));
     return !decides;
