@@ -361,12 +361,13 @@ function byFunction(operations: readonly DataOperation[]): Map<TSESTree.Node | u
  * write's transaction is taken back with it, unless the write settles a duplicate by writing
  * nothing, so that the second worker's transaction commits its work all the same.
  */
-function workBetween(
+export function workBetween(
   write: DataOperation,
   at: TSESTree.Node,
   from: number,
   settles: CheckedWrite['settles'],
-  guards: ReturnType<typeof guardsFedBy>,
+  /** The read's guards, when a check decides: only the work they let through counts. Undefined: all work on the way. */
+  guards: ReturnType<typeof guardsFedBy> | undefined,
   analysis: FileAnalysis,
 ): Work[] {
   const body = enclosingFunction(at)?.body;
@@ -380,7 +381,7 @@ function workBetween(
     // A call around the write (a retry wrapper, a transaction) is not work done before it.
     if (node.type !== 'CallExpression' || node.range[1] >= at.range[0]) return true;
     if (transaction && transactionOf(node, file.scopeOf) === transaction) return false;
-    if (!isDecidedBy(guards, [node]) || !onPathTo(node, at)) return true;
+    if ((guards && !isDecidedBy(guards, [node])) || !onPathTo(node, at)) return true;
     // A request whose conflict answer the code takes as done: the other system refuses the repeat.
     if (conflictCaught(node, at, file)) return false;
     // An earlier try at the same record (an insert retried without a column): not work of its own.

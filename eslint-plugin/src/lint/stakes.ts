@@ -172,6 +172,11 @@ export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): bo
   return callsAtStake(checked.decidedAfter(), analysis);
 }
 
+/** Does any of these calls add a copy when it runs again (a row, a quantity, a provider call, a message)? */
+export function addsOnRepeat(calls: readonly TSESTree.Node[], analysis: FileAnalysis): boolean {
+  return callsAtStake(calls, analysis, 'adds');
+}
+
 /** Does any of these calls (the work a check let through) repeat what is at `stake`? */
 function callsAtStake(calls: readonly TSESTree.Node[], analysis: FileAnalysis, stake: Stake = 'money'): boolean {
   const seen = new Set<FunctionNode>();

@@ -2,6 +2,7 @@ import { checkedWrites } from '../lint/checked-writes.js';
 import { analysisFor, operationListeners } from '../lint/file-analysis.js';
 import { listed, originAt } from '../analysis/keys/key-facts.js';
 import { flagMatters, workBeforeMatters } from '../lint/stakes.js';
+import { lateRecords } from '../lint/late-records.js';
 import { createRule } from '../create-rule.js';
 
 export const noClaimAfterEffect = createRule({
@@ -17,6 +18,8 @@ export const noClaimAfterEffect = createRule({
         "Done-flag set after the work: {{write}} sets '{{flag}}', which the check on line {{line}} tested, only after {{work}} ran, so a crash or a second worker in between repeats it.",
       resultIgnored:
         'Claim result ignored: {{write}} settles duplicates, but nobody reads its result, so the check on line {{line}} still decides.',
+      recordOnlyAfterWork:
+        'Claim recorded only after the work: {{write}} records the delivery as handled after {{work}} ran, and nothing claims it first, so a redelivery repeats the work.',
     },
     schema: [],
   },
@@ -53,6 +56,13 @@ export const noClaimAfterEffect = createRule({
           } else if (checked.settles === 'ignored' && checked.guardsOtherWork) {
             context.report({ node: checked.at, messageId: 'resultIgnored', data });
           }
+        }
+        for (const { write, workBefore } of lateRecords(analysis)) {
+          context.report({
+            node: write.node,
+            messageId: 'recordOnlyAfterWork',
+            data: { write: write.label, work: listed(workBefore.map((work) => work.label)) },
+          });
         }
       },
     };

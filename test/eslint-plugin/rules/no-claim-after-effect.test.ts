@@ -362,8 +362,80 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await redis.set(doneKey, '1');
         }`,
     },
+    {
+      name: 'a record of handled jobs written first, before the payout: a claim, not a late record',
+      code: `
+        import { Worker } from 'bullmq';
+        import { PrismaClient } from '@prisma/client';
+        import Stripe from 'stripe';
+        const prisma = new PrismaClient();
+        const stripe = new Stripe('key');
+        export const payouts = new Worker('payouts', async (job) => {
+          await prisma.processedJob.create({ data: { jobId: job.id } });
+          await stripe.payouts.create({ amount: job.data.cents, currency: 'usd' });
+        });`,
+    },
+    {
+      name: 'a record of handled jobs after work that only sets a state: a repeat leaves the state as it was',
+      code: `
+        import { Worker } from 'bullmq';
+        import { PrismaClient } from '@prisma/client';
+        import Stripe from 'stripe';
+        const prisma = new PrismaClient();
+        const stripe = new Stripe('key');
+        export const orders = new Worker('orders', async (job) => {
+          await prisma.order.update({ where: { id: job.data.orderId }, data: { status: 'shipped' } });
+          await prisma.processedJob.create({ data: { jobId: job.id } });
+        });`,
+    },
+    {
+      name: 'an audit row of the job after the payout: a log, not a record of what was handled',
+      code: `
+        import { Worker } from 'bullmq';
+        import { PrismaClient } from '@prisma/client';
+        import Stripe from 'stripe';
+        const prisma = new PrismaClient();
+        const stripe = new Stripe('key');
+        export const payouts = new Worker('payouts', async (job) => {
+          await stripe.payouts.create({ amount: job.data.cents, currency: 'usd' });
+          await prisma.auditLog.create({ data: { jobId: job.id } });
+        });`,
+    },
+    {
+      name: 'a payout keyed by the job, then a record of it: the provider refuses the repeat',
+      code: `
+        import { Worker } from 'bullmq';
+        import { PrismaClient } from '@prisma/client';
+        import Stripe from 'stripe';
+        const prisma = new PrismaClient();
+        const stripe = new Stripe('key');
+        export const payouts = new Worker('payouts', async (job) => {
+          await stripe.payouts.create({ amount: job.data.cents, currency: 'usd' }, { idempotencyKey: job.data.payoutId });
+          await prisma.processedJob.create({ data: { jobId: job.id } });
+        });`,
+    },
   ],
   invalid: [
+    {
+      name: 'a record of handled jobs that nothing asks first, written after an unkeyed payout',
+      code: `
+        import { Worker } from 'bullmq';
+        import { PrismaClient } from '@prisma/client';
+        import Stripe from 'stripe';
+        const prisma = new PrismaClient();
+        const stripe = new Stripe('key');
+        export const payouts = new Worker('payouts', async (job) => {
+          await stripe.payouts.create({ amount: job.data.cents, currency: 'usd' });
+          await prisma.processedJob.create({ data: { jobId: job.id } });
+        });`,
+      errors: [
+        {
+          messageId: 'recordOnlyAfterWork',
+          data: { write: 'prisma.processedJob.create()', work: 'stripe.payouts.create()' },
+          line: 9,
+        },
+      ],
+    },
     {
       name: 'the near miss of an invitation outside a delivery: a charge before the record moves money on a second click',
       code: `

@@ -299,7 +299,7 @@ export const soundsLikeClaimStore: (name: string) => boolean = remembered((name)
 
 // Only what records handled work: a lock, a lease or an in-flight set keeps two runs apart at once, which memory may do.
 const handledRecord =
-  /(^|_)(processed|handled|consumed|seen|dedup|dedupe|deduplication|idempotency|replay|replayed|delivered)(_|$)/;
+  /(^|_)(inbox|processed|handled|consumed|seen|dedup|dedupe|deduplication|idempotency|replay|replayed|delivered)(_|$)/;
 
 /** A collection named as the record of deliveries already handled (`processedEvents`, `seenMessageIds`). */
 export const namesHandledRecord: (name: string) => boolean = remembered((name) =>
