@@ -7,7 +7,8 @@ export const awsLambda: BrokerAdapter = {
   entry: 'Lambda handler',
   modules: ['aws-lambda', '@types/aws-lambda'],
   shapes: {
-    event: { otherMembers: 'opaque', members: { Records: { listOf: 'aws-lambda:record' } } },
+    // `Records`, capitalised, is AWS's own: a `handler(event)` that reads it is a Lambda's.
+    event: { otherMembers: 'opaque', members: { Records: { listOf: 'aws-lambda:record', confirms: true } } },
     record: {
       inherits: 'common:delivery',
       members: {

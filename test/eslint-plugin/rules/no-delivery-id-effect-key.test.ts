@@ -529,8 +529,39 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           return response.data.jobId;
         }`,
     },
+    {
+      name: "a function called handler whose event has no Records: its event's messageId is only a name, as any payload's",
+      filename: 'handler.js',
+      code: `
+        const Stripe = require('stripe');
+        const stripe = new Stripe('key');
+        exports.handler = async (event) => {
+          const body = JSON.parse(event.body);
+          await stripe.charges.create({ amount: body.cents, currency: 'usd' }, { idempotencyKey: body.messageId });
+        };`,
+    },
   ],
   invalid: [
+    {
+      name: "an untyped CommonJS Lambda: reading event.Records confirms the event is Lambda's, and record.messageId is the SQS message's id",
+      filename: 'handler.js',
+      code: `
+        const Stripe = require('stripe');
+        const stripe = new Stripe('key');
+        exports.handler = async (event) => {
+          for (const record of event.Records) {
+            const body = JSON.parse(record.body);
+            await stripe.charges.create({ amount: body.cents, currency: 'usd', customer: body.customer }, { idempotencyKey: record.messageId });
+          }
+        };`,
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          data: { key: "the 'idempotencyKey' option", source: "the SQS message id 'record.messageId' on line 7" },
+          line: 7,
+        },
+      ],
+    },
     {
       name: 'a fresh key assigned into a request body that is then sent',
       code: `

@@ -59,7 +59,12 @@ function listedMember(table: LibraryTable, spec: ShapeSpec, name: string): Membe
 
 /** `value.name` for a shaped value. */
 export function memberOfShape(table: LibraryTable, owner: Shaped, name: string, code: string): Fact[] {
-  return memberOf(table, owner.shape, name, code, owner.code).map((fact) => asCertainAs(fact, owner));
+  const facts = memberOf(table, owner.shape, name, code, owner.code);
+  const spec = owner.guessed ? table.shape(owner.shape) : undefined;
+  const member = spec && listedMember(table, spec, name);
+  // A member only the guessed platform has: the code spells its structure, the guess stands.
+  if (member && 'listOf' in member && member.confirms) return facts;
+  return facts.map((fact) => asCertainAs(fact, owner));
 }
 
 function memberOf(table: LibraryTable, shape: ShapeId, name: string, code: string, ownerCode: string): Fact[] {
