@@ -588,9 +588,11 @@ module.exports = {
 import { DataTypes, Model } from 'sequelize';
 export class Member extends Model {}
 Member.init({ id: { type: DataTypes.INTEGER, primaryKey: true }, email: { type: DataTypes.STRING, unique: true } }, { sequelize, tableName: 'Members' });
+export const Refund = sequelize.define('Refund', { refundId: { type: DataTypes.STRING, unique: true } });
 `,
       'src/service.js': `
 import { ConversationFollower, Member, Tag, Visit } from './db.js';
+import * as models from './models.js';
 
 export async function follow(UserId, ConversationId) {
   if (await ConversationFollower.findOne({ where: { UserId, ConversationId } })) return;
@@ -611,9 +613,15 @@ export async function visit(UserId) {
   if (await Visit.findOne({ where: { UserId } })) return;
   await Visit.create({ UserId });
 }
+
+// A model defined without options, reached through the module of models: its unique column settles it.
+export async function refund(refundId) {
+  if (await models.Refund.findOne({ where: { refundId } })) return;
+  await models.Refund.create({ refundId });
+}
 `,
     });
-    expect(findings).toEqual(['src/service.js:21 idempotency/no-check-then-insert/checkThenInsert']);
+    expect(findings).toEqual(['src/service.js:22 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
   it('quoted names in SQL keep their case: an ON CONFLICT on "userId" meets the key a Sequelize migration adds on userId', async () => {

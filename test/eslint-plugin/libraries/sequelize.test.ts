@@ -47,6 +47,34 @@ describe('sequelize adapter', () => {
         },
       ],
     ],
+    [
+      "a model held by the project's registry of models",
+      `import { Model } from 'sequelize'; await db.Refund.create({ refundId }); await models.Refund.findOne({ where: { refundId } });`,
+      [
+        {
+          kind: 'insert',
+          library: 'sequelize',
+          targets: ['refund'],
+          fields: ['refundId'],
+          arbitrated: false,
+          skipsDuplicates: false,
+        },
+        {
+          kind: 'read',
+          library: 'sequelize',
+          targets: ['refund'],
+          fields: [],
+          filters: ['refundId'],
+          arbitrated: false,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
+    [
+      'near miss of a registry: a capitalised member of an SDK client is no model',
+      `import { Model } from 'sequelize'; await stripe.Refund.create({ amount });`,
+      [],
+    ],
   ])('%s', (_name, code, expected) => {
     expect(operationsIn(code)).toEqual(expected);
   });

@@ -538,8 +538,9 @@ export function sequelizeDeclarations(file: AdapterFile): DeclaredTable[] {
             ? node.callee.object.name
             : undefined
           : staticString(first);
-      if (!attributes || !model || !options || !(objectProperty(options, 'sequelize') || method === 'define')) return;
-      const tableName = staticString(objectProperty(options, 'tableName')?.value);
+      // init needs its options (they name the connection); define's are optional.
+      if (!attributes || !model || (method === 'init' && !(options && objectProperty(options, 'sequelize')))) return;
+      const tableName = options && staticString(objectProperty(options, 'tableName')?.value);
       const keys = [...sequelizeColumnKeys(attributes, model, file), ...sequelizeOptionKeys(options, model, file)];
       // A model declares only the keys it knows of; its table's migrations may add others.
       tables.push({ table: model, aliases: tableName ? [tableName] : [], keys, addition: true });

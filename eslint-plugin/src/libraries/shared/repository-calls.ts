@@ -77,6 +77,8 @@ function isRepositoryGetter(node: TSESTree.Node | undefined): node is TSESTree.C
   );
 }
 
+const modelRegistry = /^(db|models?|database|orm|entities|schemas?|tables)$/i;
+
 function receiverTarget(receiver: TSESTree.Node, scopeOf: ScopeOf): string | undefined {
   // `const repo = this.connection.getRepository(ctx, Refund); repo.save(…)`: the repository it was given.
   const held = heldValue(receiver, scopeOf);
@@ -94,7 +96,8 @@ function receiverTarget(receiver: TSESTree.Node, scopeOf: ScopeOf): string | und
   const last = path[path.length - 1];
   if (/^(manager|entityManager|em|queryRunner|dataSource|connection|db|this)$/.test(last)) return undefined;
   const heldByClass = path.length === 2 && path[0] === 'this';
-  const modelClass = path.length === 1 && /^[A-Z]/.test(last);
+  // A model class, alone or held by the project's registry of models (`db.Payment`, `models.Order`).
+  const modelClass = /^[A-Z]/.test(last) && (path.length === 1 || modelRegistry.test(path[path.length - 2]));
   const namedAsStore =
     /(Repository|Repo|Model|Collection)$/.test(last) || /^(repository|repo|model|collection)$/i.test(last);
   return heldByClass || modelClass || namedAsStore ? last : undefined;
