@@ -70,18 +70,24 @@ function serialisedBefore(
   write: DataOperation,
   position: number,
   neighbours: readonly DataOperation[],
-  table: LibraryTable,
+  analysis: FileAnalysis,
 ): boolean {
+  const table = analysis.file.libraries;
   const elsewhere = (other: DataOperation) => !other.targets.some((target) => write.targets.includes(target));
   // A key-value store's SET … NX on another key is a lock.
   const lock = (other: DataOperation) =>
     table.dataAdapter(other.library)?.keyPolicy === 'whole-key' && other.skipsDuplicates === true;
+  // An update whose answer decides (`if (result.count === 0) return` after a versioned
+  // `updateMany`): a compare-and-set only one worker wins.
+  const compareAndSet = (other: DataOperation) =>
+    other.kind === 'update' && (other.filters?.length ?? 0) > 1 && guardsOf(other, analysis).length > 0;
   return neighbours.some(
     (other) =>
       other.node.range[0] < position &&
       (other.kind === 'serialisation' ||
         (other.kind === 'read' && other.locksRows === true && elsewhere(other)) ||
-        (lock(other) && elsewhere(other))),
+        (lock(other) && elsewhere(other)) ||
+        compareAndSet(other)),
   );
 }
 
@@ -556,7 +562,7 @@ function recordAfterGatedWork(
   );
   if (!read || oneSerialisableTransaction(write, read, analysis.file.scopeOf)) return undefined;
   const neighbours = groups.get(fn) ?? [];
-  if (serialisedBefore(write, read.node.range[0], neighbours, analysis.file.libraries)) return undefined;
+  if (serialisedBefore(write, read.node.range[0], neighbours, analysis)) return undefined;
   // A plain insert that fails on a duplicate takes back the work of its transaction; an upsert does not.
   const settles = write.kind === 'insert' && !write.arbitrated ? 'unsettled' : 'ignored';
   const workBefore = workBetween(write, write.node, read.node.range[1], settles, guardsOf(read, analysis), analysis);
@@ -695,7 +701,7 @@ function flagRecords(
       if (
         !test ||
         oneSerialisableTransaction(update, read, file.scopeOf) ||
-        serialisedBefore(update, read.node.range[0], groups.get(fn) ?? [], file.libraries)
+        serialisedBefore(update, read.node.range[0], groups.get(fn) ?? [], analysis)
       )
         continue;
       const workBefore = workBetween(update, update.node, askedBy(test.guard), 'unsettled', [test.guard], analysis);
@@ -778,7 +784,7 @@ function insertsDecided(
       duplicateCatches(write.node, file).length > 0 ||
       inSerializableTransaction(write.node, file.text) ||
       oneSerialisableTransaction(write, read, file.scopeOf) ||
-      serialisedBefore(write, read.node.range[0], neighbours, table)
+      serialisedBefore(write, read.node.range[0], neighbours, analysis)
     )
       continue;
     // Double-checked locking: look, lock, look again, write. The second look, under the lock,
@@ -790,9 +796,9 @@ function insertsDecided(
         (guard) =>
           guard.owner.range[0] > read.node.range[1] &&
           guard.owner.range[0] < write.node.range[0] &&
-          serialisedBefore(write, guard.owner.range[0], neighbours, table),
+          serialisedBefore(write, guard.owner.range[0], neighbours, analysis),
       ) && again.targets.some((target) => write.targets.includes(target));
-    if (serialisedBefore(write, write.node.range[0], neighbours, table) && candidates.some(looksUnderLock)) continue;
+    if (serialisedBefore(write, write.node.range[0], neighbours, analysis) && candidates.some(looksUnderLock)) continue;
     if (writesWhatWasRead(write, read, file.scopeOf) || !looksForInsertedRow(write, read, analysis.tracer)) continue;
     let key: { value: UniqueKey | undefined } | undefined;
     let after: readonly TSESTree.CallExpression[] | undefined;

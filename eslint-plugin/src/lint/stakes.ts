@@ -100,10 +100,12 @@ function duplicatesStake(operation: DataOperation, module: FileContext): boolean
 
 /**
  * What makes a call's repeat count: `money`, a second copy that moves money, grants access or
- * calls another system (a message sent, a writing request); `adds`, any second copy at all (a
- * row inserted, a quantity added to, a provider called, a message sent), where a repeat comes by
- * itself; `money-only`, a second copy that moves money or grants access, and no other call out
- * (an object stored, a POST whose answer is read) counts.
+ * changes another system (a writing request); `adds`, any second copy at all (a row inserted, a
+ * quantity added to, a provider called, a message sent), where a repeat comes by itself;
+ * `money-only`, a second copy that moves money or grants access, and no other call out (an
+ * object stored, a POST whose answer is read) counts. A message to the project's own queue
+ * counts only where a repeat comes by itself: elsewhere its consumer does the work, and is
+ * judged where it does it.
  */
 type Stake = 'money' | 'adds' | 'money-only';
 
@@ -124,7 +126,7 @@ function callAtStake(
   const provider = providerCallAt(call, module);
   if (provider) return !provider.keyed && (stake === 'adds' || movesMoney.has(provider.effect));
   if (stake === 'money' && writingRequest(call, module) !== undefined) return true;
-  if (stake !== 'money-only' && sends(call, module)) return true;
+  if (stake === 'adds' && sends(call, module)) return true;
   const operations = callOperations(call, module);
   if (operations.length > 0)
     return operations.some((operation) =>

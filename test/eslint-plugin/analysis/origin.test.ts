@@ -20,6 +20,11 @@ describe('the origin of a value', () => {
       [['unknown'], ['amount']],
     ],
     [
+      "a token's value is a text of its own, no amount; a cart's value is one",
+      'const { tokenValue, cartValue } = JSON.parse(body); probe(tokenValue); probe(cartValue);',
+      [['unknown'], ['amount']],
+    ],
+    [
       'a template joins its parts',
       'const refund = JSON.parse(body); probe(`r-${refund.refundId}-${Date.now()}`);',
       [['constant', 'business', 'minted:the current time']],

@@ -770,8 +770,33 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           await graphRepo.create({ name: job.data.name });
         }`,
     },
+    {
+      name: "a model of a queue's table in the project's models folder is the data layer, not a queue's processor",
+      filename: 'server/models/documentSyncQueue.js',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function watch(document) {
+          const watched = await prisma.documentSyncQueue.count({ where: { documentId: document.id } });
+          if (watched > 0) throw new Error('already watched');
+          return prisma.documentSyncQueue.create({ data: { documentId: document.id } });
+        }`,
+    },
   ],
   invalid: [
+    {
+      name: "the near miss of a queue's table in the models folder: the same code among the project's queues handles deliveries",
+      filename: 'server/queues/documentSync.js',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function watch(document) {
+          const watched = await prisma.documentSyncQueue.count({ where: { documentId: document.id } });
+          if (watched > 0) throw new Error('already watched');
+          return prisma.documentSyncQueue.create({ data: { documentId: document.id } });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 7 }],
+    },
     {
       name: 'the near miss of a team member with only a name: one that names the user it admits grants access',
       code: `

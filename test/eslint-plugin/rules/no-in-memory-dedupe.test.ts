@@ -272,6 +272,18 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
           logger.info('message', message.id);
         }`,
     },
+    {
+      name: 'a collection named as a cache of what was loaded: a second load after a restart is the cache filling again',
+      code: `
+        class Locale {
+          resourceCached = new Map();
+          async load(lang: string) {
+            if (this.resourceCached.has(lang)) return;
+            this.resourceCached.set(lang, true);
+            await producer.send({ topic: 'locale-loaded', messages: [{ value: lang }] });
+          }
+        }`,
+    },
   ],
   invalid: [
     {

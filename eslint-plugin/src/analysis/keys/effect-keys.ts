@@ -3,7 +3,13 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { leaf, type Leaf } from '../origin/facts.js';
 import type { FileContext } from '../context/file-context.js';
 import type { LibraryTable } from '../context/library-table.js';
-import { soundsLikeClaimStore, storesDeliveries, words, type NameJudge } from '../naming/names.js';
+import {
+  namesPlaceOrCredentialKey,
+  soundsLikeClaimStore,
+  storesDeliveries,
+  words,
+  type NameJudge,
+} from '../naming/names.js';
 import type { DataOperation, Field } from '../operations/index.js';
 import type { OriginTracer } from '../origin/origin.js';
 import { resultIgnored } from '../syntax/nodes.js';
@@ -128,6 +134,8 @@ function keyFields(
     );
   }
   return operation.fields.flatMap((field, index) => {
+    // Where an object is stored, or a credential: a new one is new by design.
+    if (namesPlaceOrCredentialKey(field.name)) return [];
     // A column the schema makes unique on its own refuses a second row with its value, whatever it is named.
     const strength =
       keyStrength(table.names, field.name, index, target) ??

@@ -64,8 +64,22 @@ const amountWords = new Set([
   'money',
   'pennies',
 ]);
-/** What holds a value of any kind (`settingsValue`, `fieldValue`): its `value` is no amount. */
+/**
+ * What holds a value of any kind (`settingsValue`, `fieldValue`), or a value that is a text of its
+ * own (`tokenValue`, `cookieValue`): its `value` is no amount.
+ */
 const valueHolders = new Set([
+  'token',
+  'key',
+  'hash',
+  'signature',
+  'cookie',
+  'cell',
+  'label',
+  'tag',
+  'claim',
+  'text',
+  'string',
   'setting',
   'settings',
   'config',
@@ -295,6 +309,55 @@ const claimTable =
 /** Tables (or models, or key prefixes) that record which deliveries were handled or are being handled. */
 export const soundsLikeClaimStore: (name: string) => boolean = remembered((name) =>
   claimTable.test(words(name).join('_')),
+);
+
+/** What a `…Key` may name besides an operation's key: where something is stored, or a credential. */
+const placeOrCredentialWords = new Set([
+  'storage',
+  'object',
+  's3',
+  'blob',
+  'bucket',
+  'file',
+  'path',
+  'cache',
+  'upload',
+  'image',
+  'avatar',
+  'media',
+  'asset',
+  'attachment',
+  'thumbnail',
+  'snapshot',
+  'api',
+  'public',
+  'private',
+  'secret',
+  'encryption',
+  'signing',
+  'access',
+  'license',
+  'licence',
+  'ssh',
+  'sort',
+  'partition',
+  'primary',
+  'foreign',
+  'translation',
+  'i18n',
+]);
+
+/** A key that names a place or a credential (`storageKey`, `s3Key`, `apiKey`), not an operation. */
+export const namesPlaceOrCredentialKey: (name: string) => boolean = remembered((name) => {
+  const parts = words(name);
+  return parts[parts.length - 1] === 'key' && parts.slice(0, -1).some((word) => placeOrCredentialWords.has(word));
+});
+
+const cacheWords = new Set(['cache', 'cached', 'caches', 'memo', 'memoized', 'memoised']);
+
+/** A collection named as a cache of what was loaded or computed (`resourceCached`, `memo`), not a record of handled work. */
+export const namesCache: (name: string) => boolean = remembered((name) =>
+  words(name).some((word) => cacheWords.has(word)),
 );
 
 // Only what records handled work: a lock, a lease or an in-flight set keeps two runs apart at once, which memory may do.

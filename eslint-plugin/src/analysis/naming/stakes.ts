@@ -103,13 +103,29 @@ const deliveryPlaceWords = new Set([
   'schedulers',
 ]);
 
+/** Folders of a project's data layer: its models, entities, schemas, repositories and types. */
+const dataLayerFolders = new Set([
+  'model',
+  'models',
+  'entity',
+  'entities',
+  'schema',
+  'schemas',
+  'repository',
+  'repositories',
+  'dto',
+  'dtos',
+  'types',
+]);
+
 /**
  * Does a file's path (relative to its project) say it handles deliveries: a queue's processors,
  * a worker, a webhook's controller? A guess from the project's own layout, for where the
  * registration that would say so is out of sight (a base class the worker calls, a router).
  */
-export const namesDeliveryPlace: (path: string) => boolean = remembered((path) =>
-  path
-    .split(/[\\/]/)
-    .some((segment) => words(segment.replace(/\.[cm]?[jt]sx?$/, '')).some((word) => deliveryPlaceWords.has(word))),
-);
+export const namesDeliveryPlace: (path: string) => boolean = remembered((path) => {
+  const segments = path.split(/[\\/]/).map((segment) => words(segment.replace(/\.[cm]?[jt]sx?$/, '')));
+  // The data layer describes data (`models/documentSyncQueue.js` is the queue's table), it handles nothing.
+  if (segments.some((parts) => parts.length === 1 && dataLayerFolders.has(parts[0]))) return false;
+  return segments.some((parts) => parts.some((word) => deliveryPlaceWords.has(word)));
+});

@@ -20,7 +20,7 @@ import {
   type Membership,
 } from './memory.js';
 import { originAt } from '../../analysis/keys/key-facts.js';
-import { namesHandledRecord, readName } from '../../analysis/naming/names.js';
+import { namesCache, namesHandledRecord, readName } from '../../analysis/naming/names.js';
 import type { Leaf } from '../../analysis/origin/facts.js';
 import type { DataOperation } from '../../analysis/operations/index.js';
 import { callOperations } from '../../analysis/control/helper-operations.js';
@@ -239,6 +239,8 @@ export const noInMemoryDedupe = createRule({
         const everywhere = [...here, ...recordingsWhereItLives(collection)];
         // A Map or an object that stores computed values is a cache, not a record of what was done.
         if (!everywhere.every((recording) => storesMarker(recording, tracerOf))) return;
+        // So is one named as a cache (`resourceCached.set(lang, true)`): it says what was loaded, not what was handled.
+        if (namesCache(collection.name)) return;
         // The code serves deliveries, or the key is the delivery's own id: any recording will do.
         const delivery =
           analysis.servesDelivery(membership.node) ||
