@@ -1,6 +1,6 @@
 import { enclosingFunction } from '../analysis/control/statements.js';
 import { claimedFacts } from '../analysis/keys/effect-keys.js';
-import { namesHandledRecord } from '../analysis/naming/names.js';
+import { namesHandledRecord } from '../analysis/naming/stores.js';
 import type { DataOperation } from '../analysis/operations/index.js';
 import type { Work } from '../analysis/work/work.js';
 import { checkedWrites, workBetween } from './checked-writes.js';

@@ -7,7 +7,7 @@ import type { FileAnalysis } from './file-analysis.js';
 import { isFunction, type FileContext, type FunctionNode } from '../analysis/context/file-context.js';
 import { callOperations } from '../analysis/control/helper-operations.js';
 import { providerCallAt } from '../analysis/keys/provider-calls.js';
-import { soundsLikeClaimStore, storesDeliveries } from '../analysis/naming/names.js';
+import { soundsLikeClaimStore, storesDeliveries } from '../analysis/naming/stores.js';
 import { namesAccess, namesDeliveryPlace, namesGrantee, namesMoney } from '../analysis/naming/stakes.js';
 import { addedFields, type DataOperation } from '../analysis/operations/index.js';
 import { calledFunction } from '../analysis/project/calls.js';

@@ -65,11 +65,7 @@ export type MemberSpec =
   | { identity: string }
   /** Another shaped value. */
   | { shape: ShapeId }
-  /**
-   * A list whose elements have a shape. `confirms`: a name only this platform gives a member
-   * (a Lambda event's `Records`), so reading it confirms a shape that was only guessed from a
-   * name (`handler(event)`).
-   */
+  /** A list whose elements have a shape; `confirms`: a member only this platform has (`Records`) confirms a guessed shape. */
   | { listOf: ShapeId; confirms?: true }
   /** A plain value of a known kind: a producer-set dedupe id is `business`, a group id `scope`. */
   | { kind: LeafKind };

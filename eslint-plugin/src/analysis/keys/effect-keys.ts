@@ -3,13 +3,8 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { leaf, type Leaf } from '../origin/facts.js';
 import type { FileContext } from '../context/file-context.js';
 import type { LibraryTable } from '../context/library-table.js';
-import {
-  namesPlaceOrCredentialKey,
-  soundsLikeClaimStore,
-  storesDeliveries,
-  words,
-  type NameJudge,
-} from '../naming/names.js';
+import { words, type NameJudge } from '../naming/names.js';
+import { namesPlaceOrCredentialKey, soundsLikeClaimStore, storesDeliveries } from '../naming/stores.js';
 import type { DataOperation, Field } from '../operations/index.js';
 import type { OriginTracer } from '../origin/origin.js';
 import { resultIgnored } from '../syntax/nodes.js';

@@ -20,7 +20,8 @@ import {
   type Membership,
 } from './memory.js';
 import { originAt } from '../../analysis/keys/key-facts.js';
-import { namesCache, namesHandledRecord, readName } from '../../analysis/naming/names.js';
+import { readName } from '../../analysis/naming/names.js';
+import { namesCache, namesHandledRecord } from '../../analysis/naming/stores.js';
 import type { Leaf } from '../../analysis/origin/facts.js';
 import type { DataOperation } from '../../analysis/operations/index.js';
 import { callOperations } from '../../analysis/control/helper-operations.js';
