@@ -35,6 +35,11 @@ describe('the origin of a value', () => {
       [['constant', 'business', 'constant']],
     ],
     [
+      'a derivation of an object literal takes its values',
+      "import { createHash } from 'node:crypto'; const { userId, amount } = JSON.parse(body); probe(createHash('sha256').update(JSON.stringify({ userId, amount })).digest('hex'));",
+      [['constant', 'scope', 'amount', 'constant']],
+    ],
+    [
       'a parameter of a local function takes its arguments',
       'const key = (id) => `k:${id}`; const refund = JSON.parse(body); probe(key(refund.refundId));',
       [['constant', 'business']],

@@ -46,8 +46,19 @@ export function callFacts(tracer: Tracing, node: TSESTree.CallExpression, depth:
   if (minted) return [leaf('minted', code, minted)];
   const worker = (path && table.workerPaths.get(path)) ?? (name && table.workerPaths.get(name));
   if (worker) return [leaf('worker', code, worker)];
+  // What a derivation takes from an object literal (`JSON.stringify({ userId, amount })`) is its values.
+  const inputs = (argument: TSESTree.Node): Leaf[] =>
+    tracer
+      .visit(argument, depth)
+      .flatMap((fact) =>
+        fact.kind === 'object'
+          ? fact.object.properties.flatMap((property) =>
+              property.type === 'Property' ? asScalars(fact.follow(property.value, depth + 1)) : [],
+            )
+          : asScalars([fact]),
+      );
   const argumentScalars = () =>
-    node.arguments.flatMap((argument) => (argument.type === 'SpreadElement' ? [] : tracer.scalarsOf(argument, depth)));
+    node.arguments.flatMap((argument) => (argument.type === 'SpreadElement' ? [] : inputs(argument)));
 
   if (path && table.parsing.has(path)) return [shaped('payload', code)];
   const [first] = node.arguments;
