@@ -40,6 +40,11 @@ describe('the origin of a value', () => {
       [['constant', 'scope', 'amount', 'constant']],
     ],
     [
+      'a value made of more parts than can be judged is unknown, so that nothing rests on it',
+      `const { refundId } = JSON.parse(body); probe(\`${'-${refundId}'.repeat(1_001)}\`);`,
+      [['unknown']],
+    ],
+    [
       'a parameter of a local function takes its arguments',
       'const key = (id) => `k:${id}`; const refund = JSON.parse(body); probe(key(refund.refundId));',
       [['constant', 'business']],

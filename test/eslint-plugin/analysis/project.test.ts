@@ -66,6 +66,10 @@ describe('the function a call runs, wherever the project declares it', () => {
   write('src/base.ts', 'export class Base {\n  record(id: string) { return id; }\n}\n');
   write('src/ledger.ts', "import { Base } from './base';\nexport class Ledger extends Base {}\n");
   write('src/notify.js', 'exports.notify = function notify(id) {\n  return id;\n};\n');
+  write(
+    'src/registry.ts',
+    'export class Registry {\n  [name: string]: unknown;\n  static {}\n  find(id: string) { return id; }\n}\n',
+  );
   const consumer = `
 import { payments, Payments } from './payments';
 import billing from './billing';
@@ -84,8 +88,11 @@ class Handler {
     this.ledger.record(id);
     mail.notify(id);
     unknown.thing(id);
+    registry.find(id);
   }
 }
+import { Registry } from './registry';
+const registry = new Registry();
 `;
   const where = (fn: FunctionNode, filename: string) => `${path.relative(project, filename)}:${fn.loc.start.line}`;
   it.each([
@@ -96,6 +103,7 @@ class Handler {
     ['an inherited method of a constructor parameter typed with a class', 'this.ledger.record', 'src/base.ts:2'],
     ['a CommonJS export', 'mail.notify', 'src/notify.js:1'],
     ['nothing for a name the project does not declare', 'unknown.thing', undefined],
+    ['a method of a class that also has an index signature and a static block', 'registry.find', 'src/registry.ts:4'],
   ])('%s', (_name, callee, expected) => {
     beginLint(undefined);
     const found = inFile(

@@ -284,6 +284,21 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
           }
         }`,
     },
+    {
+      name: 'a set of runs in flight, emptied again in a finally: it keeps two runs apart now, it remembers nothing',
+      code: `${kafka}
+        const activeExecutions = new Set<string>();
+        consumer.run({ eachMessage: async ({ message }) => {
+          const execution = JSON.parse(message.value!.toString());
+          if (activeExecutions.has(execution.id)) return;
+          activeExecutions.add(execution.id);
+          try {
+            await pool.query('INSERT INTO transitions (execution_id) VALUES ($1)', [execution.id]);
+          } finally {
+            activeExecutions.delete(execution.id);
+          }
+        } });`,
+    },
   ],
   invalid: [
     {

@@ -26,6 +26,7 @@ const maxDepth = 60;
 /** The kinds of value a finding may rest on, whose place is kept for its origin. */
 const placedKinds = new Set<Fact['kind']>(['delivery', 'minted', 'worker', 'amount']);
 const stepsPerFile = 50_000;
+const maxFacts = 1_000;
 
 /** A tracer reading another module for one call: the called function's parameters are the caller's arguments. */
 interface CallBinding {
@@ -108,6 +109,9 @@ export class OriginTracer implements Tracing {
     } finally {
       this.visiting.delete(node);
     }
+    // A value made of thousands of alternatives (a file that joins everything with everything) is
+    // not one the rules can judge: unknown, so that nothing rests on it.
+    if (result.length > maxFacts) result = [leaf('unknown', this.code(node))];
     result = this.located(result, node);
     this.cache.set(node, result);
     return result;

@@ -101,8 +101,9 @@ function memberFunction(holder: Holder, name: string, crossModules: boolean, dep
   }
   const wantStatic = holder.kind === 'class';
   for (const member of holder.node.body.body) {
-    if (keyName(member as TSESTree.MethodDefinition) !== name || !('static' in member) || member.static !== wantStatic)
-      continue;
+    // A static block or an index signature has no name to call it by.
+    if (!('key' in member) || !('static' in member) || member.static !== wantStatic) continue;
+    if (keyName(member as TSESTree.MethodDefinition) !== name) continue;
     // An overload's signature has no body: the implementation is the method that does.
     if (member.type === 'MethodDefinition' && member.kind === 'method' && member.value.type === 'FunctionExpression')
       return { module: holder.module, fn: member.value };

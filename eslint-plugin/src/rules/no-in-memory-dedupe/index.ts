@@ -13,6 +13,7 @@ import {
   membershipAt,
   recordingsOf,
   recordingsWhereItLives,
+  removedIn,
   returnedBoolean,
   storesMarker,
   unseenCode,
@@ -242,6 +243,8 @@ export const noInMemoryDedupe = createRule({
         if (!everywhere.every((recording) => storesMarker(recording, tracerOf))) return;
         // So is one named as a cache (`resourceCached.set(lang, true)`): it says what was loaded, not what was handled.
         if (namesCache(collection.name)) return;
+        // And one the asking function empties again: runs in flight, not a record of what was done.
+        if (removedIn(collection, fn.body, file)) return;
         // The code serves deliveries, or the key is the delivery's own id: any recording will do.
         const delivery =
           analysis.servesDelivery(membership.node) ||

@@ -285,6 +285,35 @@ function lookupIn(
 }
 
 /**
+ * Does `scope` itself take keys out of the collection (`seen.delete(id)`, `delete seen[id]`, in a
+ * `finally` or on a later event)? Then it holds what is going on now (runs in flight, a mode),
+ * not what was handled: nothing in it is meant to outlast the work.
+ */
+export function removedIn(collection: Collection, scope: TSESTree.Node, file: FileContext): boolean {
+  let found = false;
+  walk(
+    scope,
+    file.visitorKeys,
+    (node) => {
+      if (found) return false;
+      const target =
+        node.type === 'CallExpression' &&
+        node.callee.type === 'MemberExpression' &&
+        propertyName(node.callee) === 'delete'
+          ? node.callee.object
+          : node.type === 'UnaryExpression' && node.operator === 'delete' && node.argument.type === 'MemberExpression'
+            ? node.argument.object
+            : undefined;
+      const removedFrom = target && collectionOf(target, file);
+      found = removedFrom !== undefined && sameCollection(removedFrom, collection);
+      return !found;
+    },
+    50_000,
+  );
+  return found;
+}
+
+/**
  * Where the key is recorded: in `scope` directly (`seen.add(id)`), or by a helper called there
  * (`markAsProcessed(id)`, one level down, in this module or another).
  */
