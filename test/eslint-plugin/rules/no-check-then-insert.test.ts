@@ -785,6 +785,43 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   ],
   invalid: [
     {
+      name: "the near miss of the project's own repository class: its own query wrapper, handed the statement, performs what the text says",
+      filename: 'src/workers/refunds.ts',
+      code: `
+        import { Worker } from 'bullmq';
+        class Db {
+          query(text, values) { return pool.query(text, values); }
+        }
+        const db = new Db();
+        export const worker = new Worker('refunds', async (job) => {
+          const { rows } = await db.query('SELECT 1 FROM refunds WHERE refund_id = $1', [job.data.refundId]);
+          if (rows.length > 0) return;
+          await db.query('INSERT INTO refunds (refund_id) VALUES ($1)', [job.data.refundId]);
+        });`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 10,
+          suggestions: [
+            {
+              messageId: 'addOnConflict',
+              output: `
+        import { Worker } from 'bullmq';
+        class Db {
+          query(text, values) { return pool.query(text, values); }
+        }
+        const db = new Db();
+        export const worker = new Worker('refunds', async (job) => {
+          const { rows } = await db.query('SELECT 1 FROM refunds WHERE refund_id = $1', [job.data.refundId]);
+          if (rows.length > 0) return;
+          await db.query('INSERT INTO refunds (refund_id) VALUES ($1) ON CONFLICT DO NOTHING', [job.data.refundId]);
+        });`,
+            },
+          ],
+        },
+      ],
+    },
+    {
       name: "the near miss of a queue's table in the models folder: the same code among the project's queues handles deliveries",
       filename: 'server/queues/documentSync.js',
       code: `

@@ -4,6 +4,7 @@ import { isFunction, type FileContext, type FunctionNode } from '../context/file
 import type { DataOperation } from '../contract/operation.js';
 import { findOperations } from '../operations/index.js';
 import { calledFunction } from '../project/calls.js';
+import { constantInitializer } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
 import { answersWith } from './decisions.js';
 
@@ -34,8 +35,16 @@ export function callOperations(
 ): DataOperation[] {
   const found = findOperations(node, file);
   if (found.length === 0 || node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return found;
+  // A project's wrapper handed the statement itself (`db.query('INSERT …', […])`) performs what the text says.
+  if (writtenText(node.arguments[0], file)) return found;
   const own = calledFunction(file, node.callee);
   return own && !installed.test(own.module.filename) ? [] : found;
+}
+
+/** Is the argument text written in the code (a string, a template, a constant holding one)? */
+function writtenText(argument: TSESTree.Node | undefined, file: FileContext): boolean {
+  const value = argument?.type === 'Identifier' ? constantInitializer(argument, file.scopeOf(argument)) : argument;
+  return (value?.type === 'Literal' && typeof value.value === 'string') || value?.type === 'TemplateLiteral';
 }
 
 interface Summary {
