@@ -83,19 +83,19 @@ function isMarker(write: DataOperation, analysis: FileAnalysis): boolean {
  */
 function duplicatesStake(operation: DataOperation, module: FileContext): boolean {
   if (operation.kind === 'read' || operation.kind === 'serialisation' || operation.kind === 'delete') return false;
-  const names = module.libraries.names;
-  const money = (name: string) => namesMoney(name) || names.meaning(name) === 'amount';
-  if (operation.kind === 'update')
-    return operation.targets.some(namesMoney)
-      ? (addedFields(operation, module) ?? []).length > 0
-      : (addedFields(operation, module) ?? []).some(money);
-  if (operation.targets.some(namesMoney)) return true;
+  const amount = (name: string) => module.libraries.names.meaning(name) === 'amount';
+  const moneyTable = operation.targets.some(namesMoney);
+  if (operation.kind === 'update') {
+    const added = addedFields(operation, module) ?? [];
+    return moneyTable ? added.length > 0 : added.some((field) => namesMoney(field) || amount(field));
+  }
+  if (moneyTable) return true;
   if (
     operation.targets.some(namesAccess) &&
     (operation.fieldsComplete !== true || operation.fields.some((field) => namesGrantee(field.name)))
   )
     return true;
-  return operation.kind === 'insert' && operation.fields.some((field) => names.meaning(field.name) === 'amount');
+  return operation.kind === 'insert' && operation.fields.some((field) => amount(field.name));
 }
 
 /**

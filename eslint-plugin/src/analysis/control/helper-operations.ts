@@ -22,8 +22,6 @@ import { answersWith } from './decisions.js';
 
 const bodyBudget = 2_000;
 
-const installed = /[\\/]node_modules[\\/]|\.d\.[cm]?ts$/;
-
 /**
  * The operations a call performs, as the adapters read it, unless the call runs a function the
  * project itself declares: `fedGraphRepo.create()` on an instance of the project's own repository
@@ -37,8 +35,8 @@ export function callOperations(
   if (found.length === 0 || node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return found;
   // A project's wrapper handed the statement itself (`db.query('INSERT …', […])`) performs what the text says.
   if (writtenText(node.arguments[0], file)) return found;
-  const own = calledFunction(file, node.callee);
-  return own && !installed.test(own.module.filename) ? [] : found;
+  // `calledFunction` finds the project's own functions only, never installed code.
+  return calledFunction(file, node.callee) ? [] : found;
 }
 
 /** Is the argument text written in the code (a string, a template, a constant holding one)? */

@@ -165,10 +165,10 @@ export const noInMemoryDedupe = createRule({
 
     /**
      * A helper that decides and returns a boolean (`if (seen.has(id)) return false; …; return
-     * true`) gates its callers' code. A helper of the same module is reported by its caller, at
-     * the call; one that callers import is reported here, at the lookup, once for all of them.
+     * true`) gates its callers' code: the conditions its answer decides there, in this module or
+     * the ones that import it. A helper of the same module is reported by its caller, at the call;
+     * one that callers import is reported here, at the lookup, once for all of them.
      */
-    /** The conditions a helper's answer decides in its callers, in this module or the ones that import it. */
     const callersGates = (gate: Gate, fn: FunctionNode) => {
       const answer = answerOfHelper(gate, fn);
       if (answer === undefined) return [];
@@ -204,14 +204,18 @@ export const noInMemoryDedupe = createRule({
       // The gate hands on itself (at a helper's call), or the helper's callers do.
       const handing =
         handsOn(unseenCode(gate)) || callersGates(gate, fn).some(({ outer }) => handsOn(unseenCode(outer)));
-      if (!handing) return undefined;
-      const wanted = keyText(key, file);
-      const recorded =
+      if (!handing || !recordingsIn(membership, fn).sameKey) return undefined;
+      return { node: membership.node, label: 'the work behind the check' };
+    };
+
+    /** The recordings of the membership's collection in `fn`, and whether one records the key it asks about. */
+    const recordingsIn = (membership: Membership, fn: FunctionNode) => {
+      const wanted = keyText(membership.key, file);
+      const here = recordingsOf(membership.collection, fn.body, file);
+      const sameKey =
         membership.records ||
-        recordingsOf(collection, fn.body, file).some(
-          (recording) => recording.key !== undefined && keyText(recording.key, file) === wanted,
-        );
-      return recorded ? { node: membership.node, label: 'the work behind the check' } : undefined;
+        here.some((recording) => recording.key !== undefined && keyText(recording.key, file) === wanted);
+      return { here, sameKey };
     };
 
     const check = (membership: Membership) => {
@@ -233,11 +237,7 @@ export const noInMemoryDedupe = createRule({
           facts.every((fact) => fact.kind === 'constant' || fact.kind === 'time' || fact.kind === 'minted')
         )
           return;
-        const wanted = keyText(key, file);
-        const here = recordingsOf(collection, fn.body, file);
-        const sameKey =
-          membership.records ||
-          here.some((recording) => recording.key !== undefined && keyText(recording.key, file) === wanted);
+        const { here, sameKey } = recordingsIn(membership, fn);
         const everywhere = [...here, ...recordingsWhereItLives(collection)];
         // A Map or an object that stores computed values is a cache, not a record of what was done.
         if (!everywhere.every((recording) => storesMarker(recording, tracerOf))) return;
