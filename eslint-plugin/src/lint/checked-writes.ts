@@ -8,6 +8,7 @@ import {
   inSerializableTransaction,
   isDecidedBy,
   writeSites,
+  type Guard,
 } from '../analysis/control/decisions.js';
 import { flagTests, type FlagTest } from '../analysis/control/flags.js';
 import { isNothing } from '../analysis/control/polarity.js';
@@ -59,6 +60,8 @@ export interface CheckedWrite {
   keysUnreadable(): boolean;
   /** The calls after the write, in the function that decides it, that the same check lets run: the rest of what a second pass does. */
   decidedAfter(): readonly TSESTree.CallExpression[];
+  /** The function goes on past the check either way (`if (!cached) set(…)`): its callers learn nothing of what it found. */
+  fallsThrough?: true;
 }
 
 /**
@@ -322,14 +325,27 @@ function coveringKey(
 
 /**
  * A key-value write that stores a computed value (a cache fill: GET missed, compute, SET) keeps
- * state; only a marker (a constant, the time) records that something was done.
+ * state; only a marker (a constant, the time) records that something was done. A constant chosen
+ * as the code runs (`found ? '1' : '0'`) is state too, and so is a value of which nothing is seen
+ * (an object the code fills in, stringified).
  */
 function storesState(write: DataOperation, tracer: OriginTracer, table: LibraryTable): boolean {
   if (table.dataAdapter(write.library)?.keyPolicy !== 'whole-key' || !write.stored || write.stored.length === 0)
     return false;
-  return write.stored.some((value) =>
-    tracer.scalars(value).some((fact) => fact.kind !== 'constant' && fact.kind !== 'time' && fact.kind !== 'minted'),
-  );
+  return write.stored.some((value) => {
+    if (value.type === 'ConditionalExpression') return true;
+    const facts = tracer.scalars(value);
+    return (
+      facts.length === 0 ||
+      facts.some((fact) => fact.kind !== 'constant' && fact.kind !== 'time' && fact.kind !== 'minted')
+    );
+  });
+}
+
+/** An `if` that leaves the function on neither side. */
+function fallsThrough(guard: Guard): boolean {
+  const owner = guard.owner;
+  return owner.type === 'IfStatement' && !exits(owner.consequent) && !exits(owner.alternate);
 }
 
 /** `save(found)` after `const found = await repo.findOne(…)` updates the row that was read. */
@@ -825,6 +841,7 @@ function insertsDecided(
       keyLaterInTransaction: () => keyLaterInTransaction(write, neighbours, analysis),
       keysUnreadable: () => write.targets.some((target) => analysis.schema().unreadableFor(target)),
       decidedAfter: () => (after ??= callsDecidedAfter(decided.site, guardsFor(read), analysis)),
+      ...(fallsThrough(decided.guard) && { fallsThrough: true as const }),
     });
   }
   return result;

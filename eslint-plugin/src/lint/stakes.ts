@@ -8,7 +8,14 @@ import { isFunction, type FileContext, type FunctionNode } from '../analysis/con
 import { callOperations } from '../analysis/control/helper-operations.js';
 import { providerCallAt } from '../analysis/keys/provider-calls.js';
 import { soundsLikeClaimStore, storesDeliveries } from '../analysis/naming/stores.js';
-import { namesAccess, namesDeliveryPlace, namesGrantee, namesMoney } from '../analysis/naming/stakes.js';
+import { namesCatalogue } from '../analysis/naming/names.js';
+import {
+  namesAccess,
+  namesDeliveryPlace,
+  namesGrantee,
+  namesMoney,
+  namesOneOffPlace,
+} from '../analysis/naming/stakes.js';
 import { addedFields, type DataOperation } from '../analysis/operations/index.js';
 import { calledFunction } from '../analysis/project/calls.js';
 import { projectRoot } from '../analysis/project/root.js';
@@ -33,30 +40,46 @@ const movesMoney = new Set(['charge', 'refund', 'transfer', 'payout', 'ledger', 
 
 /** Does the check-then-insert run while a delivery is handled? */
 function inDelivery(checked: CheckedWrite, analysis: FileAnalysis): boolean {
-  if (analysis.servesDelivery(checked.at) || analysis.servesDelivery(checked.read.node)) return true;
-  for (let node = checked.at.parent; node; node = node.parent) {
-    if (isFunction(node) && entryPointOf(node, analysis)) return true;
-  }
-  // A value the broker assigned to this delivery (a message id, an offset) is checked or written.
-  if (namesDelivery(checked, analysis)) return true;
-  // Last, the project's own layout: a file among its queues' processors, workers or webhooks.
-  const filename = analysis.file.filename;
-  const root = projectRoot(filename);
-  return namesDeliveryPlace(root ? path.relative(root, filename) : filename);
+  return runsInDelivery([checked.at, checked.read.node], checkedValues(checked), analysis);
 }
 
 /**
- * Is a value the broker assigned to this delivery (a message id, an offset) checked or written?
- * With `byName`, also a value only named as one (`eventId`): enough to support a finding.
+ * Does code at these places run while a delivery is handled: in a handler or what it calls, or
+ * in an entry point? Else, is a value the broker assigned to this delivery (a message id, an
+ * offset) among `values`, or is the file among the project's queues' processors, workers or
+ * webhooks (its own layout, last)?
  */
-function namesDelivery(checked: CheckedWrite, analysis: FileAnalysis, byName = false): boolean {
-  const values = [
+function runsInDelivery(places: readonly TSESTree.Node[], values: readonly TSESTree.Node[], analysis: FileAnalysis) {
+  if (places.some((place) => analysis.servesDelivery(place))) return true;
+  for (let node = places[0].parent; node; node = node.parent) {
+    if (isFunction(node) && entryPointOf(node, analysis)) return true;
+  }
+  if (namesDelivery(values, analysis)) return true;
+  return namesDeliveryPlace(projectPath(analysis.file.filename));
+}
+
+/** The values a check-then-insert checks and writes. */
+function checkedValues(checked: CheckedWrite): TSESTree.Node[] {
+  return [
     ...(checked.read.filters ?? []).flatMap((filter) => filter.values),
     ...checked.write.fields.flatMap((field) => field.values),
   ];
+}
+
+/**
+ * Is a value the broker assigned to this delivery (a message id, an offset) among `values`?
+ * With `byName`, also a value only named as one (`eventId`): enough to support a finding.
+ */
+function namesDelivery(values: readonly TSESTree.Node[], analysis: FileAnalysis, byName = false): boolean {
   return values.some((value) =>
     analysis.tracer.scalars(value).some((fact) => fact.kind === 'delivery' && (byName || !fact.guessed)),
   );
+}
+
+/** A file's path within its project (the whole path when no project root is found). */
+function projectPath(filename: string): string {
+  const root = projectRoot(filename);
+  return root ? path.relative(root, filename) : filename;
 }
 
 /** A write that records a handled delivery: the code itself expects the repeat it guards against. */
@@ -65,7 +88,7 @@ function recordsHandled(checked: CheckedWrite, analysis: FileAnalysis): boolean 
   if (write.claim) return true;
   if (write.targets.some((target) => soundsLikeClaimStore(target) || storesDeliveries(target))) return true;
   // A key-value marker keyed by the delivery (`SET seen:<message id> 1`) is that delivery's record.
-  return isMarker(write, analysis) && namesDelivery(checked, analysis, true);
+  return isMarker(write, analysis) && namesDelivery(checkedValues(checked), analysis, true);
 }
 
 /**
@@ -77,8 +100,8 @@ function isMarker(write: DataOperation, analysis: FileAnalysis): boolean {
 }
 
 /**
- * A write whose second copy moves money or grants access: by its table, an amount it records, or
- * an amount it adds to (a counter of scans is no money). A row of an access table grants access
+ * A write whose second copy moves money or grants access: by its table, an amount it records (not
+ * a catalogue's price), or an amount it adds to (a counter of scans is no money). A row of an access table grants access
  * when it names who receives it (`userId`), or when its fields are not all shown.
  */
 function duplicatesStake(operation: DataOperation, module: FileContext): boolean {
@@ -95,7 +118,12 @@ function duplicatesStake(operation: DataOperation, module: FileContext): boolean
     (operation.fieldsComplete !== true || operation.fields.some((field) => namesGrantee(field.name)))
   )
     return true;
-  return operation.kind === 'insert' && operation.fields.some((field) => amount(field.name));
+  // A catalogue's entry (a product and its price) moves no money however many there are.
+  return (
+    operation.kind === 'insert' &&
+    !operation.targets.some(namesCatalogue) &&
+    operation.fields.some((field) => amount(field.name))
+  );
 }
 
 /**
@@ -158,20 +186,35 @@ function callAtStake(
  * - Inside a delivery's handler: always.
  * - Elsewhere: when the write, or what the same check lets run after it, moves money, grants
  *   access or calls another system, and the check looks for a particular row rather than for
- *   any (a lazily made singleton).
+ *   any (a lazily made singleton); never in a data migration, a seed or a script, run once by hand.
  */
 export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
   if (recordsHandled(checked, analysis)) return true;
   if (isMarker(checked.write, analysis)) {
-    // With nothing after it, the check and the marker are a helper's `once(key)`: its callers do the work.
+    // With nothing after it, the check and the marker are a helper's `once(key)`: its callers do
+    // the work, when the check tells them what it found (`if (seen) return false`).
     const after = checked.decidedAfter();
-    return after.length === 0 || workRepeats(after, checked, analysis);
+    return (after.length === 0 && !checked.fallsThrough) || workRepeats(after, checked, analysis);
   }
   if (inDelivery(checked, analysis)) return true;
+  // A data migration, a seed or a script: run once, by hand.
+  if (namesOneOffPlace(projectPath(analysis.file.filename))) return false;
   // A check for any row of the table (`findFirst()`): a singleton made lazily, once per deployment.
   if (checked.read.filters?.length === 0) return false;
   if (duplicatesStake(checked.write, analysis.file)) return true;
   return callsAtStake(checked.decidedAfter(), analysis);
+}
+
+/**
+ * Is a write that no unique key settles (an upsert by filter) worth a finding? Where a second run
+ * comes by itself (a delivery's handler), always; elsewhere only a user's second request makes
+ * one, and that matters when the second copy moves money or grants access: a second settings
+ * document does not. Never in a script run once by hand.
+ */
+export function duplicateMatters(write: DataOperation, analysis: FileAnalysis): boolean {
+  const values = [...(write.filters ?? []), ...write.fields].flatMap((field) => field.values);
+  if (runsInDelivery([write.node], values, analysis)) return true;
+  return !namesOneOffPlace(projectPath(analysis.file.filename)) && duplicatesStake(write, analysis.file);
 }
 
 /** Does any of these calls add a copy when it runs again (a row, a quantity, a provider call, a message)? */
@@ -189,13 +232,14 @@ function callsAtStake(calls: readonly TSESTree.Node[], analysis: FileAnalysis, s
  * Is work that runs before its claim is recorded worth a finding? Where a second pass comes by
  * itself (a delivery's handler) or the write records what was handled, always; elsewhere only a
  * user's retry repeats it, and that matters when the work moves money, grants access or calls
- * another system (a second invitation email does not).
+ * another system (a second invitation email does not), and not in a script run once by hand.
  */
 export function workBeforeMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
   if (recordsHandled(checked, analysis)) return true;
   const calls = checked.workBefore.map((work) => work.node);
   if (isMarker(checked.write, analysis)) return workRepeats(calls, checked, analysis);
-  return inDelivery(checked, analysis) || callsAtStake(calls, analysis);
+  if (inDelivery(checked, analysis)) return true;
+  return !namesOneOffPlace(projectPath(analysis.file.filename)) && callsAtStake(calls, analysis);
 }
 
 /**

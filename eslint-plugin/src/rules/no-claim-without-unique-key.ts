@@ -1,6 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { analysisFor } from '../lint/file-analysis.js';
+import { duplicateMatters } from '../lint/stakes.js';
 import type { FileContext } from '../analysis/context/file-context.js';
 import type { OriginTracer } from '../analysis/origin/origin.js';
 import type { DataOperation } from '../analysis/operations/index.js';
@@ -148,6 +149,9 @@ export const noClaimWithoutUniqueKey = createRule({
             const matched = new Set((write.conflictTarget ?? []).map(columnName));
             if (keys.some((key) => key.columns.length > 0 && key.columns.every((column) => matched.has(column))))
               continue;
+            // An upsert is how code writes a document whatever is there: only where a second copy
+            // costs something is its missing key a finding.
+            if (!duplicateMatters(write, analysis)) continue;
             context.report({
               node: write.node,
               messageId: matched.size === 0 ? 'upsertEmptyFilter' : 'upsertNoKey',

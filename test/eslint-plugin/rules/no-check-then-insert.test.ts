@@ -212,6 +212,69 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'the near miss of a team member who names the user: in a data migration, run once by hand, nothing repeats it',
+      filename: 'saas-migrations/commands/migrateChannels.ts',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function join(organizationId, userId) {
+          const existing = await prisma.teamMember.findFirst({ where: { organizationId, userId } });
+          if (existing) return existing;
+          return prisma.teamMember.create({ data: { organizationId, userId } });
+        }`,
+    },
+    {
+      name: "a product made when missing, with its price: a catalogue's entry moves no money",
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function productFor(code) {
+          const found = await prisma.product.findFirst({ where: { code } });
+          if (found) return found;
+          return prisma.product.create({ data: { code, name: code, unitPrice: 0 } });
+        }`,
+    },
+    {
+      name: 'a cache fill of a constant chosen by what was computed: SET 1 or 0 after resolving',
+      code: `
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        export async function hasMx(domain) {
+          const cached = await redis.get(\`mx:\${domain}\`);
+          if (cached !== null) return cached === '1';
+          const found = (await resolveMx(domain)).length > 0;
+          await redis.set(\`mx:\${domain}\`, found ? '1' : '0', 'EX', 3600);
+          return found;
+        }`,
+    },
+    {
+      name: 'a cache fill of an object the code builds up, stringified',
+      code: `
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        export async function actionsOf(user) {
+          const cached = await redis.get(\`actions:\${user.id}\`);
+          if (cached) return JSON.parse(cached);
+          const actions = {};
+          for (const permission of user.permissions) actions[permission] = true;
+          await redis.set(\`actions:\${user.id}\`, JSON.stringify(actions));
+          return actions;
+        }`,
+    },
+    {
+      name: 'a default set when missing, the function going on either way: its callers learn nothing of the check',
+      code: `
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        export async function middleware(req, res, next) {
+          const hostname = await redis.get('hostname');
+          if (!hostname) {
+            redis.set('hostname', '1');
+          }
+          next();
+        }`,
+    },
+    {
       name: 'saving an instance that was read updates it: it is not an insert',
       code: `
         import { Model } from 'sequelize';
@@ -843,6 +906,18 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           const existing = await prisma.teamMember.findFirst({ where: { organizationId, userId } });
           if (existing) return existing;
           return prisma.teamMember.create({ data: { organizationId, userId } });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 7 }],
+    },
+    {
+      name: "the near miss of a catalogue's product with its price: a bonus recorded with its amount moves money",
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function bonusFor(userId, code) {
+          const found = await prisma.bonus.findFirst({ where: { userId, code } });
+          if (found) return found;
+          return prisma.bonus.create({ data: { userId, code, amount: 500 } });
         }`,
       errors: [{ messageId: 'checkThenInsert', line: 7 }],
     },
@@ -1649,6 +1724,42 @@ module.exports.refund = async function refund(refundRepository, paymentId) {
           if (await redis.get(key)) return false;
           await redis.set(key, '1', 'NX');
           return true;
+        }`,
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'the near miss of a default set when missing: a marker whose branch answers the caller is a once helper',
+      code: `
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        export async function firstTime(key) {
+          const seen = await redis.get(key);
+          if (!seen) {
+            await redis.set(key, '1');
+            return true;
+          }
+          return false;
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 7,
+          suggestions: [
+            {
+              messageId: 'addNx',
+              output: `
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        export async function firstTime(key) {
+          const seen = await redis.get(key);
+          if (!seen) {
+            await redis.set(key, '1', 'NX');
+            return true;
+          }
+          return false;
         }`,
             },
           ],

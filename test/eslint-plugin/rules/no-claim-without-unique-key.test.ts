@@ -111,10 +111,22 @@ for (const [name, text] of Object.entries({
 }
 mkdirSync(path.join(project, '.git'));
 const filename = path.join(project, 'src/handler.ts');
+/** A file among the project's jobs: a second run of what it does comes by itself. */
+const jobFile = path.join(project, 'src/jobs/handler.ts');
 const elsewhere = path.join(tmpdir(), 'no-project', 'handler.ts');
 
 ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
   valid: [
+    {
+      name: 'the near miss of an upsert with no unique key in a job: outside a delivery, a second document of a log costs nothing',
+      filename,
+      code: `import mongoose from 'mongoose'; export async function touch(accountId, ip) { await AccountIps.updateOne({ accountId, ip }, { $set: { lastConnection: new Date() } }, { upsert: true }); }`,
+    },
+    {
+      name: 'the near miss of a wallet upserted with no key: in a script run once by hand, nothing repeats it',
+      filename: path.join(project, 'scripts/open-wallets.ts'),
+      code: `import mongoose from 'mongoose'; export async function open(currency) { await Wallet.updateOne({ currency }, { $set: { currency } }, { upsert: true }); }`,
+    },
     {
       name: 'pg: ON CONFLICT DO NOTHING on the primary key',
       filename,
@@ -394,8 +406,8 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       errors: [{ messageId: 'noKeyOnColumns' }],
     },
     {
-      name: 'Mongoose: upsert by fields with a plain, not unique, index',
-      filename,
+      name: 'Mongoose: upsert by fields with a plain, not unique, index, in a job',
+      filename: jobFile,
       code: `import mongoose from 'mongoose'; export async function touch(accountId, ip) { await AccountIps.updateOne({ accountId, ip }, { $set: { lastConnection: new Date() } }, { upsert: true }); }`,
       errors: [
         {
@@ -411,8 +423,25 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       ],
     },
     {
-      name: 'Mongoose: upsert with an empty filter',
+      name: 'the near miss of a log upserted outside a delivery: a wallet upserted with no key on its filter, anywhere, moves money',
       filename,
+      code: `import mongoose from 'mongoose'; export async function open(currency) { await Wallet.updateOne({ currency }, { $set: { currency } }, { upsert: true }); }`,
+      errors: [
+        {
+          messageId: 'upsertNoKey',
+          data: {
+            table: 'Wallet',
+            write: 'Wallet.updateOne()',
+            columns: 'currency',
+            index: 'Wallet(currency)',
+            where: 'in its schema',
+          },
+        },
+      ],
+    },
+    {
+      name: 'Mongoose: upsert with an empty filter, in a job',
+      filename: jobFile,
       code: `import mongoose from 'mongoose'; export async function mark(day) { await DbMetadata.findOneAndUpdate({}, { $set: { routingFeeLastEntry: day } }, { upsert: true }); }`,
       errors: [{ messageId: 'upsertEmptyFilter' }],
     },
@@ -423,8 +452,8 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       errors: [{ messageId: 'caughtNoKey' }],
     },
     {
-      name: 'NestJS Mongoose: a @Schema class whose @Prop is not unique',
-      filename,
+      name: 'NestJS Mongoose: a @Schema class whose @Prop is not unique, in a job',
+      filename: jobFile,
       code: `import { Model } from 'mongoose'; class EventsService { constructor(EventKeysModel) { this.EventKeysModel = EventKeysModel; } seed(name) { return this.EventKeysModel.updateOne({ key: name }, { key: name, type: 'String' }, { upsert: true }).exec(); } }`,
       errors: [{ messageId: 'upsertNoKey' }],
     },

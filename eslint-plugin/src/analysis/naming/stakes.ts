@@ -129,3 +129,26 @@ export const namesDeliveryPlace: (path: string) => boolean = remembered((path) =
   if (segments.some((parts) => parts.length === 1 && dataLayerFolders.has(parts[0]))) return false;
   return segments.some((parts) => parts.some((word) => deliveryPlaceWords.has(word)));
 });
+
+/** Folders of code run once by an operator: migrations of data, seeds, scripts. */
+const oneOffFolderWords = new Set([
+  'migration',
+  'migrations',
+  'seed',
+  'seeds',
+  'seeder',
+  'seeders',
+  'script',
+  'scripts',
+]);
+
+/**
+ * Does a file's path (relative to its project) say it is run once, by hand: a data migration, a
+ * seed, a script? Nothing repeats it by itself, and whoever runs it twice sees it.
+ */
+export const namesOneOffPlace: (path: string) => boolean = remembered((path) =>
+  path
+    .split(/[\\/]/)
+    .slice(0, -1)
+    .some((segment) => words(segment).some((word) => oneOffFolderWords.has(word))),
+);
