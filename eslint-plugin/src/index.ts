@@ -9,6 +9,7 @@ import { noDeliveryIdEffectKey } from './rules/no-delivery-id-effect-key.js';
 import { noInMemoryDedupe } from './rules/no-in-memory-dedupe/index.js';
 import { requireRepeatSafeEffect } from './rules/require-repeat-safe-effect/index.js';
 import { lazyTypeScriptParser } from './analysis/project/typescript-parser.js';
+import { oneOffFolders } from './analysis/naming/stakes.js';
 
 export {
   catalogue,
@@ -49,14 +50,14 @@ export const rules = {
 const sourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
 /**
  * Code that never runs as competing workers on live deliveries: tests, fixtures, mocks, seeds and
- * one-off migration scripts (`migrations/`, `migration/`, `alterations/`). The rules stay off
- * there in the recommended config.
+ * one-off migration scripts (the folders the analysis knows as run once by hand: `migrations/`,
+ * `alterations/`, `scripts/`). The rules stay off there in the recommended config.
  */
 const notServiceCode = [
   '**/*.{test,spec}.*',
   '**/{__tests__,__mocks__,__fixtures__,test,tests,e2e,playwright,cypress,mocks}/**',
   '**/mock-*/**',
-  '**/{migrations,migration,alterations,seeds,seed,scripts}/**',
+  `**/{${[...oneOffFolders].join(',')}}/**`,
   '**/{seed,seeds}.*',
   '**/*.seed.*',
 ];

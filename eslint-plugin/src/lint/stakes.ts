@@ -14,6 +14,7 @@ import {
   namesDeliveryPlace,
   namesGrantee,
   namesMoney,
+  namesMoneyAmount,
   namesOneOffPlace,
 } from '../analysis/naming/stakes.js';
 import { addedFields, type DataOperation } from '../analysis/operations/index.js';
@@ -100,13 +101,13 @@ function isMarker(write: DataOperation, analysis: FileAnalysis): boolean {
 }
 
 /**
- * A write whose second copy moves money or grants access: by its table, an amount it records (not
- * a catalogue's price), or an amount it adds to (a counter of scans is no money). A row of an access table grants access
+ * A write whose second copy moves money or grants access: by its table, an amount of money it
+ * records (not a catalogue's price, not a count), or an amount it adds to (a counter of scans is no money). A row of an access table grants access
  * when it names who receives it (`userId`), or when its fields are not all shown.
  */
 function duplicatesStake(operation: DataOperation, module: FileContext): boolean {
   if (operation.kind === 'read' || operation.kind === 'serialisation' || operation.kind === 'delete') return false;
-  const amount = (name: string) => module.libraries.names.meaning(name) === 'amount';
+  const amount = (name: string) => module.libraries.names.meaning(name) === 'amount' && namesMoneyAmount(name);
   const moneyTable = operation.targets.some(namesMoney);
   if (operation.kind === 'update') {
     const added = addedFields(operation, module) ?? [];

@@ -4,6 +4,17 @@ import { ruleTester } from '../rule-tester.js';
 ruleTester.run('no-amount-effect-key', noAmountEffectKey, {
   valid: [
     {
+      name: "the near miss of a SADD member built from the amount: a store wrapper's setValue is the member it is given, no amount",
+      code: `
+        class RedisCache {
+          setAndAddToSet(key, value, setKey, setValue, ttl) {
+            const transaction = this.client.multi();
+            transaction.set(key, value, 'EX', ttl);
+            return transaction.sadd(setKey, setValue).exec();
+          }
+        }`,
+    },
+    {
       name: "a client's key, or without one a fingerprint that holds the order id: each alternative names the operation",
       code: `
         export async function buy(req, userId) {

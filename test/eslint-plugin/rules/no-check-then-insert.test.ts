@@ -224,6 +224,17 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: "a day's visit counter made when missing: a total of visits is a count, not money",
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function visit(formId, day) {
+          const found = await prisma.formAnalytic.findFirst({ where: { formId, day } });
+          if (found) return prisma.formAnalytic.update({ where: { id: found.id }, data: { totalVisits: { increment: 1 } } });
+          return prisma.formAnalytic.create({ data: { formId, day, totalVisits: 1 } });
+        }`,
+    },
+    {
       name: "a product made when missing, with its price: a catalogue's entry moves no money",
       code: `
         import { PrismaClient } from '@prisma/client';
@@ -906,6 +917,18 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           const existing = await prisma.teamMember.findFirst({ where: { organizationId, userId } });
           if (existing) return existing;
           return prisma.teamMember.create({ data: { organizationId, userId } });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 7 }],
+    },
+    {
+      name: "the near miss of a day's visit counter: a day's total amount made when missing moves money",
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function settle(merchantId, day, cents) {
+          const found = await prisma.dailySettlement.findFirst({ where: { merchantId, day } });
+          if (found) return found;
+          return prisma.dailySettlement.create({ data: { merchantId, day, totalAmount: cents } });
         }`,
       errors: [{ messageId: 'checkThenInsert', line: 7 }],
     },

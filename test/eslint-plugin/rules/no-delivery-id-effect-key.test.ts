@@ -66,6 +66,25 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         }`,
     },
     {
+      name: 'a key made once, held in headers, handed to a method that retries by calling itself with them',
+      code: `
+        class BridgeClient {
+          async postWithRetry(endpoint, data, headers, tries = 3) {
+            try {
+              return await post(endpoint, data, headers);
+            } catch (error) {
+              if (tries > 0) return this.postWithRetry(endpoint, data, headers, tries - 1);
+              throw error;
+            }
+          }
+          async createTransfer(data) {
+            const idempotencyKey = String(Date.now());
+            const headers = { ...this.defaultHeaders(), 'Idempotency-Key': idempotencyKey };
+            return this.postWithRetry('v0/transfers', data, headers);
+          }
+        }`,
+    },
+    {
       name: 'a key made before a retry loop is the same for each of its tries',
       code: `
         export async function charge(orderId, cents) {

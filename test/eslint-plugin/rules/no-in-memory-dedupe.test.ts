@@ -33,6 +33,23 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
         }`,
     },
     {
+      name: 'the near miss of a module-level Set before a pg insert: one the code saves to Redis whole, and loads back, mirrors the store',
+      code: `${kafka}
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        let processedIds = new Set<string>();
+        export async function load() {
+          processedIds = new Set(JSON.parse((await redis.get('processed')) ?? '[]'));
+        }
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value!.toString());
+          if (processedIds.has(event.paymentId)) return;
+          await pool.query('INSERT INTO ledger (payment_id, cents) VALUES ($1, $2)', [event.paymentId, event.cents]);
+          processedIds.add(event.paymentId);
+          await redis.set('processed', JSON.stringify([...processedIds]));
+        } });`,
+    },
+    {
       name: 'a Set made inside the handler dedupes the items of one message',
       code: `${kafka}
         consumer.run({ eachMessage: async ({ message }) => {

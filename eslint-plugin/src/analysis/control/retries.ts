@@ -21,7 +21,11 @@ const loops = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'Whil
 
 const summaries = new WeakMap<FunctionNode, boolean[]>();
 
-/** Does `fn` use its parameter `index` inside a loop of its own body (calls it, or passes it on), so one call uses it many times? */
+/**
+ * Does `fn` use its parameter `index` inside a loop of its own body (calls it, or passes it on),
+ * or hand it to itself again (`return this.postWithRetry(url, body, headers, --tries)`), so one
+ * call uses it many times?
+ */
 function repeatsParameter(fn: FunctionNode, index: number, file: FileContext): boolean {
   let known = summaries.get(fn);
   if (!known) summaries.set(fn, (known = []));
@@ -39,7 +43,13 @@ function repeatsParameter(fn: FunctionNode, index: number, file: FileContext): b
     file.visitorKeys,
     (node) => {
       if (repeated) return false;
-      if (!loops.has(node.type)) return true;
+      if (
+        node.type === 'CallExpression' &&
+        node.arguments.some((argument) => uses.has(argument)) &&
+        calledFunction(file, node.callee)?.fn === fn
+      )
+        repeated = true;
+      if (!loops.has(node.type)) return !repeated;
       walk(node, file.visitorKeys, (inner) => {
         if (uses.has(inner) && inner.parent?.type !== 'AssignmentExpression') repeated = true;
         return !repeated;
@@ -115,20 +125,21 @@ function variesPerRepeat(node: TSESTree.Node, region: TSESTree.Node, file: FileC
  * repeats it, or when the key is sent from a loop (or a function handed to a repeating call)
  * and every fresh value was made before it, outside.
  */
-export function reusedByRetries(node: TSESTree.Node, fresh: readonly Leaf[], file: FileContext): boolean {
-  // A key held in a binding is sent where the binding is read.
+export function reusedByRetries(node: TSESTree.Node, fresh: readonly Leaf[], file: FileContext, depth = 0): boolean {
+  // A key held in a binding, or the options that hold it (`const headers = { 'Idempotency-Key': key }`), is sent where the binding is read.
   const declarator = node.parent;
   if (declarator?.type === 'VariableDeclarator' && declarator.init === node && declarator.id.type === 'Identifier') {
     const reads = (variableOf(declarator.id, file.scopeOf(declarator)) ?? { references: [] }).references.filter(
       (reference) => reference.isRead(),
     );
-    return reads.length > 0 && reads.some((reference) => sentAgain(reference.identifier, fresh, file));
+    return reads.length > 0 && reads.some((reference) => sentAgain(reference.identifier, fresh, file, depth));
   }
-  return sentAgain(node, fresh, file);
+  return sentAgain(node, fresh, file, depth);
 }
 
-function sentAgain(node: TSESTree.Node, fresh: readonly Leaf[], file: FileContext): boolean {
+function sentAgain(node: TSESTree.Node, fresh: readonly Leaf[], file: FileContext, depth: number): boolean {
   const current = enclosingLiteral(node);
+  if (current !== node && depth < 2) return reusedByRetries(current, fresh, file, depth + 1);
   // Only a value handed to a call as it is: one made into another value is judged where that one is sent.
   const parent = current.parent;
   const index =

@@ -65,8 +65,8 @@ const amountWords = new Set([
   'pennies',
 ]);
 /**
- * What holds a value of any kind (`settingsValue`, `fieldValue`), or a value that is a text of its
- * own (`tokenValue`, `cookieValue`): its `value` is no amount.
+ * What holds a value of any kind (`settingsValue`, `fieldValue`, a set's `setValue`), or a value
+ * that is a text of its own (`tokenValue`, `cookieValue`): its `value` is no amount.
  */
 const valueHolders = new Set([
   'token',
@@ -101,6 +101,12 @@ const valueHolders = new Set([
   'secret',
   'flag',
   'feature',
+  // A store's or a collection's own (`setValue` of a SADD, `cacheValue`), or what a setter takes.
+  'set',
+  'member',
+  'element',
+  'cache',
+  'store',
 ]);
 const currencyWords = new Set(['currency', 'ccy', 'iso4217']);
 const timeWords = new Set([

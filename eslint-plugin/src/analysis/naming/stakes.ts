@@ -29,6 +29,31 @@ const moneyNouns = new Set([
   'earning',
   'reward',
 ]);
+/**
+ * Words of an amount that is money: a total or a sum alone may count anything (`totalVisits`),
+ * a price, a fee or a balance is money.
+ */
+const moneyAmountWords = new Set([
+  'amount',
+  'amounts',
+  'cents',
+  'price',
+  'subtotal',
+  'fee',
+  'fees',
+  'cost',
+  'balance',
+  'qty',
+  'quantity',
+  'money',
+  'pennies',
+]);
+
+/** Does an amount's name say it is money (`amount`, `unitPrice`), not a count (`totalVisits`)? */
+export const namesMoneyAmount: (name: string) => boolean = remembered((name) =>
+  words(name).some((word) => moneyAmountWords.has(word)),
+);
+
 /** Records whose second copy grants access twice: a membership, a permission, a seat, a licence. */
 const accessNouns = new Set([
   'member',
@@ -130,10 +155,12 @@ export const namesDeliveryPlace: (path: string) => boolean = remembered((path) =
   return segments.some((parts) => parts.some((word) => deliveryPlaceWords.has(word)));
 });
 
-/** Folders of code run once by an operator: migrations of data, seeds, scripts. */
-const oneOffFolderWords = new Set([
+/** Folders of code run once by an operator: migrations of data, alterations, seeds, scripts. */
+export const oneOffFolders: ReadonlySet<string> = new Set([
   'migration',
   'migrations',
+  'alteration',
+  'alterations',
   'seed',
   'seeds',
   'seeder',
@@ -150,5 +177,5 @@ export const namesOneOffPlace: (path: string) => boolean = remembered((path) =>
   path
     .split(/[\\/]/)
     .slice(0, -1)
-    .some((segment) => words(segment).some((word) => oneOffFolderWords.has(word))),
+    .some((segment) => words(segment).some((word) => oneOffFolders.has(word))),
 );

@@ -14,6 +14,7 @@ import {
   recordingsOf,
   recordingsWhereItLives,
   removedIn,
+  savedToStore,
   returnedBoolean,
   storesMarker,
   unseenCode,
@@ -245,6 +246,8 @@ export const noInMemoryDedupe = createRule({
         if (namesCache(collection.name)) return;
         // And one the asking function empties again: runs in flight, not a record of what was done.
         if (removedIn(collection, fn.body, file)) return;
+        // And one the code writes to a store whole: a mirror of what the store keeps.
+        if (savedToStore(collection, operationsIn)) return;
         // The code serves deliveries, or the key is the delivery's own id: any recording will do.
         const delivery =
           analysis.servesDelivery(membership.node) ||

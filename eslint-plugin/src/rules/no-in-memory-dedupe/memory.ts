@@ -346,6 +346,42 @@ export function recordingsWhereItLives(collection: Collection): Recording[] {
   return recordingsIn(collection.owner, collection, collection.module);
 }
 
+/**
+ * Is the collection itself written to a store where it lives (`redis.set(key,
+ * JSON.stringify([...this.executed]))`)? Then it is a mirror of what the store keeps, read back
+ * after a restart, not memory of this process alone.
+ */
+export function savedToStore(
+  collection: Collection,
+  operationsAt: (node: TSESTree.CallExpression, module: FileContext) => readonly DataOperation[],
+): boolean {
+  const module = collection.module;
+  const holds = (root: TSESTree.Node) => {
+    let found = false;
+    walk(root, module.visitorKeys, (node) => {
+      if (found) return false;
+      const named =
+        node.type === 'Identifier' || node.type === 'MemberExpression' ? collectionOf(node, module) : undefined;
+      found = named !== undefined && sameCollection(named, collection);
+      return !found;
+    });
+    return found;
+  };
+  let saved = false;
+  walk(
+    collection.owner,
+    module.visitorKeys,
+    (node) => {
+      if (saved) return false;
+      if (node.type === 'CallExpression' && node.arguments.some(holds))
+        saved = operationsAt(node, module).some((operation) => operation.kind !== 'read');
+      return !saved;
+    },
+    50_000,
+  );
+  return saved;
+}
+
 /** Is the value stored under a key a marker (true, a time, a count of one), rather than a computed value kept for later? */
 export function storesMarker(recording: Recording, tracer: (module: FileContext) => OriginTracer): boolean {
   const value = recording.value;
