@@ -687,6 +687,55 @@ export async function template(prisma: any, workspace: any, props: any) {
     expect(findings).toEqual([]);
   });
 
+  it('TypeORM migrations: a unique index of new Table({ … }) or createIndex(new TableIndex({ … })) settles an upsert the entity alone would not', async () => {
+    const entities = `
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+@Entity('member_cache')
+export class MemberCacheItem {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column() guild_id!: string;
+  @Column() user_id!: string;
+}
+
+@Entity('reminders')
+export class Reminder {
+  @PrimaryGeneratedColumn() id!: number;
+  @Column() guild_id!: string;
+  @Column() user_id!: string;
+}
+`;
+    const migration = `
+import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
+export class CreateMemberCache1682788165866 implements MigrationInterface {
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.createTable(new Table({
+      name: 'member_cache',
+      columns: [{ name: 'id', type: 'int', isPrimary: true, isGenerated: true }, { name: 'guild_id', type: 'bigint' }, { name: 'user_id', type: 'bigint' }],
+      indices: [{ columnNames: ['guild_id', 'user_id'], isUnique: true }, { columnNames: ['user_id'] }],
+    }));
+    await queryRunner.createTable(new Table({ name: 'reminders', columns: [{ name: 'id', type: 'int', isPrimary: true }, { name: 'guild_id', type: 'bigint' }, { name: 'user_id', type: 'bigint' }] }));
+    await queryRunner.createIndex('reminders', new TableIndex({ columnNames: ['user_id'] }));
+  }
+  public async down(): Promise<void> {}
+}
+`;
+    const service = `
+import { getRepository } from 'typeorm';
+import { MemberCacheItem, Reminder } from './entities.js';
+export async function save(items) {
+  await getRepository(MemberCacheItem).upsert(items, ['guild_id', 'user_id']);
+  await getRepository(Reminder).upsert(items, ['guild_id', 'user_id']);
+}
+`;
+    const { findings } = await lintProject({
+      'src/entities.ts': entities,
+      'src/migrations/1682788165866-CreateMemberCache.ts': migration,
+      'src/service.ts': service,
+    });
+    expect(findings).toEqual(['src/service.ts:6 idempotency/no-claim-without-unique-key/noMatchingKey']);
+  });
+
   it('TypeORM entities: a unique column and a composite primary key, read from the entity classes', async () => {
     const { findings } = await lintProject({
       'src/entities.ts': `
@@ -788,6 +837,63 @@ export async function createTenant(tenantRepository, _environmentId, identifier,
 `,
     });
     expect(findings).toEqual([]);
+  });
+
+  it("Mongoose: a Schema imported from a validation library declares no model's keys", async () => {
+    const { findings } = await lintProject({
+      'src/validation.ts': `
+import Schema from 'validate';
+export const userSchema = new Schema({ email: { type: String, unique: true } });
+`,
+      'src/models.ts': `
+import mongoose, { Schema } from 'mongoose';
+export const User = mongoose.model('User', new Schema({ email: String }));
+`,
+      'src/jobs/users.ts': `
+import mongoose from 'mongoose';
+import { User } from '../models';
+export async function userFor(email) {
+  const found = await User.findOne({ email });
+  if (found) return found;
+  return User.create({ email });
+}
+`,
+    });
+    expect(findings).toEqual(['src/jobs/users.ts:7 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
+  it('Mongoose: a model whose schema reaches model() through a loader function is not known, so its keys are unknown; a model read with no key on the checked field is reported', async () => {
+    const { findings } = await lintProject({
+      'src/imap/models.ts': `
+import mongoose, { Schema } from 'mongoose';
+export const customerImapSchema = new Schema({ email: { type: String, unique: true }, contactsId: String });
+export const loadImapCustomerClass = (_models) => customerImapSchema;
+const logSchema = new Schema({ message: String });
+export const Log = mongoose.model('Log', logSchema);
+`,
+      'src/connection.ts': `
+import mongoose from 'mongoose';
+import { loadImapCustomerClass } from './imap/models';
+export const models = {};
+models.ImapCustomers = mongoose.model('imap_customers', loadImapCustomerClass(models));
+`,
+      'src/jobs/imap.ts': `
+import mongoose from 'mongoose';
+import { models } from '../connection';
+import { Log } from '../imap/models';
+export async function customerFor(email) {
+  const prev = await models.ImapCustomers.findOne({ email });
+  if (prev) return prev;
+  return models.ImapCustomers.create({ email });
+}
+export async function logOnce(message) {
+  const prev = await Log.findOne({ message });
+  if (prev) return prev;
+  return Log.create({ message });
+}
+`,
+    });
+    expect(findings).toEqual(['src/jobs/imap.ts:13 idempotency/no-check-then-insert/checkThenInsert']);
   });
 });
 

@@ -153,6 +153,8 @@ function drizzleChain(chain: Chain, end: TSESTree.CallExpression, file: AdapterF
         kind: 'read',
         label: `a Drizzle select from ${table}`,
         filters: where ? conditionFields(where.call.arguments[0], file) : undefined,
+        // `.for('update')`, `.for('share')`: the rows found are locked.
+        ...(link(chain, 'for') && { locksRows: true }),
       };
     }
   }

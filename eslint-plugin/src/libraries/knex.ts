@@ -76,7 +76,13 @@ function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: Adap
   if (link(chain, 'del', 'delete', 'truncate'))
     return { ...base, kind: 'delete', label: `the knex delete from ${table}` };
   if (chain.links.slice(1).some((candidate) => knexReads.has(candidate.name)))
-    return { ...base, kind: 'read', label: `a knex query on ${table}`, filters: whereFilters(chain, scopeOf) };
+    return {
+      ...base,
+      kind: 'read',
+      label: `a knex query on ${table}`,
+      filters: whereFilters(chain, scopeOf),
+      ...(link(chain, 'forUpdate', 'forShare') && { locksRows: true }),
+    };
   return undefined;
 }
 

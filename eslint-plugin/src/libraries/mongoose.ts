@@ -16,5 +16,6 @@ export const mongoose: DataAdapter = {
   remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
   increments: { fieldMaps: ['$inc'], methods: ['increment'] },
   uniqueViolations: ['E11000', '11000'],
-  models: { mentions: /\bSchema\s*(<[^>]*>)?\s*\(/, read: mongooseSchemas },
+  // `new Schema(…)`, and `model('name', …)` where a model is registered.
+  models: { mentions: /\bSchema\s*(<[^>]*>)?\s*\(|\.model\s*(<[^>]*>)?\s*\(/, read: mongooseSchemas },
 };

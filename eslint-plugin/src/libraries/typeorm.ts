@@ -11,7 +11,7 @@ import {
 } from '../analysis/index.js';
 import { atChainEnd, chainEnds, tableName } from './shared/query-chains.js';
 import { repositoryMethods, repositoryOperation } from './shared/repository-calls.js';
-import { typeormEntities } from './shared/model-readers.js';
+import { typeormEntities, typeormMigrationTables } from './shared/model-readers.js';
 
 /** TypeORM: `manager.createQueryBuilder().insert().into(Refund).values(row).orIgnore()`. */
 function typeormBuilder(
@@ -64,8 +64,11 @@ export const typeorm: DataAdapter = {
       return `@Unique([${fields.map((field) => `'${field}'`).join(', ')}]) to entity ${entity}`;
     },
   },
-  // `@Entity`, or a project's own decorator around it (`@MultiORMEntity('heartbeats')`).
-  models: { mentions: /@\w*Entity\b/, read: typeormEntities },
+  // `@Entity`, or a project's own decorator around it (`@MultiORMEntity('heartbeats')`), and a migration's `new Table({ … })`.
+  models: {
+    mentions: /@\w*Entity\b|new\s+Table(Index|Unique)?\s*\(/,
+    read: (file) => [...typeormEntities(file), ...typeormMigrationTables(file)],
+  },
   // A migration's `up(queryRunner)`: `await queryRunner.query('CREATE UNIQUE INDEX …')`.
   ddlCalls: [{ method: 'query', receiver: /^queryRunner$/ }],
 };

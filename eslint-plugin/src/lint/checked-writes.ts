@@ -56,8 +56,11 @@ export interface CheckedWrite {
    * transaction fails there, and takes this write back with it.
    */
   keyLaterInTransaction(): UniqueKey | undefined;
-  /** A schema file that names the written table could not be read: whether a key settles the write is unknown. */
-  keysUnreadable(): boolean;
+  /**
+   * Whether a key settles the write is unknown: a schema file that names the written table could
+   * not be read, or the project declares its models in code and no declaration read is of this one.
+   */
+  keysUnknown(): boolean;
   /** The calls after the write, in the function that decides it, that the same check lets run: the rest of what a second pass does. */
   decidedAfter(): readonly TSESTree.CallExpression[];
   /** The function goes on past the check either way (`if (!cached) set(…)`): its callers learn nothing of what it found. */
@@ -342,6 +345,16 @@ function storesState(write: DataOperation, tracer: OriginTracer, table: LibraryT
   });
 }
 
+/**
+ * Are the keys that could settle `write` unknown? A schema file that names its table could not be
+ * read, or the table is registered where the readers look but defined where they do not (a
+ * Mongoose schema handed to `model()` by a loader function).
+ */
+function keysUnknown(write: DataOperation, analysis: FileAnalysis): boolean {
+  const schema = analysis.schema();
+  return write.targets.some((target) => schema.unreadableFor(target) || schema.keysUnseen(target));
+}
+
 /** An `if` that leaves the function on neither side. */
 function fallsThrough(guard: Guard): boolean {
   const owner = guard.owner;
@@ -596,7 +609,7 @@ function recordAfterGatedWork(
     coveringKey: () =>
       (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer, analysis.file.text) }).value,
     keyLaterInTransaction: () => undefined,
-    keysUnreadable: () => write.targets.some((target) => analysis.schema().unreadableFor(target)),
+    keysUnknown: () => keysUnknown(write, analysis),
     decidedAfter: () => [],
   };
 }
@@ -733,7 +746,7 @@ function flagRecords(
         storesState: false,
         coveringKey: () => undefined,
         keyLaterInTransaction: () => undefined,
-        keysUnreadable: () => false,
+        keysUnknown: () => false,
         decidedAfter: () => [],
       });
       break;
@@ -839,7 +852,7 @@ function insertsDecided(
         (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer, analysis.file.text) })
           .value,
       keyLaterInTransaction: () => keyLaterInTransaction(write, neighbours, analysis),
-      keysUnreadable: () => write.targets.some((target) => analysis.schema().unreadableFor(target)),
+      keysUnknown: () => keysUnknown(write, analysis),
       decidedAfter: () => (after ??= callsDecidedAfter(decided.site, guardsFor(read), analysis)),
       ...(fallsThrough(decided.guard) && { fallsThrough: true as const }),
     });

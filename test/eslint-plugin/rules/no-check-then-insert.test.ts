@@ -456,6 +456,26 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: "the near miss of a Drizzle select then insert: the invite row locked first with Drizzle's .for('update')",
+      code: `
+        export async function accept(db, inviteId, userId) {
+          await db.transaction(async (tx) => {
+            const [invite] = await tx.select().from(invites).where(eq(invites.id, inviteId)).for('update');
+            const [seen] = await tx.select().from(members).where(and(eq(members.orgId, invite.orgId), eq(members.userId, userId)));
+            if (!seen) await tx.insert(members).values({ orgId: invite.orgId, userId });
+          });
+        }`,
+    },
+    {
+      name: "the parent row locked first with knex's forUpdate()",
+      code: `
+        export async function addItem(trx, orderId, sku) {
+          await trx('orders').where({ id: orderId }).forUpdate().first();
+          const found = await trx('order_items').where({ order_id: orderId, sku }).first();
+          if (!found) await trx('order_items').insert({ order_id: orderId, sku });
+        }`,
+    },
+    {
       name: 'a serializable Prisma transaction',
       code: `
         await prisma.$transaction(async (tx) => {

@@ -17,6 +17,11 @@ export interface DeclaredTable {
    * does not show every key the table has.
    */
   addition?: boolean;
+  /**
+   * The table is registered here but defined where the reader cannot follow (a Mongoose schema
+   * handed to `model()` by a loader function): nothing is known of its keys.
+   */
+  unseen?: boolean;
 }
 
 /** How code tells a unique violation from other errors, as a library reports it. */

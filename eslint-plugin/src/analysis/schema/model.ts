@@ -39,8 +39,12 @@ export interface ModelSources {
 export class SchemaModel {
   private byTable = new Map<string, UniqueKey[]>();
   private unsure = new Set<string>();
+  /** Tables with a declaration the readers saw (not only registered under a name). */
+  private seen = new Set<string>();
   private declaredWhole = new Set<string>();
   private declarations = new Map<string, { name: string; files: Set<string> }>();
+  /** Each table name, and every name the same table goes by. */
+  private names = new Map<string, Set<string>>();
   readonly files: readonly string[];
   /** Schema files found that could not be read: any table's keys may be declared there. */
   readonly unreadable: readonly string[];
@@ -73,13 +77,23 @@ export class SchemaModel {
   private index(): void {
     this.byTable = new Map();
     this.unsure = new Set();
+    this.seen = new Set();
     this.declaredWhole = new Set();
     this.declarations = new Map();
     const fromModels = (this.models?.files ?? []).flatMap((file) => this.modelTables.get(file) ?? []);
-    for (const declared of [...this.tables, ...fromModels]) {
-      for (const name of [declared.table, ...(declared.aliases ?? [])]) {
-        const target = normaliseTarget(name);
+    const all = [...this.tables, ...fromModels];
+    // The names one table goes by (an entity and the table it maps to): what a declaration under
+    // one of them says (a migration's keys on `member_cache`) holds under each (`MemberCacheItem`).
+    const names = (this.names = new Map<string, Set<string>>());
+    for (const declared of all) {
+      const group = new Set([declared.table, ...(declared.aliases ?? [])].map(normaliseTarget));
+      for (const target of [...group]) for (const known of names.get(target) ?? []) group.add(known);
+      for (const target of group) names.set(target, group);
+    }
+    for (const declared of all) {
+      for (const target of names.get(normaliseTarget(declared.table)) ?? []) {
         if (declared.unsure) this.unsure.add(target);
+        if (!declared.unseen) this.seen.add(target);
         if (!declared.addition) this.declaredWhole.add(target);
         const declaration = this.declarations.get(target) ?? { name: declared.table, files: new Set<string>() };
         declaration.files.add(declared.file);
@@ -94,9 +108,10 @@ export class SchemaModel {
 
   /**
    * Reads the model modules that could declare `target` (every one, without a target): a module
-   * that never spells the table's words, in any case or form, declares nothing of it.
+   * that never spells the table's words, in any case or form, declares nothing of it. Then those
+   * that spell another name the table goes by (`member_cache` for `MemberCacheItem`).
    */
-  private readModels(target?: string): void {
+  private readModels(target?: string, depth = 0): void {
     if (this.unread.length === 0 || !this.models) return;
     const stems = target === undefined ? [] : words(target).map((word) => word.replace(/[ys]$/, ''));
     const due = this.unread.filter((file) => {
@@ -108,12 +123,19 @@ export class SchemaModel {
     for (const file of due) this.modelTables.set(file, this.models.read(file));
     this.unread = this.unread.filter((file) => !this.modelTables.has(file));
     this.index();
+    if (target === undefined || depth > 0) return;
+    for (const other of this.names.get(target) ?? []) if (other !== target) this.readModels(other, depth + 1);
   }
 
   /** Whether the schema declares the table at all: only then does a missing key mean something. */
   knows(target: string): boolean {
     this.readModels(target);
     return this.byTable.has(target);
+  }
+
+  /** Whether `target` is registered but never defined where the readers look: its keys are unknown. */
+  keysUnseen(target: string): boolean {
+    return this.knows(target) && !this.seen.has(target);
   }
 
   /**

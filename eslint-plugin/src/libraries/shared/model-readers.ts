@@ -5,6 +5,7 @@ import {
   keyName,
   objectLiteral,
   objectProperty,
+  propertyName,
   staticString,
   unwrapExpression,
   walk,
@@ -52,6 +53,108 @@ function optionFalse(options: TSESTree.Node | undefined, name: string, file: Ada
 function optionTrue(options: TSESTree.Node | undefined, name: string, file: AdapterFile): boolean {
   const object = objectLiteral(options, file.scopeOf);
   return Boolean(object && isTrue(objectProperty(object, name)?.value));
+}
+
+/**
+ * A TypeORM migration's tables: `queryRunner.createTable(new Table({ name, columns, indices,
+ * uniques }))` declares a table whole, with a key for its primary columns, each `isUnique` column,
+ * and each unique index or constraint; `createIndex('t', new TableIndex({ columnNames, isUnique:
+ * true }))` and `createUniqueConstraint('t', new TableUnique({ columnNames }))` add one.
+ */
+export function typeormMigrationTables(file: AdapterFile): DeclaredTable[] {
+  const tables: DeclaredTable[] = [];
+  const fromTypeorm = (name: string) => file.imports.bindings.get(name) === 'typeorm';
+  const made = (node: TSESTree.Node | undefined, className: string) => {
+    const inner = node && unwrapExpression(node);
+    return inner?.type === 'NewExpression' && inner.callee.type === 'Identifier' && inner.callee.name === className
+      ? objectLiteral(inner.arguments[0], file.scopeOf)
+      : undefined;
+  };
+  const literal = (object: TSESTree.ObjectExpression, name: string) => {
+    const value = objectProperty(object, name)?.value;
+    return value?.type === 'Literal' && typeof value.value === 'string' ? value.value : undefined;
+  };
+  walk(file.sourceAst, file.visitorKeys, (node) => {
+    if (node.type !== 'NewExpression' && node.type !== 'CallExpression') return;
+    const definition = node.type === 'NewExpression' && fromTypeorm('Table') ? made(node, 'Table') : undefined;
+    if (definition) {
+      const name = literal(definition, 'name');
+      if (!name) return;
+      const keys: DeclaredTable['keys'][number][] = [];
+      let unsure = definition.properties.some((property) => property.type !== 'Property');
+      const primary: string[] = [];
+      const list = (key: string) => {
+        const value = objectProperty(definition, key)?.value;
+        if (value === undefined) return [];
+        if (value.type !== 'ArrayExpression') {
+          unsure = true;
+          return [];
+        }
+        return value.elements.map((element) => {
+          const object = element && element.type !== 'SpreadElement' ? objectLiteral(element, file.scopeOf) : undefined;
+          if (!object) unsure = true;
+          return object;
+        });
+      };
+      for (const column of list('columns')) {
+        const columnName = column && literal(column, 'name');
+        if (!column || !columnName) continue;
+        if (optionTrue(column, 'isPrimary', file)) primary.push(columnName);
+        if (optionTrue(column, 'isUnique', file))
+          keys.push({
+            columns: [columnName],
+            partial: false,
+            written: `${columnName} isUnique in new Table('${name}')`,
+          });
+      }
+      if (primary.length > 0)
+        keys.push({ columns: primary, partial: false, written: `the primary key of new Table('${name}')` });
+      for (const [key, unique] of [
+        ['indices', false],
+        ['uniques', true],
+      ] as const) {
+        for (const entry of list(key)) {
+          if (!entry || !(unique || optionTrue(entry, 'isUnique', file))) continue;
+          const columns = strings(objectProperty(entry, 'columnNames')?.value);
+          if (columns.length === 0) unsure = true;
+          else
+            keys.push({
+              columns,
+              partial: objectProperty(entry, 'where') !== undefined,
+              written: `a unique ${key === 'uniques' ? 'constraint' : 'index'} on ${name}(${columns.join(', ')})`,
+            });
+        }
+      }
+      tables.push({ table: name, keys, ...(unsure ? { unsure } : {}) });
+      return;
+    }
+    // queryRunner.createIndex('t', new TableIndex({ … isUnique: true })), createUniqueConstraint('t', new TableUnique({ … }))
+    if (node.type !== 'CallExpression') return;
+    const method = calleeName(node.callee);
+    const className =
+      method === 'createIndex' ? 'TableIndex' : method === 'createUniqueConstraint' ? 'TableUnique' : undefined;
+    const table = node.arguments[0];
+    const entry = className && fromTypeorm(className) ? made(node.arguments[1], className) : undefined;
+    if (!entry || table?.type !== 'Literal' || typeof table.value !== 'string') return;
+    if (className === 'TableIndex' && !optionTrue(entry, 'isUnique', file)) return;
+    const columns = strings(objectProperty(entry, 'columnNames')?.value);
+    tables.push({
+      table: table.value,
+      keys:
+        columns.length > 0
+          ? [
+              {
+                columns,
+                partial: objectProperty(entry, 'where') !== undefined,
+                written: `${method}('${table.value}', …${columns.join(', ')}…)`,
+              },
+            ]
+          : [],
+      addition: true,
+      ...(columns.length === 0 ? { unsure: true } : {}),
+    });
+  });
+  return tables;
 }
 
 /** `@Entity('refunds') class Refund { @PrimaryColumn() id; @Column({ unique: true }) refundId; }`, `@Unique([…])`, `@Index([…], { unique: true })`. */
@@ -211,6 +314,12 @@ function idKey(model: string): DeclaredTable['keys'][number] {
  * keys or none (a document always has its `_id`); one the reader may not see whole (a plugin, a
  * spread, an option it cannot read) is marked unsure.
  */
+/** `Schema` imported from another library (`import Schema from 'validate'`): not a Mongoose schema. */
+function foreignSchema(callee: TSESTree.Node, file: AdapterFile): boolean {
+  const source = callee.type === 'Identifier' ? file.imports.bindings.get(callee.name) : undefined;
+  return source !== undefined && !/mongoose|typegoose/.test(source);
+}
+
 export function mongooseSchemas(file: AdapterFile): DeclaredTable[] {
   const bySchema = new Map<
     string,
@@ -222,17 +331,31 @@ export function mongooseSchemas(file: AdapterFile): DeclaredTable[] {
     return found;
   };
   const classes: DeclaredTable[] = [];
+  const registered: DeclaredTable[] = [];
+  /** `new Schema({ … })` read into the entry `name`; false when `init` makes no Mongoose schema. */
+  const schemaMade = (init: TSESTree.Node, name: string) => {
+    if (
+      (init.type !== 'NewExpression' && init.type !== 'CallExpression') ||
+      calleeName(init.callee) !== 'Schema' ||
+      foreignSchema(init.callee, file)
+    )
+      return false;
+    const definition = objectLiteral(init.arguments[0], file.scopeOf);
+    const target = entry(name);
+    target.defined = true;
+    for (const field of definition ? uniqueFields(definition, file) : [])
+      target.keys.push({ columns: [field], partial: false, written: `${field} (unique: true)` });
+    if (!definition || definitionUnsure(definition, file)) target.unsure = true;
+    return true;
+  };
   walk(file.sourceAst, file.visitorKeys, (node) => {
     if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && node.init) {
       const init = unwrapExpression(node.init);
-      if ((init.type === 'NewExpression' || init.type === 'CallExpression') && calleeName(init.callee) === 'Schema') {
-        const definition = objectLiteral(init.arguments[0], file.scopeOf);
-        const target = entry(node.id.name);
-        target.defined = true;
-        for (const field of definition ? uniqueFields(definition, file) : [])
-          target.keys.push({ columns: [field], partial: false, written: `${field} (unique: true)` });
-        if (!definition || definitionUnsure(definition, file)) target.unsure = true;
-      } else if (init.type === 'CallExpression' && calleeName(init.callee) === 'createForClass') {
+      if (
+        !schemaMade(init, node.id.name) &&
+        init.type === 'CallExpression' &&
+        calleeName(init.callee) === 'createForClass'
+      ) {
         // SchemaFactory.createForClass(Tenant): the class says the fields; indexes may follow.
         entry(node.id.name).defined = true;
       }
@@ -272,13 +395,34 @@ export function mongooseSchemas(file: AdapterFile): DeclaredTable[] {
     // Plugins and later additions may bring keys of their own.
     if ((method === 'plugin' || method === 'add' || method === 'loadClass') && receiver && bySchema.has(receiver))
       entry(receiver).unsure = true;
-    if (
-      method === 'model' &&
-      node.arguments[0]?.type === 'Literal' &&
-      typeof node.arguments[0].value === 'string' &&
-      node.arguments[1]?.type === 'Identifier'
-    ) {
-      entry(node.arguments[1].name).models.push(node.arguments[0].value);
+    if (method === 'model' && node.arguments[0]?.type === 'Literal' && typeof node.arguments[0].value === 'string') {
+      const schema = node.arguments[1] && unwrapExpression(node.arguments[1]);
+      const model = node.arguments[0].value;
+      if (schema?.type === 'Identifier') entry(schema.name).models.push(model);
+      // `model('User', new Schema({ … }))`: the schema made in place, under the model's own name.
+      else if (schema && schemaMade(schema, `${model}Schema`)) entry(`${model}Schema`).models.push(model);
+      else if (schema) {
+        // `models.ImapCustomers = db.model('imap_customers', loadImapCustomerClass(models))`: a
+        // schema made by a function, which is not followed; the model is known by name only.
+        const holder =
+          node.parent?.type === 'AssignmentExpression'
+            ? node.parent.left
+            : node.parent?.type === 'VariableDeclarator'
+              ? node.parent.id
+              : undefined;
+        const alias =
+          holder?.type === 'MemberExpression'
+            ? propertyName(holder)
+            : holder?.type === 'Identifier'
+              ? holder.name
+              : undefined;
+        registered.push({
+          table: node.arguments[0].value,
+          ...(alias ? { aliases: [alias] } : {}),
+          keys: [],
+          unseen: true,
+        });
+      }
     }
   });
   return [
@@ -290,6 +434,7 @@ export function mongooseSchemas(file: AdapterFile): DeclaredTable[] {
       return names.map((name) => ({ table: name, keys: [idKey(name), ...keys], ...(doubt ? { unsure: doubt } : {}) }));
     }),
     ...classes,
+    ...registered,
   ];
 }
 

@@ -65,6 +65,8 @@ export const chainEnds: ReadonlySet<string> = new Set([
   'groupBy',
   'having',
   'forUpdate',
+  'forShare',
+  'for',
   'transacting',
   'timeout',
 ]);

@@ -56,7 +56,7 @@ export const noCheckThenInsert = createRule({
             checked.storesState ||
             checked.coveringKey() ||
             checked.keyLaterInTransaction() ||
-            checked.keysUnreadable() ||
+            checked.keysUnknown() ||
             !repeatMatters(checked, analysis)
           )
             continue;
