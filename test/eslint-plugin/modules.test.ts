@@ -131,3 +131,40 @@ new Worker('payouts', (job) => handleJob(job));
     expect(findings).toEqual([]);
   });
 });
+
+describe("writes made by the project's helpers in other modules", () => {
+  const cache = `
+import Redis from 'ioredis';
+const redis = new Redis();
+export const getCachedCount = async (userId: string) => {
+  const cached = await redis.get(\`count:\${userId}\`);
+  return cached ? parseInt(cached, 10) : undefined;
+};
+export const setCachedCount = async (userId: string, count: number) => {
+  await redis.set(\`count:\${userId}\`, count, 'EX', 600);
+};
+export const markCounted = async (userId: string, count: number) => {
+  await redis.set(\`count:\${userId}\`, '1');
+};
+`;
+  it('a cache filled through helpers keeps the value the caller computed; a marker set through one is still a marker', async () => {
+    const { findings } = await lintProject({
+      'src/cache.ts': cache,
+      'src/jobs/count.ts': `
+import { getCachedCount, markCounted, setCachedCount } from '../cache';
+export async function totalCount(userId: string) {
+  const cached = await getCachedCount(userId);
+  if (cached) return cached;
+  const count = await countItems(userId);
+  await setCachedCount(userId, count);
+  return count;
+}
+export async function countOnce(userId: string) {
+  if (await getCachedCount(userId)) return;
+  await markCounted(userId, 1);
+}
+`,
+    });
+    expect(findings).toEqual(['src/jobs/count.ts:12 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+});

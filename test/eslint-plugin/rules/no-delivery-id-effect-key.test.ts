@@ -85,6 +85,18 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         }`,
     },
     {
+      name: "a whole record serialised as a set's member, its time set so that each push is kept: what the set holds, not a key",
+      code: `
+        import Redis from 'ioredis';
+        import { Worker } from 'bullmq';
+        const redis = new Redis();
+        export const worker = new Worker('positions', async (job) => {
+          const position = { itemId: job.data.itemId, percent: job.data.percent, updatedAt: new Date().toISOString() };
+          const added = await redis.sadd(\`positions:\${job.data.uid}\`, JSON.stringify(position));
+          return added > 0;
+        });`,
+    },
+    {
       name: 'a key made before a retry loop is the same for each of its tries',
       code: `
         export async function charge(orderId, cents) {

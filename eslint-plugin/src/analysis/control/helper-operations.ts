@@ -88,9 +88,19 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
   const inner = summarise(imported.fn, imported.module).operation;
   if (!inner) return [];
   // The helper's own nodes belong to its module: what the caller can judge is the call, and the
-  // names of the columns and fields, not the values it fills them with there.
+  // names of the columns and fields, not the values it fills them with there, but for a value it
+  // stores as it was given.
   const namesOnly = (fields: readonly DataOperation['fields'][number][]) =>
     fields.map((field) => ({ ...field, values: [] }));
+  // `set(key, count)` of the parameter `count`: the caller's argument.
+  const given = (value: TSESTree.Node) => {
+    const index = imported.fn.params.findIndex(
+      (param) => param.type === 'Identifier' && value.type === 'Identifier' && param.name === value.name,
+    );
+    const argument = index >= 0 ? call.arguments[index] : undefined;
+    return argument && argument.type !== 'SpreadElement' ? [argument] : [];
+  };
+  const stored = inner.stored?.flatMap(given);
   return [
     {
       ...inner,
@@ -98,7 +108,7 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
       label: `${file.code(call.callee)}()`,
       fields: namesOnly(inner.fields),
       ...(inner.filters ? { filters: namesOnly(inner.filters) } : {}),
-      stored: undefined,
+      stored: stored && stored.length === inner.stored?.length ? stored : undefined,
       fix: undefined,
     },
   ];

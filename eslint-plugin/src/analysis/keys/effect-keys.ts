@@ -7,7 +7,7 @@ import { words, type NameJudge } from '../naming/names.js';
 import { namesPlaceOrCredentialKey, soundsLikeClaimStore, storesDeliveries } from '../naming/stores.js';
 import type { DataOperation, Field } from '../operations/index.js';
 import type { OriginTracer } from '../origin/origin.js';
-import { resultIgnored } from '../syntax/nodes.js';
+import { propertyName, resultIgnored, unwrapExpression } from '../syntax/nodes.js';
 
 /**
  * The keys that make an effect repeat-safe, wherever the code writes them: the key column of an
@@ -173,6 +173,18 @@ export function claimedFacts(operation: DataOperation, tracer: OriginTracer, fil
   ]);
 }
 
+/** `JSON.stringify(record)`, as it is: not hashed into a fingerprint. */
+function serialisedRecord(node: TSESTree.Node): boolean {
+  const inner = unwrapExpression(node);
+  return (
+    inner.type === 'CallExpression' &&
+    inner.callee.type === 'MemberExpression' &&
+    inner.callee.object.type === 'Identifier' &&
+    inner.callee.object.name === 'JSON' &&
+    propertyName(inner.callee) === 'stringify'
+  );
+}
+
 function wholeKey(operation: DataOperation, table: LibraryTable): boolean {
   return table.dataAdapter(operation.library)?.keyPolicy === 'whole-key';
 }
@@ -197,6 +209,8 @@ export function effectKeysOfOperation(
   const claimOnce = () => (claim ??= isClaim(operation, tracer, table.names));
   return fields.flatMap(({ field, strength }) => {
     if (field.values.length === 0 && field.functions.length === 0) return [];
+    // A whole record serialised into a store (`sadd(key, JSON.stringify(position))`) is what it keeps, not a key.
+    if (wholeKey(operation, table) && field.values.length === 1 && serialisedRecord(field.values[0])) return [];
     return [
       {
         node: field.values[0] ?? operation.node,
