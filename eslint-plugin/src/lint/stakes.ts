@@ -8,9 +8,9 @@ import { isFunction, type FileContext, type FunctionNode } from '../analysis/con
 import { callOperations } from '../analysis/control/helper-operations.js';
 import { providerCallAt } from '../analysis/keys/provider-calls.js';
 import { soundsLikeClaimStore, storesDeliveries } from '../analysis/naming/stores.js';
-import { namesCatalogue } from '../analysis/naming/names.js';
 import {
   namesAccess,
+  namesCatalogue,
   namesDeliveryPlace,
   namesGrantee,
   namesMoney,

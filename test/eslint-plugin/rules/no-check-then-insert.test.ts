@@ -953,6 +953,18 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
       errors: [{ messageId: 'checkThenInsert', line: 7 }],
     },
     {
+      name: "the near miss of a catalogue's product with its price: a line item, no catalogue's entry, recorded with its price moves money",
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function addLine(cartId, sku) {
+          const found = await prisma.lineItem.findFirst({ where: { cartId, sku } });
+          if (found) return found;
+          return prisma.lineItem.create({ data: { cartId, sku, unitPrice: 1200 } });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 7 }],
+    },
+    {
       name: "the near miss of a catalogue's product with its price: a bonus recorded with its amount moves money",
       code: `
         import { PrismaClient } from '@prisma/client';

@@ -350,11 +350,6 @@ export function readName(code: string): string {
   return owner !== undefined && identifierWords.has(last.toLowerCase()) ? `${owner}_${last}` : last;
 }
 
-/** Does a table's (or model's) name say its rows are a catalogue's entries (`products`, `PricingPlan`)? */
-export const namesCatalogue: (name: string) => boolean = remembered((name) =>
-  words(name).some((word) => catalogueWords.has(word) || catalogueWords.has(word.replace(/s$/, ''))),
-);
-
 /**
  * Does the name say a recipient or a catalogue entry? Two genuine operations (two top-ups of the
  * same phone, two purchases of the same plan) share it, so it narrows a key without naming one.

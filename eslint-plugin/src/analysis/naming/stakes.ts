@@ -81,6 +81,12 @@ const naming = (nouns: ReadonlySet<string>) =>
  */
 export const namesMoney: (name: string) => boolean = naming(moneyNouns);
 
+/** Tables of a catalogue: what is sold, at what price (`products`, `PricingPlan`), not a sale of it. */
+const catalogueNouns = new Set(['product', 'plan', 'price', 'pricing', 'sku', 'variant', 'catalog', 'catalogue']);
+
+/** Does a table's (or model's) name say its rows are a catalogue's entries? A second one moves no money. */
+export const namesCatalogue: (name: string) => boolean = naming(catalogueNouns);
+
 /** Does a table's (or model's) name say its rows grant access (`OrganizationMember`, `seats`)? */
 export const namesAccess: (name: string) => boolean = naming(accessNouns);
 
