@@ -47,16 +47,18 @@ const identifierWords = new Set([
   'tag',
   'sku',
 ]);
-const amountWords = new Set([
+/**
+ * Words of an amount that is money: a price, a fee or a balance. A total or a sum alone may count
+ * anything (`totalVisits`), so they are amounts of the words below, not money.
+ */
+export const moneyAmountWords: ReadonlySet<string> = new Set([
   'amount',
   'amounts',
   'cents',
   'price',
-  'total',
   'subtotal',
-  'sum',
-  'value',
   'fee',
+  'fees',
   'cost',
   'balance',
   'qty',
@@ -64,6 +66,7 @@ const amountWords = new Set([
   'money',
   'pennies',
 ]);
+const amountWords = new Set([...moneyAmountWords, 'total', 'sum', 'value']);
 /**
  * What holds a value of any kind (`settingsValue`, `fieldValue`, a set's `setValue`), or a value
  * that is a text of its own (`tokenValue`, `cookieValue`): its `value` is no amount.

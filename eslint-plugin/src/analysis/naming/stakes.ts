@@ -1,5 +1,5 @@
 import { remembered } from '../syntax/remembered.js';
-import { words } from './names.js';
+import { moneyAmountWords, words } from './names.js';
 
 /**
  * What a name says is at stake when a write is made twice, and where a project keeps the code
@@ -29,26 +29,6 @@ const moneyNouns = new Set([
   'earning',
   'reward',
 ]);
-/**
- * Words of an amount that is money: a total or a sum alone may count anything (`totalVisits`),
- * a price, a fee or a balance is money.
- */
-const moneyAmountWords = new Set([
-  'amount',
-  'amounts',
-  'cents',
-  'price',
-  'subtotal',
-  'fee',
-  'fees',
-  'cost',
-  'balance',
-  'qty',
-  'quantity',
-  'money',
-  'pennies',
-]);
-
 /** Does an amount's name say it is money (`amount`, `unitPrice`), not a count (`totalVisits`)? */
 export const namesMoneyAmount: (name: string) => boolean = remembered((name) =>
   words(name).some((word) => moneyAmountWords.has(word)),
@@ -155,7 +135,7 @@ const dataLayerFolders = new Set([
  * registration that would say so is out of sight (a base class the worker calls, a router).
  */
 export const namesDeliveryPlace: (path: string) => boolean = remembered((path) => {
-  const segments = path.split(/[\\/]/).map((segment) => words(segment.replace(/\.[cm]?[jt]sx?$/, '')));
+  const segments = pathWords(path);
   // The data layer describes data (`models/documentSyncQueue.js` is the queue's table), it handles nothing.
   if (segments.some((parts) => parts.length === 1 && dataLayerFolders.has(parts[0]))) return false;
   return segments.some((parts) => parts.some((word) => deliveryPlaceWords.has(word)));
@@ -180,8 +160,12 @@ export const oneOffFolders: ReadonlySet<string> = new Set([
  * seed, a script? Nothing repeats it by itself, and whoever runs it twice sees it.
  */
 export const namesOneOffPlace: (path: string) => boolean = remembered((path) =>
-  path
-    .split(/[\\/]/)
+  pathWords(path)
     .slice(0, -1)
-    .some((segment) => words(segment).some((word) => oneOffFolders.has(word))),
+    .some((parts) => parts.some((word) => oneOffFolders.has(word))),
 );
+
+/** The words of each segment of a path, the file's extension left out. */
+function pathWords(path: string): readonly (readonly string[])[] {
+  return path.split(/[\\/]/).map((segment) => words(segment.replace(/\.[cm]?[jt]sx?$/, '')));
+}
