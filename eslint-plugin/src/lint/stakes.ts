@@ -6,6 +6,10 @@ import type { CheckedWrite } from './checked-writes.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { isFunction, type FileContext, type FunctionNode } from '../analysis/context/file-context.js';
 import { callOperations } from '../analysis/control/helper-operations.js';
+import { enclosingFunction } from '../analysis/control/statements.js';
+import type { EffectKey } from '../analysis/keys/effect-keys.js';
+import { functionName } from '../analysis/origin/entry-points.js';
+import { staticText } from '../analysis/syntax/static-text.js';
 import { providerCallAt } from '../analysis/keys/provider-calls.js';
 import { soundsLikeClaimStore, storesDeliveries } from '../analysis/naming/stores.js';
 import {
@@ -20,9 +24,9 @@ import {
 import { addedFields, type DataOperation } from '../analysis/operations/index.js';
 import { calledFunction } from '../analysis/project/calls.js';
 import { projectRoot } from '../analysis/project/root.js';
-import { promiseStep, resultIgnored } from '../analysis/syntax/nodes.js';
+import { keyName, promiseStep, resultIgnored } from '../analysis/syntax/nodes.js';
 import { walk } from '../analysis/syntax/walk.js';
-import { onlyAsks, sends, writingRequest } from '../analysis/work/work.js';
+import { onlyAsks, reachesOwnServer, sends, writingRequest } from '../analysis/work/work.js';
 import { entryPointOf } from './entry-points.js';
 
 /**
@@ -152,6 +156,7 @@ function callAtStake(
   seen: Set<FunctionNode>,
   stake: Stake = 'money',
 ): boolean {
+  if (reachesOwnServer(call, module)) return false;
   const provider = providerCallAt(call, module);
   if (provider) return !provider.keyed && (stake === 'adds' || movesMoney.has(provider.effect));
   if (stake === 'money' && writingRequest(call, module) !== undefined) return true;
@@ -218,6 +223,41 @@ export function duplicateMatters(write: DataOperation, analysis: FileAnalysis): 
   return !namesOneOffPlace(projectPath(analysis.file.filename)) && duplicatesStake(write, analysis.file);
 }
 
+/**
+ * Does the effect a fresh key is given to move money or grant access? Outside a delivery only a
+ * user's second request or a client's retry sends it again, with another key, and that matters
+ * for a payment, a payout or a grant; a second captcha check or a second customer record does
+ * not. A provider's own dedupe field always matters: the providers' table lists the fields of
+ * calls whose repeat costs (a payout batch, a transfer, a conversion counted twice). Else it is
+ * read from the write the key is a column of, the call it is handed to (a provider's effect, or
+ * the names and strings of each call around it, an amount of money beside it), the key's own text
+ * and the function it is made in.
+ */
+export function freshKeyMatters(key: EffectKey, analysis: FileAnalysis): boolean {
+  const file = analysis.file;
+  if (key.providerField) return true;
+  if (key.operation && duplicatesStake(key.operation, file)) return true;
+  const names = [staticText(key.node, file.scopeOf, () => ' ')?.text ?? '', ...(key.operation?.targets ?? [])];
+  const fields: string[] = [];
+  for (let node = key.node; node.parent && !isFunction(node.parent); node = node.parent) {
+    const parent = node.parent;
+    if (parent.type === 'ObjectExpression')
+      fields.push(
+        ...parent.properties.flatMap((property) => (property.type === 'Property' ? (keyName(property) ?? []) : [])),
+      );
+    if (parent.type !== 'CallExpression' || !parent.arguments.includes(node as TSESTree.CallExpressionArgument))
+      continue;
+    const provider = providerCallAt(parent, file);
+    if (provider) return movesMoney.has(provider.effect);
+    names.push(file.text(parent.callee));
+    for (const argument of parent.arguments) if (argument.type === 'Literal') names.push(String(argument.value));
+  }
+  const fn = enclosingFunction(key.node);
+  if (fn) names.push(functionName(fn) ?? '');
+  const amount = (name: string) => file.libraries.names.meaning(name) === 'amount' && namesMoneyAmount(name);
+  return names.some((name) => namesMoney(name) || namesAccess(name)) || fields.some(amount);
+}
+
 /** Does any of these calls add a copy when it runs again (a row, a quantity, a provider call, a message)? */
 export function addsOnRepeat(calls: readonly TSESTree.Node[], analysis: FileAnalysis): boolean {
   return callsAtStake(calls, analysis, 'adds');
@@ -278,6 +318,7 @@ function workRepeats(calls: readonly TSESTree.Node[], checked: CheckedWrite, ana
  */
 function effectOnly(call: TSESTree.Node, analysis: FileAnalysis): boolean {
   if (call.type !== 'CallExpression' || promiseStep(call) || onlyAsks(call) || !resultIgnored(call)) return false;
+  if (reachesOwnServer(call, analysis.file)) return false;
   if (analysis.operationsAt(call).length > 0 || storeCommand(call, analysis)) return false;
   const module = analysis.file;
   return callsAtStake([call], analysis) || (!providerCallAt(call, module) && !calledFunction(module, call.callee));

@@ -4,6 +4,7 @@ import type { Leaf } from '../analysis/origin/facts.js';
 import { describeFacts, originOf } from '../analysis/keys/key-facts.js';
 import { namesIdempotencyKey } from '../analysis/keys/named-keys.js';
 import { reusedByRetries } from '../analysis/control/retries.js';
+import { freshKeyMatters } from '../lint/stakes.js';
 import { namesRecipientOrCatalogue, readName } from '../analysis/naming/names.js';
 import { createRule } from '../create-rule.js';
 
@@ -74,12 +75,13 @@ export const noDeliveryIdEffectKey = createRule({
       // repeats: as another system's idempotency key handed to a call anywhere, as any dedupe key
       // while a delivery is handled, as a key that also names the operation. Options returned to
       // callers are judged where they are used; a key the code's own retry loop sends again is the
-      // same for each of its tries.
+      // same for each of its tries. Outside a delivery, a second request with another key matters
+      // where the effect moves money or grants access.
       const mintedMatters = () => {
         if (key.strength !== 'explicit') return false;
         if (analysis.servesDelivery(key.node)) return !key.named || mixed;
         const sent = mixed || (!key.named && key.external && !key.givenBack);
-        return sent && !reusedByRetries(key.node, fresh, analysis.file);
+        return sent && !reusedByRetries(key.node, fresh, analysis.file) && freshKeyMatters(key, analysis);
       };
       const kind = (['delivery', 'worker', 'minted'] as const).find(
         (candidate) =>

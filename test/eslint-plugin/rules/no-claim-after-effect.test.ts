@@ -363,6 +363,21 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
         }`,
     },
     {
+      name: "a marker set after a request to the project's own server, in a job: its handler does the work, judged where it does it",
+      filename: 'src/jobs/catch-up.ts',
+      code: `
+        import { createClient } from 'redis';
+        import got from 'got';
+        const db = createClient();
+        export async function catchUp(txns) {
+          for (const { txid } of txns) {
+            if (await db.zScore('seen', txid)) continue;
+            await got.post(\`http://localhost:\${process.env.PORT}/confirm\`, { json: { txid } });
+            await db.zAdd('seen', { score: Date.now(), value: txid });
+          }
+        }`,
+    },
+    {
       name: 'a record of handled jobs written first, before the payout: a claim, not a late record',
       code: `
         import { Worker } from 'bullmq';
@@ -707,6 +722,22 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await db.collection('processed_events').updateOne({ key: event.key }, { $setOnInsert: { at: new Date() } }, { upsert: true });
         }`,
       errors: [{ messageId: 'recordAfterWork', line: 6 }],
+    },
+    {
+      name: 'a marker set after a request to another system, in a job: a crash in between sends it again',
+      filename: 'src/jobs/catch-up.ts',
+      code: `
+        import { createClient } from 'redis';
+        import got from 'got';
+        const db = createClient();
+        export async function catchUp(txns) {
+          for (const { txid } of txns) {
+            if (await db.zScore('seen', txid)) continue;
+            await got.post(\`https://wallet.example.com/confirm\`, { json: { txid } });
+            await db.zAdd('seen', { score: Date.now(), value: txid });
+          }
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 9 }],
     },
     {
       name: 'Redis: SISMEMBER, then the refund, then an SADD',

@@ -571,6 +571,28 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await stripe.charges.create({ amount: body.cents, currency: 'usd' }, { idempotencyKey: body.messageId });
         };`,
     },
+    {
+      name: 'outside a delivery, a fresh key on a check that moves no money: a second verification is only a second answer',
+      code: `
+        import { nanoid } from 'nanoid';
+        export async function verifyCaptcha(token, ip) {
+          const form = new FormData();
+          form.append('response', token);
+          form.append('idempotency_key', nanoid());
+          const answer = await fetch('https://challenges.example.com/v0/siteverify', { method: 'POST', body: form });
+          return (await answer.json()).success;
+        }`,
+    },
+    {
+      name: "outside a delivery, a fresh key on a provider's customer record: a second one moves no money",
+      code: `
+        import Stripe from 'stripe';
+        import { randomUUID } from 'node:crypto';
+        const stripe = new Stripe('key');
+        export async function createCustomer(email) {
+          return stripe.customers.create({ email }, { idempotencyKey: 'customer:' + randomUUID() });
+        }`,
+    },
   ],
   invalid: [
     {
@@ -617,6 +639,26 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
       errors: [{ messageId: 'mixedKey', line: 6 }],
     },
     {
+      name: "outside a delivery, a fresh key on a provider's charge: a second click charges twice",
+      code: `
+        import Stripe from 'stripe';
+        import { randomUUID } from 'node:crypto';
+        const stripe = new Stripe('key');
+        export async function chargeCustomer(customer, cents) {
+          return stripe.charges.create({ customer, amount: cents }, { idempotencyKey: 'charge:' + randomUUID() });
+        }`,
+      errors: [{ messageId: 'mintedKey', line: 6 }],
+    },
+    {
+      name: 'outside a delivery, a fresh key on a request named for a transfer: the names say it moves money',
+      code: `
+        import { nanoid } from 'nanoid';
+        export async function sendFunds(account, cents) {
+          await fetch('https://api.example.com/v1/transfers', { method: 'POST', headers: { 'Idempotency-Key': nanoid() }, body: JSON.stringify({ account, cents }) });
+        }`,
+      errors: [{ messageId: 'mintedKey', line: 4 }],
+    },
+    {
       name: 'a helper whose every return is fresh makes a new key on each call',
       code: `
         function token(kind) {
@@ -624,7 +666,7 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           return \`b-\${Date.now()}\`;
         }
         export async function store(events) {
-          await sink.recordMany(events, { dedupToken: token('b') });
+          await ledger.recordMany(events, { dedupToken: token('b') });
         }`,
       errors: [{ messageId: 'mintedKey', line: 7 }],
     },
@@ -714,8 +756,8 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
       name: 'a date formatted to the millisecond is new on every attempt',
       code: `
         import { format } from 'date-fns';
-        export async function summarise(program) {
-          await queueBatchEmail(program.users, { idempotencyKey: \`summary/\${program.id}/\${format(new Date(), 'yyyy-MM-dd HH:mm:ss.SSS')}\` });
+        export async function rewardAll(program) {
+          await queueRewards(program.users, { idempotencyKey: \`rewards/\${program.id}/\${format(new Date(), 'yyyy-MM-dd HH:mm:ss.SSS')}\` });
         }`,
       errors: [{ messageId: 'mixedKey', line: 4 }],
     },

@@ -1,6 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { leaf, type Leaf } from '../origin/facts.js';
+import type { ProviderKeyField } from '../contract/providers.js';
 import type { FileContext } from '../context/file-context.js';
 import type { LibraryTable } from '../context/library-table.js';
 import { words, type NameJudge } from '../naming/names.js';
@@ -51,6 +52,8 @@ export interface EffectKey {
   name?: string;
   /** The write whose column the key is. */
   operation?: DataOperation;
+  /** The provider's field the key fills (PayPal's payout batch key), when it is one. */
+  providerField?: ProviderKeyField;
 }
 
 const mintingSqlFunctions = new Set([

@@ -117,6 +117,7 @@ export function effectKeyOfProperty(property: TSESTree.Property, table: LibraryT
     strength: 'explicit',
     external: true,
     givenBack: isGivenBack(property.parent),
+    ...(provider ? { providerField: provider } : {}),
     isClaim: () => false,
   };
 }

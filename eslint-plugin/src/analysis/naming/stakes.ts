@@ -22,6 +22,7 @@ const moneyNouns = new Set([
   'balance',
   'deposit',
   'withdrawal',
+  'escrow',
   'topup',
   'purchase',
   'donation',

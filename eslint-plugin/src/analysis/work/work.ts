@@ -11,6 +11,7 @@ import { calledFunction } from '../project/calls.js';
 import { makerOf } from '../project/modules.js';
 import { calleeName, keyName, memberPath, unwrapExpression, withoutTypeAssertions } from '../syntax/nodes.js';
 import { constantInitializer, variableOf } from '../syntax/scope.js';
+import { staticText } from '../syntax/static-text.js';
 import { walk } from '../syntax/walk.js';
 
 /**
@@ -182,6 +183,16 @@ function carriesIdempotencyKey(call: TSESTree.CallExpression, file: FileContext)
   return call.arguments.some((argument) => keyed(argument, 0));
 }
 
+/**
+ * `got.post(\`http://localhost:\${port}/confirm\`)`: a request to the project's own server. Its
+ * handler does the work, and is judged where it does it.
+ */
+export function reachesOwnServer(call: TSESTree.CallExpression, file: FileContext): boolean {
+  const [target] = call.arguments;
+  const url = target && staticText(target, file.scopeOf, () => '0')?.text;
+  return url !== undefined && /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(?![\w.-])/i.test(url);
+}
+
 /** How a call reads in a message: `verifyDomain()` for `verifyDomain(…).catch(…)` too. */
 function callLabel(call: TSESTree.CallExpression, file: FileContext): string {
   let callee: TSESTree.Node = call.callee;
@@ -199,7 +210,7 @@ export function workOfCall(
   file: FileContext,
   operationsAt: (node: TSESTree.CallExpression) => readonly DataOperation[],
 ): Work | undefined {
-  if (carriesIdempotencyKey(call, file)) return undefined;
+  if (carriesIdempotencyKey(call, file) || reachesOwnServer(call, file)) return undefined;
   const operations = operationsAt(call);
   const write = operations.find((operation) => isWork(operation, file));
   if (write) return { node: call, label: write.label };
