@@ -4,6 +4,19 @@ import { noClaimAfterEffect } from '../../../eslint-plugin/src/rules/no-claim-af
 import { ruleTester } from '../rule-tester.js';
 import { lintProject } from '../support/project.js';
 
+/** A job's loop that marks each transaction seen only after it has POSTed it to `url`. */
+const catchUpJob = (url: string) => `
+  import { createClient } from 'redis';
+  import got from 'got';
+  const db = createClient();
+  export async function catchUp(txns) {
+    for (const { txid } of txns) {
+      if (await db.zScore('seen', txid)) continue;
+      await got.post(\`${url}\`, { json: { txid } });
+      await db.zAdd('seen', { score: Date.now(), value: txid });
+    }
+  }`;
+
 ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
   valid: [
     {
@@ -365,17 +378,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     {
       name: "a marker set after a request to the project's own server, in a job: its handler does the work, judged where it does it",
       filename: 'src/jobs/catch-up.ts',
-      code: `
-        import { createClient } from 'redis';
-        import got from 'got';
-        const db = createClient();
-        export async function catchUp(txns) {
-          for (const { txid } of txns) {
-            if (await db.zScore('seen', txid)) continue;
-            await got.post(\`http://localhost:\${process.env.PORT}/confirm\`, { json: { txid } });
-            await db.zAdd('seen', { score: Date.now(), value: txid });
-          }
-        }`,
+      code: catchUpJob('http://localhost:${process.env.PORT}/confirm'),
     },
     {
       name: 'a record of handled jobs written first, before the payout: a claim, not a late record',
@@ -726,17 +729,7 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     {
       name: 'a marker set after a request to another system, in a job: a crash in between sends it again',
       filename: 'src/jobs/catch-up.ts',
-      code: `
-        import { createClient } from 'redis';
-        import got from 'got';
-        const db = createClient();
-        export async function catchUp(txns) {
-          for (const { txid } of txns) {
-            if (await db.zScore('seen', txid)) continue;
-            await got.post(\`https://wallet.example.com/confirm\`, { json: { txid } });
-            await db.zAdd('seen', { score: Date.now(), value: txid });
-          }
-        }`,
+      code: catchUpJob('https://wallet.example.com/confirm'),
       errors: [{ messageId: 'recordAfterWork', line: 9 }],
     },
     {
