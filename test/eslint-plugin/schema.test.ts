@@ -249,6 +249,40 @@ export async function visit(pool, userId, day) {
     expect(stderr).not.toMatch(/could not be read/);
   });
 
+  it("CREATE TABLE texts a project's own code returns and runs count as its schema: a primary key covers the check, a plain KEY does not, a text only exported is no schema", async () => {
+    const { findings, stderr } = await lintProject({
+      'src/examples.ts':
+        "export const keyedVisits = 'CREATE TABLE visits (user_id int NOT NULL, day date NOT NULL, PRIMARY KEY (user_id, day))';\n",
+      'src/database-migration.ts': `
+export class Migration {
+  async $run(db) {
+    await db.execute(this.inboxTable());
+    await db.execute(this.visitsTable());
+  }
+  private inboxTable(): string {
+    return \`CREATE TABLE IF NOT EXISTS inbox (
+      message_id varchar(64) NOT NULL,
+      received_at int(11) unsigned NOT NULL,
+      PRIMARY KEY (message_id)
+    ) ENGINE=InnoDB DEFAULT CHARSET=utf8;\`;
+  }
+  private visitsTable(): string {
+    return \`CREATE TABLE IF NOT EXISTS visits (
+      id int(11) NOT NULL AUTO_INCREMENT,
+      user_id int(11) NOT NULL,
+      day date NOT NULL,
+      PRIMARY KEY (id),
+      KEY visits_user_day (user_id, day)
+    ) ENGINE=InnoDB;\`;
+  }
+}
+`,
+      'src/claim.js': mysqlConsumer,
+    });
+    expect(findings).toEqual(['src/claim.js:11 idempotency/no-check-then-insert/checkThenInsert']);
+    expect(stderr).not.toMatch(/could not be read/);
+  });
+
   it('MySQL migrations: a key added later by ALTER TABLE … ADD UNIQUE covers the check, and a drop does not take one away', async () => {
     const created =
       'CREATE TABLE `inbox` (`id` int NOT NULL AUTO_INCREMENT PRIMARY KEY, `message_id` varchar(64) NOT NULL);\nCREATE TABLE `visits` (`id` int PRIMARY KEY, `user_id` int, `day` date);';

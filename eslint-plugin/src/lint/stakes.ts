@@ -20,6 +20,7 @@ import {
   namesMoney,
   namesMoneyAmount,
   namesOneOffPlace,
+  namesSingleUseBill,
 } from '../analysis/naming/stakes.js';
 import { addedFields, type DataOperation } from '../analysis/operations/index.js';
 import { calledFunction } from '../analysis/project/calls.js';
@@ -256,6 +257,22 @@ export function freshKeyMatters(key: EffectKey, analysis: FileAnalysis): boolean
   if (fn) names.push(functionName(fn) ?? '');
   const amount = (name: string) => file.libraries.names.meaning(name) === 'amount' && namesMoneyAmount(name);
   return names.some((name) => namesMoney(name) || namesAccess(name)) || fields.some(amount);
+}
+
+/**
+ * Is the key sent beside a Lightning invoice (`{ invoice: bolt11, idempotencyKey }`)? The invoice
+ * settles repeats on its own: it can be paid once, so the key only names the attempt.
+ */
+export function besideSingleUseBill(key: EffectKey): boolean {
+  for (let node = key.node.parent; node && !isFunction(node); node = node.parent) {
+    if (node.type !== 'ObjectExpression') continue;
+    for (const property of node.properties) {
+      if (property.type !== 'Property') continue;
+      const value = property.value.type === 'Identifier' ? property.value.name : '';
+      if (namesSingleUseBill(keyName(property) ?? '') || namesSingleUseBill(value)) return true;
+    }
+  }
+  return false;
 }
 
 /** Does any of these calls add a copy when it runs again (a row, a quantity, a provider call, a message)? */

@@ -4,7 +4,7 @@ import type { Leaf } from '../analysis/origin/facts.js';
 import { describeFacts, originOf } from '../analysis/keys/key-facts.js';
 import { namesIdempotencyKey } from '../analysis/keys/named-keys.js';
 import { reusedByRetries } from '../analysis/control/retries.js';
-import { freshKeyMatters } from '../lint/stakes.js';
+import { besideSingleUseBill, freshKeyMatters } from '../lint/stakes.js';
 import { namesRecipientOrCatalogue, readName } from '../analysis/naming/names.js';
 import { createRule } from '../create-rule.js';
 
@@ -76,9 +76,10 @@ export const noDeliveryIdEffectKey = createRule({
       // while a delivery is handled, as a key that also names the operation. Options returned to
       // callers are judged where they are used; a key the code's own retry loop sends again is the
       // same for each of its tries. Outside a delivery, a second request with another key matters
-      // where the effect moves money or grants access.
+      // where the effect moves money or grants access. A Lightning invoice beside the key settles
+      // repeats itself: it can be paid once.
       const mintedMatters = () => {
-        if (key.strength !== 'explicit') return false;
+        if (key.strength !== 'explicit' || besideSingleUseBill(key)) return false;
         if (analysis.servesDelivery(key.node)) return !key.named || mixed;
         const sent = mixed || (!key.named && key.external && !key.givenBack);
         return sent && !reusedByRetries(key.node, fresh, analysis.file) && freshKeyMatters(key, analysis);

@@ -572,6 +572,15 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         };`,
     },
     {
+      name: 'a fresh key beside the Lightning invoice it pays, in a consumer: the invoice can be paid once, the key names the attempt',
+      code: `
+        import { Worker } from 'bullmq';
+        new Worker('withdrawals', async (job) => {
+          const { bolt11 } = job.data;
+          await wallet.payLightningInvoice({ invoice: bolt11, maxFeeSats: 10, idempotencyKey: crypto.randomUUID() });
+        });`,
+    },
+    {
       name: 'outside a delivery, a fresh key on a check that moves no money: a second verification is only a second answer',
       code: `
         import { nanoid } from 'nanoid';
@@ -637,6 +646,16 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await issueRefund(refund);
         }`,
       errors: [{ messageId: 'mixedKey', line: 6 }],
+    },
+    {
+      name: 'a fresh key beside an amount to send, in a consumer: nothing else settles a second payment',
+      code: `
+        import { Worker } from 'bullmq';
+        new Worker('withdrawals', async (job) => {
+          const { address, sats } = job.data;
+          await wallet.sendToAddress({ address, sats, idempotencyKey: crypto.randomUUID() });
+        });`,
+      errors: [{ messageId: 'mintedKey', line: 5 }],
     },
     {
       name: "outside a delivery, a fresh key on a provider's charge: a second click charges twice",

@@ -316,8 +316,32 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
           }
         } });`,
     },
+    {
+      name: 'a flag per task set back to false once the task is done: a run in flight, not a record of what was done',
+      code: `${kafka}
+        const running: Record<string, boolean> = {};
+        consumer.run({ eachMessage: async ({ message }) => {
+          const task = JSON.parse(message.value!.toString());
+          if (running[task.name]) return;
+          running[task.name] = true;
+          await pool.query('INSERT INTO task_runs (task, height) VALUES ($1, $2)', [task.name, task.height]);
+          running[task.name] = false;
+        } });`,
+    },
   ],
   invalid: [
+    {
+      name: 'a flag per task set and never set back: a record of what was done, empty after a restart',
+      code: `${kafka}
+        const running: Record<string, boolean> = {};
+        consumer.run({ eachMessage: async ({ message }) => {
+          const task = JSON.parse(message.value!.toString());
+          if (running[task.name]) return;
+          running[task.name] = true;
+          await pool.query('INSERT INTO task_runs (task, height) VALUES ($1, $2)', [task.name, task.height]);
+        } });`,
+      errors: [{ messageId: 'inMemory' }],
+    },
     {
       name: 'a middleware that calls next() behind a record of handled webhooks: the handler it lets through runs again',
       code: `

@@ -62,6 +62,15 @@ const naming = (nouns: ReadonlySet<string>) =>
  */
 export const namesMoney: (name: string) => boolean = naming(moneyNouns);
 
+/**
+ * Does a name say it holds a Lightning invoice (`bolt11`, `paymentRequest`)? It can be paid once:
+ * a second payment of it is refused by the network, whatever key the call carries.
+ */
+export const namesSingleUseBill: (name: string) => boolean = remembered((name) => {
+  const parts = words(name);
+  return parts.includes('bolt11') || parts.some((word, index) => word === 'payment' && parts[index + 1] === 'request');
+});
+
 /** Tables of a catalogue: what is sold, at what price (`products`, `PricingPlan`), not a sale of it. */
 const catalogueNouns = new Set(['product', 'plan', 'price', 'pricing', 'sku', 'variant', 'catalog', 'catalogue']);
 

@@ -4,13 +4,15 @@ import type { AdapterFile, DdlCall, ModelFiles } from '../contract/adapter.js';
 import type { DeclaredTable } from '../contract/schema.js';
 import { isTestCode } from '../project/importers.js';
 import { calleeName, memberPath, unwrapExpression } from '../syntax/nodes.js';
+import { variableOf } from '../syntax/scope.js';
 import { staticText } from '../syntax/static-text.js';
 import { walk } from '../syntax/walk.js';
 import { tablesMentioned, uniqueKeysInSql } from '../sql/ddl.js';
 
 /**
  * Unique keys of DDL that migration code sends as text (`queryRunner.query('CREATE UNIQUE INDEX
- * …')`), read as a SQL migration's. What cannot be read stays unknown, never keyless: a text
+ * …')`), or that a module runs as a `CREATE TABLE` text through a call of its own, read as a SQL
+ * migration's. What cannot be read stays unknown, never keyless: a text
  * with a part built at run time leaves the tables it names unsure, and so do the tables named in
  * the same file by the migration tool's own calls (`createIndex('refunds', …)`), which may add
  * keys this reading does not see. Tests' DDL is not read.
@@ -45,6 +47,34 @@ function tablesOfText(node: TSESTree.Node, file: AdapterFile, bound: boolean): D
   return uniqueKeysInSql(text.text) ?? tablesMentioned(text.text);
 }
 
+/**
+ * A `CREATE TABLE …` text this module runs, whichever call sends it: handed to a call, returned by
+ * a function for its caller to run (`$executeQuery(this.ordersTable())`), or bound to a constant
+ * the module hands to a call. A text only exported or kept in a list may be an example or one of
+ * several versions of a table, not the schema.
+ */
+function runsTableText(node: TSESTree.Node, file: AdapterFile): boolean {
+  const start =
+    node.type === 'Literal' ? node.value : node.type === 'TemplateLiteral' ? node.quasis[0]?.value.cooked : undefined;
+  if (typeof start !== 'string' || !/^\s*create\s+(?:table|unique\s+index)\b/i.test(start)) return false;
+  let use: TSESTree.Node = node;
+  if (use.parent?.type === 'TaggedTemplateExpression') use = use.parent;
+  const parent = use.parent;
+  if (parent?.type === 'ReturnStatement' || (parent?.type === 'ArrowFunctionExpression' && parent.body === use))
+    return true;
+  if (parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier') {
+    const variable = variableOf(parent.id, file.scopeOf(parent.id));
+    return variable?.references.some((reference) => handedToCall(reference.identifier)) === true;
+  }
+  return handedToCall(use);
+}
+
+function handedToCall(node: TSESTree.Node): boolean {
+  return (
+    node.parent?.type === 'CallExpression' && node.parent.arguments.includes(node as TSESTree.CallExpressionArgument)
+  );
+}
+
 /** Every string written in a call's arguments: the tables it may name. */
 function stringsIn(node: TSESTree.Node, file: AdapterFile): string[] {
   const found: string[] = [];
@@ -65,7 +95,10 @@ export function ddlInCode(calls: readonly DdlCall[]): ModelFiles {
       walk(file.sourceAst, file.visitorKeys, (node) => {
         const text = sendsDdl(node, calls);
         if (text) tables.push(...tablesOfText(text, file, node.type === 'TaggedTemplateExpression'));
+        else if (runsTableText(node, file))
+          tables.push(...tablesOfText(node, file, node.parent?.type === 'TaggedTemplateExpression'));
         else if (node.type === 'CallExpression' && changesTable.test(calleeName(node.callee) ?? '')) others.push(node);
+        return !text;
       });
       if (tables.length === 0) return [];
       const named = others.flatMap((call) => call.arguments.flatMap((argument) => stringsIn(argument, file)));

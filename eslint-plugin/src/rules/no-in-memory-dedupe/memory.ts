@@ -285,8 +285,8 @@ function lookupIn(
 }
 
 /**
- * Does `scope` itself take keys out of the collection (`seen.delete(id)`, `delete seen[id]`, in a
- * `finally` or on a later event)? Then it holds what is going on now (runs in flight, a mode),
+ * Does `scope` itself take keys out of the collection (`seen.delete(id)`, `delete seen[id]`, or
+ * sets them back to nothing, `running[task] = false`, in a `finally` or on a later event)? Then it holds what is going on now (runs in flight, a mode),
  * not what was handled: nothing in it is meant to outlast the work.
  */
 export function removedIn(collection: Collection, scope: TSESTree.Node, file: FileContext): boolean {
@@ -299,11 +299,18 @@ export function removedIn(collection: Collection, scope: TSESTree.Node, file: Fi
       const target =
         node.type === 'CallExpression' &&
         node.callee.type === 'MemberExpression' &&
-        propertyName(node.callee) === 'delete'
+        (propertyName(node.callee) === 'delete' ||
+          (propertyName(node.callee) === 'set' && node.arguments[1] !== undefined && isNothing(node.arguments[1])))
           ? node.callee.object
           : node.type === 'UnaryExpression' && node.operator === 'delete' && node.argument.type === 'MemberExpression'
             ? node.argument.object
-            : undefined;
+            : node.type === 'AssignmentExpression' &&
+                node.operator === '=' &&
+                node.left.type === 'MemberExpression' &&
+                node.left.computed &&
+                isNothing(node.right)
+              ? node.left.object
+              : undefined;
       const removedFrom = target && collectionOf(target, file);
       found = removedFrom !== undefined && sameCollection(removedFrom, collection);
       return !found;
