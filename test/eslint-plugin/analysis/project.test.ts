@@ -55,6 +55,20 @@ describe('resolving an import of the project', () => {
     expect(projectRoot(from)).toBe(project);
     expect(projectRoot('consumer.ts')).toBeUndefined();
   });
+
+  it("places a file of a checkout without .git in the folder that has the repository's .github, above its package", () => {
+    const archive = mkdtempSync(path.join(tmpdir(), 'idempotency-archive-'));
+    try {
+      mkdirSync(path.join(archive, '.github/workflows'), { recursive: true });
+      mkdirSync(path.join(archive, 'service-orders/src'), { recursive: true });
+      writeFileSync(path.join(archive, 'service-orders/package.json'), '{}');
+      const consumer = path.join(archive, 'service-orders/src/consumer.ts');
+      writeFileSync(consumer, '');
+      expect(projectRoot(consumer)).toBe(archive);
+    } finally {
+      rmSync(archive, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the function a call runs, wherever the project declares it', () => {

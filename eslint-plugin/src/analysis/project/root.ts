@@ -10,7 +10,10 @@ function exists(file: string): boolean {
   return entryAt(file) !== undefined;
 }
 
-/** The project a file belongs to: the folder with `.git` above it, else the highest with a `package.json`. */
+/**
+ * The project a file belongs to: the folder with `.git` (or `.github`) above it, else the highest
+ * with a `package.json`.
+ */
 export function projectRoot(filename: string): string | undefined {
   return ascend(filename).root;
 }
@@ -27,7 +30,8 @@ export function ascend(filename: string): { folders: string[]; root: string | un
   let root: string | undefined;
   for (let depth = 0; depth < maxAscent; depth += 1) {
     folders.push(dir);
-    if (exists(path.join(dir, '.git'))) {
+    // A checkout without its history (a source archive) still has the repository's `.github`.
+    if (exists(path.join(dir, '.git')) || exists(path.join(dir, '.github'))) {
       root = dir;
       break;
     }
