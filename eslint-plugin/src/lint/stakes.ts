@@ -13,7 +13,7 @@ import { staticText } from '../analysis/syntax/static-text.js';
 import { providerCallAt } from '../analysis/keys/provider-calls.js';
 import { soundsLikeClaimStore, storesDeliveries } from '../analysis/naming/stores.js';
 import {
-  namesAccess,
+  namesCountedGrant,
   namesCatalogue,
   namesDeliveryPlace,
   namesGrantee,
@@ -34,7 +34,7 @@ import { entryPointOf } from './entry-points.js';
  * What a second pass through a check-then-insert costs. In a delivery's handler (a consumer, a
  * webhook, a job, a cron run) the second pass comes by itself: a redelivery, a retry, an
  * overlapping run. Elsewhere (a form, an admin page, a lazy default) only a user's second click
- * or a client's retry makes it, and that matters when the pass moves money, grants access or
+ * or a client's retry makes it, and that matters when the pass moves money, takes a seat or
  * calls another system; a second settings row or a second invitation does not.
  */
 
@@ -61,7 +61,9 @@ function runsInDelivery(places: readonly TSESTree.Node[], values: readonly TSEST
     if (isFunction(node) && entryPointOf(node, analysis)) return true;
   }
   if (namesDelivery(values, analysis)) return true;
-  return namesDeliveryPlace(projectPath(analysis.file.filename));
+  // A data migration the workers run (`workers/data-migrations/…`) is run once, not per delivery.
+  const place = projectPath(analysis.file.filename);
+  return namesDeliveryPlace(place) && !namesOneOffPlace(place);
 }
 
 /** The values a check-then-insert checks and writes. */
@@ -106,9 +108,10 @@ function isMarker(write: DataOperation, analysis: FileAnalysis): boolean {
 }
 
 /**
- * A write whose second copy moves money or grants access: by its table, an amount of money it
- * records (not a catalogue's price, not a count), or an amount it adds to (a counter of scans is no money). A row of an access table grants access
- * when it names who receives it (`userId`), or when its fields are not all shown.
+ * A write whose second copy moves money or takes a seat: by its table, an amount of money it
+ * records (not a catalogue's price, not a count), or an amount it adds to (a counter of scans is
+ * no money). A row of a seat or licence table takes one when it names who receives it (`userId`),
+ * or when its fields are not all shown.
  */
 function duplicatesStake(operation: DataOperation, module: FileContext): boolean {
   if (operation.kind === 'read' || operation.kind === 'serialisation' || operation.kind === 'delete') return false;
@@ -120,7 +123,7 @@ function duplicatesStake(operation: DataOperation, module: FileContext): boolean
   }
   if (moneyTable) return true;
   if (
-    operation.targets.some(namesAccess) &&
+    operation.targets.some(namesCountedGrant) &&
     (operation.fieldsComplete !== true || operation.fields.some((field) => namesGrantee(field.name)))
   )
     return true;
@@ -133,10 +136,10 @@ function duplicatesStake(operation: DataOperation, module: FileContext): boolean
 }
 
 /**
- * What makes a call's repeat count: `money`, a second copy that moves money, grants access or
+ * What makes a call's repeat count: `money`, a second copy that moves money, takes a seat or
  * changes another system (a writing request); `adds`, any second copy at all (a row inserted, a
  * quantity added to, a provider called, a message sent), where a repeat comes by itself;
- * `money-only`, a second copy that moves money or grants access, and no other call out (an
+ * `money-only`, a second copy that moves money or takes a seat, and no other call out (an
  * object stored, a POST whose answer is read) counts. A message to the project's own queue
  * counts only where a repeat comes by itself: elsewhere its consumer does the work, and is
  * judged where it does it.
@@ -215,7 +218,7 @@ export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): bo
 /**
  * Is a write that no unique key settles (an upsert by filter) worth a finding? Where a second run
  * comes by itself (a delivery's handler), always; elsewhere only a user's second request makes
- * one, and that matters when the second copy moves money or grants access: a second settings
+ * one, and that matters when the second copy moves money or takes a seat: a second settings
  * document does not. Never in a script run once by hand.
  */
 export function duplicateMatters(write: DataOperation, analysis: FileAnalysis): boolean {
@@ -225,7 +228,7 @@ export function duplicateMatters(write: DataOperation, analysis: FileAnalysis): 
 }
 
 /**
- * Does the effect a fresh key is given to move money or grant access? Outside a delivery only a
+ * Does the effect a fresh key is given to move money or take a seat? Outside a delivery only a
  * user's second request or a client's retry sends it again, with another key, and that matters
  * for a payment, a payout or a grant; a second captcha check or a second customer record does
  * not. A provider's own dedupe field always matters: the providers' table lists the fields of
@@ -256,7 +259,7 @@ export function freshKeyMatters(key: EffectKey, analysis: FileAnalysis): boolean
   const fn = enclosingFunction(key.node);
   if (fn) names.push(functionName(fn) ?? '');
   const amount = (name: string) => file.libraries.names.meaning(name) === 'amount' && namesMoneyAmount(name);
-  return names.some((name) => namesMoney(name) || namesAccess(name)) || fields.some(amount);
+  return names.some((name) => namesMoney(name) || namesCountedGrant(name)) || fields.some(amount);
 }
 
 /**
@@ -289,7 +292,7 @@ function callsAtStake(calls: readonly TSESTree.Node[], analysis: FileAnalysis, s
 /**
  * Is work that runs before its claim is recorded worth a finding? Where a second pass comes by
  * itself (a delivery's handler) or the write records what was handled, always; elsewhere only a
- * user's retry repeats it, and that matters when the work moves money, grants access or calls
+ * user's retry repeats it, and that matters when the work moves money, takes a seat or calls
  * another system (a second invitation email does not), and not in a script run once by hand.
  */
 export function workBeforeMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
@@ -317,7 +320,7 @@ export function flagMatters(checked: CheckedWrite, analysis: FileAnalysis): bool
 
 /**
  * Does the work a flag or a marker guards repeat harm: a copy where a second pass comes by
- * itself, or money or access anywhere? A marker is written for no other reason than to stop that
+ * itself, or money or a seat anywhere? A marker is written for no other reason than to stop that
  * work repeating, so in a delivery any call out counts, and work the analysis cannot see into (a
  * mailer, a callback); a flag is the row's own state, and only work seen to add a copy counts.
  */

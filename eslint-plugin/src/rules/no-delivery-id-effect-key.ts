@@ -76,7 +76,7 @@ export const noDeliveryIdEffectKey = createRule({
       // while a delivery is handled, as a key that also names the operation. Options returned to
       // callers are judged where they are used; a key the code's own retry loop sends again is the
       // same for each of its tries. Outside a delivery, a second request with another key matters
-      // where the effect moves money or grants access. A Lightning invoice beside the key settles
+      // where the effect moves money or takes a seat. A Lightning invoice beside the key settles
       // repeats itself: it can be paid once.
       const mintedMatters = () => {
         if (key.strength !== 'explicit' || besideSingleUseBill(key)) return false;

@@ -826,14 +826,37 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
-      name: 'a team member with only a name, made when an import finds none: a row of a member table that names nobody grants nothing',
+      name: "a data migration in the jobs' folder: run once per deploy, not per delivery",
+      filename: 'src/jobs/data-migrations/add-ended-state.ts',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function addState(projectId, name) {
+          const existing = await prisma.maintenanceState.findFirst({ where: { projectId, name } });
+          if (existing) return;
+          return prisma.maintenanceState.create({ data: { projectId, name } });
+        }`,
+    },
+    {
+      name: 'a seat with only a name, made when an import finds none: a row of a seat table that names nobody takes nothing',
       code: `
         import { PrismaClient } from '@prisma/client';
         const prisma = new PrismaClient();
         export async function custodianFor(organizationId, name) {
-          const existing = await prisma.teamMember.findFirst({ where: { organizationId, name } });
+          const existing = await prisma.seat.findFirst({ where: { organizationId, name } });
           if (existing) return existing;
-          return prisma.teamMember.create({ data: { organizationId, name, createdAt: new Date() } });
+          return prisma.seat.create({ data: { organizationId, name, createdAt: new Date() } });
+        }`,
+    },
+    {
+      name: 'a form that checks, then adds a membership: a second row for the same pair grants nothing more, and is taken away with it',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function acceptInvitation(organizationId, userId) {
+          const existing = await prisma.organizationMember.findFirst({ where: { organizationId, userId } });
+          if (existing) return existing;
+          return prisma.organizationMember.create({ data: { organizationId, userId, role: 'member' } });
         }`,
     },
     {
@@ -929,14 +952,14 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
       errors: [{ messageId: 'checkThenInsert', line: 7 }],
     },
     {
-      name: 'the near miss of a team member with only a name: one that names the user it admits grants access',
+      name: 'the near miss of a seat with only a name: one that names the user it is given to takes a seat',
       code: `
         import { PrismaClient } from '@prisma/client';
         const prisma = new PrismaClient();
         export async function join(organizationId, userId) {
-          const existing = await prisma.teamMember.findFirst({ where: { organizationId, userId } });
+          const existing = await prisma.seat.findFirst({ where: { organizationId, userId } });
           if (existing) return existing;
-          return prisma.teamMember.create({ data: { organizationId, userId } });
+          return prisma.seat.create({ data: { organizationId, userId } });
         }`,
       errors: [{ messageId: 'checkThenInsert', line: 7 }],
     },
@@ -1067,14 +1090,27 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
       errors: [{ messageId: 'checkThenInsert', line: 9 }],
     },
     {
-      name: 'a form that checks, then grants a membership: a second row is access granted twice',
+      name: "the near miss of a data migration in the jobs' folder: the same code among the jobs handles deliveries",
+      filename: 'src/jobs/add-ended-state.ts',
       code: `
         import { PrismaClient } from '@prisma/client';
         const prisma = new PrismaClient();
-        export async function acceptInvitation(organizationId, userId) {
-          const existing = await prisma.organizationMember.findFirst({ where: { organizationId, userId } });
+        export async function addState(projectId, name) {
+          const existing = await prisma.maintenanceState.findFirst({ where: { projectId, name } });
+          if (existing) return;
+          return prisma.maintenanceState.create({ data: { projectId, name } });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 7 }],
+    },
+    {
+      name: 'a form that checks, then assigns a licence: a second row is a second licence used up',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function assignLicense(organizationId, userId) {
+          const existing = await prisma.license.findFirst({ where: { organizationId, userId } });
           if (existing) return existing;
-          return prisma.organizationMember.create({ data: { organizationId, userId, role: 'member' } });
+          return prisma.license.create({ data: { organizationId, userId, plan: 'pro' } });
         }`,
       errors: [{ messageId: 'checkThenInsert', line: 7 }],
     },
@@ -1247,12 +1283,12 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
       name: "a helper that answers with the row or null decides a helper's insert: reported at the call that decides",
       code: `
         async function findMember(email) {
-          const rows = await db.query('SELECT id FROM members WHERE email = $1', [email]);
+          const rows = await db.query('SELECT id FROM seats WHERE email = $1', [email]);
           if (rows.rowCount > 0) return rows.rows[0];
           return null;
         }
         async function addMember(email) {
-          await db.query('INSERT INTO members (email) VALUES ($1)', [email]);
+          await db.query('INSERT INTO seats (email) VALUES ($1)', [email]);
         }
         async function join(email) {
           if (await findMember(email)) return;

@@ -35,21 +35,12 @@ export const namesMoneyAmount: (name: string) => boolean = remembered((name) =>
   words(name).some((word) => moneyAmountWords.has(word)),
 );
 
-/** Records whose second copy grants access twice: a membership, a permission, a seat, a licence. */
-const accessNouns = new Set([
-  'member',
-  'membership',
-  'permission',
-  'grant',
-  'access',
-  'seat',
-  'license',
-  'licence',
-  'entitlement',
-  'enrollment',
-  'enrolment',
-  'collaborator',
-]);
+/**
+ * Records whose second copy is a second grant, counted one by one (billed, or used up): a seat, a
+ * licence, an entitlement. A second membership or permission row for the same pair grants nothing
+ * more: the pair has access or not, and it is taken away by the pair.
+ */
+const countedGrantNouns = new Set(['seat', 'license', 'licence', 'entitlement']);
 
 const singular = (word: string) => (word.endsWith('ss') ? word : word.replace(/s$/, ''));
 const naming = (nouns: ReadonlySet<string>) =>
@@ -77,8 +68,8 @@ const catalogueNouns = new Set(['product', 'plan', 'price', 'pricing', 'sku', 'v
 /** Does a table's (or model's) name say its rows are a catalogue's entries? A second one moves no money. */
 export const namesCatalogue: (name: string) => boolean = naming(catalogueNouns);
 
-/** Does a table's (or model's) name say its rows grant access (`OrganizationMember`, `seats`)? */
-export const namesAccess: (name: string) => boolean = naming(accessNouns);
+/** Does a table's (or model's) name say its rows are counted grants (`seats`, `Licenses`)? */
+export const namesCountedGrant: (name: string) => boolean = naming(countedGrantNouns);
 
 /** Who a grant is given to: a user, an account, a person. */
 const granteeNouns = new Set([
@@ -166,8 +157,8 @@ export const oneOffFolders: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Does a file's path (relative to its project) say it is run once, by hand: a data migration, a
- * seed, a script? Nothing repeats it by itself, and whoever runs it twice sees it.
+ * Does a file's path (relative to its project) say it is run once, by hand or once per deploy: a
+ * data migration, a seed, a script? Nothing repeats it by itself, and whoever runs it twice sees it.
  */
 export const namesOneOffPlace: (path: string) => boolean = remembered((path) =>
   pathWords(path)
