@@ -270,23 +270,37 @@ function build(
   byNumber: (number: number) => TSESTree.Node | undefined,
   byName: (name: string) => TSESTree.Node | undefined,
 ): EmbeddedSql {
-  const rewrite = numberPlaceholders(source.text);
-  let summary: SqlSummary | null | undefined;
-  let characters: ((byteOffset: number) => number) | undefined;
-  return {
-    node,
-    text: rewrite.text,
-    get summary() {
-      if (summary === undefined) summary = summariseSql(rewrite.text);
-      return summary;
-    },
-    param(number) {
-      const name = rewrite.names.get(number);
-      return name === undefined ? byNumber(number) : byName(name);
-    },
-    sourceOffset(byteOffset) {
-      characters ??= byteToChar(rewrite.text);
-      return source.sourceOffset(rewrite.original(characters(byteOffset)));
-    },
-  };
+  return new WrittenSql(node, source, numberPlaceholders(source.text), byNumber, byName);
+}
+
+/** A class rather than an object literal with a getter, which V8 builds far more slowly (one per query call). */
+class WrittenSql implements EmbeddedSql {
+  readonly text: string;
+  private parsed: SqlSummary | null | undefined;
+  private characters: ((byteOffset: number) => number) | undefined;
+
+  constructor(
+    readonly node: EmbeddedSql['node'],
+    private readonly source: StaticText,
+    private readonly rewrite: Rewrite,
+    private readonly byNumber: (number: number) => TSESTree.Node | undefined,
+    private readonly byName: (name: string) => TSESTree.Node | undefined,
+  ) {
+    this.text = rewrite.text;
+  }
+
+  get summary(): SqlSummary | null {
+    if (this.parsed === undefined) this.parsed = summariseSql(this.text);
+    return this.parsed;
+  }
+
+  param(number: number): TSESTree.Node | undefined {
+    const name = this.rewrite.names.get(number);
+    return name === undefined ? this.byNumber(number) : this.byName(name);
+  }
+
+  sourceOffset(byteOffset: number): number | undefined {
+    this.characters ??= byteToChar(this.text);
+    return this.source.sourceOffset(this.rewrite.original(this.characters(byteOffset)));
+  }
 }
