@@ -36,6 +36,7 @@ function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: Adap
     table = literalArgument(first.call);
   else if (first && ['table', 'from', 'into'].includes(first.name)) table = literalArgument(first.call);
   if (!table || !second) return undefined;
+  // Completed with Object.assign, not `{ ...base, kind }`: V8 (Node 20) builds a spread followed by new keys very slowly.
   const base = {
     library: 'knex' as const,
     targets: [normaliseTarget(table)],
@@ -47,9 +48,8 @@ function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: Adap
   if (insert) {
     const conflict = link(chain, 'onConflict');
     const columns = conflict && conflictColumns(conflict.call.arguments);
-    return {
-      ...base,
-      kind: 'insert',
+    return Object.assign(base, {
+      kind: 'insert' as const,
       label: `the knex insert into ${table}`,
       fields: fieldsOf(insert.call.arguments[0], scopeOf),
       fieldsComplete: showsEveryField(insert.call.arguments[0], scopeOf),
@@ -67,22 +67,21 @@ function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: Adap
         : {}),
       arbitrated: Boolean(conflict),
       skipsDuplicates: Boolean(link(chain, 'ignore')),
-    };
+    });
   }
   if (link(chain, 'upsert'))
-    return { ...base, kind: 'upsert', label: `the knex upsert into ${table}`, arbitrated: true };
+    return Object.assign(base, { kind: 'upsert' as const, label: `the knex upsert into ${table}`, arbitrated: true });
   if (link(chain, 'update', 'increment', 'decrement'))
-    return { ...base, kind: 'update', label: `the knex update of ${table}` };
+    return Object.assign(base, { kind: 'update' as const, label: `the knex update of ${table}` });
   if (link(chain, 'del', 'delete', 'truncate'))
-    return { ...base, kind: 'delete', label: `the knex delete from ${table}` };
+    return Object.assign(base, { kind: 'delete' as const, label: `the knex delete from ${table}` });
   if (chain.links.slice(1).some((candidate) => knexReads.has(candidate.name)))
-    return {
-      ...base,
-      kind: 'read',
+    return Object.assign(base, {
+      kind: 'read' as const,
       label: `a knex query on ${table}`,
       filters: whereFilters(chain, scopeOf),
       ...(link(chain, 'forUpdate', 'forShare') && { locksRows: true }),
-    };
+    });
   return undefined;
 }
 

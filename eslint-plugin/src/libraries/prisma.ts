@@ -74,6 +74,7 @@ function prismaOperation(call: TSESTree.CallExpression, file: AdapterFile): Data
   const has = (name: string) => Boolean(options && objectProperty(options, name));
   // A home-made data layer with Prisma-like names takes its table as an option; Prisma never does.
   if (has('table') || has('tableName')) return undefined;
+  // Completed with Object.assign, not `{ ...base, kind }`: V8 (Node 20) builds a spread followed by new keys very slowly.
   const base = {
     library: 'prisma' as const,
     targets: [normaliseTarget(model)],
@@ -87,39 +88,40 @@ function prismaOperation(call: TSESTree.CallExpression, file: AdapterFile): Data
     const where = options && objectProperty(options, 'where')?.value;
     // No `where` at all (`findFirst()`): any row of the model will do, as for a singleton.
     const any = call.arguments.length === 0 || (options !== undefined && !where);
-    return { ...base, kind: 'read', filters: where ? uniqueKeyFields(where, scopeOf) : any ? [] : undefined };
+    return Object.assign(base, {
+      kind: 'read' as const,
+      filters: where ? uniqueKeyFields(where, scopeOf) : any ? [] : undefined,
+    });
   }
   if ((method === 'create' || method === 'createMany' || method === 'createManyAndReturn') && has('data')) {
     const skipDuplicates = objectProperty(options!, 'skipDuplicates')?.value;
-    return {
-      ...base,
-      kind: 'insert',
+    return Object.assign(base, {
+      kind: 'insert' as const,
       fields: fieldsOf(objectProperty(options!, 'data')?.value, scopeOf),
       fieldsComplete: showsEveryField(objectProperty(options!, 'data')?.value, scopeOf),
       // skipDuplicates is ON CONFLICT DO NOTHING: any unique key the rows fill.
       ...(skipDuplicates?.type === 'Literal' && skipDuplicates.value === true ? { arbiter: 'any' as const } : {}),
       arbitrated: skipDuplicates?.type === 'Literal' && skipDuplicates.value === true,
       skipsDuplicates: skipDuplicates?.type === 'Literal' && skipDuplicates.value === true,
-    };
+    });
   }
   if (method === 'upsert' && has('where') && has('create')) {
     const where = uniqueKeyFields(objectProperty(options!, 'where')?.value, scopeOf);
-    return {
-      ...base,
-      kind: 'upsert',
+    return Object.assign(base, {
+      kind: 'upsert' as const,
       fields: [...where, ...fieldsOf(objectProperty(options!, 'create')?.value, scopeOf)],
       conflictTarget: where.map((field) => field.name),
       arbitrated: true,
-    };
+    });
   }
   if ((method === 'update' || method === 'updateMany') && has('where'))
-    return {
-      ...base,
-      kind: 'update',
+    return Object.assign(base, {
+      kind: 'update' as const,
       fields: fieldsOf(objectProperty(options!, 'data')?.value, scopeOf),
       filters: uniqueKeyFields(objectProperty(options!, 'where')?.value, scopeOf),
-    };
-  if ((method === 'delete' || method === 'deleteMany') && has('where')) return { ...base, kind: 'delete' };
+    });
+  if ((method === 'delete' || method === 'deleteMany') && has('where'))
+    return Object.assign(base, { kind: 'delete' as const });
   return undefined;
 }
 

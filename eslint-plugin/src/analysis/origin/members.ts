@@ -27,7 +27,7 @@ export function follow(
         ? current.flatMap((fact) => memberOf(tracer, fact, step.member, `${fact.code}.${step.member}`, depth))
         : elementsOf(tracer, current, step.element);
   }
-  if (found.steps.length > 0) current = current.map((fact) => ({ ...fact, code: binding.name }));
+  if (found.steps.length > 0) current = current.map((fact) => Object.assign({}, fact, { code: binding.name }));
   return [...current, ...found.defaults.flatMap((value) => tracer.visit(value, depth))];
 }
 

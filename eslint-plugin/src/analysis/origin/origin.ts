@@ -129,7 +129,7 @@ export class OriginTracer implements Tracing {
     const { line, column } = node.loc.start;
     // A tracer reading another module for the linted file's sake names that module.
     const at = this.binding ? { line, column, file: this.file.filename } : { line, column };
-    return facts.map((fact) => (unlocated(fact) && fact.code === code ? { ...fact, at } : fact));
+    return facts.map((fact) => (unlocated(fact) && fact.code === code ? Object.assign({}, fact, { at }) : fact));
   }
 
   scalarsOf(node: TSESTree.Node, depth: number): Leaf[] {
