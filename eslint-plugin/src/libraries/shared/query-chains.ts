@@ -71,17 +71,21 @@ export const chainEnds: ReadonlySet<string> = new Set([
   'timeout',
 ]);
 
-/** The chain a call ends, read once however many builders ask about it. */
-const chains = new WeakMap<TSESTree.CallExpression, Chain | null>();
+/**
+ * The chain a call ends, read once however many builders ask about it: they are asked in turn
+ * about the same call, so the last answer is kept (a WeakMap of every call cost more than it saved).
+ */
+let lastEnd: TSESTree.CallExpression | undefined;
+let lastChain: Chain | null = null;
 
 function chainEndingAt(node: TSESTree.CallExpression): Chain | null {
-  let chain = chains.get(node);
-  if (chain === undefined) {
-    chain = isChainEnd(node) ? chainOf(node) : null;
+  if (node !== lastEnd) {
+    let chain = isChainEnd(node) ? chainOf(node) : null;
     if (chain && chain.links.length < 2) chain = null;
-    chains.set(node, chain);
+    lastEnd = node;
+    lastChain = chain;
   }
-  return chain;
+  return lastChain;
 }
 
 /** Adapts a recogniser of whole chains to a data adapter's `recognise`: asked only at a chain's end. */
