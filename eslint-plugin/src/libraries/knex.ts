@@ -58,15 +58,16 @@ function knexChain(chain: Chain, end: TSESTree.CallExpression, { scopeOf }: Adap
             .map((argument) => (argument.type === 'Literal' ? String(argument.value) : ''))
             .filter(Boolean)
         : undefined,
-      // .onConflict() with no columns: any unique key; .onConflict(['a', 'b']): exactly that one.
+      arbitrated: Boolean(conflict),
+      skipsDuplicates: Boolean(link(chain, 'ignore')),
+      // .onConflict() with no columns: any unique key; .onConflict(['a', 'b']): exactly that one (last: keys
+      // added after a spread are slow to build in V8).
       ...(conflict && columns
         ? {
             arbiter: columns.length === 0 ? ('any' as const) : ('exact' as const),
             conflictTarget: columns.length > 0 ? columns : undefined,
           }
         : {}),
-      arbitrated: Boolean(conflict),
-      skipsDuplicates: Boolean(link(chain, 'ignore')),
     });
   }
   if (link(chain, 'upsert'))

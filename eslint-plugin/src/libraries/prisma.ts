@@ -100,9 +100,9 @@ function prismaOperation(call: TSESTree.CallExpression, file: AdapterFile): Data
       fields: fieldsOf(objectProperty(options!, 'data')?.value, scopeOf),
       fieldsComplete: showsEveryField(objectProperty(options!, 'data')?.value, scopeOf),
       // skipDuplicates is ON CONFLICT DO NOTHING: any unique key the rows fill.
-      ...(skipDuplicates?.type === 'Literal' && skipDuplicates.value === true ? { arbiter: 'any' as const } : {}),
       arbitrated: skipDuplicates?.type === 'Literal' && skipDuplicates.value === true,
       skipsDuplicates: skipDuplicates?.type === 'Literal' && skipDuplicates.value === true,
+      ...(skipDuplicates?.type === 'Literal' && skipDuplicates.value === true ? { arbiter: 'any' as const } : {}),
     });
   }
   if (method === 'upsert' && has('where') && has('create')) {
