@@ -7,6 +7,16 @@ const dynamoRemedy =
 const firestoreRemedy =
   'doc(<key>).create(data) and treat ALREADY_EXISTS (code 6) as the duplicate, or check and write inside runTransaction';
 
+/** A state made for a project when a look for it finds none. */
+const addState = `
+  import { PrismaClient } from '@prisma/client';
+  const prisma = new PrismaClient();
+  export async function addState(projectId, name) {
+    const existing = await prisma.maintenanceState.findFirst({ where: { projectId, name } });
+    if (existing) return;
+    return prisma.maintenanceState.create({ data: { projectId, name } });
+  }`;
+
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
     {
@@ -828,14 +838,7 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     {
       name: "a data migration in the jobs' folder: run once per deploy, not per delivery",
       filename: 'src/jobs/data-migrations/add-ended-state.ts',
-      code: `
-        import { PrismaClient } from '@prisma/client';
-        const prisma = new PrismaClient();
-        export async function addState(projectId, name) {
-          const existing = await prisma.maintenanceState.findFirst({ where: { projectId, name } });
-          if (existing) return;
-          return prisma.maintenanceState.create({ data: { projectId, name } });
-        }`,
+      code: addState,
     },
     {
       name: 'a seat with only a name, made when an import finds none: a row of a seat table that names nobody takes nothing',
@@ -1092,14 +1095,7 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     {
       name: "the near miss of a data migration in the jobs' folder: the same code among the jobs handles deliveries",
       filename: 'src/jobs/add-ended-state.ts',
-      code: `
-        import { PrismaClient } from '@prisma/client';
-        const prisma = new PrismaClient();
-        export async function addState(projectId, name) {
-          const existing = await prisma.maintenanceState.findFirst({ where: { projectId, name } });
-          if (existing) return;
-          return prisma.maintenanceState.create({ data: { projectId, name } });
-        }`,
+      code: addState,
       errors: [{ messageId: 'checkThenInsert', line: 7 }],
     },
     {

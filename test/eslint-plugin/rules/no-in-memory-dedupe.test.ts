@@ -3,6 +3,17 @@ import { ruleTester } from '../rule-tester.js';
 
 const kafka = `import { Kafka } from 'kafkajs';`;
 
+/** A consumer that keeps a flag per task while it records the task's run, then runs `after`. */
+const taskFlags = (after: string) => `${kafka}
+  const running: Record<string, boolean> = {};
+  consumer.run({ eachMessage: async ({ message }) => {
+    const task = JSON.parse(message.value!.toString());
+    if (running[task.name]) return;
+    running[task.name] = true;
+    await pool.query('INSERT INTO task_runs (task, height) VALUES ($1, $2)', [task.name, task.height]);
+    ${after}
+  } });`;
+
 ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
   valid: [
     {
@@ -318,28 +329,13 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
     },
     {
       name: 'a flag per task set back to false once the task is done: a run in flight, not a record of what was done',
-      code: `${kafka}
-        const running: Record<string, boolean> = {};
-        consumer.run({ eachMessage: async ({ message }) => {
-          const task = JSON.parse(message.value!.toString());
-          if (running[task.name]) return;
-          running[task.name] = true;
-          await pool.query('INSERT INTO task_runs (task, height) VALUES ($1, $2)', [task.name, task.height]);
-          running[task.name] = false;
-        } });`,
+      code: taskFlags('running[task.name] = false;'),
     },
   ],
   invalid: [
     {
       name: 'a flag per task set and never set back: a record of what was done, empty after a restart',
-      code: `${kafka}
-        const running: Record<string, boolean> = {};
-        consumer.run({ eachMessage: async ({ message }) => {
-          const task = JSON.parse(message.value!.toString());
-          if (running[task.name]) return;
-          running[task.name] = true;
-          await pool.query('INSERT INTO task_runs (task, height) VALUES ($1, $2)', [task.name, task.height]);
-        } });`,
+      code: taskFlags(''),
       errors: [{ messageId: 'inMemory' }],
     },
     {
