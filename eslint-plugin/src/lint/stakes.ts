@@ -25,7 +25,7 @@ import {
 import { addedFields, type DataOperation } from '../analysis/operations/index.js';
 import { calledFunction } from '../analysis/project/calls.js';
 import { projectRoot } from '../analysis/project/root.js';
-import { keyName, promiseStep, resultIgnored } from '../analysis/syntax/nodes.js';
+import { callTaking, keyName, promiseStep, resultIgnored } from '../analysis/syntax/nodes.js';
 import { walk } from '../analysis/syntax/walk.js';
 import { onlyAsks, reachesOwnServer, sends, writingRequest } from '../analysis/work/work.js';
 import { entryPointOf } from './entry-points.js';
@@ -115,7 +115,7 @@ function isMarker(write: DataOperation, analysis: FileAnalysis): boolean {
  */
 function duplicatesStake(operation: DataOperation, module: FileContext): boolean {
   if (operation.kind === 'read' || operation.kind === 'serialisation' || operation.kind === 'delete') return false;
-  const amount = (name: string) => module.libraries.names.meaning(name) === 'amount' && namesMoneyAmount(name);
+  const amount = (name: string) => namesMoneyField(name, module);
   const moneyTable = operation.targets.some(namesMoney);
   if (operation.kind === 'update') {
     const added = addedFields(operation, module) ?? [];
@@ -242,24 +242,21 @@ export function freshKeyMatters(key: EffectKey, analysis: FileAnalysis): boolean
   if (key.providerField) return true;
   if (key.operation && duplicatesStake(key.operation, file)) return true;
   const names = [staticText(key.node, file.scopeOf, () => ' ')?.text ?? '', ...(key.operation?.targets ?? [])];
-  const fields: string[] = [];
+  const fields = propertiesAround(key).flatMap((property) => keyName(property) ?? []);
   for (let node = key.node; node.parent && !isFunction(node.parent); node = node.parent) {
-    const parent = node.parent;
-    if (parent.type === 'ObjectExpression')
-      fields.push(
-        ...parent.properties.flatMap((property) => (property.type === 'Property' ? (keyName(property) ?? []) : [])),
-      );
-    if (parent.type !== 'CallExpression' || !parent.arguments.includes(node as TSESTree.CallExpressionArgument))
-      continue;
-    const provider = providerCallAt(parent, file);
+    const call = callTaking(node);
+    if (!call) continue;
+    const provider = providerCallAt(call, file);
     if (provider) return movesMoney.has(provider.effect);
-    names.push(file.text(parent.callee));
-    for (const argument of parent.arguments) if (argument.type === 'Literal') names.push(String(argument.value));
+    names.push(file.text(call.callee));
+    for (const argument of call.arguments) if (argument.type === 'Literal') names.push(String(argument.value));
   }
   const fn = enclosingFunction(key.node);
   if (fn) names.push(functionName(fn) ?? '');
-  const amount = (name: string) => file.libraries.names.meaning(name) === 'amount' && namesMoneyAmount(name);
-  return names.some((name) => namesMoney(name) || namesCountedGrant(name)) || fields.some(amount);
+  return (
+    names.some((name) => namesMoney(name) || namesCountedGrant(name)) ||
+    fields.some((name) => namesMoneyField(name, file))
+  );
 }
 
 /**
@@ -267,15 +264,25 @@ export function freshKeyMatters(key: EffectKey, analysis: FileAnalysis): boolean
  * settles repeats on its own: it can be paid once, so the key only names the attempt.
  */
 export function besideSingleUseBill(key: EffectKey): boolean {
-  for (let node = key.node.parent; node && !isFunction(node); node = node.parent) {
-    if (node.type !== 'ObjectExpression') continue;
-    for (const property of node.properties) {
-      if (property.type !== 'Property') continue;
-      const value = property.value.type === 'Identifier' ? property.value.name : '';
-      if (namesSingleUseBill(keyName(property) ?? '') || namesSingleUseBill(value)) return true;
-    }
-  }
-  return false;
+  return propertiesAround(key).some(
+    (property) =>
+      namesSingleUseBill(keyName(property) ?? '') ||
+      (property.value.type === 'Identifier' && namesSingleUseBill(property.value.name)),
+  );
+}
+
+/** The properties of the objects the key stands in, up to its function: what is sent beside it. */
+function propertiesAround(key: EffectKey): TSESTree.Property[] {
+  const found: TSESTree.Property[] = [];
+  for (let node = key.node.parent; node && !isFunction(node); node = node.parent)
+    if (node.type === 'ObjectExpression')
+      found.push(...node.properties.filter((property) => property.type === 'Property'));
+  return found;
+}
+
+/** A field named for an amount of money (`amount`, `unitPrice`), not a count (`totalVisits`). */
+function namesMoneyField(name: string, module: FileContext): boolean {
+  return module.libraries.names.meaning(name) === 'amount' && namesMoneyAmount(name);
 }
 
 /** Does any of these calls add a copy when it runs again (a row, a quantity, a provider call, a message)? */

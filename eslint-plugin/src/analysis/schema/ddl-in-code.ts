@@ -3,7 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import type { AdapterFile, DdlCall, ModelFiles } from '../contract/adapter.js';
 import type { DeclaredTable } from '../contract/schema.js';
 import { isTestCode } from '../project/importers.js';
-import { calleeName, memberPath, unwrapExpression } from '../syntax/nodes.js';
+import { calleeName, callTaking, memberPath, unwrapExpression } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
 import { staticText } from '../syntax/static-text.js';
 import { walk } from '../syntax/walk.js';
@@ -64,15 +64,9 @@ function runsTableText(node: TSESTree.Node, file: AdapterFile): boolean {
     return true;
   if (parent?.type === 'VariableDeclarator' && parent.id.type === 'Identifier') {
     const variable = variableOf(parent.id, file.scopeOf(parent.id));
-    return variable?.references.some((reference) => handedToCall(reference.identifier)) === true;
+    return variable?.references.some((reference) => callTaking(reference.identifier) !== undefined) === true;
   }
-  return handedToCall(use);
-}
-
-function handedToCall(node: TSESTree.Node): boolean {
-  return (
-    node.parent?.type === 'CallExpression' && node.parent.arguments.includes(node as TSESTree.CallExpressionArgument)
-  );
+  return callTaking(use) !== undefined;
 }
 
 /** Every string written in a call's arguments: the tables it may name. */

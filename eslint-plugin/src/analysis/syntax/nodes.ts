@@ -143,3 +143,11 @@ export function enclosingLiteral(node: TSESTree.Node, passing?: (node: TSESTree.
   }
   return current;
 }
+
+/** The call `node` is handed to as an argument (`run(node)`), if it is one. */
+export function callTaking(node: TSESTree.Node): TSESTree.CallExpression | undefined {
+  const parent = node.parent;
+  return parent?.type === 'CallExpression' && parent.arguments.includes(node as TSESTree.CallExpressionArgument)
+    ? parent
+    : undefined;
+}
