@@ -296,21 +296,7 @@ export function removedIn(collection: Collection, scope: TSESTree.Node, file: Fi
     file.visitorKeys,
     (node) => {
       if (found) return false;
-      const target =
-        node.type === 'CallExpression' &&
-        node.callee.type === 'MemberExpression' &&
-        (propertyName(node.callee) === 'delete' ||
-          (propertyName(node.callee) === 'set' && node.arguments[1] !== undefined && isNothing(node.arguments[1])))
-          ? node.callee.object
-          : node.type === 'UnaryExpression' && node.operator === 'delete' && node.argument.type === 'MemberExpression'
-            ? node.argument.object
-            : node.type === 'AssignmentExpression' &&
-                node.operator === '=' &&
-                node.left.type === 'MemberExpression' &&
-                node.left.computed &&
-                isNothing(node.right)
-              ? node.left.object
-              : undefined;
+      const target = emptied(node);
       const removedFrom = target && collectionOf(target, file);
       found = removedFrom !== undefined && sameCollection(removedFrom, collection);
       return !found;
@@ -318,6 +304,20 @@ export function removedIn(collection: Collection, scope: TSESTree.Node, file: Fi
     50_000,
   );
   return found;
+}
+
+/** The collection a node takes a key out of: `seen.delete(id)`, `delete seen[id]`, `seen.set(id, false)`, `seen[id] = null`. */
+function emptied(node: TSESTree.Node): TSESTree.Node | undefined {
+  if (node.type === 'CallExpression' && node.callee.type === 'MemberExpression') {
+    const method = propertyName(node.callee);
+    const cleared = method === 'set' && node.arguments[1] !== undefined && isNothing(node.arguments[1]);
+    return method === 'delete' || cleared ? node.callee.object : undefined;
+  }
+  if (node.type === 'UnaryExpression' && node.operator === 'delete' && node.argument.type === 'MemberExpression')
+    return node.argument.object;
+  if (node.type === 'AssignmentExpression' && node.operator === '=' && node.left.type === 'MemberExpression')
+    return node.left.computed && isNothing(node.right) ? node.left.object : undefined;
+  return undefined;
 }
 
 /**
