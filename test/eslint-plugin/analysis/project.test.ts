@@ -11,7 +11,7 @@ import { resolveImport } from '../../../eslint-plugin/src/analysis/project/modul
 import { projectRoot } from '../../../eslint-plugin/src/analysis/project/root.js';
 import { inFile } from '../support/file.js';
 
-/** Module resolution as the analysis reads a project: relative files, index modules, tsconfig paths; never a package. */
+/** Module resolution as the analysis reads a project: relative files, index modules, tsconfig paths, sibling packages named by a path; never an installed package. */
 
 const project = mkdtempSync(path.join(tmpdir(), 'idempotency-resolve-'));
 afterAll(() => rmSync(project, { recursive: true, force: true }));
@@ -33,6 +33,13 @@ write('src/services/index.ts');
 write('src/legacy.js');
 write('packages/shared/money.ts');
 write('node_modules/kafkajs/index.js');
+write(
+  'App/package.json',
+  JSON.stringify({ name: 'app', dependencies: { '@acme/common': 'file:../Common', kafkajs: '^2.2.4' } }),
+);
+write('App/Jobs/sweep.ts');
+write('Common/Server/Semaphore.ts');
+write('Common/index.ts');
 
 describe('resolving an import of the project', () => {
   const from = path.join(project, 'src/consumer.ts');
@@ -48,6 +55,26 @@ describe('resolving an import of the project', () => {
     ['a file that does not exist', './missing', undefined],
   ])('%s', (_name, specifier, expected) => {
     const resolved = resolveImport(from, specifier);
+    expect(resolved && path.relative(project, resolved)).toBe(expected);
+  });
+
+  it.each([
+    [
+      'a sibling package, named by a file: dependency of the nearest package.json',
+      'App/Jobs/sweep.ts',
+      '@acme/common/Server/Semaphore',
+      'Common/Server/Semaphore.ts',
+    ],
+    ["that package's index", 'App/Jobs/sweep.ts', '@acme/common', 'Common/index.ts'],
+    [
+      'the near miss: a package that names it by no path is not read',
+      'src/consumer.ts',
+      '@acme/common/Server/Semaphore',
+      undefined,
+    ],
+    ['the near miss: a dependency given by version is installed code', 'App/Jobs/sweep.ts', 'kafkajs', undefined],
+  ])('%s', (_name, file, specifier, expected) => {
+    const resolved = resolveImport(path.join(project, file), specifier);
     expect(resolved && path.relative(project, resolved)).toBe(expected);
   });
 

@@ -6,16 +6,19 @@ import { createPathsMatcher, getTsconfig } from 'get-tsconfig';
 import { FileContext, type ImportedValue } from '../context/file-context.js';
 import type { LibraryTable } from '../context/library-table.js';
 import type { LibraryAdapter } from '../contract/adapter.js';
+import { remembered } from '../syntax/remembered.js';
 import { constantInitializer } from '../syntax/scope.js';
 import { propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { typeScriptParse } from './typescript-parser.js';
 import { entryAt, noteModuleFollowed, stampOf, textOf } from './files.js';
+import { ascend } from './root.js';
 
 /**
  * Other modules of the project, read (never run) when a value crosses into them: an imported
  * key builder, an imported handler. Imports are resolved as TypeScript and Node resolve them for
  * the project's own files (relative paths, with or without extensions, `index` files, and the
- * `paths` of the nearest tsconfig); packages in node_modules are not read. Each module is
+ * `paths` of the nearest tsconfig, a sibling package named by a `file:` dependency); packages in
+ * node_modules are not read. Each module is
  * parsed once per modification, with typescript-eslint's parser when the project has it.
  */
 
@@ -64,8 +67,42 @@ export function resolveImport(fromFile: string, specifier: string): string | und
     const found = sourceFileAt(candidate);
     if (found && !found.includes(`${path.sep}node_modules${path.sep}`)) return found;
   }
+  const [, name, rest = ''] = /^((?:@[^/]+\/)?[^/]+)(?:\/(.*))?$/.exec(specifier) ?? [];
+  const folder = name === undefined ? undefined : siblingPackage(fromFile, name);
+  return folder && sourceFileAt(path.join(folder, rest));
+}
+
+/**
+ * A package the project holds itself, in a folder beside the importing one: a dependency of the
+ * nearest package.json given as `file:../common` or `link:../common` (a monorepo without a
+ * workspace tool). Installed packages are never read.
+ */
+function siblingPackage(fromFile: string, name: string): string | undefined {
+  for (const folder of ascend(fromFile).folders) {
+    const text = isFile(path.join(folder, 'package.json')) ? textOf(path.join(folder, 'package.json')) : undefined;
+    if (text === undefined) continue;
+    const spec = localDependencies(text).get(name);
+    if (spec === undefined) continue;
+    const target = path.resolve(folder, spec);
+    return target.includes(`${path.sep}node_modules${path.sep}`) ? undefined : target;
+  }
   return undefined;
 }
+
+/** The dependencies a package.json names by a path (`file:`, `link:`), by package name; read once per text. */
+const localDependencies = remembered((packageJson: string): ReadonlyMap<string, string> => {
+  const found = new Map<string, string>();
+  try {
+    const manifest = JSON.parse(packageJson) as Record<string, Record<string, unknown> | undefined>;
+    for (const [name, spec] of Object.entries({ ...manifest.devDependencies, ...manifest.dependencies })) {
+      const local = typeof spec === 'string' ? /^(?:file|link):(.+)$/.exec(spec)?.[1] : undefined;
+      if (local !== undefined) found.set(name, local);
+    }
+  } catch {
+    // Not JSON: no dependency is named by it.
+  }
+  return found;
+}, 64);
 
 function setParents(node: TSESTree.Node, keys: TSESLint.SourceCode.VisitorKeys): void {
   const stack: TSESTree.Node[] = [node];
