@@ -168,3 +168,53 @@ export async function countOnce(userId: string) {
     expect(findings).toEqual(['src/jobs/count.ts:12 idempotency/no-check-then-insert/checkThenInsert']);
   });
 });
+
+describe("locks taken through the project's own wrapper", () => {
+  /** A class of the project whose static method takes a redis-semaphore lock (`Mutex`), or a semaphore of `permits`. */
+  const locks = (made: string) => `
+import { Mutex, Semaphore } from 'redis-semaphore';
+import { redis } from './redis';
+export default class Locks {
+  public static async take(key: string) {
+    const lock = ${made};
+    await lock.acquire();
+    return lock;
+  }
+}
+`;
+  const sweep = `
+import cron from 'node-cron';
+import { PrismaClient } from '@prisma/client';
+import Locks from '@acme/common/locks';
+const prisma = new PrismaClient();
+async function raiseAlert(rule: { id: string }) {
+  const open = await prisma.alert.findFirst({ where: { ruleId: rule.id } });
+  if (open) return;
+  await prisma.alert.create({ data: { ruleId: rule.id } });
+  await page(rule);
+}
+cron.schedule('* * * * *', async () => {
+  const lock = await Locks.take('alerts-sweep');
+  try {
+    for (const rule of await breachedRules()) await raiseAlert(rule);
+  } finally {
+    await lock.release();
+  }
+});
+`;
+  const project = (made: string) => ({
+    'common/locks.ts': locks(made),
+    'app/package.json': JSON.stringify({ name: 'app', dependencies: { '@acme/common': 'file:../common' } }),
+    'app/jobs/sweep.ts': sweep,
+  });
+
+  it('a sweep that takes a mutex through a sibling package, then calls the helper that looks and creates, is serialised', async () => {
+    const { findings } = await lintProject(project(`new Mutex(redis, key)`));
+    expect(findings).toEqual([]);
+  });
+
+  it('the near miss: the wrapper takes a semaphore of three permits, and three sweeps may look at once', async () => {
+    const { findings } = await lintProject(project(`new Semaphore(redis, key, 3)`));
+    expect(findings).toEqual(['app/jobs/sweep.ts:9 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+});

@@ -46,6 +46,7 @@ import { supabase } from './supabase.js';
 import { temporal } from './temporal.js';
 import { triggerDev } from './trigger-dev.js';
 import { typeorm } from './typeorm.js';
+import { redisLocks } from './redis-locks.js';
 
 export type { LibraryAdapter, LibraryName } from '../analysis/index.js';
 
@@ -102,6 +103,7 @@ export const libraries: readonly LibraryAdapter[] = [
   kysely,
   supabase,
   knex,
+  redisLocks,
   redis,
   typeorm,
   sequelize,

@@ -14,7 +14,7 @@ import { flagTests, type FlagTest } from '../analysis/control/flags.js';
 import { isNothing } from '../analysis/control/polarity.js';
 import { contains, enclosingFunction, exits } from '../analysis/control/statements.js';
 import type { FileAnalysis } from './file-analysis.js';
-import { isFunction } from '../analysis/context/file-context.js';
+import { isFunction, type FunctionNode } from '../analysis/context/file-context.js';
 import type { LibraryTable } from '../analysis/context/library-table.js';
 import type { DataOperation, Field } from '../analysis/operations/index.js';
 import type { OriginTracer } from '../analysis/origin/origin.js';
@@ -68,11 +68,67 @@ export interface CheckedWrite {
 }
 
 /**
- * Is a lock taken before `position` in the write's function? An advisory lock, LOCK TABLE,
- * SERIALIZABLE, a lock on another row, or a Redis lock (SET … NX on another key) taken before the
- * check serialises the workers, and the state is read under it. Taken after the check, it comes too late.
+ * Is a lock taken before `position` in the write's function, or by every caller before it calls
+ * that function? An advisory lock, LOCK TABLE, SERIALIZABLE, a lock on another row, or a Redis lock
+ * (SET … NX on another key, a Redlock or redis-semaphore mutex) taken before the check serialises
+ * the workers, and the state is read under it. Taken after the check, it comes too late.
  */
 function serialisedBefore(
+  write: DataOperation,
+  position: number,
+  groups: ReturnType<typeof byFunction>,
+  analysis: FileAnalysis,
+): boolean {
+  const fn = enclosingFunction(write.node);
+  return (
+    lockedBefore(write, position, groups.get(fn) ?? [], analysis) ||
+    (fn !== undefined && position >= fn.range[0] && lockedByCallers(write, fn, groups, analysis, 0))
+  );
+}
+
+/**
+ * Does every caller in this file take a lock before it calls `fn` (a sweep that takes a mutex,
+ * then calls the helper that checks and creates), or is `fn` the work a lock runs
+ * (`redlock.using(keys, ttl, async () => …)`)? A function the module exports, or a method others
+ * may call, may have callers out of sight: then no.
+ */
+function lockedByCallers(
+  write: DataOperation,
+  fn: FunctionNode,
+  groups: ReturnType<typeof byFunction>,
+  analysis: FileAnalysis,
+  depth: number,
+): boolean {
+  const runner = fn.parent?.type === 'CallExpression' ? fn.parent : undefined;
+  if (runner?.arguments.some((argument) => argument === fn))
+    return (groups.get(enclosingFunction(runner)) ?? []).some(
+      (operation) => operation.node === runner && operation.kind === 'serialisation',
+    );
+  const method = fn.parent?.type === 'MethodDefinition' ? fn.parent : undefined;
+  const ownCallersOnly = method
+    ? method.accessibility === 'private' || method.key.type === 'PrivateIdentifier'
+    : analysis.file.exportNameOf(fn) === undefined;
+  if (depth >= maxCallerDepth || !ownCallersOnly) return false;
+  const sites = analysis.file.functionSites(fn).filter((site) => site !== fn);
+  return (
+    sites.length > 0 &&
+    sites.every((site) => {
+      const call = site.parent?.type === 'CallExpression' && site.parent.callee === site ? site.parent : undefined;
+      const caller = call && enclosingFunction(call);
+      return (
+        call !== undefined &&
+        caller !== undefined &&
+        caller !== fn &&
+        (lockedBefore(write, call.range[0], groups.get(caller) ?? [], analysis) ||
+          lockedByCallers(write, caller, groups, analysis, depth + 1))
+      );
+    })
+  );
+}
+
+const maxCallerDepth = 4;
+
+function lockedBefore(
   write: DataOperation,
   position: number,
   neighbours: readonly DataOperation[],
@@ -590,8 +646,7 @@ function recordAfterGatedWork(
       recordsWhatWasAsked(write, candidate, analysis.file.text),
   );
   if (!read || oneSerialisableTransaction(write, read, analysis.file.scopeOf)) return undefined;
-  const neighbours = groups.get(fn) ?? [];
-  if (serialisedBefore(write, read.node.range[0], neighbours, analysis)) return undefined;
+  if (serialisedBefore(write, read.node.range[0], groups, analysis)) return undefined;
   // A plain insert that fails on a duplicate takes back the work of its transaction; an upsert does not.
   const settles = write.kind === 'insert' && !write.arbitrated ? 'unsettled' : 'ignored';
   const workBefore = workBetween(write, write.node, read.node.range[1], settles, guardsOf(read, analysis), analysis);
@@ -730,7 +785,7 @@ function flagRecords(
       if (
         !test ||
         oneSerialisableTransaction(update, read, file.scopeOf) ||
-        serialisedBefore(update, read.node.range[0], groups.get(fn) ?? [], analysis)
+        serialisedBefore(update, read.node.range[0], groups, analysis)
       )
         continue;
       const workBefore = workBetween(update, update.node, askedBy(test.guard), 'unsettled', [test.guard], analysis);
@@ -813,7 +868,7 @@ function insertsDecided(
       duplicateCatches(write.node, file).length > 0 ||
       inSerializableTransaction(write.node, file.text) ||
       oneSerialisableTransaction(write, read, file.scopeOf) ||
-      serialisedBefore(write, read.node.range[0], neighbours, analysis)
+      serialisedBefore(write, read.node.range[0], groups, analysis)
     )
       continue;
     // Double-checked locking: look, lock, look again, write. The second look, under the lock,
@@ -825,9 +880,9 @@ function insertsDecided(
         (guard) =>
           guard.owner.range[0] > read.node.range[1] &&
           guard.owner.range[0] < write.node.range[0] &&
-          serialisedBefore(write, guard.owner.range[0], neighbours, analysis),
+          serialisedBefore(write, guard.owner.range[0], groups, analysis),
       ) && again.targets.some((target) => write.targets.includes(target));
-    if (serialisedBefore(write, write.node.range[0], neighbours, analysis) && candidates.some(looksUnderLock)) continue;
+    if (serialisedBefore(write, write.node.range[0], groups, analysis) && candidates.some(looksUnderLock)) continue;
     if (writesWhatWasRead(write, read, file.scopeOf) || !looksForInsertedRow(write, read, analysis.tracer)) continue;
     let key: { value: UniqueKey | undefined } | undefined;
     let after: readonly TSESTree.CallExpression[] | undefined;

@@ -5,6 +5,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import type { CheckedWrite } from './checked-writes.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { isFunction, type FileContext, type FunctionNode } from '../analysis/context/file-context.js';
+import { readBack } from '../analysis/control/flags.js';
 import { callOperations } from '../analysis/control/helper-operations.js';
 import { enclosingFunction } from '../analysis/control/statements.js';
 import type { EffectKey } from '../analysis/keys/effect-keys.js';
@@ -202,9 +203,12 @@ export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): bo
   if (recordsHandled(checked, analysis)) return true;
   if (isMarker(checked.write, analysis)) {
     // With nothing after it, the check and the marker are a helper's `once(key)`: its callers do
-    // the work, when the check tells them what it found (`if (seen) return false`).
+    // the work, when the check tells them what it found (`if (seen) return false`). Not when the
+    // check reads the stored time back to compare it (a throttle's `now - last < 30 s`): that is
+    // state, and what its callers do is out of sight.
     const after = checked.decidedAfter();
-    return (after.length === 0 && !checked.fallsThrough) || workRepeats(after, checked, analysis);
+    const once = after.length === 0 && !checked.fallsThrough && !readBack(checked.read.node, analysis.file);
+    return once || workRepeats(after, checked, analysis);
   }
   if (inDelivery(checked, analysis)) return true;
   // A data migration, a seed or a script: run once, by hand.

@@ -17,8 +17,68 @@ const addState = `
     return prisma.maintenanceState.create({ data: { projectId, name } });
   }`;
 
+/**
+ * A sweep that raises an alert per breached rule, found by a look: `lock` is what the schedule's
+ * callback does before it calls the helper, `exported` how the helper is declared.
+ */
+const sweep = (lock: string, exported = '') => `
+  import cron from 'node-cron';
+  import { Mutex, Semaphore } from 'redis-semaphore';
+  const prisma = new PrismaClient();
+  ${exported}async function raiseAlert(rule) {
+    const open = await prisma.alert.findFirst({ where: { ruleId: rule.id } });
+    if (open) return;
+    await prisma.alert.create({ data: { ruleId: rule.id } });
+    await page(rule);
+  }
+  async function evaluate(rule) {
+    if (breached(rule)) await raiseAlert(rule);
+  }
+  cron.schedule('* * * * *', async () => {
+    ${lock}
+    for (const rule of await rules()) await evaluate(rule);
+  });`;
+
+/** A helper that stores the time of an agent's last report under its key; `compare` is what it does with a time found. */
+const lastSeen = (compare: string) => `
+  import Redis from 'ioredis';
+  const redis = new Redis();
+  export async function shouldSaveLastAlive(agentId) {
+    const last = await redis.get(\`agent-alive:\${agentId}\`);
+    if (!last) {
+      await redis.set(\`agent-alive:\${agentId}\`, String(Date.now()));
+      return true;
+    }
+    ${compare}
+  }`;
+
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
+    {
+      name: "a throttle: the stored time is read back and compared, state rather than a marker, and its callers' work is out of sight",
+      code: lastSeen(`if (Date.now() - Number(last) < 30_000) return false;
+    await redis.set(\`agent-alive:\${agentId}\`, String(Date.now()));
+    return true;`),
+    },
+    {
+      name: 'a sweep that takes a Redis mutex before it calls the helper that looks and creates: the runs are serialised',
+      code: sweep(`const mutex = new Mutex(redis, 'sweep'); await mutex.acquire();`),
+    },
+    {
+      name: "a job's look and create run as the work of a Redlock lock on the rule",
+      code: `
+        import Redlock from 'redlock';
+        import { Worker } from 'bullmq';
+        const redlock = new Redlock([redis]);
+        const prisma = new PrismaClient();
+        export const worker = new Worker('alerts', async (job) => {
+          await redlock.using([\`rule:\${job.data.ruleId}\`], 5000, async () => {
+            const open = await prisma.alert.findFirst({ where: { ruleId: job.data.ruleId } });
+            if (open) return;
+            await prisma.alert.create({ data: { ruleId: job.data.ruleId } });
+          });
+        });`,
+    },
     {
       name: 'a lazy singleton of default settings outside any delivery: a second default row moves no money and grants nothing',
       code: `
@@ -904,6 +964,54 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
   ],
   invalid: [
+    {
+      name: 'the near miss of a throttle: a time found only tells that the agent was seen, a marker of a once() helper',
+      code: lastSeen('return false;'),
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 7,
+          suggestions: [
+            {
+              messageId: 'addNx',
+              output: lastSeen('return false;').replace('String(Date.now()));', "String(Date.now()), 'NX');"),
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'the near miss of a locked sweep: no lock before the helper is called',
+      code: sweep(''),
+      errors: [{ messageId: 'checkThenInsert', line: 8, suggestions: [] }],
+    },
+    {
+      name: 'the near miss of a locked sweep: the helper is exported, so callers elsewhere may call it without the lock',
+      code: sweep(`const mutex = new Mutex(redis, 'sweep'); await mutex.acquire();`, 'export '),
+      errors: [{ messageId: 'checkThenInsert', line: 8, suggestions: [] }],
+    },
+    {
+      name: 'the near miss of a locked sweep: a semaphore of several permits lets several runs in',
+      code: sweep(`const permit = new Semaphore(redis, 'sweep', 3); await permit.acquire();`),
+      errors: [{ messageId: 'checkThenInsert', line: 8, suggestions: [] }],
+    },
+    {
+      name: "the near miss of a Redlock lock's work: the look runs before the lock is taken",
+      code: `
+        import Redlock from 'redlock';
+        import { Worker } from 'bullmq';
+        const redlock = new Redlock([redis]);
+        const prisma = new PrismaClient();
+        export const worker = new Worker('alerts', async (job) => {
+          const open = await prisma.alert.findFirst({ where: { ruleId: job.data.ruleId } });
+          if (open) return;
+          await redlock.using([\`rule:\${job.data.ruleId}\`], 5000, async () => {
+            await prisma.alert.create({ data: { ruleId: job.data.ruleId } });
+            await page(job.data.ruleId);
+          });
+        });`,
+      errors: [{ messageId: 'checkThenInsert', line: 10, suggestions: [] }],
+    },
     {
       name: "the near miss of the project's own repository class: its own query wrapper, handed the statement, performs what the text says",
       filename: 'src/workers/refunds.ts',

@@ -50,6 +50,23 @@ function rowVariable(read: TSESTree.Node): TSESTree.Identifier | undefined {
   return boundName(node.parent, node);
 }
 
+/**
+ * Is what the read found used as a value, beyond whether it is there: handed to a call
+ * (`fromString(last)`, `Number(last)`) or computed with (`now - last`)? A stored time read back
+ * so is a throttle's state (`if (now - last < 30_000) return`), not a marker of work done.
+ */
+export function readBack(read: TSESTree.Node, file: FileContext): boolean {
+  const found = rowVariable(read);
+  const variable = found && variableOf(found, file.scopeOf(found));
+  return (variable?.references ?? []).some((reference) => {
+    const use = reference.identifier;
+    const parent = use.parent;
+    if (!reference.isRead() || !parent) return false;
+    if (parent.type === 'CallExpression') return parent.arguments.some((argument) => argument === use);
+    return parent.type === 'BinaryExpression' && /^[-+*/%<>]=?$/.test(parent.operator);
+  });
+}
+
 /** Steps from the rows a SQL client returns to the row: `.rows`, `[0]`. */
 function toRow(member: TSESTree.MemberExpression): boolean {
   return member.computed

@@ -17,7 +17,8 @@ import { answersWith } from './decisions.js';
  *
  * A helper stands for a read when its answer is the verdict of a read it makes (`return rows.length
  * > 0`, the row or null); for an insert, upsert or update when that is the only write it makes and
- * it reads nothing first (a helper that checks and inserts is judged in its own module).
+ * it reads nothing first (a helper that checks and inserts is judged in its own module); for a lock
+ * when taking one is all it does.
  */
 
 const bodyBudget = 2_000;
@@ -71,7 +72,11 @@ function summarise(fn: FunctionNode, module: FileContext): Summary {
   const writes = operations.filter((operation) => operation.kind === 'insert' || operation.kind === 'upsert');
   const others = operations.filter((operation) => operation.kind === 'update' || operation.kind === 'delete');
   let operation: DataOperation | undefined;
-  if (writes.length === 0 && others.length === 0) operation = reads.find((read) => answersWith(read.node, fn, module));
+  // `await Locks.take(key)`: a helper that takes a lock and touches nothing else stands for the lock.
+  const lock = operations.find((operation) => operation.kind === 'serialisation');
+  if (lock && operations.length === 1) operation = lock;
+  else if (writes.length === 0 && others.length === 0)
+    operation = reads.find((read) => answersWith(read.node, fn, module));
   else if (reads.length === 0 && writes.length === 1 && others.length === 0) operation = writes[0];
   // `await markPaid(order.id)`: a helper whose one write is an update stands for it (a flag it sets).
   else if (reads.length === 0 && writes.length === 0 && others.length === 1 && others[0].kind === 'update')
