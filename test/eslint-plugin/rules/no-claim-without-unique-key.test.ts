@@ -233,6 +233,18 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       code: `export async function join(prisma, userId, teamId) { try { await prisma.membership.create({ data: { userId, teamId } }); } catch (e) { if (e.code === 'P2002') return; throw e; } }`,
     },
     {
+      name: "an error class of the project's own check, caught to keep it out of the error report, is not the database's refusal",
+      filename,
+      code: `
+        class DuplicateError extends Error {}
+        async function logEvent(db, e) { await db.query('INSERT INTO audit_log (event, at) VALUES ($1, now())', [e.name]); }
+        export async function ingest(db, events) {
+          for (const e of events) {
+            try { await logEvent(db, e); } catch (error) { if (!(error instanceof DuplicateError)) report(error); }
+          }
+        }`,
+    },
+    {
       name: 'Prisma: a catch that does not treat the duplicate',
       filename,
       code: `export async function track(prisma, eventId) { try { await prisma.webhook.create({ data: { eventId, payload: {} } }); } catch (e) { log(e); throw e; } }`,
@@ -381,6 +393,20 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       filename,
       code: `import { createClient } from '@supabase/supabase-js'; export async function claim(supabase, id) { await supabase.from('inbox').upsert({ message_id: id }, { onConflict: 'message_id', ignoreDuplicates: true }); }`,
       errors: [{ messageId: 'noMatchingKey' }],
+    },
+    {
+      name: "the near miss of the project's own error class: its module turns the database's 23505 into it",
+      filename,
+      code: `
+        class DuplicateError extends Error {}
+        const rethrow = (error) => { throw error.code === '23505' ? new DuplicateError() : error; };
+        async function logEvent(db, e) { await db.query('INSERT INTO audit_log (event, at) VALUES ($1, now())', [e.name]).catch(rethrow); }
+        export async function ingest(db, events) {
+          for (const e of events) {
+            try { await logEvent(db, e); } catch (error) { if (!(error instanceof DuplicateError)) report(error); }
+          }
+        }`,
+      errors: [{ messageId: 'caughtNoKey' }],
     },
     {
       name: 'Prisma: create and catch P2002 on a field with no unique key',

@@ -1,6 +1,8 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { isFunction, type FileContext } from '../context/file-context.js';
+import { moduleOfBinding } from '../project/modules.js';
+import { variableOf } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
 
 /**
@@ -19,7 +21,7 @@ export const duplicateWords = /unique|duplicate|already.?exists|conflict|\w_(pke
 export function duplicateCatches(node: TSESTree.Node, file: FileContext, depth = 0): TSESTree.Node[] {
   const uniqueViolation = file.libraries.uniqueViolation;
   const says = (handler: TSESTree.Node) => {
-    const text = file.text(handler);
+    const text = withoutOwnErrors(handler, file);
     if (uniqueViolation.test(text) || duplicateWords.test(text)) return true;
     // catch (e) { if (isMine(e)) … }: a helper of this file, read one level down.
     let found = false;
@@ -54,6 +56,39 @@ export function duplicateCatches(node: TSESTree.Node, file: FileContext, depth =
     .flatMap((site) => (site.parent?.type === 'CallExpression' && site.parent.callee === site ? [site.parent] : []));
   const caught = calls.map((call) => duplicateCatches(call, file, depth + 1));
   return calls.length > 0 && caught.every((regions) => regions.length > 0) ? caught.flat() : [];
+}
+
+/**
+ * The handler's text without the names of error classes the project declares for its own checks
+ * (`if (row) throw new DuplicateError()`, caught as `error instanceof DuplicateError`): such a
+ * class names the application's duplicate, not the database's refusal, unless the module that
+ * declares it speaks of a unique violation (a wrapper that turns `23505` into `ConflictError`).
+ */
+function withoutOwnErrors(handler: TSESTree.Node, file: FileContext): string {
+  const text = file.text(handler);
+  if (!duplicateWords.test(text)) return text;
+  let kept = text;
+  walk(handler, file.visitorKeys, (node) => {
+    if (node.type === 'Identifier' && duplicateWords.test(node.name) && ownErrorClass(node, file)) {
+      const [start, end] = [node.range[0] - handler.range[0], node.range[1] - handler.range[0]];
+      kept = kept.slice(0, start) + ' '.repeat(end - start) + kept.slice(end);
+    }
+    return true;
+  });
+  return kept;
+}
+
+function ownErrorClass(name: TSESTree.Identifier, file: FileContext): boolean {
+  const definition = variableOf(name, file.scopeOf(name))?.defs[0];
+  const module =
+    definition?.type === 'ClassName'
+      ? file
+      : definition?.type === 'ImportBinding'
+        ? moduleOfBinding(file, name.name)
+        : undefined;
+  if (!module || (module !== file && !/\bclass\s+\w+\s+extends\s+\w*Error\b/.test(module.text(module.sourceAst))))
+    return false;
+  return !file.libraries.uniqueViolation.test(module.text(module.sourceAst));
 }
 
 /** HTTP's answer for "that exists already": the other system refused a repeat of the request. */
