@@ -14,8 +14,28 @@ const taskFlags = (after: string) => `${kafka}
     ${after}
   } });`;
 
+/** A queue set up once per process, by a name of type `keyType` (declared by `declared`): its clean-up empties old jobs. */
+const queueSetUp = (declared: string, keyType: string) => `
+  import { Queue } from 'bullmq';
+  ${declared}
+  const cleaned = new Set<string>();
+  export async function cleanOnStartup(name: ${keyType}) {
+    if (cleaned.has(name)) return;
+    cleaned.add(name);
+    await new Queue(name).clean(0, 1000, 'completed');
+    await fetch('https://hooks.example.com/cleaned', { method: 'POST', body: name });
+  }`;
+
 ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
   valid: [
+    {
+      name: 'a key that can only be one of the queues an enum declares: a set-up per queue, per process by design',
+      code: queueSetUp(`export enum QueueName { Orders = 'orders', Refunds = 'refunds' }`, 'QueueName'),
+    },
+    {
+      name: 'a key typed with a union of literal names, through a type alias',
+      code: queueSetUp(`type QueueName = 'orders' | 'refunds';`, 'QueueName'),
+    },
     {
       name: "a page's module (it imports a UI framework): its memory is one user's, not a worker's",
       code: `
@@ -333,6 +353,11 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
     },
   ],
   invalid: [
+    {
+      name: 'the near miss of a set-up per queue: a key of any string may be what a delivery brought',
+      code: queueSetUp(`type QueueName = string;`, 'QueueName'),
+      errors: [{ messageId: 'inMemory', line: 6 }],
+    },
     {
       name: 'a flag per task set and never set back: a record of what was done, empty after a restart',
       code: taskFlags(''),

@@ -21,6 +21,7 @@ import {
   type Gate,
   type Membership,
 } from './memory.js';
+import { keyOfClosedSet } from './closed-keys.js';
 import { originAt } from '../../analysis/keys/key-facts.js';
 import { readName } from '../../analysis/naming/names.js';
 import { namesCache, namesHandledRecord } from '../../analysis/naming/stores.js';
@@ -234,8 +235,9 @@ export const noInMemoryDedupe = createRule({
         if (!effect) continue;
         if (claimsDurably(fn, effect.node, file, (node) => analysis.operationsAt(node))) return;
         if (
-          facts.length > 0 &&
-          facts.every((fact) => fact.kind === 'constant' || fact.kind === 'time' || fact.kind === 'minted')
+          (facts.length > 0 &&
+            facts.every((fact) => fact.kind === 'constant' || fact.kind === 'time' || fact.kind === 'minted')) ||
+          keyOfClosedSet(key, file)
         )
           return;
         const { here, sameKey } = recordingsIn(membership, fn);
