@@ -19,7 +19,7 @@ import type { LibraryTable } from '../analysis/context/library-table.js';
 import type { DataOperation, Field } from '../analysis/operations/index.js';
 import type { OriginTracer } from '../analysis/origin/origin.js';
 import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
-import { calleeName, keyName, resultIgnored } from '../analysis/syntax/nodes.js';
+import { calleeName, callTaking, keyName, resultIgnored } from '../analysis/syntax/nodes.js';
 import { constantInitializer, variableOf } from '../analysis/syntax/scope.js';
 import type { ScopeOf } from '../analysis/syntax/static-text.js';
 import { walk } from '../analysis/syntax/walk.js';
@@ -99,8 +99,8 @@ function lockedByCallers(
   analysis: FileAnalysis,
   depth: number,
 ): boolean {
-  const runner = fn.parent?.type === 'CallExpression' ? fn.parent : undefined;
-  if (runner?.arguments.some((argument) => argument === fn))
+  const runner = callTaking(fn);
+  if (runner)
     return (groups.get(enclosingFunction(runner)) ?? []).some(
       (operation) => operation.node === runner && operation.kind === 'serialisation',
     );
@@ -218,10 +218,7 @@ function openedOnClient(client: TSESLint.Scope.Variable, node: TSESTree.CallExpr
       member.parent.callee === member
         ? member.parent
         : undefined;
-    const givenClient =
-      member?.type === 'CallExpression' && member.arguments.includes(identifier as TSESTree.CallExpressionArgument)
-        ? member
-        : undefined;
+    const givenClient = callTaking(identifier);
     const call = onClient ?? givenClient;
     if (!call || call === node) continue;
     const begins = onClient ? /^(beginTransaction|begin)$/ : /^(begin|start)Transaction$/;

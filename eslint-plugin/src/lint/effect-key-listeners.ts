@@ -1,6 +1,6 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { enclosingLiteral, keyName } from '../analysis/syntax/nodes.js';
+import { callTaking, enclosingLiteral, keyName } from '../analysis/syntax/nodes.js';
 import { effectKeysOfOperation, type UniqueColumn } from '../analysis/keys/effect-keys.js';
 import { effectKeyOfBinding, effectKeyOfHeaderCall, effectKeyOfProperty } from '../analysis/keys/named-keys.js';
 import { analysisFor, type FileAnalysis, type TracedKey } from './file-analysis.js';
@@ -16,9 +16,8 @@ function storedByWrite(property: TSESTree.Property, analysis: FileAnalysis): boo
   const current = enclosingLiteral(property, (part) => {
     if (part.type === 'Property' && dataKeys.has(keyName(part) ?? '')) underData = true;
   });
-  const call = current.parent;
-  if (call?.type !== 'CallExpression' || !call.arguments.includes(current as TSESTree.CallExpressionArgument))
-    return false;
+  const call = callTaking(current);
+  if (!call) return false;
   // An update names the values it stores (`data: { … }`, `$set`), or takes them as its only argument.
   const updated = underData || call.arguments.length === 1;
   return analysis

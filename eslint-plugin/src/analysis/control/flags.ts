@@ -3,7 +3,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { FileContext } from '../context/file-context.js';
 import type { Guard } from './decisions.js';
 import { flip, isNothing, type Presence } from './polarity.js';
-import { keyName, propertyName } from '../syntax/nodes.js';
+import { callTaking, keyName, propertyName } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
 
 /**
@@ -61,9 +61,10 @@ export function readBack(read: TSESTree.Node, file: FileContext): boolean {
   return (variable?.references ?? []).some((reference) => {
     const use = reference.identifier;
     const parent = use.parent;
-    if (!reference.isRead() || !parent) return false;
-    if (parent.type === 'CallExpression') return parent.arguments.some((argument) => argument === use);
-    return parent.type === 'BinaryExpression' && /^[-+*/%<>]=?$/.test(parent.operator);
+    return (
+      reference.isRead() &&
+      (callTaking(use) !== undefined || (parent?.type === 'BinaryExpression' && /^[-+*/%<>]=?$/.test(parent.operator)))
+    );
   });
 }
 

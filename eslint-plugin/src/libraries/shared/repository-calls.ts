@@ -2,6 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import {
   calleeName,
+  callTaking,
   constantInitializer,
   fieldsOf,
   memberPath,
@@ -171,12 +172,8 @@ const savingCalls = /^(save|insert|persist|persistAndFlush)$/;
 
 /** Is `node` handed to a call that stores it (`repo.save(row)`)? */
 function savedBy(node: TSESTree.Node): boolean {
-  const parent = node.parent;
-  return (
-    parent?.type === 'CallExpression' &&
-    parent.arguments.includes(node as TSESTree.CallExpressionArgument) &&
-    savingCalls.test(calleeName(parent.callee) ?? '')
-  );
+  const call = callTaking(node);
+  return call !== undefined && savingCalls.test(calleeName(call.callee) ?? '');
 }
 
 /** `repo.save(repo.create(data))`, `const row = repo.create(data); … repo.save(row)`: made to be stored by a later call. */

@@ -8,7 +8,7 @@ import type { DataOperation } from '../../analysis/operations/index.js';
 import type { OriginTracer } from '../../analysis/origin/origin.js';
 import { sitesInImporters } from '../../analysis/project/import-sites.js';
 import { calledFunction } from '../../analysis/project/calls.js';
-import { calleeName, propertyName, withoutTypeAssertions } from '../../analysis/syntax/nodes.js';
+import { calleeName, callTaking, propertyName, withoutTypeAssertions } from '../../analysis/syntax/nodes.js';
 import { variableOf } from '../../analysis/syntax/scope.js';
 import { sends, writingRequest } from '../../analysis/work/work.js';
 import { walk } from '../../analysis/syntax/walk.js';
@@ -537,12 +537,8 @@ const iterating = /^(forEach|map|flatMap|filter|reduce|some|every|find)$/;
 export function inLoopWithin(node: TSESTree.Node, fn: FunctionNode): boolean {
   for (let current = node.parent; current && current !== fn; current = current.parent)
     if (loopTypes.has(current.type)) return true;
-  const call = fn.parent;
-  return (
-    call?.type === 'CallExpression' &&
-    call.arguments.includes(fn as never) &&
-    iterating.test(calleeName(call.callee) ?? '')
-  );
+  const call = callTaking(fn);
+  return call !== undefined && iterating.test(calleeName(call.callee) ?? '');
 }
 
 /** Text of a key as written, for comparing a lookup's key with a recording's. */

@@ -10,7 +10,7 @@ import type { DataOperation } from '../../analysis/operations/index.js';
 import { callOperations } from '../../analysis/control/helper-operations.js';
 import { OriginTracer } from '../../analysis/origin/origin.js';
 import { providerCallAt } from '../../analysis/keys/provider-calls.js';
-import { calleeName, unwrapExpression } from '../../analysis/syntax/nodes.js';
+import { calleeName, callTaking, unwrapExpression } from '../../analysis/syntax/nodes.js';
 import { variableOf } from '../../analysis/syntax/scope.js';
 import { walk } from '../../analysis/syntax/walk.js';
 import { operationVerdict, providerVerdict, type GuardKind } from './effects.js';
@@ -158,12 +158,8 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
 
 /** A function written inline as the argument of a call that runs it now: `items.map(async (item) => …)`, `$transaction(async (tx) => …)`. */
 function runsInline(fn: FunctionNode): boolean {
-  const call = fn.parent;
-  return (
-    call?.type === 'CallExpression' &&
-    call.arguments.includes(fn as TSESTree.CallExpressionArgument) &&
-    inlineCallbacks.test(calleeName(call.callee) ?? '')
-  );
+  const call = callTaking(fn);
+  return call !== undefined && inlineCallbacks.test(calleeName(call.callee) ?? '');
 }
 
 /** What a variable holds when it is set once from an awaited call: the call. */
