@@ -15,7 +15,6 @@ import { isNothing } from '../analysis/control/polarity.js';
 import { contains, enclosingFunction, exits } from '../analysis/control/statements.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { isFunction, type FunctionNode } from '../analysis/context/file-context.js';
-import type { LibraryTable } from '../analysis/context/library-table.js';
 import type { DataOperation, Field } from '../analysis/operations/index.js';
 import type { OriginTracer } from '../analysis/origin/origin.js';
 import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
@@ -382,20 +381,32 @@ function coveringKey(
 /**
  * A key-value write that stores a computed value (a cache fill: GET missed, compute, SET) keeps
  * state; only a marker (a constant, the time) records that something was done. A constant chosen
- * as the code runs (`found ? '1' : '0'`) is state too, and so is a value of which nothing is seen
- * (an object the code fills in, stringified).
+ * as the code runs (`found ? '1' : '0'`, or another constant the same key is given beside it) is
+ * state too, and so is a value of which nothing is seen (an object the code fills in, stringified).
  */
-function storesState(write: DataOperation, tracer: OriginTracer, table: LibraryTable): boolean {
-  if (table.dataAdapter(write.library)?.keyPolicy !== 'whole-key' || !write.stored || write.stored.length === 0)
+function storesState(write: DataOperation, groups: ReturnType<typeof byFunction>, analysis: FileAnalysis): boolean {
+  const { tracer, file } = analysis;
+  const stored = write.stored;
+  if (file.libraries.dataAdapter(write.library)?.keyPolicy !== 'whole-key' || !stored || stored.length === 0)
     return false;
-  return write.stored.some((value) => {
-    if (value.type === 'ConditionalExpression') return true;
-    const facts = tracer.scalars(value);
-    return (
-      facts.length === 0 ||
-      facts.some((fact) => fact.kind !== 'constant' && fact.kind !== 'time' && fact.kind !== 'minted')
-    );
-  });
+  // `if (ok) set(k, 'true') else set(k, 'false')`: the same key given another constant beside it is chosen too.
+  const text = (values: readonly TSESTree.Node[]) => values.map(file.text).join();
+  const key = (operation: DataOperation) => text(operation.fields.flatMap((field) => field.values));
+  const chosen = (groups.get(enclosingFunction(write.node)) ?? []).some(
+    (other) =>
+      other !== write && other.stored !== undefined && key(other) === key(write) && text(other.stored) !== text(stored),
+  );
+  return (
+    chosen ||
+    stored.some((value) => {
+      if (value.type === 'ConditionalExpression') return true;
+      const facts = tracer.scalars(value);
+      return (
+        facts.length === 0 ||
+        facts.some((fact) => fact.kind !== 'constant' && fact.kind !== 'time' && fact.kind !== 'minted')
+      );
+    })
+  );
 }
 
 /**
@@ -657,7 +668,7 @@ function recordAfterGatedWork(
     gatedOnly: true,
     workBefore,
     guardsOtherWork: true,
-    storesState: storesState(write, analysis.tracer, analysis.file.libraries),
+    storesState: storesState(write, groups, analysis),
     coveringKey: () =>
       (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer, analysis.file.text) }).value,
     keyLaterInTransaction: () => undefined,
@@ -822,7 +833,6 @@ function insertsDecided(
   groups: ReturnType<typeof byFunction>,
 ): CheckedWrite[] {
   const file = analysis.file;
-  const table = file.libraries;
   const guardsFor = (read: DataOperation) => guardsOf(read, analysis);
   // The reads that may touch a table, found once per table rather than once per write.
   const readsOf = new Map<string, DataOperation[]>();
@@ -899,7 +909,7 @@ function insertsDecided(
           isWork(other, file) &&
           isDecidedBy(guardsFor(read), [other.node]),
       ),
-      storesState: storesState(write, analysis.tracer, table),
+      storesState: storesState(write, groups, analysis),
       coveringKey: () =>
         (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer, analysis.file.text) })
           .value,

@@ -52,8 +52,44 @@ const lastSeen = (compare: string) => `
     ${compare}
   }`;
 
+/** An enrichment job that caches whether the provider has credits left: `whenTrue` and `whenFalse` are what it stores. */
+const creditsCache = (whenTrue: string, whenFalse: string) => `
+  import Redis from 'ioredis';
+  import { Worker } from 'bullmq';
+  const redis = new Redis();
+  async function setHasCredits(has) {
+    if (has) await redis.set('hasRemainingCredits', '${whenTrue}', 'EX', 60);
+    else await redis.set('hasRemainingCredits', '${whenFalse}', 'EX', 60);
+  }
+  export const worker = new Worker('enrich', async (job) => {
+    const cached = await redis.get('hasRemainingCredits');
+    if (cached !== null) return;
+    await setHasCredits(await provider.hasRemainingCredits());
+    await enrich(job.data.memberId);
+  });`;
+
+/** A job that refreshes a collection's royalties at most once an hour, under a Redis key named `name`. */
+const hourlyLock = (name: string) => `
+  import Redis from 'ioredis';
+  import { Worker } from 'bullmq';
+  const redis = new Redis();
+  export const worker = new Worker('collections', async (job) => {
+    const lockKey = \`${name}:\${job.data.collection}\`;
+    if (await redis.get(lockKey)) return;
+    await redis.set(lockKey, 'locked', 'EX', 3600);
+    await fetchRoyalties(job.data.collection);
+  });`;
+
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
+    {
+      name: 'a cache of a yes or no: the same key given another constant beside it stores what was found, not a marker',
+      code: creditsCache('true', 'false'),
+    },
+    {
+      name: 'a lock named for the refresh it spaces out: a rate limit on the work, not a claim of the delivery',
+      code: hourlyLock('royalties-refresh-lock'),
+    },
     {
       name: "a throttle: the stored time is read back and compared, state rather than a marker, and its callers' work is out of sight",
       code: lastSeen(`if (Date.now() - Number(last) < 30_000) return false;
@@ -964,6 +1000,27 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
   ],
   invalid: [
+    {
+      name: 'the near miss of a cache of a yes or no: the same constant either way is a marker, and two writes of one helper are one finding',
+      code: creditsCache('1', '1'),
+      errors: [{ messageId: 'checkThenInsert', line: 12, suggestions: [] }],
+    },
+    {
+      name: 'the near miss of a rate limit: a lock named for nothing but itself keeps two workers off the same delivery',
+      code: hourlyLock('royalties-lock'),
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 8,
+          suggestions: [
+            {
+              messageId: 'addNx',
+              output: hourlyLock('royalties-lock').replace("'EX', 3600);", "'EX', 3600, 'NX');"),
+            },
+          ],
+        },
+      ],
+    },
     {
       name: 'the near miss of a throttle: a time found only tells that the agent was seen, a marker of a once() helper',
       code: lastSeen('return false;'),

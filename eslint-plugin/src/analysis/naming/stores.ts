@@ -11,10 +11,29 @@ import { words } from './names.js';
 const claimTable =
   /(^|_)(inbox|processed|handled|consumed|received|seen|dedup|dedupe|deduplication|idempotency|idempotent|claims?|locks?|mutex|lease|leases|inflight|processing)(_|$)|message_log|messages_log/;
 
+/**
+ * A lock named for the refresh or the fetch it spaces out (`blur-royalties-refresh-lock`,
+ * `try-get-currency-details-lock`) keeps that work to one run per while, whoever asks for it: a
+ * rate limit, not a delivery's claim.
+ */
+const rateLimitWords = new Set([
+  'refresh',
+  'fetch',
+  'get',
+  'poll',
+  'sync',
+  'reload',
+  'throttle',
+  'cooldown',
+  'debounce',
+]);
+
 /** Tables (or models, or key prefixes) that record which deliveries were handled or are being handled. */
-export const soundsLikeClaimStore: (name: string) => boolean = remembered((name) =>
-  claimTable.test(words(name).join('_')),
-);
+export const soundsLikeClaimStore: (name: string) => boolean = remembered((name) => {
+  const parts = words(name);
+  const joined = parts.join('_');
+  return claimTable.test(joined) && (handledRecord.test(joined) || !parts.some((word) => rateLimitWords.has(word)));
+});
 
 /** What a `…Key` may name besides an operation's key: where something is stored, or a credential. */
 const placeOrCredentialWords = new Set([

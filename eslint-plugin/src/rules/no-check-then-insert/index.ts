@@ -1,3 +1,5 @@
+import type { TSESTree } from '@typescript-eslint/utils';
+
 import { checkedWrites } from '../../lint/checked-writes.js';
 import { analysisFor, operationListeners } from '../../lint/file-analysis.js';
 import { originAt } from '../../analysis/keys/key-facts.js';
@@ -40,6 +42,8 @@ export const noCheckThenInsert = createRule({
     return {
       ...operationListeners(analysis),
       'Program:exit'() {
+        // Two writes of one helper, decided by one check, are one finding at the helper's call.
+        const reported = new Set<TSESTree.Node>();
         for (const checked of checkedWrites(analysis)) {
           const { write, read } = checked;
           // Work before the write, a claim whose verdict is ignored, or a done-flag set after the
@@ -57,9 +61,11 @@ export const noCheckThenInsert = createRule({
             checked.coveringKey() ||
             checked.keyLaterInTransaction() ||
             checked.keysUnknown() ||
-            !repeatMatters(checked, analysis)
+            !repeatMatters(checked, analysis) ||
+            reported.has(checked.at)
           )
             continue;
+          reported.add(checked.at);
           context.report({
             node: checked.at,
             messageId: 'checkThenInsert',
