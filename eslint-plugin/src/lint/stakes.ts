@@ -150,7 +150,12 @@ type Stake = 'money' | 'adds' | 'money-only';
 /** A write whose repeat adds a second copy: an insert no key settles, or an update that adds to a quantity. */
 function addsCopy(operation: DataOperation, module: FileContext): boolean {
   if (operation.kind === 'update') return (addedFields(operation, module) ?? []).length > 0;
-  return operation.kind === 'insert' && !operation.arbitrated;
+  // A key-value SET overwrites its key: a second one leaves the same state, not a second copy.
+  return (
+    operation.kind === 'insert' &&
+    !operation.arbitrated &&
+    module.libraries.dataAdapter(operation.library)?.keyPolicy !== 'whole-key'
+  );
 }
 
 /** Does a call, or a project function it calls (a few calls deep), repeat what is at `stake`? */

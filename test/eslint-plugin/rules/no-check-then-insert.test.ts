@@ -80,8 +80,28 @@ const hourlyLock = (name: string) => `
     await fetchRoyalties(job.data.collection);
   });`;
 
+/** A job that marks a collection for an hour, then runs a helper of the file whose write is `write`. */
+const markedRefresh = (write: string) => `
+  import Redis from 'ioredis';
+  import { Worker } from 'bullmq';
+  const redis = new Redis();
+  async function updateRoyalties(collection) {
+    const fees = await fetchFees(collection);
+    ${write}
+  }
+  export const worker = new Worker('collections', async (job) => {
+    const key = \`royalties:\${job.data.collection}\`;
+    if (await redis.get(key)) return;
+    await redis.set(key, '1', 'EX', 3600);
+    await updateRoyalties(job.data.collection);
+  });`;
+
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
+    {
+      name: 'a marker before a refresh whose only write is a Redis SET: a second pass overwrites the same key, it adds no copy',
+      code: markedRefresh(`await redis.set(\`fees:\${collection}\`, JSON.stringify(fees));`),
+    },
     {
       name: 'a cache of a yes or no: the same key given another constant beside it stores what was found, not a marker',
       code: creditsCache('true', 'false'),
@@ -1000,6 +1020,26 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
   ],
   invalid: [
+    {
+      name: 'the near miss of a marked refresh: the helper inserts a row of history, and a second pass adds a second one',
+      code: markedRefresh(
+        `await pool.query('INSERT INTO fee_history (collection, bps) VALUES ($1, $2)', [collection, fees.bps]);`,
+      ),
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 12,
+          suggestions: [
+            {
+              messageId: 'addNx',
+              output: markedRefresh(
+                `await pool.query('INSERT INTO fee_history (collection, bps) VALUES ($1, $2)', [collection, fees.bps]);`,
+              ).replace("'1', 'EX', 3600);", "'1', 'EX', 3600, 'NX');"),
+            },
+          ],
+        },
+      ],
+    },
     {
       name: 'the near miss of a cache of a yes or no: the same constant either way is a marker, and two writes of one helper are one finding',
       code: creditsCache('1', '1'),
