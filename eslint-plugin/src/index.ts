@@ -56,6 +56,8 @@ const sourceFiles = ['**/*.{js,mjs,cjs,jsx,ts,mts,cts,tsx}'];
 const notServiceCode = [
   '**/*.{test,spec}.*',
   '**/{__tests__,__mocks__,__fixtures__,test,tests,e2e,playwright,cypress,mocks}/**',
+  // A test harness of its own: `simulation-test/`, `integration-tests/`, `test-utils/`.
+  '**/{*-test,*-tests,test-*}/**',
   '**/mock-*/**',
   `**/{${[...oneOffFolders].join(',')}}/**`,
   '**/{seed,seeds}.*',

@@ -110,6 +110,17 @@ new Worker('payouts', (job) => handleJob(job));
     expect(findings).toEqual([]);
   });
 
+  it('the recommended config leaves a test harness of its own alone, but not a folder whose name only contains the word', async () => {
+    const lookThenCreate =
+      'export async function enter(id) { (await prisma.entry.findFirst({ where: { id } })) || (await prisma.entry.create({ data: { id, cents: 500 } })); }';
+    const { findings } = await lintProject({
+      'simulation-test/src/rpc-cache.ts': lookThenCreate,
+      'packages/integration-tests/src/entries.ts': lookThenCreate,
+      'src/contest/entries.ts': lookThenCreate,
+    });
+    expect(findings).toEqual(['src/contest/entries.ts:1 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
   it("the recommended config leaves a database's alteration scripts alone, wherever their folder sits", async () => {
     const claim = `export async function up(pool) {
   await pool.query('INSERT INTO scopes (tenant_id, name) VALUES ($1, $2) ON CONFLICT (tenant_id, name) DO NOTHING', ['t', 'read']);
