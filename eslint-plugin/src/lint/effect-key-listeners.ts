@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { callTaking, enclosingLiteral, keyName } from '../analysis/syntax/nodes.js';
-import { effectKeysOfOperation, type UniqueColumn } from '../analysis/keys/effect-keys.js';
+import { effectKeysOfOperation, type EffectKey, type UniqueColumn } from '../analysis/keys/effect-keys.js';
 import { effectKeyOfBinding, effectKeyOfHeaderCall, effectKeyOfProperty } from '../analysis/keys/named-keys.js';
 import { analysisFor, type FileAnalysis, type TracedKey } from './file-analysis.js';
 import { effectKeyOfKeyPath } from '../analysis/keys/key-paths.js';
@@ -50,16 +50,24 @@ export function effectKeyListeners(
     }
   };
   const unique: UniqueColumn = (target, column) => analysis.schema().keyWithin(target, [column]) !== undefined;
-  const operationKeys = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) =>
-    analysis
-      .operationsAt(node)
-      .flatMap((operation) => effectKeysOfOperation(operation, analysis.tracer, analysis.file, unique));
+  const operationKeys = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => {
+    const keys: (EffectKey | undefined)[] = [];
+    for (const operation of analysis.operationsAt(node))
+      for (const key of effectKeysOfOperation(operation, analysis.tracer, analysis.file, unique)) keys.push(key);
+    return keys;
+  };
   return {
     CallExpression(node) {
       // Most calls are neither database writes nor header setters: nothing is stored for them.
       const header = effectKeyOfHeaderCall(node, analysis.file.scopeOf);
       if (header || analysis.operationsAt(node).length > 0)
-        visit(analysis.keysAt(node, () => [...operationKeys(node), header]));
+        visit(
+          analysis.keysAt(node, () => {
+            const keys = operationKeys(node);
+            keys.push(header);
+            return keys;
+          }),
+        );
     },
     TaggedTemplateExpression(node) {
       if (analysis.operationsAt(node).length > 0) visit(analysis.keysAt(node, () => operationKeys(node)));

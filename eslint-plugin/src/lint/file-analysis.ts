@@ -62,11 +62,13 @@ export class FileAnalysis {
    * paired among. Only they: the rules that judge a write itself judge it where it is.
    */
   operationsWithHelpers(): readonly DataOperation[] {
-    return (this.withHelpers ??= [...this.operations]
-      .flatMap(([node, found]) =>
-        found.length > 0 || node.type !== 'CallExpression' ? found : helperOperations(node, this.file),
-      )
-      .sort((a, b) => a.node.range[0] - b.node.range[0]));
+    if (this.withHelpers) return this.withHelpers;
+    const operations: DataOperation[] = [];
+    for (const [node, found] of this.operations) {
+      const made = found.length > 0 || node.type !== 'CallExpression' ? found : helperOperations(node, this.file);
+      for (const operation of made) operations.push(operation);
+    }
+    return (this.withHelpers = inSourceOrder(operations));
   }
 
   /**
@@ -75,7 +77,10 @@ export class FileAnalysis {
    * finds them, rather than a walk of its own.
    */
   allOperations(): readonly DataOperation[] {
-    return (this.all ??= [...this.operations.values()].flat().sort((a, b) => a.node.range[0] - b.node.range[0]));
+    if (this.all) return this.all;
+    const operations: DataOperation[] = [];
+    for (const found of this.operations.values()) for (const operation of found) operations.push(operation);
+    return (this.all = inSourceOrder(operations));
   }
 
   private readonly serving = new Map<FunctionNode, boolean>();
@@ -144,10 +149,15 @@ export class FileAnalysis {
   keysAt(node: TSESTree.Node, find: () => (EffectKey | undefined)[]): readonly TracedKey[] {
     let found = this.keys.get(node);
     if (!found) {
-      const keys = find().filter((key) => key !== undefined);
-      // Object.assign, not `{ ...key, facts }`: V8 (Node 20) builds a spread followed by a new key very slowly.
-      found =
-        keys.length === 0 ? noKeys : keys.map((key) => Object.assign({}, key, { facts: keyFacts(key, this.tracer) }));
+      const traced: TracedKey[] = [];
+      for (const key of find()) {
+        if (key === undefined) continue;
+        // A copy, then the new key: V8 (Node 20) builds `{ ...key, facts }` very slowly.
+        const copy = Object.assign({}, key) as TracedKey;
+        copy.facts = keyFacts(key, this.tracer);
+        traced.push(copy);
+      }
+      found = traced.length === 0 ? noKeys : traced;
       this.keys.set(node, found);
     }
     return found;
@@ -155,6 +165,19 @@ export class FileAnalysis {
 }
 
 const noKeys: TracedKey[] = [];
+
+/**
+ * Sorts `operations` by where they start. ESLint visits calls in source order, so the list
+ * is nearly always sorted already: checked in one pass before any sort.
+ */
+function inSourceOrder(operations: DataOperation[]): DataOperation[] {
+  for (let index = 1; index < operations.length; index += 1) {
+    if (operations[index - 1].node.range[0] > operations[index].node.range[0])
+      return operations.sort((a, b) => a.node.range[0] - b.node.range[0]);
+  }
+  return operations;
+}
+
 const analyses = new WeakMap<object, FileAnalysis>();
 
 /**

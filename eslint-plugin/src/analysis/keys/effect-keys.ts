@@ -127,21 +127,26 @@ function keyFields(
   if (operation.conflictTarget && operation.conflictTarget.length > 0) {
     // Each named key once: an upsert repeats its key in `where` and in `create`.
     const names = new Set(operation.conflictTarget.map((name) => name.toLowerCase()));
-    return operation.fields.flatMap((field) =>
-      names.delete(field.name.toLowerCase()) ? [{ field, strength: 'explicit' as const }] : [],
-    );
+    const named: { field: Field; strength: EffectKey['strength'] }[] = [];
+    for (const field of operation.fields)
+      if (names.delete(field.name.toLowerCase())) named.push({ field, strength: 'explicit' });
+    return named;
   }
-  return operation.fields.flatMap((field, index) => {
+  const found: { field: Field; strength: EffectKey['strength'] }[] = [];
+  const fields = operation.fields;
+  for (let index = 0; index < fields.length; index += 1) {
+    const field = fields[index];
     // Where an object is stored, or a credential: a new one is new by design.
-    if (namesPlaceOrCredentialKey(field.name)) return [];
+    if (namesPlaceOrCredentialKey(field.name)) continue;
     // A column the schema makes unique on its own refuses a second row with its value, whatever it is named.
     const strength =
       keyStrength(table.names, field.name, index, target) ??
       (operation.kind === 'insert' && referenceLike(table.names, field.name) && unique?.(target, field.name)
         ? 'explicit'
         : undefined);
-    return strength ? [{ field, strength }] : [];
-  });
+    if (strength) found.push({ field, strength });
+  }
+  return found;
 }
 
 const deliveryRecordKinds = new Set(['delivery', 'minted', 'worker', 'time']);
@@ -210,22 +215,22 @@ export function effectKeysOfOperation(
   if (fields.length === 0) return [];
   let claim: boolean | undefined;
   const claimOnce = () => (claim ??= isClaim(operation, tracer, table.names));
-  return fields.flatMap(({ field, strength }) => {
-    if (field.values.length === 0 && field.functions.length === 0) return [];
+  const keys: EffectKey[] = [];
+  for (const { field, strength } of fields) {
+    if (field.values.length === 0 && field.functions.length === 0) continue;
     // A whole record serialised into a store (`sadd(key, JSON.stringify(position))`) is what it keeps, not a key.
-    if (wholeKey(operation, table) && field.values.length === 1 && serialisedRecord(field.values[0])) return [];
-    return [
-      {
-        node: field.values[0] ?? operation.node,
-        values: field.values,
-        functions: field.functions,
-        description: describeField(operation, field, table),
-        name: field.name,
-        operation,
-        strength,
-        external: false,
-        isClaim: claimOnce,
-      },
-    ];
-  });
+    if (wholeKey(operation, table) && field.values.length === 1 && serialisedRecord(field.values[0])) continue;
+    keys.push({
+      node: field.values[0] ?? operation.node,
+      values: field.values,
+      functions: field.functions,
+      description: describeField(operation, field, table),
+      name: field.name,
+      operation,
+      strength,
+      external: false,
+      isClaim: claimOnce,
+    });
+  }
+  return keys;
 }

@@ -12,7 +12,10 @@ import type { OriginTracer } from '../origin/origin.js';
 /** Everything an effect key is built from, as facts. */
 export function keyFacts(key: EffectKey, tracer: OriginTracer): Leaf[] {
   if (key.knownFacts) return key.knownFacts;
-  return [...key.values.flatMap((value) => tracer.scalars(value)), ...sqlFunctionFacts(key.functions)];
+  const facts: Leaf[] = [];
+  for (const value of key.values) for (const fact of tracer.scalars(value)) facts.push(fact);
+  if (key.functions.length > 0) for (const fact of sqlFunctionFacts(key.functions)) facts.push(fact);
+  return facts;
 }
 
 /** Column meanings that say what a check matches on, whatever value it is given. */

@@ -69,7 +69,10 @@ export function memberFacts(tracer: Tracing, node: TSESTree.MemberExpression, de
     const header = requestHeader(tracer, name, code);
     if (header) return header;
   }
-  return tracer.visit(node.object, depth).flatMap((fact) => memberOf(tracer, fact, name, code, depth));
+  const facts: Fact[] = [];
+  for (const fact of tracer.visit(node.object, depth))
+    for (const member of memberOf(tracer, fact, name, code, depth)) facts.push(member);
+  return facts;
 }
 
 function memberOf(tracer: Tracing, fact: Fact, name: string, code: string, depth: number): Fact[] {

@@ -140,11 +140,12 @@ export class OriginTracer implements Tracing {
     switch (node.type) {
       case 'Literal':
         return [leaf('constant', node.raw)];
-      case 'TemplateLiteral':
-        return [
-          leaf('constant', '`…`'),
-          ...node.expressions.flatMap((expression) => this.scalarsOf(expression, depth)),
-        ];
+      case 'TemplateLiteral': {
+        const facts: Fact[] = [leaf('constant', '`…`')];
+        for (const expression of node.expressions)
+          for (const fact of this.scalarsOf(expression, depth)) facts.push(fact);
+        return facts;
+      }
       case 'BinaryExpression':
         if (['+', '-', '*', '/', '%', '**', '|', '&', '^', '<<', '>>'].includes(node.operator)) {
           const parts = [
