@@ -3,6 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import type { DataOperation } from '../contract/operation.js';
 import { findOperations } from '../operations/index.js';
+import { settledOperation } from '../operations/sql.js';
 import { calledFunction } from '../project/calls.js';
 import { constantInitializer } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
@@ -108,7 +109,7 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
   const stored = inner.stored?.flatMap(given);
   return [
     {
-      ...inner,
+      ...settledOperation(inner),
       node: call,
       label: `${file.code(call.callee)}()`,
       fields: namesOnly(inner.fields),

@@ -25,67 +25,132 @@ function setFields(sql: EmbeddedSql, sets: SqlChange['sets']): Field[] {
 
 /**
  * A SELECT matters only if the same file inserts into a table it reads, so it is parsed only when
- * asked about its tables, and only after a cheap look at whether it could mention them.
+ * asked about its tables, and only after a cheap look at whether it could mention them. A class,
+ * not an object literal with getters, which V8 builds far more slowly (one per query call).
  */
-function deferredRead(sql: EmbeddedSql, node: DataOperation['node'], library: LibraryName): DataOperation {
-  let read: SqlRead | null | undefined;
-  const statement = () =>
-    read === undefined ? (read = sql.summary?.statements.find((candidate) => candidate.kind === 'read') ?? null) : read;
-  const lower = sql.text.toLowerCase();
-  return {
-    kind: 'read',
-    library,
-    node,
-    fields: [],
-    arbitrated: false,
-    get targets() {
-      return statement()?.tables.map(normaliseTarget) ?? [];
-    },
-    get locksRows() {
-      return rowLocking.test(sql.text) && statement()?.locksRows === true;
-    },
-    get filters() {
-      return columnsMatched(statement()?.filters);
-    },
-    get label() {
-      return `a SELECT on ${statement()?.tables.join(', ') || 'no table'}`;
-    },
-    // `refunds` and `categories` in the text for the targets `refund` and `category`.
-    mayTouch: (target) => lower.includes(target.endsWith('y') ? target.slice(0, -1) : target),
-  };
+class DeferredRead implements DataOperation {
+  readonly kind = 'read';
+  readonly fields: Field[] = [];
+  readonly arbitrated = false;
+  private read: SqlRead | null | undefined;
+  private readonly lower: string;
+
+  constructor(
+    private readonly sql: EmbeddedSql,
+    readonly node: DataOperation['node'],
+    readonly library: LibraryName,
+  ) {
+    this.lower = sql.text.toLowerCase();
+  }
+
+  private statement(): SqlRead | null {
+    if (this.read === undefined)
+      this.read = this.sql.summary?.statements.find((candidate) => candidate.kind === 'read') ?? null;
+    return this.read;
+  }
+
+  get targets(): string[] {
+    return this.statement()?.tables.map(normaliseTarget) ?? [];
+  }
+
+  get locksRows(): boolean {
+    return rowLocking.test(this.sql.text) && this.statement()?.locksRows === true;
+  }
+
+  get filters(): Field[] | undefined {
+    return columnsMatched(this.statement()?.filters);
+  }
+
+  get label(): string {
+    return `a SELECT on ${this.statement()?.tables.join(', ') || 'no table'}`;
+  }
+
+  // `refunds` and `categories` in the text for the targets `refund` and `category`.
+  readonly mayTouch = (target: string): boolean =>
+    this.lower.includes(target.endsWith('y') ? target.slice(0, -1) : target);
+
+  /** What a copy holds: every value read now, in the order an object literal would give them. */
+  settled(): DataOperation {
+    return {
+      kind: this.kind,
+      library: this.library,
+      node: this.node,
+      fields: this.fields,
+      arbitrated: this.arbitrated,
+      targets: this.targets,
+      locksRows: this.locksRows,
+      filters: this.filters,
+      label: this.label,
+      mayTouch: this.mayTouch,
+    };
+  }
 }
 
-/** An UPDATE or DELETE: its table is read from the parse only when a rule asks for it. */
-function deferredChange(sql: EmbeddedSql, node: DataOperation['node'], library: LibraryName): DataOperation {
-  const kind = /^\s*update\b/i.test(sql.text) ? 'update' : 'delete';
-  let change: SqlChange | null | undefined;
-  const statement = () =>
-    change === undefined
-      ? (change =
-          (sql.summary?.statements.find((candidate) => candidate.kind === kind) as SqlChange | undefined) ?? null)
-      : change;
-  return {
-    kind,
-    library,
-    node,
-    arbitrated: false,
-    get fields() {
-      return setFields(sql, statement()?.sets);
-    },
-    get filters() {
-      return columnsMatched(statement()?.filters);
-    },
-    get targets() {
-      const table = statement()?.table;
-      return table ? [normaliseTarget(table)] : [];
-    },
-    get label() {
-      return `the ${kind.toUpperCase()} of ${statement()?.table ?? 'a table'}`;
-    },
-    get adds() {
-      return statement()?.adds;
-    },
-  };
+/** An UPDATE or DELETE: its table is read from the parse only when a rule asks for it. A class, as DeferredRead is. */
+class DeferredChange implements DataOperation {
+  readonly kind: 'update' | 'delete';
+  readonly arbitrated = false;
+  private change: SqlChange | null | undefined;
+
+  constructor(
+    private readonly sql: EmbeddedSql,
+    readonly node: DataOperation['node'],
+    readonly library: LibraryName,
+  ) {
+    this.kind = /^\s*update\b/i.test(sql.text) ? 'update' : 'delete';
+  }
+
+  private statement(): SqlChange | null {
+    if (this.change === undefined)
+      this.change =
+        (this.sql.summary?.statements.find((candidate) => candidate.kind === this.kind) as SqlChange | undefined) ??
+        null;
+    return this.change;
+  }
+
+  get fields(): Field[] {
+    return setFields(this.sql, this.statement()?.sets);
+  }
+
+  get filters(): Field[] | undefined {
+    return columnsMatched(this.statement()?.filters);
+  }
+
+  get targets(): string[] {
+    const table = this.statement()?.table;
+    return table ? [normaliseTarget(table)] : [];
+  }
+
+  get label(): string {
+    return `the ${this.kind.toUpperCase()} of ${this.statement()?.table ?? 'a table'}`;
+  }
+
+  get adds(): readonly string[] | undefined {
+    return this.statement()?.adds;
+  }
+
+  /** What a copy holds: every value read now, in the order an object literal would give them. */
+  settled(): DataOperation {
+    return {
+      kind: this.kind,
+      library: this.library,
+      node: this.node,
+      arbitrated: this.arbitrated,
+      fields: this.fields,
+      filters: this.filters,
+      targets: this.targets,
+      label: this.label,
+      adds: this.adds,
+    };
+  }
+}
+
+/**
+ * The operation as a plain object with every value it computes on demand read now: what a copy
+ * of it (`{ ...operation }`) must start from, as spreading a class instance leaves its getters out.
+ */
+export function settledOperation(operation: DataOperation): DataOperation {
+  return operation instanceof DeferredRead || operation instanceof DeferredChange ? operation.settled() : operation;
 }
 
 /** Operations written in SQL, in a query call or a tagged template, attributed to `library`. */
@@ -98,8 +163,8 @@ export function sqlOperations(
   const sql = embeddedSql(node, scopeOf, calls);
   if (!sql) return [];
   const interest = sqlInterest(sql.text);
-  if (interest === 'read') return [deferredRead(sql, node, library)];
-  if (interest === 'change') return [deferredChange(sql, node, library)];
+  if (interest === 'read') return [new DeferredRead(sql, node, library)];
+  if (interest === 'change') return [new DeferredChange(sql, node, library)];
   if (interest !== 'write') return [];
   const summary = sql.summary;
   if (!summary) return [];
