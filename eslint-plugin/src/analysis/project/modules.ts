@@ -6,7 +6,6 @@ import { createPathsMatcher, getTsconfig } from 'get-tsconfig';
 import { FileContext, type ImportedValue } from '../context/file-context.js';
 import type { LibraryTable } from '../context/library-table.js';
 import type { LibraryAdapter } from '../contract/adapter.js';
-import { remembered } from '../syntax/remembered.js';
 import { constantInitializer } from '../syntax/scope.js';
 import { propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { typeScriptParse } from './typescript-parser.js';
@@ -79,9 +78,7 @@ export function resolveImport(fromFile: string, specifier: string): string | und
  */
 function siblingPackage(fromFile: string, name: string): string | undefined {
   for (const folder of ascend(fromFile).folders) {
-    const text = isFile(path.join(folder, 'package.json')) ? textOf(path.join(folder, 'package.json')) : undefined;
-    if (text === undefined) continue;
-    const spec = localDependencies(text).get(name);
+    const spec = localDependencies(path.join(folder, 'package.json'))?.get(name);
     if (spec === undefined) continue;
     const target = path.resolve(folder, spec);
     return target.includes(`${path.sep}node_modules${path.sep}`) ? undefined : target;
@@ -89,20 +86,28 @@ function siblingPackage(fromFile: string, name: string): string | undefined {
   return undefined;
 }
 
-/** The dependencies a package.json names by a path (`file:`, `link:`), by package name; read once per text. */
-const localDependencies = remembered((packageJson: string): ReadonlyMap<string, string> => {
-  const found = new Map<string, string>();
+const manifests = new Map<string, { stamp: string; local: ReadonlyMap<string, string> }>();
+
+/** The dependencies a package.json names by a path (`file:`, `link:`), by package name; read once per modification. */
+function localDependencies(file: string): ReadonlyMap<string, string> | undefined {
+  const stamped = stampOf(file);
+  if (!stamped) return undefined;
+  const known = manifests.get(file);
+  if (known?.stamp === stamped.stamp) return known.local;
+  const local = new Map<string, string>();
   try {
-    const manifest = JSON.parse(packageJson) as Record<string, Record<string, unknown> | undefined>;
+    const manifest = JSON.parse(textOf(file) ?? '') as Record<string, Record<string, unknown> | undefined>;
     for (const [name, spec] of Object.entries({ ...manifest.devDependencies, ...manifest.dependencies })) {
-      const local = typeof spec === 'string' ? /^(?:file|link):(.+)$/.exec(spec)?.[1] : undefined;
-      if (local !== undefined) found.set(name, local);
+      const where = typeof spec === 'string' ? /^(?:file|link):(.+)$/.exec(spec)?.[1] : undefined;
+      if (where !== undefined) local.set(name, where);
     }
   } catch {
     // Not JSON: no dependency is named by it.
   }
-  return found;
-}, 64);
+  if (manifests.size >= maxModules) manifests.clear();
+  manifests.set(file, { stamp: stamped.stamp, local });
+  return local;
+}
 
 function setParents(node: TSESTree.Node, keys: TSESLint.SourceCode.VisitorKeys): void {
   const stack: TSESTree.Node[] = [node];
