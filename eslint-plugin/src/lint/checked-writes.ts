@@ -108,14 +108,14 @@ function lockedByCallers(
     ? method.accessibility === 'private' || method.key.type === 'PrivateIdentifier'
     : analysis.file.exportNameOf(fn) === undefined;
   if (depth >= maxCallerDepth || !ownCallersOnly) return false;
-  const sites = analysis.file.functionSites(fn).filter((site) => site !== fn);
+  // Every reference must be a call: one handed elsewhere may be called out of sight.
+  const calls = analysis.file.callsTo(fn);
   return (
-    sites.length > 0 &&
-    sites.every((site) => {
-      const call = site.parent?.type === 'CallExpression' && site.parent.callee === site ? site.parent : undefined;
-      const caller = call && enclosingFunction(call);
+    calls.length > 0 &&
+    calls.length === analysis.file.functionSites(fn).length - 1 &&
+    calls.every((call) => {
+      const caller = enclosingFunction(call);
       return (
-        call !== undefined &&
         caller !== undefined &&
         caller !== fn &&
         (lockedBefore(write, call.range[0], groups.get(caller) ?? [], analysis) ||

@@ -107,6 +107,13 @@ export class FileContext {
     return sites;
   }
 
+  /** The calls of `fn` in this file: the references to it that are a call's callee. */
+  callsTo(fn: FunctionNode): TSESTree.CallExpression[] {
+    return this.functionSites(fn).flatMap((site) =>
+      site.parent?.type === 'CallExpression' && site.parent.callee === site ? [site.parent] : [],
+    );
+  }
+
   /** The calls of the file, found in one walk: by the function they sit in, and by the name they call. */
   private callIndex(): CallIndex {
     if (this.calls) return this.calls;

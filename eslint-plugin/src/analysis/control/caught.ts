@@ -51,9 +51,7 @@ export function duplicateCatches(node: TSESTree.Node, file: FileContext, depth =
   }
   // The node sits in a helper: its callers may catch the duplicate.
   if (depth >= 2 || !current || !isFunction(current)) return [];
-  const calls = file
-    .functionSites(current)
-    .flatMap((site) => (site.parent?.type === 'CallExpression' && site.parent.callee === site ? [site.parent] : []));
+  const calls = file.callsTo(current);
   const caught = calls.map((call) => duplicateCatches(call, file, depth + 1));
   return calls.length > 0 && caught.every((regions) => regions.length > 0) ? caught.flat() : [];
 }

@@ -178,10 +178,7 @@ export function guardsFedBy(read: TSESTree.Node, file: FileContext): Guard[] {
   const seen = new Set<TSESTree.Node>();
   const toCallers = (from: TSESTree.Node, polarity: Polarity, depth: number, carrier?: string) => {
     const fn = enclosingFunction(from);
-    for (const site of fn ? file.functionSites(fn) : []) {
-      const call = site.parent;
-      if (call?.type === 'CallExpression' && call.callee === site) visit(call, polarity, depth + 1, carrier);
-    }
+    for (const call of fn ? file.callsTo(fn) : []) visit(call, polarity, depth + 1, carrier);
   };
   const visit = (node: TSESTree.Node, polarity: Polarity, depth: number, carrier?: string): void => {
     if (depth > 4 || seen.has(node)) return;
@@ -328,9 +325,7 @@ function findWriteSites(write: TSESTree.Node, file: FileContext): TSESTree.Node[
     fn &&
     (fn.type === 'FunctionDeclaration' || fn.type === 'FunctionExpression' || fn.type === 'ArrowFunctionExpression')
   ) {
-    for (const site of file.functionSites(fn)) {
-      if (site.parent?.type === 'CallExpression' && site.parent.callee === site) sites.push(site.parent);
-    }
+    sites.push(...file.callsTo(fn));
   }
   return sites;
 }
