@@ -12,7 +12,7 @@ import type { EffectKey } from '../analysis/keys/effect-keys.js';
 import { functionName } from '../analysis/origin/entry-points.js';
 import { staticText } from '../analysis/syntax/static-text.js';
 import { providerCallAt } from '../analysis/keys/provider-calls.js';
-import { soundsLikeClaimStore, storesDeliveries } from '../analysis/naming/stores.js';
+import { namesHandledRecord, soundsLikeClaimStore, storesDeliveries } from '../analysis/naming/stores.js';
 import {
   namesCountedGrant,
   namesCatalogue,
@@ -95,9 +95,12 @@ function projectPath(filename: string): string {
 function recordsHandled(checked: CheckedWrite, analysis: FileAnalysis): boolean {
   const write = checked.write;
   if (write.claim) return true;
-  if (write.targets.some((target) => soundsLikeClaimStore(target) || storesDeliveries(target))) return true;
-  // A key-value marker keyed by the delivery (`SET seen:<message id> 1`) is that delivery's record.
-  return isMarker(write, analysis) && namesDelivery(checkedValues(checked), analysis, true);
+  if (!isMarker(write, analysis))
+    return write.targets.some((target) => soundsLikeClaimStore(target) || storesDeliveries(target));
+  // A key-value marker named as the record of what was handled (`SET processed:<id> 1`), or keyed
+  // by the delivery (`SET seen:<message id> 1`), is that delivery's record. One named a lock
+  // (`SET sig-lock:<hash> 1 EX 3600`) is judged by the work it spaces out.
+  return write.targets.some(namesHandledRecord) || namesDelivery(checkedValues(checked), analysis, true);
 }
 
 /**

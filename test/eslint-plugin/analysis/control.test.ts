@@ -51,6 +51,26 @@ describe('a read deciding a write', () => {
       false,
     ],
     ['no documents by length', 'const snap = await read(); if (snap.docs.length === 0) await write();', true],
+    [
+      'a return nested in blocks: the rest of the function runs only when it does not',
+      'if (fresh) { for (const id of ids) { if (await read(id)) return; } } await write();',
+      true,
+    ],
+    [
+      'a `continue` nested in a loop leaves the iteration, not the function',
+      'for (const id of ids) { if (await read(id)) continue; } await write();',
+      false,
+    ],
+    [
+      'a throw a `try` catches: the code after the `try` runs either way',
+      'try { if (await read()) throw new Error("locked"); } catch (error) { log(error); } await write();',
+      false,
+    ],
+    [
+      'the same throw, with the write inside the `try`: decided',
+      'try { if (await read()) throw new Error("locked"); else await mark(); await write(); } catch (error) { log(error); }',
+      true,
+    ],
   ])('%s', (_name, body, expected) => {
     expect(decides(body)).toBe(expected);
   });

@@ -49,6 +49,16 @@ describe('the origin of a value', () => {
       'const key = (id) => `k:${id}`; const refund = JSON.parse(body); probe(key(refund.refundId));',
       [['constant', 'business']],
     ],
+    [
+      'a value named for an amount that has members is a record: its address is no amount, its amount is',
+      'const rows = await fetchAll(); rows.map((userBalance) => { probe(userBalance.erc20Address); probe(userBalance.amount); });',
+      [['unknown'], ['amount']],
+    ],
+    [
+      'a member of an enum or a table of constants is a constant, whatever its name says',
+      'probe(CacheKeys.TOTAL_VOLUME_UPDATE_TIME); const order = JSON.parse(body); probe(order.totalAmount);',
+      [['constant'], ['amount']],
+    ],
   ])('%s', (_name, code, expected) => {
     expect(originsIn(code)).toEqual(expected);
   });

@@ -69,7 +69,7 @@ const creditsCache = (whenTrue: string, whenFalse: string) => `
   });`;
 
 /** A job that refreshes a collection's royalties at most once an hour, under a Redis key named `name`. */
-const hourlyLock = (name: string) => `
+const hourlyLock = (name: string, work = 'fetchRoyalties') => `
   import Redis from 'ioredis';
   import { Worker } from 'bullmq';
   const redis = new Redis();
@@ -77,7 +77,7 @@ const hourlyLock = (name: string) => `
     const lockKey = \`${name}:\${job.data.collection}\`;
     if (await redis.get(lockKey)) return;
     await redis.set(lockKey, 'locked', 'EX', 3600);
-    await fetchRoyalties(job.data.collection);
+    await ${work}(job.data.collection);
   });`;
 
 /** A job that marks a collection for an hour, then runs a helper of the file whose write is `write`. */
@@ -109,6 +109,10 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     {
       name: 'a lock named for the refresh it spaces out: a rate limit on the work, not a claim of the delivery',
       code: hourlyLock('royalties-refresh-lock'),
+    },
+    {
+      name: 'a lock named for nothing but itself before work that only asks (a fetch): a second pass asks again, and nothing is added',
+      code: hourlyLock('royalties-lock'),
     },
     {
       name: "a throttle: the stored time is read back and compared, state rather than a marker, and its callers' work is out of sight",
@@ -1046,8 +1050,8 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
       errors: [{ messageId: 'checkThenInsert', line: 12, suggestions: [] }],
     },
     {
-      name: 'the near miss of a rate limit: a lock named for nothing but itself keeps two workers off the same delivery',
-      code: hourlyLock('royalties-lock'),
+      name: 'the near miss of a rate limit: a lock named for nothing but itself keeps two workers off a publish, which a second pass repeats',
+      code: hourlyLock('royalties-lock', 'publishRoyalties'),
       errors: [
         {
           messageId: 'checkThenInsert',
@@ -1055,7 +1059,7 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           suggestions: [
             {
               messageId: 'addNx',
-              output: hourlyLock('royalties-lock').replace("'EX', 3600);", "'EX', 3600, 'NX');"),
+              output: hourlyLock('royalties-lock', 'publishRoyalties').replace("'EX', 3600);", "'EX', 3600, 'NX');"),
             },
           ],
         },

@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext, FunctionNode } from '../context/file-context.js';
+import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { flip, isNothing, isZero, type Polarity } from './polarity.js';
 import { keyName, propertyName } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
@@ -160,12 +160,29 @@ function guards(guard: Guard, write: TSESTree.Node): boolean {
   }
   if (contains(owner.consequent, write)) return allows(whenTrue);
   if (contains(owner.alternate, write)) return allows(flip(whenTrue));
-  if (owner.type === 'IfStatement' && write.range[0] >= owner.range[1] && exits(owner.consequent) && !owner.alternate) {
+  if (owner.type === 'IfStatement' && write.range[0] >= owner.range[1] && exits(owner.consequent)) {
     const statement = statementInBlock(owner);
     if (statement && write.range[0] >= statement.range[1] && contains(statement.parent, write))
       return allows(flip(whenTrue));
+    if (leavesBefore(owner, write)) return allows(flip(whenTrue));
   }
   return false;
+}
+
+/**
+ * `if (locked) return;` nested in blocks: the rest of the function, past them, runs only when the
+ * guard does not leave. A `throw` caught by a `try` around the guard but not around `write` lets
+ * the code after the `try` run either way.
+ */
+function leavesBefore(owner: TSESTree.IfStatement, write: TSESTree.Node): boolean {
+  if (enclosingFunction(owner) !== enclosingFunction(write)) return false;
+  let caught = false;
+  for (let node: TSESTree.Node = owner; node.parent && !isFunction(node.parent); node = node.parent) {
+    const parent: TSESTree.Node = node.parent;
+    if (parent.type === 'TryStatement' && node === parent.block && parent.handler && !contains(node, write))
+      caught = true;
+  }
+  return exits(owner.consequent, caught ? 'return' : 'function');
 }
 
 /**

@@ -4,14 +4,28 @@ import { isFunction, type FunctionNode } from '../context/file-context.js';
 
 /** Where a statement sits and whether it falls through: the shape of the code between a check and a write. */
 
-const exitStatements = new Set(['ReturnStatement', 'ThrowStatement', 'ContinueStatement', 'BreakStatement']);
+/** What leaves a block (`any`), the function (`function`), or the function past a `catch` (`return`). */
+const exitStatements = {
+  any: new Set(['ReturnStatement', 'ThrowStatement', 'ContinueStatement', 'BreakStatement']),
+  function: new Set(['ReturnStatement', 'ThrowStatement']),
+  return: new Set(['ReturnStatement']),
+};
 
-/** Statements that never fall through: `return`, `throw`, `continue`, `break`, or a block ending in one. */
-export function exits(statement: TSESTree.Statement | null | undefined): boolean {
+/**
+ * Statements that never fall through: `return`, `throw`, `continue`, `break`, or a block ending in
+ * one. With `function`, only those that leave the function (`return`, `throw`): the rest of it,
+ * past the blocks around them, runs only when they do not; with `return`, only a `return`, which
+ * no `catch` stops.
+ */
+export function exits(
+  statement: TSESTree.Statement | null | undefined,
+  leaving: keyof typeof exitStatements = 'any',
+): boolean {
   if (!statement) return false;
-  if (exitStatements.has(statement.type)) return true;
-  if (statement.type === 'BlockStatement') return exits(statement.body[statement.body.length - 1]);
-  if (statement.type === 'IfStatement') return exits(statement.consequent) && exits(statement.alternate);
+  if (exitStatements[leaving].has(statement.type)) return true;
+  if (statement.type === 'BlockStatement') return exits(statement.body[statement.body.length - 1], leaving);
+  if (statement.type === 'IfStatement')
+    return exits(statement.consequent, leaving) && exits(statement.alternate, leaving);
   return false;
 }
 

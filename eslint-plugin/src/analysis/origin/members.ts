@@ -69,11 +69,17 @@ export function memberFacts(tracer: Tracing, node: TSESTree.MemberExpression, de
     const header = requestHeader(tracer, name, code);
     if (header) return header;
   }
+  // `PersistentCacheKeys.TOTAL_VOLUME_UPDATE_TIME`: a member of an enum or a table of constants,
+  // whatever its name says it stands for.
+  if (node.object.type === 'Identifier' && /^[A-Z]/.test(node.object.name) && /^[A-Z][A-Z\d_]*$/.test(name))
+    return [leaf('constant', code)];
   const facts: Fact[] = [];
   for (const fact of tracer.visit(node.object, depth))
     for (const member of memberOf(tracer, fact, name, code, depth)) facts.push(member);
   return facts;
 }
+
+const scalarKinds = new Set<Fact['kind']>(['constant', 'amount', 'currency', 'time']);
 
 function memberOf(tracer: Tracing, fact: Fact, name: string, code: string, depth: number): Fact[] {
   switch (fact.kind) {
@@ -96,7 +102,10 @@ function memberOf(tracer: Tracing, fact: Fact, name: string, code: string, depth
       if (name === 'length') return [leaf('constant', code)];
       const named = byName(tracer.table, lastName(fact.code), name, code);
       if (named) return [named];
-      return [asCertainAs(leaf(fact.kind === 'constant' ? 'unknown' : fact.kind, code, fact.what), fact)];
+      // A constant, an amount, a currency or a time has no members of its own: a value that has
+      // them (`userBalance.erc20Address`, an element of `balances`) was named for what it holds.
+      const kind = scalarKinds.has(fact.kind) ? 'unknown' : fact.kind;
+      return [asCertainAs(leaf(kind, code, fact.what), fact)];
     }
   }
 }
