@@ -12,7 +12,12 @@ import type { EffectKey } from '../analysis/keys/effect-keys.js';
 import { functionName } from '../analysis/origin/entry-points.js';
 import { staticText } from '../analysis/syntax/static-text.js';
 import { providerCallAt } from '../analysis/keys/provider-calls.js';
-import { namesHandledRecord, soundsLikeClaimStore, storesDeliveries } from '../analysis/naming/stores.js';
+import {
+  namesHandledRecord,
+  namesRateLimit,
+  soundsLikeClaimStore,
+  storesDeliveries,
+} from '../analysis/naming/stores.js';
 import {
   namesCountedGrant,
   namesCatalogue,
@@ -28,7 +33,7 @@ import { calledFunction } from '../analysis/project/calls.js';
 import { projectRoot } from '../analysis/project/root.js';
 import { callTaking, keyName, promiseStep, resultIgnored } from '../analysis/syntax/nodes.js';
 import { walk } from '../analysis/syntax/walk.js';
-import { onlyAsks, reachesOwnServer, sends, writingRequest } from '../analysis/work/work.js';
+import { inMemory, onlyAsks, reachesOwnServer, sends, writingRequest } from '../analysis/work/work.js';
 import { entryPointOf } from './entry-points.js';
 
 /**
@@ -341,24 +346,31 @@ export function flagMatters(checked: CheckedWrite, analysis: FileAnalysis): bool
  * Does the work a flag or a marker guards repeat harm: a copy where a second pass comes by
  * itself, or money or a seat anywhere? A marker is written for no other reason than to stop that
  * work repeating, so in a delivery any call out counts, and work the analysis cannot see into (a
- * mailer, a callback); a flag is the row's own state, and only work seen to add a copy counts.
+ * mailer, a callback), unless the marker is named for the refresh it spaces out; a flag is the
+ * row's own state, and only work seen to add a copy counts.
  */
 function workRepeats(calls: readonly TSESTree.Node[], checked: CheckedWrite, analysis: FileAnalysis): boolean {
   if (callsAtStake(calls, analysis, 'money-only')) return true;
   if (!inDelivery(checked, analysis)) return false;
   if (callsAtStake(calls, analysis, 'adds')) return true;
-  return isMarker(checked.write, analysis) && calls.some((call) => effectOnly(call, analysis));
+  // Work out of sight behind a marker named for a refresh (`refresh-token-set:<id>`) is that refresh.
+  return (
+    isMarker(checked.write, analysis) &&
+    !checked.write.targets.some(namesRateLimit) &&
+    calls.some((call) => effectOnly(call, analysis))
+  );
 }
 
 /**
  * A call made for its effect alone (`await notify(…)`, its answer thrown away) that calls out, or
- * whose target the analysis cannot read; not one whose name says it asks or logs, and not a
- * command of a store the file already uses (`redis.expire(…)`).
+ * whose target the analysis cannot read; not one whose name says it asks or logs, not a command
+ * of a store the file already uses (`redis.expire(…)`), and not a collection's `push` in memory.
  */
 function effectOnly(call: TSESTree.Node, analysis: FileAnalysis): boolean {
   if (call.type !== 'CallExpression' || promiseStep(call) || onlyAsks(call) || !resultIgnored(call)) return false;
   if (reachesOwnServer(call, analysis.file)) return false;
-  if (analysis.operationsAt(call).length > 0 || storeCommand(call, analysis)) return false;
+  if (analysis.operationsAt(call).length > 0 || storeCommand(call, analysis) || inMemory(call, analysis.file))
+    return false;
   const module = analysis.file;
   return callsAtStake([call], analysis) || (!providerCallAt(call, module) && !calledFunction(module, call.callee));
 }

@@ -80,6 +80,22 @@ const hourlyLock = (name: string, work = 'fetchRoyalties') => `
     await ${work}(job.data.collection);
   });`;
 
+/** A job that marks each token for an hour, then does `work` with it. */
+const markedTokens = (work: string) => `
+  import Redis from 'ioredis';
+  import { Worker } from 'bullmq';
+  const redis = new Redis();
+  export const worker = new Worker('balances', async (job) => {
+    const found = [];
+    for (const token of job.data.tokens) {
+      const key = \`recount:\${token}\`;
+      if (await redis.get(key)) continue;
+      await redis.set(key, 'locked', 'EX', 3600);
+      ${work};
+    }
+    return found;
+  });`;
+
 /** A job that marks a collection for an hour, then runs a helper of the file whose write is `write`. */
 const markedRefresh = (write: string) => `
   import Redis from 'ioredis';
@@ -109,6 +125,10 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     {
       name: 'a lock named for the refresh it spaces out: a rate limit on the work, not a claim of the delivery',
       code: hourlyLock('royalties-refresh-lock'),
+    },
+    {
+      name: 'a marker before work that stays in memory (a push into an array the function made): nothing outlives the pass',
+      code: markedTokens('found.push(token)'),
     },
     {
       name: 'a lock named for nothing but itself before work that only asks (a fetch): a second pass asks again, and nothing is added',
@@ -1024,6 +1044,22 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
   ],
   invalid: [
+    {
+      name: 'the near miss of work in memory: the same marker before a publish, which a second pass repeats',
+      code: markedTokens('await publish(token)'),
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 10,
+          suggestions: [
+            {
+              messageId: 'addNx',
+              output: markedTokens('await publish(token)').replace("'EX', 3600);", "'EX', 3600, 'NX');"),
+            },
+          ],
+        },
+      ],
+    },
     {
       name: 'the near miss of a marked refresh: the helper inserts a row of history, and a second pass adds a second one',
       code: markedRefresh(

@@ -17,6 +17,20 @@ const catchUpJob = (url: string) => `
     }
   }`;
 
+/** A job that marks a collection with key `name` for ten minutes after work it cannot see into. */
+const markedAfterWork = (name: string) => `
+  import Redis from 'ioredis';
+  import { Worker } from 'bullmq';
+  import { tokenSets } from './token-sets';
+  const redis = new Redis();
+  export const worker = new Worker('mints', async (job) => {
+    const key = \`${name}:\${job.data.collection}\`;
+    if (!(await redis.get(key))) {
+      await tokenSets.save(job.data.collection);
+      await redis.set(key, 'locked', 'EX', 600);
+    }
+  });`;
+
 ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
   valid: [
     {
@@ -376,6 +390,10 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
         }`,
     },
     {
+      name: 'a marker named for the refresh it spaces out, set after work out of sight: that work is the refresh',
+      code: markedAfterWork('refresh-token-set'),
+    },
+    {
       name: "a marker set after a request to the project's own server, in a job: its handler does the work, judged where it does it",
       filename: 'src/jobs/catch-up.ts',
       code: catchUpJob('http://localhost:${process.env.PORT}/confirm'),
@@ -434,6 +452,11 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
   ],
   invalid: [
+    {
+      name: 'the near miss of a refresh: a marker named for nothing but its collection, set after work out of sight',
+      code: markedAfterWork('token-set'),
+      errors: [{ messageId: 'recordAfterWork', line: 10 }],
+    },
     {
       name: 'a record of handled jobs that nothing asks first, written after an unkeyed payout',
       code: `

@@ -28,11 +28,15 @@ const rateLimitWords = new Set([
   'debounce',
 ]);
 
+/** A key or a lock named for the refresh or the fetch it spaces out: a rate limit. */
+export const namesRateLimit: (name: string) => boolean = remembered((name) =>
+  words(name).some((word) => rateLimitWords.has(word)),
+);
+
 /** Tables (or models, or key prefixes) that record which deliveries were handled or are being handled. */
 export const soundsLikeClaimStore: (name: string) => boolean = remembered((name) => {
-  const parts = words(name);
-  const joined = parts.join('_');
-  return claimTable.test(joined) && (handledRecord.test(joined) || !parts.some((word) => rateLimitWords.has(word)));
+  const joined = words(name).join('_');
+  return claimTable.test(joined) && (handledRecord.test(joined) || !namesRateLimit(name));
 });
 
 /** What a `…Key` may name besides an operation's key: where something is stored, or a credential. */

@@ -241,18 +241,22 @@ function awaitsUnseenEffect(fn: FunctionNode, module: FileContext): boolean {
   return found;
 }
 
+/** A call that stays in the process: `JSON.stringify`, a collection's own `add` or `push` (a module's, or one made in the function). */
+export function inMemory(call: TSESTree.CallExpression, module: FileContext): boolean {
+  if (call.callee.type !== 'MemberExpression') return false;
+  const receiver = call.callee.object;
+  return (
+    memberPath(receiver)?.[0] === 'JSON' || Boolean(collectionOf(receiver, module)) || localCollection(receiver, module)
+  );
+}
+
 /** A call that sends a message: a method only brokers use, or one on a receiver that reads as a producer or a queue. */
 export function sends(call: TSESTree.CallExpression, module: FileContext): boolean {
   const name = calleeName(call.callee);
   if (!name) return false;
   const table = module.libraries;
   const receiver = call.callee.type === 'MemberExpression' ? call.callee.object : undefined;
-  // JSON.stringify serialises; a collection's own add or push records in memory.
-  if (
-    receiver &&
-    (memberPath(receiver)?.[0] === 'JSON' || collectionOf(receiver, module) || localCollection(receiver, module))
-  )
-    return false;
+  if (inMemory(call, module)) return false;
   if (table.sendMethods.has(name) && !table.collectionMethods.has(name) && name !== 'stringify') return true;
   if (receiver && table.instanceSendMethods.has(name)) {
     const maker = makerOf(withoutTypeAssertions(receiver), module);
