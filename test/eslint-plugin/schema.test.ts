@@ -873,6 +873,52 @@ export async function createTenant(tenantRepository, _environmentId, identifier,
     expect(findings).toEqual([]);
   });
 
+  it.each([
+    ['a migration hands index specifications to its own helper', `{ key: { user_id: 1, name: 1 }, unique: true }`, []],
+    [
+      'a migration creates the index on the collection',
+      `await db.tags.createIndex({ user_id: 1, name: 1 }, { unique: true });`,
+      [],
+    ],
+    [
+      'a migration creates indexes on the collection by its name',
+      `await db.collection('tags').createIndexes([{ key: { user_id: 1, name: 1 }, unique: true }]);`,
+      [],
+    ],
+    [
+      'the near miss: the index is not unique',
+      `{ key: { user_id: 1, name: 1 }, unique: false }`,
+      ['src/tags.js:5 idempotency/no-claim-without-unique-key/caughtNoKey'],
+    ],
+  ])('MongoDB: %s, which gives a Mongoose model its key', async (_name, index, expected) => {
+    const spec = index.startsWith('{');
+    const { findings } = await lintProject({
+      'src/models/Tag.js': `
+import mongoose, { Schema } from 'mongoose';
+export const Tag = mongoose.model('Tag', new Schema({ user_id: String, name: String, color: String }));
+`,
+      'migrations/20190912_create_tags_indexes.js': spec
+        ? `
+import Helpers from './lib/helpers.js';
+const indexes = [{ key: { user_id: 1 }, name: 'user_id_1' }, ${index}];
+export const migrate = async ({ db }) => Helpers.addIndexesToCollection(db.tags, indexes);
+`
+        : `export const migrate = async ({ db }) => { ${index} };`,
+      'src/tags.js': `
+import { Tag } from './models/Tag.js';
+export async function createTag(userId, name, color) {
+  try {
+    return await Tag.create({ user_id: userId, name, color });
+  } catch (error) {
+    if (error.code === 11000) return Tag.findOne({ user_id: userId, name });
+    throw error;
+  }
+}
+`,
+    });
+    expect(findings).toEqual(expected);
+  });
+
   it("Mongoose: a Schema imported from a validation library declares no model's keys", async () => {
     const { findings } = await lintProject({
       'src/validation.ts': `

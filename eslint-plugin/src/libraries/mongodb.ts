@@ -18,6 +18,7 @@ import {
   type DataOperation,
   type Field,
 } from '../analysis/index.js';
+import { mongoIndexes } from './shared/model-readers.js';
 import { declaredFrom } from './shared/declared-types.js';
 
 /**
@@ -184,4 +185,6 @@ export const mongodb: DataAdapter = {
     'updateOne(filter, { $setOnInsert: … }, { upsert: true }) on a unique key and check upsertedCount, or insertOne and treat error 11000 as the duplicate',
   increments: { fieldMaps: ['$inc'] },
   uniqueViolations: ['E11000', '11000'],
+  // Indexes made by migrations and set-up scripts: `createIndex(…, { unique: true })`, `{ key: { … }, unique: true }`.
+  models: { mentions: /\bunique\s*:\s*true\b/, read: mongoIndexes },
 };

@@ -96,6 +96,20 @@ describe('resolving an import of the project', () => {
       rmSync(archive, { recursive: true, force: true });
     }
   });
+
+  it('places a service that keeps its own .github inside a repository in the repository, where its migrations are', () => {
+    const repository = mkdtempSync(path.join(tmpdir(), 'idempotency-monorepo-'));
+    try {
+      mkdirSync(path.join(repository, '.git'));
+      mkdirSync(path.join(repository, 'services/web/.github'), { recursive: true });
+      mkdirSync(path.join(repository, 'services/web/app'), { recursive: true });
+      const handler = path.join(repository, 'services/web/app/tags.js');
+      writeFileSync(handler, '');
+      expect(projectRoot(handler)).toBe(repository);
+    } finally {
+      rmSync(repository, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the function a call runs, wherever the project declares it', () => {

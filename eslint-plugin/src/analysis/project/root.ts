@@ -11,8 +11,9 @@ function exists(file: string): boolean {
 }
 
 /**
- * The project a file belongs to: the folder with `.git` (or `.github`) above it, else the highest
- * with a `package.json`.
+ * The project a file belongs to: the folder with `.git` above it, else the highest with `.github`
+ * (a checkout without its history), else the highest with a `package.json`. A package that keeps
+ * its own `.github` inside a repository (a service merged in with its history) is part of it.
  */
 export function projectRoot(filename: string): string | undefined {
   return ascend(filename).root;
@@ -28,17 +29,17 @@ export function ascend(filename: string): { folders: string[]; root: string | un
   if (!path.isAbsolute(filename)) return { folders, root: undefined };
   let dir = path.dirname(path.resolve(filename));
   let root: string | undefined;
+  let github: string | undefined;
   for (let depth = 0; depth < maxAscent; depth += 1) {
     folders.push(dir);
+    if (exists(path.join(dir, '.git'))) return { folders, root: dir };
     // A checkout without its history (a source archive) still has the repository's `.github`.
-    if (exists(path.join(dir, '.git')) || exists(path.join(dir, '.github'))) {
-      root = dir;
-      break;
-    }
+    if (exists(path.join(dir, '.github'))) github = dir;
     if (exists(path.join(dir, 'package.json'))) root = dir;
     const parent = path.dirname(dir);
     if (parent === dir) break;
     dir = parent;
   }
+  if (github) return { folders: folders.slice(0, folders.indexOf(github) + 1), root: github };
   return { folders, root };
 }
