@@ -191,6 +191,8 @@ export async function pluginLinter(cwd: string, onlyRule?: string): Promise<ESLi
     overrideConfig: [
       ...plugin.configs.recommended,
       ...only,
+      // React projects write JSX in `.js` files, as their own configs allow; plain JavaScript parses the same.
+      { files: ['**/*.js'], languageOptions: { parserOptions: { ecmaFeatures: { jsx: true } } } },
       // Directives in third-party code name rules that are not loaded here; they are not the point.
       { linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' } },
     ],
