@@ -241,7 +241,10 @@ function awaitsUnseenEffect(fn: FunctionNode, module: FileContext): boolean {
   return found;
 }
 
-/** A call that stays in the process: `JSON.stringify`, a collection's own `add` or `push` (a module's, or one made in the function). */
+/**
+ * A call that stays in the process: `JSON.stringify`, a collection's own `add` or `push` (a
+ * module's, or one made in the function).
+ */
 export function inMemory(call: TSESTree.CallExpression, module: FileContext): boolean {
   if (call.callee.type !== 'MemberExpression') return false;
   const receiver = call.callee.object;
