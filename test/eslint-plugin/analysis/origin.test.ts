@@ -50,9 +50,9 @@ describe('the origin of a value', () => {
       [['constant', 'business']],
     ],
     [
-      'a value named for an amount that has members is a record: its address is no amount, its amount is',
-      'const rows = await fetchAll(); rows.map((userBalance) => { probe(userBalance.erc20Address); probe(userBalance.amount); });',
-      [['unknown'], ['amount']],
+      "a value named for an amount that has members is a record: its address is no amount, its amount is, and an amount's value is one",
+      'const rows = await fetchAll(); rows.map((userBalance) => { probe(userBalance.erc20Address); probe(userBalance.amount); }); const { amount } = JSON.parse(body); probe(amount.value);',
+      [['unknown'], ['amount'], ['amount']],
     ],
     [
       'a member of an enum or a table of constants is a constant, whatever its name says',

@@ -104,7 +104,8 @@ function memberOf(tracer: Tracing, fact: Fact, name: string, code: string, depth
       if (named) return [named];
       // A constant, an amount, a currency or a time has no members of its own: a value that has
       // them (`userBalance.erc20Address`, an element of `balances`) was named for what it holds.
-      const kind = scalarKinds.has(fact.kind) ? 'unknown' : fact.kind;
+      // An amount's `value` (`unit.amount.value`, as PayPal writes money) is that amount.
+      const kind = scalarKinds.has(fact.kind) && (fact.kind === 'constant' || name !== 'value') ? 'unknown' : fact.kind;
       return [asCertainAs(leaf(kind, code, fact.what), fact)];
     }
   }
