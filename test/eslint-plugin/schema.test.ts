@@ -886,11 +886,17 @@ export async function createTenant(tenantRepository, _environmentId, identifier,
       [],
     ],
     [
+      'a migration names two collections and hands a unique specification to its helper: which one it keys is unknown',
+      `{ key: { user_id: 1, name: 1 }, unique: true }`,
+      [],
+      'db.users',
+    ],
+    [
       'the near miss: the index is not unique',
       `{ key: { user_id: 1, name: 1 }, unique: false }`,
       ['src/tags.js:5 idempotency/no-claim-without-unique-key/caughtNoKey'],
     ],
-  ])('MongoDB: %s, which gives a Mongoose model its key', async (_name, index, expected) => {
+  ])('MongoDB indexes made by migrations, for a Mongoose model: %s', async (_name, index, expected, other?: string) => {
     const spec = index.startsWith('{');
     const { findings } = await lintProject({
       'src/models/Tag.js': `
@@ -901,7 +907,10 @@ export const Tag = mongoose.model('Tag', new Schema({ user_id: String, name: Str
         ? `
 import Helpers from './lib/helpers.js';
 const indexes = [{ key: { user_id: 1 }, name: 'user_id_1' }, ${index}];
-export const migrate = async ({ db }) => Helpers.addIndexesToCollection(db.tags, indexes);
+export const migrate = async ({ db }) => {
+  ${other ? `await Helpers.addIndexesToCollection(${other}, indexes);` : ''}
+  await Helpers.addIndexesToCollection(db.tags, indexes);
+};
 `
         : `export const migrate = async ({ db }) => { ${index} };`,
       'src/tags.js': `

@@ -725,8 +725,9 @@ function indexFields(node: TSESTree.Node | undefined, file: AdapterFile): string
  * MongoDB's own indexes, as migrations and set-up scripts create them: `db.tags.createIndex({
  * user_id: 1, name: 1 }, { unique: true })`, `db.collection('tags').createIndexes([{ key: { … },
  * unique: true }])`, and index specifications (`{ key: { … }, unique: true }`) handed to a
- * project's own helper, which belong to the one collection the file names. Each adds a key to a
- * collection declared elsewhere (a Mongoose model, or none).
+ * project's own helper, which belong to the one collection the file names (with several named,
+ * each is left unsure). Each adds a key to a collection declared elsewhere (a Mongoose model, or
+ * none).
  */
 export function mongoIndexes(file: AdapterFile): DeclaredTable[] {
   const keys: { collection: string | undefined; columns: string[]; partial: boolean; written: string }[] = [];
@@ -772,9 +773,19 @@ export function mongoIndexes(file: AdapterFile): DeclaredTable[] {
   });
   const only = named.size === 1 ? [...named][0] : undefined;
   const byCollection = new Map<string, DeclaredTable['keys'][number][]>();
+  let unplaced = false;
   for (const { collection, ...key } of keys) {
     const target = collection ?? only;
     if (target) byCollection.set(target, [...(byCollection.get(target) ?? []), key]);
+    else unplaced = true;
   }
-  return [...byCollection].map(([table, tableKeys]) => ({ table, keys: tableKeys, addition: true }));
+  const tables: DeclaredTable[] = [...byCollection].map(([table, tableKeys]) => ({
+    table,
+    keys: tableKeys,
+    addition: true,
+  }));
+  // A unique index the file makes for one of several collections it names: which one is unknown,
+  // so none of them is known whole.
+  if (unplaced) for (const table of named) tables.push({ table, keys: [], addition: true, unsure: true });
+  return tables;
 }
