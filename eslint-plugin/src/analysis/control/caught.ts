@@ -19,20 +19,7 @@ export const duplicateWords = /unique|duplicate|already.?exists|conflict|\w_(pke
  * violation would escape.
  */
 export function duplicateCatches(node: TSESTree.Node, file: FileContext, depth = 0): TSESTree.Node[] {
-  const uniqueViolation = file.libraries.uniqueViolation;
-  const says = (handler: TSESTree.Node) => {
-    const text = withoutOwnErrors(handler, file);
-    if (uniqueViolation.test(text) || duplicateWords.test(text)) return true;
-    // catch (e) { if (isMine(e)) … }: a helper of this file, read one level down.
-    let found = false;
-    walk(handler, file.visitorKeys, (inner) => {
-      if (found || inner.type !== 'CallExpression') return !found;
-      const helper = file.localFunction(inner.callee);
-      if (helper && uniqueViolation.test(file.text(helper))) found = true;
-      return !found;
-    });
-    return found;
-  };
+  const says = (handler: TSESTree.Node) => handlerSays(handler, file);
   let current: TSESTree.Node | undefined = node;
   while (current?.parent && !isFunction(current)) {
     const parent: TSESTree.Node = current.parent;
@@ -54,6 +41,35 @@ export function duplicateCatches(node: TSESTree.Node, file: FileContext, depth =
   const calls = file.callsTo(current);
   const caught = calls.map((call) => duplicateCatches(call, file, depth + 1));
   return calls.length > 0 && caught.every((regions) => regions.length > 0) ? caught.flat() : [];
+}
+
+const saidByHandlers = new WeakMap<FileContext, WeakMap<TSESTree.Node, boolean>>();
+
+/**
+ * Whether a `catch` handler (or a `.catch()` callback) treats a unique violation as the duplicate,
+ * asked once per handler of a file, however many writes its `try` holds.
+ */
+function handlerSays(handler: TSESTree.Node, file: FileContext): boolean {
+  let answers = saidByHandlers.get(file);
+  if (!answers) saidByHandlers.set(file, (answers = new WeakMap()));
+  let answer = answers.get(handler);
+  if (answer === undefined) answers.set(handler, (answer = saysDuplicate(handler, file)));
+  return answer;
+}
+
+function saysDuplicate(handler: TSESTree.Node, file: FileContext): boolean {
+  const uniqueViolation = file.libraries.uniqueViolation;
+  const text = withoutOwnErrors(handler, file);
+  if (uniqueViolation.test(text) || duplicateWords.test(text)) return true;
+  // catch (e) { if (isMine(e)) … }: a helper of this file, read one level down.
+  let found = false;
+  walk(handler, file.visitorKeys, (inner) => {
+    if (found || inner.type !== 'CallExpression') return !found;
+    const helper = file.localFunction(inner.callee);
+    if (helper && uniqueViolation.test(file.text(helper))) found = true;
+    return !found;
+  });
+  return found;
 }
 
 /**

@@ -355,16 +355,29 @@ export class OriginTracer implements Tracing {
   returnsOf(fn: FunctionNode, depth: number): Fact[] {
     if (fn.body.type !== 'BlockStatement') return this.visit(fn.body, depth);
     const returned: Fact[][] = [];
-    walk(fn.body, this.file.visitorKeys, (current) => {
-      if (current.type === 'ReturnStatement') {
-        if (current.argument) returned.push(this.visit(current.argument, depth));
-        return false;
-      }
-      return !isFunction(current);
-    });
+    for (const value of returnedValues(fn.body, this.file)) returned.push(this.visit(value, depth));
     // `if (!id) return randomUUID(); return hash(id)`: as in a conditional, a return that only makes
     // a fresh value stands in for the one that returns what the function was given.
     const facts = alternatives(returned);
     return facts.length > 0 ? facts : [leaf('unknown', this.code(fn))];
   }
+}
+
+const returnedByBody = new WeakMap<TSESTree.BlockStatement, readonly TSESTree.Expression[]>();
+
+/** The values a function body returns, its nested functions' left out: found once per body, however often it is called. */
+function returnedValues(body: TSESTree.BlockStatement, file: FileContext): readonly TSESTree.Expression[] {
+  let values = returnedByBody.get(body);
+  if (!values) {
+    const found: TSESTree.Expression[] = [];
+    walk(body, file.visitorKeys, (current) => {
+      if (current.type === 'ReturnStatement') {
+        if (current.argument) found.push(current.argument);
+        return false;
+      }
+      return !isFunction(current);
+    });
+    returnedByBody.set(body, (values = found));
+  }
+  return values;
 }
