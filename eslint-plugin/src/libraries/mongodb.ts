@@ -13,12 +13,14 @@ import {
   staticText,
   uniqueKeyFields,
   unwrapExpression,
+  walk,
   type AdapterFile,
   type DataAdapter,
   type DataOperation,
+  type DeclaredTable,
   type Field,
 } from '../analysis/index.js';
-import { mongoIndexes } from './shared/model-readers.js';
+import { optionTrue } from './shared/model-readers.js';
 import { declaredFrom } from './shared/declared-types.js';
 
 /**
@@ -90,12 +92,6 @@ function updatedFields(node: TSESTree.Node | undefined, file: AdapterFile): { fi
   return { fields: set.flatMap((value) => fieldsOf(value, file.scopeOf)), onlyOnInsert };
 }
 
-function hasUpsert(node: TSESTree.Node | undefined, file: AdapterFile): boolean {
-  const options = objectLiteral(node, file.scopeOf);
-  const upsert = options && objectProperty(options, 'upsert')?.value;
-  return upsert?.type === 'Literal' && upsert.value === true;
-}
-
 /** `col.find(filter).limit(1).toArray()`: the `find` call, read from the cursor's last step. */
 function findOfCursor(call: TSESTree.CallExpression): TSESTree.CallExpression | undefined {
   let current: TSESTree.Node = unwrapExpression(call.callee);
@@ -153,7 +149,7 @@ function mongoOperation(call: TSESTree.CallExpression, file: AdapterFile): DataO
   if (inserts.has(method))
     return { ...base, kind: 'insert', label: label('the'), fields: fieldsOf(args[0], file.scopeOf) };
   if (upserting.has(method)) {
-    if (!hasUpsert(args[2], file)) return { ...base, kind: 'update', label: label('the') };
+    if (!optionTrue(args[2], 'upsert', file)) return { ...base, kind: 'update', label: label('the') };
     const filter = uniqueKeyFields(args[0], file.scopeOf);
     const update =
       method === 'replaceOne' || method === 'findOneAndReplace'
@@ -172,6 +168,99 @@ function mongoOperation(call: TSESTree.CallExpression, file: AdapterFile): DataO
   }
   if (deletes.has(method)) return { ...base, kind: 'delete', label: label('the') };
   return undefined;
+}
+
+const indexMethods = new Set(['createIndex', 'ensureIndex', 'createIndexes']);
+
+/** The collection an expression names in migration code: `db.collection('tags')`, or the shell's `db.tags`. */
+function collectionNamed(node: TSESTree.Node, file: AdapterFile): string | undefined {
+  const expression = unwrapExpression(node);
+  if (expression.type === 'CallExpression') return collectionCall(expression, file);
+  if (expression.type !== 'MemberExpression' || expression.computed) return undefined;
+  const owner = expression.object;
+  const holder =
+    owner.type === 'MemberExpression' ? propertyName(owner) : owner.type === 'Identifier' ? owner.name : '';
+  const name = propertyName(expression);
+  return /^(db|database|mongo)$/i.test(holder ?? '') && name && !indexMethods.has(name) && name !== 'collection'
+    ? name
+    : undefined;
+}
+
+/** The fields of an index's key document (`{ user_id: 1, name: 1 }`), if it is written out. */
+function indexFields(node: TSESTree.Node | undefined, file: AdapterFile): string[] | undefined {
+  const key = objectLiteral(node, file.scopeOf);
+  if (!key) return undefined;
+  const fields = key.properties.map((property) => (property.type === 'Property' ? keyName(property) : undefined));
+  return fields.every((field): field is string => field !== undefined) ? fields : undefined;
+}
+
+/**
+ * MongoDB's own indexes, as migrations and set-up scripts create them: `db.tags.createIndex({
+ * user_id: 1, name: 1 }, { unique: true })`, `db.collection('tags').createIndexes([{ key: { … },
+ * unique: true }])`, and index specifications (`{ key: { … }, unique: true }`) handed to a
+ * project's own helper, which belong to the one collection the file names (with several named,
+ * each is left unsure). Each adds a key to a collection declared elsewhere (a Mongoose model, or
+ * none).
+ */
+export function mongoIndexes(file: AdapterFile): DeclaredTable[] {
+  const keys: { collection: string | undefined; columns: string[]; partial: boolean; written: string }[] = [];
+  const named = new Set<string>();
+  walk(file.sourceAst, file.visitorKeys, (node) => {
+    const collection =
+      node.type === 'MemberExpression' || node.type === 'CallExpression' ? collectionNamed(node, file) : undefined;
+    if (collection) named.add(collection);
+    if (node.type === 'CallExpression' && node.callee.type === 'MemberExpression') {
+      const method = calleeName(node.callee);
+      const target = collectionNamed(node.callee.object, file);
+      const columns =
+        method === 'createIndex' || method === 'ensureIndex' ? indexFields(node.arguments[0], file) : undefined;
+      if (columns && optionTrue(node.arguments[1], 'unique', file)) {
+        const options = objectLiteral(node.arguments[1], file.scopeOf);
+        keys.push({
+          collection: target,
+          columns,
+          partial: Boolean(options && objectProperty(options, 'partialFilterExpression')),
+          written: `${method}({ ${columns.join(', ')} }, { unique: true })`,
+        });
+      }
+      return;
+    }
+    if (node.type !== 'ObjectExpression' || !optionTrue(node, 'unique', file)) return;
+    const columns = indexFields(objectProperty(node, 'key')?.value, file);
+    if (!columns) return;
+    // An index specification: its collection is that of the createIndexes call it is given to, if any.
+    let target: string | undefined;
+    for (let parent: TSESTree.Node | undefined = node.parent; parent && !target; parent = parent.parent)
+      if (
+        parent.type === 'CallExpression' &&
+        parent.callee.type === 'MemberExpression' &&
+        calleeName(parent.callee) === 'createIndexes'
+      )
+        target = collectionNamed(parent.callee.object, file);
+    keys.push({
+      collection: target,
+      columns,
+      partial: Boolean(objectProperty(node, 'partialFilterExpression')),
+      written: `{ key: { ${columns.join(', ')} }, unique: true }`,
+    });
+  });
+  const only = named.size === 1 ? [...named][0] : undefined;
+  const byCollection = new Map<string, DeclaredTable['keys'][number][]>();
+  let unplaced = false;
+  for (const { collection, ...key } of keys) {
+    const target = collection ?? only;
+    if (target) byCollection.set(target, [...(byCollection.get(target) ?? []), key]);
+    else unplaced = true;
+  }
+  const tables: DeclaredTable[] = [...byCollection].map(([table, tableKeys]) => ({
+    table,
+    keys: tableKeys,
+    addition: true,
+  }));
+  // A unique index the file makes for one of several collections it names: which one is unknown,
+  // so none of them is known whole.
+  if (unplaced) for (const table of named) tables.push({ table, keys: [], addition: true, unsure: true });
+  return tables;
 }
 
 export const mongodb: DataAdapter = {
