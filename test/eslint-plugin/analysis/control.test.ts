@@ -52,6 +52,26 @@ describe('a read deciding a write', () => {
     ],
     ['no documents by length', 'const snap = await read(); if (snap.docs.length === 0) await write();', true],
     [
+      'a verdict handed on by then() and catch()',
+      'const seen = await read().then((row) => !!row).catch(() => false); if (seen) return; await write();',
+      true,
+    ],
+    [
+      'a verdict turned around by then()',
+      'const fresh = await read().then((row) => row === null); if (fresh) await write();',
+      true,
+    ],
+    [
+      'then() that reads a field of the row asks about its state',
+      'const done = await read().then((row) => row.status === "done"); if (done) return; await write();',
+      false,
+    ],
+    [
+      'then() that hands the row to a function of its own answers with that',
+      'const ok = await read().then((row) => judge(row)); if (ok) return; await write();',
+      false,
+    ],
+    [
       'a return nested in blocks: the rest of the function runs only when it does not',
       'if (fresh) { for (const id of ids) { if (await read(id)) return; } } await write();',
       true,

@@ -1,8 +1,9 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
+import { answeredBy } from './answers.js';
 import { flip, isNothing, isZero, type Polarity } from './polarity.js';
-import { keyName, propertyName } from '../syntax/nodes.js';
+import { keyName, promiseStep, propertyName } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
 import { contains, enclosingFunction, exits, statementInBlock } from './statements.js';
 
@@ -44,6 +45,11 @@ function climbToGuard(
       case 'TSNonNullExpression':
         break;
       case 'MemberExpression': {
+        const step = field === undefined && parent.object === node ? throughPromise(parent, current) : undefined;
+        if (step) {
+          [node, current] = [step.call, step.polarity];
+          continue;
+        }
         if (field !== undefined) {
           if (parent.object !== node || propertyName(parent) !== field) return {};
           field = undefined;
@@ -139,6 +145,52 @@ function climbToGuard(
   return {};
 }
 
+/**
+ * `read.then((row) => !!row)`, `….catch(() => false)`: the promise's answer, handed on as it is by a
+ * step that handles how it ends, or by a callback that only tests the row (`row !== null`, `!row`).
+ */
+function throughPromise(
+  member: TSESTree.MemberExpression,
+  polarity: Polarity,
+): { call: TSESTree.CallExpression; polarity: Polarity } | undefined {
+  const call = member.parent;
+  if (call.type !== 'CallExpression' || call.callee !== member) return undefined;
+  if (promiseStep(call)) return { call, polarity };
+  const [callback] = call.arguments;
+  if (
+    propertyName(member) !== 'then' ||
+    call.arguments.length !== 1 ||
+    callback.type !== 'ArrowFunctionExpression' ||
+    callback.body.type === 'BlockStatement' ||
+    callback.params.length !== 1 ||
+    callback.params[0].type !== 'Identifier'
+  )
+    return undefined;
+  const use = testedValue(callback.body, callback.params[0].name);
+  const returned = use && climbToGuard(use, polarity).returned;
+  return returned ? { call, polarity: returned } : undefined;
+}
+
+/** Where `name` sits in a test of it: `!!name`, `name !== null`, `Boolean(name?.id)`. */
+function testedValue(node: TSESTree.Node, name: string): TSESTree.Node | undefined {
+  switch (node.type) {
+    case 'Identifier':
+      return node.name === name ? node : undefined;
+    case 'UnaryExpression':
+      return testedValue(node.argument, name);
+    case 'ChainExpression':
+      return testedValue(node.expression, name);
+    case 'MemberExpression':
+      return testedValue(node.object, name);
+    case 'BinaryExpression':
+      return (node.left.type !== 'PrivateIdentifier' && testedValue(node.left, name)) || testedValue(node.right, name);
+    case 'CallExpression':
+      return node.arguments.length === 1 ? testedValue(node.arguments[0], name) : undefined;
+    default:
+      return undefined;
+  }
+}
+
 /** Members that still say whether something was found: `rows.length`, `result.rowCount`, `rows[0]`, `{ count }`. */
 const existenceMembers =
   /^(length|rowCount|rows|count|_count|size|0|Count|Item|Items|affectedRows|numRows|exists|docs)$/;
@@ -203,7 +255,7 @@ export function guardsFedBy(read: TSESTree.Node, file: FileContext): Guard[] {
     const { guard, bound, returned } = climbToGuard(node, polarity, carrier);
     if (guard) {
       found.push(guard);
-      const answer = answeredBy(guard);
+      const answer = answeredBy(guard.owner, guard.whenTrue);
       if (answer) toCallers(guard.owner, answer.polarity, depth, answer.carrier);
     }
     if (bound) {
@@ -235,8 +287,8 @@ export function answersWith(read: TSESTree.Node, fn: FunctionNode, file: FileCon
     if (
       guard &&
       enclosingFunction(guard.owner) === fn &&
-      answeredBy(guard)?.carrier === undefined &&
-      answeredBy(guard) !== undefined
+      answeredBy(guard.owner, guard.whenTrue)?.carrier === undefined &&
+      answeredBy(guard.owner, guard.whenTrue) !== undefined
     )
       return true;
     for (const identifier of bound ? boundIdentifiers(bound.id) : []) {
@@ -248,63 +300,6 @@ export function answersWith(read: TSESTree.Node, fn: FunctionNode, file: FileCon
     return false;
   };
   return visit(read, 'present', 0);
-}
-
-/** What a `return` hands back: its argument, or nothing for a bare `return;` (undefined: not a return). */
-function returnedBy(statement: TSESTree.Node | null | undefined): TSESTree.Node | null | undefined {
-  if (statement?.type === 'BlockStatement') return returnedBy(statement.body[statement.body.length - 1]);
-  return statement?.type === 'ReturnStatement' ? statement.argument : undefined;
-}
-
-/** Whether a returned value is truthy, when its shape says so. */
-function truthy(value: TSESTree.Node | null): boolean | undefined {
-  if (value === null || isNothing(value) || isZero(value)) return false;
-  if (value.type === 'ObjectExpression' || value.type === 'ArrayExpression' || value.type === 'NewExpression')
-    return true;
-  if (value.type === 'Literal') return Boolean(value.value);
-  return undefined;
-}
-
-/** `{ processed: true, … }` against `{ processed: false }`: the field whose value tells the two answers apart. */
-function tellingField(
-  inside: TSESTree.Node | null,
-  outside: TSESTree.Node | null,
-): { name: string; whenInside: boolean } | undefined {
-  if (inside?.type !== 'ObjectExpression' || outside?.type !== 'ObjectExpression') return undefined;
-  const flags = (object: TSESTree.ObjectExpression) =>
-    new Map(
-      object.properties.flatMap((property) =>
-        property.type === 'Property' && property.value.type === 'Literal' && typeof property.value.value === 'boolean'
-          ? [[keyName(property), property.value.value] as const]
-          : [],
-      ),
-    );
-  const outsideFlags = flags(outside);
-  for (const [name, value] of flags(inside))
-    if (name !== undefined && outsideFlags.get(name) === !value) return { name, whenInside: value };
-  return undefined;
-}
-
-/**
- * `if (rows.length > 0) return rows[0]; return null;`, or `{ processed: true }` against
- * `{ processed: false }`: a helper that answers with its check's verdict, for its callers to
- * decide on. The polarity of what it returns (or of the field that tells), when the two answers
- * differ in a way the code shows.
- */
-function answeredBy(guard: Guard): { polarity: Polarity; carrier?: string } | undefined {
-  const owner = guard.owner;
-  if (owner.type !== 'IfStatement' || !exits(owner.consequent)) return undefined;
-  const inside = returnedBy(owner.consequent);
-  let outside: TSESTree.Node | null | undefined;
-  if (owner.alternate) outside = returnedBy(owner.alternate);
-  else if (owner.parent.type === 'BlockStatement')
-    outside = returnedBy(owner.parent.body[owner.parent.body.indexOf(owner) + 1]);
-  if (inside === undefined || outside === undefined) return undefined;
-  const [whenInside, whenOutside] = [truthy(inside), truthy(outside)];
-  if (whenInside !== undefined && whenOutside !== undefined && whenInside !== whenOutside)
-    return { polarity: whenInside ? guard.whenTrue : flip(guard.whenTrue) };
-  const field = tellingField(inside, outside);
-  return field && { polarity: field.whenInside ? guard.whenTrue : flip(guard.whenTrue), carrier: field.name };
 }
 
 function boundIdentifiers(pattern: TSESTree.Node): TSESTree.Identifier[] {
