@@ -47,6 +47,7 @@ import { temporal } from './temporal.js';
 import { triggerDev } from './trigger-dev.js';
 import { typeorm } from './typeorm.js';
 import { redisLocks } from './redis-locks.js';
+import { nestjsCqrs } from './nestjs-cqrs.js';
 
 export type { LibraryAdapter, LibraryName } from '../analysis/index.js';
 
@@ -90,6 +91,7 @@ export const libraries: readonly LibraryAdapter[] = [
   nodeCron,
   cron,
   nestjsSchedule,
+  nestjsCqrs,
   // Databases and stores
   sql,
   dynamodb,
