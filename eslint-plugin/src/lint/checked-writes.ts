@@ -520,7 +520,7 @@ function callsDecidedAfter(
 /**
  * Does `node` run on the way to `write`? Not when it sits in a branch that leaves before the
  * write (`if (empty) { await del(); return; }`), in the other branch of a condition the write is
- * in, or in a `catch` the write is not in.
+ * in, in a `catch` the write is not in, or in another case of a `switch` than the write's.
  */
 function onPathTo(node: TSESTree.Node, write: TSESTree.Node): boolean {
   for (let current: TSESTree.Node = node; current.parent && !isFunction(current.parent); current = current.parent) {
@@ -534,6 +534,11 @@ function onPathTo(node: TSESTree.Node, write: TSESTree.Node): boolean {
         return false;
     }
     if (parent.type === 'CatchClause' && !contains(parent, write)) return false;
+    // Another case of the switch the write is in, or a case that leaves the function before it.
+    if (parent.type === 'SwitchCase' && !contains(parent, write)) {
+      const last = parent.consequent[parent.consequent.length - 1];
+      if (contains(parent.parent, write) ? exits(last) : exits(last, 'function')) return false;
+    }
   }
   return true;
 }
@@ -901,7 +906,13 @@ function insertsDecided(
       read,
       at: decided.site,
       settles,
-      workBefore: workBetween(write, decided.site, from, settles, guardsFor(read), analysis),
+      workBefore: [
+        ...workBetween(write, decided.site, from, settles, guardsFor(read), analysis),
+        // The helper the check lets run may do work of its own before it writes the record.
+        ...(decided.site === write.node
+          ? []
+          : workBetween(write, write.node, enclosingFunction(write.node)!.range[0], settles, undefined, analysis)),
+      ],
       guardsOtherWork: neighbours.some(
         (other) =>
           other !== write &&

@@ -29,6 +29,7 @@ import {
   namesSingleUseBill,
 } from '../analysis/naming/stakes.js';
 import { addedFields, type DataOperation } from '../analysis/operations/index.js';
+import { columnName } from '../analysis/schema/model.js';
 import { calledFunction } from '../analysis/project/calls.js';
 import { projectRoot } from '../analysis/project/root.js';
 import { callTaking, keyName, promiseStep, resultIgnored } from '../analysis/syntax/nodes.js';
@@ -106,6 +107,16 @@ function recordsHandled(checked: CheckedWrite, analysis: FileAnalysis): boolean 
   // by the delivery (`SET seen:<message id> 1`), is that delivery's record. One named a lock
   // (`SET sig-lock:<hash> 1 EX 3600`) is judged by the work it spaces out.
   return write.targets.some(namesHandledRecord) || namesDelivery(checkedValues(checked), analysis, true);
+}
+
+/**
+ * The check asks for a column named for deduplication (`dedup_key`, `idempotency_key`) and the
+ * write fills it: whatever the table, and wherever its callers are, the code records that it
+ * handled the key, expecting the repeat it guards against.
+ */
+function recordsDedupeKey({ read, write }: CheckedWrite): boolean {
+  const written = new Set(write.fields.map((field) => columnName(field.name)));
+  return (read.filters ?? []).some((filter) => namesHandledRecord(filter.name) && written.has(columnName(filter.name)));
 }
 
 /**
@@ -315,13 +326,16 @@ function callsAtStake(calls: readonly TSESTree.Node[], analysis: FileAnalysis, s
 
 /**
  * Is work that runs before its claim is recorded worth a finding? Where a second pass comes by
- * itself (a delivery's handler) or the write records what was handled, always; elsewhere only a
+ * itself (a delivery's handler) or the write records what was handled, always; where the write
+ * fills the key a check for duplicates asked (`dedup_key`), when the work adds a copy (an email
+ * sent, a row inserted); elsewhere only a
  * user's retry repeats it, and that matters when the work moves money, takes a seat or calls
  * another system (a second invitation email does not), and not in a script run once by hand.
  */
 export function workBeforeMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
   if (recordsHandled(checked, analysis)) return true;
   const calls = checked.workBefore.map((work) => work.node);
+  if (recordsDedupeKey(checked) && callsAtStake(calls, analysis, 'adds')) return true;
   if (isMarker(checked.write, analysis)) return workRepeats(calls, checked, analysis);
   if (inDelivery(checked, analysis)) return true;
   return !namesOneOffPlace(projectPath(analysis.file.filename)) && callsAtStake(calls, analysis);

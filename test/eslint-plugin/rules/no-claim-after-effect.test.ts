@@ -1160,3 +1160,51 @@ export async function handle(event: { id: string; orderId: string; cents: number
     expect(findings).toEqual([]);
   });
 });
+
+/**
+ * A library function that looks for a notification by `column`, then hands it to the sender of its
+ * channel: the email sender sends (keeping the provider's answer), then writes the log row.
+ */
+const notifier = (column: string) => `
+import { Resend } from 'resend';
+const resend = new Resend('key');
+export async function notify(channel, payload) {
+  const existing = await prisma.notificationLog.findFirst({ where: { ${column}: payload.${column} } });
+  if (existing) return;
+  switch (channel) {
+    case 'email':
+      return await sendEmail(payload);
+    case 'in_app':
+      return await saveInApp(payload);
+  }
+}
+async function sendEmail(payload) {
+  const { data } = await resend.emails.send({ to: payload.to, subject: payload.title, html: payload.html });
+  await prisma.notificationLog.create({ data: { ${column}: payload.${column}, providerId: data?.id } });
+}
+async function saveInApp(payload) {
+  await prisma.notificationLog.create({ data: { ${column}: payload.${column}, channel: 'in_app' } });
+}
+`;
+
+ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
+  valid: [
+    {
+      name: 'near miss: a log looked up by its title, outside a delivery, before an email: only a second click repeats it',
+      code: notifier('title'),
+    },
+  ],
+  invalid: [
+    {
+      name: 'a dedupe key checked, then recorded by the sender after its email: the work inside the helper counts, the other case does not',
+      code: notifier('dedupKey'),
+      errors: [
+        {
+          messageId: 'recordAfterWork',
+          data: { write: 'prisma.notificationLog.create()', line: 5, work: 'resend.emails.send()' },
+          line: 9,
+        },
+      ],
+    },
+  ],
+});

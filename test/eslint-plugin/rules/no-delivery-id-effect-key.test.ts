@@ -443,6 +443,20 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         }`,
     },
     {
+      name: "a provider's or a domain's table of events keyed by the event id stores the event itself",
+      code: `
+        import Stripe from 'stripe';
+        export async function POST(req) {
+          const event = stripe.webhooks.constructEvent(await req.text(), req.headers.get('stripe-signature'), secret);
+          await prisma.paymentEvent.upsert({
+            where: { provider_externalId: { provider: 'STRIPE', externalId: event.id } },
+            create: { provider: 'STRIPE', externalId: event.id, organizationId: org.id, payload: event },
+            update: { payload: event },
+          });
+          await pool.query('INSERT INTO paypal_webhook_events (event_id, body) VALUES ($1, $2)', [event.id, event]);
+        }`,
+    },
+    {
       name: 'a Stripe object id from the event as a provider idempotency key',
       code: `
         const event = stripe.webhooks.constructEvent(body, signature, secret);

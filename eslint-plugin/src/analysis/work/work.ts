@@ -215,7 +215,9 @@ export function workOfCall(
   const write = operations.find((operation) => isWork(operation, file));
   if (write) return { node: call, label: write.label };
   if (operations.length > 0) return undefined;
-  if (sendsOrRequests(call, file) || handedIn(call, file)) return { node: call, label: callLabel(call, file) };
+  // A provider's charge, payout or email without its idempotency key (one with it returned above).
+  if (sendsOrRequests(call, file) || handedIn(call, file) || providerCallAt(call, file))
+    return { node: call, label: callLabel(call, file) };
   if (calledHelperDoesWork(call, file, 1)) return { node: call, label: callLabel(call, file) };
   const statement = awaitedForEffect(call, file);
   // A project function the analysis reads does what its body does: one that reads and throws
