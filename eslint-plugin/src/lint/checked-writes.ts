@@ -698,7 +698,9 @@ function flagValue(
   const set = update.fields.find((each) => columnName(each.name) === field);
   if (set) {
     const asked = new Map((read.filters ?? []).map((filter) => [columnName(filter.name), filter.values.map(text)]));
-    const filters = update.filters ?? [];
+    // An upsert names its row by the key it settles on (`where: { stripeId }`).
+    const filters =
+      update.filters ?? update.fields.filter((each) => update.conflictTarget?.includes(each.name) === true);
     const sameRow =
       filters.length > 0 &&
       filters.every((filter) => {
@@ -779,7 +781,8 @@ function flagRecords(
   if (checks.length === 0) return [];
   const result: CheckedWrite[] = [];
   for (const update of operations) {
-    if (update.kind !== 'update') continue;
+    // The flag set by an update of the row, or by an upsert of it (`update: { status: 'processed' }`).
+    if (update.kind !== 'update' && update.kind !== 'upsert') continue;
     const fn = enclosingFunction(update.node);
     for (const { read, tests } of checks) {
       if (
@@ -826,9 +829,14 @@ function flagRecords(
 function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {
   const operations = analysis.operationsWithHelpers();
   const reads = operations.filter((operation) => operation.kind === 'read');
-  if (reads.length === 0) return [];
+  // An upsert hands back the row it found or made (`const event = await upsert(…)`): its fields are read too.
+  const rowsRead = operations.filter((operation) => operation.kind === 'read' || operation.kind === 'upsert');
+  if (rowsRead.length === 0) return [];
   const groups = byFunction(operations);
-  return [...insertsDecided(analysis, operations, reads, groups), ...flagRecords(analysis, operations, reads, groups)];
+  return [
+    ...(reads.length > 0 ? insertsDecided(analysis, operations, reads, groups) : []),
+    ...flagRecords(analysis, operations, rowsRead, groups),
+  ];
 }
 
 function insertsDecided(

@@ -1208,3 +1208,57 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
   ],
 });
+
+/** A Stripe webhook that keeps each event as a row and marks it processed; `body` runs after the event's row is read. */
+const eventRowWebhook = (read: string, body: string) => `
+import Stripe from 'stripe';
+const stripe = new Stripe('key');
+export async function POST(req) {
+  const event = stripe.webhooks.constructEvent(await req.text(), req.headers.get('stripe-signature'), 'secret');
+  ${read}
+${body}
+  return new Response('ok');
+}
+`;
+const upsertedEvent =
+  "const record = await prisma.webhookEvent.upsert({ where: { stripeId: event.id }, create: { stripeId: event.id, type: event.type }, update: {} });\n  if (record.processedAt) return new Response('ok');";
+const credit =
+  '  await prisma.credit.create({ data: { userId: event.data.object.client_reference_id, amount: 100 } });';
+const markRecord =
+  '  await prisma.webhookEvent.update({ where: { id: record.id }, data: { processedAt: new Date() } });';
+
+ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
+  valid: [
+    {
+      name: 'near miss: the upserted event marked before the credit is not a flag recorded late',
+      code: eventRowWebhook(upsertedEvent, `${markRecord}\n${credit}`),
+    },
+  ],
+  invalid: [
+    {
+      name: 'an upsert hands back the event row: its flag, tested and set only after the credit, is recorded late',
+      code: eventRowWebhook(upsertedEvent, `${credit}\n${markRecord}`),
+      errors: [
+        {
+          messageId: 'flagSetAfterWork',
+          data: { write: 'prisma.webhookEvent.update()', flag: 'processedAt', line: 6, work: 'prisma.credit.create()' },
+          line: 9,
+        },
+      ],
+    },
+    {
+      name: 'a status set by an upsert of the row the check read, after the credit, is recorded late',
+      code: eventRowWebhook(
+        "const existing = await prisma.webhookEvent.findUnique({ where: { stripeId: event.id } });\n  if (existing?.status === 'processed') return new Response('ok');",
+        `${credit}\n  await prisma.webhookEvent.upsert({ where: { stripeId: event.id }, create: { stripeId: event.id, status: 'processed' }, update: { status: 'processed' } });`,
+      ),
+      errors: [
+        {
+          messageId: 'flagSetAfterWork',
+          data: { write: 'prisma.webhookEvent.upsert()', flag: 'status', line: 6, work: 'prisma.credit.create()' },
+          line: 9,
+        },
+      ],
+    },
+  ],
+});
