@@ -3,6 +3,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { libraryTableFor, openDocumentsSetting } from '../settings.js';
 import { beginLint } from '../analysis/project/files.js';
 import { importedValueOf } from '../analysis/project/modules.js';
+import { sitesInImporters } from '../analysis/project/import-sites.js';
 import { useProgramThisLint } from '../analysis/project/typed-calls.js';
 import { claimedFacts, type EffectKey } from '../analysis/keys/effect-keys.js';
 import type { Leaf } from '../analysis/origin/facts.js';
@@ -101,22 +102,31 @@ export class FileAnalysis {
     if (known !== undefined) return known;
     this.serving.set(fn, false);
     const sites = this.file.functionSites(fn);
-    // Registered with a broker (here, through the project's own wrapper of one), or run by a platform under its exported name.
-    const handles =
-      fn.params.some((_, index) =>
-        (handlerParameter(fn, index, sites, this.file) ?? []).some((fact) => !fact.guessed),
-      ) ||
-      (fn.params.length > 0 &&
-        (sites.some((site) => passedToWrapper(site, this.file)) || isNamedEntryPoint(fn, this.file))) ||
-      registrationOf(fn, sites, this.file) !== undefined;
     const answer =
-      handles ||
+      isHandler(fn, sites, this.file) ||
       (depth < 3 &&
         sites.some(
           (site) => site !== fn && site.parent?.type === 'CallExpression' && this.servesDelivery(site, depth + 1),
         ));
     this.serving.set(fn, answer);
     return answer;
+  }
+
+  /**
+   * Is `node` in a function this module exports that a handler in another module of the project
+   * calls (a consumer's `await dispatchNotification(id)`)? Then it runs while a delivery is
+   * handled too, though nothing in this file says so.
+   */
+  calledByHandlerElsewhere(node: TSESTree.Node): boolean {
+    for (let current: TSESTree.Node | undefined = node.parent; current; current = current.parent) {
+      if (!isFunction(current)) continue;
+      for (const { module, site } of sitesInImporters(current, this.file)) {
+        if (site.parent?.type !== 'CallExpression' || site.parent.callee !== site) continue;
+        for (let caller: TSESTree.Node | undefined = site.parent.parent; caller; caller = caller.parent)
+          if (isFunction(caller) && isHandler(caller, module.functionSites(caller), module)) return true;
+      }
+    }
+    return false;
   }
 
   /** The unique keys of the project this file belongs to, found the first time a rule asks. */
@@ -211,4 +221,13 @@ export function operationListeners(analysis: FileAnalysis): {
     analysis.operationsAt(node);
   };
   return { CallExpression: recognise, TaggedTemplateExpression: recognise };
+}
+
+/** Registered with a broker (here, or through the project's own wrapper of one), or run by a platform under its exported name. */
+function isHandler(fn: FunctionNode, sites: readonly TSESTree.Node[], file: FileContext): boolean {
+  return (
+    fn.params.some((_, index) => (handlerParameter(fn, index, sites, file) ?? []).some((fact) => !fact.guessed)) ||
+    (fn.params.length > 0 && (sites.some((site) => passedToWrapper(site, file)) || isNamedEntryPoint(fn, file))) ||
+    registrationOf(fn, sites, file) !== undefined
+  );
 }

@@ -32,9 +32,10 @@ import { addedFields, type DataOperation } from '../analysis/operations/index.js
 import { columnName } from '../analysis/schema/model.js';
 import { calledFunction } from '../analysis/project/calls.js';
 import { projectRoot } from '../analysis/project/root.js';
-import { callTaking, keyName, promiseStep, resultIgnored } from '../analysis/syntax/nodes.js';
+import { callTaking, keyName, promiseStep, propertyName, resultIgnored } from '../analysis/syntax/nodes.js';
+import { variableOf } from '../analysis/syntax/scope.js';
 import { walk } from '../analysis/syntax/walk.js';
-import { inMemory, onlyAsks, reachesOwnServer, sends, writingRequest } from '../analysis/work/work.js';
+import { inMemory, onlyAsks, reachesOwnServer, sends, writingMethod, writingRequest } from '../analysis/work/work.js';
 import { entryPointOf } from './entry-points.js';
 
 /**
@@ -68,6 +69,7 @@ function runsInDelivery(places: readonly TSESTree.Node[], values: readonly TSEST
     if (isFunction(node) && entryPointOf(node, analysis)) return true;
   }
   if (namesDelivery(values, analysis)) return true;
+  if (analysis.calledByHandlerElsewhere(places[0])) return true;
   // A data migration the workers run (`workers/data-migrations/…`) is run once, not per delivery.
   const place = projectPath(analysis.file.filename);
   return namesDeliveryPlace(place) && !namesOneOffPlace(place);
@@ -189,7 +191,10 @@ function callAtStake(
   const provider = providerCallAt(call, module);
   if (provider) return !provider.keyed && (stake === 'adds' || movesMoney.has(provider.effect));
   if (stake === 'money' && writingRequest(call, module) !== undefined) return true;
-  if (stake === 'adds' && sends(call, module)) return true;
+  // A message sent, or a POST that delivers rather than asks (its answer's body unread), which another
+  // system takes as one more; a PUT or a DELETE leaves the same state.
+  if (stake === 'adds' && (sends(call, module) || (writingMethod(call, module) === 'POST' && !bodyRead(call, module))))
+    return true;
   const operations = callOperations(call, module);
   if (operations.length > 0)
     return operations.some((operation) =>
@@ -316,6 +321,25 @@ function namesMoneyField(name: string, module: FileContext): boolean {
 /** Does any of these calls add a copy when it runs again (a row, a quantity, a provider call, a message)? */
 export function addsOnRepeat(calls: readonly TSESTree.Node[], analysis: FileAnalysis): boolean {
   return callsAtStake(calls, analysis, 'adds');
+}
+
+/** Members that read what a response says, not just whether it went through (`ok`, `status`). */
+const responseBody = new Set(['json', 'text', 'data', 'body', 'blob', 'arrayBuffer', 'formData']);
+
+/** Is the body of a request's answer read (`await res.json()`, `(await fetch(…)).text()`): the request asks? */
+function bodyRead(call: TSESTree.CallExpression, module: FileContext): boolean {
+  let node: TSESTree.Node = call;
+  while (node.parent?.type === 'AwaitExpression' || node.parent?.type === 'ChainExpression') node = node.parent;
+  const readsBody = (use: TSESTree.Node) =>
+    use.parent?.type === 'MemberExpression' &&
+    use.parent.object === use &&
+    responseBody.has(propertyName(use.parent) ?? '');
+  if (readsBody(node)) return true;
+  const declarator = node.parent;
+  if (declarator?.type !== 'VariableDeclarator' || declarator.init !== node || declarator.id.type !== 'Identifier')
+    return false;
+  const variable = variableOf(declarator.id, module.scopeOf(declarator.id));
+  return (variable?.references ?? []).some((reference) => readsBody(reference.identifier));
 }
 
 /** Does any of these calls (the work a check let through) repeat what is at `stake`? */

@@ -1308,3 +1308,40 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
   ],
 });
+
+describe('a done-flag in a module whose caller is a handler elsewhere', () => {
+  /** A notification dispatcher that skips what was delivered, POSTs (or PUTs) to the user's webhook, then marks it delivered. */
+  const dispatcher = (method: string) => `
+import { prisma } from './db';
+export async function dispatchNotification(notificationId: string) {
+  const notification = await prisma.notification.findUnique({ where: { id: notificationId }, include: { user: true } });
+  if (!notification || notification.deliveredAt) return;
+  await fetch(notification.user.webhookUrl, { method: '${method}', body: JSON.stringify({ id: notification.id }) });
+  await prisma.notification.update({ where: { id: notification.id }, data: { deliveredAt: new Date() } });
+}
+`;
+  const db = 'export const prisma: any = {};\n';
+  const worker = (from: string) =>
+    `import { Worker } from 'bullmq';\nimport { dispatchNotification } from './${from}';\nexport const worker = new Worker('notifications', async (job) => {\n  await dispatchNotification(job.data.notificationId);\n});\n`;
+
+  it('is reported when a BullMQ worker of another module calls it, for a POST, not a PUT', async () => {
+    const { findings } = await lintProject({
+      'src/db.ts': db,
+      'src/dispatch.ts': dispatcher('POST'),
+      'src/put.ts': dispatcher('PUT'),
+      'src/worker.ts': worker('dispatch'),
+      'src/worker-put.ts': worker('put'),
+    });
+    expect(findings).toEqual(['src/dispatch.ts:7 idempotency/no-claim-after-effect/flagSetAfterWork']);
+  });
+
+  it('is not reported when only a plain function of another module calls it', async () => {
+    const { findings } = await lintProject({
+      'src/db.ts': db,
+      'src/dispatch.ts': dispatcher('POST'),
+      'src/admin.ts':
+        "import { dispatchNotification } from './dispatch';\nexport async function resend(id: string) {\n  await dispatchNotification(id);\n}\n",
+    });
+    expect(findings).toEqual([]);
+  });
+});

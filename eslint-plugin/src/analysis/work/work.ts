@@ -276,6 +276,12 @@ export function sends(call: TSESTree.CallExpression, module: FileContext): boole
 
 /** `fetch(url, { method: 'POST' })`: a request that changes something in another system, named for messages. */
 export function writingRequest(call: TSESTree.CallExpression, module: FileContext): string | undefined {
+  const method = writingMethod(call, module);
+  return method && `the ${method} request (${calleeName(call.callee)})`;
+}
+
+/** The method of a request that changes something in another system (`POST`, `PUT`, …). */
+export function writingMethod(call: TSESTree.CallExpression, module: FileContext): string | undefined {
   if (call.callee.type !== 'Identifier') return undefined;
   const spec = module.libraries.requests.get(call.callee.name);
   const options = call.arguments[1];
@@ -284,7 +290,7 @@ export function writingRequest(call: TSESTree.CallExpression, module: FileContex
     if (property.type !== 'Property' || keyName(property) !== spec.methodOption) continue;
     const value = property.value;
     const method = value.type === 'Literal' && typeof value.value === 'string' ? value.value.toUpperCase() : undefined;
-    return method && spec.writing.includes(method) ? `the ${method} request (${call.callee.name})` : undefined;
+    return method && spec.writing.includes(method) ? method : undefined;
   }
   return undefined;
 }
