@@ -354,6 +354,19 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
   ],
   invalid: [
     {
+      name: 'a key taken out again only when its time is up (setTimeout): a record that expires, not a run in flight',
+      code: `${kafka}
+        const processedEvents = new Set<string>();
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value!.toString());
+          if (processedEvents.has(event.id)) return;
+          processedEvents.add(event.id);
+          setTimeout(() => processedEvents.delete(event.id), 5 * 60 * 1000);
+          await pool.query('INSERT INTO transitions (execution_id) VALUES ($1)', [event.id]);
+        } });`,
+      errors: [{ messageId: 'inMemory', line: 5 }],
+    },
+    {
       name: 'the near miss of a set-up per queue: a key of any string may be what a delivery brought',
       code: queueSetUp(`type QueueName = string;`, 'QueueName'),
       errors: [{ messageId: 'inMemory', line: 6 }],

@@ -287,7 +287,8 @@ function lookupIn(
 /**
  * Does `scope` itself take keys out of the collection (`seen.delete(id)`, `delete seen[id]`, or
  * sets them back to nothing, `running[task] = false`, in a `finally` or on a later event)? Then it holds what is going on now (runs in flight, a mode),
- * not what was handled: nothing in it is meant to outlast the work.
+ * not what was handled: nothing in it is meant to outlast the work. A removal on a timer only
+ * expires a key that was a record until then.
  */
 export function removedIn(collection: Collection, scope: TSESTree.Node, file: FileContext): boolean {
   let found = false;
@@ -295,7 +296,8 @@ export function removedIn(collection: Collection, scope: TSESTree.Node, file: Fi
     scope,
     file.visitorKeys,
     (node) => {
-      if (found) return false;
+      // `setTimeout(() => seen.delete(id), TTL)`: the key expires after a while; it was a record until then.
+      if (found || timerCall(node)) return false;
       const target = emptied(node);
       const removedFrom = target && collectionOf(target, file);
       found = removedFrom !== undefined && sameCollection(removedFrom, collection);
@@ -304,6 +306,11 @@ export function removedIn(collection: Collection, scope: TSESTree.Node, file: Fi
     50_000,
   );
   return found;
+}
+
+/** `setTimeout(…)`, `setInterval(…)`: code that runs later, on a timer of its own. */
+function timerCall(node: TSESTree.Node): boolean {
+  return node.type === 'CallExpression' && /^(setTimeout|setInterval)$/.test(calleeName(node.callee) ?? '');
 }
 
 /** The collection a node takes a key out of: `seen.delete(id)`, `delete seen[id]`, `seen.set(id, false)`, `seen[id] = null`. */
