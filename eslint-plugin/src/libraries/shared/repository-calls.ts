@@ -244,7 +244,8 @@ export function repositoryOperation(
   const callee = unwrapExpression(call.callee);
   if (callee.type !== 'MemberExpression') return undefined;
   const method = calleeName(callee);
-  if (!method) return undefined;
+  // TypeORM offers its query builder's method names too (`.onConflict()`): none is a repository call.
+  if (!method || !repositoryMethods.has(method)) return undefined;
   const entity = entityArgument(call);
   const target = entity ?? namedTable(call.arguments[0], scopeOf) ?? receiverTarget(callee.object, scopeOf);
   if (!target) return undefined;
