@@ -162,18 +162,18 @@ export function staticText(
 /** A hole written between single quotes ('${x}') stands for the whole quoted value. */
 function unquoteHoles(parts: Part[]): { parts: Part[]; quoted: Set<number> } {
   const quoted = new Set<number>();
-  if (!parts.some((part) => part.kind === 'hole')) return { parts, quoted };
-  const result = parts.map((part) => ({ ...part }));
-  result.forEach((part, index) => {
+  // Only the text parts around a quoted hole are copied, trimmed of their quotes.
+  const result = parts.slice();
+  for (let index = 1; index < result.length - 1; index += 1) {
     const before = result[index - 1];
     const after = result[index + 1];
-    if (part.kind !== 'hole' || before?.kind !== 'text' || after?.kind !== 'text') return;
-    if (!before.value.endsWith("'") || !after.value.startsWith("'")) return;
-    before.value = before.value.slice(0, -1);
-    after.value = after.value.slice(1);
-    if (after.sourceStart !== undefined) after.sourceStart += 1;
+    if (result[index].kind !== 'hole' || before.kind !== 'text' || after.kind !== 'text') continue;
+    if (!before.value.endsWith("'") || !after.value.startsWith("'")) continue;
+    result[index - 1] = { ...before, value: before.value.slice(0, -1) };
+    const sourceStart = after.sourceStart === undefined ? undefined : after.sourceStart + 1;
+    result[index + 1] = { kind: 'text', value: after.value.slice(1), sourceStart };
     quoted.add(index);
-  });
+  }
   return { parts: result, quoted };
 }
 
