@@ -32,21 +32,35 @@ function storedByWrite(property: TSESTree.Property, analysis: FileAnalysis): boo
 
 const dataKeys = new Set(['data', 'set', '$set', 'values', 'changes']);
 
+/** The key rules linting a file, and their checks in the order the rules were created. */
+const keyRules = new WeakMap<FileAnalysis, { rules: Set<string>; checks: ((key: TracedKey) => void)[] }>();
+
 /**
- * The listeners that find every effect key in a file; the two key rules share them (and, through
- * the file's analysis, their results) and differ only in what they look for in a key.
+ * The listeners that find every effect key in a file; the two key rules share them and differ
+ * only in what they look for in a key. Every rule is created before ESLint walks the file, so
+ * the first key rule gets the listeners, which hand each key to every key rule's `check` as it
+ * is found, and the other gets none: the file's keys are looked for once, not once per rule.
  */
 export function effectKeyListeners(
   context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>,
   check: (key: TracedKey) => void,
 ): TSESLint.RuleListener {
   const analysis = analysisFor(context);
+  const registered = keyRules.get(analysis);
+  // A rule met again is another lint of the same source code: its keys are looked for anew.
+  if (registered && !registered.rules.has(context.id)) {
+    registered.rules.add(context.id);
+    registered.checks.push(check);
+    return {};
+  }
+  const checks = [check];
+  keyRules.set(analysis, { rules: new Set([context.id]), checks });
   const seen = new Set<TSESTree.Node>();
   const visit = (keys: readonly TracedKey[]) => {
     for (const key of keys) {
       if (seen.has(key.node)) continue;
       seen.add(key.node);
-      check(key);
+      for (const each of checks) each(key);
     }
   };
   const unique: UniqueColumn = (target, column) => analysis.schema().keyWithin(target, [column]) !== undefined;

@@ -34,8 +34,6 @@ export class FileAnalysis {
   private readonly operations = new Map<TSESTree.Node, DataOperation[]>();
   private readonly keys = new Map<TSESTree.Node, readonly TracedKey[]>();
   private claimed: Set<string> | undefined;
-  /** A rule's `operationListeners` recognise every call of the file: see there. */
-  recognisingEveryCall = false;
   private schemaModel: SchemaModel | undefined;
 
   constructor(
@@ -214,14 +212,17 @@ export function analysisFor(context: Readonly<TSESLint.RuleContext<string, reado
   return analysis;
 }
 
+/** The files whose calls a rule's `operationListeners` recognise. */
+const recognisingEveryCall = new WeakSet<FileAnalysis>();
+
 /**
  * Listeners that have every call and tagged template of the file recognised, for `allOperations`.
  * Every rule is created before ESLint walks the file, so the first rule to ask gets them and the
  * others none: one set of listeners recognises each call for all of them.
  */
 export function operationListeners(analysis: FileAnalysis): TSESLint.RuleListener {
-  if (analysis.recognisingEveryCall) return {};
-  analysis.recognisingEveryCall = true;
+  if (recognisingEveryCall.has(analysis)) return {};
+  recognisingEveryCall.add(analysis);
   const recognise = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => {
     analysis.operationsAt(node);
   };
