@@ -10,7 +10,7 @@ import {
   writeSites,
   type Guard,
 } from '../analysis/control/decisions.js';
-import { filterFlags, flagTests, type FlagTest } from '../analysis/control/flags.js';
+import { flagTests, type FlagTest } from '../analysis/control/flags.js';
 import { isNothing } from '../analysis/control/polarity.js';
 import { contains, enclosingFunction, exits } from '../analysis/control/statements.js';
 import type { FileAnalysis } from './file-analysis.js';
@@ -735,7 +735,7 @@ function flagValue(
       assignment.left === member &&
       assignment.operator === '=' &&
       columnName(text(member.property)) === field &&
-      assignment.range[0] > (test.guard ? test.guard.owner.range[0] : 0) &&
+      assignment.range[0] > test.guard.owner.range[0] &&
       assignment.range[1] < update.node.range[0]
     );
   });
@@ -776,13 +776,7 @@ function flagRecords(
   const file = analysis.file;
   // Cheapest first: the reads whose row has a field tested (syntax alone), then the updates beside them.
   const checks = reads
-    .map((read) => ({
-      read,
-      tests: [
-        ...flagTests(read.node, file),
-        ...(read.kind === 'read' ? filterFlags(read.node, read.filters ?? [], file) : []),
-      ],
-    }))
+    .map((read) => ({ read, tests: flagTests(read.node, file) }))
     .filter((check) => check.tests.length > 0);
   if (checks.length === 0) return [];
   const result: CheckedWrite[] = [];
@@ -801,9 +795,7 @@ function flagRecords(
       const test = tests.find((candidate) => {
         const value = flagValue(update, read, candidate, file.text);
         return (
-          value !== undefined &&
-          marksDone(value, candidate, file.text) &&
-          (!candidate.guard || isDecidedBy([candidate.guard], [update.node]))
+          value !== undefined && marksDone(value, candidate, file.text) && isDecidedBy([candidate.guard], [update.node])
         );
       });
       if (
@@ -812,10 +804,7 @@ function flagRecords(
         serialisedBefore(update, read.node.range[0], groups, analysis)
       )
         continue;
-      // Rows the read's filter picked as not done: all the work on the way from it counts.
-      const workBefore = test.guard
-        ? workBetween(update, update.node, askedBy(test.guard), 'unsettled', [test.guard], analysis)
-        : workBetween(update, update.node, read.node.range[1], 'unsettled', undefined, analysis);
+      const workBefore = workBetween(update, update.node, askedBy(test.guard), 'unsettled', [test.guard], analysis);
       if (workBefore.length === 0) continue;
       result.push({
         write: update,

@@ -1263,52 +1263,6 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
   ],
 });
 
-/** A cron run that picks the emails not yet sent by the query's own filter, sends each, then marks it sent with `where`. */
-const drainDueEmails = (where: string) => `
-import cron from 'node-cron';
-import { Resend } from 'resend';
-const resend = new Resend('key');
-export async function drain() {
-  const due = await prisma.scheduledEmail.findMany({ where: { sentAt: null } });
-  for (const row of due) {
-    await resend.emails.send({ to: row.to, subject: row.subject, html: row.html });
-    await prisma.scheduledEmail.updateMany({ where: ${where}, data: { sentAt: new Date() } });
-  }
-}
-cron.schedule('* * * * *', drain);
-`;
-
-ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
-  valid: [
-    {
-      name: 'near miss: the row marked sent only where it is still unsent is a compare-and-set',
-      code: drainDueEmails('{ id: row.id, sentAt: null }'),
-    },
-    {
-      name: 'near miss: another row marked, not the one the query picked',
-      code: drainDueEmails('{ id: row.batchId }'),
-    },
-  ],
-  invalid: [
-    {
-      name: "rows the query picked as unsent, marked sent only after each email: the filter is the flag's test",
-      code: drainDueEmails('{ id: row.id }'),
-      errors: [
-        {
-          messageId: 'flagSetAfterWork',
-          data: {
-            write: 'prisma.scheduledEmail.updateMany()',
-            flag: 'sentAt',
-            line: 6,
-            work: 'resend.emails.send()',
-          },
-          line: 9,
-        },
-      ],
-    },
-  ],
-});
-
 describe('a done-flag in a module whose caller is a handler elsewhere', () => {
   /** A notification dispatcher that skips what was delivered, POSTs (or PUTs) to the user's webhook, then marks it delivered. */
   const dispatcher = (method: string) => `

@@ -18,8 +18,7 @@ export interface FlagTest {
   row: TSESLint.Scope.Variable;
   /** The field tested, as written (`paidAt`). */
   field: string;
-  /** The `if` that tests it; none when the read's own filter picked only rows not yet done (`where: { sentAt: null }`). */
-  guard?: Guard;
+  guard: Guard;
   /** The test compares the field with a value: `=== 'done'` names the value that means done, `!== 'pending'` the one that means not yet. */
   compared?: { value: string; means: 'done' | 'not yet' };
 }
@@ -164,42 +163,5 @@ export function flagTests(read: TSESTree.Node, file: FileContext): FlagTest[] {
   };
   const row = rowVariable(read);
   if (row) visit(row, 0);
-  return tests;
-}
-
-/**
- * `findMany({ where: { sentAt: null } })`, `findFirst({ where: { status: 'PENDING' } })`: a read
- * that picks only rows whose work is still to do, by a field of theirs (nothing, `false`, or a
- * constant). The query tests the flag instead of an `if`: each row it gives (the row bound, or
- * each row a `for … of` walks) carries it as not done.
- */
-export function filterFlags(
-  read: TSESTree.Node,
-  filters: readonly { name: string; values: readonly TSESTree.Node[] }[],
-  file: FileContext,
-): FlagTest[] {
-  const bound = rowVariable(read);
-  const rows = bound && variableOf(bound, file.scopeOf(bound));
-  if (!rows) return [];
-  // `for (const row of rows)`: the row is each one walked; else the bound value is the row.
-  const walked = rows.references.flatMap((reference) => {
-    const loop = reference.identifier.parent;
-    const declared = loop?.type === 'ForOfStatement' && loop.right === reference.identifier ? loop.left : undefined;
-    const id = declared?.type === 'VariableDeclaration' ? declared.declarations[0]?.id : undefined;
-    return id?.type === 'Identifier' ? [variableOf(id, file.scopeOf(id))] : [];
-  });
-  const row = walked.length > 0 ? walked[0] : rows;
-  if (!row || walked.length > 1) return [];
-  const tests: FlagTest[] = [];
-  for (const filter of filters) {
-    if (filter.values.length !== 1) continue;
-    const [value] = filter.values;
-    if (isNothing(value)) tests.push({ row, field: filter.name });
-    else {
-      const constant = value.type === 'Literal' && typeof value.value === 'string' ? value.value : undefined;
-      if (constant !== undefined)
-        tests.push({ row, field: filter.name, compared: { value: constant, means: 'not yet' } });
-    }
-  }
   return tests;
 }
