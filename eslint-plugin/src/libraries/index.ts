@@ -14,6 +14,7 @@ import { dynamodb } from './dynamodb.js';
 import { fastq } from './fastq.js';
 import { firestore } from './firestore.js';
 import { googlePubsub } from './google-pubsub.js';
+import { httpClients } from './http-clients.js';
 import { idGenerators } from './id-generators.js';
 import { inngest } from './inngest.js';
 import { kafkajs } from './kafkajs.js';
@@ -60,6 +61,7 @@ export type { LibraryAdapter, LibraryName } from '../analysis/index.js';
 export const libraries: readonly LibraryAdapter[] = [
   // Values and conventions
   runtime,
+  httpClients,
   idGenerators,
   memoryCaches,
   common,

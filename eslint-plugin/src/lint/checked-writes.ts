@@ -34,6 +34,11 @@ export interface CheckedWrite {
   write: DataOperation;
   /** Where the write happens in the function that decides it: the write, or the call of the helper that makes it. */
   at: TSESTree.Node;
+  /**
+   * Where a record written late shows best: the helper's own write when the work before it is
+   * the helper's (a sender that sends, then logs), else `at`, where the check lets the work run.
+   */
+  lateAt: TSESTree.Node;
   /** The read whose result decided that the write happens. */
   read: DataOperation;
   /** `unsettled`: the write does not settle duplicates; `ignored`: it does, by writing nothing, and nobody reads whether it wrote. */
@@ -669,6 +674,7 @@ function recordAfterGatedWork(
     write,
     read,
     at: write.node,
+    lateAt: write.node,
     settles,
     gatedOnly: true,
     workBefore,
@@ -810,6 +816,7 @@ function flagRecords(
         write: update,
         read,
         at: update.node,
+        lateAt: update.node,
         settles: 'unsettled',
         flag: test.field,
         workBefore,
@@ -909,18 +916,19 @@ function insertsDecided(
     const decided = decision(guardsFor(read), sites)!;
     const from =
       enclosingFunction(read.node) === enclosingFunction(decided.site) ? read.node.range[1] : askedBy(decided.guard);
+    const onPath = workBetween(write, decided.site, from, settles, guardsFor(read), analysis);
+    // The helper the check lets run may do work of its own before it writes the record.
+    const inHelper =
+      decided.site === write.node
+        ? []
+        : workBetween(write, write.node, enclosingFunction(write.node)!.range[0], settles, undefined, analysis);
     result.push({
       write,
       read,
       at: decided.site,
+      lateAt: onPath.length === 0 && inHelper.length > 0 && inFile(write.node, file) ? write.node : decided.site,
       settles,
-      workBefore: [
-        ...workBetween(write, decided.site, from, settles, guardsFor(read), analysis),
-        // The helper the check lets run may do work of its own before it writes the record.
-        ...(decided.site === write.node
-          ? []
-          : workBetween(write, write.node, enclosingFunction(write.node)!.range[0], settles, undefined, analysis)),
-      ],
+      workBefore: [...onPath, ...inHelper],
       guardsOtherWork: neighbours.some(
         (other) =>
           other !== write &&
@@ -939,4 +947,11 @@ function insertsDecided(
     });
   }
   return result;
+}
+
+/** Is the node in the linted file (not in a module a helper was followed into)? */
+function inFile(node: TSESTree.Node, file: FileAnalysis['file']): boolean {
+  let root: TSESTree.Node = node;
+  while (root.parent) root = root.parent;
+  return root === file.sourceAst;
 }

@@ -49,7 +49,7 @@ export const noClaimAfterEffect = createRule({
             if (!workBeforeMatters(checked, analysis)) continue;
             const key = checked.settles === 'unsettled' ? checked.coveringKey() : undefined;
             context.report({
-              node: checked.at,
+              node: checked.lateAt,
               messageId: key ? 'protectedButWorkBefore' : 'recordAfterWork',
               data: { ...data, key: key?.written ?? '' },
             });

@@ -63,6 +63,41 @@ describe('mongoose adapter', () => {
         },
       ],
     ],
+    [
+      'updateOne without upsert updates the rows its filter picks',
+      `import mongoose from 'mongoose'; await Product.updateOne({ _id: productId }, { $inc: { stock: quantity } });`,
+      [
+        {
+          kind: 'update',
+          library: 'mongoose',
+          targets: ['product'],
+          // What `$inc` adds to is read from the adapter's increments, not set fields.
+          fields: [],
+          filters: ['_id'],
+          arbitrated: false,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
+    [
+      'findByIdAndUpdate updates the row its id names',
+      `import mongoose from 'mongoose'; await Order.findByIdAndUpdate(orderId, { $set: { status: 'paid' } });`,
+      [
+        {
+          kind: 'update',
+          library: 'mongoose',
+          targets: ['order'],
+          fields: ['status'],
+          arbitrated: false,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
+    [
+      'an update without a filter object is not taken for a model call',
+      `import mongoose from 'mongoose'; await Order.updateOne(query);`,
+      [],
+    ],
   ])('%s', (_name, code, expected) => {
     expect(operationsIn(code)).toEqual(expected);
   });

@@ -75,6 +75,21 @@ describe('sequelize adapter', () => {
       `import { Model } from 'sequelize'; await stripe.Refund.create({ amount });`,
       [],
     ],
+    [
+      'update takes its values first and its filter in where',
+      `import { Model } from 'sequelize'; await Order.update({ status: 'paid' }, { where: { id: orderId } });`,
+      [
+        {
+          kind: 'update',
+          library: 'sequelize',
+          targets: ['order'],
+          fields: ['status'],
+          filters: ['id'],
+          arbitrated: false,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
   ])('%s', (_name, code, expected) => {
     expect(operationsIn(code)).toEqual(expected);
   });

@@ -1202,7 +1202,8 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
         {
           messageId: 'recordAfterWork',
           data: { write: 'prisma.notificationLog.create()', line: 5, work: 'resend.emails.send()' },
-          line: 9,
+          // At the sender's own record, after its email, where the fix goes; not at the call.
+          line: 16,
         },
       ],
     },

@@ -140,7 +140,96 @@ export function onEvent(event: { id: string }) {
 }
 `;
 
+const sharedState = `
+export const TTL_MS = 24 * 60 * 60 * 1000;
+export const processedWebhooks = new Map<string, number>();
+export const stats = { received: 0 };
+`;
+
+const webhookHandler = (lookup: string) => `
+import axios from 'axios';
+import { processedWebhooks, TTL_MS } from './state.js';
+export async function POST(request: Request) {
+  const event = await request.json();
+  ${lookup}
+  await axios.post(process.env.NOTIFY_URL!, { text: 'order ' + event.orderId });
+  processedWebhooks.set(event.id, Date.now());
+  return new Response('ok');
+}
+`;
+
+const globalSet = `
+const axios = require('axios');
+if (!global.__processedEvents) global.__processedEvents = new Set();
+const processedEvents = global.__processedEvents;
+function isDuplicateEvent(id) {
+  if (processedEvents.has(id)) return true;
+  processedEvents.add(id);
+  setTimeout(() => processedEvents.delete(id), 5 * 60 * 1000);
+  return false;
+}
+module.exports = { isDuplicateEvent };
+`;
+
+const telegramRoute = (send: string) => `
+const { isDuplicateEvent } = require('./dedupe');
+const axios = require('axios');
+router.post('/webhook', async (req, res) => {
+  if (isDuplicateEvent(req.body.data.id)) return res.status(200).send('duplicate');
+  ${send}
+  res.sendStatus(200);
+});
+`;
+
 describe('no-in-memory-dedupe across modules', () => {
+  it('a Map another module exports, asked and filled by a webhook before a POST: its entries outlive no restart', async () => {
+    const plain = await lintProject({
+      'package.json': JSON.stringify({ name: 'hooks', private: true }),
+      'src/state.ts': sharedState,
+      'src/route.ts': webhookHandler("if (processedWebhooks.has(event.id)) return new Response('duplicate');"),
+    });
+    expect(plain.findings).toEqual(['src/route.ts:6 idempotency/no-in-memory-dedupe/inMemory']);
+    expect(plain.messages[0]).toContain('so the POST request (axios.post) runs again');
+    // Taking an entry out when its time to live is up only expires it: the Map was a record until then.
+    const expiring = await lintProject({
+      'package.json': JSON.stringify({ name: 'hooks', private: true }),
+      'src/state.ts': sharedState,
+      'src/route.ts': webhookHandler(
+        "if (Date.now() - (processedWebhooks.get(event.id) ?? 0) > TTL_MS) processedWebhooks.delete(event.id);\n  if (processedWebhooks.has(event.id)) return new Response('duplicate');",
+      ),
+    });
+    expect(expiring.findings).toEqual(['src/route.ts:7 idempotency/no-in-memory-dedupe/inMemory']);
+    // An exported object that only counts is not a collection of keys.
+    const counting = await lintProject({
+      'package.json': JSON.stringify({ name: 'hooks', private: true }),
+      'src/state.ts': sharedState.replace(
+        'export const processedWebhooks = new Map<string, number>();',
+        'export const processedWebhooks = loadFromDisk();',
+      ),
+      'src/route.ts': webhookHandler("if (processedWebhooks.has(event.id)) return new Response('duplicate');"),
+    });
+    expect(counting.findings).toEqual([]);
+  });
+
+  it('a Set kept on the global object (one per process, across hot reloads) decides for a route that posts', async () => {
+    const loud = await lintProject({
+      'package.json': JSON.stringify({ name: 'plane-bot', private: true }),
+      'src/dedupe.js': globalSet,
+      'src/route.js': telegramRoute(
+        "await axios.post('https://api.telegram.org/bot/sendMessage', { chat_id: 1, text: 'hi' });",
+      ),
+    });
+    expect(loud.findings).toEqual(['src/dedupe.js:6 idempotency/no-in-memory-dedupe/inMemory']);
+    expect(loud.messages[0]).toContain('the POST request (axios.post)');
+    // A GET asks; nothing behind the check changes another system.
+    const asking = await lintProject({
+      'package.json': JSON.stringify({ name: 'plane-bot', private: true }),
+      'src/dedupe.js': globalSet,
+      'src/route.js': telegramRoute("await axios.get('https://api.example.com/issues/' + req.body.data.id);"),
+    });
+    expect(asking.findings).toEqual([]);
+  });
+
   it('a CommonJS helper that decides with a Set: reported at its lookup when a caller in another module acts on its answer', async () => {
     const loud = await lintProject({
       'package.json': JSON.stringify({ name: 'bot', private: true }),

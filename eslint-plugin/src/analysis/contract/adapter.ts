@@ -373,20 +373,19 @@ export interface ValueAdapter {
   collections?: readonly CollectionSpec[];
   /** Modules only code that runs in a browser imports (UI frameworks): memory there is one user's page, not a worker's. */
   browserModules?: readonly (string | RegExp)[];
-  /**
-   * Calls that send a request to another system, and the request methods that change something
-   * there: `fetch(url, { method: 'POST' })` is an effect, a plain `fetch(url)` a read.
-   */
+  /** Requests to another system and the methods that change it: `fetch(url, { method: 'POST' })`, not `fetch(url)`. */
   requests?: readonly RequestSpec[];
 }
 
 export interface RequestSpec {
-  /** The function called: `fetch`. */
+  /** The function called (`fetch`), or the module whose client it is (`axios`). */
   call: string;
-  /** The option of its second argument that names the method. */
+  /** The option of its first or second argument that names the method. */
   methodOption: string;
   /** Methods that write, upper case. */
   writing: readonly string[];
+  /** Its methods are named for the request method (`axios.post`, also on an instance `axios.create()` made). */
+  verbs?: boolean;
 }
 
 /** Providers whose calls move money or send, with the fields they settle repeats by. */

@@ -4,6 +4,7 @@ import type { CollectionSpec } from '../contract/adapter.js';
 import type { FileContext } from '../context/file-context.js';
 import { keyName, propertyName, withoutTypeAssertions } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
+import { importedExport } from '../project/modules.js';
 
 /**
  * Collections kept in a process's memory (a module's Set, an object's Map, an LRU cache): which
@@ -27,10 +28,20 @@ export const sameCollection = (a: Collection, b: Collection) =>
   a.module.filename === b.module.filename && a.declaration.range[0] === b.declaration.range[0];
 
 /** The spec of the collection an initializer makes, if it makes one the adapters know. */
-export function specOf(init: TSESTree.Node | null | undefined, file: FileContext): CollectionSpec | undefined {
-  if (!init) return undefined;
+export function specOf(
+  init: TSESTree.Node | null | undefined,
+  file: FileContext,
+  depth = 0,
+): CollectionSpec | undefined {
+  if (!init || depth > 3) return undefined;
   const value = withoutTypeAssertions(init);
   const table = file.libraries;
+  // `globalThis.seen ??= new Set()`, `global.seen || (global.seen = new Set())`: one made once per process.
+  if (value.type === 'AssignmentExpression') return specOf(value.right, file, depth + 1);
+  if (value.type === 'LogicalExpression')
+    return specOf(value.left, file, depth + 1) ?? specOf(value.right, file, depth + 1);
+  // `const seen = global.__seen`, after `if (!global.__seen) global.__seen = new Set()`.
+  if (value.type === 'MemberExpression') return specOf(globalAssigned(value, file), file, depth + 1);
   if (value.type === 'ArrayExpression' && value.elements.length === 0) return table.literalCollections.get('array');
   if (value.type === 'ObjectExpression' && value.properties.length === 0) return table.literalCollections.get('object');
   if (value.type !== 'NewExpression' || value.callee.type !== 'Identifier') return undefined;
@@ -46,6 +57,30 @@ export function specOf(init: TSESTree.Node | null | undefined, file: FileContext
       for (const spec of specs) if (spec.from?.includes(source)) return spec;
   }
   return undefined;
+}
+
+/** The value the module's top level gives a property of the global object (`global.__seen = new Set()`). */
+function globalAssigned(member: TSESTree.MemberExpression, file: FileContext): TSESTree.Node | undefined {
+  const name = propertyName(member);
+  const holder = member.object.type === 'Identifier' ? member.object.name : undefined;
+  if (!holder || !/^(global|globalThis)$/.test(holder) || !name) return undefined;
+  let found: TSESTree.Node | undefined;
+  const visit = (statement: TSESTree.Node | null | undefined): void => {
+    if (!statement || found) return;
+    if (statement.type === 'IfStatement') return visit(statement.consequent);
+    if (statement.type === 'BlockStatement') return statement.body.forEach(visit);
+    const assigned = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
+    if (
+      assigned?.type === 'AssignmentExpression' &&
+      assigned.left.type === 'MemberExpression' &&
+      assigned.left.object.type === 'Identifier' &&
+      assigned.left.object.name === holder &&
+      propertyName(assigned.left) === name
+    )
+      found = assigned.right;
+  };
+  file.sourceAst.body.forEach(visit);
+  return found;
 }
 
 function isTopLevel(declarator: TSESTree.VariableDeclarator): boolean {
@@ -93,6 +128,7 @@ function collectionNames(file: FileContext): ReadonlySet<string> {
 export function collectionOf(receiver: TSESTree.Node, file: FileContext): Collection | undefined {
   const node = withoutTypeAssertions(receiver);
   if (node.type === 'Identifier') {
+    if (file.imports.bindings.has(node.name)) return importedCollection(node, file);
     if (!collectionNames(file).has(node.name)) return undefined;
     const variable = variableOf(node, file.scopeOf(node));
     const definition = variable?.defs[0];
@@ -142,6 +178,29 @@ export function collectionOf(receiver: TSESTree.Node, file: FileContext): Collec
     }
   }
   return undefined;
+}
+
+const imported = new WeakMap<FileContext, Map<string, Collection | null>>();
+
+/** `import { seen } from './state'`: the collection a project module holds and exports, looked up once per file. */
+function importedCollection(node: TSESTree.Identifier, file: FileContext): Collection | undefined {
+  let known = imported.get(file);
+  if (!known) imported.set(file, (known = new Map()));
+  const found = known.get(node.name);
+  if (found !== undefined) return found ?? undefined;
+  known.set(node.name, null);
+  const source = importedExport(file, node);
+  const value = source && source.member === undefined ? source.module.exportedValue(source.name) : undefined;
+  const declared = value?.type === 'Identifier' ? value : value?.parent;
+  const name =
+    declared?.type === 'Identifier'
+      ? declared
+      : declared?.type === 'VariableDeclarator' && declared.id.type === 'Identifier'
+        ? declared.id
+        : undefined;
+  const collection = name && source ? collectionOf(name, source.module) : undefined;
+  known.set(node.name, collection ?? null);
+  return collection;
 }
 
 function remember(declaration: TSESTree.Node, find: () => Collection | undefined): Collection | undefined {

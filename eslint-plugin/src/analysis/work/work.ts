@@ -9,7 +9,16 @@ import type { DataOperation } from '../operations/index.js';
 import { callOperations } from '../control/helper-operations.js';
 import { calledFunction } from '../project/calls.js';
 import { makerOf } from '../project/modules.js';
-import { calleeName, keyName, memberPath, unwrapExpression, withoutTypeAssertions } from '../syntax/nodes.js';
+import {
+  calleeName,
+  keyName,
+  memberPath,
+  objectProperty,
+  propertyName,
+  unwrapExpression,
+  withoutTypeAssertions,
+} from '../syntax/nodes.js';
+import type { RequestSpec } from '../contract/adapter.js';
 import { constantInitializer, variableOf } from '../syntax/scope.js';
 import { staticText } from '../syntax/static-text.js';
 import { walk } from '../syntax/walk.js';
@@ -274,23 +283,55 @@ export function sends(call: TSESTree.CallExpression, module: FileContext): boole
   return receivers.some((pattern) => pattern.test(text));
 }
 
-/** `fetch(url, { method: 'POST' })`: a request that changes something in another system, named for messages. */
+/** `fetch(url, { method: 'POST' })`, `axios.post(url, body)`: a request that changes something in another system, named for messages. */
 export function writingRequest(call: TSESTree.CallExpression, module: FileContext): string | undefined {
   const method = writingMethod(call, module);
-  return method && `the ${method} request (${calleeName(call.callee)})`;
+  return method && `the ${method} request (${memberPath(call.callee)?.join('.') ?? calleeName(call.callee)})`;
 }
 
-/** The method of a request that changes something in another system (`POST`, `PUT`, …). */
+/**
+ * The method of a request that changes something in another system (`POST`, `PUT`, …): named by
+ * an HTTP client's method (`axios.post`, `api.delete` on an instance `axios.create()` made) or by
+ * the method option of its first or second argument (`fetch(url, { method: 'POST' })`, `axios({ method: 'post' })`).
+ */
 export function writingMethod(call: TSESTree.CallExpression, module: FileContext): string | undefined {
-  if (call.callee.type !== 'Identifier') return undefined;
-  const spec = module.libraries.requests.get(call.callee.name);
-  const options = call.arguments[1];
-  if (!spec || options?.type !== 'ObjectExpression') return undefined;
-  for (const property of options.properties) {
-    if (property.type !== 'Property' || keyName(property) !== spec.methodOption) continue;
-    const value = property.value;
-    const method = value.type === 'Literal' && typeof value.value === 'string' ? value.value.toUpperCase() : undefined;
-    return method && spec.writing.includes(method) ? method : undefined;
+  const callee = call.callee;
+  const method = callee.type === 'MemberExpression' ? propertyName(callee)?.toUpperCase() : undefined;
+  // Most calls are turned away by their name, before any binding is looked up.
+  if (
+    callee.type === 'MemberExpression'
+      ? method === undefined || !requestMethods.has(method)
+      : callee.type !== 'Identifier'
+  )
+    return undefined;
+  const spec = requestClient(callee.type === 'MemberExpression' ? callee.object : callee, module);
+  if (!spec) return undefined;
+  if (method !== undefined && method !== 'REQUEST')
+    return spec.verbs && spec.writing.includes(method) ? method : undefined;
+  for (const argument of call.arguments.slice(0, 2)) {
+    const option =
+      argument.type === 'ObjectExpression' ? objectProperty(argument, spec.methodOption)?.value : undefined;
+    const named =
+      option?.type === 'Literal' && typeof option.value === 'string' ? option.value.toUpperCase() : undefined;
+    if (named !== undefined) return spec.writing.includes(named) ? named : undefined;
   }
   return undefined;
+}
+
+/** Method names a client call can write with, or pass its options to (`request`). */
+const requestMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'REQUEST']);
+
+/** The HTTP client a callee or receiver names: the global `fetch`, an imported client, or an instance one made. */
+function requestClient(node: TSESTree.Node, module: FileContext): RequestSpec | undefined {
+  const table = module.libraries;
+  const value = withoutTypeAssertions(node);
+  if (value.type !== 'Identifier') return undefined;
+  const source = module.imports.bindings.get(value.name);
+  if (source === undefined && constantInitializer(value, module.scopeOf(value)) === undefined)
+    return table.requests.get(value.name);
+  // `import axios from 'axios'`, `import fetch from 'node-fetch'`: the client by its module, or by its name.
+  const imported = source !== undefined ? (table.requests.get(source) ?? table.requests.get(value.name)) : undefined;
+  if (imported) return imported;
+  const maker = makerOf(value, module);
+  return maker && 'requests' in maker ? maker.requests?.find((spec) => spec.verbs) : undefined;
 }

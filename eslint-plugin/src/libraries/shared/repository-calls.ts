@@ -46,7 +46,14 @@ const readMethods = new Set([
 /** Methods whose names are too common to mean a read unless they get a query object. */
 const readMethodsWithQuery = new Set(['find', 'count', 'findAll']);
 const insertMethods = new Set(['create', 'bulkCreate', 'insertMany', 'insertOne', 'insert', 'save']);
-const upsertOptionMethods = new Set(['updateOne', 'updateMany', 'findOneAndUpdate', 'replaceOne', 'update']);
+const upsertOptionMethods = new Set([
+  'updateOne',
+  'updateMany',
+  'findOneAndUpdate',
+  'findByIdAndUpdate',
+  'replaceOne',
+  'update',
+]);
 
 /** The method names a repository call can have; any other call is turned away at once. */
 export const repositoryMethods: ReadonlySet<string> = new Set([
@@ -340,6 +347,21 @@ export function repositoryOperation(
       // Matched by a filter of plain equalities, the upsert is atomic only under a unique key among them.
       ...(showsEveryField(args[0], scopeOf) ? { arbiter: 'within' as const } : {}),
       arbitrated: true,
+    };
+  }
+  // An update of the rows a filter picks: Mongoose's `updateOne({ _id }, { $inc: { stock: n } })`,
+  // TypeORM's `update({ id }, { status })`, Sequelize's `update({ status }, { where: { id } })`.
+  if (upsertOptionMethods.has(method)) {
+    const sequelize = library === 'sequelize';
+    const options = sequelize ? objectLiteral(args[1], scopeOf) : undefined;
+    const filter = sequelize ? options && objectProperty(options, 'where')?.value : args[0];
+    // A filter object, or the id `findByIdAndUpdate` is given.
+    if (!filter || (!objectLiteral(filter, scopeOf) && method !== 'findByIdAndUpdate')) return undefined;
+    return {
+      ...base,
+      kind: 'update',
+      fields: sequelize ? fieldsOf(args[0], scopeOf) : updatedFields(args[1], scopeOf),
+      filters: uniqueKeyFields(filter, scopeOf),
     };
   }
   return undefined;

@@ -296,8 +296,9 @@ export function removedIn(collection: Collection, scope: TSESTree.Node, file: Fi
     scope,
     file.visitorKeys,
     (node) => {
-      // `setTimeout(() => seen.delete(id), TTL)`: the key expires after a while; it was a record until then.
-      if (found || timerCall(node)) return false;
+      // `setTimeout(() => seen.delete(id), TTL)`, `if (now - at > TTL) seen.delete(id)`: the key
+      // expires after a while; it was a record until then.
+      if (found || timerCall(node) || (node.type === 'IfStatement' && comparesAge(node.test, file))) return false;
       const target = emptied(node);
       const removedFrom = target && collectionOf(target, file);
       found = removedFrom !== undefined && sameCollection(removedFrom, collection);
@@ -306,6 +307,15 @@ export function removedIn(collection: Collection, scope: TSESTree.Node, file: Fi
     50_000,
   );
   return found;
+}
+
+/** A condition on how old something is: `Date.now() - at > TTL_MS`, `now - entry.ts > maxAge`, `expiresAt < now`. */
+function comparesAge(test: TSESTree.Node, file: FileContext): boolean {
+  return (
+    test.type === 'BinaryExpression' &&
+    /^[<>]=?$/.test(test.operator) &&
+    /\bDate\.now\(|\bnow\b|ttl|expir|max_?age|stale/i.test(file.code(test))
+  );
 }
 
 /** `setTimeout(…)`, `setInterval(…)`: code that runs later, on a timer of its own. */
