@@ -64,6 +64,11 @@ function conditionFields(node: TSESTree.Node | undefined, file: AdapterFile): Fi
   const name = calleeName(condition.callee);
   if (name === 'and') return condition.arguments.flatMap((argument) => conditionFields(argument, file));
   const [column, value] = condition.arguments;
+  // `isNull(t.sentAt)`: rows whose field is still empty.
+  if (name === 'isNull' && column?.type === 'MemberExpression') {
+    const field = propertyName(column);
+    return field ? [{ name: field, values: [], functions: [], constant: 'NULL' }] : [];
+  }
   if (name !== 'eq' || column?.type !== 'MemberExpression' || !value || value.type === 'SpreadElement') return [];
   const field = propertyName(column);
   return field ? [{ name: field, values: [value], functions: [] }] : [];

@@ -187,6 +187,8 @@ const expo = provider('Expo', { modules: ['expo-server-sdk'], receiver: /expo/i 
   push('sendPushNotificationsAsync'),
 ]);
 
+const webPush = provider('Web Push', { modules: ['web-push'], receiver: /push/i }, [push('sendNotification')]);
+
 export const providerApis: ProviderAdapter = {
   kind: 'providers',
   name: 'provider-apis',
@@ -207,5 +209,6 @@ export const providerApis: ProviderAdapter = {
     ses,
     firebaseMessaging,
     expo,
+    webPush,
   ],
 };

@@ -24,6 +24,8 @@ import { atChainEnd } from './shared/query-chains.js';
  */
 
 const modules = [/^@supabase\//];
+/** A project module named for the Supabase client it makes: `@/lib/supabase/admin`, `../utils/supabase.server`. */
+const clientModule = /^[.@~#$].*[/]supabase([/.-]|$)/i;
 
 /** PostgREST filters and finishers that knex does not have. */
 const ownMethods = new Set([
@@ -66,7 +68,9 @@ function isSupabase(chain: Chain, file: AdapterFile): boolean {
   )
     return true;
   if (/supabase/i.test(memberPath(chain.root)?.join('.') ?? '')) return true;
-  for (const source of file.imports.sources) if (modules.some((pattern) => pattern.test(source))) return true;
+  // The package, or the project's own module that makes the client (`@/lib/supabase/admin`).
+  for (const source of file.imports.sources)
+    if (modules.some((pattern) => pattern.test(source)) || clientModule.test(source)) return true;
   return false;
 }
 
@@ -146,7 +150,15 @@ function supabaseChain(chain: Chain, end: TSESTree.CallExpression, file: Adapter
       skipsDuplicates: ignores,
     };
   }
-  if (link(chain, 'update')) return { ...base, kind: 'update', label: `the Supabase update of ${table}` };
+  const update = link(chain, 'update');
+  if (update)
+    return {
+      ...base,
+      kind: 'update',
+      label: `the Supabase update of ${table}`,
+      fields: fieldsOf(update.call.arguments[0], file.scopeOf),
+      filters: filtersOf(chain),
+    };
   if (link(chain, 'delete')) return { ...base, kind: 'delete', label: `the Supabase delete from ${table}` };
   if (link(chain, 'select'))
     return { ...base, kind: 'read', label: `a Supabase select on ${table}`, filters: filtersOf(chain) };

@@ -10,7 +10,7 @@ import {
   writeSites,
   type Guard,
 } from '../analysis/control/decisions.js';
-import { flagTests, type FlagTest } from '../analysis/control/flags.js';
+import { filterFlags, flagTests, type FlagTest } from '../analysis/control/flags.js';
 import { isNothing } from '../analysis/control/polarity.js';
 import { contains, enclosingFunction, exits } from '../analysis/control/statements.js';
 import type { FileAnalysis } from './file-analysis.js';
@@ -720,7 +720,10 @@ function flagValue(
             (value.type === 'MemberExpression' &&
               value.object.type === 'Identifier' &&
               value.object.name === test.row.name &&
-              columnName(text(value.property)) === column),
+              // `booking.id`, or `booking.bookingId` where the query named the row's id after its table.
+              [column, ...update.targets.map((target) => `${target}_${column}`)].includes(
+                columnName(text(value.property)),
+              )),
         );
       });
     // A compare-and-set (`where: { id, paidAt: null }`) is the update the code meant as the claim.
@@ -741,7 +744,7 @@ function flagValue(
       assignment.left === member &&
       assignment.operator === '=' &&
       columnName(text(member.property)) === field &&
-      assignment.range[0] > test.guard.owner.range[0] &&
+      assignment.range[0] > (test.guard ? test.guard.owner.range[0] : 0) &&
       assignment.range[1] < update.node.range[0]
     );
   });
@@ -780,20 +783,32 @@ function flagRecords(
   groups: ReturnType<typeof byFunction>,
 ): CheckedWrite[] {
   const file = analysis.file;
-  // Cheapest first: the reads whose row has a field tested (syntax alone), then the updates beside them.
+  // Cheapest first: the reads whose row has a field tested, or is named by an update (syntax
+  // alone), then the updates beside them.
+  const updates = operations.filter((operation) => operation.kind === 'update' || operation.kind === 'upsert');
+  if (updates.length === 0) return [];
+  const written = updates.map((update) => update.node);
   const checks = reads
-    .map((read) => ({ read, tests: flagTests(read.node, file) }))
+    .map((read) => ({
+      read,
+      tests: [
+        ...flagTests(read.node, file),
+        ...(read.kind === 'read' ? filterFlags(read.node, () => read.filters ?? [], written, file) : []),
+      ],
+    }))
     .filter((check) => check.tests.length > 0);
   if (checks.length === 0) return [];
   const result: CheckedWrite[] = [];
-  for (const update of operations) {
-    // The flag set by an update of the row, or by an upsert of it (`update: { status: 'processed' }`).
-    if (update.kind !== 'update' && update.kind !== 'upsert') continue;
+  // The flag set by an update of the row, or by an upsert of it (`update: { status: 'processed' }`).
+  for (const update of updates) {
     const fn = enclosingFunction(update.node);
     for (const { read, tests } of checks) {
+      // The rows a query picked may be walked by a callback of the same function (`rows.map(async (row) => …)`).
+      const inCallback =
+        fn !== undefined && enclosingFunction(read.node) !== fn && contains(enclosingFunction(read.node), fn);
       if (
         read.node.range[1] >= update.node.range[0] ||
-        enclosingFunction(read.node) !== fn ||
+        (enclosingFunction(read.node) !== fn && !inCallback) ||
         !read.targets.some((target) => update.targets.includes(target)) ||
         read.locksRows
       )
@@ -801,7 +816,9 @@ function flagRecords(
       const test = tests.find((candidate) => {
         const value = flagValue(update, read, candidate, file.text);
         return (
-          value !== undefined && marksDone(value, candidate, file.text) && isDecidedBy([candidate.guard], [update.node])
+          value !== undefined &&
+          marksDone(value, candidate, file.text) &&
+          (!candidate.guard ? true : !inCallback && isDecidedBy([candidate.guard], [update.node]))
         );
       });
       if (
@@ -810,7 +827,10 @@ function flagRecords(
         serialisedBefore(update, read.node.range[0], groups, analysis)
       )
         continue;
-      const workBefore = workBetween(update, update.node, askedBy(test.guard), 'unsettled', [test.guard], analysis);
+      // Rows the read's filter picked as not done: all the work on the way from it counts.
+      const workBefore = test.guard
+        ? workBetween(update, update.node, askedBy(test.guard), 'unsettled', [test.guard], analysis)
+        : workBetween(update, update.node, read.node.range[1], 'unsettled', undefined, analysis);
       if (workBefore.length === 0) continue;
       result.push({
         write: update,

@@ -138,6 +138,21 @@ describe('drizzle adapter', () => {
         },
       ],
     ],
+    [
+      'isNull in a where names the column as empty, beside the equalities',
+      `await db.select().from(bookings).where(and(eq(bookings.status, 'paid'), isNull(bookings.transferId)));`,
+      [
+        {
+          kind: 'read',
+          library: 'drizzle',
+          targets: ['booking'],
+          fields: [],
+          filters: ['status', 'transferId'],
+          arbitrated: false,
+          skipsDuplicates: false,
+        },
+      ],
+    ],
   ])('%s', (_name, code, expected) => {
     expect(operationsIn(code)).toEqual(expected);
   });

@@ -79,6 +79,16 @@ describe('provider-apis adapter: calls that move money or send', () => {
       `import admin from 'firebase-admin'; res.send(body);`,
       [],
     ],
+    [
+      'Resend imported as Deno imports it, from esm.sh or npm:',
+      `import { Resend } from 'https://esm.sh/resend@2.0.0'; const resend = new Resend(key); await resend.emails.send(email);`,
+      ['Resend email unkeyed'],
+    ],
+    [
+      'a web push',
+      `import webpush from 'web-push'; await webpush.sendNotification(subscription, payload);`,
+      ['Web Push push no key'],
+    ],
     ['near miss: refunds.create of a project service', `await this.refunds.create({ orderId });`, []],
   ])('%s', (_name, code, expected) => {
     expect(providerCallsIn(code)).toEqual(expected);

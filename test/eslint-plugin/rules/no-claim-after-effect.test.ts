@@ -1300,3 +1300,131 @@ export async function dispatchNotification(notificationId: string) {
     expect(findings).toEqual([]);
   });
 });
+
+/** A cron run that picks the emails not yet sent by the query's own filter, sends each, then marks it sent with `where`. */
+const drainDueEmails = (where: string) => `
+import cron from 'node-cron';
+import { Resend } from 'resend';
+const resend = new Resend('key');
+export async function drain() {
+  const due = await prisma.scheduledEmail.findMany({ where: { sentAt: null } });
+  for (const row of due) {
+    await resend.emails.send({ to: row.to, subject: row.subject, html: row.html });
+    await prisma.scheduledEmail.updateMany({ where: ${where}, data: { sentAt: new Date() } });
+  }
+}
+cron.schedule('* * * * *', drain);
+`;
+
+ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
+  valid: [
+    {
+      name: 'near miss: the row marked sent only where it is still unsent is a compare-and-set',
+      code: drainDueEmails('{ id: row.id, sentAt: null }'),
+    },
+    {
+      name: 'near miss: another row marked, not the one the query picked',
+      code: drainDueEmails('{ id: row.batchId }'),
+    },
+  ],
+  invalid: [
+    {
+      name: "rows the query picked as unsent, marked sent only after each email: the filter is the flag's test",
+      code: drainDueEmails('{ id: row.id }'),
+      errors: [
+        {
+          messageId: 'flagSetAfterWork',
+          data: {
+            write: 'prisma.scheduledEmail.updateMany()',
+            flag: 'sentAt',
+            line: 6,
+            work: 'resend.emails.send()',
+          },
+          line: 9,
+        },
+      ],
+    },
+  ],
+});
+
+/** A cron job that pushes the notifications its query picked as unpushed, then stamps each; `stamp` is the update. */
+const pushDue = (stamp: string) => `
+import cron from 'node-cron';
+import webpush from 'web-push';
+import { createClient } from '@supabase/supabase-js';
+const supabase = createClient(url, key);
+export async function dispatchNotifications() {
+  const { data: notifications } = await supabase.from('notifications').select('*').is('push_sent_at', null).limit(100);
+  for (const notification of notifications) {
+    await webpush.sendNotification(notification.subscription, JSON.stringify({ title: notification.title }));
+    ${stamp}
+  }
+}
+cron.schedule('*/5 * * * *', dispatchNotifications);
+`;
+
+/** A Drizzle cron that pays each booking its query picked without a transfer, in a callback of the rows, then records it. */
+const payDue = (where: string) => `
+import Stripe from 'stripe';
+import { and, eq, isNull } from 'drizzle-orm';
+const stripe = new Stripe(key);
+export async function GET() {
+  const due = await db.select({ bookingId: bookings.id, amount: bookings.amount, account: bookings.account }).from(bookings).where(and(eq(bookings.status, 'paid'), isNull(bookings.transferId)));
+  await Promise.all(due.map(async (booking) => {
+    const transfer = await stripe.transfers.create({ amount: booking.amount, currency: 'eur', destination: booking.account });
+    await db.update(bookings).set({ transferId: transfer.id }).where(${where});
+  }));
+  return new Response('ok');
+}
+`;
+
+ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
+  valid: [
+    {
+      name: 'near miss: the stamp is a compare-and-set on the field the query asked to be empty',
+      code: pushDue(
+        "await supabase.from('notifications').update({ push_sent_at: new Date() }).eq('id', notification.id).is('push_sent_at', null);",
+      ),
+    },
+    {
+      name: 'near miss: the transfer recorded on another row than the one picked',
+      code: payDue('eq(bookings.id, booking.account)'),
+    },
+  ],
+  invalid: [
+    {
+      name: "Supabase rows picked by .is(field, null), pushed, then stamped by id: the query's filter is the flag's test",
+      code: pushDue(
+        "await supabase.from('notifications').update({ push_sent_at: new Date() }).eq('id', notification.id);",
+      ),
+      errors: [
+        {
+          messageId: 'flagSetAfterWork',
+          data: {
+            write: 'the Supabase update of notifications',
+            flag: 'push_sent_at',
+            line: 7,
+            work: 'webpush.sendNotification()',
+          },
+          line: 10,
+        },
+      ],
+    },
+    {
+      name: 'Drizzle rows picked by isNull, paid in a map callback, recorded by the id the query renamed after its table',
+      code: payDue('eq(bookings.id, booking.bookingId)'),
+      errors: [
+        {
+          messageId: 'flagSetAfterWork',
+          data: {
+            write: 'the Drizzle update of bookings',
+            flag: 'transferId',
+            line: 6,
+            work: 'stripe.transfers.create()',
+          },
+          line: 9,
+        },
+      ],
+    },
+  ],
+});

@@ -18,7 +18,8 @@ export interface FlagTest {
   row: TSESLint.Scope.Variable;
   /** The field tested, as written (`paidAt`). */
   field: string;
-  guard: Guard;
+  /** The `if` that tests it; none when the read's own filter picked only rows not yet done (`where: { sentAt: null }`). */
+  guard?: Guard;
   /** The test compares the field with a value: `=== 'done'` names the value that means done, `!== 'pending'` the one that means not yet. */
   compared?: { value: string; means: 'done' | 'not yet' };
 }
@@ -31,7 +32,7 @@ function boundName(declarator: TSESTree.Node | undefined, init: TSESTree.Node): 
   if (id.type === 'ArrayPattern') return id.elements[0]?.type === 'Identifier' ? id.elements[0] : undefined;
   const rows =
     id.type === 'ObjectPattern'
-      ? id.properties.find((property) => property.type === 'Property' && keyName(property) === 'rows')
+      ? id.properties.find((property) => property.type === 'Property' && /^(rows|data)$/.test(keyName(property) ?? ''))
       : undefined;
   return rows?.type === 'Property' && rows.value.type === 'Identifier' ? rows.value : undefined;
 }
@@ -164,4 +165,78 @@ export function flagTests(read: TSESTree.Node, file: FileContext): FlagTest[] {
   const row = rowVariable(read);
   if (row) visit(row, 0);
   return tests;
+}
+
+/**
+ * `findMany({ where: { sentAt: null } })`, `findFirst({ where: { status: 'PENDING' } })`: a read
+ * that picks only rows whose work is still to do, by a field of theirs (nothing, `false`, or a
+ * constant). The query tests the flag instead of an `if`: each row it gives (the row bound, or
+ * each row a `for … of` walks) carries it as not done.
+ */
+export function filterFlags(
+  read: TSESTree.Node,
+  filters: () => readonly { name: string; values: readonly TSESTree.Node[]; constant?: string }[],
+  writes: readonly TSESTree.Node[],
+  file: FileContext,
+): FlagTest[] {
+  const bound = rowVariable(read);
+  const rows = bound && variableOf(bound, file.scopeOf(bound));
+  if (!rows) return [];
+  // `for (const row of rows)`, `rows.map(async (row) => …)`: the row is each one walked; else the bound value is the row.
+  const walked = rows.references.flatMap((reference) => {
+    const id = eachRow(reference.identifier);
+    return id ? [variableOf(id, file.scopeOf(id))] : [];
+  });
+  // Each walk names the row its own way (`rows.map((r) => r.userId)` to list, `for (const row of rows)` to act);
+  // only a row a write names (`where: { id: row.id }`) can be marked done. Syntax first: the read's
+  // filters may need its SQL parsed.
+  const marked = (walked.length > 0 ? walked : [rows]).filter(
+    (row): row is TSESLint.Scope.Variable =>
+      row != null &&
+      row.references.some((reference) =>
+        writes.some(
+          (write) => write.range[0] <= reference.identifier.range[0] && reference.identifier.range[1] <= write.range[1],
+        ),
+      ),
+  );
+  if (marked.length === 0) return [];
+  const tests: FlagTest[] = [];
+  for (const row of marked) {
+    for (const filter of filters()) {
+      const [value] = filter.values;
+      // `isNull(t.sentAt)` names no value of its own.
+      const nothing =
+        filter.values.length === 0 ? filter.constant === 'NULL' : filter.values.length === 1 && isNothing(value);
+      const constant =
+        filter.values.length === 1 && value.type === 'Literal' && typeof value.value === 'string'
+          ? value.value
+          : undefined;
+      if (nothing) tests.push({ row, field: filter.name });
+      else if (constant !== undefined)
+        tests.push({ row, field: filter.name, compared: { value: constant, means: 'not yet' } });
+    }
+  }
+  return tests;
+}
+
+/** The name each element of a list is given where the code walks it: `for (const row of rows)`, `rows.map((row) => …)`. */
+function eachRow(list: TSESTree.Node): TSESTree.Identifier | undefined {
+  const parent = list.parent;
+  if (parent?.type === 'ForOfStatement' && parent.right === list) {
+    const declared = parent.left.type === 'VariableDeclaration' ? parent.left.declarations[0]?.id : undefined;
+    return declared?.type === 'Identifier' ? declared : undefined;
+  }
+  if (
+    parent?.type !== 'MemberExpression' ||
+    parent.object !== list ||
+    !/^(map|forEach|flatMap)$/.test(propertyName(parent) ?? '')
+  )
+    return undefined;
+  const call = parent.parent;
+  const callback = call?.type === 'CallExpression' && call.callee === parent ? call.arguments[0] : undefined;
+  const param =
+    callback?.type === 'ArrowFunctionExpression' || callback?.type === 'FunctionExpression'
+      ? callback.params[0]
+      : undefined;
+  return param?.type === 'Identifier' ? param : undefined;
 }

@@ -13,6 +13,18 @@ export interface FileImports {
   names: Map<string, string>;
 }
 
+/**
+ * A package as Deno and the browser name it (`npm:resend@2`, `https://esm.sh/@supabase/supabase-js@2`,
+ * `https://cdn.jsdelivr.net/npm/stripe@14/…`): by its npm name, so adapters know it as in Node.
+ */
+const fromRegistry =
+  /^(?:npm:|https?:\/\/(?:esm\.sh|esm\.run|cdn\.skypack\.dev|unpkg\.com|cdn\.jsdelivr\.net\/npm)\/(?:v\d+\/)?)((?:@[^/@?#]+\/)?[^/@?#]+)(?:@[^/?#]*)?(\/[^?#]*)?/;
+
+function packageName(specifier: string): string {
+  const match = fromRegistry.exec(specifier);
+  return match ? `${match[1]}${match[2] ?? ''}` : specifier;
+}
+
 export function importsOf(program: TSESTree.Program): FileImports {
   const sources = new Set<string>();
   const bindings = new Map<string, string>();
@@ -22,15 +34,16 @@ export function importsOf(program: TSESTree.Program): FileImports {
     if (node?.type !== 'CallExpression' || node.callee.type !== 'Identifier' || node.callee.name !== 'require') return;
     const [argument] = node.arguments;
     if (argument?.type !== 'Literal' || typeof argument.value !== 'string') return;
-    sources.add(argument.value);
+    const source = packageName(argument.value);
+    sources.add(source);
     if (pattern?.type === 'Identifier') {
-      bindings.set(pattern.name, argument.value);
+      bindings.set(pattern.name, source);
       names.set(pattern.name, '*');
     }
     if (pattern?.type === 'ObjectPattern') {
       for (const property of pattern.properties) {
         if (property.type === 'Property' && property.value.type === 'Identifier') {
-          bindings.set(property.value.name, argument.value);
+          bindings.set(property.value.name, source);
           const imported = keyName(property);
           if (imported !== undefined) names.set(property.value.name, imported);
         }
@@ -39,9 +52,10 @@ export function importsOf(program: TSESTree.Program): FileImports {
   };
   for (const statement of program.body) {
     if (statement.type === 'ImportDeclaration') {
-      sources.add(statement.source.value);
+      const source = packageName(statement.source.value);
+      sources.add(source);
       for (const specifier of statement.specifiers) {
-        bindings.set(specifier.local.name, statement.source.value);
+        bindings.set(specifier.local.name, source);
         const imported =
           specifier.type === 'ImportDefaultSpecifier'
             ? 'default'
