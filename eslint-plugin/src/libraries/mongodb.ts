@@ -274,6 +274,7 @@ export const mongodb: DataAdapter = {
     'updateOne(filter, { $setOnInsert: … }, { upsert: true }) on a unique key and check upsertedCount, or insertOne and treat error 11000 as the duplicate',
   increments: { fieldMaps: ['$inc'] },
   uniqueViolations: ['E11000', '11000'],
+  primaryKey: '_id',
   // Indexes made by migrations and set-up scripts: `createIndex(…, { unique: true })`, `{ key: { … }, unique: true }`.
   models: { mentions: /\bunique\s*:\s*true\b/, read: mongoIndexes },
 };

@@ -16,6 +16,7 @@ export const mongoose: DataAdapter = {
   remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
   increments: { fieldMaps: ['$inc'], methods: ['increment'] },
   uniqueViolations: ['E11000', '11000'],
+  primaryKey: '_id',
   // `new Schema(…)`, and `model('name', …)` where a model is registered.
   models: { mentions: /\bSchema\s*(<[^>]*>)?\s*\(|\.model\s*(<[^>]*>)?\s*\(/, read: mongooseSchemas },
 };

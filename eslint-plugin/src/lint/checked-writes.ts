@@ -318,10 +318,16 @@ function coveringKey(
   schema: () => SchemaModel,
   tracer: OriginTracer,
   text: (node: TSESTree.Node) => string,
+  primaryKey?: string,
 ): UniqueKey | undefined {
   const target = write.targets[0];
   const checked = read.filters;
   if (!target || write.fields.length === 0) return undefined;
+  // The store's own primary key (MongoDB's `_id`), looked up and then filled with the same value.
+  const primary = primaryKey && write.fields.find((field) => field.name === primaryKey);
+  const looked = primaryKey && checked?.find((filter) => filter.name === primaryKey);
+  if (primary && looked && primary.values.some((value) => looked.values.some((asked) => text(asked) === text(value))))
+    return { columns: [columnName(primaryKey)], partial: false, written: primaryKey, file: '' };
   // A key every insert fills with the same constant (a singleton row, `id: true`): the second always fails.
   const constant = write.fields.filter(
     (field) =>
@@ -681,7 +687,16 @@ function recordAfterGatedWork(
     guardsOtherWork: true,
     storesState: storesState(write, groups, analysis),
     coveringKey: () =>
-      (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer, analysis.file.text) }).value,
+      (key ??= {
+        value: coveringKey(
+          write,
+          read,
+          () => analysis.schema(),
+          analysis.tracer,
+          analysis.file.text,
+          primaryKeyOf(write, analysis),
+        ),
+      }).value,
     keyLaterInTransaction: () => undefined,
     keysUnknown: () => keysUnknown(write, analysis),
     decidedAfter: () => [],
@@ -958,8 +973,16 @@ function insertsDecided(
       ),
       storesState: storesState(write, groups, analysis),
       coveringKey: () =>
-        (key ??= { value: coveringKey(write, read, () => analysis.schema(), analysis.tracer, analysis.file.text) })
-          .value,
+        (key ??= {
+          value: coveringKey(
+            write,
+            read,
+            () => analysis.schema(),
+            analysis.tracer,
+            analysis.file.text,
+            primaryKeyOf(write, analysis),
+          ),
+        }).value,
       keyLaterInTransaction: () => keyLaterInTransaction(write, neighbours, analysis),
       keysUnknown: () => keysUnknown(write, analysis),
       decidedAfter: () => (after ??= callsDecidedAfter(decided.site, guardsFor(read), analysis)),
@@ -974,4 +997,9 @@ function inFile(node: TSESTree.Node, file: FileAnalysis['file']): boolean {
   let root: TSESTree.Node = node;
   while (root.parent) root = root.parent;
   return root === file.sourceAst;
+}
+
+/** The field the write's store keeps unique in every table (MongoDB's `_id`), if it has one. */
+function primaryKeyOf(write: DataOperation, analysis: FileAnalysis): string | undefined {
+  return analysis.file.libraries.dataAdapter(write.library)?.primaryKey;
 }

@@ -2486,3 +2486,48 @@ module.exports.refund = async function refund(refundRepository, paymentId) {
     },
   ],
 });
+
+ruleTester.run('no-check-then-insert', noCheckThenInsert, {
+  valid: [
+    {
+      name: "Mongoose: looked up by _id, then created with that _id: MongoDB's primary key settles the race",
+      code: `
+        import mongoose from 'mongoose';
+        export async function onGroupCreated(data) {
+          const group = await Group.findOne({ _id: data.id });
+          if (group) return;
+          await Group.create({ _id: data.id, businessId: data.businessId });
+        }`,
+    },
+    {
+      name: 'Mongoose: a claim by _id, made by create with that _id',
+      code: `
+        import mongoose from 'mongoose';
+        async function claim(id) {
+          const exists = await Processed.findOne({ _id: id });
+          return exists || Processed.create({ _id: id });
+        }`,
+    },
+    {
+      name: 'Mongoose: findById, then created with that _id',
+      code: `
+        import mongoose from 'mongoose';
+        export async function onMigrated(dto) {
+          if (await Connection.findById(dto.uuid)) return;
+          await Connection.create({ _id: dto.uuid, name: dto.name });
+        }`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'near miss: a claim by _id in a store whose tables have no built-in _id key (Sequelize)',
+      code: `
+        import { Model } from 'sequelize';
+        async function claim(id) {
+          const exists = await Processed.findOne({ where: { _id: id } });
+          return exists || Processed.create({ _id: id });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 5 }],
+    },
+  ],
+});

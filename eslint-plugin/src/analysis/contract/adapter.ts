@@ -308,10 +308,9 @@ export interface DataAdapter {
   keyPolicy?: KeyPolicy;
   /** Codes, error names or message fragments by which the library reports a unique-key violation. */
   uniqueViolations?: readonly string[];
-  /**
-   * How a unique violation is told from other errors, and how the schema declares a unique key on fields of the
-   * model a write creates (`model`: its name in the schema, when known), for a repair that catches it and names the key.
-   */
+  /** A field unique in every table whatever the schema says (MongoDB's `_id`). */
+  primaryKey?: string;
+  /** How a unique violation is told from other errors, and how the schema declares a key (for a repair naming it). */
   uniqueKey?: {
     violation: UniqueViolationCheck;
     declare(write: DataOperation, fields: readonly string[], model?: string): string;

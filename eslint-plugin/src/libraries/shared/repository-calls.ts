@@ -270,7 +270,13 @@ export function repositoryOperation(
     // findOneBy({ a }), exists({ a }), findOne({ where: { a } })
     const query = objectLiteral(args[0], scopeOf);
     const where = query && objectProperty(query, 'where')?.value;
-    const filters = query ? uniqueKeyFields(where ?? query, scopeOf) : undefined;
+    // `findById(id)` looks up the store's primary key (Mongoose's `_id`).
+    const primaryKey = method === 'findById' ? file.libraries.dataAdapter(library)?.primaryKey : undefined;
+    const byId =
+      primaryKey && args[0] && args[0].type !== 'SpreadElement'
+        ? [{ name: primaryKey, values: [args[0]], functions: [] }]
+        : undefined;
+    const filters = query ? uniqueKeyFields(where ?? query, scopeOf) : byId;
     return { ...base, kind: 'read', filters };
   }
   // TypeORM's `create` makes an entity in memory (`manager.create(User, data)`, any repository's
