@@ -244,6 +244,17 @@ function madeOrDeclaredRedis(client: TSESTree.Node, file: AdapterFile): boolean 
   return source !== undefined && redisModules.test(source);
 }
 
+/** A constant the file makes with a class no Redis module exports (`const store = new Map()`): not a client, whatever its name. */
+function madeOtherwise(client: TSESTree.Node, file: AdapterFile): boolean {
+  if (client.type !== 'Identifier') return false;
+  const init = constantInitializer(client, file.scopeOf(client));
+  const made = init && unwrapExpression(init);
+  if (made?.type !== 'NewExpression') return false;
+  const factory = memberPath(made.callee)?.[0];
+  const source = factory === undefined ? undefined : file.imports.bindings.get(factory);
+  return source === undefined ? !/redis|valkey|cluster/i.test(factory ?? '') : !redisModules.test(source);
+}
+
 /**
  * A Redis client by name (`redis`, `valkey`, `kv`), or, in a file that imports a Redis library,
  * a client-like name. A `cache.get`/`cache.set` elsewhere is usually a Map in memory.
@@ -265,6 +276,7 @@ function isRedis(
   if (path && /map$/i.test(path)) return false;
   if (tuple || shapeSaysRedis(method, args)) return true;
   if (!path) return false;
+  if (madeOtherwise(client, file)) return false;
   if (namedRedis(path, file.imports.sources) || madeOrDeclaredRedis(client, file)) return true;
   const program = programOf(client);
   return program !== undefined && pathsProvenIn(program, file).has(path);

@@ -108,6 +108,11 @@ describe('redis adapter', () => {
     ],
     ['near miss: a Map named store', 'const store = new Map(); store.get(k); store.set(k, v);', []],
     [
+      "near miss: a Map named like a store in a file that imports ioredis (a rate limiter's fallback)",
+      "import Redis from 'ioredis'; const inMemoryStore = new Map(); inMemoryStore.get(k); inMemoryStore.set(k, v);",
+      [],
+    ],
+    [
       "near miss: an object key is another library's get",
       "await this.store.get({ TableName: 'inbox', Key: { pk } }); await this.store.setnx(k, '1');",
       [claim(['k'])],
