@@ -1428,3 +1428,35 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
   ],
 });
+
+ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
+  valid: [
+    {
+      name: 'a cleanup DELETE between the check and the claim is no work: a second run finds nothing more to delete',
+      filename: 'src/webhooks/nonce.ts',
+      code: `
+        export async function rememberNonce(pool, nonce) {
+          const seen = await pool.query('SELECT 1 FROM webhook_nonces WHERE nonce = $1', [nonce]);
+          if (seen.rows.length > 0) return false;
+          await pool.query('DELETE FROM webhook_nonces WHERE expires_at < now()');
+          await pool.query('INSERT INTO webhook_nonces (nonce, expires_at) VALUES ($1, now())', [nonce]);
+          return true;
+        }`,
+    },
+  ],
+  invalid: [
+    {
+      name: 'near miss: an INSERT of an effect between the check and the record is work',
+      filename: 'src/webhooks/nonce.ts',
+      code: `
+        export async function rememberNonce(pool, nonce, order) {
+          const seen = await pool.query('SELECT 1 FROM webhook_nonces WHERE nonce = $1', [nonce]);
+          if (seen.rows.length > 0) return false;
+          await pool.query('INSERT INTO credits (order_id, cents) VALUES ($1, $2)', [order.id, order.cents]);
+          await pool.query('INSERT INTO webhook_nonces (nonce, expires_at) VALUES ($1, now())', [nonce]);
+          return true;
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 6 }],
+    },
+  ],
+});

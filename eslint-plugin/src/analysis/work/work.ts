@@ -40,9 +40,17 @@ export interface Work {
 const maxHelperDepth = 2;
 const walkBudget = 5_000;
 
-/** A write whose repeat is a second effect: not a read, not a lock, not one that settles duplicates. */
+/**
+ * A write whose repeat is a second effect: not a read, not a lock, not one that settles
+ * duplicates, and not a delete (a second one finds nothing left to take away).
+ */
 function repeatsWhenRun(operation: DataOperation): boolean {
-  return operation.kind !== 'read' && operation.kind !== 'serialisation' && !operation.arbitrated;
+  return (
+    operation.kind !== 'read' &&
+    operation.kind !== 'serialisation' &&
+    operation.kind !== 'delete' &&
+    !operation.arbitrated
+  );
 }
 
 /**
