@@ -326,6 +326,22 @@ export class Migration {
     expect(findings).toEqual(['src/claim.js:5 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
+  it('a partial unique index on rows still live (WHERE deleted_at IS NULL) covers an insert that leaves them live', async () => {
+    const migration = (where: string) =>
+      `CREATE TABLE inbox (message_id text NOT NULL, deleted_at timestamptz);\nCREATE UNIQUE INDEX inbox_live ON inbox (message_id) WHERE ${where};`;
+    const live = await lintProject({
+      'db/migrations/001_inbox.sql': migration('deleted_at IS NULL'),
+      'src/claim.js': sqlConsumer,
+    });
+    expect(live.findings).toEqual([]);
+    // A condition on a value the insert may set otherwise covers only some of the rows it writes.
+    const other = await lintProject({
+      'db/migrations/001_inbox.sql': migration("deleted_at IS NULL AND message_id <> ''"),
+      'src/claim.js': sqlConsumer,
+    });
+    expect(other.findings).toEqual(['src/claim.js:5 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
   it('effects between the check and a protected insert run twice, and are named', async () => {
     const { findings, messages } = await lintProject({
       'migrations/001.sql':

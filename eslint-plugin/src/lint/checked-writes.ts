@@ -353,6 +353,21 @@ function coveringKey(
   const both = [...new Set(written)].filter((name) => checkedColumns.has(columnName(name)));
   const exact = both.length > 0 ? schema().keyWithin(target, both) : undefined;
   if (exact) return exact;
+  // A partial key on rows whose columns are empty (`WHERE deleted_at IS NULL`) covers an insert that leaves them so.
+  const setColumns = new Set(write.fields.map((field) => columnName(field.name)));
+  const covers = (key: UniqueKey) =>
+    !key.partial ||
+    (key.emptyIn !== undefined &&
+      write.fieldsComplete !== false &&
+      key.emptyIn.every((column) => !setColumns.has(column)));
+  const bothColumns = new Set(both.map(columnName));
+  const partialExact = schema()
+    .uniqueKeys(target)
+    .find(
+      (key) =>
+        key.partial && covers(key) && key.columns.length > 0 && key.columns.every((column) => bothColumns.has(column)),
+    );
+  if (partialExact) return partialExact;
   // A key the insert fills whole, holding the checked value or a sibling written from it
   // (`email`, `emailKey: normalise(email)`), beside scope columns (`projectId`): the second
   // insert of what the check looked for fails on it all the same.
@@ -382,7 +397,7 @@ function coveringKey(
     .uniqueKeys(target)
     .find(
       (key) =>
-        !key.partial &&
+        covers(key) &&
         key.columns.length > 0 &&
         key.columns.every((column) => filled.has(column)) &&
         key.columns.some((column) => carrying.has(column)),

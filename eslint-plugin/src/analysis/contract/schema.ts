@@ -5,7 +5,8 @@ export interface DeclaredTable {
   table: string;
   /** Other names the same table goes by (a model and the table it is mapped to). */
   aliases?: readonly string[];
-  keys: readonly { columns: readonly string[]; partial: boolean; written: string }[];
+  /** `emptyIn`: a partial key whose only condition is that these columns are null (`WHERE deleted_at IS NULL`). */
+  keys: readonly { columns: readonly string[]; partial: boolean; written: string; emptyIn?: readonly string[] }[];
   /**
    * The reader met something that may declare a key it cannot read (an expression index, a
    * plugin, a copied or inherited table, a statement it could not parse that names the table):

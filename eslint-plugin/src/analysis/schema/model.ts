@@ -14,6 +14,8 @@ export interface UniqueKey {
   columns: readonly string[];
   /** A partial index (`… WHERE deleted_at IS NULL`) settles duplicates only among the rows it covers. */
   partial: boolean;
+  /** For a partial index whose only condition is that these columns are null: a row that leaves them empty is covered. */
+  emptyIn?: readonly string[];
   /** How the key is written, for messages: `@@unique([invoiceId, accountId])`, `UNIQUE (message_id)`. */
   written: string;
   /** The file that declares it. */
@@ -100,7 +102,12 @@ export class SchemaModel {
         this.declarations.set(target, declaration);
         const keys = this.byTable.get(target) ?? [];
         for (const key of declared.keys)
-          keys.push({ ...key, columns: key.columns.map(columnName), file: declared.file });
+          keys.push({
+            ...key,
+            columns: key.columns.map(columnName),
+            ...(key.emptyIn ? { emptyIn: key.emptyIn.map(columnName) } : {}),
+            file: declared.file,
+          });
         this.byTable.set(target, keys);
       }
     }

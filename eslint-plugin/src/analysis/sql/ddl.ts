@@ -49,6 +49,21 @@ function constraintKey(
   };
 }
 
+/** The columns a partial index's condition requires null, when that is all it requires: `deleted_at IS NULL [AND …]`. */
+function nullsRequired(where: unknown): string[] | undefined {
+  const [type, node] = entry(where) ?? [];
+  if (type === 'NullTest' && node?.nulltesttype === 'IS_NULL') {
+    const fields = (entry(node.arg)?.[1].fields as unknown[] | undefined) ?? [];
+    const column = entry(fields[fields.length - 1])?.[1].sval;
+    return typeof column === 'string' ? [column] : undefined;
+  }
+  if (type === 'BoolExpr' && node?.boolop === 'AND_EXPR') {
+    const parts = ((node.args as unknown[] | undefined) ?? []).map(nullsRequired);
+    return parts.every((part) => part !== undefined) ? parts.flat() : undefined;
+  }
+  return undefined;
+}
+
 /** A constraint that settles duplicates in a way the keys below cannot describe: EXCLUDE, or UNIQUE USING INDEX. */
 function opaqueConstraint(constraint: Tree): boolean {
   if (constraint.contype === 'CONSTR_EXCLUSION') return true;
@@ -123,6 +138,7 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
     );
     if (columns.some((column) => column === undefined)) return [{ table, keys: [], unsure: true, addition: true }];
     const partial = body.whereClause !== undefined;
+    const emptyIn = partial ? nullsRequired(body.whereClause) : undefined;
     return [
       {
         table,
@@ -131,6 +147,7 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
           {
             columns: columns as string[],
             partial,
+            ...(emptyIn ? { emptyIn } : {}),
             written: `UNIQUE INDEX ${typeof body.idxname === 'string' ? body.idxname : ''} on ${table} (${columns.join(', ')})${partial ? ' WHERE …' : ''}`,
           },
         ],

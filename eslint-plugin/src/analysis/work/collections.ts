@@ -185,7 +185,7 @@ const imported = new WeakMap<FileContext, Map<string, Collection | null>>();
 /** `import { seen } from './state'`: the collection a project module holds and exports, looked up once per file. */
 function importedCollection(node: TSESTree.Identifier, file: FileContext): Collection | undefined {
   let known = imported.get(file);
-  if (!known) imported.set(file, (known = new Map()));
+  if (!known) imported.set(file, (known = new Map<string, Collection | null>()));
   const found = known.get(node.name);
   if (found !== undefined) return found ?? undefined;
   known.set(node.name, null);

@@ -11,7 +11,6 @@ import { calledFunction } from '../project/calls.js';
 import { makerOf } from '../project/modules.js';
 import {
   calleeName,
-  keyName,
   memberPath,
   objectProperty,
   propertyName,
