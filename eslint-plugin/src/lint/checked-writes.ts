@@ -701,17 +701,7 @@ function recordAfterGatedWork(
     workBefore,
     guardsOtherWork: true,
     storesState: storesState(write, groups, analysis),
-    coveringKey: () =>
-      (key ??= {
-        value: coveringKey(
-          write,
-          read,
-          () => analysis.schema(),
-          analysis.tracer,
-          analysis.file.text,
-          primaryKeyOf(write, analysis),
-        ),
-      }).value,
+    coveringKey: () => (key ??= { value: keyCovering(write, read, analysis) }).value,
     keyLaterInTransaction: () => undefined,
     keysUnknown: () => keysUnknown(write, analysis),
     decidedAfter: () => [],
@@ -987,17 +977,7 @@ function insertsDecided(
           isDecidedBy(guardsFor(read), [other.node]),
       ),
       storesState: storesState(write, groups, analysis),
-      coveringKey: () =>
-        (key ??= {
-          value: coveringKey(
-            write,
-            read,
-            () => analysis.schema(),
-            analysis.tracer,
-            analysis.file.text,
-            primaryKeyOf(write, analysis),
-          ),
-        }).value,
+      coveringKey: () => (key ??= { value: keyCovering(write, read, analysis) }).value,
       keyLaterInTransaction: () => keyLaterInTransaction(write, neighbours, analysis),
       keysUnknown: () => keysUnknown(write, analysis),
       decidedAfter: () => (after ??= callsDecidedAfter(decided.site, guardsFor(read), analysis)),
@@ -1014,7 +994,8 @@ function inFile(node: TSESTree.Node, file: FileAnalysis['file']): boolean {
   return root === file.sourceAst;
 }
 
-/** The field the write's store keeps unique in every table (MongoDB's `_id`), if it has one. */
-function primaryKeyOf(write: DataOperation, analysis: FileAnalysis): string | undefined {
-  return analysis.file.libraries.dataAdapter(write.library)?.primaryKey;
+/** `coveringKey` asked with what the lint knows: its schema, its tracer, and the store's own primary key (MongoDB's `_id`). */
+function keyCovering(write: DataOperation, read: DataOperation, analysis: FileAnalysis): UniqueKey | undefined {
+  const primaryKey = analysis.file.libraries.dataAdapter(write.library)?.primaryKey;
+  return coveringKey(write, read, () => analysis.schema(), analysis.tracer, analysis.file.text, primaryKey);
 }
