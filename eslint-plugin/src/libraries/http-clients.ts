@@ -1,5 +1,8 @@
 import type { ValueAdapter } from '../analysis/index.js';
 
+/** The request methods that change something in the other system. */
+const writing = ['POST', 'PUT', 'PATCH', 'DELETE'];
+
 /**
  * HTTP clients: a request that changes another system is an effect, named by the client's method
  * (`axios.post(url, body)`, `got.put(…)`, `api.delete(…)` on an instance `axios.create()` made) or
@@ -10,10 +13,10 @@ export const httpClients: ValueAdapter = {
   name: 'http-clients',
   modules: ['axios', 'got', 'ky', 'ofetch', 'superagent'],
   requests: [
-    { call: 'axios', methodOption: 'method', writing: ['POST', 'PUT', 'PATCH', 'DELETE'], verbs: true },
-    { call: 'got', methodOption: 'method', writing: ['POST', 'PUT', 'PATCH', 'DELETE'], verbs: true },
-    { call: 'ky', methodOption: 'method', writing: ['POST', 'PUT', 'PATCH', 'DELETE'], verbs: true },
-    { call: 'ofetch', methodOption: 'method', writing: ['POST', 'PUT', 'PATCH', 'DELETE'] },
-    { call: 'superagent', methodOption: 'method', writing: ['POST', 'PUT', 'PATCH', 'DELETE'], verbs: true },
+    { call: 'axios', methodOption: 'method', writing, verbs: true },
+    { call: 'got', methodOption: 'method', writing, verbs: true },
+    { call: 'ky', methodOption: 'method', writing, verbs: true },
+    { call: 'ofetch', methodOption: 'method', writing },
+    { call: 'superagent', methodOption: 'method', writing, verbs: true },
   ],
 };

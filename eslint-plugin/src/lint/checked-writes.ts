@@ -350,24 +350,19 @@ function coveringKey(
     write.fieldsComplete === false
       ? [...write.fields.map((field) => field.name), ...checked.map((filter) => filter.name)]
       : write.fields.map((field) => field.name);
-  const both = [...new Set(written)].filter((name) => checkedColumns.has(columnName(name)));
-  const exact = both.length > 0 ? schema().keyWithin(target, both) : undefined;
-  if (exact) return exact;
-  // A partial key on rows whose columns are empty (`WHERE deleted_at IS NULL`) covers an insert that leaves them so.
+  const both = new Set([...new Set(written)].filter((name) => checkedColumns.has(columnName(name))).map(columnName));
+  // A key the row falls under: a full one, or a partial one on rows whose columns are empty (`WHERE
+  // deleted_at IS NULL`) when the insert leaves them so.
   const setColumns = new Set(write.fields.map((field) => columnName(field.name)));
   const covers = (key: UniqueKey) =>
     !key.partial ||
     (key.emptyIn !== undefined &&
       write.fieldsComplete !== false &&
       key.emptyIn.every((column) => !setColumns.has(column)));
-  const bothColumns = new Set(both.map(columnName));
-  const partialExact = schema()
+  const exact = schema()
     .uniqueKeys(target)
-    .find(
-      (key) =>
-        key.partial && covers(key) && key.columns.length > 0 && key.columns.every((column) => bothColumns.has(column)),
-    );
-  if (partialExact) return partialExact;
+    .find((key) => covers(key) && key.columns.length > 0 && key.columns.every((column) => both.has(column)));
+  if (exact) return exact;
   // A key the insert fills whole, holding the checked value or a sibling written from it
   // (`email`, `emailKey: normalise(email)`), beside scope columns (`projectId`): the second
   // insert of what the check looked for fails on it all the same.
@@ -811,6 +806,7 @@ function flagRecords(
   const checks = reads
     .map((read) => ({
       read,
+      readIn: enclosingFunction(read.node),
       tests: [
         ...flagTests(read.node, file),
         ...(read.kind === 'read' ? filterFlags(read.node, () => read.filters ?? [], written, file) : []),
@@ -822,13 +818,12 @@ function flagRecords(
   // The flag set by an update of the row, or by an upsert of it (`update: { status: 'processed' }`).
   for (const update of updates) {
     const fn = enclosingFunction(update.node);
-    for (const { read, tests } of checks) {
+    for (const { read, readIn, tests } of checks) {
       // The rows a query picked may be walked by a callback of the same function (`rows.map(async (row) => …)`).
-      const inCallback =
-        fn !== undefined && enclosingFunction(read.node) !== fn && contains(enclosingFunction(read.node), fn);
+      const inCallback = fn !== undefined && readIn !== fn && contains(readIn, fn);
       if (
         read.node.range[1] >= update.node.range[0] ||
-        (enclosingFunction(read.node) !== fn && !inCallback) ||
+        (readIn !== fn && !inCallback) ||
         !read.targets.some((target) => update.targets.includes(target)) ||
         read.locksRows
       )
@@ -838,7 +833,7 @@ function flagRecords(
         return (
           value !== undefined &&
           marksDone(value, candidate, file.text) &&
-          (!candidate.guard ? true : !inCallback && isDecidedBy([candidate.guard], [update.node]))
+          (!candidate.guard || (!inCallback && isDecidedBy([candidate.guard], [update.node])))
         );
       });
       if (

@@ -105,6 +105,8 @@ export class LibraryTable {
   readonly collectionMethods = new Set<string>();
   /** Calls that send requests to other systems, by the function's name. */
   readonly requests = new Map<string, RequestSpec>();
+  /** Request methods a client names its own methods after (`POST` for `axios.post`), upper case. */
+  readonly requestVerbs = new Set<string>();
   /** Provider calls that move money or send, by the last name of their path (`create` of `refunds.create`). */
   readonly providerCalls = new Map<string, { provider: ProviderSpec; call: ProviderCallSpec }[]>();
   /** Providers' idempotency fields of request bodies, by lower-case name. */
@@ -201,7 +203,10 @@ export class LibraryTable {
       else if (spec.literal) this.literalCollections.set(spec.literal, spec);
       for (const method of [...spec.lookups, ...spec.records]) this.collectionMethods.add(method);
     }
-    for (const spec of adapter.requests ?? []) this.requests.set(spec.call, spec);
+    for (const spec of adapter.requests ?? []) {
+      this.requests.set(spec.call, spec);
+      if (spec.verbs) for (const method of spec.writing) this.requestVerbs.add(method);
+    }
   }
 
   shape(id: ShapeId): ShapeSpec | undefined {

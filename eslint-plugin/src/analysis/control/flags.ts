@@ -169,9 +169,10 @@ export function flagTests(read: TSESTree.Node, file: FileContext): FlagTest[] {
 
 /**
  * `findMany({ where: { sentAt: null } })`, `findFirst({ where: { status: 'PENDING' } })`: a read
- * that picks only rows whose work is still to do, by a field of theirs (nothing, `false`, or a
+ * that picks only rows whose work is still to do, by a field of theirs (nothing, or a string
  * constant). The query tests the flag instead of an `if`: each row it gives (the row bound, or
- * each row a `for … of` walks) carries it as not done.
+ * each row a `for … of` or a `map` callback walks) carries it as not done. `writes` are the
+ * updates of the file: only a row one of them names is asked about, and `filters` is read last.
  */
 export function filterFlags(
   read: TSESTree.Node,

@@ -307,7 +307,7 @@ export function writingMethod(call: TSESTree.CallExpression, module: FileContext
   // Most calls are turned away by their name, before any binding is looked up.
   if (
     callee.type === 'MemberExpression'
-      ? method === undefined || !requestMethods.has(method)
+      ? method === undefined || (method !== 'REQUEST' && !module.libraries.requestVerbs.has(method))
       : callee.type !== 'Identifier'
   )
     return undefined;
@@ -324,9 +324,6 @@ export function writingMethod(call: TSESTree.CallExpression, module: FileContext
   }
   return undefined;
 }
-
-/** Method names a client call can write with, or pass its options to (`request`). */
-const requestMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'REQUEST']);
 
 /** The HTTP client a callee or receiver names: the global `fetch`, an imported client, or an instance one made. */
 function requestClient(node: TSESTree.Node, module: FileContext): RequestSpec | undefined {
