@@ -35,7 +35,15 @@ import { projectRoot } from '../analysis/project/root.js';
 import { callTaking, keyName, promiseStep, propertyName, resultIgnored } from '../analysis/syntax/nodes.js';
 import { variableOf } from '../analysis/syntax/scope.js';
 import { walk } from '../analysis/syntax/walk.js';
-import { inMemory, onlyAsks, reachesOwnServer, sends, writingMethod, writingRequest } from '../analysis/work/work.js';
+import {
+  inMemory,
+  isWork,
+  onlyAsks,
+  reachesOwnServer,
+  sends,
+  writingMethod,
+  writingRequest,
+} from '../analysis/work/work.js';
 import { entryPointOf } from './entry-points.js';
 
 /**
@@ -171,12 +179,8 @@ type Stake = 'money' | 'adds' | 'money-only';
 /** A write whose repeat adds a second copy: an insert no key settles, or an update that adds to a quantity. */
 function addsCopy(operation: DataOperation, module: FileContext): boolean {
   if (operation.kind === 'update') return (addedFields(operation, module) ?? []).length > 0;
-  // A key-value SET overwrites its key: a second one leaves the same state, not a second copy.
-  return (
-    operation.kind === 'insert' &&
-    !operation.arbitrated &&
-    module.libraries.dataAdapter(operation.library)?.keyPolicy !== 'whole-key'
-  );
+  // A key-value SET overwrites its key: a second one leaves the same state, unless it stores a sum.
+  return operation.kind === 'insert' && isWork(operation, module);
 }
 
 /** Does a call, or a project function it calls (a few calls deep), repeat what is at `stake`? */

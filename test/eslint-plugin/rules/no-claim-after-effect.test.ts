@@ -206,6 +206,23 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
         }`,
     },
     {
+      name: 'a helper that only overwrites keys and adds set members before the record: a second run leaves the same state',
+      filename: 'src/jobs/release-notes.ts',
+      code: `
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        async function groupComplete(group, service) {
+          await redis.set(\`group:\${group}:run:\${service}\`, service, 'EX', 3600);
+          await redis.sadd(\`group:\${group}:done\`, service);
+          return (await redis.scard(\`group:\${group}:done\`)) >= 3;
+        }
+        export const handler = async (group, service) => {
+          if (await redis.get(\`notes:\${group}\`)) return;
+          if (!(await groupComplete(group, service))) return;
+          await redis.set(\`notes:\${group}\`, '1', 'EX', 86400);
+        };`,
+    },
+    {
       name: 'the work before the record is an upsert, which a repeat leaves as it was',
       code: `
         async function handle(db, order) {
@@ -815,6 +832,24 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           data: { write: 'the INSERT into inbox', work: 'producer.send()', line: '5' },
         },
       ],
+    },
+    {
+      name: 'the near miss of a helper that overwrites keys: it stores a total it added up, and a second run adds again',
+      filename: 'src/jobs/release-notes.ts',
+      code: `
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        async function groupComplete(group, service) {
+          const total = Number(await redis.get(\`group:\${group}:total\`)) + 1;
+          await redis.set(\`group:\${group}:total\`, total);
+          return (await redis.scard(\`group:\${group}:done\`)) >= 3;
+        }
+        export const handler = async (group, service) => {
+          if (await redis.get(\`notes:\${group}\`)) return;
+          if (!(await groupComplete(group, service))) return;
+          await redis.set(\`notes:\${group}\`, '1', 'EX', 86400);
+        };`,
+      errors: [{ messageId: 'recordAfterWork', line: 12 }],
     },
     {
       name: 'a lock taken after the check comes too late: the state is not read again under it',

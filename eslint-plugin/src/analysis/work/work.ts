@@ -53,11 +53,28 @@ function repeatsWhenRun(operation: DataOperation): boolean {
 }
 
 /**
- * An upsert of a value the code added up (`balance: current + credit`): settling the row does not
- * make it safe to repeat, since a second run adds again.
+ * A key-value store's SET replaces what its key holds (`redis.set(k, v)`): a second one leaves
+ * the same state, not a second copy.
+ */
+export function overwrites(operation: DataOperation, file: FileContext): boolean {
+  return (
+    operation.kind === 'insert' &&
+    !operation.arbitrated &&
+    file.libraries.dataAdapter(operation.library)?.keyPolicy === 'whole-key'
+  );
+}
+
+/**
+ * An upsert, or a key-value SET, of a value the code added up (`balance: current + credit`):
+ * settling the row does not make it safe to repeat, since a second run adds again.
  */
 function accumulates(operation: DataOperation, file: FileContext): boolean {
-  if (operation.kind !== 'upsert' || operation.skipsDuplicates) return false;
+  const values =
+    operation.kind === 'upsert' && !operation.skipsDuplicates
+      ? operation.fields.flatMap((field) => field.values)
+      : overwrites(operation, file)
+        ? (operation.stored ?? [])
+        : [];
   const sum = (node: TSESTree.Node, depth: number): boolean => {
     const value = unwrapExpression(node);
     if (value.type === 'BinaryExpression')
@@ -70,12 +87,12 @@ function accumulates(operation: DataOperation, file: FileContext): boolean {
     const init = constantInitializer(value, file.scopeOf(value));
     return init !== undefined && sum(init, depth + 1);
   };
-  return operation.fields.some((field) => field.values.some((value) => sum(value, 0)));
+  return values.some((value) => sum(value, 0));
 }
 
 /** A write that a second run makes again, knowing the file it is in. */
 export function isWork(operation: DataOperation, file: FileContext): boolean {
-  return repeatsWhenRun(operation) || accumulates(operation, file);
+  return (repeatsWhenRun(operation) && !overwrites(operation, file)) || accumulates(operation, file);
 }
 
 /** A message that goes out, or a request that changes another system: work whatever the analysis sees of its target. */
