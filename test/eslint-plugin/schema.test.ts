@@ -223,6 +223,22 @@ export async function claim(pool, id) {
     expect(findings).toEqual([]);
   });
 
+  it("Supabase: a table's definition kept beside its migrations (supabase/inbox.sql) covers the check, in the folder of a monorepo's backend; one kept elsewhere does not", async () => {
+    const definition =
+      'create table if not exists inbox (message_id text primary key not null, seen_at timestamptz default now());';
+    const beside = await lintProject({
+      'backend/supabase/inbox.sql': definition,
+      'backend/supabase/migrations/2026010101_seen.sql': 'alter table inbox add column source text;',
+      'backend/api/src/claim.js': sqlConsumer,
+    });
+    expect(beside.findings).toEqual([]);
+    const elsewhere = await lintProject({
+      'backend/notes/inbox.sql': definition,
+      'backend/api/src/claim.js': sqlConsumer,
+    });
+    expect(elsewhere.findings).toEqual(['backend/api/src/claim.js:5 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
   const mysqlConsumer = `
 export async function claim(pool, id) {
   const [rows] = await pool.query('SELECT 1 FROM inbox WHERE message_id = ?', [id]);

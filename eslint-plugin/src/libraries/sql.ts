@@ -68,7 +68,8 @@ export const sql: DataAdapter = {
       { folder: 'database/migrations', ending: '.sql', depth: 3 },
       { folder: 'src/migrations', ending: '.sql', depth: 3 },
       { folder: 'prisma/migrations', ending: '.sql', depth: 2 },
-      { folder: 'supabase/migrations', ending: '.sql', depth: 1 },
+      // Supabase's migrations, and the table definitions a project keeps beside them (`supabase/orders.sql`, `supabase/schemas/`).
+      { folder: 'supabase', ending: '.sql', depth: 2 },
       { folder: 'drizzle', ending: '.sql', depth: 2 },
       { folder: 'sql', ending: '.sql', depth: 2 },
       // Table definitions kept in a folder of their own (`tables/orders.sql`, `schema/orders.sql`).

@@ -11,7 +11,7 @@ import {
   type Guard,
 } from '../analysis/control/decisions.js';
 import { filterFlags, flagTests, type FlagTest } from '../analysis/control/flags.js';
-import { isNothing } from '../analysis/control/polarity.js';
+import { flip, isNothing } from '../analysis/control/polarity.js';
 import { contains, enclosingFunction, exits } from '../analysis/control/statements.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { isFunction, type FunctionNode } from '../analysis/context/file-context.js';
@@ -65,6 +65,13 @@ export interface CheckedWrite {
    * not be read, or the project declares its models in code and no declaration read is of this one.
    */
   keysUnknown(): boolean;
+  /**
+   * Whether a try-lock taken after the check decides the write (`if (!(await redis.set(lockKey, 1,
+   * 'EX', 300, 'NX'))) return`): of the workers the check let through, one writes. The lock does
+   * not close the gap between the work and a record written after it (a crash there, or work
+   * outlasting the lock), so it answers the race of two inserts, not a claim recorded late.
+   */
+  lockedAfterCheck(): boolean;
   /** The calls after the write, in the function that decides it, that the same check lets run: the rest of what a second pass does. */
   decidedAfter(): readonly TSESTree.CallExpression[];
   /** The function goes on past the check either way (`if (!cached) set(…)`): its callers learn nothing of what it found. */
@@ -132,17 +139,60 @@ function lockedByCallers(
 
 const maxCallerDepth = 4;
 
+/**
+ * Is the site decided by a try-lock taken between the check (`from`) and it, and not let go
+ * before it: a `SET … NX` on another key, or a lock whose answer the code tests, whose refusal
+ * ends the run. A lock that waits (`pg_advisory_lock`, nothing tested) lets every worker through
+ * in turn.
+ */
+function lockedAfterCheck(
+  write: DataOperation,
+  site: TSESTree.Node,
+  from: number,
+  groups: ReturnType<typeof byFunction>,
+  analysis: FileAnalysis,
+): boolean {
+  const neighbours = groups.get(enclosingFunction(site)) ?? [];
+  const taken = (lock: DataOperation) =>
+    // The site runs where the lock was taken: its guards turned round, as a read's run where nothing was found.
+    isDecidedBy(
+      guardsOf(lock, analysis).map((guard) => ({ owner: guard.owner, whenTrue: flip(guard.whenTrue) })),
+      [site],
+    );
+  const released = (lock: DataOperation) =>
+    neighbours.some(
+      (other) =>
+        other.kind === 'delete' &&
+        other.node.range[0] > lock.node.range[1] &&
+        other.node.range[1] < site.range[0] &&
+        other.targets.some((target) => lock.targets.includes(target)),
+    );
+  return neighbours.some(
+    (lock) =>
+      lock.node.range[0] > from &&
+      lock.node.range[1] < site.range[0] &&
+      (lock.kind === 'serialisation' || tryLock(lock, analysis)) &&
+      !lock.targets.some((target) => write.targets.includes(target)) &&
+      taken(lock) &&
+      !released(lock),
+  );
+}
+
+/** A key-value store's SET … NX: the key taken only if nobody holds it. */
+function tryLock(operation: DataOperation, analysis: FileAnalysis): boolean {
+  return (
+    analysis.file.libraries.dataAdapter(operation.library)?.keyPolicy === 'whole-key' &&
+    operation.skipsDuplicates === true
+  );
+}
+
 function lockedBefore(
   write: DataOperation,
   position: number,
   neighbours: readonly DataOperation[],
   analysis: FileAnalysis,
 ): boolean {
-  const table = analysis.file.libraries;
   const elsewhere = (other: DataOperation) => !other.targets.some((target) => write.targets.includes(target));
-  // A key-value store's SET … NX on another key is a lock.
-  const lock = (other: DataOperation) =>
-    table.dataAdapter(other.library)?.keyPolicy === 'whole-key' && other.skipsDuplicates === true;
   // An update whose answer decides (`if (result.count === 0) return` after a versioned
   // `updateMany`): a compare-and-set only one worker wins.
   const compareAndSet = (other: DataOperation) =>
@@ -152,7 +202,8 @@ function lockedBefore(
       other.node.range[0] < position &&
       (other.kind === 'serialisation' ||
         (other.kind === 'read' && other.locksRows === true && elsewhere(other)) ||
-        (lock(other) && elsewhere(other)) ||
+        // A key-value store's SET … NX on another key is a lock.
+        (tryLock(other, analysis) && elsewhere(other)) ||
         compareAndSet(other)),
   );
 }
@@ -248,8 +299,6 @@ function openedOnClient(client: TSESLint.Scope.Variable, node: TSESTree.CallExpr
  */
 function transactionOf(node: TSESTree.Node, scopeOf: ScopeOf): Transaction | undefined {
   if (node.type !== 'CallExpression') return undefined;
-  const option = transactionOption(node, scopeOf);
-  if (option) return option;
   if (
     node.parent?.type === 'ArrayExpression' &&
     node.parent.parent?.type === 'CallExpression' &&
@@ -270,6 +319,9 @@ function transactionOf(node: TSESTree.Node, scopeOf: ScopeOf): Transaction | und
     if (call?.type === 'CallExpression' && /transaction|^begin$|^tx$/i.test(calleeName(call.callee) ?? ''))
       return variable ?? undefined;
   }
+  // Asked after the handle: a call on a transaction's handle is in it, whatever its data holds (`{ session }`).
+  const option = transactionOption(node, scopeOf);
+  if (option) return option;
   for (const handle of handles) {
     const client = variableOf(handle, scopeOf(handle));
     if (client && openedOnClient(client, node)) return client;
@@ -699,6 +751,7 @@ function recordAfterGatedWork(
     coveringKey: () => (key ??= { value: keyCovering(write, read, analysis) }).value,
     keyLaterInTransaction: () => undefined,
     keysUnknown: () => keysUnknown(write, analysis),
+    lockedAfterCheck: () => false,
     decidedAfter: () => [],
   };
 }
@@ -860,6 +913,7 @@ function flagRecords(
         coveringKey: () => undefined,
         keyLaterInTransaction: () => undefined,
         keysUnknown: () => false,
+        lockedAfterCheck: () => false,
         decidedAfter: () => [],
       });
       break;
@@ -975,6 +1029,7 @@ function insertsDecided(
       coveringKey: () => (key ??= { value: keyCovering(write, read, analysis) }).value,
       keyLaterInTransaction: () => keyLaterInTransaction(write, neighbours, analysis),
       keysUnknown: () => keysUnknown(write, analysis),
+      lockedAfterCheck: () => lockedAfterCheck(write, decided.site, from, groups, analysis),
       decidedAfter: () => (after ??= callsDecidedAfter(decided.site, guardsFor(read), analysis)),
       ...(fallsThrough(decided.guard) && { fallsThrough: true as const }),
     });

@@ -679,6 +679,22 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'an Agenda job that takes a try-lock after the check and stops when another holds it: of the workers the check let through, one inserts',
+      code: `
+        import Agenda from 'agenda';
+        import Redis from 'ioredis';
+        const prisma = new PrismaClient();
+        const redis = new Redis();
+        agenda.define('daily digest', async (job) => {
+          const { day } = job.attrs.data;
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          if (!(await redis.set(\`digest:lock:\${day}\`, '1', 'EX', 600, 'NX'))) return;
+          await prisma.digest.create({ data: { day } });
+          await log(day);
+        });`,
+    },
+    {
       name: 'a Redis lock on another key is taken first',
       code: `
         import Redis from 'ioredis';
@@ -833,6 +849,21 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
             t.set(db.collection('processed_events').doc(), { eventId: event.id });
           });
           return new Response('ok');
+        }`,
+    },
+    {
+      name: "Firestore: the check and the write in one runTransaction, the write's data holding a field named session (the checkout's, not a transaction's)",
+      code: `
+        import { getFirestore } from 'firebase-admin/firestore';
+        const db = getFirestore();
+        export async function issueMoneys(session) {
+          const { id: sessionId } = session;
+          await db.runTransaction(async (t) => {
+            const seen = await t.get(db.collection('stripe-transactions').where('sessionId', '==', sessionId));
+            if (!seen.empty) return;
+            t.set(db.collection('stripe-transactions').doc(), { sessionId, session, at: Date.now() });
+          });
+          await credit(session.metadata.userId);
         }`,
     },
     {
@@ -1505,6 +1536,41 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }
         cron.schedule('0 6 * * *', () => sendDigest(today()));`,
       errors: [{ messageId: 'checkThenInsert', line: 6, suggestions: [] }],
+    },
+    {
+      name: 'the near miss of a try-lock after the check: its answer decides nothing, and every worker inserts',
+      code: `
+        import Agenda from 'agenda';
+        import Redis from 'ioredis';
+        const prisma = new PrismaClient();
+        const redis = new Redis();
+        agenda.define('daily digest', async (job) => {
+          const { day } = job.attrs.data;
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          await redis.set(\`digest:lock:\${day}\`, '1', 'EX', 600, 'NX');
+          await prisma.digest.create({ data: { day } });
+          await log(day);
+        });`,
+      errors: [{ messageId: 'checkThenInsert', line: 11, suggestions: [] }],
+    },
+    {
+      name: 'the near miss of a try-lock after the check, let go before the insert: a worker that looked before it can take it',
+      code: `
+        import Agenda from 'agenda';
+        import Redis from 'ioredis';
+        const prisma = new PrismaClient();
+        const redis = new Redis();
+        agenda.define('daily digest', async (job) => {
+          const { day } = job.attrs.data;
+          const sent = await prisma.digest.findFirst({ where: { day } });
+          if (sent) return;
+          if (!(await redis.set(\`digest:lock:\${day}\`, '1', 'EX', 600, 'NX'))) return;
+          await redis.del(\`digest:lock:\${day}\`);
+          await prisma.digest.create({ data: { day } });
+          await log(day);
+        });`,
+      errors: [{ messageId: 'checkThenInsert', line: 12, suggestions: [] }],
     },
     {
       name: 'an Agenda job',

@@ -241,9 +241,12 @@ describe('no-delivery-id-effect-key and the callers of a helper', () => {
       await chargeWithClientKey({ headers: { 'x-idempotency-key': uuidv4() } });
     }`;
 
-  it('does not take what a test hands a helper for what production code hands it', async () => {
+  it('does not take what a test or a script hands a helper for what production code hands it', async () => {
     const tested = await lintProject({ 'src/services/charge.ts': helper, 'src/__tests__/charge.test.ts': caller });
     expect(tested.findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual([]);
+    // Nor what a script run by hand hands it (a fresh key for each run).
+    const scripted = await lintProject({ 'src/services/charge.ts': helper, 'src/scripts/charge-once.ts': caller });
+    expect(scripted.findings.filter((finding) => finding.includes('services/charge.ts'))).toEqual([]);
     const called = await lintProject({ 'src/services/charge.ts': helper, 'src/jobs/charge.ts': caller });
     expect(called.findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual([
       'src/jobs/charge.ts:5 idempotency/no-delivery-id-effect-key/mintedKey',

@@ -155,6 +155,21 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         });`,
     },
     {
+      name: 'a key minted once per intent and kept while the same trade is retried: the kept request or a fresh one, one taken',
+      code: `
+        import Stripe from 'stripe';
+        import { randomUUID } from 'node:crypto';
+        const stripe = new Stripe('key');
+        const pending = { current: null };
+        export async function placeTrade(contractId, direction, mana) {
+          const fingerprint = [contractId, direction, mana].join(':');
+          const request = pending.current?.fingerprint === fingerprint ? pending.current : { fingerprint, idempotencyKey: randomUUID() };
+          pending.current = request;
+          await stripe.charges.create({ customer: contractId, amount: mana }, { idempotencyKey: request.idempotencyKey });
+          pending.current = null;
+        }`,
+    },
+    {
       name: 'a log line that names the idempotency key keys nothing',
       code: `
         new Worker('payouts', async (job) => {
@@ -660,6 +675,22 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           await issueRefund(refund);
         }`,
       errors: [{ messageId: 'mixedKey', line: 6 }],
+    },
+    {
+      name: 'the near miss of a key kept for retries: the request made afresh each time, its key with it',
+      code: `
+        import Stripe from 'stripe';
+        import { randomUUID } from 'node:crypto';
+        const stripe = new Stripe('key');
+        const pending = { current: null };
+        export async function placeTrade(contractId, direction, mana) {
+          const fingerprint = [contractId, direction, mana].join(':');
+          const request = { fingerprint, idempotencyKey: randomUUID() };
+          pending.current = request;
+          await stripe.charges.create({ customer: contractId, amount: mana }, { idempotencyKey: request.idempotencyKey });
+          pending.current = null;
+        }`,
+      errors: [{ messageId: 'mintedKey', line: 10 }],
     },
     {
       name: 'a fresh key beside an amount to send, in a consumer: nothing else settles a second payment',

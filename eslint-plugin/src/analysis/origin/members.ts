@@ -1,11 +1,12 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { memberPath, objectProperty, propertyName } from '../syntax/nodes.js';
+import { memberPath, objectProperty, propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { constantInitializer } from '../syntax/scope.js';
 import type { Step } from '../syntax/patterns.js';
 import { requestHeader, type Tracing } from './call-facts.js';
 import { asCertainAs, isLeaf, leaf, type Fact } from './facts.js';
 import { byName, elementOfShape, memberOfShape } from './shapes.js';
-import { lastName, startsAtGlobal } from './value-forms.js';
+import { alternatives, lastName, startsAtGlobal } from './value-forms.js';
 
 /** Where a member, an element or a destructured part of a value comes from, given the facts of the whole. */
 
@@ -73,10 +74,32 @@ export function memberFacts(tracer: Tracing, node: TSESTree.MemberExpression, de
   // whatever its name says it stands for.
   if (node.object.type === 'Identifier' && /^[A-Z]/.test(node.object.name) && /^[A-Z][A-Z\d_]*$/.test(name))
     return [leaf('constant', code)];
+  const choices = choicesOf(tracer, node.object);
+  if (choices)
+    return alternatives(
+      choices.map((choice) => tracer.visit(choice, depth).flatMap((fact) => memberOf(tracer, fact, name, code, depth))),
+    );
   const facts: Fact[] = [];
   for (const fact of tracer.visit(node.object, depth))
     for (const member of memberOf(tracer, fact, name, code, depth)) facts.push(member);
   return facts;
+}
+
+/**
+ * The values an object may be, of which one is taken (`const request = same ? pending.current :
+ * { key: mint() }`, `held ?? { key: mint() }`): its member is then one of theirs, and a fresh one
+ * in a branch stands in for a key the code kept (minted once, sent again with each retry).
+ */
+function choicesOf(tracer: Tracing, object: TSESTree.Node): TSESTree.Node[] | undefined {
+  let value = unwrapExpression(object);
+  if (value.type === 'Identifier') {
+    const initial = constantInitializer(value, tracer.file.scopeOf(value));
+    if (!initial) return undefined;
+    value = unwrapExpression(initial);
+  }
+  if (value.type === 'ConditionalExpression') return [value.consequent, value.alternate];
+  if (value.type === 'LogicalExpression' && value.operator !== '&&') return [value.left, value.right];
+  return undefined;
 }
 
 const scalarKinds = new Set<Fact['kind']>(['constant', 'amount', 'currency', 'time']);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { projectRoot } from './root.js';
 import { folderIdentity, stampOf, textOf } from './files.js';
 import { resolveImport } from './modules.js';
+import { namesOneOffPlace } from '../naming/stakes.js';
 
 /**
  * Which modules of the project import a given file: where its exported functions are called or
@@ -111,8 +112,9 @@ function indexOf(root: string): ProjectIndex {
 
 /**
  * The project files that import `target`, with the specifiers that name it. Tests are not among
- * them: what a test hands a function (a fresh id for each case) says nothing of what production
- * code hands it.
+ * them, nor scripts, seeds and data migrations (unless `target` is one too): what a test or a
+ * script hands a function (a fresh id for each case or run) says nothing of what production code
+ * hands it.
  */
 export function importersOf(target: string): { file: string; specifier: string }[] {
   const root = projectRoot(target);
@@ -121,9 +123,15 @@ export function importersOf(target: string): { file: string; specifier: string }
   // An index module is named by its folder.
   const names = stem === 'index' ? [path.basename(path.dirname(target))] : [stem];
   const index = indexOf(root);
+  const oneOff = (file: string) => namesOneOffPlace(path.relative(root, file));
+  const targetOneOff = oneOff(target);
   return names
     .flatMap((name) => index.byStem.get(name) ?? [])
     .filter(
-      ({ file, specifier }) => file !== target && !isTestCode(file, root) && resolveImport(file, specifier) === target,
+      ({ file, specifier }) =>
+        file !== target &&
+        !isTestCode(file, root) &&
+        (targetOneOff || !oneOff(file)) &&
+        resolveImport(file, specifier) === target,
     );
 }

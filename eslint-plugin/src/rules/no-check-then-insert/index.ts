@@ -49,7 +49,8 @@ export const noCheckThenInsert = createRule({
           // Work before the write, a claim whose verdict is ignored, or a done-flag set after the
           // work, is the claim recorded too late (no-claim-after-effect); a cache fill is no claim
           // at all; a unique key settles it, on this insert or on a later one in its transaction; a
-          // schema that names the table but could not be read may declare one. Outside a
+          // schema that names the table but could not be read may declare one; a try-lock after the
+          // check lets one worker through. Outside a
           // delivery's handler, a duplicate is worth a finding only when it moves money, grants
           // access or calls another system.
           if (
@@ -61,6 +62,7 @@ export const noCheckThenInsert = createRule({
             checked.coveringKey() ||
             checked.keyLaterInTransaction() ||
             checked.keysUnknown() ||
+            checked.lockedAfterCheck() ||
             !repeatMatters(checked, analysis) ||
             reported.has(checked.at)
           )
