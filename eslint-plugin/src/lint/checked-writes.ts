@@ -49,8 +49,16 @@ export interface CheckedWrite {
   workBefore: readonly Work[];
   /** Some other write, one a repeat would do again, is decided by the same check in the same function, before or after this one. */
   guardsOtherWork: boolean;
-  /** The write is an update that sets this field of the row read, the one the check tested (`paidAt`): a flag set after the work. */
+  /**
+   * The write is an update that sets this field of the row read, the one the check tested
+   * (`paidAt`): a flag set after the work, or set first without comparing it (then `workAfter`).
+   */
   flag?: string;
+  /**
+   * A flag set before the work, whatever it holds by then (no compare-and-set): the work after it
+   * that the check lets run, which a second worker that passed the check too runs again.
+   */
+  workAfter?: readonly Work[];
   /** A cache fill: the key-value write stores a computed value, not a marker. */
   storesState: boolean;
   /** The project's unique key that covers the columns the read checked and the write fills. */
@@ -566,6 +574,39 @@ export function workBetween(
   return found;
 }
 
+/**
+ * The work after `at` in its function that runs on the way from it (and, with `guards`, that the
+ * check lets run): what a second worker that got past the check does again after `at`. Not a
+ * `catch` it is not in (the failure's bookkeeping), nor another write of the same record.
+ */
+function workFollowing(
+  write: DataOperation,
+  at: TSESTree.Node,
+  guards: ReturnType<typeof guardsFedBy> | undefined,
+  analysis: FileAnalysis,
+): Work[] {
+  const body = enclosingFunction(at)?.body;
+  if (!body) return [];
+  const file = analysis.file;
+  const found: Work[] = [];
+  walk(body, file.visitorKeys, (node) => {
+    if (node.range[1] <= at.range[1]) return false;
+    if (node.type !== 'CallExpression' || node.range[0] < at.range[1]) return true;
+    if ((guards && !isDecidedBy(guards, [node])) || !onPathTo(at, node) || inCatchWithout(node, at)) return true;
+    if (sameRecord(write, analysis.operationsAt(node))) return false;
+    const work = workOfCall(node, file, (call) => analysis.operationsAt(call));
+    if (work) found.push(work);
+    return !work;
+  });
+  return found;
+}
+
+function inCatchWithout(node: TSESTree.Node, at: TSESTree.Node): boolean {
+  for (let current = node.parent; current && !isFunction(current); current = current.parent)
+    if (current.type === 'CatchClause') return !contains(current, at);
+  return false;
+}
+
 /** Does a call insert into the table the write records in, as the write does? */
 function sameRecord(write: DataOperation, operations: readonly DataOperation[]): boolean {
   return operations.some(
@@ -891,15 +932,33 @@ function flagRecords(
       });
       if (
         !test ||
+        inSerializableTransaction(update.node, file.text) ||
         oneSerialisableTransaction(update, read, file.scopeOf) ||
         serialisedBefore(update, read.node.range[0], groups, analysis)
       )
         continue;
-      // Rows the read's filter picked as not done: all the work on the way from it counts.
-      const workBefore = test.guard
-        ? workBetween(update, update.node, askedBy(test.guard), 'unsettled', [test.guard], analysis)
-        : workBetween(update, update.node, read.node.range[1], 'unsettled', undefined, analysis);
-      if (workBefore.length === 0) continue;
+      // Rows the read's filter picked as not done: all the work on the way from it counts. The
+      // update fails for no one, so a second worker's transaction commits its work all the same,
+      // as when a record settles a duplicate by writing nothing; but an insert in that
+      // transaction may be refused by a unique key, and take the whole transaction back with it.
+      const guards = test.guard ? [test.guard] : undefined;
+      const transaction = transactionOf(update.node, file.scopeOf);
+      const workBefore = workBetween(
+        update,
+        update.node,
+        test.guard ? askedBy(test.guard) : read.node.range[1],
+        'ignored',
+        guards,
+        analysis,
+      ).filter(
+        (work) =>
+          !transaction ||
+          transactionOf(work.node, file.scopeOf) !== transaction ||
+          work.node.type !== 'CallExpression' ||
+          !analysis.operationsAt(work.node).some((operation) => operation.kind === 'insert'),
+      );
+      const workAfter = workBefore.length === 0 ? workFollowing(update, update.node, guards, analysis) : [];
+      if (workBefore.length === 0 && workAfter.length === 0) continue;
       result.push({
         write: update,
         read,
@@ -908,6 +967,7 @@ function flagRecords(
         settles: 'unsettled',
         flag: test.field,
         workBefore,
+        ...(workAfter.length > 0 ? { workAfter } : {}),
         guardsOtherWork: true,
         storesState: false,
         coveringKey: () => undefined,

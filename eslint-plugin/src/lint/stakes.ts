@@ -370,7 +370,7 @@ export function workBeforeMatters(checked: CheckedWrite, analysis: FileAnalysis)
 }
 
 /**
- * Is a done-flag set after its work worth a finding? A flag is everywhere (a form's
+ * Is a done-flag set after its work, or set first without a compare-and-set, worth a finding? A flag is everywhere (a form's
  * `emailVerified`), and work that sets a state (a subscription resumed) or asks another system (a
  * POST whose answer is read) is the same when repeated. It is a claim recorded too late where a
  * second pass comes by itself and the work adds a copy, or anywhere the work moves money or grants
@@ -378,7 +378,7 @@ export function workBeforeMatters(checked: CheckedWrite, analysis: FileAnalysis)
  */
 export function flagMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
   return workRepeats(
-    checked.workBefore.map((work) => work.node),
+    (checked.workAfter ?? checked.workBefore).map((work) => work.node),
     checked,
     analysis,
   );

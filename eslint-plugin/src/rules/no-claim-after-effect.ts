@@ -16,6 +16,8 @@ export const noClaimAfterEffect = createRule({
         'Work runs before the claim decides: {{work}} runs after the check on line {{line}} and before {{write}} (protected by {{key}}), whether the claim wins or not.',
       flagSetAfterWork:
         "Done-flag set after the work: {{write}} sets '{{flag}}', which the check on line {{line}} tested, only after {{work}} ran, so a crash or a second worker in between repeats it.",
+      flagSetWithoutCompare:
+        "Done-flag set without a compare-and-set: {{write}} sets '{{flag}}' whatever it holds, so two workers that both passed the check on line {{line}} both run {{work}}; filter the update on the flag and go on only if it changed a row.",
       resultIgnored:
         'Claim result ignored: {{write}} settles duplicates, but nobody reads its result, so the check on line {{line}} still decides.',
       recordOnlyAfterWork:
@@ -42,8 +44,12 @@ export const noClaimAfterEffect = createRule({
             if (flagMatters(checked, analysis))
               context.report({
                 node: checked.at,
-                messageId: 'flagSetAfterWork',
-                data: { ...data, flag: checked.flag },
+                messageId: checked.workAfter ? 'flagSetWithoutCompare' : 'flagSetAfterWork',
+                data: {
+                  ...data,
+                  flag: checked.flag,
+                  ...(checked.workAfter ? { work: listed(checked.workAfter.map((work) => work.label)) } : {}),
+                },
               });
           } else if (workBefore.length > 0 && !checked.storesState) {
             if (!workBeforeMatters(checked, analysis)) continue;

@@ -30,14 +30,51 @@ const sqlWorker = (body: string) => `
     ${body}
   });`;
 
+/** A payment provider's webhook that credits a user in one Prisma transaction; `options` are the transaction's. */
+const creditWebhook = (
+  options: string,
+  credit = 'await tx.user.update({ where: { id: payment.userId }, data: { credits: { increment: payment.credits } } });',
+) => `
+  export async function POST(request) {
+    const { order_id } = await request.json();
+    await prisma.$transaction(async (tx) => {
+      const payment = await tx.payment.findUnique({ where: { orderId: order_id } });
+      if (!payment || payment.creditsAdded) return;
+      ${credit}
+      await tx.payment.update({ where: { id: payment.id }, data: { creditsAdded: true } });
+    }${options});
+    return Response.json({ ok: true });
+  }`;
+
 ruleTester.run('no-claim-after-effect (done-flags)', noClaimAfterEffect, {
   valid: [
     {
-      name: 'the flag is set before the charge',
+      name: 'the flag is set first by a compare-and-set, and only the worker whose update changed the row charges',
       code: worker(`
         if (order.paidAt) return;
-        await prisma.order.update({ where: { id: job.data.orderId }, data: { paidAt: new Date() } });
+        const { count } = await prisma.order.updateMany({ where: { id: job.data.orderId, paidAt: null }, data: { paidAt: new Date() } });
+        if (count === 0) return;
         await stripe.paymentIntents.create({ amount: order.total, currency: 'eur', customer: order.customerId, confirm: true });`),
+    },
+    {
+      name: 'SQL: the row is read FOR UPDATE and its flag set before the charge, so a second worker waits and reads it set',
+      code: sqlWorker(`
+        const { rows } = await pool.query('SELECT paid_at, total FROM orders WHERE id = $1 FOR UPDATE', [job.data.orderId]);
+        if (rows[0].paid_at) return;
+        await pool.query('UPDATE orders SET paid_at = now() WHERE id = $1', [job.data.orderId]);
+        await stripe.paymentIntents.create({ amount: rows[0].total, currency: 'eur', confirm: true });`),
+    },
+    {
+      name: "outside a delivery, a form's flag set before an email: only the user racing their own form sends two",
+      code: `
+        import { Resend } from 'resend';
+        const resend = new Resend(process.env.RESEND_KEY);
+        export async function sendWelcome(userId) {
+          const user = await prisma.user.findUnique({ where: { id: userId } });
+          if (user.welcomedAt) return;
+          await prisma.user.update({ where: { id: userId }, data: { welcomedAt: new Date() } });
+          await resend.emails.send({ to: user.email, subject: 'Welcome' });
+        }`,
     },
     {
       name: 'the update compares the flag as it sets it',
@@ -108,6 +145,19 @@ ruleTester.run('no-claim-after-effect (done-flags)', noClaimAfterEffect, {
           await resend.emails.send({ to: user.email, subject: 'Welcome' });
           await prisma.user.update({ where: { id: userId }, data: { welcomedAt: new Date() } });
         }`,
+    },
+    {
+      name: 'the credit and the flag in one SERIALIZABLE transaction: the second of two at once fails and takes its credit back',
+      code: creditWebhook(', { isolationLevel: Prisma.TransactionIsolationLevel.Serializable }'),
+      filename: 'app/api/webhooks/payments/route.ts',
+    },
+    {
+      name: "an insert in the flag's transaction: a unique key may refuse the second worker's and take its transaction back, so the rule stays silent",
+      code: creditWebhook(
+        '',
+        'await tx.creditGrant.create({ data: { paymentId: payment.id, credits: payment.credits } });',
+      ),
+      filename: 'app/api/webhooks/payments/route.ts',
     },
     {
       name: 'SQL: the update sets the flag only where it is still NULL',
@@ -227,6 +277,48 @@ ruleTester.run('no-claim-after-effect (done-flags)', noClaimAfterEffect, {
           await orderRepository.save(order);
         });`,
       errors: [{ messageId: 'flagSetAfterWork', line: 10 }],
+    },
+    {
+      name: 'the flag set before the charge, whatever it holds: two jobs that both read it empty both charge',
+      code: worker(`
+        if (order.paidAt) return;
+        await prisma.order.update({ where: { id: job.data.orderId }, data: { paidAt: new Date() } });
+        await stripe.paymentIntents.create({ amount: order.total, currency: 'eur', customer: order.customerId, confirm: true });`),
+      errors: [
+        {
+          messageId: 'flagSetWithoutCompare',
+          data: { write: 'prisma.order.update()', flag: 'paidAt', line: 7, work: 'stripe.paymentIntents.create()' },
+          line: 10,
+        },
+      ],
+    },
+    {
+      name: "Supabase: a purchase picked by .eq('status', 'pending'), set completed by id, then the item granted",
+      code: `
+        import { createClient } from '@supabase/supabase-js';
+        const sb = createClient(url, key);
+        export async function POST(request) {
+          const body = await request.json();
+          const { data: purchase } = await sb.from('purchases').select('id, developer_id').eq('status', 'pending').eq('provider_tx_id', body.order_id).maybeSingle();
+          if (!purchase) return Response.json({ received: true });
+          await sb.from('purchases').update({ status: 'completed' }).eq('id', purchase.id);
+          await sb.from('streak_freeze_log').insert({ developer_id: purchase.developer_id, action: 'purchased' });
+          return Response.json({ received: true });
+        }`,
+      filename: 'app/api/webhooks/nowpayments/route.ts',
+      errors: [{ messageId: 'flagSetWithoutCompare', line: 8 }],
+    },
+    {
+      name: 'the credit and the flag in one transaction at the default isolation: the flag update fails for neither of two at once, so both credit',
+      code: creditWebhook(''),
+      filename: 'app/api/webhooks/payments/route.ts',
+      errors: [
+        {
+          messageId: 'flagSetAfterWork',
+          data: { write: 'tx.payment.update()', flag: 'creditsAdded', line: 5, work: 'tx.user.update()' },
+          line: 8,
+        },
+      ],
     },
     {
       name: 'outside a delivery, a charge before the flag: one double-click charges twice',

@@ -1266,11 +1266,26 @@ const markRecord =
 ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
   valid: [
     {
-      name: 'near miss: the upserted event marked before the credit is not a flag recorded late',
-      code: eventRowWebhook(upsertedEvent, `${markRecord}\n${credit}`),
+      name: 'near miss: the upserted event marked first by a compare-and-set whose count decides the credit',
+      code: eventRowWebhook(
+        upsertedEvent,
+        "  const { count } = await prisma.webhookEvent.updateMany({ where: { id: record.id, processedAt: null }, data: { processedAt: new Date() } });\n  if (count === 0) return new Response('ok');\n" +
+          credit,
+      ),
     },
   ],
   invalid: [
+    {
+      name: 'the upserted event marked before the credit, whatever it holds: two deliveries at once both credit',
+      code: eventRowWebhook(upsertedEvent, `${markRecord}\n${credit}`),
+      errors: [
+        {
+          messageId: 'flagSetWithoutCompare',
+          data: { write: 'prisma.webhookEvent.update()', flag: 'processedAt', line: 6, work: 'prisma.credit.create()' },
+          line: 8,
+        },
+      ],
+    },
     {
       name: 'an upsert hands back the event row: its flag, tested and set only after the credit, is recorded late',
       code: eventRowWebhook(upsertedEvent, `${credit}\n${markRecord}`),
