@@ -2553,8 +2553,25 @@ module.exports.refund = async function refund(refundRepository, paymentId) {
   ],
 });
 
+/** A BullMQ worker that records a refund once, inside a try whose catch is `handler`. */
+const refundWorker = (handler: string) => `
+  import { Worker } from 'bullmq';
+  export const worker = new Worker('refunds', async (job) => {
+    try {
+      const existing = await prisma.refund.findFirst({ where: { stripeRefundId: job.data.refundId } });
+      if (existing) return;
+      await prisma.refund.create({ data: { stripeRefundId: job.data.refundId, amount: job.data.amount } });
+    } catch (error) {
+      ${handler}
+    }
+  });`;
+
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
+    {
+      name: 'the catch takes the unique violation as the duplicate',
+      code: refundWorker("if (error.code === 'P2002') return; throw error;"),
+    },
     {
       name: "Mongoose: looked up by _id, then created with that _id: MongoDB's primary key settles the race",
       code: `
@@ -2585,6 +2602,34 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
   ],
   invalid: [
+    {
+      name: 'near miss: a catch whose comment speaks of duplicates but whose code takes none as done',
+      code: refundWorker(
+        '// Never fail the job: a retry would lead to duplicate processing.\n      logger.error(error);',
+      ),
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 7,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              output: refundWorker(
+                '// Never fail the job: a retry would lead to duplicate processing.\n      logger.error(error);',
+              ).replace(
+                'await prisma.refund.create({ data: { stripeRefundId: job.data.refundId, amount: job.data.amount } });',
+                `try {
+        await prisma.refund.create({ data: { stripeRefundId: job.data.refundId, amount: job.data.amount } });
+      } catch (error) {
+        // P2002 is the duplicate: a unique key refused the second row (add @unique to field Refund.stripeRefundId).
+        if ((error as { code?: string }).code !== 'P2002') throw error;
+      }`,
+              ),
+            },
+          ],
+        },
+      ],
+    },
     {
       name: 'near miss: a claim by _id in a store whose tables have no built-in _id key (Sequelize)',
       code: `

@@ -223,6 +223,26 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       code: `export async function track(prisma, eventId) { await prisma.webhook.upsert({ where: { id: eventId }, create: { eventId, payload: {} }, update: {} }); }`,
     },
     {
+      name: 'near miss: P2002 listed with P2003 and P2025 as failures not worth retrying, beside a comment that says unique: no duplicate is taken as done',
+      filename,
+      code: `export async function recordAttempt(prisma, eventId) {
+        for (let attempt = 0; ; attempt++) {
+          try { await prisma.webhook.create({ data: { eventId, payload: 'x' } }); return; } catch (error) {
+            // Deterministic failures (a unique conflict, a row gone) do not heal by waiting.
+            const code = error.code;
+            if (!(code === 'P2002' || code === 'P2003' || code === 'P2025') && attempt < 3) continue;
+            logger.error(error);
+            return;
+          }
+        }
+      }`,
+    },
+    {
+      name: 'near miss: the same codes as a list of failures not worth retrying',
+      filename,
+      code: `export async function recordAttempt(prisma, eventId) { try { await prisma.webhook.create({ data: { eventId, payload: 'x' } }); } catch (error) { if (['P2002', 'P2003'].includes(error.code)) return; throw error; } }`,
+    },
+    {
       name: 'Prisma: create and catch P2002 on a unique field',
       filename,
       code: `export async function subscribe(prisma, email) { try { await prisma.subscriber.create({ data: { email } }); } catch (e) { if (e.code === 'P2002') return; throw e; } }`,
@@ -406,6 +426,12 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
             try { await logEvent(db, e); } catch (error) { if (!(error instanceof DuplicateError)) report(error); }
           }
         }`,
+      errors: [{ messageId: 'caughtNoKey' }],
+    },
+    {
+      name: 'Prisma: P2002 tested with the other driver codes for the same violation, on a field with no unique key',
+      filename,
+      code: `export async function track(prisma, eventId) { try { await prisma.webhook.create({ data: { eventId, payload: 'x' } }); } catch (e) { if (e.code === 'P2002' || e.code === '23505') return false; throw e; } return true; }`,
       errors: [{ messageId: 'caughtNoKey' }],
     },
     {

@@ -57,39 +57,59 @@ function handlerSays(handler: TSESTree.Node, file: FileContext): boolean {
   return answer;
 }
 
+/**
+ * Does the handler's code (its names, strings and codes; not its comments) say duplicate: an error
+ * code the data libraries report for a unique violation, a word for the duplicate, or a helper of
+ * the file that checks one? Not the names of error classes the project declares for its own checks
+ * (`if (row) throw new DuplicateError()`, caught as `error instanceof DuplicateError`): such a
+ * class names the application's duplicate, not the database's refusal, unless the module that
+ * declares it speaks of a unique violation (a wrapper that turns `23505` into `ConflictError`).
+ */
 function saysDuplicate(handler: TSESTree.Node, file: FileContext): boolean {
   const uniqueViolation = file.libraries.uniqueViolation;
-  const text = withoutOwnErrors(handler, file);
-  if (uniqueViolation.test(text) || duplicateWords.test(text)) return true;
-  // catch (e) { if (isMine(e)) … }: a helper of this file, read one level down.
+  const says = (words: string) => duplicateWords.test(words) || uniqueViolation.test(words);
   let found = false;
-  walk(handler, file.visitorKeys, (inner) => {
-    if (found || inner.type !== 'CallExpression') return !found;
-    const helper = file.localFunction(inner.callee);
-    if (helper && uniqueViolation.test(file.text(helper))) found = true;
+  walk(handler, file.visitorKeys, (node) => {
+    if (found) return false;
+    if (node.type === 'Identifier') found = says(node.name) && !ownErrorClass(node, file);
+    else if (node.type === 'Literal')
+      found =
+        duplicateWords.test(node.raw) || (uniqueViolation.test(node.raw) && !amongOtherFailures(node, uniqueViolation));
+    else if (node.type === 'TemplateElement') found = says(node.value.raw);
+    // catch (e) { if (isMine(e)) … }: a helper of this file, read one level down.
+    else if (node.type === 'CallExpression') {
+      const helper = file.localFunction(node.callee);
+      found = helper !== undefined && uniqueViolation.test(file.text(helper));
+    }
     return !found;
   });
   return found;
 }
 
 /**
- * The handler's text without the names of error classes the project declares for its own checks
- * (`if (row) throw new DuplicateError()`, caught as `error instanceof DuplicateError`): such a
- * class names the application's duplicate, not the database's refusal, unless the module that
- * declares it speaks of a unique violation (a wrapper that turns `23505` into `ConflictError`).
+ * `code === 'P2002' || code === 'P2003' || code === 'P2025'`, `['23505', '23503'].includes(code)`:
+ * the violation's code listed beside codes of the same form that are not violations (a foreign
+ * key, a missing row) names the errors the code gives up on, not the duplicate it takes as done.
  */
-function withoutOwnErrors(handler: TSESTree.Node, file: FileContext): string {
-  const text = file.text(handler);
-  if (!duplicateWords.test(text)) return text;
-  let kept = text;
-  walk(handler, file.visitorKeys, (node) => {
-    if (node.type === 'Identifier' && duplicateWords.test(node.name) && ownErrorClass(node, file)) {
-      const [start, end] = [node.range[0] - handler.range[0], node.range[1] - handler.range[0]];
-      kept = kept.slice(0, start) + ' '.repeat(end - start) + kept.slice(end);
-    }
-    return true;
-  });
-  return kept;
+function amongOtherFailures(code: TSESTree.Literal, uniqueViolation: RegExp): boolean {
+  let group: TSESTree.Node = code;
+  for (let parent = code.parent; parent; parent = parent.parent) {
+    if (parent.type === 'LogicalExpression' || parent.type === 'ArrayExpression') group = parent;
+    else if (parent.type !== 'BinaryExpression') break;
+    if (parent.type === 'ArrayExpression') break;
+  }
+  if (group === code) return false;
+  const others: string[] = [];
+  const collect = (node: TSESTree.Node): void => {
+    if (node.type === 'Literal') others.push(String(node.value));
+    else if (node.type === 'LogicalExpression' || node.type === 'BinaryExpression') {
+      collect(node.left);
+      collect(node.right);
+    } else if (node.type === 'ArrayExpression') for (const element of node.elements) if (element) collect(element);
+  };
+  collect(group);
+  const form = (value: string) => value.replace(/\d/g, '0');
+  return others.some((other) => form(other) === form(String(code.value)) && !uniqueViolation.test(other));
 }
 
 function ownErrorClass(name: TSESTree.Identifier, file: FileContext): boolean {
