@@ -18,7 +18,7 @@ import { isFunction, type FunctionNode } from '../analysis/context/file-context.
 import type { DataOperation, Field } from '../analysis/operations/index.js';
 import type { OriginTracer } from '../analysis/origin/origin.js';
 import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
-import { calleeName, callTaking, keyName, resultIgnored } from '../analysis/syntax/nodes.js';
+import { calleeName, callTaking, keyName, resultIgnored, unwrapExpression } from '../analysis/syntax/nodes.js';
 import { constantInitializer, variableOf } from '../analysis/syntax/scope.js';
 import type { ScopeOf } from '../analysis/syntax/static-text.js';
 import { walk } from '../analysis/syntax/walk.js';
@@ -607,6 +607,28 @@ function inCatchWithout(node: TSESTree.Node, at: TSESTree.Node): boolean {
   return false;
 }
 
+/**
+ * `findFirst({ where: { userId, createdAt: { gte: new Date(Date.now() - 3000) } } })`: a look for
+ * a recent row, a window that spaces repeats out. No unique key can say "within three seconds", and
+ * a repeat after the window is meant to be written, so the look is no check for the row itself.
+ */
+function looksInWindow(read: DataOperation, tracer: OriginTracer): boolean {
+  return (read.filters ?? []).some((filter) =>
+    filter.values.some((value) => {
+      const bounds = unwrapExpression(value);
+      return (
+        bounds.type === 'ObjectExpression' &&
+        bounds.properties.some(
+          (property) =>
+            property.type === 'Property' &&
+            /^\$?gte?$/.test(keyName(property) ?? '') &&
+            tracer.scalars(property.value).some((fact) => fact.kind === 'minted' && fact.what === 'the current time'),
+        )
+      );
+    }),
+  );
+}
+
 /** Does a call insert into the table the write records in, as the write does? */
 function sameRecord(write: DataOperation, operations: readonly DataOperation[]): boolean {
   return operations.some(
@@ -1008,7 +1030,9 @@ function insertsDecided(
   const readsMayTouching = (target: string) => {
     let touching = readsOf.get(target);
     if (!touching) {
-      touching = reads.filter((read) => !read.mayTouch || read.mayTouch(target));
+      touching = reads.filter(
+        (read) => (!read.mayTouch || read.mayTouch(target)) && !looksInWindow(read, analysis.tracer),
+      );
       readsOf.set(target, touching);
     }
     return touching;

@@ -2553,6 +2553,16 @@ module.exports.refund = async function refund(refundRepository, paymentId) {
   ],
 });
 
+/** A BullMQ worker that records a client's tracker event unless `recent` finds one like it. */
+const trackerWorker = (recent: string) => `
+  import { Worker } from 'bullmq';
+  export const worker = new Worker('tracker', async (job) => {
+    const { userId, eventId } = job.data;
+    const seen = await prisma.bizEvent.findFirst({ where: { userId, eventId${recent} } });
+    if (seen) return;
+    await prisma.bizEvent.create({ data: { userId, eventId } });
+  });`;
+
 /** A BullMQ worker that records a refund once, inside a try whose catch is `handler`. */
 const refundWorker = (handler: string) => `
   import { Worker } from 'bullmq';
@@ -2568,6 +2578,10 @@ const refundWorker = (handler: string) => `
 
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
+    {
+      name: 'a look for a like row of the last three seconds: a window that spaces repeats out, which no unique key can say',
+      code: trackerWorker(', createdAt: { gte: new Date(Date.now() - 3000) }'),
+    },
     {
       name: 'the catch takes the unique violation as the duplicate',
       code: refundWorker("if (error.code === 'P2002') return; throw error;"),
@@ -2602,6 +2616,30 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
   ],
   invalid: [
+    {
+      name: 'near miss: a look for a like row since a date the job was given, not a window back from now',
+      code: trackerWorker(', createdAt: { gte: job.data.since }'),
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 7,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              output: trackerWorker(', createdAt: { gte: job.data.since }').replace(
+                'await prisma.bizEvent.create({ data: { userId, eventId } });',
+                `try {
+      await prisma.bizEvent.create({ data: { userId, eventId } });
+    } catch (error) {
+      // P2002 is the duplicate: a unique key refused the second row (add @@unique([userId, eventId]) to model BizEvent).
+      if ((error as { code?: string }).code !== 'P2002') throw error;
+    }`,
+              ),
+            },
+          ],
+        },
+      ],
+    },
     {
       name: 'near miss: a catch whose comment speaks of duplicates but whose code takes none as done',
       code: refundWorker(
