@@ -613,20 +613,24 @@ function inCatchWithout(node: TSESTree.Node, at: TSESTree.Node): boolean {
  * a repeat after the window is meant to be written, so the look is no check for the row itself.
  */
 function looksInWindow(read: DataOperation, tracer: OriginTracer): boolean {
-  return (read.filters ?? []).some((filter) =>
-    filter.values.some((value) => {
-      const bounds = unwrapExpression(value);
-      return (
-        bounds.type === 'ObjectExpression' &&
-        bounds.properties.some(
-          (property) =>
-            property.type === 'Property' &&
-            /^\$?gte?$/.test(keyName(property) ?? '') &&
-            tracer.scalars(property.value).some((fact) => fact.kind === 'minted' && fact.what === 'the current time'),
-        )
-      );
-    }),
-  );
+  // Syntax alone (the call's object arguments), never the read's filters: those may mean parsing its SQL.
+  const bounded = (node: TSESTree.Node, depth: number): boolean => {
+    const object = unwrapExpression(node);
+    return (
+      object.type === 'ObjectExpression' &&
+      depth < 4 &&
+      object.properties.some(
+        (property) =>
+          property.type === 'Property' &&
+          ((/^\$?gte?$/.test(keyName(property) ?? '') &&
+            tracer
+              .scalars(property.value)
+              .some((fact) => fact.kind === 'minted' && fact.what === 'the current time')) ||
+            bounded(property.value, depth + 1)),
+      )
+    );
+  };
+  return read.node.type === 'CallExpression' && read.node.arguments.some((argument) => bounded(argument, 0));
 }
 
 /** Does a call insert into the table the write records in, as the write does? */
