@@ -35,6 +35,8 @@ export const sqlCalls: SqlCalls = {
   ]),
   restParameters: new Set(['$executeRawUnsafe', '$queryRawUnsafe']),
   wrappers: new Map(),
+  // pg-promise's `none` resolves to null, and rejects if the statement returns rows.
+  answerless: new Set(['none']),
 };
 
 export const sql: DataAdapter = {

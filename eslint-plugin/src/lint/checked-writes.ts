@@ -18,7 +18,7 @@ import { isFunction, type FunctionNode } from '../analysis/context/file-context.
 import type { DataOperation, Field } from '../analysis/operations/index.js';
 import type { OriginTracer } from '../analysis/origin/origin.js';
 import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
-import { calleeName, callTaking, keyName, resultIgnored, unwrapExpression } from '../analysis/syntax/nodes.js';
+import { answerUnread, calleeName, callTaking, keyName, unwrapExpression } from '../analysis/syntax/nodes.js';
 import { constantInitializer, variableOf } from '../analysis/syntax/scope.js';
 import type { ScopeOf } from '../analysis/syntax/static-text.js';
 import { walk } from '../analysis/syntax/walk.js';
@@ -220,7 +220,7 @@ function lockedBefore(
 function settlesHow(write: DataOperation): CheckedWrite['settles'] | undefined {
   if (write.kind !== 'insert' && write.kind !== 'upsert') return undefined;
   if (!write.arbitrated) return 'unsettled';
-  return write.skipsDuplicates && resultIgnored(write.node) ? 'ignored' : undefined;
+  return write.skipsDuplicates && answerUnread(write) ? 'ignored' : undefined;
 }
 
 /** `{ transaction }`, `{ transaction: t }`, `{ session }`: the transaction an ORM call is given as an option. */

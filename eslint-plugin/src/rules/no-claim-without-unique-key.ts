@@ -8,6 +8,8 @@ import type { DataOperation } from '../analysis/operations/index.js';
 import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
 import { createRule } from '../create-rule.js';
 import { duplicateCatches } from '../analysis/control/caught.js';
+import { soundsLikeClaimStore } from '../analysis/naming/stores.js';
+import { answerUnread } from '../analysis/syntax/nodes.js';
 
 /**
  * How a write expects a unique key to settle its duplicate. `any`: ON CONFLICT DO NOTHING with no
@@ -159,6 +161,16 @@ export const noClaimWithoutUniqueKey = createRule({
             });
             continue;
           }
+          // ON CONFLICT DO NOTHING whose answer nobody reads decides nothing: it claims only a
+          // table kept for claims, or where a second row costs something. An audit log written
+          // so outside a delivery gets a row per event, as it would with a key.
+          if (
+            !expected.caught &&
+            answerUnread(write) &&
+            !soundsLikeClaimStore(target) &&
+            !duplicateMatters(write, analysis)
+          )
+            continue;
           // A key among the columns this write fills with a value another row may have can
           // conflict; a key on columns it leaves to their defaults, or fills with fresh ids, cannot.
           if (keys.length > 0) {

@@ -918,6 +918,18 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
       ],
     },
     {
+      name: "check, a claim made with pg-promise's none(), which answers nothing, then the payment",
+      code: `
+        async function handle(db, event) {
+          const seen = await db.oneOrNone('SELECT 1 FROM processed_events WHERE event_key = $1', [event.key]);
+          if (seen) return;
+          const claimed = await db.none('INSERT INTO processed_events (event_key) VALUES ($1) ON CONFLICT (event_key) DO NOTHING', [event.key]);
+          await db.query('INSERT INTO payments (order_id, amount) VALUES ($1, $2)', [event.orderId, event.amount]);
+          return claimed;
+        }`,
+      errors: [{ messageId: 'resultIgnored', line: 5, data: { write: 'the INSERT into processed_events', line: '3' } }],
+    },
+    {
       name: 'check, a claim whose result nobody reads, then the payment',
       code: `
         async function handle(db, event) {

@@ -19,6 +19,7 @@ const migration = `
 CREATE TABLE inbox (id bigserial PRIMARY KEY, message_id text NOT NULL, received_at timestamptz DEFAULT now());
 CREATE TABLE processed_messages (message_id text PRIMARY KEY, processed_at timestamptz DEFAULT now());
 CREATE TABLE audit_log (event text, at timestamptz);
+CREATE TABLE contract_edits (id bigserial PRIMARY KEY, contract_id text NOT NULL, data jsonb);
 CREATE TABLE payments (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), order_id text NOT NULL, tenant_id text NOT NULL, cents int);
 CREATE UNIQUE INDEX payments_order ON payments (tenant_id, order_id);
 CREATE TABLE deliveries (id bigserial PRIMARY KEY, webhook_id text, deleted_at timestamptz);
@@ -117,6 +118,16 @@ const elsewhere = path.join(tmpdir(), 'no-project', 'handler.ts');
 
 ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
   valid: [
+    {
+      name: 'pg: an audit row written with ON CONFLICT DO NOTHING, outside a delivery, its answer unread: a row per event',
+      filename,
+      code: `export async function log(db, e) { await db.query('INSERT INTO audit_log (event, at) VALUES ($1, now()) ON CONFLICT DO NOTHING', [e]); }`,
+    },
+    {
+      name: "pg-promise: none() resolves to nothing, so an edit history's DO NOTHING answers nobody",
+      filename,
+      code: `import pgp from 'pg-promise'; export const recordEdit = async (pg, id, data) => tryOrLog(pg.none('insert into contract_edits (contract_id, data) values ($1, $2) on conflict do nothing', [id, data]));`,
+    },
     {
       name: 'the near miss of an upsert with no unique key in a job: outside a delivery, a second document of a log costs nothing',
       filename,
@@ -339,9 +350,21 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       ],
     },
     {
-      name: 'pg: ON CONFLICT DO NOTHING on a table with no key at all',
-      filename,
+      name: 'pg: ON CONFLICT DO NOTHING on a table with no key at all, in a job',
+      filename: jobFile,
       code: `export async function log(db, e) { await db.query('INSERT INTO audit_log (event, at) VALUES ($1, now()) ON CONFLICT DO NOTHING', [e]); }`,
+      errors: [{ messageId: 'noKey' }],
+    },
+    {
+      name: 'pg-promise: none() on a table with only a generated key, in a job: a redelivery writes the row twice',
+      filename: jobFile,
+      code: `import pgp from 'pg-promise'; export const recordEdit = async (pg, id, data) => tryOrLog(pg.none('insert into contract_edits (contract_id, data) values ($1, $2) on conflict do nothing', [id, data]));`,
+      errors: [{ messageId: 'noKeyOnColumns' }],
+    },
+    {
+      name: 'pg: ON CONFLICT DO NOTHING whose answer is read, outside a delivery',
+      filename,
+      code: `export async function log(db, e) { const r = await db.query('INSERT INTO audit_log (event, at) VALUES ($1, now()) ON CONFLICT DO NOTHING', [e]); return r.rowCount > 0; }`,
       errors: [{ messageId: 'noKey' }],
     },
     {
@@ -374,8 +397,8 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       errors: [{ messageId: 'noKeyOnColumns' }],
     },
     {
-      name: 'knex: .onConflict().ignore() on a table with only a generated key',
-      filename,
+      name: 'knex: .onConflict().ignore() on a table with only a generated key, in a job',
+      filename: jobFile,
       code: `import knex from 'knex'; export async function feed(db, postId, topicId, authorId) { await db('discovery_feeds').insert({ post_id: postId, topic_id: topicId, author_id: authorId }).onConflict().ignore(); }`,
       errors: [
         {
@@ -452,8 +475,8 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       ],
     },
     {
-      name: 'Prisma: createMany skipDuplicates on a model keyed only by a generated id',
-      filename,
+      name: 'Prisma: createMany skipDuplicates on a model keyed only by a generated id, in a job',
+      filename: jobFile,
       code: `export async function track(prisma, eventId) { await prisma.webhook.createMany({ data: [{ eventId }], skipDuplicates: true }); }`,
       errors: [{ messageId: 'noKeyOnColumns' }],
     },

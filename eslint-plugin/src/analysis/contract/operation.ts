@@ -54,6 +54,8 @@ export interface DataOperation {
    * and what its result says when truthy: this worker `claimed` it, or it was a `duplicate`.
    */
   claim?: 'claimed' | 'duplicate';
+  /** Its call resolves to nothing that says what it wrote (pg-promise's `none`): as if its result were ignored. */
+  answerless?: boolean;
   /** What a key-value write stores under its key (its value), as opposed to the key itself. */
   stored?: readonly TSESTree.Node[];
   /** The columns or fields a read (or an update) matches on, when the code shows them: what it checks for (values, when the code shows them too). */

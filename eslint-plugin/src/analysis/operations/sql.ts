@@ -1,5 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
+import { calleeName } from '../syntax/nodes.js';
 import type { ScopeOf } from '../syntax/static-text.js';
 import { embeddedSql, sqlInterest, type EmbeddedSql, type SqlCalls } from '../sql/embedded.js';
 import type { LibraryName } from '../contract/adapter.js';
@@ -172,6 +173,7 @@ export function sqlOperations(
     switch (statement.kind) {
       case 'insert': {
         const clause = statement.conflictClauseAt;
+        const answerless = node.type === 'CallExpression' && calls.answerless?.has(calleeName(node.callee) ?? '');
         const at = clause && sql.sourceOffset(clause.offset);
         return {
           kind: statement.onConflict ? 'upsert' : 'insert',
@@ -208,6 +210,7 @@ export function sqlOperations(
             : statement.onConflict?.inferred === 'none'
               ? { arbiter: 'any' as const }
               : {}),
+          ...(answerless ? { answerless: true } : {}),
         };
       }
       case 'read':

@@ -33,6 +33,8 @@ export interface SqlCalls {
   restParameters: ReadonlySet<string>;
   /** Declared wrappers by call path (`db.run`): the positions of the text and of the parameters. */
   wrappers: ReadonlyMap<string, { sql: number; params?: number }>;
+  /** Methods that resolve to nothing, neither rows nor a count: what they wrote, nobody can read. */
+  answerless?: ReadonlySet<string>;
 }
 
 const sqlStart =

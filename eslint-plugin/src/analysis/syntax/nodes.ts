@@ -112,6 +112,11 @@ export function resultIgnored(node: TSESTree.Node): boolean {
   return current.parent?.type === 'ExpressionStatement';
 }
 
+/** Nobody reads what a write said: its result is ignored, or its call resolves to nothing. */
+export function answerUnread(operation: { node: TSESTree.Node; answerless?: boolean }): boolean {
+  return operation.answerless === true || resultIgnored(operation.node);
+}
+
 /** `….catch(…)`, `….finally(…)`: a step that handles how a promise ends, not what it gives. */
 export function promiseStep(node: TSESTree.Node | undefined): boolean {
   return (

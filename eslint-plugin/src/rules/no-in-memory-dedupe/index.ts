@@ -29,7 +29,7 @@ import type { Leaf } from '../../analysis/origin/facts.js';
 import type { DataOperation } from '../../analysis/operations/index.js';
 import { callOperations } from '../../analysis/control/helper-operations.js';
 import { OriginTracer } from '../../analysis/origin/origin.js';
-import { calleeName, resultIgnored } from '../../analysis/syntax/nodes.js';
+import { answerUnread, calleeName } from '../../analysis/syntax/nodes.js';
 import { walk } from '../../analysis/syntax/walk.js';
 import { createRule } from '../../create-rule.js';
 
@@ -56,7 +56,7 @@ function claimsDurably(
       found = operationsAt(node).some(
         (operation) =>
           operation.claim !== undefined ||
-          (operation.skipsDuplicates === true && !resultIgnored(operation.node)) ||
+          (operation.skipsDuplicates === true && !answerUnread(operation)) ||
           // A conditional put, an insert that fails on its unique key: the duplicate throws.
           ((operation.kind === 'insert' || operation.kind === 'upsert') &&
             operation.arbitrated &&
