@@ -229,3 +229,62 @@ cron.schedule('* * * * *', async () => {
     expect(findings).toEqual(['app/jobs/sweep.ts:9 idempotency/no-check-then-insert/checkThenInsert']);
   });
 });
+
+/** A NestJS consumer whose service, gathered by the folder's `index` file, wraps a Mongoose model. */
+const connectionService = `
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+
+@Injectable()
+export class ConnectionService {
+  constructor(@InjectModel('Connection') private readonly connectionModel: Model<any>) {}
+
+  public async findById(id: string) {
+    return this.connectionModel.findById(id);
+  }
+
+  public async create(data: { _id: string; name: string }) {
+    return this.connectionModel.create(data);
+  }
+}
+`;
+
+const bpoConsumer = (id: string) => `
+import { Controller } from '@nestjs/common';
+import { EventPattern } from '@nestjs/microservices';
+import { ConnectionService } from '../services';
+
+@Controller()
+export class BpoConsumer {
+  constructor(private readonly connectionService: ConnectionService) {}
+
+  @EventPattern('bpo.changed')
+  async onChanged(dto: { uuid: string; parentId: string; name: string }) {
+    const connection = await this.connectionService.findById(dto.uuid);
+    if (!connection) {
+      await this.connectionService.create({ _id: ${id}, name: dto.name });
+    }
+  }
+}
+`;
+
+describe("a service's methods, reached through an index file that re-exports them", () => {
+  const project = (id: string) => ({
+    'src/connection/services/connection.service.ts': connectionService,
+    'src/connection/services/index.ts': "export * from './connection.service';\n",
+    'src/connection/consumers/bpo.consumer.ts': bpoConsumer(id),
+  });
+
+  it('a document created with the _id the service looked up is settled by MongoDB itself', async () => {
+    const { findings } = await lintProject(project('dto.uuid'));
+    expect(findings).toEqual([]);
+  });
+
+  it('the near miss: created with another _id than the one looked up, two deliveries both create', async () => {
+    const { findings } = await lintProject(project('dto.parentId'));
+    expect(findings).toEqual([
+      'src/connection/consumers/bpo.consumer.ts:14 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+  });
+});

@@ -382,7 +382,22 @@ function coveringKey(
 ): UniqueKey | undefined {
   const target = write.targets[0];
   const checked = read.filters;
-  if (!target || write.fields.length === 0) return undefined;
+  if (!target) return undefined;
+  // The document written whole whose primary key was looked up (`findById(data._id)`, then `create(data)`).
+  const document = write.node.type === 'CallExpression' ? write.node.arguments[0] : undefined;
+  const whole = document && document.type !== 'SpreadElement' ? unwrapExpression(document) : undefined;
+  if (
+    whole?.type === 'Identifier' &&
+    primaryKey &&
+    checked &&
+    checked.some(
+      (filter) =>
+        filter.name === primaryKey &&
+        filter.values.some((asked) => text(unwrapExpression(asked)) === `${whole.name}.${primaryKey}`),
+    )
+  )
+    return { columns: [columnName(primaryKey)], partial: false, written: primaryKey, file: '' };
+  if (write.fields.length === 0) return undefined;
   // The store's own primary key (MongoDB's `_id`), looked up and then filled with the same value.
   const primary = primaryKey && write.fields.find((field) => field.name === primaryKey);
   const looked = primaryKey && checked?.find((filter) => filter.name === primaryKey);

@@ -2606,6 +2606,16 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'Mongoose: findById of the document’s own _id, then the document created whole, in a job',
+      filename: 'src/jobs/subscribers.ts',
+      code: `
+        import mongoose from 'mongoose';
+        export async function upsertGroup(data) {
+          if (await Group.findById(data._id)) return;
+          await Group.create(data);
+        }`,
+    },
+    {
       name: 'Mongoose: findById, then created with that _id',
       code: `
         import mongoose from 'mongoose';
@@ -2667,6 +2677,17 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           ],
         },
       ],
+    },
+    {
+      name: 'near miss: findById of another id the document holds, then the document created whole, in a job',
+      filename: 'src/jobs/subscribers.ts',
+      code: `
+        import mongoose from 'mongoose';
+        export async function upsertGroup(data) {
+          if (await Group.findById(data.parentId)) return;
+          await Group.create(data);
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 5 }],
     },
     {
       name: 'near miss: a claim by _id in a store whose tables have no built-in _id key (Sequelize)',

@@ -1,10 +1,12 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
-import type { DataOperation } from '../contract/operation.js';
+import type { DataOperation, Field } from '../contract/operation.js';
+import { fieldsOf, showsEveryField } from '../operations/fields.js';
 import { findOperations } from '../operations/index.js';
 import { settledOperation } from '../operations/sql.js';
 import { calledFunction } from '../project/calls.js';
+import { unwrapExpression } from '../syntax/nodes.js';
 import { constantInitializer } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
 import { answersWith } from './decisions.js';
@@ -95,25 +97,36 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
   if (!inner) return [];
   // The helper's own nodes belong to its module: what the caller can judge is the call, and the
   // names of the columns and fields, not the values it fills them with there, but for a value it
-  // stores as it was given.
-  const namesOnly = (fields: readonly DataOperation['fields'][number][]) =>
-    fields.map((field) => ({ ...field, values: [] }));
-  // `set(key, count)` of the parameter `count`: the caller's argument.
+  // was given as it was given (`findById(id)` of the parameter `id`: the caller's argument).
   const given = (value: TSESTree.Node) => {
+    const bare = unwrapExpression(value);
     const index = imported.fn.params.findIndex(
-      (param) => param.type === 'Identifier' && value.type === 'Identifier' && param.name === value.name,
+      (param) => param.type === 'Identifier' && bare.type === 'Identifier' && param.name === bare.name,
     );
     const argument = index >= 0 ? call.arguments[index] : undefined;
     return argument && argument.type !== 'SpreadElement' ? [argument] : [];
   };
+  const asGiven = (fields: readonly Field[]) =>
+    fields.map((field) => ({ ...field, values: field.values.flatMap(given) }));
   const stored = inner.stored?.flatMap(given);
+  // A document the helper writes as it was given (`create(data) { return this.model.create(data) }`):
+  // the caller's object literal shows its fields.
+  const first = inner.node.type === 'CallExpression' ? inner.node.arguments[0] : undefined;
+  const document =
+    inner.fields.length === 0 && inner.fieldsComplete !== true && first && first.type !== 'SpreadElement'
+      ? given(first)[0]
+      : undefined;
+  const shown =
+    document && (inner.kind === 'insert' || inner.kind === 'upsert') ? fieldsOf(document, file.scopeOf) : [];
   return [
     {
       ...settledOperation(inner),
       node: call,
       label: `${file.code(call.callee)}()`,
-      fields: namesOnly(inner.fields),
-      ...(inner.filters ? { filters: namesOnly(inner.filters) } : {}),
+      ...(shown.length > 0
+        ? { fields: shown, fieldsComplete: showsEveryField(document, file.scopeOf) }
+        : { fields: asGiven(inner.fields) }),
+      ...(inner.filters ? { filters: asGiven(inner.filters) } : {}),
       stored: stored && stored.length === inner.stored?.length ? stored : undefined,
       fix: undefined,
     },

@@ -5,7 +5,7 @@ import { keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
 import { noteModuleFollowed, rememberedThisLint } from './files.js';
-import { importedExport, moduleContext, moduleOfBinding } from './modules.js';
+import { importedExport, moduleContext, moduleOfBinding, resolveImport } from './modules.js';
 import { typedDeclarationOf } from './typed-calls.js';
 
 /**
@@ -30,6 +30,8 @@ type Holder =
   | { module: FileContext; kind: 'object'; node: TSESTree.ObjectExpression };
 
 const maxInheritance = 3;
+/** Index files re-exporting index files: how many steps a name is followed through. */
+const maxReexports = 3;
 
 /** Answers by callee node, for every rule that asks. */
 const resolved = rememberedThisLint((callee: TSESTree.Node, file: FileContext) => resolveCall(file, callee, true));
@@ -153,14 +155,47 @@ function importedValue(
   reference: TSESTree.Node,
 ): { module: FileContext; node: TSESTree.Node } | undefined {
   const imported = importedExport(file, reference);
-  if (imported) {
-    const node = imported.module.exportedValue(imported.name) ?? commonJsExport(imported.module, imported.name);
-    return node ? { module: imported.module, node } : undefined;
-  }
+  if (imported) return exportedBy(imported.module, imported.name, maxReexports);
   if (reference.type !== 'Identifier' || file.imports.names.get(reference.name) !== '*') return undefined;
   const module = moduleOfBinding(file, reference.name);
   const node = module && commonJsExport(module, 'default');
   return module && node ? { module, node } : undefined;
+}
+
+/**
+ * What a module exports under `name`: declared there (ESM or CommonJS), or re-exported from
+ * another module of the project (`export * from './refund.service'`, `export { Refunds } from
+ * './refunds'`), as an `index` file gathers a folder's exports; a few steps at most.
+ */
+function exportedBy(
+  module: FileContext,
+  name: string,
+  steps: number,
+): { module: FileContext; node: TSESTree.Node } | undefined {
+  const node = module.exportedValue(name) ?? commonJsExport(module, name);
+  if (node) return { module, node };
+  if (steps === 0) return undefined;
+  for (const statement of module.sourceAst.body) {
+    let asked: string | undefined;
+    let source: TSESTree.StringLiteral | null = null;
+    if (statement.type === 'ExportAllDeclaration' && !statement.exported && name !== 'default') {
+      asked = name;
+      source = statement.source;
+    } else if (statement.type === 'ExportNamedDeclaration' && statement.source) {
+      const specifier = statement.specifiers.find((item) => exportName(item.exported) === name);
+      asked = specifier && exportName(specifier.local);
+      source = statement.source;
+    }
+    const resolved = asked !== undefined && source ? resolveImport(module.filename, source.value) : undefined;
+    const next = resolved && moduleContext(resolved, module.libraries);
+    const found = next && exportedBy(next, asked!, steps - 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function exportName(node: TSESTree.Identifier | TSESTree.StringLiteral): string {
+  return node.type === 'Identifier' ? node.name : node.value;
 }
 
 /** A function, class or constant the module declares at its top level under `local`. */
