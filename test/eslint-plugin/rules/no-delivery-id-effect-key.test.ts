@@ -324,6 +324,18 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         });`,
     },
     {
+      name: "a Redis lock keyed by the job, its prefix a class's readonly field",
+      code: `
+        class Jobs {
+          private readonly lockPrefix = 'lock:';
+          start() {
+            new Worker('q', async (job) => {
+              await redis.set(\`\${this.lockPrefix}\${job.id}\`, workerId, 'PX', 30000, 'NX');
+            });
+          }
+        }`,
+    },
+    {
       name: 'logging a delivery id is not a key',
       code: `
         channel.consume('q', (msg) => { logger.info({ messageId: msg.properties.messageId, tag: msg.fields.deliveryTag }); });`,
@@ -633,6 +645,19 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
     },
   ],
   invalid: [
+    {
+      name: "near miss: the prefix is a field the class may assign again, so the key's shape is unknown",
+      code: `
+        class Jobs {
+          private lockPrefix = 'lock:';
+          start() {
+            new Worker('q', async (job) => {
+              await redis.set(\`\${this.lockPrefix}\${job.id}\`, workerId, 'PX', 30000, 'NX');
+            });
+          }
+        }`,
+      errors: [{ messageId: 'deliveryKey' }],
+    },
     {
       name: "an untyped CommonJS Lambda: reading event.Records confirms the event is Lambda's, and record.messageId is the SQS message's id",
       filename: 'handler.js',

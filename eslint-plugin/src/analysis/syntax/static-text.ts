@@ -106,6 +106,11 @@ function collectNode(
       if (init && isTextLike(init)) return collect(parts, init, scopeOf, depth + 1, budget);
       return void hole();
     }
+    case 'MemberExpression': {
+      const init = depth < maxDepth ? readonlyFieldInitializer(node) : undefined;
+      if (init && isTextLike(init)) return collect(parts, init, scopeOf, depth + 1, budget);
+      return void hole();
+    }
     default:
       return void hole();
   }
@@ -119,9 +124,35 @@ function isTextLike(node: TSESTree.Node): boolean {
   );
 }
 
+/**
+ * `this.prefix` of a class that declares `private readonly prefix = 'webhook:lock:'`: the value
+ * the field is given where it is declared, which nothing can assign again.
+ */
+function readonlyFieldInitializer(node: TSESTree.MemberExpression): TSESTree.Expression | undefined {
+  if (node.object.type !== 'ThisExpression' || node.computed || node.property.type !== 'Identifier') return undefined;
+  const name = node.property.name;
+  for (let current: TSESTree.Node | undefined = node.parent; current; current = current.parent) {
+    if (current.type === 'FunctionExpression' && current.parent?.type !== 'MethodDefinition') return undefined;
+    if (current.type === 'FunctionDeclaration') return undefined;
+    if (current.type !== 'ClassBody') continue;
+    const field = current.body.find(
+      (member): member is TSESTree.PropertyDefinition =>
+        member.type === 'PropertyDefinition' &&
+        member.readonly &&
+        !member.static &&
+        !member.computed &&
+        member.key.type === 'Identifier' &&
+        member.key.name === name,
+    );
+    return field?.value ?? undefined;
+  }
+  return undefined;
+}
+
 /** An interpolated part: inlined when it is itself static text, a hole otherwise. */
 function collectPart(parts: Part[], node: TSESTree.Node, scopeOf: ScopeOf, depth: number, budget: Budget): void {
-  if (isTextLike(node) || node.type === 'Identifier') collect(parts, node, scopeOf, depth, budget);
+  if (isTextLike(node) || node.type === 'Identifier' || node.type === 'MemberExpression')
+    collect(parts, node, scopeOf, depth, budget);
   else parts.push({ kind: 'hole', expression: node });
 }
 
