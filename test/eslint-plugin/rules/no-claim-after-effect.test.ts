@@ -308,6 +308,16 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
         }`,
     },
     {
+      name: 'a table made if missing before the record changes no data a repeat would duplicate',
+      code: `
+        async function handle(pool, nonce) {
+          const seen = await pool.query('SELECT 1 FROM processed_events WHERE event_key = $1', [nonce]);
+          if (seen.rows.length > 0) return;
+          await pool.query(\`CREATE TABLE IF NOT EXISTS processed_events (event_key text PRIMARY KEY, INDEX idx (event_key))\`);
+          await pool.query('INSERT INTO processed_events (event_key) VALUES ($1)', [nonce]);
+        }`,
+    },
+    {
       name: 'pg: BEGIN and COMMIT sent on one client make the payment and the record one transaction',
       code: `
         async function handle(pool, event) {
@@ -916,6 +926,17 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           data: { write: 'the INSERT into email_domains', work: 'verifyDomainWithProvider()', line: '3' },
         },
       ],
+    },
+    {
+      name: 'near miss: a statement the reader cannot parse, awaited before the record, may change data',
+      code: `
+        async function handle(pool, nonce) {
+          const seen = await pool.query('SELECT 1 FROM processed_events WHERE event_key = $1', [nonce]);
+          if (seen.rows.length > 0) return;
+          await pool.query(\`CALL settle_payment(1, INDEX idx)\`);
+          await pool.query('INSERT INTO processed_events (event_key) VALUES ($1)', [nonce]);
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 6 }],
     },
     {
       name: "check, a claim made with pg-promise's none(), which answers nothing, then the payment",

@@ -171,8 +171,12 @@ function handedIn(call: TSESTree.CallExpression, file: FileContext): boolean {
   );
 }
 
-/** `client.query('BEGIN')`, `query('SET LOCAL …')`: a statement that steers the session, not one that changes data. */
-function controlsSession(call: TSESTree.CallExpression): boolean {
+/**
+ * `client.query('BEGIN')`, `query('SET LOCAL …')`: a statement that steers the session, not one
+ * that changes data; nor does one that changes the schema (`CREATE TABLE IF NOT EXISTS …`), which
+ * a second run finds done or refuses.
+ */
+function changesNoData(call: TSESTree.CallExpression): boolean {
   const [first] = call.arguments;
   const text =
     first?.type === 'Literal'
@@ -182,7 +186,7 @@ function controlsSession(call: TSESTree.CallExpression): boolean {
         : undefined;
   return (
     typeof text === 'string' &&
-    /^\s*(BEGIN|START\s+TRANSACTION|COMMIT|ROLLBACK|END|SAVEPOINT|RELEASE|SET)\b/i.test(text)
+    /^\s*(BEGIN|START\s+TRANSACTION|COMMIT|ROLLBACK|END|SAVEPOINT|RELEASE|SET|CREATE|ALTER|DROP)\b/i.test(text)
   );
 }
 
@@ -194,7 +198,7 @@ function controlsSession(call: TSESTree.CallExpression): boolean {
 function awaitedForEffect(call: TSESTree.CallExpression, file: FileContext): Work | undefined {
   if (call.parent?.type !== 'AwaitExpression' || call.parent.parent?.type !== 'ExpressionStatement') return undefined;
   const name = calleeName(call.callee);
-  if (!name || notEffects.test(name) || controlsSession(call)) return undefined;
+  if (!name || notEffects.test(name) || changesNoData(call)) return undefined;
   return { node: call, label: callLabel(call, file) };
 }
 
