@@ -369,6 +369,31 @@ function looksForInsertedRow(write: DataOperation, read: DataOperation, tracer: 
 }
 
 /**
+ * Does the document hold the value looked up as its primary key: `data` after `findById(data._id)`,
+ * or an object literal that spreads `data` and does not name the key itself?
+ */
+function carriesLookedUpKey(
+  document: TSESTree.Node,
+  checked: readonly Field[],
+  primaryKey: string,
+  text: (node: TSESTree.Node) => string,
+): boolean {
+  const whole = unwrapExpression(document);
+  const sources =
+    whole.type === 'ObjectExpression'
+      ? whole.properties.some((property) => property.type === 'Property' && keyName(property) === primaryKey)
+        ? []
+        : whole.properties.flatMap((property) => (property.type === 'SpreadElement' ? [property.argument] : []))
+      : [whole];
+  const looked = new Set(
+    checked
+      .filter((filter) => filter.name === primaryKey)
+      .flatMap((filter) => filter.values.map((value) => text(unwrapExpression(value)))),
+  );
+  return sources.some((source) => looked.has(`${text(unwrapExpression(source))}.${primaryKey}`));
+}
+
+/**
  * A unique key of the written table, declared in the project's schema, whose columns the write
  * fills and the read checked: the second worker's insert then fails on it instead of duplicating.
  */
@@ -383,19 +408,9 @@ function coveringKey(
   const target = write.targets[0];
   const checked = read.filters;
   if (!target) return undefined;
-  // The document written whole whose primary key was looked up (`findById(data._id)`, then `create(data)`).
-  const document = write.node.type === 'CallExpression' ? write.node.arguments[0] : undefined;
-  const whole = document && document.type !== 'SpreadElement' ? unwrapExpression(document) : undefined;
-  if (
-    whole?.type === 'Identifier' &&
-    primaryKey &&
-    checked &&
-    checked.some(
-      (filter) =>
-        filter.name === primaryKey &&
-        filter.values.some((asked) => text(unwrapExpression(asked)) === `${whole.name}.${primaryKey}`),
-    )
-  )
+  // The document written whole, or spread into the one written, whose primary key was looked up
+  // (`findById(data._id)`, then `create(data)` or `create({ ...data, type })`).
+  if (primaryKey && checked && write.document && carriesLookedUpKey(write.document, checked, primaryKey, text))
     return { columns: [columnName(primaryKey)], partial: false, written: primaryKey, file: '' };
   if (write.fields.length === 0) return undefined;
   // The store's own primary key (MongoDB's `_id`), looked up and then filled with the same value.

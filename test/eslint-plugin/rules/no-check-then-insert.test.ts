@@ -2616,6 +2616,16 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'Mongoose: findById of a chat’s _id, then a document created from the chat spread, in a job',
+      filename: 'src/jobs/chats.ts',
+      code: `
+        import mongoose from 'mongoose';
+        export async function onFirstMessage(dto) {
+          if (await Chat.findById(dto.chat._id)) return;
+          await Chat.create({ members: [], ...dto.chat, type: 'customer' });
+        }`,
+    },
+    {
       name: 'Mongoose: findById, then created with that _id',
       code: `
         import mongoose from 'mongoose';
@@ -2677,6 +2687,17 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           ],
         },
       ],
+    },
+    {
+      name: 'near miss: the chat spread, then another _id written over it, in a job',
+      filename: 'src/jobs/chats.ts',
+      code: `
+        import mongoose from 'mongoose';
+        export async function onFirstMessage(dto) {
+          if (await Chat.findById(dto.chat._id)) return;
+          await Chat.create({ ...dto.chat, _id: dto.chat.threadId });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 5 }],
     },
     {
       name: 'near miss: findById of another id the document holds, then the document created whole, in a job',

@@ -40,6 +40,8 @@ export interface DataOperation {
    * document store's upsert by filter: without one, concurrent upserts insert twice).
    */
   arbiter?: 'exact' | 'any' | 'within';
+  /** The expression that holds the whole row or document an insert stores (`create(data)`'s `data`), where the adapter shows one. */
+  document?: TSESTree.Node;
   /** `fields` are all the fields the write sets: no spread, no computed name, no nested write. */
   fieldsComplete?: boolean;
   /** The write settles duplicates itself: ON CONFLICT, upsert, SET NX, INSERT … WHERE NOT EXISTS. */

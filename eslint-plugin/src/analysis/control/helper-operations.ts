@@ -110,14 +110,9 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
     fields.map((field) => ({ ...field, values: field.values.flatMap(given) }));
   const stored = inner.stored?.flatMap(given);
   // A document the helper writes as it was given (`create(data) { return this.model.create(data) }`):
-  // the caller's object literal shows its fields.
-  const first = inner.node.type === 'CallExpression' ? inner.node.arguments[0] : undefined;
-  const document =
-    inner.fields.length === 0 && inner.fieldsComplete !== true && first && first.type !== 'SpreadElement'
-      ? given(first)[0]
-      : undefined;
-  const shown =
-    document && (inner.kind === 'insert' || inner.kind === 'upsert') ? fieldsOf(document, file.scopeOf) : [];
+  // the caller's argument is the document, and its object literal shows the fields.
+  const document = inner.document && given(inner.document)[0];
+  const shown = document && inner.fields.length === 0 ? fieldsOf(document, file.scopeOf) : [];
   return [
     {
       ...settledOperation(inner),
@@ -128,6 +123,7 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
         : { fields: asGiven(inner.fields) }),
       ...(inner.filters ? { filters: asGiven(inner.filters) } : {}),
       stored: stored && stored.length === inner.stored?.length ? stored : undefined,
+      document,
       fix: undefined,
     },
   ];

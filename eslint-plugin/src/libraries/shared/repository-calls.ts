@@ -300,6 +300,7 @@ export function repositoryOperation(
     return {
       ...base,
       kind: 'insert',
+      document: row,
       fields: fieldsOf(row, scopeOf),
       fieldsComplete: showsEveryField(row, scopeOf),
       arbitrated: ignoreDuplicates?.type === 'Literal' && ignoreDuplicates.value === true,
