@@ -281,6 +281,19 @@ describe("a service's methods, reached through an index file that re-exports the
     expect(findings).toEqual([]);
   });
 
+  it("a service that builds the document from the message it is handed, keeping the message's _id", async () => {
+    const files = project('dto.uuid');
+    files['src/connection/services/connection.service.ts'] = connectionService.replace(
+      'return this.connectionModel.create(data);',
+      'return this.connectionModel.create({ _id: data._id, name: data.name, kind: "bpo" });',
+    );
+    files['src/connection/consumers/bpo.consumer.ts'] = bpoConsumer('dto.uuid')
+      .replace('findById(dto.uuid)', 'findById(dto._id)')
+      .replace('create({ _id: dto.uuid, name: dto.name })', 'create(dto)');
+    const { findings } = await lintProject(files);
+    expect(findings).toEqual([]);
+  });
+
   it('the near miss: created with another _id than the one looked up, two deliveries both create', async () => {
     const { findings } = await lintProject(project('dto.parentId'));
     expect(findings).toEqual([

@@ -10,6 +10,7 @@ import { unwrapExpression } from '../syntax/nodes.js';
 import { constantInitializer } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
 import { answersWith } from './decisions.js';
+import { enclosingFunction } from './statements.js';
 
 /**
  * A call of a helper another module of the project exports, taken for the one operation the
@@ -95,16 +96,27 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
   if (!imported || imported.module === file) return [];
   const inner = summarise(imported.fn, imported.module).operation;
   if (!inner) return [];
+  const module = imported.module;
   // The helper's own nodes belong to its module: what the caller can judge is the call, and the
   // names of the columns and fields, not the values it fills them with there, but for a value it
   // was given as it was given (`findById(id)` of the parameter `id`: the caller's argument).
-  const given = (value: TSESTree.Node) => {
-    const bare = unwrapExpression(value);
-    const index = imported.fn.params.findIndex(
-      (param) => param.type === 'Identifier' && bare.type === 'Identifier' && param.name === bare.name,
-    );
+  const argumentFor = (name: string) => {
+    const index = imported.fn.params.findIndex((param) => param.type === 'Identifier' && param.name === name);
     const argument = index >= 0 ? call.arguments[index] : undefined;
-    return argument && argument.type !== 'SpreadElement' ? [argument] : [];
+    return argument && argument.type !== 'SpreadElement' ? argument : undefined;
+  };
+  const given = (value: TSESTree.Node): TSESTree.Node[] => {
+    const bare = unwrapExpression(value);
+    if (bare.type === 'Identifier') {
+      const argument = argumentFor(bare.name);
+      return argument ? [argument] : [];
+    }
+    // `dto._id` of the parameter `dto`, handed `data`: the caller's own `data._id`, where it writes one.
+    const root = memberRoot(bare);
+    const argument = root && argumentFor(root.name);
+    const spelled = argument?.type === 'Identifier' ? module.text(bare).replace(root!.name, argument.name) : undefined;
+    const same = spelled === undefined ? undefined : expressionSpelled(call, spelled, file);
+    return same ? [same] : [];
   };
   const asGiven = (fields: readonly Field[]) =>
     fields.map((field) => ({ ...field, values: field.values.flatMap(given) }));
@@ -127,4 +139,29 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
       fix: undefined,
     },
   ];
+}
+
+/** `dto.plan.id` → `dto`: the variable a chain of plain member reads starts from. */
+function memberRoot(node: TSESTree.Node): TSESTree.Identifier | undefined {
+  let current = node;
+  while (current.type === 'MemberExpression' && !current.computed) current = current.object;
+  return current !== node && current.type === 'Identifier' ? current : undefined;
+}
+
+/** A member read the caller's function writes, spelled exactly so (`data._id`), before `call` or after. */
+function expressionSpelled(call: TSESTree.Node, spelled: string, file: FileContext): TSESTree.Node | undefined {
+  let found: TSESTree.Node | undefined;
+  const fn = enclosingFunction(call);
+  if (!fn) return undefined;
+  walk(
+    fn.body,
+    file.visitorKeys,
+    (node) => {
+      if (found) return false;
+      if (node.type === 'MemberExpression' && file.text(node) === spelled) found = node;
+      return true;
+    },
+    bodyBudget,
+  );
+  return found;
 }
