@@ -141,6 +141,10 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     return true;`),
     },
     {
+      name: 'a cache: the stored time is handed back to the caller, a value rather than a marker of work done',
+      code: lastSeen('return { seen: true, lastSeenAt: last };'),
+    },
+    {
       name: 'a sweep that takes a Redis mutex before it calls the helper that looks and creates: the runs are serialised',
       code: sweep(`const mutex = new Mutex(redis, 'sweep'); await mutex.acquire();`),
     },

@@ -53,8 +53,9 @@ function rowVariable(read: TSESTree.Node): TSESTree.Identifier | undefined {
 
 /**
  * Is what the read found used as a value, beyond whether it is there: handed to a call
- * (`fromString(last)`, `Number(last)`) or computed with (`now - last`)? A stored time read back
- * so is a throttle's state (`if (now - last < 30_000) return`), not a marker of work done.
+ * (`fromString(last)`, `Number(last)`), computed with (`now - last`), or handed back to the
+ * caller (`return { lastScan: cached }`)? A stored time read back so is a throttle's state (`if
+ * (now - last < 30_000) return`) or a cache's entry, not a marker of work done.
  */
 export function readBack(read: TSESTree.Node, file: FileContext): boolean {
   const found = rowVariable(read);
@@ -64,7 +65,10 @@ export function readBack(read: TSESTree.Node, file: FileContext): boolean {
     const parent = use.parent;
     return (
       reference.isRead() &&
-      (callTaking(use) !== undefined || (parent?.type === 'BinaryExpression' && /^[-+*/%<>]=?$/.test(parent.operator)))
+      (callTaking(use) !== undefined ||
+        (parent?.type === 'BinaryExpression' && /^[-+*/%<>]=?$/.test(parent.operator)) ||
+        parent?.type === 'ReturnStatement' ||
+        (parent?.type === 'Property' && parent.value === use && parent.parent.type === 'ObjectExpression'))
     );
   });
 }
