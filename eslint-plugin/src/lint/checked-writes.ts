@@ -369,27 +369,34 @@ function looksForInsertedRow(write: DataOperation, read: DataOperation, tracer: 
 }
 
 /**
- * Does the document hold the value looked up as its primary key: `data` after `findById(data._id)`,
- * or an object literal that spreads `data` and does not name the key itself?
+ * Does the write store the value the read looked up as the store's own primary key (MongoDB's
+ * `_id`): in that field (`findById(dto.uuid)`, then `create({ _id: dto.uuid, … })`), or in the
+ * document it stores whole or spreads, when that does not name the key itself (`findById(data._id)`,
+ * then `create(data)` or `create({ ...data, type })`)?
  */
-function carriesLookedUpKey(
-  document: TSESTree.Node,
+function writesLookedUpKey(
+  write: DataOperation,
   checked: readonly Field[],
   primaryKey: string,
   text: (node: TSESTree.Node) => string,
 ): boolean {
-  const whole = unwrapExpression(document);
-  const sources =
-    whole.type === 'ObjectExpression'
-      ? whole.properties.some((property) => property.type === 'Property' && keyName(property) === primaryKey)
-        ? []
-        : whole.properties.flatMap((property) => (property.type === 'SpreadElement' ? [property.argument] : []))
-      : [whole];
   const looked = new Set(
     checked
       .filter((filter) => filter.name === primaryKey)
       .flatMap((filter) => filter.values.map((value) => text(unwrapExpression(value)))),
   );
+  if (looked.size === 0) return false;
+  const primary = write.fields.find((field) => field.name === primaryKey);
+  if (primary?.values.some((value) => looked.has(text(unwrapExpression(value))))) return true;
+  const whole = write.document && unwrapExpression(write.document);
+  const sources =
+    whole?.type === 'ObjectExpression'
+      ? whole.properties.some((property) => property.type === 'Property' && keyName(property) === primaryKey)
+        ? []
+        : whole.properties.flatMap((property) => (property.type === 'SpreadElement' ? [property.argument] : []))
+      : whole
+        ? [whole]
+        : [];
   return sources.some((source) => looked.has(`${text(unwrapExpression(source))}.${primaryKey}`));
 }
 
@@ -408,16 +415,9 @@ function coveringKey(
   const target = write.targets[0];
   const checked = read.filters;
   if (!target) return undefined;
-  // The document written whole, or spread into the one written, whose primary key was looked up
-  // (`findById(data._id)`, then `create(data)` or `create({ ...data, type })`).
-  if (primaryKey && checked && write.document && carriesLookedUpKey(write.document, checked, primaryKey, text))
+  if (primaryKey && checked && writesLookedUpKey(write, checked, primaryKey, text))
     return { columns: [columnName(primaryKey)], partial: false, written: primaryKey, file: '' };
   if (write.fields.length === 0) return undefined;
-  // The store's own primary key (MongoDB's `_id`), looked up and then filled with the same value.
-  const primary = primaryKey && write.fields.find((field) => field.name === primaryKey);
-  const looked = primaryKey && checked?.find((filter) => filter.name === primaryKey);
-  if (primary && looked && primary.values.some((value) => looked.values.some((asked) => text(asked) === text(value))))
-    return { columns: [columnName(primaryKey)], partial: false, written: primaryKey, file: '' };
   // A key every insert fills with the same constant (a singleton row, `id: true`): the second always fails.
   const constant = write.fields.filter(
     (field) =>

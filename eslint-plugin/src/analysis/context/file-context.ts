@@ -2,7 +2,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import type { LibraryTable } from './library-table.js';
 import { constantInitializer, variableOf } from '../syntax/scope.js';
-import { calleeName, keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { calleeName, keyName, moduleExportName, propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { importsOf, type FileImports } from '../syntax/imports.js';
 import { walk } from '../syntax/walk.js';
 
@@ -254,7 +254,7 @@ export class FileContext {
       if (statement.type !== 'ExportNamedDeclaration' || statement.source) continue;
       for (const specifier of statement.specifiers) {
         if (specifier.local.type === 'Identifier' && specifier.local.name === local) {
-          return specifier.exported.type === 'Identifier' ? specifier.exported.name : String(specifier.exported.value);
+          return moduleExportName(specifier.exported);
         }
       }
     }
@@ -297,8 +297,7 @@ export class FileContext {
       }
       if (statement.type === 'ExportNamedDeclaration' && !statement.source) {
         for (const specifier of statement.specifiers) {
-          const exported =
-            specifier.exported.type === 'Identifier' ? specifier.exported.name : String(specifier.exported.value);
+          const exported = moduleExportName(specifier.exported);
           if (exported === name && specifier.local.type === 'Identifier') return declared(specifier.local.name);
         }
         const declaration = statement.declaration;

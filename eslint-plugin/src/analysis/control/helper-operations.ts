@@ -6,7 +6,7 @@ import { fieldsOf, showsEveryField } from '../operations/fields.js';
 import { findOperations } from '../operations/index.js';
 import { settledOperation } from '../operations/sql.js';
 import { calledFunction } from '../project/calls.js';
-import { unwrapExpression } from '../syntax/nodes.js';
+import { memberPath, unwrapExpression } from '../syntax/nodes.js';
 import { constantInitializer } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
 import { answersWith } from './decisions.js';
@@ -96,7 +96,6 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
   if (!imported || imported.module === file) return [];
   const inner = summarise(imported.fn, imported.module).operation;
   if (!inner) return [];
-  const module = imported.module;
   // The helper's own nodes belong to its module: what the caller can judge is the call, and the
   // names of the columns and fields, not the values it fills them with there, but for a value it
   // was given as it was given (`findById(id)` of the parameter `id`: the caller's argument).
@@ -112,10 +111,9 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
       return argument ? [argument] : [];
     }
     // `dto._id` of the parameter `dto`, handed `data`: the caller's own `data._id`, where it writes one.
-    const root = memberRoot(bare);
-    const argument = root && argumentFor(root.name);
-    const spelled = argument?.type === 'Identifier' ? module.text(bare).replace(root!.name, argument.name) : undefined;
-    const same = spelled === undefined ? undefined : expressionSpelled(call, spelled, file);
+    const [root, ...members] = bare.type === 'MemberExpression' ? (memberPath(bare) ?? []) : [];
+    const argument = root === undefined ? undefined : argumentFor(root);
+    const same = argument?.type === 'Identifier' ? memberRead(call, [argument.name, ...members], file) : undefined;
     return same ? [same] : [];
   };
   const asGiven = (fields: readonly Field[]) =>
@@ -141,15 +139,9 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
   ];
 }
 
-/** `dto.plan.id` → `dto`: the variable a chain of plain member reads starts from. */
-function memberRoot(node: TSESTree.Node): TSESTree.Identifier | undefined {
-  let current = node;
-  while (current.type === 'MemberExpression' && !current.computed) current = current.object;
-  return current !== node && current.type === 'Identifier' ? current : undefined;
-}
-
-/** A member read the caller's function writes, spelled exactly so (`data._id`), before `call` or after. */
-function expressionSpelled(call: TSESTree.Node, spelled: string, file: FileContext): TSESTree.Node | undefined {
+/** A member read of `path` (`data._id`) the caller's function writes, before `call` or after. */
+function memberRead(call: TSESTree.Node, path: readonly string[], file: FileContext): TSESTree.Node | undefined {
+  const spelled = path.join('.');
   let found: TSESTree.Node | undefined;
   const fn = enclosingFunction(call);
   if (!fn) return undefined;
@@ -158,7 +150,7 @@ function expressionSpelled(call: TSESTree.Node, spelled: string, file: FileConte
     file.visitorKeys,
     (node) => {
       if (found) return false;
-      if (node.type === 'MemberExpression' && file.text(node) === spelled) found = node;
+      if (node.type === 'MemberExpression' && memberPath(node)?.join('.') === spelled) found = node;
       return true;
     },
     bodyBudget,

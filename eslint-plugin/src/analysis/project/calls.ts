@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { isFunction, typeReferenceOf, type FileContext, type FunctionNode } from '../context/file-context.js';
-import { keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { keyName, moduleExportName, propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
 import { noteModuleFollowed, rememberedThisLint } from './files.js';
@@ -182,8 +182,8 @@ function exportedBy(
       asked = name;
       source = statement.source;
     } else if (statement.type === 'ExportNamedDeclaration' && statement.source) {
-      const specifier = statement.specifiers.find((item) => exportName(item.exported) === name);
-      asked = specifier && exportName(specifier.local);
+      const specifier = statement.specifiers.find((item) => moduleExportName(item.exported) === name);
+      asked = specifier && moduleExportName(specifier.local);
       source = statement.source;
     }
     const resolved = asked !== undefined && source ? resolveImport(module.filename, source.value) : undefined;
@@ -192,10 +192,6 @@ function exportedBy(
     if (found) return found;
   }
   return undefined;
-}
-
-function exportName(node: TSESTree.Identifier | TSESTree.StringLiteral): string {
-  return node.type === 'Identifier' ? node.name : node.value;
 }
 
 /** A function, class or constant the module declares at its top level under `local`. */

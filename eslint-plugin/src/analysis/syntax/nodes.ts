@@ -112,6 +112,11 @@ export function resultIgnored(node: TSESTree.Node): boolean {
   return current.parent?.type === 'ExpressionStatement';
 }
 
+/** The name an export or import specifier gives: `export { a as b }` → `b`, `export { a as 'b-c' }` → `b-c`. */
+export function moduleExportName(node: TSESTree.Identifier | TSESTree.StringLiteral): string {
+  return node.type === 'Identifier' ? node.name : node.value;
+}
+
 /** Nobody reads what a write said: its result is ignored, or its call resolves to nothing. */
 export function answerUnread(operation: { node: TSESTree.Node; answerless?: boolean }): boolean {
   return operation.answerless === true || resultIgnored(operation.node);
