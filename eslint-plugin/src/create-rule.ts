@@ -1,7 +1,8 @@
-import type { TSESLint } from '@typescript-eslint/utils';
+import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { catalogue, lessonTarget, type RuleName } from './catalogue.js';
 import { SettingsError } from './settings.js';
+import { analysisFor } from './lint/file-analysis.js';
 
 const repository = 'https://github.com/idempotency-toolkit/idempotency-toolkit';
 
@@ -84,6 +85,20 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * The rule's context, with findings in code nothing runs held back: a class's method that nothing
+ * in the project calls has no effect to repeat until something does.
+ */
+function reportingWhatRuns<MessageIds extends string, Options extends readonly unknown[]>(
+  context: Readonly<TSESLint.RuleContext<MessageIds, Options>>,
+): Readonly<TSESLint.RuleContext<MessageIds, Options>> {
+  const report = (descriptor: TSESLint.ReportDescriptor<MessageIds>) => {
+    if ('node' in descriptor && analysisFor(context).inUncalledMethod(descriptor.node as TSESTree.Node)) return;
+    context.report(descriptor);
+  };
+  return Object.create(context, { report: { value: report } }) as Readonly<TSESLint.RuleContext<MessageIds, Options>>;
+}
+
+/**
  * Builds a rule the way every rule here is built: description, docs URL and lesson from the
  * catalogue, options merged over their defaults, and listeners that never let an analysis
  * error escape.
@@ -107,7 +122,7 @@ export function createRule<MessageIds extends string, Options extends readonly u
     create(context) {
       let listeners: TSESLint.RuleListener;
       try {
-        listeners = create(context, mergeOptions(defaultOptions, context.options));
+        listeners = create(reportingWhatRuns(context), mergeOptions(defaultOptions, context.options));
       } catch (error) {
         contain(error, context.filename);
         return {};

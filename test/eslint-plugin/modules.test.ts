@@ -301,3 +301,65 @@ describe("a service's methods, reached through an index file that re-exports the
     ]);
   });
 });
+
+describe('a method nothing in the project calls', () => {
+  const service = (decorator = '') => `
+import Stripe from 'stripe';
+import { randomUUID } from 'node:crypto';
+
+export class RefundService {
+  constructor(private readonly stripe: Stripe) {}
+
+  ${decorator}async refundCharge(charge: string, cents: number) {
+    return this.stripe.refunds.create({ charge, amount: cents }, { idempotencyKey: randomUUID() });
+  }
+}
+`;
+  const route = `
+import { RefundService } from '../payments/refund.service';
+
+export async function refund(request, service: RefundService) {
+  return service.refundCharge(request.body.charge, request.body.cents);
+}
+`;
+  const finding = 'src/payments/refund.service.ts:9 idempotency/no-delivery-id-effect-key/mintedKey';
+
+  it('has nothing to repeat: its finding waits until something calls it, and a test calling it is not enough', async () => {
+    const { findings } = await lintProject({
+      'src/payments/refund.service.ts': service(),
+      'test/refund.service.test.ts': `import { RefundService } from '../src/payments/refund.service';\nawait new RefundService(stripe).refundCharge('ch_1', 100);\n`,
+    });
+    expect(findings).toEqual([]);
+  });
+
+  it('the near miss: a route of another module calls it', async () => {
+    const { findings } = await lintProject({
+      'src/payments/refund.service.ts': service(),
+      'src/routes/refund.ts': route,
+    });
+    expect(findings).toEqual([finding]);
+  });
+
+  it('the near miss: another method of its class calls it', async () => {
+    const { findings } = await lintProject({
+      'src/payments/refund.service.ts': service().replace(
+        '\n}\n',
+        '\n  async refundAll(charges: string[]) {\n    for (const charge of charges) await this.refundCharge(charge, 100);\n  }\n}\n',
+      ),
+    });
+    expect(findings).toEqual([finding]);
+  });
+
+  it('the near miss: a framework calls it, as its decorator says', async () => {
+    const { findings } = await lintProject({ 'src/payments/refund.service.ts': service("@Post('refunds')\n  ") });
+    expect(findings).toEqual(['src/payments/refund.service.ts:10 idempotency/no-delivery-id-effect-key/mintedKey']);
+  });
+
+  it('the near miss: a published package offers it to code outside the project', async () => {
+    const { findings } = await lintProject({
+      'package.json': JSON.stringify({ name: 'refunds-sdk', type: 'module', files: ['dist'] }),
+      'src/payments/refund.service.ts': service(),
+    });
+    expect(findings).toEqual([finding]);
+  });
+});

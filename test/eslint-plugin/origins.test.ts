@@ -180,6 +180,10 @@ export class WebhooksService {
 }
 `,
     );
+    write(
+      'src/routes.ts',
+      "import { WebhooksService } from './webhooks.js';\nexport const onPayment = (body) => new WebhooksService().handlePaymentWebhook(body);\n",
+    );
     const found = reportsOf(webhooks).find((finding) => finding.rule === 'no-in-memory-dedupe');
     expect(found?.data).toMatchObject({ origin: '1:7', originFile: memory, originNote: 'the memory is made here' });
   });

@@ -1414,6 +1414,8 @@ export class Service {
   }
 }
 `,
+      'src/main.ts':
+        "import { Service } from './service';\nexport const keep = (service: Service) => service.keep('k', 'o', 't', 'u');\n",
     });
     expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual([
       'src/service.ts:8 idempotency/no-claim-without-unique-key/upsertNoKey',

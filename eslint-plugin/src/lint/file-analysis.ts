@@ -2,14 +2,16 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { libraryTableFor, openDocumentsSetting } from '../settings.js';
 import { beginLint } from '../analysis/project/files.js';
-import { importedValueOf } from '../analysis/project/modules.js';
+import { importedValueOf, inPublishedPackage } from '../analysis/project/modules.js';
 import { sitesInImporters } from '../analysis/project/import-sites.js';
+import { namedElsewhere, timesWritten } from '../analysis/project/importers.js';
 import { useProgramThisLint } from '../analysis/project/typed-calls.js';
 import { claimedFacts, type EffectKey } from '../analysis/keys/effect-keys.js';
 import type { Leaf } from '../analysis/origin/facts.js';
 import { handlerParameter, isNamedEntryPoint, registrationOf } from '../analysis/origin/entry-points.js';
 import { passedToWrapper } from '../analysis/origin/wrappers.js';
 import { FileContext, isFunction, type FunctionNode } from '../analysis/context/file-context.js';
+import { keyName } from '../analysis/syntax/nodes.js';
 import { keyFacts } from '../analysis/keys/key-facts.js';
 import type { LibraryTable } from '../analysis/context/library-table.js';
 import { callOperations, helperOperations } from '../analysis/control/helper-operations.js';
@@ -35,6 +37,7 @@ export class FileAnalysis {
   private readonly keys = new Map<TSESTree.Node, readonly TracedKey[]>();
   private claimed: Set<string> | undefined;
   private schemaModel: SchemaModel | undefined;
+  private readonly text: string;
 
   constructor(
     sourceCode: Readonly<TSESLint.SourceCode>,
@@ -43,6 +46,7 @@ export class FileAnalysis {
   ) {
     this.file = new FileContext(sourceCode, libraries, location.filename, importedValueOf);
     this.tracer = new OriginTracer(this.file);
+    this.text = sourceCode.text;
   }
 
   operationsAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): DataOperation[] {
@@ -127,6 +131,39 @@ export class FileAnalysis {
       }
     }
     return false;
+  }
+
+  /**
+   * Is `node` in a class's method that nothing in the project calls: its name written only where it
+   * is declared, in this file and in every other production file of the project? A finding there
+   * waits until something calls it. A method the framework calls (decorated, or overriding a base
+   * or an interface it implements) and one a published package offers to code outside the project
+   * are always called.
+   */
+  inUncalledMethod(node: TSESTree.Node): boolean {
+    let method: TSESTree.MethodDefinition | TSESTree.PropertyDefinition | undefined;
+    for (let current = node.parent; current; current = current.parent) {
+      if (
+        (current.type === 'MethodDefinition' || current.type === 'PropertyDefinition') &&
+        current.value &&
+        isFunction(current.value)
+      )
+        method = current;
+    }
+    if (!method || method.computed || (method.type === 'MethodDefinition' && method.kind !== 'method')) return false;
+    const name = keyName(method);
+    const owner = method.parent.parent;
+    if (
+      name === undefined ||
+      (method.decorators ?? []).length > 0 ||
+      (owner.type !== 'ClassDeclaration' && owner.type !== 'ClassExpression') ||
+      owner.superClass ||
+      (owner.implements ?? []).length > 0 ||
+      timesWritten(name, this.text) > 1 ||
+      inPublishedPackage(this.location.filename)
+    )
+      return false;
+    return !namedElsewhere(name, this.location.filename);
   }
 
   /** The unique keys of the project this file belongs to, found the first time a rule asks. */

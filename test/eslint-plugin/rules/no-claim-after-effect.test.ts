@@ -1196,6 +1196,8 @@ export class PaymentHandler {
   }
 }
 `,
+      'src/main.ts':
+        "import { PaymentHandler } from './handler';\nexport const onEvent = (handler: PaymentHandler, event) => handler.handle(event);\n",
     });
     expect(findings).toEqual(['src/handler.ts:9 idempotency/no-claim-after-effect/protectedButWorkBefore']);
   });

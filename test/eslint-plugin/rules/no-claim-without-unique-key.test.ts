@@ -529,7 +529,7 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
     {
       name: 'NestJS Mongoose: a @Schema class whose @Prop is not unique, in a job',
       filename: jobFile,
-      code: `import { Model } from 'mongoose'; class EventsService { constructor(EventKeysModel) { this.EventKeysModel = EventKeysModel; } seed(name) { return this.EventKeysModel.updateOne({ key: name }, { key: name, type: 'String' }, { upsert: true }).exec(); } }`,
+      code: `import { Model } from 'mongoose'; class EventsService { constructor(EventKeysModel) { this.EventKeysModel = EventKeysModel; } seed(name) { return this.EventKeysModel.updateOne({ key: name }, { key: name, type: 'String' }, { upsert: true }).exec(); } } export const run = (model, name) => new EventsService(model).seed(name);`,
       errors: [{ messageId: 'upsertNoKey' }],
     },
   ],

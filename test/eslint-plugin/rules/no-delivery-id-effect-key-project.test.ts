@@ -49,6 +49,19 @@ function steadyKey(payoutId) { return \`payout-\${payoutId}\`; }
 module.exports = { payoutKey, steadyKey };
 `;
 
+/** What calls each of the payment methods (a method nothing calls has no effect to repeat). */
+const paymentRoutes = `
+import { Payments } from './payments';
+export async function route(payments: Payments, kind: string, id: string) {
+  if (kind === 'refund') return payments.refund(id);
+  if (kind === 'charge') return payments.charge(id);
+  if (kind === 'again') return payments.chargeAgain(id);
+  if (kind === 'steady') return payments.chargeSteady(id);
+  if (kind === 'payout') return payments.payout(id);
+  return payments.payoutSteady(id);
+}
+`;
+
 const payments = `
 import { KeyService, keyService } from './keys';
 const { payoutKey, steadyKey } = require('./payout-keys.cjs');
@@ -97,6 +110,7 @@ describe('no-delivery-id-effect-key across a project', () => {
       'src/payout-keys.cjs': commonJs,
       'src/payments.ts': payments,
       'src/wallet.ts': wallet,
+      'src/routes.ts': paymentRoutes,
     });
     const keyFindings = findings.filter((finding) => finding.includes('no-delivery-id-effect-key'));
     expect(keyFindings).toEqual([

@@ -264,6 +264,8 @@ describe('no-in-memory-dedupe across modules', () => {
       'prisma/schema.prisma': schema,
       'src/idempotency.ts': memory,
       'src/webhooks.ts': webhook,
+      'src/routes.ts':
+        "import { WebhooksService } from './webhooks.js';\nexport const onPayment = (body) => new WebhooksService().handlePaymentWebhook(body);\n",
     });
     expect(findings).toEqual(['src/webhooks.ts:8 idempotency/no-in-memory-dedupe/inMemory']);
     expect(messages[0]).toContain('Duplicates remembered in process memory: processedIds is empty after a restart');

@@ -32,6 +32,10 @@ interface ProjectIndex {
   identity: string;
   /** Specifier stem → the files and specifiers that end with it. */
   byStem: Map<string, { file: string; specifier: string }[]>;
+  /** The project's production source files (no tests, fixtures or mocks). */
+  production: string[];
+  /** Names asked of `namedElsewhere`, with the answer for this listing. */
+  named: Map<string, Set<string>>;
 }
 
 const indexes = new Map<string, ProjectIndex>();
@@ -96,7 +100,9 @@ function indexOf(root: string): ProjectIndex {
   const identity = folderIdentity(root);
   if (known && known.identity === identity && now() - known.at < indexLifetimeMs) return known;
   const byStem = new Map<string, { file: string; specifier: string }[]>();
+  const production: string[] = [];
   for (const file of listSources(root)) {
+    if (!isTestCode(file, root)) production.push(file);
     for (const specifier of specifiersIn(file)) {
       if (!specifier.startsWith('.') && !specifier.includes('/')) continue;
       const stem = stemOf(specifier);
@@ -105,7 +111,7 @@ function indexOf(root: string): ProjectIndex {
       else byStem.set(stem, [{ file, specifier }]);
     }
   }
-  const index = { at: now(), identity, byStem };
+  const index = { at: now(), identity, byStem, production, named: new Map() };
   indexes.set(root, index);
   return index;
 }
@@ -135,3 +141,36 @@ export function importersOf(target: string): { file: string; specifier: string }
         resolveImport(file, specifier) === target,
     );
 }
+
+/**
+ * Is `name` written in a production source file of the project other than `file` (in code, a
+ * string or a comment: any mention may be a use)? Each file is read once per name and listing.
+ */
+export function namedElsewhere(name: string, file: string): boolean {
+  const root = projectRoot(file);
+  if (!root) return true;
+  const index = indexOf(root);
+  let namers = index.named.get(name);
+  if (!namers) {
+    namers = new Set();
+    for (const other of index.production) {
+      const text = textOf(other);
+      if (text?.includes(name) && timesWritten(name, text, 1) > 0) namers.add(other);
+    }
+    index.named.set(name, namers);
+  }
+  return [...namers].some((namer) => namer !== file);
+}
+
+/** How many times `name` is written in `text` as a whole word, counting up to `enough`. */
+export function timesWritten(name: string, text: string, enough = 2): number {
+  let times = 0;
+  for (let at = text.indexOf(name); at >= 0 && times < enough; at = text.indexOf(name, at + name.length)) {
+    const before = text[at - 1];
+    const after = text[at + name.length];
+    if (!(before && identifierPart.test(before)) && !(after && identifierPart.test(after))) times += 1;
+  }
+  return times;
+}
+
+const identifierPart = /[\w$]/;

@@ -78,7 +78,7 @@ export function resolveImport(fromFile: string, specifier: string): string | und
  */
 function siblingPackage(fromFile: string, name: string): string | undefined {
   for (const folder of ascend(fromFile).folders) {
-    const spec = localDependencies(path.join(folder, 'package.json'))?.get(name);
+    const spec = manifestAt(path.join(folder, 'package.json'))?.local.get(name);
     if (spec === undefined) continue;
     const target = path.resolve(folder, spec);
     return target.includes(`${path.sep}node_modules${path.sep}`) ? undefined : target;
@@ -86,27 +86,47 @@ function siblingPackage(fromFile: string, name: string): string | undefined {
   return undefined;
 }
 
-const manifests = new Map<string, { stamp: string; local: ReadonlyMap<string, string> }>();
+interface Manifest {
+  /** The dependencies it names by a path (`file:`, `link:`), by package name. */
+  local: ReadonlyMap<string, string>;
+  /** Made to be published: not private, and saying what to publish (`files`, `publishConfig`). */
+  published: boolean;
+}
 
-/** The dependencies a package.json names by a path (`file:`, `link:`), by package name; read once per modification. */
-function localDependencies(file: string): ReadonlyMap<string, string> | undefined {
+const manifests = new Map<string, { stamp: string; manifest: Manifest }>();
+
+/** What the analysis reads of a package.json, once per modification. */
+function manifestAt(file: string): Manifest | undefined {
   const stamped = stampOf(file);
   if (!stamped) return undefined;
   const known = manifests.get(file);
-  if (known?.stamp === stamped.stamp) return known.local;
+  if (known?.stamp === stamped.stamp) return known.manifest;
   const local = new Map<string, string>();
+  let published = false;
   try {
     const manifest = JSON.parse(textOf(file) ?? '') as Record<string, Record<string, unknown> | undefined>;
     for (const [name, spec] of Object.entries({ ...manifest.devDependencies, ...manifest.dependencies })) {
       const where = typeof spec === 'string' ? /^(?:file|link):(.+)$/.exec(spec)?.[1] : undefined;
       if (where !== undefined) local.set(name, where);
     }
+    published =
+      manifest.private !== (true as unknown) && (manifest.files !== undefined || manifest.publishConfig !== undefined);
   } catch {
-    // Not JSON: no dependency is named by it.
+    // Not JSON: no dependency is named by it, and nothing says it is published.
   }
   if (manifests.size >= maxModules) manifests.clear();
-  manifests.set(file, { stamp: stamped.stamp, local });
-  return local;
+  const read = { local, published };
+  manifests.set(file, { stamp: stamped.stamp, manifest: read });
+  return read;
+}
+
+/** Is `file` in a package made to be published, whose exports code outside the project may call? */
+export function inPublishedPackage(file: string): boolean {
+  for (const folder of ascend(file).folders) {
+    const manifest = manifestAt(path.join(folder, 'package.json'));
+    if (manifest) return manifest.published;
+  }
+  return false;
 }
 
 function setParents(node: TSESTree.Node, keys: TSESLint.SourceCode.VisitorKeys): void {
