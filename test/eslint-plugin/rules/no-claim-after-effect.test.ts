@@ -1528,8 +1528,46 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           return true;
         }`,
     },
+    {
+      name: 'an UPDATE that only sets values between the check and the record is no work: a second run leaves the row as the first did',
+      filename: 'src/webhooks/account.ts',
+      code: `
+        export async function onAccountUpdated(pool, event) {
+          const seen = await pool.query('SELECT 1 FROM webhook_events WHERE event_id = $1', [event.id]);
+          if (seen.rows.length > 0) return;
+          await pool.query('UPDATE venues SET stripe_status = $1, charges_enabled = $2 WHERE stripe_account_id = $3', [event.status, event.charges, event.account]);
+          await pool.query('INSERT INTO webhook_events (event_id) VALUES ($1)', [event.id]);
+        }`,
+    },
   ],
   invalid: [
+    {
+      name: 'near miss: an UPDATE that adds to a balance between the check and the record is work',
+      filename: 'src/webhooks/account.ts',
+      code: `
+        export async function onPayout(pool, event) {
+          const seen = await pool.query('SELECT 1 FROM webhook_events WHERE event_id = $1', [event.id]);
+          if (seen.rows.length > 0) return;
+          await pool.query('UPDATE venues SET balance_cents = balance_cents + $1 WHERE stripe_account_id = $2', [event.cents, event.account]);
+          await pool.query('INSERT INTO webhook_events (event_id) VALUES ($1)', [event.id]);
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 6 }],
+    },
+    {
+      name: 'near miss: an UPDATE of a total the code added up is work too',
+      filename: 'src/webhooks/account.ts',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function onPayout(event) {
+          const seen = await prisma.webhookEvent.findUnique({ where: { eventId: event.id } });
+          if (seen) return;
+          const venue = await prisma.venue.findUnique({ where: { accountId: event.account } });
+          await prisma.venue.update({ where: { accountId: event.account }, data: { balanceCents: venue.balanceCents + event.cents } });
+          await prisma.webhookEvent.create({ data: { eventId: event.id } });
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 9 }],
+    },
     {
       name: 'near miss: an INSERT of an effect between the check and the record is work',
       filename: 'src/webhooks/nonce.ts',

@@ -3,6 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { isIdempotencyField } from '../keys/named-keys.js';
 import { providerCallAt } from '../keys/provider-calls.js';
 import { objectLiteral } from '../operations/fields.js';
+import { addedFields } from '../operations/additions.js';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { collectionOf, localCollection } from './collections.js';
 import type { DataOperation } from '../operations/index.js';
@@ -41,13 +42,16 @@ const walkBudget = 5_000;
 
 /**
  * A write whose repeat is a second effect: not a read, not a lock, not one that settles
- * duplicates, and not a delete (a second one finds nothing left to take away).
+ * duplicates, not a delete (a second one finds nothing left to take away), and not an update
+ * that only sets values (a second one leaves the row as the first did; one that adds to a
+ * value is `accumulates`).
  */
 function repeatsWhenRun(operation: DataOperation): boolean {
   return (
     operation.kind !== 'read' &&
     operation.kind !== 'serialisation' &&
     operation.kind !== 'delete' &&
+    operation.kind !== 'update' &&
     !operation.arbitrated
   );
 }
@@ -65,12 +69,14 @@ export function overwrites(operation: DataOperation, file: FileContext): boolean
 }
 
 /**
- * An upsert, or a key-value SET, of a value the code added up (`balance: current + credit`):
- * settling the row does not make it safe to repeat, since a second run adds again.
+ * An upsert, an update, or a key-value SET, of a value the code added up (`balance: current +
+ * credit`), or an update that adds to a value itself (`credits = credits + $1`): settling or
+ * finding the row does not make it safe to repeat, since a second run adds again.
  */
 function accumulates(operation: DataOperation, file: FileContext): boolean {
+  if (operation.kind === 'update' && addedFields(operation, file)) return true;
   const values =
-    operation.kind === 'upsert' && !operation.skipsDuplicates
+    (operation.kind === 'upsert' && !operation.skipsDuplicates) || operation.kind === 'update'
       ? operation.fields.flatMap((field) => field.values)
       : overwrites(operation, file)
         ? (operation.stored ?? [])
