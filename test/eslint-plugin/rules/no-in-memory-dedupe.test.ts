@@ -29,6 +29,21 @@ const queueSetUp = (declared: string, keyType: string) => `
 ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
   valid: [
     {
+      name: 'a Redis SET or an UPDATE of values behind the memory: a second run leaves the same state',
+      code: `${kafka}
+        import Cache from 'node-cache';
+        import Redis from 'ioredis';
+        const redis = new Redis();
+        const seen = new Cache({ stdTTL: 600 });
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value!.toString());
+          if (seen.get(event.voucherId)) return;
+          await redis.set('voucher:' + event.voucherId + ':owner', event.accountId);
+          await pool.query('UPDATE vouchers SET owner_id = $1, used_at = now() WHERE id = $2', [event.accountId, event.voucherId]);
+          seen.set(event.voucherId, 1);
+        } });`,
+    },
+    {
       name: 'a key that can only be one of the queues an enum declares: a set-up per queue, per process by design',
       code: queueSetUp(`export enum QueueName { Orders = 'orders', Refunds = 'refunds' }`, 'QueueName'),
     },
@@ -540,11 +555,15 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
         consumer.run({ eachMessage: async ({ message }) => {
           const event = JSON.parse(message.value!.toString());
           if (seen.get(event.voucherId)) return;
-          await redis.set('voucher:' + event.voucherId + ':owner', event.accountId);
+          await redis.incr('account:' + event.accountId + ':vouchers');
           seen.set(event.voucherId, 1);
         } });`,
       errors: [
-        { messageId: 'inMemory', data: { collection: 'seen', effect: "the Redis SET of 'voucher:*:owner'" }, line: 8 },
+        {
+          messageId: 'inMemory',
+          data: { collection: 'seen', effect: "the Redis INCR of 'account:*:vouchers'" },
+          line: 8,
+        },
       ],
     },
     {

@@ -10,7 +10,7 @@ import { sitesInImporters } from '../../analysis/project/import-sites.js';
 import { calledFunction } from '../../analysis/project/calls.js';
 import { calleeName, callTaking, propertyName, withoutTypeAssertions } from '../../analysis/syntax/nodes.js';
 import { variableOf } from '../../analysis/syntax/scope.js';
-import { sends, writingRequest } from '../../analysis/work/work.js';
+import { isWork, sends, writingRequest } from '../../analysis/work/work.js';
 import { walk } from '../../analysis/syntax/walk.js';
 
 /**
@@ -447,10 +447,9 @@ export function effectIn(
           return !label;
         }
         if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression') return true;
-        // A write that settles duplicates itself (an upsert, ON CONFLICT, a conditional put) does not repeat.
-        const write = operationsAt(node, module).find(
-          (operation) => operation.kind !== 'read' && operation.kind !== 'serialisation' && !operation.arbitrated,
-        );
+        // A write a repeat makes again: not one that settles duplicates itself (an upsert, ON CONFLICT,
+        // a conditional put), nor one whose repeat leaves the same state (a delete, a SET, an update of values).
+        const write = operationsAt(node, module).find((operation) => isWork(operation, module));
         if (write) {
           label = write.label;
           return false;
