@@ -965,6 +965,47 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
 });
 
 describe('no-claim-after-effect across the files of a project', () => {
+  const transfers = (options: string) => `
+import Stripe from 'stripe';
+let instance: Stripe | null = null;
+function getStripe(): Stripe {
+  if (!instance) instance = new Stripe('key');
+  return instance;
+}
+export async function payGuide(bookingId: string, cents: number, account: string) {
+  const stripe = getStripe();
+  return stripe.transfers.create({ amount: cents, currency: 'eur', destination: account }${options});
+}
+`;
+  const cron = `
+import { and, eq, isNull } from 'drizzle-orm';
+import { payGuide } from '../../lib/transfers';
+export async function GET() {
+  const due = await db.select({ bookingId: bookings.id, cents: bookings.cents, account: bookings.account }).from(bookings).where(and(eq(bookings.status, 'paid'), isNull(bookings.transferId)));
+  for (const booking of due) {
+    const transfer = await payGuide(booking.bookingId, booking.cents, booking.account);
+    await db.update(bookings).set({ transferId: transfer.id }).where(eq(bookings.id, booking.bookingId));
+  }
+  return new Response('ok');
+}
+`;
+
+  it("a helper of another module that calls a provider without its key does the helper's work: a transfer before the flag", async () => {
+    const { findings } = await lintProject({
+      'src/lib/transfers.ts': transfers(''),
+      'src/routes/cron/transfers.ts': cron,
+    });
+    expect(findings).toEqual(['src/routes/cron/transfers.ts:8 idempotency/no-claim-after-effect/flagSetAfterWork']);
+  });
+
+  it('the near miss: the helper hands the provider a key of the booking, and a second run is refused there', async () => {
+    const { findings } = await lintProject({
+      'src/lib/transfers.ts': transfers(', { idempotencyKey: `transfer-${bookingId}` }'),
+      'src/routes/cron/transfers.ts': cron,
+    });
+    expect(findings).toEqual([]);
+  });
+
   it("follows the check and the record into another module's helpers, on a Redis client that module imports from where it is made", async () => {
     const files = (set: string) => ({
       'src/redis.ts': `

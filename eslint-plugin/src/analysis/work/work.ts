@@ -127,10 +127,14 @@ function helperDoesWork(fn: FunctionNode, file: FileContext, depth: number): boo
       )
         found = true;
       if (node.type === 'CallExpression') {
+        // As in the caller's own code (`workOfCall`): a provider's effect without its key is work.
         found =
-          callOperations(node, file).some((operation) => isWork(operation, file)) ||
-          sendsOrRequests(node, file) ||
-          calledHelperDoesWork(node, file, depth + 1);
+          !carriesIdempotencyKey(node, file) &&
+          !reachesOwnServer(node, file) &&
+          (callOperations(node, file).some((operation) => isWork(operation, file)) ||
+            sendsOrRequests(node, file) ||
+            providerCallAt(node, file) !== undefined ||
+            calledHelperDoesWork(node, file, depth + 1));
       }
       return !found;
     },
