@@ -49,7 +49,8 @@ export const typeorm: DataAdapter = {
   recognise: (node, file) =>
     builder(node, file) ?? (node.type === 'CallExpression' ? repositoryOperation('typeorm', node, file) : undefined),
   remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
-  increments: { methods: ['increment', 'decrement'] },
+  // `increment()`, and a MongoDB repository's `$inc` (`findOneAndUpdate(filter, { $inc: { stock: 1 } })`).
+  increments: { methods: ['increment', 'decrement'], fieldMaps: ['$inc'] },
   uniqueKey: {
     // A failed query is a QueryFailedError holding the driver's error: PostgreSQL's 23505, MySQL's ER_DUP_ENTRY.
     violation: {

@@ -549,6 +549,20 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
       errors: [{ messageId: 'inMemory', data: { collection: 'recent', effect: 'prisma.payment.update()' }, line: 7 }],
     },
     {
+      name: "a model's $inc, in a module that imports no data library: the stock is given back again",
+      code: `${kafka}
+        const released = new Map();
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value!.toString());
+          if (released.has(event.orderId)) return;
+          await Product.findOneAndUpdate({ _id: event.productId }, { $inc: { stock: event.quantity }, $set: { inStock: true } });
+          released.set(event.orderId, Date.now());
+        } });`,
+      errors: [
+        { messageId: 'inMemory', data: { collection: 'released', effect: 'Product.findOneAndUpdate()' }, line: 5 },
+      ],
+    },
+    {
       name: 'a node-cache by any default-import name, before a Redis write',
       code: voucherConsumer(`
           await redis.incr('account:' + event.accountId + ':vouchers');`),
