@@ -4,7 +4,7 @@ import type { LibraryTable } from './library-table.js';
 import { constantInitializer, variableOf } from '../syntax/scope.js';
 import { calleeName, keyName, moduleExportName, propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { importsOf, type FileImports } from '../syntax/imports.js';
-import { walk } from '../syntax/walk.js';
+import { callsOf } from '../syntax/walk.js';
 
 /**
  * The services every analysis of one file shares: its scopes and text, what it imports, where
@@ -46,6 +46,8 @@ export class FileContext {
   readonly imports: FileImports;
   private readonly sitesCache = new Map<FunctionNode, TSESTree.Node[]>();
   private calls: CallIndex | undefined;
+  /** The classes declared at the top level, by name. */
+  private classes: Map<string, TSESTree.ClassDeclaration> | undefined;
 
   constructor(
     private readonly sourceCode: Readonly<SourceLike>,
@@ -123,19 +125,13 @@ export class FileContext {
       if (list) list.push(call);
       else map.set(key, [call]);
     };
-    walk(
-      this.sourceCode.ast,
-      this.sourceCode.visitorKeys,
-      (node) => {
-        if (node.type !== 'CallExpression') return;
-        let holder: TSESTree.Node | undefined = node.parent;
-        while (holder && !isFunction(holder)) holder = holder.parent;
-        if (holder) add(index.byFunction, holder, node);
-        const name = calleeName(node.callee);
-        if (name !== undefined) add(index.byName, name, node);
-      },
-      200_000,
-    );
+    for (const call of callsOf(this.sourceCode.ast, this.sourceCode.visitorKeys, 200_000)) {
+      let holder: TSESTree.Node | undefined = call.parent;
+      while (holder && !isFunction(holder)) holder = holder.parent;
+      if (holder) add(index.byFunction, holder, call);
+      const name = calleeName(call.callee);
+      if (name !== undefined) add(index.byName, name, call);
+    }
     return (this.calls = index);
   }
 
@@ -317,15 +313,20 @@ export class FileContext {
 
   /** The class this module declares at its top level under `name`. */
   classNamed(name: string): TSESTree.ClassDeclaration | undefined {
-    for (const statement of this.sourceCode.ast.body) {
-      const declaration =
-        (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') &&
-        statement.declaration
-          ? statement.declaration
-          : statement;
-      if (declaration.type === 'ClassDeclaration' && declaration.id?.name === name) return declaration;
+    if (!this.classes) {
+      this.classes = new Map();
+      for (const statement of this.sourceCode.ast.body) {
+        const declaration =
+          (statement.type === 'ExportNamedDeclaration' || statement.type === 'ExportDefaultDeclaration') &&
+          statement.declaration
+            ? statement.declaration
+            : statement;
+        if (declaration.type !== 'ClassDeclaration' || !declaration.id) continue;
+        // The first declaration of a name is the one asked for.
+        if (!this.classes.has(declaration.id.name)) this.classes.set(declaration.id.name, declaration);
+      }
     }
-    return undefined;
+    return this.classes.get(name);
   }
 
   /** The function the module exports under `name`, if what it exports there is one. */

@@ -9,7 +9,7 @@ import type { LibraryAdapter } from '../contract/adapter.js';
 import { constantInitializer } from '../syntax/scope.js';
 import { propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { typeScriptParse } from './typescript-parser.js';
-import { entryAt, noteModuleFollowed, stampOf, textOf } from './files.js';
+import { entryAt, noteModuleFollowed, rememberedThisLint, stampOf, textOf } from './files.js';
 import { ascend } from './root.js';
 
 /**
@@ -220,9 +220,15 @@ export function moduleOfBinding(file: FileContext, local: string): FileContext |
 
 /** The project module a specifier of the file names (relative, or through the tsconfig's `paths`), read; undefined for a package. */
 function importedModule(file: FileContext, source: string): FileContext | undefined {
-  const resolved = resolveImport(file.filename, source);
+  const resolutions = resolutionsThisLint(file);
+  let resolved = resolutions.get(source);
+  if (resolved === undefined && !resolutions.has(source))
+    resolutions.set(source, (resolved = resolveImport(file.filename, source)));
   return resolved ? moduleContext(resolved, file.libraries) : undefined;
 }
+
+/** The file's specifiers resolved in this lint: every call of an imported name asks again, and the file system is read once per lint. */
+const resolutionsThisLint = rememberedThisLint((_file: FileContext) => new Map<string, string | undefined>());
 
 /**
  * The project module and the name it exports that a reference of the file stands for: `helper`

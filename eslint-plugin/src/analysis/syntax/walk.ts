@@ -29,3 +29,49 @@ export function walk(
     }
   }
 }
+
+/** The calls under one top-level statement, in source order, and how many nodes were read to find them. */
+interface StatementCalls {
+  calls: TSESTree.CallExpression[];
+  nodes: number;
+}
+
+/**
+ * The statements read whole, with their calls, for as long as each node lives: a node stands for
+ * the same subtree all its life. The editor's engine hands back the very node of a statement an
+ * edit did not touch, so a lint as you type reads only the statements that changed.
+ */
+const statementCalls = new WeakMap<TSESTree.Node, StatementCalls>();
+
+/** The calls of a program, in source order, found by `walk` from the program with `budget`. */
+export function callsOf(
+  program: TSESTree.Program,
+  visitorKeys: TSESLint.SourceCode.VisitorKeys,
+  budget: number,
+): TSESTree.CallExpression[] {
+  const calls: TSESTree.CallExpression[] = [];
+  // The program's own node counts as one read; its statements follow, one after the other.
+  let remaining = budget - 1;
+  for (const statement of program.body) {
+    if (remaining <= 0) break;
+    let found = statementCalls.get(statement);
+    if (!found || found.nodes > remaining) {
+      const reading: StatementCalls = { calls: [], nodes: 0 };
+      walk(
+        statement,
+        visitorKeys,
+        (node) => {
+          reading.nodes += 1;
+          if (node.type === 'CallExpression') reading.calls.push(node);
+        },
+        remaining,
+      );
+      // Kept only if read to its end, before the budget ran out.
+      if (reading.nodes < remaining) statementCalls.set(statement, reading);
+      found = reading;
+    }
+    remaining -= found.nodes;
+    for (const call of found.calls) calls.push(call);
+  }
+  return calls;
+}
