@@ -968,16 +968,21 @@ function flagRecords(
   // The flag set by an update of the row, or by an upsert of it (`update: { status: 'processed' }`).
   for (const update of updates) {
     const fn = enclosingFunction(update.node);
-    for (const { read, readIn, tests } of checks) {
-      // The rows a query picked may be walked by a callback of the same function (`rows.map(async (row) => …)`).
-      const inCallback = fn !== undefined && readIn !== fn && contains(readIn, fn);
+    // The reads before the update, in its function or in one it is a callback of: the rows a query
+    // picked may be walked by a callback of the same function (`rows.map(async (row) => …)`).
+    // Picked in a plain loop first: the loop below makes closures, and with them a context for each
+    // pair of an update and a read, in every function of the file.
+    const before: typeof checks = [];
+    for (const check of checks) {
       if (
-        read.node.range[1] >= update.node.range[0] ||
-        (readIn !== fn && !inCallback) ||
-        !read.targets.some((target) => update.targets.includes(target)) ||
-        read.locksRows
+        check.read.node.range[1] < update.node.range[0] &&
+        (check.readIn === fn || (fn !== undefined && contains(check.readIn, fn)))
       )
-        continue;
+        before.push(check);
+    }
+    for (const { read, readIn, tests } of before) {
+      const inCallback = readIn !== fn;
+      if (!read.targets.some((target) => update.targets.includes(target)) || read.locksRows) continue;
       const test = tests.find((candidate) => {
         const value = flagValue(update, read, candidate, file.text);
         return (
