@@ -332,8 +332,7 @@ function failureReason(error: unknown): string {
 
 /** One of ESLint's messages in the editor's terms. */
 export function toProblem(rule: RuleName, message: Linter.LintMessage, origin?: Origin): LintProblem {
-  return {
-    ...(origin ? { origin } : {}),
+  const problem: LintProblem = {
     rule,
     message: message.message,
     line: message.line,
@@ -346,6 +345,9 @@ export function toProblem(rule: RuleName, message: Linter.LintMessage, origin?: 
       edit: { range: suggestion.fix.range, text: suggestion.fix.text },
     })),
   };
+  // Added, not spread in first: V8 (Node 20) builds an object that starts with a spread very slowly.
+  if (origin) problem.origin = origin;
+  return problem;
 }
 
 /** Each entry point with the findings inside its handler, by the position ESLint reports them at. */

@@ -277,7 +277,7 @@ function holderOf(file: FileContext, receiver: TSESTree.Node, crossModules: bool
 
 function instanceOf(file: FileContext, className: TSESTree.Node, crossModules: boolean): Holder | undefined {
   const found = classNamed(file, className, crossModules);
-  return found && { ...found, kind: 'instance' };
+  return found && { module: found.module, kind: 'instance', node: found.node };
 }
 
 /** `this.wallet`: a field made with `new`, or declared (as a field or a constructor parameter) with a class as its type. */
