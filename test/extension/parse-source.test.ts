@@ -86,13 +86,17 @@ function eslintVisits(text: string, parsed: ParseResult): string[] {
   return steps.filter((step) => step.kind === 1).map(describeStep);
 }
 
-function editorSteps(text: string, parsed: ParseResult): Step[] {
+function editorSource(text: string, parsed: ParseResult): EditorSourceCode {
   return new EditorSourceCode({
     text,
     ast: parsed.ast as never,
     scopeManager: parsed.scopeManager as never,
     visitorKeys: parsed.visitorKeys as never,
-  }).traverse();
+  });
+}
+
+function editorSteps(text: string, parsed: ParseResult): Step[] {
+  return [...editorSource(text, parsed).traverse()];
 }
 
 const parserOptions = (fileName: string) => parserOptionsFor(fileName) as never;
@@ -180,6 +184,61 @@ describe("the engine's traversal", () => {
     expect(secondSteps.map(describeStep)).toEqual(
       eslintVisits(after, typeScriptParser.parseForESLint(after, parserOptions(file)) as unknown as ParseResult),
     );
+  });
+
+  it('visits only the nodes of the types it is told, once ESLint asks for the steps, in the same order', () => {
+    const file = 'kafka-refunds.ts';
+    const text = example(file);
+    const parse = () => typeScriptParser.parseForESLint(text, parserOptions(file)) as unknown as ParseResult;
+    const every = editorSteps(text, parse());
+    const types = new Set<string>();
+    const steps = editorSource(text, parse())
+      .visitingOnly(() => types)
+      .traverse();
+    // Told after the traversal was made, as the engine notes the rules' listeners once ESLint creates them.
+    for (const type of ['Program', 'CallExpression', 'VariableDeclarator']) types.add(type);
+    const visited = [...steps];
+    expect(visited.length).toBeGreaterThan(2);
+    expect(visited.length).toBeLessThan(every.length / 3);
+    expect(visited.map(describeStep)).toEqual(
+      every.filter((step) => types.has((step.target as Node).type)).map(describeStep),
+    );
+    // Told nothing, it visits every node.
+    expect(
+      [
+        ...editorSource(text, parse())
+          .visitingOnly(() => undefined)
+          .traverse(),
+      ].map(describeStep),
+    ).toEqual(every.map(describeStep));
+  });
+
+  it('runs a rule whose selector looks at ancestors on every node, as ESLint does', () => {
+    const inCall: Rule.RuleModule = {
+      meta: { type: 'problem', messages: { found: 'An identifier in a call' }, schema: [] },
+      create: (context) => ({
+        'CallExpression > Identifier'(node: Rule.Node) {
+          context.report({ node, messageId: 'found' });
+        },
+      }),
+    };
+    const withSelector = { rules: { ...fakePlugin.rules, 'no-amount-effect-key': inCall } };
+    const text = 'send(amountKey, other);\nconst amountKey = 1;\n';
+    const expected = new Linter({ configType: 'flat' })
+      .verify(text, [{ files: ['**/*.js'], plugins: { idempotency: withSelector }, rules: fakeRules }], 'a.js')
+      .map(({ ruleId, line, column }) => ({ ruleId, line, column }));
+    const report = createLintEngine({
+      linter: () => new Linter({ configType: 'flat' }),
+      plugin: withSelector,
+      parsing: createIncrementalParsing(typeScriptParser),
+    }).lint({ text, fileName: 'a.js', rules: [...ruleNames] });
+    expect(report.kind).toBe('linted');
+    const problems = report.kind === 'linted' ? report.problems : [];
+    expect(problems.map(({ rule, line, column }) => ({ ruleId: `idempotency/${rule}`, line, column }))).toEqual(
+      expected,
+    );
+    // `send`, `amountKey` and `other`, the identifiers whose parent is the call.
+    expect(problems.filter((problem) => problem.message === 'An identifier in a call')).toHaveLength(3);
   });
 
   it('is enough for the rules: none of them listens to code-path events', async () => {

@@ -135,7 +135,7 @@ function reportKey(messageId: string | undefined, line: number, column: number):
 function notingOrigins(
   plugin: IdempotencyPlugin,
   origins: Map<string, Origin>,
-  created: () => void,
+  created: (listeners: unknown) => void,
 ): IdempotencyPlugin {
   const rules: IdempotencyPlugin['rules'] = {};
   for (const [name, rule] of Object.entries(plugin.rules)) {
@@ -147,7 +147,6 @@ function notingOrigins(
     rules[name] = {
       ...rule,
       create(context: RuleContextLike) {
-        created();
         const noting = Object.create(context, {
           report: {
             value(descriptor: ReportDescriptor) {
@@ -167,7 +166,9 @@ function notingOrigins(
             },
           },
         }) as RuleContextLike;
-        return (create as (context: RuleContextLike) => unknown)(noting);
+        const listeners = (create as (context: RuleContextLike) => unknown)(noting);
+        created(listeners);
+        return listeners;
       },
     };
   }
@@ -204,7 +205,24 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
   // Filled by the rules' reports during one lint, read when ESLint's messages come back.
   const origins = new Map<string, Origin>();
   let rulesCreated = false;
-  const plugin = notingOrigins(parts.plugin, origins, () => (rulesCreated = true));
+  // The node types the listeners of one lint's rules are for, noted as ESLint creates the rules
+  // (none noted yet: nothing says what to leave out); undefined once a selector asks more than
+  // the node itself (its ancestors, its siblings).
+  let listened: Set<string> | undefined;
+  let noted = false;
+  const noteListeners = (listeners: unknown) => {
+    noted = true;
+    for (const selector of typeof listeners === 'object' && listeners !== null ? Object.keys(listeners) : []) {
+      // `CallExpression`, `MemberExpression[computed=true]`, `Program:exit`.
+      const type = /^([A-Za-z]+)(?:\[[^\]]*\])*(?::exit)?$/.exec(selector)?.[1];
+      if (type === undefined) listened = undefined;
+      else listened?.add(type);
+    }
+  };
+  const plugin = notingOrigins(parts.plugin, origins, (listeners) => {
+    rulesCreated = true;
+    noteListeners(listeners);
+  });
   const now = parts.now ?? (() => performance.now());
   const ignores = parts.plugin.configs?.recommended?.find((config) => config.ignores)?.ignores ?? [];
   // One Linter per workspace folder, so that the recommended config's patterns match below it.
@@ -239,10 +257,13 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
     rules: {
       'entry-points': {
         meta: { type: 'suggestion' as const, schema: [] },
-        create: (context: never) =>
-          entryPointMap(context, (entries) => {
+        create: (context: never) => {
+          const listeners = entryPointMap(context, (entries) => {
             mapped = entries;
-          }),
+          });
+          noteListeners(listeners);
+          return listeners;
+        },
       },
     },
   };
@@ -285,9 +306,11 @@ export function createLintEngine(parts: LintEngineParts): LintEngine {
           return { kind: 'unparseable', reason: source.message, line: source.line, durationMs: elapsed(), parse };
         origins.clear();
         rulesCreated = false;
+        listened = new Set();
+        noted = false;
         mapped = undefined;
         const messages = linterFor(folder ?? '/').verify(
-          source.sourceCode,
+          source.sourceCode.visitingOnly(() => (noted ? listened : undefined)),
           configFor(rules, openDocuments, stable(declarations), folder !== undefined, entryPoints === true),
           fileName,
         );
