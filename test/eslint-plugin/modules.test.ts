@@ -302,6 +302,121 @@ describe("a service's methods, reached through an index file that re-exports the
   });
 });
 
+describe("a service's helper handed the query whole", () => {
+  const service = `
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model, FilterQuery } from 'mongoose';
+
+@Injectable()
+export class ChatsService {
+  constructor(@InjectModel('Chat') private readonly model: Model<any>) {}
+
+  public async exists(filter: FilterQuery<any>): Promise<boolean> {
+    return !!(await this.model.exists(filter));
+  }
+
+  public async create(data: any) {
+    return this.model.create(data);
+  }
+}
+`;
+  const consumer = (check: string, document: string) => `
+import { Controller } from '@nestjs/common';
+import { EventPattern } from '@nestjs/microservices';
+import { ChatsService } from '../services/chats.service';
+
+@Controller()
+export class FirstMessageConsumer {
+  constructor(private readonly chatsService: ChatsService) {}
+
+  @EventPattern('first-message.created')
+  async onCreated(dto: { chat: { _id: string; title: string } }) {
+    if (!(await this.chatsService.exists(${check}))) {
+      await this.chatsService.create(${document});
+    }
+  }
+}
+`;
+  const project = (check: string, document: string) => ({
+    'src/chats/services/chats.service.ts': service,
+    'src/chats/consumers/first-message.consumer.ts': consumer(check, document),
+  });
+
+  it("reads the caller's query: the document spreads the message holding the _id it checked, so MongoDB settles it", async () => {
+    const { findings } = await lintProject(
+      project('{ _id: dto.chat._id }', '{ members: [], ...dto.chat, kind: "customer" }'),
+    );
+    expect(findings).toEqual([]);
+  });
+
+  it('the near miss: a check of the title, which no key covers, lets two deliveries both create', async () => {
+    const { findings } = await lintProject(
+      project('{ title: dto.chat.title }', '{ members: [], title: dto.chat.title, kind: "customer" }'),
+    );
+    expect(findings).toEqual([
+      'src/chats/consumers/first-message.consumer.ts:13 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+  });
+});
+
+describe('a model injected by the name its schema module exports', () => {
+  const schema = (options: string) => `
+import { Schema } from 'mongoose';
+
+export const MediaTaskSchemaName: string = 'MediaTask';
+export const MediaTaskSchema: Schema = new Schema({ mediaId: String, url: String, tries: Number })
+  .index({ tries: 1 })
+  .index({ mediaId: 1, url: 1 }${options});
+`;
+  const service = `
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+import { MediaTaskSchemaName } from '../schemas';
+
+@Injectable()
+export class MediaTaskService {
+  constructor(@InjectModel(MediaTaskSchemaName) private readonly taskModel: Model<any>) {}
+
+  public async create(mediaId: string, url: string): Promise<void> {
+    try {
+      await this.taskModel.create({ mediaId, url, tries: 0 });
+    } catch (err) {
+      if (err.code === 11000) return;
+      throw err;
+    }
+  }
+}
+`;
+  const project = (options: string) => ({
+    'src/media/schemas/media-task.schema.ts': schema(options),
+    // Another model, whose name the field's own name would suggest.
+    'src/media/schemas/task.schema.ts': "import { Schema } from 'mongoose';\nexport const TaskSchema = new Schema({ name: String });\n",
+    'src/media/schemas/index.ts': "export * from './media-task.schema';\nexport * from './task.schema';\n",
+    'src/media/services/media-task.service.ts': service,
+    'src/media/media.controller.ts': `
+import { MediaTaskService } from './services/media-task.service';
+export class MediaController {
+  constructor(private readonly tasks: MediaTaskService) {}
+  add(body: { mediaId: string; url: string }) { return this.tasks.create(body.mediaId, body.url); }
+}
+`,
+  });
+
+  it("reads the schema of the model the decorator names, not the field's name: its unique index settles the caught duplicate", async () => {
+    const { findings } = await lintProject(project(', { unique: true }'));
+    expect(findings).toEqual([]);
+  });
+
+  it('the near miss: the same index, not unique, lets the duplicate in', async () => {
+    const { findings } = await lintProject(project(''));
+    expect(findings).toEqual([
+      'src/media/services/media-task.service.ts:13 idempotency/no-claim-without-unique-key/caughtNoKey',
+    ]);
+  });
+});
+
 describe('a method nothing in the project calls', () => {
   const service = (decorator = '') => `
 import Stripe from 'stripe';

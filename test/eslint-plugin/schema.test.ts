@@ -1391,6 +1391,31 @@ export async function track(userId: string, day: string, token: string, ip: stri
     ]);
   });
 
+  it('Mongoose: indexes chained on the schema as it is made are read; a plugin in the chain leaves it unsure', async () => {
+    const { findings } = await lintProject({
+      'src/models.ts': `
+import mongoose, { Schema } from 'mongoose';
+const visitSchema = new Schema({ userId: String, day: String }).index({ userId: 1 }).index({ day: 1, userId: 1 }, { unique: true });
+export const Visit = mongoose.model('Visit', visitSchema);
+const seatSchema = new Schema({ userId: String, day: String }).index({ userId: 1, day: 1 });
+export const Seat = mongoose.model('Seat', seatSchema);
+const tokenSchema = new Schema({ token: String }).plugin(uniqueTokens).index({ token: 1 });
+export const Token = mongoose.model('Token', tokenSchema);
+`,
+      'src/track.ts': `
+import mongoose from 'mongoose';
+export async function track(userId: string, day: string, token: string) {
+  await Visit.updateOne({ userId, day }, { $set: { at: new Date() } }, { upsert: true });
+  await Seat.updateOne({ userId, day }, { $set: { at: new Date() } }, { upsert: true });
+  await Token.updateOne({ token }, { $set: { token } }, { upsert: true });
+}
+`,
+    });
+    expect(findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual([
+      'src/track.ts:5 idempotency/no-claim-without-unique-key/upsertNoKey',
+    ]);
+  });
+
   it('NestJS Mongoose: @Prop({ unique: true }) is a key; SchemaFactory indexes count', async () => {
     const { findings } = await lintProject({
       'src/keys.schema.ts': `

@@ -9,7 +9,7 @@ export * from './contract/operation.js';
 export type * from './contract/schema.js';
 export { LibraryTable } from './context/library-table.js';
 export { chainOf, isChainEnd, link, literalArgument, type Chain } from './operations/chain.js';
-export { fieldsOf, objectLiteral, showsEveryField, uniqueKeyFields } from './operations/fields.js';
+export { fieldsOf, matchedFields, objectLiteral, showsEveryField, uniqueKeyFields } from './operations/fields.js';
 export { sqlOperations } from './operations/sql.js';
 export { uniqueKeysInSql } from './sql/ddl.js';
 export type { SqlCalls } from './sql/embedded.js';

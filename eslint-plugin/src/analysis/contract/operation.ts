@@ -62,6 +62,8 @@ export interface DataOperation {
   stored?: readonly TSESTree.Node[];
   /** The columns or fields a read (or an update) matches on, when the code shows them: what it checks for (values, when the code shows them too). */
   filters?: readonly Field[];
+  /** The query a read is handed whole where its fields are not shown (`exists(filter)`): a helper's caller may show them. */
+  criteria?: TSESTree.Node;
   /** Columns an update adds to or takes from, as SQL writes it (`credits = credits + $1`); see `addedFields`. */
   adds?: readonly string[];
   /** A read that locks the rows it finds (FOR UPDATE). */

@@ -2,7 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import type { DataOperation, Field } from '../contract/operation.js';
-import { fieldsOf, showsEveryField } from '../operations/fields.js';
+import { fieldsOf, matchedFields, objectLiteral, showsEveryField } from '../operations/fields.js';
 import { findOperations } from '../operations/index.js';
 import { settledOperation } from '../operations/sql.js';
 import { calledFunction } from '../project/calls.js';
@@ -123,6 +123,10 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
   // the caller's argument is the document, and its object literal shows the fields.
   const document = inner.document && given(inner.document)[0];
   const shown = document && inner.fields.length === 0 ? fieldsOf(document, file.scopeOf) : [];
+  // A query the helper matches on as it was given (`exists(filter) { return this.model.exists(filter) }`):
+  // the caller's object literal shows what it checks for.
+  const query = inner.criteria && objectLiteral(given(inner.criteria)[0], file.scopeOf);
+  const filters = query ? matchedFields(query, file.scopeOf) : inner.filters && asGiven(inner.filters);
   return [
     {
       ...settledOperation(inner),
@@ -131,9 +135,10 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
       ...(shown.length > 0
         ? { fields: shown, fieldsComplete: showsEveryField(document, file.scopeOf) }
         : { fields: asGiven(inner.fields) }),
-      ...(inner.filters ? { filters: asGiven(inner.filters) } : {}),
+      ...(filters ? { filters } : {}),
       stored: stored && stored.length === inner.stored?.length ? stored : undefined,
       document,
+      criteria: undefined,
       fix: undefined,
     },
   ];

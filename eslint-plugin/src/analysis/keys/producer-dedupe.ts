@@ -8,7 +8,7 @@ import { stampOf, textOf } from '../project/files.js';
 import { listSources } from '../project/importers.js';
 import { moduleContext } from '../project/modules.js';
 import { projectRoot } from '../project/root.js';
-import { calleeName, keyName, objectProperty, propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { calleeName, holderDecorator, objectProperty, unwrapExpression } from '../syntax/nodes.js';
 import { constantInitializer } from '../syntax/scope.js';
 import { staticText } from '../syntax/static-text.js';
 import { walk } from '../syntax/walk.js';
@@ -72,28 +72,9 @@ function receiverQueue(
       return queueName(made.arguments[0], file);
     return undefined;
   }
-  if (!send.decorator || node.type !== 'MemberExpression' || node.object.type !== 'ThisExpression') return undefined;
-  const field = propertyName(node);
-  let body: TSESTree.Node | undefined = node.parent;
-  while (body && body.type !== 'ClassBody') body = body.parent;
-  if (body?.type !== 'ClassBody') return undefined;
-  const holders: { name?: string; decorators: readonly TSESTree.Decorator[] }[] = [];
-  for (const member of body.body) {
-    if (member.type === 'PropertyDefinition') holders.push({ name: keyName(member), decorators: member.decorators });
-    if (member.type === 'MethodDefinition' && member.kind === 'constructor')
-      for (const param of member.value.params)
-        if (param.type === 'TSParameterProperty' && param.parameter.type === 'Identifier')
-          holders.push({ name: param.parameter.name, decorators: param.decorators });
-  }
-  for (const holder of holders) {
-    if (holder.name !== field) continue;
-    for (const decorator of holder.decorators) {
-      const call = decorator.expression;
-      if (call.type === 'CallExpression' && calleeName(call.callee) === send.decorator && call.arguments[0])
-        return queueName(call.arguments[0], file);
-    }
-  }
-  return undefined;
+  if (!send.decorator) return undefined;
+  const call = holderDecorator(node, new Set([send.decorator]));
+  return call?.arguments[0] ? queueName(call.arguments[0], file) : undefined;
 }
 
 /** A dedupe value names the operation: nothing in it is new on each run or belongs to a delivery. */

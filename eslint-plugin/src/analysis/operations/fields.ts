@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { constantInitializer } from '../syntax/scope.js';
-import { keyName, unwrapExpression } from '../syntax/nodes.js';
+import { keyName, objectProperty, unwrapExpression } from '../syntax/nodes.js';
 import type { ScopeOf } from '../syntax/static-text.js';
 import type { Field } from '../contract/operation.js';
 
@@ -35,6 +35,11 @@ export function fieldsOf(node: TSESTree.Node | undefined, scopeOf: ScopeOf): Fie
     fields.push({ name, values: [property.value], functions: [] });
   }
   return fields;
+}
+
+/** The fields a query matches on: its `where` (`findOne({ where: { a } })`), or the query itself (`exists({ a })`). */
+export function matchedFields(query: TSESTree.ObjectExpression, scopeOf: ScopeOf): Field[] {
+  return uniqueKeyFields(objectProperty(query, 'where')?.value ?? query, scopeOf);
 }
 
 /**

@@ -1,11 +1,11 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { isFunction, typeReferenceOf, type FileContext, type FunctionNode } from '../context/file-context.js';
-import { keyName, moduleExportName, propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { fieldDeclaration, keyName, propertyName, unwrapExpression } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
 import { noteModuleFollowed, rememberedThisLint } from './files.js';
-import { importedExport, moduleContext, moduleOfBinding, resolveImport } from './modules.js';
+import { importedValue, moduleContext } from './modules.js';
 import { typedDeclarationOf } from './typed-calls.js';
 
 /**
@@ -30,8 +30,6 @@ type Holder =
   | { module: FileContext; kind: 'object'; node: TSESTree.ObjectExpression };
 
 const maxInheritance = 3;
-/** Index files re-exporting index files: how many steps a name is followed through. */
-const maxReexports = 3;
 
 /** Answers by callee node, for every rule that asks. */
 const resolved = rememberedThisLint((callee: TSESTree.Node, file: FileContext) => resolveCall(file, callee, true));
@@ -149,104 +147,6 @@ function valueOf(
   return crossModules ? importedValue(file, reference) : undefined;
 }
 
-/** What an imported reference stands for in its module: an ESM export, or a CommonJS one (`require('./keys')` used whole is its `module.exports`). */
-function importedValue(
-  file: FileContext,
-  reference: TSESTree.Node,
-): { module: FileContext; node: TSESTree.Node } | undefined {
-  const imported = importedExport(file, reference);
-  if (imported) return exportedBy(imported.module, imported.name, maxReexports);
-  if (reference.type !== 'Identifier' || file.imports.names.get(reference.name) !== '*') return undefined;
-  const module = moduleOfBinding(file, reference.name);
-  const node = module && commonJsExport(module, 'default');
-  return module && node ? { module, node } : undefined;
-}
-
-/**
- * What a module exports under `name`: declared there (ESM or CommonJS), or re-exported from
- * another module of the project (`export * from './refund.service'`, `export { Refunds } from
- * './refunds'`), as an `index` file gathers a folder's exports; a few steps at most.
- */
-function exportedBy(
-  module: FileContext,
-  name: string,
-  steps: number,
-): { module: FileContext; node: TSESTree.Node } | undefined {
-  const node = module.exportedValue(name) ?? commonJsExport(module, name);
-  if (node) return { module, node };
-  if (steps === 0) return undefined;
-  for (const statement of module.sourceAst.body) {
-    let asked: string | undefined;
-    let source: TSESTree.StringLiteral | null = null;
-    if (statement.type === 'ExportAllDeclaration' && !statement.exported && name !== 'default') {
-      asked = name;
-      source = statement.source;
-    } else if (statement.type === 'ExportNamedDeclaration' && statement.source) {
-      const specifier = statement.specifiers.find((item) => moduleExportName(item.exported) === name);
-      asked = specifier && moduleExportName(specifier.local);
-      source = statement.source;
-    }
-    const resolved = asked !== undefined && source ? resolveImport(module.filename, source.value) : undefined;
-    const next = resolved && moduleContext(resolved, module.libraries);
-    const found = next && exportedBy(next, asked!, steps - 1);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/** A function, class or constant the module declares at its top level under `local`. */
-function topLevel(module: FileContext, local: string): TSESTree.Node | undefined {
-  for (const statement of module.sourceAst.body) {
-    if (
-      (statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') &&
-      statement.id?.name === local
-    )
-      return statement;
-    if (statement.type !== 'VariableDeclaration') continue;
-    for (const declarator of statement.declarations) {
-      if (declarator.id.type === 'Identifier' && declarator.id.name === local && declarator.init)
-        return declarator.init;
-    }
-  }
-  return undefined;
-}
-
-function isModuleExports(node: TSESTree.Node): boolean {
-  return (
-    node.type === 'MemberExpression' &&
-    node.object.type === 'Identifier' &&
-    node.object.name === 'module' &&
-    propertyName(node) === 'exports'
-  );
-}
-
-/** What a CommonJS module exports under `name`: `module.exports = { name }`, `exports.name = …`, `module.exports.name = …`; `default` is `module.exports = …` itself. */
-function commonJsExport(module: FileContext, name: string): TSESTree.Node | undefined {
-  const resolve = (value: TSESTree.Node) =>
-    value.type === 'Identifier' ? (topLevel(module, value.name) ?? value) : value;
-  for (const statement of module.sourceAst.body) {
-    const assignment = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
-    if (assignment?.type !== 'AssignmentExpression' || assignment.operator !== '=') continue;
-    const target = assignment.left;
-    const value = resolve(assignment.right);
-    if (isModuleExports(target)) {
-      if (value.type !== 'ObjectExpression') {
-        if (name === 'default') return value;
-        continue;
-      }
-      const property = value.properties.find(
-        (item): item is TSESTree.Property => item.type === 'Property' && keyName(item) === name,
-      );
-      if (property) return resolve(property.value);
-      continue;
-    }
-    if (target.type !== 'MemberExpression' || propertyName(target) !== name) continue;
-    if ((target.object.type === 'Identifier' && target.object.name === 'exports') || isModuleExports(target.object))
-      return value;
-  }
-  return undefined;
-}
-
 function isRequire(node: TSESTree.Node): boolean {
   const inner = node.type === 'AwaitExpression' ? node.argument : node;
   return inner.type === 'CallExpression' && inner.callee.type === 'Identifier' && inner.callee.name === 'require';
@@ -286,26 +186,11 @@ function fieldHolder(
   receiver: TSESTree.MemberExpression,
   crossModules: boolean,
 ): Holder | undefined {
-  const field = propertyName(receiver);
-  let body: TSESTree.Node | undefined = receiver.parent;
-  while (body && body.type !== 'ClassBody') body = body.parent;
-  if (!field || body?.type !== 'ClassBody') return undefined;
-  for (const member of body.body) {
-    if (member.type === 'PropertyDefinition' && keyName(member) === field) {
-      const value = member.value && unwrapExpression(member.value);
-      if (value?.type === 'NewExpression') return instanceOf(file, value.callee, crossModules);
-      const typed = typeReferenceOf(member);
-      return typed ? instanceOf(file, typed, crossModules) : undefined;
-    }
-    if (member.type === 'MethodDefinition' && member.kind === 'constructor') {
-      for (const param of member.value.params) {
-        const inner = param.type === 'TSParameterProperty' ? param.parameter : undefined;
-        if (inner?.type === 'Identifier' && inner.name === field) {
-          const typed = typeReferenceOf(inner);
-          return typed ? instanceOf(file, typed, crossModules) : undefined;
-        }
-      }
-    }
+  const declared = fieldDeclaration(receiver);
+  if (declared?.type === 'PropertyDefinition') {
+    const value = declared.value && unwrapExpression(declared.value);
+    if (value?.type === 'NewExpression') return instanceOf(file, value.callee, crossModules);
   }
-  return undefined;
+  const typed = declared && typeReferenceOf(declared.type === 'PropertyDefinition' ? declared : declared.parameter);
+  return typed ? instanceOf(file, typed, crossModules) : undefined;
 }

@@ -7,7 +7,8 @@ import { FileContext, type ImportedValue } from '../context/file-context.js';
 import type { LibraryTable } from '../context/library-table.js';
 import type { LibraryAdapter } from '../contract/adapter.js';
 import { constantInitializer } from '../syntax/scope.js';
-import { propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { moduleExportName, propertyName, unwrapExpression } from '../syntax/nodes.js';
+import { commonJsExport } from './commonjs.js';
 import { typeScriptParse } from './typescript-parser.js';
 import { entryAt, noteModuleFollowed, rememberedThisLint, stampOf, textOf } from './files.js';
 import { ascend } from './root.js';
@@ -239,15 +240,20 @@ export function importedExport(
   file: FileContext,
   reference: TSESTree.Node,
 ): { module: FileContext; name: string; member?: string } | undefined {
-  let local: string | undefined;
-  let member: string | undefined;
-  if (reference.type === 'Identifier') local = reference.name;
-  else if (reference.type === 'MemberExpression' && reference.object.type === 'Identifier') {
-    local = reference.object.name;
-    member = propertyName(reference);
-  }
-  const source = local && file.imports.bindings.get(local);
-  if (!local || !source) return undefined;
+  if (reference.type === 'Identifier') return importedBinding(file, reference.name);
+  if (reference.type === 'MemberExpression' && reference.object.type === 'Identifier')
+    return importedBinding(file, reference.object.name, propertyName(reference));
+  return undefined;
+}
+
+/** The project module and the name it exports that the file's binding `local` (with `member` asked of it) stands for. */
+function importedBinding(
+  file: FileContext,
+  local: string,
+  member?: string,
+): { module: FileContext; name: string; member?: string } | undefined {
+  const source = file.imports.bindings.get(local);
+  if (!source) return undefined;
   const name = file.imports.names.get(local);
   const exported = name === '*' ? member : name;
   const module = exported ? importedModule(file, source) : undefined;
@@ -256,15 +262,64 @@ export function importedExport(
     : undefined;
 }
 
-/** What the project module a file imports `local` from exports under that name, with that module's imports. */
+/**
+ * What the project module a file imports `local` from exports under that name, followed through
+ * index files, with the imports of the module that declares it.
+ */
 export function importedValueOf(file: FileContext, local: string): ImportedValue | undefined {
-  const source = file.imports.bindings.get(local);
-  const name = file.imports.names.get(local);
-  const module = source !== undefined && name !== undefined && name !== '*' ? importedModule(file, source) : undefined;
-  const value = module?.exportedValue(name!);
-  if (!module || !value) return undefined;
-  noteModuleFollowed(module.filename);
-  return { value, imports: module.imports };
+  const imported = importedBinding(file, local);
+  const found = imported && exportedBy(imported.module, imported.name, maxReexports);
+  if (!found) return undefined;
+  noteModuleFollowed(found.module.filename);
+  return { value: found.node, imports: found.module.imports };
+}
+
+/** Index files re-exporting index files: how many steps a name is followed through. */
+const maxReexports = 3;
+
+/** What an imported reference stands for in its module: an ESM export, or a CommonJS one (`require('./keys')` used whole is its `module.exports`). */
+export function importedValue(
+  file: FileContext,
+  reference: TSESTree.Node,
+): { module: FileContext; node: TSESTree.Node } | undefined {
+  const imported = importedExport(file, reference);
+  if (imported) return exportedBy(imported.module, imported.name, maxReexports);
+  if (reference.type !== 'Identifier' || file.imports.names.get(reference.name) !== '*') return undefined;
+  const module = moduleOfBinding(file, reference.name);
+  const node = module && commonJsExport(module, 'default');
+  return module && node ? { module, node } : undefined;
+}
+
+/**
+ * What a module exports under `name`: declared there (ESM or CommonJS), or re-exported from
+ * another module of the project (`export * from './refund.service'`, `export { Refunds } from
+ * './refunds'`), as an `index` file gathers a folder's exports; a few steps at most.
+ */
+function exportedBy(
+  module: FileContext,
+  name: string,
+  steps: number,
+): { module: FileContext; node: TSESTree.Node } | undefined {
+  const node = module.exportedValue(name) ?? commonJsExport(module, name);
+  if (node) return { module, node };
+  if (steps === 0) return undefined;
+  for (const statement of module.sourceAst.body) {
+    let asked: string | undefined;
+    let source: TSESTree.StringLiteral | null = null;
+    if (statement.type === 'ExportAllDeclaration' && !statement.exported && name !== 'default') {
+      asked = name;
+      source = statement.source;
+    } else if (statement.type === 'ExportNamedDeclaration' && statement.source) {
+      const specifier = statement.specifiers.find((item) => moduleExportName(item.exported) === name);
+      asked = specifier && moduleExportName(specifier.local);
+      source = statement.source;
+    }
+    const resolved = asked !== undefined && source ? resolveImport(module.filename, source.value) : undefined;
+    const next = resolved && moduleContext(resolved, module.libraries);
+    const found = next && exportedBy(next, asked!, steps - 1);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**

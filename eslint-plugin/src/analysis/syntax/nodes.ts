@@ -161,3 +161,41 @@ export function callTaking(node: TSESTree.Node): TSESTree.CallExpression | undef
     ? parent
     : undefined;
 }
+
+/**
+ * Where a class declares what `this.<field>` holds: a field of the class, or a parameter property
+ * of its constructor (`constructor(private readonly wallet: WalletService)`).
+ */
+export function fieldDeclaration(
+  member: TSESTree.Node,
+): TSESTree.PropertyDefinition | TSESTree.TSParameterProperty | undefined {
+  if (member.type !== 'MemberExpression' || member.object.type !== 'ThisExpression') return undefined;
+  const field = propertyName(member);
+  let body: TSESTree.Node | undefined = member.parent;
+  while (body && body.type !== 'ClassBody') body = body.parent;
+  if (field === undefined || body?.type !== 'ClassBody') return undefined;
+  for (const each of body.body) {
+    if (each.type === 'PropertyDefinition' && keyName(each) === field) return each;
+    if (each.type === 'MethodDefinition' && each.kind === 'constructor')
+      for (const param of each.value.params)
+        if (
+          param.type === 'TSParameterProperty' &&
+          param.parameter.type === 'Identifier' &&
+          param.parameter.name === field
+        )
+          return param;
+  }
+  return undefined;
+}
+
+/** The call of a decorator named in `names` on the declaration of what `this.<field>` holds (`@InjectModel(Task.name)`). */
+export function holderDecorator(
+  member: TSESTree.Node,
+  names: ReadonlySet<string>,
+): TSESTree.CallExpression | undefined {
+  for (const decorator of fieldDeclaration(member)?.decorators ?? []) {
+    const call = decorator.expression;
+    if (call.type === 'CallExpression' && names.has(calleeName(call.callee) ?? '')) return call;
+  }
+  return undefined;
+}

@@ -321,6 +321,32 @@ function foreignSchema(callee: TSESTree.Node, file: AdapterFile): boolean {
   return source !== undefined && !/mongoose|typegoose/.test(source);
 }
 
+/** What a chain of calls starts from: `new Schema({ … })` of `new Schema({ … }).index(…).index(…)`. */
+function chainBase(node: TSESTree.Node): TSESTree.Node {
+  let base = node;
+  while (base.type === 'CallExpression' && base.callee.type === 'MemberExpression') base = base.callee.object;
+  return base;
+}
+
+/**
+ * The variable a schema method is called on: `schema` of `schema.index(…)`, or the variable a
+ * chain is kept in (`const schema = new Schema({ … }).index(…)`), whose calls add to that schema.
+ */
+function schemaHeld(receiver: TSESTree.Node): string | undefined {
+  if (receiver.type === 'Identifier') return receiver.name;
+  let top: TSESTree.Node = receiver;
+  while (
+    top.parent?.type === 'MemberExpression' &&
+    top.parent.parent?.type === 'CallExpression' &&
+    top.parent.parent.callee === top.parent
+  )
+    top = top.parent.parent;
+  const holder = top.parent;
+  return holder?.type === 'VariableDeclarator' && holder.init === top && holder.id.type === 'Identifier'
+    ? holder.id.name
+    : undefined;
+}
+
 export function mongooseSchemas(file: AdapterFile): DeclaredTable[] {
   const bySchema = new Map<
     string,
@@ -353,7 +379,7 @@ export function mongooseSchemas(file: AdapterFile): DeclaredTable[] {
     if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && node.init) {
       const init = unwrapExpression(node.init);
       if (
-        !schemaMade(init, node.id.name) &&
+        !schemaMade(chainBase(init), node.id.name) &&
         init.type === 'CallExpression' &&
         calleeName(init.callee) === 'createForClass'
       ) {
@@ -367,10 +393,7 @@ export function mongooseSchemas(file: AdapterFile): DeclaredTable[] {
     }
     if (node.type !== 'CallExpression') return;
     const method = calleeName(node.callee);
-    const receiver =
-      node.callee.type === 'MemberExpression' && node.callee.object.type === 'Identifier'
-        ? node.callee.object.name
-        : undefined;
+    const receiver = node.callee.type === 'MemberExpression' ? schemaHeld(node.callee.object) : undefined;
     if (method === 'index' && receiver && optionTrue(node.arguments[1], 'unique', file)) {
       const fields = objectLiteral(node.arguments[0], file.scopeOf);
       const columns = fields

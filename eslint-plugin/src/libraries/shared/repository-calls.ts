@@ -5,11 +5,15 @@ import {
   callTaking,
   constantInitializer,
   fieldsOf,
+  holderDecorator,
+  matchedFields,
   memberPath,
   normaliseTarget,
   objectLiteral,
   objectProperty,
+  propertyName,
   showsEveryField,
+  staticString,
   uniqueKeyFields,
   unwrapExpression,
   variableOf,
@@ -87,7 +91,8 @@ function isRepositoryGetter(node: TSESTree.Node | undefined): node is TSESTree.C
 
 const modelRegistry = /^(db|models?|database|orm|entities|schemas?|tables)$/i;
 
-function receiverTarget(receiver: TSESTree.Node, scopeOf: ScopeOf): string | undefined {
+function receiverTarget(receiver: TSESTree.Node, file: AdapterFile): string | undefined {
+  const scopeOf = file.scopeOf;
   // `const repo = this.connection.getRepository(ctx, Refund); repo.save(…)`: the repository it was given.
   const held = heldValue(receiver, scopeOf);
   const node = isRepositoryGetter(held) ? held : unwrapExpression(receiver);
@@ -104,11 +109,37 @@ function receiverTarget(receiver: TSESTree.Node, scopeOf: ScopeOf): string | und
   const last = path[path.length - 1];
   if (/^(manager|entityManager|em|queryRunner|dataSource|connection|db|this)$/.test(last)) return undefined;
   const heldByClass = path.length === 2 && path[0] === 'this';
+  if (heldByClass) {
+    const injected = injectedModel(node, file);
+    if (injected) return injected;
+  }
   // A model class, alone or held by the project's registry of models (`db.Payment`, `models.Order`).
   const modelClass = /^[A-Z]/.test(last) && (path.length === 1 || modelRegistry.test(path[path.length - 2]));
   const namedAsStore =
     /(Repository|Repo|Model|Collection)$/.test(last) || /^(repository|repo|model|collection)$/i.test(last);
   return heldByClass || modelClass || namedAsStore ? last : undefined;
+}
+
+/** Decorators that inject a field with the model or repository of an entity: `@InjectModel(Task.name)`, `@InjectRepository(Refund)`. */
+const injectors: ReadonlySet<string> = new Set(['InjectModel', 'InjectRepository']);
+
+/**
+ * The entity a `this.<field>` was injected for, when the decorator names it: a string, a constant
+ * holding one (in this module or one it imports), a class, or a class's `name`. Not otherwise: the
+ * field's own name is then the best guess.
+ */
+function injectedModel(member: TSESTree.Node, file: AdapterFile): string | undefined {
+  const argument = holderDecorator(member, injectors)?.arguments[0];
+  const named = argument && unwrapExpression(argument);
+  if (!named) return undefined;
+  if (named.type === 'MemberExpression' && named.object.type === 'Identifier' && propertyName(named) === 'name')
+    return named.object.name;
+  if (named.type !== 'Identifier') return staticString(named);
+  const local = constantInitializer(named, file.scopeOf(named));
+  const value = local ?? file.importedValue(named.name)?.value;
+  const bare = value && unwrapExpression(value);
+  if (bare?.type === 'ClassDeclaration' || bare?.type === 'ClassExpression') return named.name;
+  return bare && staticString(bare);
 }
 
 /** A generic data layer's `{ table: 'refunds', … }`: the table is named in the call. */
@@ -254,7 +285,7 @@ export function repositoryOperation(
   // TypeORM offers its query builder's method names too (`.onConflict()`): none is a repository call.
   if (!method || !repositoryMethods.has(method)) return undefined;
   const entity = entityArgument(call);
-  const target = entity ?? namedTable(call.arguments[0], scopeOf) ?? receiverTarget(callee.object, scopeOf);
+  const target = entity ?? namedTable(call.arguments[0], scopeOf) ?? receiverTarget(callee.object, file);
   if (!target) return undefined;
   const args = entity ? call.arguments.slice(1) : call.arguments;
   const base = {
@@ -269,15 +300,13 @@ export function repositoryOperation(
   if (readMethods.has(method) || (readMethodsWithQuery.has(method) && objectLiteral(args[0], scopeOf))) {
     // findOneBy({ a }), exists({ a }), findOne({ where: { a } })
     const query = objectLiteral(args[0], scopeOf);
-    const where = query && objectProperty(query, 'where')?.value;
+    const given = args[0] && args[0].type !== 'SpreadElement' ? args[0] : undefined;
     // `findById(id)` looks up the store's primary key (Mongoose's `_id`).
     const primaryKey = method === 'findById' ? file.libraries.dataAdapter(library)?.primaryKey : undefined;
-    const byId =
-      primaryKey && args[0] && args[0].type !== 'SpreadElement'
-        ? [{ name: primaryKey, values: [args[0]], functions: [] }]
-        : undefined;
-    const filters = query ? uniqueKeyFields(where ?? query, scopeOf) : byId;
-    return { ...base, kind: 'read', filters };
+    if (query) return { ...base, kind: 'read', filters: matchedFields(query, scopeOf) };
+    if (primaryKey && given)
+      return { ...base, kind: 'read', filters: [{ name: primaryKey, values: [given], functions: [] }] };
+    return { ...base, kind: 'read', ...(given ? { criteria: given } : {}) };
   }
   // TypeORM's `create` makes an entity in memory (`manager.create(User, data)`, any repository's
   // in a file that imports TypeORM, or one whose result a `save` then stores); only `save` or
