@@ -6,6 +6,7 @@ import { awsSqs } from './aws-sqs.js';
 import { azureServiceBus } from './azure-service-bus.js';
 import { betterQueue } from './better-queue.js';
 import { bullmq } from './bullmq.js';
+import { cliCommands } from './cli-commands.js';
 import { common } from './common.js';
 import { convex } from './convex.js';
 import { cron } from './cron.js';
@@ -65,6 +66,7 @@ export const libraries: readonly LibraryAdapter[] = [
   idGenerators,
   memoryCaches,
   common,
+  cliCommands,
   // Brokers and handler frameworks
   kafkajs,
   amqplib,

@@ -9,7 +9,7 @@ import { readBack } from '../analysis/control/flags.js';
 import { callOperations } from '../analysis/control/helper-operations.js';
 import { enclosingFunction } from '../analysis/control/statements.js';
 import type { EffectKey } from '../analysis/keys/effect-keys.js';
-import { functionName } from '../analysis/origin/entry-points.js';
+import { functionName, inCommand } from '../analysis/origin/entry-points.js';
 import { staticText } from '../analysis/syntax/static-text.js';
 import { providerCallAt } from '../analysis/keys/provider-calls.js';
 import {
@@ -21,7 +21,7 @@ import {
 import {
   namesCountedGrant,
   namesCatalogue,
-  namesDeliveryPlace,
+  deliveryPlaceWordsOf,
   namesGrantee,
   namesMoney,
   namesMoneyAmount,
@@ -29,6 +29,7 @@ import {
   namesSingleUseBill,
 } from '../analysis/naming/stakes.js';
 import { addedFields, type DataOperation } from '../analysis/operations/index.js';
+import { normaliseTarget } from '../analysis/contract/operation.js';
 import { columnName } from '../analysis/schema/model.js';
 import { calledFunction } from '../analysis/project/calls.js';
 import { projectRoot } from '../analysis/project/root.js';
@@ -62,7 +63,7 @@ const movesMoney = new Set(['charge', 'refund', 'transfer', 'payout', 'ledger', 
 
 /** Does the check-then-insert run while a delivery is handled? */
 function inDelivery(checked: CheckedWrite, analysis: FileAnalysis): boolean {
-  return runsInDelivery([checked.at, checked.read.node], checkedValues(checked), analysis);
+  return runsInDelivery([checked.at, checked.read.node], checkedValues(checked), checked.write.targets, analysis);
 }
 
 /**
@@ -71,16 +72,26 @@ function inDelivery(checked: CheckedWrite, analysis: FileAnalysis): boolean {
  * offset) among `values`, or is the file among the project's queues' processors, workers or
  * webhooks (its own layout, last)?
  */
-function runsInDelivery(places: readonly TSESTree.Node[], values: readonly TSESTree.Node[], analysis: FileAnalysis) {
+function runsInDelivery(
+  places: readonly TSESTree.Node[],
+  values: readonly TSESTree.Node[],
+  written: readonly string[],
+  analysis: FileAnalysis,
+) {
   if (places.some((place) => analysis.servesDelivery(place))) return true;
   for (let node = places[0].parent; node; node = node.parent) {
     if (isFunction(node) && entryPointOf(node, analysis)) return true;
   }
   if (namesDelivery(values, analysis)) return true;
   if (analysis.calledByHandlerElsewhere(places[0])) return true;
-  // A data migration the workers run (`workers/data-migrations/…`) is run once, not per delivery.
+  // A data migration the workers run (`workers/data-migrations/…`) is run once, not per delivery;
+  // `webhooks/route.ts` saving a webhook, or `jobs/` posting a job, is that resource's API, not
+  // the handler of its deliveries.
   const place = projectPath(analysis.file.filename);
-  return namesDeliveryPlace(place) && !namesOneOffPlace(place);
+  const words = deliveryPlaceWordsOf(place);
+  return (
+    words.length > 0 && !namesOneOffPlace(place) && !words.every((word) => written.includes(normaliseTarget(word)))
+  );
 }
 
 /** The values a check-then-insert checks and writes. */
@@ -105,6 +116,15 @@ function namesDelivery(values: readonly TSESTree.Node[], analysis: FileAnalysis,
 function projectPath(filename: string): string {
   const root = projectRoot(filename);
   return root ? path.relative(root, filename) : filename;
+}
+
+/**
+ * Is code at `node` run once, by hand: a data migration, a seed or a script (by its folder), or
+ * a command an operator types (by its decorator)? Nothing repeats it by itself, and whoever runs
+ * it twice sees it.
+ */
+function runByHand(node: TSESTree.Node, analysis: FileAnalysis): boolean {
+  return namesOneOffPlace(projectPath(analysis.file.filename)) || inCommand(node, analysis.file);
 }
 
 /** A write that records a handled delivery: the code itself expects the repeat it guards against. */
@@ -244,8 +264,8 @@ export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): bo
     return once || workRepeats(after, checked, analysis);
   }
   if (inDelivery(checked, analysis)) return true;
-  // A data migration, a seed or a script: run once, by hand.
-  if (namesOneOffPlace(projectPath(analysis.file.filename))) return false;
+  // A data migration, a seed, a script or a command: run once, by hand.
+  if (runByHand(checked.at, analysis)) return false;
   // A check for any row of the table (`findFirst()`): a singleton made lazily, once per deployment.
   if (checked.read.filters?.length === 0) return false;
   if (duplicatesStake(checked.write, analysis.file)) return true;
@@ -260,8 +280,8 @@ export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): bo
  */
 export function duplicateMatters(write: DataOperation, analysis: FileAnalysis): boolean {
   const values = [...(write.filters ?? []), ...write.fields].flatMap((field) => field.values);
-  if (runsInDelivery([write.node], values, analysis)) return true;
-  return !namesOneOffPlace(projectPath(analysis.file.filename)) && duplicatesStake(write, analysis.file);
+  if (runsInDelivery([write.node], values, write.targets, analysis)) return true;
+  return !runByHand(write.node, analysis) && duplicatesStake(write, analysis.file);
 }
 
 /**
@@ -366,7 +386,7 @@ export function workBeforeMatters(checked: CheckedWrite, analysis: FileAnalysis)
   if (recordsDedupeKey(checked) && callsAtStake(calls, analysis, 'adds')) return true;
   if (isMarker(checked.write, analysis)) return workRepeats(calls, checked, analysis);
   if (inDelivery(checked, analysis)) return true;
-  return !namesOneOffPlace(projectPath(analysis.file.filename)) && callsAtStake(calls, analysis);
+  return !runByHand(checked.at, analysis) && callsAtStake(calls, analysis);
 }
 
 /**

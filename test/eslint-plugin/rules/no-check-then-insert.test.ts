@@ -17,6 +17,17 @@ const addState = `
     return prisma.maintenanceState.create({ data: { projectId, name } });
   }`;
 
+/** Saves a workflow's webhook when it has none: the table a route in `webhooks/` writes. */
+const saveWebhook = (table: string) => `
+  import { PrismaClient } from '@prisma/client';
+  const prisma = new PrismaClient();
+  export async function POST(request: Request) {
+    const { workflowId, path } = await request.json();
+    const existing = await prisma.${table}.findFirst({ where: { workflowId, path } });
+    if (existing) return Response.json(existing);
+    return Response.json(await prisma.${table}.create({ data: { workflowId, path } }));
+  }`;
+
 /**
  * A sweep that raises an alert per breached rule, found by a look: `lock` is what the schedule's
  * callback does before it calls the helper, `exported` how the helper is declared.
@@ -111,6 +122,22 @@ const markedRefresh = (write: string) => `
     await redis.set(key, '1', 'EX', 3600);
     await updateRoyalties(job.data.collection);
   });`;
+
+/** A method that sets a payment method mapping when none exists: a command an operator types, or an HTTP route. */
+const paymentMapping = (as: 'command' | 'route') => `
+        import { Injectable } from '@nestjs/common';
+        ${as === 'command' ? "import { Command } from '@acme/nest-kit';" : "import { Post } from '@nestjs/common';"}
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        @Injectable()
+        export class SetPaymentMappingCommand {
+          ${as === 'command' ? "@Command({ command: 'payments:mapping:set', describe: 'Sets a payment method mapping' })" : "@Post('mappings')"}
+          async run(from: string, to: string, businessId: string) {
+            const existing = await prisma.paymentMethodMapping.findFirst({ where: { from, to, businessId } });
+            if (existing) return;
+            await prisma.paymentMethodMapping.create({ data: { from, to, businessId } });
+          }
+        }`;
 
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
@@ -376,6 +403,11 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           if (existing) return existing;
           return prisma.teamMember.create({ data: { organizationId, userId } });
         }`,
+    },
+    {
+      name: 'a command an operator types (its decorator, re-exported by a kit of the team) runs once, by hand: nothing repeats it',
+      filename: 'src/common/commands/set-payment-mapping.command.ts',
+      code: paymentMapping('command'),
     },
     {
       name: "a day's visit counter made when missing: a total of visits is a count, not money",
@@ -1011,6 +1043,11 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: "a route in the webhooks' folder that saves a webhook: that resource's API, not the handler of its deliveries",
+      filename: 'app/api/webhooks/route.ts',
+      code: saveWebhook('webhook'),
+    },
+    {
       name: "a data migration in the jobs' folder: run once per deploy, not per delivery",
       filename: 'src/jobs/data-migrations/add-ended-state.ts',
       code: addState,
@@ -1079,6 +1116,32 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
   ],
   invalid: [
+    {
+      name: 'the near miss of a command: the same method as an HTTP route, where a second request pays twice',
+      filename: 'src/common/controllers/payment-mapping.controller.ts',
+      code: paymentMapping('route'),
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 12,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              data: { key: '@@unique([from, to, businessId]) to model PaymentMethodMapping', code: 'P2002' },
+              output: paymentMapping('route').replace(
+                '            await prisma.paymentMethodMapping.create({ data: { from, to, businessId } });',
+                `            try {
+              await prisma.paymentMethodMapping.create({ data: { from, to, businessId } });
+            } catch (error) {
+              // P2002 is the duplicate: a unique key refused the second row (add @@unique([from, to, businessId]) to model PaymentMethodMapping).
+              if ((error as { code?: string }).code !== 'P2002') throw error;
+            }`,
+              ),
+            },
+          ],
+        },
+      ],
+    },
     {
       name: 'the near miss of work in memory: the same marker before a publish, which a second pass repeats',
       code: markedTokens('await publish(token)'),
@@ -1371,6 +1434,12 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           res.status(201).end();
         });`,
       errors: [{ messageId: 'checkThenInsert', line: 9 }],
+    },
+    {
+      name: "the near miss of a webhooks' route: one that writes another table is among the webhooks' handlers",
+      filename: 'app/api/webhooks/route.ts',
+      code: saveWebhook('trigger'),
+      errors: [{ messageId: 'checkThenInsert', line: 8 }],
     },
     {
       name: "the near miss of a data migration in the jobs' folder: the same code among the jobs handles deliveries",

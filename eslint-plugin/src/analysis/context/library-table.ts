@@ -100,6 +100,8 @@ export class LibraryTable {
   /** Collections kept in a process's memory, by the class that makes them; literals by their kind. */
   readonly collectionsByClass = new Map<string, CollectionSpec[]>();
   private readonly browserModules: (string | RegExp)[] = [];
+  /** Decorators of commands an operator runs by hand. */
+  readonly commandDecorators = new Set<string>();
   readonly literalCollections = new Map<'array' | 'object', CollectionSpec>();
   /** Every lookup and record method of those collections: the cheap first question about a call. */
   readonly collectionMethods = new Set<string>();
@@ -198,6 +200,7 @@ export class LibraryTable {
     for (const path of adapter.parsing ?? []) this.parsing.add(path);
     this.schemaPaths.push(...(adapter.schemaPaths ?? []));
     this.browserModules.push(...(adapter.browserModules ?? []));
+    for (const name of adapter.commandDecorators ?? []) this.commandDecorators.add(name);
     for (const spec of adapter.collections ?? []) {
       if (spec.construct) push(this.collectionsByClass, spec.construct, spec);
       else if (spec.literal) this.literalCollections.set(spec.literal, spec);

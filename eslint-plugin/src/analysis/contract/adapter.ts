@@ -374,6 +374,8 @@ export interface ValueAdapter {
   browserModules?: readonly (string | RegExp)[];
   /** Requests to another system and the methods that change it: `fetch(url, { method: 'POST' })`, not `fetch(url)`. */
   requests?: readonly RequestSpec[];
+  /** Decorators that make a method, or every method of a class, a command an operator runs by hand. */
+  commandDecorators?: readonly string[];
 }
 
 export interface RequestSpec {

@@ -131,15 +131,16 @@ const dataLayerFolders = new Set([
 ]);
 
 /**
- * Does a file's path (relative to its project) say it handles deliveries: a queue's processors,
- * a worker, a webhook's controller? A guess from the project's own layout, for where the
- * registration that would say so is out of sight (a base class the worker calls, a router).
+ * The words of a file's path (relative to its project) that say it handles deliveries: a queue's
+ * processors, a worker, a webhook's controller; none when it says nothing of the kind. A guess
+ * from the project's own layout, for where the registration that would say so is out of sight (a
+ * base class the worker calls, a router).
  */
-export const namesDeliveryPlace: (path: string) => boolean = remembered((path) => {
+export const deliveryPlaceWordsOf: (path: string) => readonly string[] = remembered((path) => {
   const segments = pathWords(path);
   // The data layer describes data (`models/documentSyncQueue.js` is the queue's table), it handles nothing.
-  if (segments.some((parts) => parts.length === 1 && dataLayerFolders.has(parts[0]))) return false;
-  return segments.some((parts) => parts.some((word) => deliveryPlaceWords.has(word)));
+  if (segments.some((parts) => parts.length === 1 && dataLayerFolders.has(parts[0]))) return [];
+  return segments.flatMap((parts) => parts.filter((word) => deliveryPlaceWords.has(word)));
 });
 
 /** Folders of code run once by an operator: migrations of data, alterations, seeds, scripts. */

@@ -351,3 +351,20 @@ export function namedParameter(fn: FunctionNode, index: number, file: FileContex
   }
   return deliveryByName(name, file);
 }
+
+/**
+ * Does `node` run in a command an operator runs by hand: a method its library's decorator makes
+ * a command (`@Command({ command: 'users:import' })`), or any method of a class so decorated?
+ */
+export function inCommand(node: TSESTree.Node, file: FileContext): boolean {
+  const names = file.libraries.commandDecorators;
+  if (names.size === 0) return false;
+  const decorated = (decorators: readonly TSESTree.Decorator[] | undefined) =>
+    (decorators ?? []).some((decorator) => names.has(decoratorName(decorator) ?? ''));
+  for (let current = node.parent; current; current = current.parent) {
+    if (current.type === 'MethodDefinition' && decorated(current.decorators)) return true;
+    if ((current.type === 'ClassDeclaration' || current.type === 'ClassExpression') && decorated(current.decorators))
+      return true;
+  }
+  return false;
+}
