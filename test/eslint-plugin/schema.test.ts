@@ -358,6 +358,29 @@ export class Migration {
     expect(other.findings).toEqual(['src/claim.js:5 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
+  it('a partial unique index on rows of some statuses covers an insert whose status the SQL writes among them', async () => {
+    const migration = (where: string) =>
+      `CREATE TABLE orders (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), user_id text NOT NULL, item_id text NOT NULL, status text NOT NULL, price bigint);\nCREATE UNIQUE INDEX orders_one_active ON orders (user_id, item_id) WHERE ${where};`;
+    const purchase = (status: string) => `
+export async function purchase(pool, userId, itemId, price) {
+  const { rows } = await pool.query("SELECT 1 FROM orders WHERE user_id = $1 AND item_id = $2 AND status NOT IN ('FAILED', 'REFUNDED')", [userId, itemId]);
+  if (rows.length > 0) throw new Error('already bought');
+  await pool.query("INSERT INTO orders (user_id, item_id, status, price) VALUES ($1, $2, '${status}', $3)", [userId, itemId, price]);
+}
+`;
+    const lint = (where: string, status: string) =>
+      lintProject({ 'db/migrations/001_orders.sql': migration(where), 'src/purchase.js': purchase(status) });
+    expect((await lint("status NOT IN ('FAILED', 'REFUNDED')", 'PENDING')).findings).toEqual([]);
+    expect((await lint("status = 'PENDING'", 'PENDING')).findings).toEqual([]);
+    // The near misses: an insert of a status the index leaves out, or of one the condition does not list.
+    expect((await lint("status NOT IN ('FAILED', 'REFUNDED')", 'FAILED')).findings).toEqual([
+      'src/purchase.js:5 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+    expect((await lint("status IN ('PAID')", 'PENDING')).findings).toEqual([
+      'src/purchase.js:5 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+  });
+
   it('effects between the check and a protected insert run twice, and are named', async () => {
     const { findings, messages } = await lintProject({
       'migrations/001.sql':

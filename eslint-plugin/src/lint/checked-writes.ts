@@ -18,7 +18,15 @@ import { isFunction, type FunctionNode } from '../analysis/context/file-context.
 import type { DataOperation, Field } from '../analysis/operations/index.js';
 import type { OriginTracer } from '../analysis/origin/origin.js';
 import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
-import { answerUnread, calleeName, callTaking, keyName, unwrapExpression } from '../analysis/syntax/nodes.js';
+import type { RowTest } from '../analysis/contract/schema.js';
+import {
+  answerUnread,
+  calleeName,
+  callTaking,
+  keyName,
+  staticString,
+  unwrapExpression,
+} from '../analysis/syntax/nodes.js';
 import { constantInitializer, variableOf } from '../analysis/syntax/scope.js';
 import type { ScopeOf } from '../analysis/syntax/static-text.js';
 import { walk } from '../analysis/syntax/walk.js';
@@ -401,6 +409,28 @@ function writesLookedUpKey(
 }
 
 /**
+ * Does the row an insert writes meet each test of a partial key's condition: a column it leaves
+ * empty (`deleted_at IS NULL`, when the write shows every field), a constant it writes among
+ * those listed (`status = 'open'`) or outside them (`status NOT IN ('failed')`)?
+ */
+function meets(write: DataOperation, tests: readonly RowTest[]): boolean {
+  const byColumn = new Map(write.fields.map((field) => [columnName(field.name), field]));
+  return tests.every((test) => {
+    const field = byColumn.get(test.column);
+    if ('empty' in test) return write.fieldsComplete !== false && field === undefined;
+    const value = field && constantWritten(field);
+    if (value === undefined) return false;
+    return 'oneOf' in test ? test.oneOf.includes(value) : !test.noneOf.includes(value);
+  });
+}
+
+/** The constant a field is written with: one the SQL writes itself, or a string written in place. */
+function constantWritten(field: Field): string | undefined {
+  if (field.constant !== undefined) return field.constant;
+  return field.values.length === 1 ? staticString(unwrapExpression(field.values[0])) : undefined;
+}
+
+/**
  * A unique key of the written table, declared in the project's schema, whose columns the write
  * fills and the read checked: the second worker's insert then fails on it instead of duplicating.
  */
@@ -441,14 +471,8 @@ function coveringKey(
       ? [...write.fields.map((field) => field.name), ...checked.map((filter) => filter.name)]
       : write.fields.map((field) => field.name);
   const both = new Set([...new Set(written)].filter((name) => checkedColumns.has(columnName(name))).map(columnName));
-  // A key the row falls under: a full one, or a partial one on rows whose columns are empty (`WHERE
-  // deleted_at IS NULL`) when the insert leaves them so.
-  const setColumns = new Set(write.fields.map((field) => columnName(field.name)));
-  const covers = (key: UniqueKey) =>
-    !key.partial ||
-    (key.emptyIn !== undefined &&
-      write.fieldsComplete !== false &&
-      key.emptyIn.every((column) => !setColumns.has(column)));
+  // A key the row falls under: a full one, or a partial one whose condition the inserted row meets.
+  const covers = (key: UniqueKey) => !key.partial || (key.rowsWhere !== undefined && meets(write, key.rowsWhere));
   const exact = schema()
     .uniqueKeys(target)
     .find((key) => covers(key) && key.columns.length > 0 && key.columns.every((column) => both.has(column)));

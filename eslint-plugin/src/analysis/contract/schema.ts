@@ -1,12 +1,21 @@
 /** What a schema reader returns: the tables a schema file declares, with their unique keys; and how a violation of one is reported. */
 
+/**
+ * A test of one column that a partial key's condition makes: `IS NULL` (`empty`), `= 'a'` or
+ * `IN ('a', 'b')` (`oneOf`), `<> 'a'` or `NOT IN ('a', 'b')` (`noneOf`).
+ */
+export type RowTest =
+  | { column: string; empty: true }
+  | { column: string; oneOf: readonly string[] }
+  | { column: string; noneOf: readonly string[] };
+
 /** One table's keys as a schema file declares them, before normalisation. */
 export interface DeclaredTable {
   table: string;
   /** Other names the same table goes by (a model and the table it is mapped to). */
   aliases?: readonly string[];
-  /** `emptyIn`: a partial key whose only condition is that these columns are null (`WHERE deleted_at IS NULL`). */
-  keys: readonly { columns: readonly string[]; partial: boolean; written: string; emptyIn?: readonly string[] }[];
+  /** `rowsWhere`: a partial key's condition, when it is tests of columns joined by AND (`WHERE deleted_at IS NULL`). */
+  keys: readonly { columns: readonly string[]; partial: boolean; written: string; rowsWhere?: readonly RowTest[] }[];
   /**
    * The reader met something that may declare a key it cannot read (an expression index, a
    * plugin, a copied or inherited table, a statement it could not parse that names the table):

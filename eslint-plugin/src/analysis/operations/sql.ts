@@ -4,7 +4,7 @@ import { calleeName } from '../syntax/nodes.js';
 import type { ScopeOf } from '../syntax/static-text.js';
 import { embeddedSql, sqlInterest, type EmbeddedSql, type SqlCalls } from '../sql/embedded.js';
 import type { LibraryName } from '../contract/adapter.js';
-import type { SqlChange, SqlRead } from '../sql/statements.js';
+import type { InsertedColumn, SqlChange, SqlRead } from '../sql/statements.js';
 import { normaliseTarget, type DataOperation, type Field } from '../contract/operation.js';
 
 const rowLocking = /\bfor\s+(no\s+key\s+)?(update|share|key\s+share)\b/i;
@@ -14,9 +14,9 @@ function columnsMatched(columns: readonly string[] | undefined): Field[] | undef
   return columns?.map((name) => ({ name, values: [], functions: [] }));
 }
 
-/** The columns an UPDATE sets, with the code's values for its parameters. */
-function setFields(sql: EmbeddedSql, sets: SqlChange['sets']): Field[] {
-  return (sets ?? []).map((column) => ({
+/** The columns an INSERT fills or an UPDATE sets, with the code's values for their parameters. */
+function columnFields(sql: EmbeddedSql, columns: readonly InsertedColumn[] | undefined): Field[] {
+  return (columns ?? []).map((column) => ({
     name: column.name,
     values: column.params.map((number) => sql.param(number)).filter((value) => value !== undefined),
     functions: column.functions,
@@ -110,7 +110,7 @@ class DeferredChange implements DataOperation {
   }
 
   get fields(): Field[] {
-    return setFields(this.sql, this.statement()?.sets);
+    return columnFields(this.sql, this.statement()?.sets);
   }
 
   get filters(): Field[] | undefined {
@@ -181,13 +181,7 @@ export function sqlOperations(
           targets: [normaliseTarget(statement.table)],
           node,
           label: `the INSERT into ${statement.table}`,
-          fields: statement.columns.map((column) => ({
-            name: column.name,
-            values: column.params
-              .map((number) => sql.param(number))
-              .filter((value): value is TSESTree.Node => value !== undefined),
-            functions: column.functions,
-          })),
+          fields: columnFields(sql, statement.columns),
           conflictTarget: statement.onConflict?.target.length ? statement.onConflict.target : undefined,
           // INSERT INTO t VALUES (…) names no columns: it fills them all.
           fieldsComplete: statement.columns.every((column) => !column.name.startsWith('#')),
@@ -233,7 +227,7 @@ export function sqlOperations(
           targets: [normaliseTarget(statement.table)],
           node,
           label: `the ${statement.kind.toUpperCase()} of ${statement.table}`,
-          fields: setFields(sql, statement.sets),
+          fields: columnFields(sql, statement.sets),
           filters: columnsMatched(statement.filters),
           arbitrated: false,
           adds: statement.adds,

@@ -1,7 +1,7 @@
 import { words } from '../naming/names.js';
 import { textOf } from '../project/files.js';
 import { normaliseTarget } from '../contract/operation.js';
-import type { DeclaredTable } from '../contract/schema.js';
+import type { DeclaredTable, RowTest } from '../contract/schema.js';
 
 /**
  * What a project's schema says arbitrates duplicates: the unique keys of each table (primary
@@ -14,8 +14,8 @@ export interface UniqueKey {
   columns: readonly string[];
   /** A partial index (`… WHERE deleted_at IS NULL`) settles duplicates only among the rows it covers. */
   partial: boolean;
-  /** For a partial index whose only condition is that these columns are null: a row that leaves them empty is covered. */
-  emptyIn?: readonly string[];
+  /** For a partial index whose condition is tests of columns joined by AND: the rows it covers. */
+  rowsWhere?: readonly RowTest[];
   /** How the key is written, for messages: `@@unique([invoiceId, accountId])`, `UNIQUE (message_id)`. */
   written: string;
   /** The file that declares it. */
@@ -105,7 +105,9 @@ export class SchemaModel {
           keys.push({
             ...key,
             columns: key.columns.map(columnName),
-            ...(key.emptyIn ? { emptyIn: key.emptyIn.map(columnName) } : {}),
+            ...(key.rowsWhere
+              ? { rowsWhere: key.rowsWhere.map((test) => ({ ...test, column: columnName(test.column) })) }
+              : {}),
             file: declared.file,
           });
         this.byTable.set(target, keys);

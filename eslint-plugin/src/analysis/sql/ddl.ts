@@ -1,4 +1,4 @@
-import type { DeclaredTable } from '../contract/schema.js';
+import type { DeclaredTable, RowTest } from '../contract/schema.js';
 import { uniqueKeysInMysql } from './mysql-ddl.js';
 import { parseSql, scanSql, sqlParserLoaded } from './parser.js';
 
@@ -49,16 +49,38 @@ function constraintKey(
   };
 }
 
-/** The columns a partial index's condition requires null, when that is all it requires: `deleted_at IS NULL [AND …]`. */
-function nullsRequired(where: unknown): string[] | undefined {
+/**
+ * A partial index's condition as tests of its columns, when that is all it is: `deleted_at IS
+ * NULL`, `status = 'open'`, `status NOT IN ('failed', 'refunded')`, joined by AND.
+ */
+function rowTests(where: unknown): RowTest[] | undefined {
   const [type, node] = entry(where) ?? [];
-  if (type === 'NullTest' && node?.nulltesttype === 'IS_NULL') {
-    const fields = (entry(node.arg)?.[1].fields as unknown[] | undefined) ?? [];
+  const columnOf = (ref: unknown) => {
+    const fields = (entry(ref)?.[1].fields as unknown[] | undefined) ?? [];
     const column = entry(fields[fields.length - 1])?.[1].sval;
-    return typeof column === 'string' ? [column] : undefined;
+    return typeof column === 'string' ? column : undefined;
+  };
+  if (type === 'NullTest' && node?.nulltesttype === 'IS_NULL') {
+    const column = columnOf(node.arg);
+    return column === undefined ? undefined : [{ column, empty: true }];
+  }
+  if (type === 'A_Expr' && (node?.kind === 'AEXPR_OP' || node?.kind === 'AEXPR_IN')) {
+    const operator = entry((node.name as unknown[] | undefined)?.[0])?.[1].sval;
+    const column = columnOf(node.lexpr);
+    const [listed, value] = entry(node.rexpr) ?? [];
+    const items = listed === 'List' ? ((value?.items as unknown[] | undefined) ?? []) : [node.rexpr];
+    const values = items.map((item) => {
+      const constant = entry(item);
+      const text = constant?.[0] === 'A_Const' ? (constant[1].sval as Tree | undefined)?.sval : undefined;
+      return typeof text === 'string' ? text : undefined;
+    });
+    if (column === undefined || values.length === 0 || values.some((text) => text === undefined)) return undefined;
+    if (operator === '=') return [{ column, oneOf: values as string[] }];
+    if (operator === '<>' || operator === '!=') return [{ column, noneOf: values as string[] }];
+    return undefined;
   }
   if (type === 'BoolExpr' && node?.boolop === 'AND_EXPR') {
-    const parts = ((node.args as unknown[] | undefined) ?? []).map(nullsRequired);
+    const parts = ((node.args as unknown[] | undefined) ?? []).map(rowTests);
     return parts.every((part) => part !== undefined) ? parts.flat() : undefined;
   }
   return undefined;
@@ -138,7 +160,7 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
     );
     if (columns.some((column) => column === undefined)) return [{ table, keys: [], unsure: true, addition: true }];
     const partial = body.whereClause !== undefined;
-    const emptyIn = partial ? nullsRequired(body.whereClause) : undefined;
+    const rowsWhere = partial ? rowTests(body.whereClause) : undefined;
     return [
       {
         table,
@@ -147,7 +169,7 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
           {
             columns: columns as string[],
             partial,
-            ...(emptyIn ? { emptyIn } : {}),
+            ...(rowsWhere ? { rowsWhere } : {}),
             written: `UNIQUE INDEX ${typeof body.idxname === 'string' ? body.idxname : ''} on ${table} (${columns.join(', ')})${partial ? ' WHERE …' : ''}`,
           },
         ],

@@ -15,6 +15,8 @@ export interface InsertedColumn {
   params: number[];
   /** SQL functions called in the value, such as `gen_random_uuid` or `now`. */
   functions: string[];
+  /** The constant the statement writes itself (`'paid'`, `1`, `true`), as text. */
+  constant?: string;
 }
 
 export interface SqlInsert {
@@ -47,14 +49,9 @@ export interface SqlChange {
   /** Columns an UPDATE sets from themselves plus or minus something: `credits = credits + $1`. */
   adds?: string[];
   /** Columns an UPDATE sets to something other than NULL or FALSE: `paid_at = now()`, `status = 'paid'`. */
-  sets?: SetColumn[];
+  sets?: InsertedColumn[];
   /** The columns its WHERE compares with `=` (or IN), or tests for NULL. */
   filters?: string[];
-}
-
-export interface SetColumn extends InsertedColumn {
-  /** The constant the statement writes itself (`'paid'`, `1`, `true`), as text. */
-  constant?: string;
 }
 
 /** Something that serialises competing workers: an advisory lock, LOCK TABLE, SERIALIZABLE. */
@@ -143,8 +140,8 @@ function constantText(value: Tree): string | null {
 }
 
 /** `SET paid_at = now(), status = 'paid', by = $2`: the columns an UPDATE sets, leaving out those it clears. */
-function setColumns(update: Tree): SetColumn[] {
-  const columns: SetColumn[] = [];
+function setColumns(update: Tree): InsertedColumn[] {
+  const columns: InsertedColumn[] = [];
   for (const target of (update.targetList as PgNode[] | undefined) ?? []) {
     const set = unwrap(target)?.[1];
     if (typeof set?.name !== 'string') continue;
@@ -195,10 +192,19 @@ function insertColumns(insert: InsertStmt): InsertedColumn[] {
   for (let index = 0; index < width; index += 1) {
     const found = { params: new Set<number>(), functions: new Set<string>() };
     for (const row of rows) if (row[index]) ingredients(row[index], found);
+    // The same constant in every row (`'pending'`): the value the statement writes itself.
+    const constants = new Set(
+      rows.map((row) => {
+        const value = unwrap(row[index]);
+        return value?.[0] === 'A_Const' ? constantText(value[1]) : null;
+      }),
+    );
+    const [constant] = constants;
     columns.push({
       name: names[index] ? names[index] : `#${index + 1}`,
       params: [...found.params],
       functions: [...found.functions],
+      ...(constants.size === 1 && typeof constant === 'string' ? { constant } : {}),
     });
   }
   return columns;
