@@ -38,6 +38,23 @@ const voucherConsumer = (effects: string) => `${kafka}
           seen.set(event.voucherId, 1);
         } });`;
 
+/** A buffer of a chat turn's tokens that sends the first at once: `end` is what its end of turn does. */
+const turnBuffer = (end: string) => `
+        import Redis from 'ioredis';
+        export class TurnBuffer {
+          private readonly firstSent = new Set<string>();
+          constructor(private readonly redis: Redis) {}
+          async append(turnId: string, text: string): Promise<void> {
+            if (!this.firstSent.has(turnId)) {
+              this.firstSent.add(turnId);
+              await this.redis.xadd(\`turn:\${turnId}\`, '*', 'text', text);
+            }
+          }
+          async finish(turnId: string): Promise<void> {
+            ${end}
+          }
+        }`;
+
 ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
   valid: [
     {
@@ -369,8 +386,17 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
       name: 'a flag per task set back to false once the task is done: a run in flight, not a record of what was done',
       code: taskFlags('running[task.name] = false;'),
     },
+    {
+      name: "a turn's state, emptied by another method of its class when the turn ends: what is in flight, not a record",
+      code: turnBuffer('this.firstSent.delete(turnId);'),
+    },
   ],
   invalid: [
+    {
+      name: "the near miss of a turn's state: nothing ever takes the key out, so it is a record, empty after a restart",
+      code: turnBuffer('await this.redis.expire(`turn:${turnId}`, 60);'),
+      errors: [{ messageId: 'inMemory', line: 7 }],
+    },
     {
       name: 'a key taken out again only when its time is up (setTimeout): a record that expires, not a run in flight',
       code: `${kafka}
