@@ -1,39 +1,11 @@
-import tsParser from '@typescript-eslint/parser';
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-import { analysisFor } from '../../../eslint-plugin/src/lint/file-analysis.js';
+import { probesIn } from '../support/analyse.js';
 import { inCommand } from '../../../eslint-plugin/src/analysis/origin/entry-points.js';
 
 /** For each `probe()` call, in the order written: does it run in a command an operator types? */
 function commandsAt(code: string): boolean[] {
-  const found: boolean[] = [];
-  const linter = new Linter({ configType: 'flat' });
-  const create = (context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>) => {
-    const analysis = analysisFor(context);
-    return {
-      CallExpression(node: TSESTree.CallExpression) {
-        if (node.callee.type === 'Identifier' && node.callee.name === 'probe')
-          found.push(inCommand(node, analysis.file));
-      },
-    };
-  };
-  const messages = linter.verify(
-    code,
-    [
-      {
-        files: ['**/*.ts'],
-        languageOptions: { parser: tsParser },
-        plugins: { probe: { rules: { collect: { meta: { schema: [] }, create } } } } as never,
-        rules: { 'probe/collect': 'error' },
-      },
-    ],
-    'probe.ts',
-  );
-  const fatal = messages.find((message) => message.fatal || message.ruleId === 'probe/collect');
-  if (fatal) throw new Error(fatal.message);
-  return found;
+  return probesIn(code, (probe, analysis) => inCommand(probe, analysis.file));
 }
 
 describe('cli-commands adapter', () => {

@@ -1,40 +1,14 @@
-import tsParser from '@typescript-eslint/parser';
-import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { Linter } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-import { analysisFor } from '../../../eslint-plugin/src/lint/file-analysis.js';
+import { probesIn } from '../support/analyse.js';
 import { collectionOf } from '../../../eslint-plugin/src/analysis/work/collections.js';
 
 /** What each `probe(…)` argument is as a collection of the process's memory: its label, or `none`. */
 function collectionsIn(code: string): string[] {
-  const found: string[] = [];
-  const linter = new Linter({ configType: 'flat' });
-  const create = (context: Readonly<TSESLint.RuleContext<string, readonly unknown[]>>) => {
-    const analysis = analysisFor(context);
-    return {
-      CallExpression(node: TSESTree.CallExpression) {
-        if (node.callee.type !== 'Identifier' || node.callee.name !== 'probe' || !node.arguments[0]) return;
-        const collection = collectionOf(node.arguments[0], analysis.file);
-        found.push(collection ? `${collection.name}: ${collection.spec.label}` : 'none');
-      },
-    };
-  };
-  const messages = linter.verify(
-    code,
-    [
-      {
-        files: ['**/*.ts'],
-        languageOptions: { parser: tsParser },
-        plugins: { probe: { rules: { collect: { meta: { schema: [] }, create } } } } as never,
-        rules: { 'probe/collect': 'error' },
-      },
-    ],
-    'probe.ts',
-  );
-  const fatal = messages.find((message) => message.fatal || message.ruleId === 'probe/collect');
-  if (fatal) throw new Error(fatal.message);
-  return found;
+  return probesIn(code, (probe, analysis) => {
+    const collection = probe.arguments[0] && collectionOf(probe.arguments[0], analysis.file);
+    return collection ? `${collection.name}: ${collection.spec.label}` : 'none';
+  });
 }
 
 describe('memory-caches adapter and the runtime collections', () => {

@@ -147,3 +147,20 @@ export function entryPointsIn(code: string): string[] {
   );
   return found;
 }
+
+/** What `answer` says of each `probe(…)` call in `code`, in source order, asked of the analysis the rules use. */
+export function probesIn<T>(
+  code: string,
+  answer: (probe: TSESTree.CallExpression, analysis: ReturnType<typeof analysisFor>) => T,
+): T[] {
+  const found: T[] = [];
+  run(code, (context) => {
+    const analysis = analysisFor(context);
+    return {
+      CallExpression(node: TSESTree.CallExpression) {
+        if (node.callee.type === 'Identifier' && node.callee.name === 'probe') found.push(answer(node, analysis));
+      },
+    };
+  });
+  return found;
+}
