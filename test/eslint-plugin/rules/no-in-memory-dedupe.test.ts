@@ -43,8 +43,10 @@ const turnBuffer = (end: string) => `
         import Redis from 'ioredis';
         export class TurnBuffer {
           private readonly firstSent = new Set<string>();
+          private readonly pending = new Map<string, string>();
           constructor(private readonly redis: Redis) {}
           async append(turnId: string, text: string): Promise<void> {
+            this.pending.set(turnId, (this.pending.get(turnId) ?? '') + text);
             if (!this.firstSent.has(turnId)) {
               this.firstSent.add(turnId);
               await this.redis.xadd(\`turn:\${turnId}\`, '*', 'text', text);
@@ -387,15 +389,20 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
       code: taskFlags('running[task.name] = false;'),
     },
     {
-      name: "a turn's state, emptied by another method of its class when the turn ends: what is in flight, not a record",
-      code: turnBuffer('this.firstSent.delete(turnId);'),
+      name: "a turn's state, emptied with the rest of it by another method of its class when the turn ends: what is in flight, not a record",
+      code: turnBuffer('this.firstSent.delete(turnId);\n            this.pending.delete(turnId);'),
     },
   ],
   invalid: [
     {
       name: "the near miss of a turn's state: nothing ever takes the key out, so it is a record, empty after a restart",
       code: turnBuffer('await this.redis.expire(`turn:${turnId}`, 60);'),
-      errors: [{ messageId: 'inMemory', line: 7 }],
+      errors: [{ messageId: 'inMemory', line: 9 }],
+    },
+    {
+      name: 'the near miss of a turn ending: a method that takes out the key alone (to let a failed one run again) keeps a record',
+      code: turnBuffer('this.firstSent.delete(turnId);'),
+      errors: [{ messageId: 'inMemory', line: 9 }],
     },
     {
       name: 'a key taken out again only when its time is up (setTimeout): a record that expires, not a run in flight',

@@ -17,6 +17,7 @@ import {
   savedToStore,
   returnedBoolean,
   storesMarker,
+  tornDownWithState,
   unseenCode,
   type Gate,
   type Membership,
@@ -246,9 +247,9 @@ export const noInMemoryDedupe = createRule({
         if (!everywhere.every((recording) => storesMarker(recording, tracerOf))) return;
         // So is one named as a cache (`resourceCached.set(lang, true)`): it says what was loaded, not what was handled.
         if (namesCache(collection.name)) return;
-        // And one the code empties again, in the asking function or where the memory lives (a turn's
-        // end, a job's completion): what is in flight, not a record of what was done.
-        if (removedIn(collection, fn.body, file) || removedIn(collection, collection.owner, collection.module)) return;
+        // And one the code empties again, in the asking function, or where the memory lives with the
+        // rest of the state kept for the same work (a turn's end): what is in flight, not a record of what was done.
+        if (removedIn(collection, fn.body, file) || tornDownWithState(collection)) return;
         // And one the code writes to a store whole: a mirror of what the store keeps.
         if (savedToStore(collection, operationsIn)) return;
         // The code serves deliveries, or the key is the delivery's own id: any recording will do.

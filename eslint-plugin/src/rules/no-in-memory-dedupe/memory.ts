@@ -309,6 +309,36 @@ export function removedIn(collection: Collection, scope: TSESTree.Node, file: Fi
   return found;
 }
 
+/**
+ * Is the collection emptied where it lives together with other memory kept for the same work, in
+ * one block (`this.firstSent.delete(turn); this.pending.delete(turn)` when a turn ends)? Then it
+ * is part of the state of work in flight, torn down when that work is done. A method that takes
+ * out its key alone (to let a failed event be retried) or prunes old keys keeps a record.
+ */
+export function tornDownWithState(collection: Collection): boolean {
+  const module = collection.module;
+  let found = false;
+  walk(
+    collection.owner,
+    module.visitorKeys,
+    (node) => {
+      if (found) return false;
+      if (node.type !== 'BlockStatement') return true;
+      const removed = node.body.flatMap((statement) => {
+        const target = statement.type === 'ExpressionStatement' ? emptied(statement.expression) : undefined;
+        const from = target && collectionOf(target, module);
+        return from ? [from] : [];
+      });
+      found =
+        removed.some((from) => sameCollection(from, collection)) &&
+        removed.some((from) => !sameCollection(from, collection));
+      return !found;
+    },
+    50_000,
+  );
+  return found;
+}
+
 /** A condition on how old something is: `Date.now() - at > TTL_MS`, `now - entry.ts > maxAge`, `expiresAt < now`. */
 function comparesAge(test: TSESTree.Node, file: FileContext): boolean {
   return (
