@@ -126,22 +126,37 @@ function helperDoesWork(fn: FunctionNode, file: FileContext, depth: number): boo
         callOperations(node, file).some((operation) => isWork(operation, file))
       )
         found = true;
-      if (node.type === 'CallExpression') {
-        // As in the caller's own code (`workOfCall`): a provider's effect without its key is work.
-        found =
-          !carriesIdempotencyKey(node, file) &&
-          !reachesOwnServer(node, file) &&
-          (callOperations(node, file).some((operation) => isWork(operation, file)) ||
-            sendsOrRequests(node, file) ||
-            providerCallAt(node, file) !== undefined ||
-            calledHelperDoesWork(node, file, depth + 1));
-      }
+      if (node.type === 'CallExpression')
+        found = !excluded(node, file) && callWork(node, file, callOperations(node, file), depth + 1) !== undefined;
       return !found;
     },
     walkBudget,
   );
   helperWork.set(fn, found);
   return found;
+}
+
+/** A call whose repeat the analysis never counts as work: it carries an idempotency key, or it reaches the project's own server (its handler's work, judged there). */
+function excluded(call: TSESTree.CallExpression, file: FileContext): boolean {
+  return carriesIdempotencyKey(call, file) || reachesOwnServer(call, file);
+}
+
+/**
+ * The work a call does, in the linted file or a helper's body: a write among its operations that
+ * is work; making none, a message it sends, a request that changes another system, a provider's
+ * effect, or a project helper (a few calls deep) that does work (`true`). Asked of a call that is
+ * not `excluded`.
+ */
+function callWork(
+  call: TSESTree.CallExpression,
+  file: FileContext,
+  operations: readonly DataOperation[],
+  depth: number,
+): DataOperation | true | undefined {
+  if (operations.length > 0) return operations.find((operation) => isWork(operation, file));
+  return sendsOrRequests(call, file) || providerCallAt(call, file) || calledHelperDoesWork(call, file, depth)
+    ? true
+    : undefined;
 }
 
 function calledHelperDoesWork(call: TSESTree.CallExpression, file: FileContext, depth: number): boolean {
@@ -257,15 +272,13 @@ export function workOfCall(
   file: FileContext,
   operationsAt: (node: TSESTree.CallExpression) => readonly DataOperation[],
 ): Work | undefined {
-  if (carriesIdempotencyKey(call, file) || reachesOwnServer(call, file)) return undefined;
+  if (excluded(call, file)) return undefined;
   const operations = operationsAt(call);
-  const write = operations.find((operation) => isWork(operation, file));
-  if (write) return { node: call, label: write.label };
+  // A provider's charge, payout or email without its idempotency key (one with it is excluded).
+  const work = callWork(call, file, operations, 1);
+  if (work) return { node: call, label: work === true ? callLabel(call, file) : work.label };
   if (operations.length > 0) return undefined;
-  // A provider's charge, payout or email without its idempotency key (one with it returned above).
-  if (sendsOrRequests(call, file) || handedIn(call, file) || providerCallAt(call, file))
-    return { node: call, label: callLabel(call, file) };
-  if (calledHelperDoesWork(call, file, 1)) return { node: call, label: callLabel(call, file) };
+  if (handedIn(call, file)) return { node: call, label: callLabel(call, file) };
   const statement = awaitedForEffect(call, file);
   // A project function the analysis reads does what its body does: one that reads and throws
   // (`await throwIfBlocked(…)`) is no effect, one that awaits a call it cannot see into may be.
