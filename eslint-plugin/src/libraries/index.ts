@@ -45,6 +45,7 @@ import { shopify } from './shopify.js';
 import { sql } from './sql.js';
 import { stripe } from './stripe.js';
 import { supabase } from './supabase.js';
+import { sveltekit } from './sveltekit.js';
 import { temporal } from './temporal.js';
 import { triggerDev } from './trigger-dev.js';
 import { typeorm } from './typeorm.js';
@@ -67,6 +68,7 @@ export const libraries: readonly LibraryAdapter[] = [
   memoryCaches,
   common,
   cliCommands,
+  sveltekit,
   // Brokers and handler frameworks
   kafkajs,
   amqplib,

@@ -102,6 +102,8 @@ export class LibraryTable {
   private readonly browserModules: (string | RegExp)[] = [];
   /** Decorators of commands an operator runs by hand. */
   readonly commandDecorators = new Set<string>();
+  /** Frameworks' import aliases (`$lib`), by the files that mark a project of theirs. */
+  readonly importAliases: NonNullable<ValueAdapter['importAliases']>[number][] = [];
   readonly literalCollections = new Map<'array' | 'object', CollectionSpec>();
   /** Every lookup and record method of those collections: the cheap first question about a call. */
   readonly collectionMethods = new Set<string>();
@@ -201,6 +203,7 @@ export class LibraryTable {
     this.schemaPaths.push(...(adapter.schemaPaths ?? []));
     this.browserModules.push(...(adapter.browserModules ?? []));
     for (const name of adapter.commandDecorators ?? []) this.commandDecorators.add(name);
+    this.importAliases.push(...(adapter.importAliases ?? []));
     for (const spec of adapter.collections ?? []) {
       if (spec.construct) push(this.collectionsByClass, spec.construct, spec);
       else if (spec.literal) this.literalCollections.set(spec.literal, spec);

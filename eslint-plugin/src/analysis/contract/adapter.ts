@@ -6,11 +6,7 @@ import type { DeclaredTable, UniqueViolationCheck } from './schema.js';
 import type { DataOperation } from './operation.js';
 import type { ProviderSpec } from './providers.js';
 
-/**
- * What an adapter may say about a library. Adapters are knowledge only: tables and small
- * recognisers, no control of their own. The analysis reads them through `LibraryTable`
- * (analysis/context/library-table.ts), which never names a library.
- */
+/** What an adapter says of a library: knowledge only, read through `LibraryTable`, which names no library. */
 
 /** An adapter's name: unique in the registry (libraries/index.ts), and the prefix of its shapes' ids. */
 export type LibraryName = string;
@@ -376,6 +372,8 @@ export interface ValueAdapter {
   requests?: readonly RequestSpec[];
   /** Decorators that make a method, or every method of a class, a command an operator runs by hand. */
   commandDecorators?: readonly string[];
+  /** A framework's import aliases, kept in a config it generates: `$lib` is `src/lib` beside `svelte.config.js`. */
+  importAliases?: readonly { alias: string; folder: string; marker: readonly string[] }[];
 }
 
 export interface RequestSpec {

@@ -27,7 +27,7 @@ export function sitesInImporters(fn: FunctionNode, file: FileContext): ImportSit
   const exported = file.exportNameOf(fn) ?? commonJsExportName(fn, file);
   const found: ImportSite[] = [];
   if (exported) {
-    for (const importer of importersOf(file.filename)) {
+    for (const importer of importersOf(file.filename, file.libraries.importAliases)) {
       const module = moduleContext(importer.file, file.libraries);
       if (!module) continue;
       for (const [local, source] of module.imports.bindings) {
@@ -79,7 +79,7 @@ function methodSites(fn: FunctionNode, file: FileContext): ImportSite[] {
   const exported = file.exportNameOf(classNode);
   if (method === undefined || exported === undefined) return [];
   const found: ImportSite[] = [];
-  for (const importer of importersOf(file.filename)) {
+  for (const importer of importersOf(file.filename, file.libraries.importAliases)) {
     const module = moduleContext(importer.file, file.libraries);
     if (!module) continue;
     const importsClass = [...module.imports.bindings].some(

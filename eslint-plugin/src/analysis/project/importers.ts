@@ -5,6 +5,7 @@ import { projectRoot } from './root.js';
 import { folderIdentity, stampOf, textOf } from './files.js';
 import { resolveImport } from './modules.js';
 import { namesOneOffPlace } from '../naming/stakes.js';
+import type { LibraryTable } from '../context/library-table.js';
 
 /**
  * Which modules of the project import a given file: where its exported functions are called or
@@ -122,7 +123,10 @@ function indexOf(root: string): ProjectIndex {
  * script hands a function (a fresh id for each case or run) says nothing of what production code
  * hands it.
  */
-export function importersOf(target: string): { file: string; specifier: string }[] {
+export function importersOf(
+  target: string,
+  aliases: LibraryTable['importAliases'] = [],
+): { file: string; specifier: string }[] {
   const root = projectRoot(target);
   if (!root) return [];
   const stem = stemOf(target);
@@ -138,7 +142,7 @@ export function importersOf(target: string): { file: string; specifier: string }
         file !== target &&
         !isTestCode(file, root) &&
         (targetOneOff || !oneOff(file)) &&
-        resolveImport(file, specifier) === target,
+        resolveImport(file, specifier, aliases) === target,
     );
 }
 

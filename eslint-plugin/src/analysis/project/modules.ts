@@ -57,8 +57,16 @@ function pathsMatcher(dir: string): ((specifier: string) => string[]) | null {
   return matcher;
 }
 
-/** The project file `specifier` names from `fromFile`, or undefined (a package, or not found). */
-export function resolveImport(fromFile: string, specifier: string): string | undefined {
+/**
+ * The project file `specifier` names from `fromFile`, or undefined (a package, or not found):
+ * relative, through the tsconfig's `paths`, through a framework's alias (`$lib/…` in a SvelteKit
+ * project, whose generated tsconfig a fresh checkout lacks), or in a sibling package.
+ */
+export function resolveImport(
+  fromFile: string,
+  specifier: string,
+  aliases: LibraryTable['importAliases'] = [],
+): string | undefined {
   // A file known by a bare name has no folder to resolve from (see projectRoot).
   if (!path.isAbsolute(fromFile)) return undefined;
   if (specifier.startsWith('.')) return sourceFileAt(path.resolve(path.dirname(fromFile), specifier));
@@ -66,6 +74,11 @@ export function resolveImport(fromFile: string, specifier: string): string | und
   for (const candidate of pathsMatcher(path.dirname(fromFile))?.(specifier) ?? []) {
     const found = sourceFileAt(candidate);
     if (found && !found.includes(`${path.sep}node_modules${path.sep}`)) return found;
+  }
+  for (const { alias, folder, marker } of aliases) {
+    if (specifier !== alias && !specifier.startsWith(`${alias}/`)) continue;
+    const project = ascend(fromFile).folders.find((dir) => marker.some((file) => entryAt(path.join(dir, file))));
+    if (project) return sourceFileAt(path.join(project, folder, specifier.slice(alias.length)));
   }
   const [, name, rest = ''] = /^((?:@[^/]+\/)?[^/]+)(?:\/(.*))?$/.exec(specifier) ?? [];
   const folder = name === undefined ? undefined : siblingPackage(fromFile, name);
@@ -224,7 +237,7 @@ function importedModule(file: FileContext, source: string): FileContext | undefi
   const resolutions = resolutionsThisLint(file);
   let resolved = resolutions.get(source);
   if (resolved === undefined && !resolutions.has(source))
-    resolutions.set(source, (resolved = resolveImport(file.filename, source)));
+    resolutions.set(source, (resolved = resolveImport(file.filename, source, file.libraries.importAliases)));
   return resolved ? moduleContext(resolved, file.libraries) : undefined;
 }
 
@@ -314,7 +327,10 @@ function exportedBy(
       asked = specifier && moduleExportName(specifier.local);
       source = statement.source;
     }
-    const resolved = asked !== undefined && source ? resolveImport(module.filename, source.value) : undefined;
+    const resolved =
+      asked !== undefined && source
+        ? resolveImport(module.filename, source.value, module.libraries.importAliases)
+        : undefined;
     const next = resolved && moduleContext(resolved, module.libraries);
     const found = next && exportedBy(next, asked!, steps - 1);
     if (found) return found;
