@@ -392,7 +392,8 @@ export class MediaTaskService {
   const project = (options: string) => ({
     'src/media/schemas/media-task.schema.ts': schema(options),
     // Another model, whose name the field's own name would suggest.
-    'src/media/schemas/task.schema.ts': "import { Schema } from 'mongoose';\nexport const TaskSchema = new Schema({ name: String });\n",
+    'src/media/schemas/task.schema.ts':
+      "import { Schema } from 'mongoose';\nexport const TaskSchema = new Schema({ name: String });\n",
     'src/media/schemas/index.ts': "export * from './media-task.schema';\nexport * from './task.schema';\n",
     'src/media/services/media-task.service.ts': service,
     'src/media/media.controller.ts': `
