@@ -30,6 +30,33 @@ export function walk(
   }
 }
 
+/**
+ * Is there a node at or below `root` (depth first, at most `budget` nodes) that `test` finds?
+ * `test` answers true when it finds one, `skip` to leave a node's children unvisited (a nested
+ * function, a timer's callback), and false to go on.
+ */
+export function someNode(
+  root: TSESTree.Node,
+  visitorKeys: TSESLint.SourceCode.VisitorKeys,
+  test: (node: TSESTree.Node) => boolean | 'skip',
+  budget = 20_000,
+): boolean {
+  let found = false;
+  walk(
+    root,
+    visitorKeys,
+    (node) => {
+      if (found) return false;
+      const answer = test(node);
+      if (answer === 'skip') return false;
+      found = answer;
+      return !found;
+    },
+    budget,
+  );
+  return found;
+}
+
 /** The calls under one top-level statement, in source order, and how many nodes were read to find them. */
 interface StatementCalls {
   calls: TSESTree.CallExpression[];

@@ -21,7 +21,7 @@ import {
 import type { RequestSpec } from '../contract/adapter.js';
 import { constantInitializer, variableOf } from '../syntax/scope.js';
 import { staticText } from '../syntax/static-text.js';
-import { walk } from '../syntax/walk.js';
+import { someNode, walk } from '../syntax/walk.js';
 
 /**
  * Work that a second run repeats: a write that does not settle duplicates itself, or a message
@@ -288,19 +288,17 @@ export function workOfCall(
 
 /** Does the body of `fn` itself await, for its effect alone, a call that runs no function of the project? */
 function awaitsUnseenEffect(fn: FunctionNode, module: FileContext): boolean {
-  let found = false;
-  walk(
+  return someNode(
     fn.body,
     module.visitorKeys,
-    (node) => {
-      if (found || (node !== fn.body && isFunction(node))) return false;
-      if (node.type === 'CallExpression' && awaitedForEffect(node, module) && !calledFunction(module, node.callee))
-        found = true;
-      return !found;
-    },
+    (node) =>
+      node !== fn.body && isFunction(node)
+        ? 'skip'
+        : node.type === 'CallExpression' &&
+          awaitedForEffect(node, module) !== undefined &&
+          !calledFunction(module, node.callee),
     walkBudget,
   );
-  return found;
 }
 
 /**

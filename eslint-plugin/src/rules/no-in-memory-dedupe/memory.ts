@@ -11,7 +11,7 @@ import { calledFunction } from '../../analysis/project/calls.js';
 import { calleeName, callTaking, propertyName, withoutTypeAssertions } from '../../analysis/syntax/nodes.js';
 import { variableOf } from '../../analysis/syntax/scope.js';
 import { isWork, sends, writingRequest } from '../../analysis/work/work.js';
-import { walk } from '../../analysis/syntax/walk.js';
+import { someNode, walk } from '../../analysis/syntax/walk.js';
 
 /**
  * How code consults a collection kept in process memory: which expression asks whether a key is
@@ -291,22 +291,19 @@ function lookupIn(
  * expires a key that was a record until then.
  */
 export function removedIn(collection: Collection, scope: TSESTree.Node, file: FileContext): boolean {
-  let found = false;
-  walk(
+  return someNode(
     scope,
     file.visitorKeys,
     (node) => {
       // `setTimeout(() => seen.delete(id), TTL)`, `if (now - at > TTL) seen.delete(id)`: the key
       // expires after a while; it was a record until then.
-      if (found || timerCall(node) || (node.type === 'IfStatement' && comparesAge(node.test, file))) return false;
+      if (timerCall(node) || (node.type === 'IfStatement' && comparesAge(node.test, file))) return 'skip';
       const target = emptied(node);
       const removedFrom = target && collectionOf(target, file);
-      found = removedFrom !== undefined && sameCollection(removedFrom, collection);
-      return !found;
+      return removedFrom !== undefined && sameCollection(removedFrom, collection);
     },
     50_000,
   );
-  return found;
 }
 
 /**
@@ -317,26 +314,23 @@ export function removedIn(collection: Collection, scope: TSESTree.Node, file: Fi
  */
 export function tornDownWithState(collection: Collection): boolean {
   const module = collection.module;
-  let found = false;
-  walk(
+  return someNode(
     collection.owner,
     module.visitorKeys,
     (node) => {
-      if (found) return false;
-      if (node.type !== 'BlockStatement') return true;
+      if (node.type !== 'BlockStatement') return false;
       const removed = node.body.flatMap((statement) => {
         const target = statement.type === 'ExpressionStatement' ? emptied(statement.expression) : undefined;
         const from = target && collectionOf(target, module);
         return from ? [from] : [];
       });
-      found =
+      return (
         removed.some((from) => sameCollection(from, collection)) &&
-        removed.some((from) => !sameCollection(from, collection));
-      return !found;
+        removed.some((from) => !sameCollection(from, collection))
+      );
     },
     50_000,
   );
-  return found;
 }
 
 /** A condition on how old something is: `Date.now() - at > TTL_MS`, `now - entry.ts > maxAge`, `expiresAt < now`. */
@@ -410,30 +404,21 @@ export function savedToStore(
   operationsAt: (node: TSESTree.CallExpression, module: FileContext) => readonly DataOperation[],
 ): boolean {
   const module = collection.module;
-  const holds = (root: TSESTree.Node) => {
-    let found = false;
-    walk(root, module.visitorKeys, (node) => {
-      if (found) return false;
+  const holds = (root: TSESTree.Node) =>
+    someNode(root, module.visitorKeys, (node) => {
       const named =
         node.type === 'Identifier' || node.type === 'MemberExpression' ? collectionOf(node, module) : undefined;
-      found = named !== undefined && sameCollection(named, collection);
-      return !found;
+      return named !== undefined && sameCollection(named, collection);
     });
-    return found;
-  };
-  let saved = false;
-  walk(
+  return someNode(
     collection.owner,
     module.visitorKeys,
-    (node) => {
-      if (saved) return false;
-      if (node.type === 'CallExpression' && node.arguments.some(holds))
-        saved = operationsAt(node, module).some((operation) => operation.kind !== 'read');
-      return !saved;
-    },
+    (node) =>
+      node.type === 'CallExpression' &&
+      node.arguments.some(holds) &&
+      operationsAt(node, module).some((operation) => operation.kind !== 'read'),
     50_000,
   );
-  return saved;
 }
 
 /** Is the value stored under a key a marker (true, a time, a count of one), rather than a computed value kept for later? */
