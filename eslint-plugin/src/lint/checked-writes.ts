@@ -63,6 +63,11 @@ export interface CheckedWrite {
    */
   flag?: string;
   /**
+   * The read's own filter picked the rows whose flag says not yet done (`where: { status:
+   * 'pending' }`): the code drains a table of work to do, as a job does, run again and again.
+   */
+  drains?: true;
+  /**
    * A flag set before the work, whatever it holds by then (no compare-and-set): the work after it
    * that the check lets run, which a second worker that passed the check too runs again.
    */
@@ -656,9 +661,15 @@ function workFollowing(
 }
 
 function inCatchWithout(node: TSESTree.Node, at: TSESTree.Node): boolean {
+  const clause = catchAround(node);
+  return clause !== undefined && !contains(clause, at);
+}
+
+/** The catch clause the node is in, within its function. */
+function catchAround(node: TSESTree.Node): TSESTree.CatchClause | undefined {
   for (let current = node.parent; current && !isFunction(current); current = current.parent)
-    if (current.type === 'CatchClause') return !contains(current, at);
-  return false;
+    if (current.type === 'CatchClause') return current;
+  return undefined;
 }
 
 /**
@@ -1051,6 +1062,7 @@ function flagRecords(
         lateAt: update.node,
         settles: 'unsettled',
         flag: test.field,
+        ...(!test.guard && { drains: true as const }),
         workBefore,
         ...(workAfter.length > 0 ? { workAfter } : {}),
         guardsOtherWork: true,
@@ -1064,7 +1076,14 @@ function flagRecords(
       break;
     }
   }
-  return result;
+  // Updates that mark the same rows done after the same check (`sent`, and `failed` in the catch)
+  // are one claim written late: shown once, at the first outside a catch.
+  const shown = new Map<DataOperation, CheckedWrite>();
+  for (const checked of result) {
+    const earlier = shown.get(checked.read);
+    if (!earlier || (catchAround(earlier.at) && !catchAround(checked.at))) shown.set(checked.read, checked);
+  }
+  return [...shown.values()];
 }
 
 function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {

@@ -406,14 +406,15 @@ export function flagMatters(checked: CheckedWrite, analysis: FileAnalysis): bool
 
 /**
  * Does the work a flag or a marker guards repeat harm: a copy where a second pass comes by
- * itself, or money or a seat anywhere? A marker is written for no other reason than to stop that
+ * itself (a delivery, or a drain of the rows a query picked as not done, run again and again), or
+ * money or a seat anywhere? A marker is written for no other reason than to stop that
  * work repeating, so in a delivery any call out counts, and work the analysis cannot see into (a
  * mailer, a callback), unless the marker is named for the refresh it spaces out; a flag is the
  * row's own state, and only work seen to add a copy counts.
  */
 function workRepeats(calls: readonly TSESTree.Node[], checked: CheckedWrite, analysis: FileAnalysis): boolean {
   if (callsAtStake(calls, analysis, 'money-only')) return true;
-  if (!inDelivery(checked, analysis)) return false;
+  if (!checked.drains && !inDelivery(checked, analysis)) return false;
   if (callsAtStake(calls, analysis, 'adds')) return true;
   // Work out of sight behind a marker named for a refresh (`refresh-token-set:<id>`) is that refresh.
   return (

@@ -1473,6 +1473,55 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
   ],
 });
 
+/**
+ * An HTTP function nothing in the project schedules (a scheduler outside it calls the URL) that
+ * drains the email jobs its query picked as pending; `pick` is the read, marked sent or failed after each send.
+ */
+const remindersFunction = (pick: string) => `
+import { createClient } from '@supabase/supabase-js';
+import { Resend } from 'resend';
+const resend = new Resend(key);
+const supabase = createClient(url, serviceKey);
+export default async function handler(req) {
+  ${pick}
+  for (const email of jobs) {
+    try {
+      await resend.emails.send({ to: email.to, subject: email.subject, html: email.html });
+      await supabase.from('email_jobs').update({ status: 'sent' }).eq('id', email.id);
+    } catch (error) {
+      await supabase.from('email_jobs').update({ status: 'failed' }).eq('id', email.id);
+    }
+  }
+  return new Response('ok');
+}
+`;
+
+ruleTester.run('no-claim-after-effect (a drain of pending rows)', noClaimAfterEffect, {
+  valid: [
+    {
+      name: 'near miss: the rows picked by their owner, not by a status that says the work is still to do',
+      code: remindersFunction(
+        "const { data: jobs } = await supabase.from('email_jobs').select('*').eq('user_id', req.headers.get('x-user'));",
+      ),
+    },
+  ],
+  invalid: [
+    {
+      name: 'the rows a query picked as pending, sent, then marked: a drain runs again and again, found once for both marks',
+      code: remindersFunction(
+        "const { data: jobs } = await supabase.from('email_jobs').select('*').eq('status', 'pending').limit(50);",
+      ),
+      errors: [
+        {
+          messageId: 'flagSetAfterWork',
+          data: { flag: 'status', line: 7, work: 'resend.emails.send()', write: 'the Supabase update of email_jobs' },
+          line: 11,
+        },
+      ],
+    },
+  ],
+});
+
 /** A cron job that pushes the notifications its query picked as unpushed, then stamps each; `stamp` is the update. */
 const pushDue = (stamp: string) => `
 import cron from 'node-cron';
