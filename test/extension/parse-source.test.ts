@@ -268,4 +268,38 @@ describe("the engine's traversal", () => {
     expect(listened.size).toBeGreaterThan(3);
     expect([...listened].filter((key) => /codepath/i.test(key))).toEqual([]);
   });
+
+  it('is enough for the rules and ESLint: neither asks the token store, which the engine leaves empty', async () => {
+    await whenSqlParserReady();
+    // The token store's methods, as a `SourceCode` inherits them; each records that it was asked.
+    const store = Object.getPrototypeOf(SourceCode.prototype) as Record<string, unknown>;
+    const methods = Object.getOwnPropertyNames(store).filter(
+      (name) => name !== 'constructor' && typeof store[name] === 'function',
+    );
+    expect(methods).toContain('getTokenBefore');
+    const asked = new Set<string>();
+    const originals = new Map(methods.map((name) => [name, store[name] as (...args: unknown[]) => unknown]));
+    for (const [name, original] of originals)
+      store[name] = function (this: unknown, ...args: unknown[]) {
+        asked.add(name);
+        return original.apply(this, args);
+      };
+    try {
+      const linter = new Linter({ configType: 'flat' });
+      const config = plugin.configs.recommended as Linter.Config[];
+      let findings = 0;
+      for (const file of ['kafka-refunds.ts', 'amqp-ledger.js', 'sqs-receipts.cjs', 'bullmq-payouts.mjs']) {
+        // A disable comment too: ESLint reads its directives from the comments, not the tokens.
+        const text = `${example(file)}\n// eslint-disable-next-line idempotency/no-amount-effect-key\nconst spare = 1;\n`;
+        findings += linter.verify(text, config, file).length;
+      }
+      expect(findings).toBeGreaterThan(3);
+      // The check can fail: asking the store is seen.
+      const probe = espreeAdapter().parse('a;', parserOptionsFor('a.js')).ast as never;
+      new SourceCode({ text: 'a;', ast: probe }).getFirstToken(probe);
+    } finally {
+      for (const [name, original] of originals) store[name] = original;
+    }
+    expect([...asked]).toEqual(['getFirstToken']);
+  });
 });
