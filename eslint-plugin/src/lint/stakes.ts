@@ -194,7 +194,12 @@ function duplicatesStake(operation: DataOperation, module: FileContext): boolean
  * counts only where a repeat comes by itself: elsewhere its consumer does the work, and is
  * judged where it does it.
  */
-type Stake = 'money' | 'adds' | 'money-only';
+/**
+ * `money`: money, a seat or another system's state; `money-only`: money alone; `adds`: a copy of
+ * anything (a row, a message, a provider's object); `leaves`: a copy made outside the process's
+ * database (a message sent, a post, a provider's object).
+ */
+type Stake = 'money' | 'adds' | 'money-only' | 'leaves';
 
 /** A write whose repeat adds a second copy: an insert no key settles, or an update that adds to a quantity. */
 function addsCopy(operation: DataOperation, module: FileContext): boolean {
@@ -213,16 +218,20 @@ function callAtStake(
 ): boolean {
   if (reachesOwnServer(call, module)) return false;
   const provider = providerCallAt(call, module);
-  if (provider) return !provider.keyed && (stake === 'adds' || movesMoney.has(provider.effect));
+  const copies = stake === 'adds' || stake === 'leaves';
+  if (provider) return !provider.keyed && (copies || movesMoney.has(provider.effect));
   if (stake === 'money' && writingRequest(call, module) !== undefined) return true;
   // A message sent, or a POST that delivers rather than asks (its answer's body unread), which another
   // system takes as one more; a PUT or a DELETE leaves the same state.
-  if (stake === 'adds' && (sends(call, module) || (writingMethod(call, module) === 'POST' && !bodyRead(call, module))))
+  if (copies && (sends(call, module) || (writingMethod(call, module) === 'POST' && !bodyRead(call, module))))
     return true;
   const operations = callOperations(call, module);
   if (operations.length > 0)
-    return operations.some((operation) =>
-      stake === 'adds' ? addsCopy(operation, module) : duplicatesStake(operation, module),
+    return (
+      stake !== 'leaves' &&
+      operations.some((operation) =>
+        stake === 'adds' ? addsCopy(operation, module) : duplicatesStake(operation, module),
+      )
     );
   if (depth >= helperDepth) return false;
   const target = calledFunction(module, call.callee);
@@ -414,7 +423,10 @@ export function flagMatters(checked: CheckedWrite, analysis: FileAnalysis): bool
  */
 function workRepeats(calls: readonly TSESTree.Node[], checked: CheckedWrite, analysis: FileAnalysis): boolean {
   if (callsAtStake(calls, analysis, 'money-only')) return true;
-  if (!checked.drains && !inDelivery(checked, analysis)) return false;
+  if (!inDelivery(checked, analysis))
+    // A drain that sends each row out (an email, a post) is an outbox, whoever runs it; one that
+    // writes the same database is an action's own bookkeeping, which an admin repeats only by racing.
+    return checked.drains === true && callsAtStake(calls, analysis, 'leaves');
   if (callsAtStake(calls, analysis, 'adds')) return true;
   // Work out of sight behind a marker named for a refresh (`refresh-token-set:<id>`) is that refresh.
   return (

@@ -1504,6 +1504,19 @@ ruleTester.run('no-claim-after-effect (a drain of pending rows)', noClaimAfterEf
         "const { data: jobs } = await supabase.from('email_jobs').select('*').eq('user_id', req.headers.get('x-user'));",
       ),
     },
+    {
+      name: 'near miss: an admin action archives the active rows, each with a change event in the same database',
+      code: `
+        export async function revokeKey(keyId) {
+          await prisma.$transaction(async (tx) => {
+            const budgets = await tx.budget.findMany({ where: { keyId, archivedAt: null } });
+            for (const budget of budgets) {
+              await tx.budget.update({ where: { id: budget.id }, data: { archivedAt: new Date() } });
+              await tx.changeEvent.create({ data: { kind: 'BUDGET_ARCHIVED', budgetId: budget.id } });
+            }
+          });
+        }`,
+    },
   ],
   invalid: [
     {
