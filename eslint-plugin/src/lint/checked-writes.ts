@@ -899,10 +899,12 @@ function flagValue(
   read: DataOperation,
   test: FlagTest,
   text: (node: TSESTree.Node) => string,
+  site: TSESTree.Node = update.node,
 ): TSESTree.Node | Field | undefined {
   const field = columnName(test.field);
   const set = update.fields.find((each) => columnName(each.name) === field);
   if (set) {
+    const seen = (value: TSESTree.Node) => givenAt(value, update.node, site);
     const asked = new Map((read.filters ?? []).map((filter) => [columnName(filter.name), filter.values.map(text)]));
     // An upsert names its row by the key it settles on (`where: { stripeId }`).
     const filters =
@@ -914,7 +916,7 @@ function flagValue(
         // SQL, or a helper's update seen from its call, names the columns and not the values: the
         // same columns of the same table, in one function.
         if (filter.values.length === 0) return asked.has(column);
-        return filter.values.some(
+        return filter.values.map(seen).some(
           (value) =>
             asked.get(column)?.includes(text(value)) === true ||
             (value.type === 'MemberExpression' &&
@@ -928,7 +930,7 @@ function flagValue(
       });
     // A compare-and-set (`where: { id, paidAt: null }`) is the update the code meant as the claim.
     const comparesFlag = filters.some((filter) => columnName(filter.name) === field);
-    return sameRow && !comparesFlag ? (set.values[0] ?? set) : undefined;
+    return sameRow && !comparesFlag ? (set.values[0] ? seen(set.values[0]) : set) : undefined;
   }
   if (update.node.type !== 'CallExpression') return undefined;
   const stored = update.node.arguments.some(
@@ -952,6 +954,20 @@ function flagValue(
   return assignment?.type === 'AssignmentExpression' ? assignment.right : undefined;
 }
 
+/**
+ * A value of a write as the call `site` of the helper that makes it hands it over: a parameter of
+ * the helper is the call's argument (`markSent(row.id)` for `where: { id }`), anything else is as
+ * written. At the write itself, the value as written.
+ */
+function givenAt(value: TSESTree.Node, write: TSESTree.Node, site: TSESTree.Node): TSESTree.Node {
+  if (site === write || site.type !== 'CallExpression' || value.type !== 'Identifier') return value;
+  const index = enclosingFunction(write)?.params.findIndex(
+    (param) => param.type === 'Identifier' && param.name === value.name,
+  );
+  const argument = index === undefined || index < 0 ? undefined : site.arguments[index];
+  return argument && argument.type !== 'SpreadElement' ? argument : value;
+}
+
 /** Does the value set the flag to what the test takes for done: not nothing, and the compared value where there is one? */
 function marksDone(value: TSESTree.Node | Field, test: FlagTest, text: (node: TSESTree.Node) => string): boolean {
   let written: string | undefined;
@@ -968,6 +984,111 @@ function marksDone(value: TSESTree.Node | Field, test: FlagTest, text: (node: TS
   const comparedValue = test.compared.value.replace(/^.*\./, '');
   const same = written === test.compared.value || written === comparedValue;
   return test.compared.means === 'done' ? same : !same;
+}
+
+interface FlagCheck {
+  read: DataOperation;
+  readIn: FunctionNode | undefined;
+  tests: FlagTest[];
+}
+
+/**
+ * The first check before `site` whose flag `update` sets after work: `site` is the update, or a
+ * call of the helper that makes it (then the helper's work before its update counts too).
+ */
+function flagRecord(
+  update: DataOperation,
+  site: TSESTree.Node,
+  checks: readonly FlagCheck[],
+  groups: ReturnType<typeof byFunction>,
+  analysis: FileAnalysis,
+): CheckedWrite | undefined {
+  const file = analysis.file;
+  const fn = enclosingFunction(site);
+  // The reads before the site, in its function or in one it is a callback of: the rows a query
+  // picked may be walked by a callback of the same function (`rows.map(async (row) => …)`).
+  // Picked in a plain loop first: the loop below makes closures, and with them a context for each
+  // pair of an update and a read, in every function of the file.
+  const before: FlagCheck[] = [];
+  for (const check of checks) {
+    if (
+      check.read.node.range[1] < site.range[0] &&
+      (check.readIn === fn || (fn !== undefined && contains(check.readIn, fn)))
+    )
+      before.push(check);
+  }
+  for (const { read, readIn, tests } of before) {
+    const inCallback = readIn !== fn;
+    if (!read.targets.some((target) => update.targets.includes(target)) || read.locksRows) continue;
+    const test = tests.find((candidate) => {
+      const value = flagValue(update, read, candidate, file.text, site);
+      return (
+        value !== undefined &&
+        marksDone(value, candidate, file.text) &&
+        (!candidate.guard || (!inCallback && isDecidedBy([candidate.guard], [site])))
+      );
+    });
+    if (
+      !test ||
+      inSerializableTransaction(update.node, file.text) ||
+      oneSerialisableTransaction(update, read, file.scopeOf) ||
+      serialisedBefore(update, read.node.range[0], groups, analysis)
+    )
+      continue;
+    // Rows the read's filter picked as not done: all the work on the way from it counts. The
+    // update fails for no one, so a second worker's transaction commits its work all the same,
+    // as when a record settles a duplicate by writing nothing; but an insert in that
+    // transaction may be refused by a unique key, and take the whole transaction back with it.
+    const guards = test.guard ? [test.guard] : undefined;
+    const transaction = transactionOf(update.node, file.scopeOf);
+    const outsideTransaction = (work: Work) =>
+      !transaction ||
+      transactionOf(work.node, file.scopeOf) !== transaction ||
+      work.node.type !== 'CallExpression' ||
+      !analysis.operationsAt(work.node).some((operation) => operation.kind === 'insert');
+    const onPath = workBetween(
+      update,
+      site,
+      test.guard ? askedBy(test.guard) : read.node.range[1],
+      'ignored',
+      guards,
+      analysis,
+    ).filter(outsideTransaction);
+    // The helper the check lets run may do the work itself, then set the flag.
+    const inHelper =
+      site === update.node
+        ? []
+        : workBetween(
+            update,
+            update.node,
+            enclosingFunction(update.node)!.range[0],
+            'ignored',
+            undefined,
+            analysis,
+          ).filter(outsideTransaction);
+    const workBefore = [...onPath, ...inHelper];
+    const workAfter = workBefore.length === 0 ? workFollowing(update, site, guards, analysis) : [];
+    if (workBefore.length === 0 && workAfter.length === 0) continue;
+    return {
+      write: update,
+      read,
+      at: site,
+      lateAt: onPath.length === 0 && inHelper.length > 0 ? update.node : site,
+      settles: 'unsettled',
+      flag: test.field,
+      ...(!test.guard && { drains: true as const }),
+      workBefore,
+      ...(workAfter.length > 0 ? { workAfter } : {}),
+      guardsOtherWork: true,
+      storesState: false,
+      coveringKey: () => undefined,
+      keyLaterInTransaction: () => undefined,
+      keysUnknown: () => false,
+      lockedAfterCheck: () => false,
+      decidedAfter: () => [],
+    };
+  }
+  return undefined;
 }
 
 /**
@@ -987,7 +1108,8 @@ function flagRecords(
   // alone), then the updates beside them.
   const updates = operations.filter((operation) => operation.kind === 'update' || operation.kind === 'upsert');
   if (updates.length === 0) return [];
-  const written = updates.map((update) => update.node);
+  // An update, and the calls in this file of the helper that makes it (`processSchedule(row.id)`).
+  const written = updates.flatMap((update) => writeSites(update.node, file));
   const checks = reads
     .map((read) => ({
       read,
@@ -1000,80 +1122,12 @@ function flagRecords(
     .filter((check) => check.tests.length > 0);
   if (checks.length === 0) return [];
   const result: CheckedWrite[] = [];
-  // The flag set by an update of the row, or by an upsert of it (`update: { status: 'processed' }`).
+  // The flag set by an update of the row, or by an upsert of it (`update: { status: 'processed' }`),
+  // where it is made or where the helper that makes it is called.
   for (const update of updates) {
-    const fn = enclosingFunction(update.node);
-    // The reads before the update, in its function or in one it is a callback of: the rows a query
-    // picked may be walked by a callback of the same function (`rows.map(async (row) => …)`).
-    // Picked in a plain loop first: the loop below makes closures, and with them a context for each
-    // pair of an update and a read, in every function of the file.
-    const before: typeof checks = [];
-    for (const check of checks) {
-      if (
-        check.read.node.range[1] < update.node.range[0] &&
-        (check.readIn === fn || (fn !== undefined && contains(check.readIn, fn)))
-      )
-        before.push(check);
-    }
-    for (const { read, readIn, tests } of before) {
-      const inCallback = readIn !== fn;
-      if (!read.targets.some((target) => update.targets.includes(target)) || read.locksRows) continue;
-      const test = tests.find((candidate) => {
-        const value = flagValue(update, read, candidate, file.text);
-        return (
-          value !== undefined &&
-          marksDone(value, candidate, file.text) &&
-          (!candidate.guard || (!inCallback && isDecidedBy([candidate.guard], [update.node])))
-        );
-      });
-      if (
-        !test ||
-        inSerializableTransaction(update.node, file.text) ||
-        oneSerialisableTransaction(update, read, file.scopeOf) ||
-        serialisedBefore(update, read.node.range[0], groups, analysis)
-      )
-        continue;
-      // Rows the read's filter picked as not done: all the work on the way from it counts. The
-      // update fails for no one, so a second worker's transaction commits its work all the same,
-      // as when a record settles a duplicate by writing nothing; but an insert in that
-      // transaction may be refused by a unique key, and take the whole transaction back with it.
-      const guards = test.guard ? [test.guard] : undefined;
-      const transaction = transactionOf(update.node, file.scopeOf);
-      const workBefore = workBetween(
-        update,
-        update.node,
-        test.guard ? askedBy(test.guard) : read.node.range[1],
-        'ignored',
-        guards,
-        analysis,
-      ).filter(
-        (work) =>
-          !transaction ||
-          transactionOf(work.node, file.scopeOf) !== transaction ||
-          work.node.type !== 'CallExpression' ||
-          !analysis.operationsAt(work.node).some((operation) => operation.kind === 'insert'),
-      );
-      const workAfter = workBefore.length === 0 ? workFollowing(update, update.node, guards, analysis) : [];
-      if (workBefore.length === 0 && workAfter.length === 0) continue;
-      result.push({
-        write: update,
-        read,
-        at: update.node,
-        lateAt: update.node,
-        settles: 'unsettled',
-        flag: test.field,
-        ...(!test.guard && { drains: true as const }),
-        workBefore,
-        ...(workAfter.length > 0 ? { workAfter } : {}),
-        guardsOtherWork: true,
-        storesState: false,
-        coveringKey: () => undefined,
-        keyLaterInTransaction: () => undefined,
-        keysUnknown: () => false,
-        lockedAfterCheck: () => false,
-        decidedAfter: () => [],
-      });
-      break;
+    for (const site of writeSites(update.node, file)) {
+      const checked = flagRecord(update, site, checks, groups, analysis);
+      if (checked) result.push(checked);
     }
   }
   // Updates that mark the same rows done after the same check (`sent`, and `failed` in the catch)

@@ -1496,6 +1496,21 @@ export default async function handler(req) {
 }
 `;
 
+/** A cron run that hands each scheduled post its query picked as pending to a helper, which publishes it and marks it; `where` is the mark's filter. */
+const publishDue = (where: string) => `
+import cron from 'node-cron';
+async function publish(scheduleId) {
+  const schedule = await prisma.schedule.findUnique({ where: { id: scheduleId } });
+  await fetch('https://graph.example.com/media_publish', { method: 'POST', body: JSON.stringify({ id: schedule.mediaId }) });
+  await prisma.schedule.update({ where: ${where}, data: { status: 'PUBLISHED' } });
+}
+export async function run() {
+  const due = await prisma.schedule.findMany({ where: { status: 'PENDING' }, take: 3 });
+  for (const schedule of due) await publish(schedule.id);
+}
+cron.schedule('* * * * *', run);
+`;
+
 ruleTester.run('no-claim-after-effect (a drain of pending rows)', noClaimAfterEffect, {
   valid: [
     {
@@ -1503,6 +1518,14 @@ ruleTester.run('no-claim-after-effect (a drain of pending rows)', noClaimAfterEf
       code: remindersFunction(
         "const { data: jobs } = await supabase.from('email_jobs').select('*').eq('user_id', req.headers.get('x-user'));",
       ),
+    },
+    {
+      name: 'near miss: the helper marks the post only while it is still pending, a compare-and-set',
+      code: publishDue("{ id: scheduleId, status: 'PENDING' }"),
+    },
+    {
+      name: 'near miss: the helper marks another row than the one it was handed',
+      code: publishDue('{ id: schedule.batchId }'),
     },
     {
       name: 'near miss: an admin action archives the active rows, each with a change event in the same database',
@@ -1519,6 +1542,17 @@ ruleTester.run('no-claim-after-effect (a drain of pending rows)', noClaimAfterEf
     },
   ],
   invalid: [
+    {
+      name: 'each pending row handed to a helper that publishes it, then marks it by the id it was handed: found at the call',
+      code: publishDue('{ id: scheduleId }'),
+      errors: [
+        {
+          messageId: 'flagSetAfterWork',
+          data: { flag: 'status', line: 9, work: 'fetch()', write: 'prisma.schedule.update()' },
+          line: 10,
+        },
+      ],
+    },
     {
       name: 'the rows a query picked as pending, sent, then marked: a drain runs again and again, found once for both marks',
       code: remindersFunction(
