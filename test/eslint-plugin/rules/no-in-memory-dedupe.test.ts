@@ -60,6 +60,19 @@ const turnBuffer = (end: string) => `
 ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
   valid: [
     {
+      name: 'a retry a timer starts, its key taken out when the retry ends (.finally): a retry in flight, not a record',
+      code: `${kafka}
+        const pendingRetries = new Set<string>();
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value!.toString());
+          if (pendingRetries.has(event.id)) return;
+          pendingRetries.add(event.id);
+          setTimeout(() => {
+            pool.query('INSERT INTO transitions (execution_id) VALUES ($1)', [event.id]).finally(() => pendingRetries.delete(event.id));
+          }, 5000);
+        } });`,
+    },
+    {
       name: 'a Redis SET or an UPDATE of values behind the memory: a second run leaves the same state',
       code: voucherConsumer(`
           await redis.set('voucher:' + event.voucherId + ':owner', event.accountId);

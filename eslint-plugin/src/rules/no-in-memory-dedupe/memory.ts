@@ -291,19 +291,41 @@ function lookupIn(
  * expires a key that was a record until then.
  */
 export function removedIn(collection: Collection, scope: TSESTree.Node, file: FileContext): boolean {
+  const removes = (node: TSESTree.Node) => {
+    const target = emptied(node);
+    const removedFrom = target && collectionOf(target, file);
+    return removedFrom !== undefined && sameCollection(removedFrom, collection);
+  };
   return someNode(
     scope,
     file.visitorKeys,
     (node) => {
       // `setTimeout(() => seen.delete(id), TTL)`, `if (now - at > TTL) seen.delete(id)`: the key
-      // expires after a while; it was a record until then.
-      if (timerCall(node) || (node.type === 'IfStatement' && comparesAge(node.test, file))) return 'skip';
-      const target = emptied(node);
-      const removedFrom = target && collectionOf(target, file);
-      return removedFrom !== undefined && sameCollection(removedFrom, collection);
+      // expires after a while; it was a record until then. Unless the work the timer starts takes
+      // it out when it ends (`retry(id).finally(() => pending.delete(id))`): a retry in flight.
+      if (timerCall(node) || (node.type === 'IfStatement' && comparesAge(node.test, file)))
+        return (
+          someNode(node, file.visitorKeys, (inner) => {
+            const last = whenDone(inner);
+            return last !== undefined && someNode(last, file.visitorKeys, removes);
+          }) || 'skip'
+        );
+      return removes(node);
     },
     50_000,
   );
+}
+
+/** What runs when a piece of work ends, however it ends: a `finally` block, or `.finally(…)`'s callback. */
+function whenDone(node: TSESTree.Node): TSESTree.Node | undefined {
+  if (node.type === 'TryStatement') return node.finalizer ?? undefined;
+  if (
+    node.type === 'CallExpression' &&
+    node.callee.type === 'MemberExpression' &&
+    propertyName(node.callee) === 'finally'
+  )
+    return node.arguments[0];
+  return undefined;
 }
 
 /**
