@@ -57,8 +57,36 @@ const turnBuffer = (end: string) => `
           }
         }`;
 
+/** A consumer of connection events that tells operators once per outage; `name` is the memory, emptied on reconnecting. */
+const outageAlerts = (name: string) => `${kafka}
+  class Alerts {
+    private ${name} = new Set<string>();
+    constructor(private readonly chat: ChatClient) {}
+    start() {
+      consumer.run({ eachMessage: async ({ message }) => {
+        const event = JSON.parse(message.value!.toString());
+        if (event.type === 'lost') await this.lost(event.service);
+        else await this.back(event.service);
+      } });
+    }
+    private lost = async (service: string) => {
+      if (this.${name}.has(service)) return;
+      this.${name}.add(service);
+      await this.chat.sendMessage('Lost ' + service);
+    };
+    private back = async (service: string) => {
+      if (!this.${name}.has(service)) return;
+      this.${name}.delete(service);
+      await this.chat.sendMessage('Back: ' + service);
+    };
+  }`;
+
 ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
   valid: [
+    {
+      name: 'a state that comes and goes (the services now disconnected), set back on reconnecting: a mode, not a record',
+      code: outageAlerts('disconnected'),
+    },
     {
       name: 'a retry a timer starts, its key taken out when the retry ends (.finally): a retry in flight, not a record',
       code: `${kafka}
@@ -407,6 +435,11 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
     },
   ],
   invalid: [
+    {
+      name: 'the near miss of a state: the same memory named as a record of the alerts sent keeps a record',
+      code: outageAlerts('alertedServices'),
+      errors: [{ messageId: 'inMemory', line: 13 }],
+    },
     {
       name: "the near miss of a turn's state: nothing ever takes the key out, so it is a record, empty after a restart",
       code: turnBuffer('await this.redis.expire(`turn:${turnId}`, 60);'),

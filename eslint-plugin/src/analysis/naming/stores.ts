@@ -88,6 +88,25 @@ export const namesCache: (name: string) => boolean = remembered((name) =>
   words(name).some((word) => cacheWords.has(word)),
 );
 
+const passingStateWords = new Set([
+  'disconnected',
+  'connected',
+  'offline',
+  'online',
+  'down',
+  'unreachable',
+  'unhealthy',
+  'degraded',
+  'failing',
+  'paused',
+  'stalled',
+]);
+
+/** A collection named for a state that comes and goes (`disconnected`, `offline`): what holds now, not what was done. */
+export const namesPassingState: (name: string) => boolean = remembered((name) =>
+  words(name).some((word) => passingStateWords.has(word)),
+);
+
 // Only what records handled work: a lock, a lease or an in-flight set keeps two runs apart at once, which memory may do.
 const handledRecord =
   /(^|_)(inbox|processed|handled|consumed|seen|dedup|dedupe|deduplication|idempotency|replay|replayed|delivered)(_|$)/;

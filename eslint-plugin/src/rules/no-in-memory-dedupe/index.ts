@@ -25,7 +25,7 @@ import {
 import { keyOfClosedSet } from './closed-keys.js';
 import { originAt } from '../../analysis/keys/key-facts.js';
 import { readName } from '../../analysis/naming/names.js';
-import { namesCache, namesHandledRecord } from '../../analysis/naming/stores.js';
+import { namesCache, namesHandledRecord, namesPassingState } from '../../analysis/naming/stores.js';
 import type { Leaf } from '../../analysis/origin/facts.js';
 import type { DataOperation } from '../../analysis/operations/index.js';
 import { callOperations } from '../../analysis/control/helper-operations.js';
@@ -250,6 +250,9 @@ export const noInMemoryDedupe = createRule({
         // And one the code empties again, in the asking function, or where the memory lives with the
         // rest of the state kept for the same work (a turn's end): what is in flight, not a record of what was done.
         if (removedIn(collection, fn.body, file) || tornDownWithState(collection)) return;
+        // And one named for a state that comes and goes (`disconnected`), set back where it lives
+        // (on reconnecting): a mode, not a record of what was done.
+        if (namesPassingState(collection.name) && removedIn(collection, collection.owner, collection.module)) return;
         // And one the code writes to a store whole: a mirror of what the store keeps.
         if (savedToStore(collection, operationsIn)) return;
         // The code serves deliveries, or the key is the delivery's own id: any recording will do.
