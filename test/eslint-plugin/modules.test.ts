@@ -180,6 +180,49 @@ export async function countOnce(userId: string) {
   });
 });
 
+describe("a key-value store reached through the project's wrappers, handed the key", () => {
+  const db = `
+import { createClient } from 'redis';
+const db = createClient();
+export const g = async (k: string) => {
+  const v = await db.get(k);
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+};
+export const s = async (k: string, v: unknown) => {
+  await db.set(k, JSON.stringify(v));
+};
+`;
+  const webhook = (record: string) => `
+import { g, s } from '../db';
+import { Resend } from 'resend';
+const resend = new Resend(process.env.RESEND_KEY);
+export async function onInvoicePaid(event: { invoiceId: string; email: string; requestId: string }) {
+  const key = \`receipt-sent:\${event.invoiceId}\`;
+  if (await g(key)) return;
+  await resend.emails.send({ to: event.email, subject: 'Receipt', html: '<p>Thanks</p>' });
+  ${record}
+}
+`;
+  it("touches the key each caller hands over: a write of another key is not the check's record", async () => {
+    const { findings } = await lintProject({
+      'src/db.ts': db,
+      'src/webhooks/invoice-paid.ts': webhook('await s(`request:${event.requestId}`, event);'),
+    });
+    expect(findings).toEqual([]);
+  });
+  it('the near miss: the key checked, recorded after the email', async () => {
+    const { findings } = await lintProject({
+      'src/db.ts': db,
+      'src/webhooks/invoice-paid.ts': webhook('await s(key, true);'),
+    });
+    expect(findings).toEqual(['src/webhooks/invoice-paid.ts:9 idempotency/no-claim-after-effect/recordAfterWork']);
+  });
+});
+
 describe("locks taken through the project's own wrapper", () => {
   /** A class of the project whose static method takes a redis-semaphore lock (`Mutex`), or a semaphore of `permits`. */
   const locks = (made: string) => `

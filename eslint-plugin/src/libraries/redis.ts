@@ -283,7 +283,7 @@ function isRedis(
 }
 
 /** What a key looks like, so that a read and a write of the same key compare equal: `seen:${…}`. */
-function keyShape(node: TSESTree.Node, file: AdapterFile): string {
+function keyShape(node: TSESTree.Node, file: Pick<AdapterFile, 'scopeOf' | 'text'>): string {
   const text = staticText(node, file.scopeOf, () => '*');
   return text ? text.text : file.text(node);
 }
@@ -330,7 +330,14 @@ function operationOf(sent: Sent, file: AdapterFile): DataOperation | undefined {
   const fields: Field[] = member
     ? [{ name: command.memberName ?? 'member', values: [member], functions: [] }]
     : [{ name: 'key', values: [key], functions: [] }];
-  const base = { library: 'redis' as const, targets: [shape], node, fields, arbitrated: false };
+  const base = {
+    library: 'redis' as const,
+    targets: [shape],
+    key: { node: key, shape: keyShape },
+    node,
+    fields,
+    arbitrated: false,
+  };
   if (command.role === 'read') return { ...base, kind: 'read', label, fields: [] };
   if (command.role === 'delete') return { ...base, kind: 'delete', label, fields: [] };
   if (command.role === 'increment') {

@@ -1,5 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
+import type { ScopeOf } from '../syntax/static-text.js';
+
 import { remembered } from '../syntax/remembered.js';
 
 /**
@@ -58,6 +60,14 @@ export interface DataOperation {
   claim?: 'claimed' | 'duplicate';
   /** Its call resolves to nothing that says what it wrote (pg-promise's `none`): as if its result were ignored. */
   answerless?: boolean;
+  /**
+   * A key-value command's key, and how its shape (the target) is read from a key: a project's
+   * wrapper handed the key (`s(k, v) { db.set(k, …) }`) touches what its caller's key names.
+   */
+  key?: {
+    node: TSESTree.Node;
+    shape: (key: TSESTree.Node, file: { scopeOf: ScopeOf; text: (node: TSESTree.Node) => string }) => string;
+  };
   /** What a key-value write stores under its key (its value), as opposed to the key itself. */
   stored?: readonly TSESTree.Node[];
   /** The columns or fields a read (or an update) matches on, when the code shows them: what it checks for (values, when the code shows them too). */

@@ -125,6 +125,8 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
   const shown = document && inner.fields.length === 0 ? fieldsOf(document, file.scopeOf) : [];
   // A query the helper matches on as it was given (`exists(filter) { return this.model.exists(filter) }`):
   // the caller's object literal shows what it checks for.
+  // A key-value wrapper handed its key: the key is the caller's, and so is what it touches.
+  const key = inner.key && given(inner.key.node)[0];
   const query = inner.criteria && objectLiteral(given(inner.criteria)[0], file.scopeOf);
   const filters = query ? matchedFields(query, file.scopeOf) : inner.filters && asGiven(inner.filters);
   return [
@@ -132,6 +134,9 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
       ...settledOperation(inner),
       node: call,
       label: `${file.code(call.callee)}()`,
+      ...(key && inner.key
+        ? { targets: [inner.key.shape(key, file)], key: { ...inner.key, node: key } }
+        : { key: undefined }),
       ...(shown.length > 0
         ? { fields: shown, fieldsComplete: showsEveryField(document, file.scopeOf) }
         : { fields: asGiven(inner.fields) }),
