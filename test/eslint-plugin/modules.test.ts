@@ -221,6 +221,23 @@ export async function onInvoicePaid(event: { invoiceId: string; email: string; r
     });
     expect(findings).toEqual(['src/webhooks/invoice-paid.ts:9 idempotency/no-claim-after-effect/recordAfterWork']);
   });
+  it('a wrapper that hands back the stored value parsed, or null, answers as the read does', async () => {
+    const { findings } = await lintProject({
+      'src/db.ts': `
+import { createClient } from 'redis';
+const db = createClient();
+export const g = async (k: string) => {
+  const v = await db.get(k);
+  return v === null ? null : JSON.parse(v);
+};
+export const s = async (k: string, v: unknown) => {
+  await db.set(k, JSON.stringify(v));
+};
+`,
+      'src/webhooks/invoice-paid.ts': webhook('await s(key, true);'),
+    });
+    expect(findings).toEqual(['src/webhooks/invoice-paid.ts:9 idempotency/no-claim-after-effect/recordAfterWork']);
+  });
 });
 
 describe("locks taken through the project's own wrapper", () => {

@@ -3,7 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { answeredBy } from './answers.js';
 import { flip, isNothing, isZero, type Polarity } from './polarity.js';
-import { keyName, promiseStep, propertyName } from '../syntax/nodes.js';
+import { keyName, promiseStep, propertyName, memberPath } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
 import { contains, enclosingFunction, exits, statementInBlock } from './statements.js';
 
@@ -88,6 +88,8 @@ function climbToGuard(
           ['Boolean', 'Number', 'parseInt', 'BigInt'].includes(parent.callee.name)
         )
           break;
+        // JSON.parse(stored): a key-value store's value read back, nothing when nothing was stored.
+        if (parent.arguments[0] === node && memberPath(parent.callee)?.join('.') === 'JSON.parse') break;
         return {};
       case 'UnaryExpression':
         if (parent.operator !== '!') return {};
