@@ -221,6 +221,22 @@ export async function onInvoicePaid(event: { invoiceId: string; email: string; r
     });
     expect(findings).toEqual(['src/webhooks/invoice-paid.ts:9 idempotency/no-claim-after-effect/recordAfterWork']);
   });
+  it('a value the wrapper serialises is what its caller stores: a total computed and kept is a cache fill', async () => {
+    const { findings } = await lintProject({
+      'src/db.ts': db,
+      'src/jobs/totals.ts': `
+import { g, s } from '../db';
+export async function totalBytes(tenantId: string) {
+  const entry = await g(\`bytes:\${tenantId}\`);
+  if (entry !== undefined) return entry.bytes;
+  const bytes = await measure(tenantId);
+  await s(\`bytes:\${tenantId}\`, { bytes, computedAt: Date.now() });
+  return bytes;
+}
+`,
+    });
+    expect(findings).toEqual([]);
+  });
   it('a wrapper that hands back the stored value parsed, or null, answers as the read does', async () => {
     const { findings } = await lintProject({
       'src/db.ts': `

@@ -105,7 +105,10 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
     return argument && argument.type !== 'SpreadElement' ? argument : undefined;
   };
   const given = (value: TSESTree.Node): TSESTree.Node[] => {
-    const bare = unwrapExpression(value);
+    let bare = unwrapExpression(value);
+    // `JSON.stringify(value)`: what it was given, serialised to be stored.
+    if (bare.type === 'CallExpression' && memberPath(bare.callee)?.join('.') === 'JSON.stringify' && bare.arguments[0])
+      bare = unwrapExpression(bare.arguments[0]);
     if (bare.type === 'Identifier') {
       const argument = argumentFor(bare.name);
       return argument ? [argument] : [];
