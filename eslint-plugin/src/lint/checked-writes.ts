@@ -31,6 +31,7 @@ import { constantInitializer, variableOf } from '../analysis/syntax/scope.js';
 import type { ScopeOf } from '../analysis/syntax/static-text.js';
 import { walk } from '../analysis/syntax/walk.js';
 import { isWork, workOfCall, type Work } from '../analysis/work/work.js';
+import { argumentForParameter } from '../analysis/control/helper-operations.js';
 
 /**
  * Writes that the application decided to make from a read of the same rows: "look, and write if
@@ -633,6 +634,17 @@ export function workBetween(
   return found;
 }
 
+/** The work a helper does before its write, where the write is reached through a call of it (`site`). */
+function workInHelper(
+  write: DataOperation,
+  site: TSESTree.Node,
+  settles: CheckedWrite['settles'],
+  analysis: FileAnalysis,
+): Work[] {
+  if (site === write.node) return [];
+  return workBetween(write, write.node, enclosingFunction(write.node)!.range[0], settles, undefined, analysis);
+}
+
 /**
  * The work after `at` in its function that runs on the way from it (and, with `guards`, that the
  * check lets run): what a second worker that got past the check does again after `at`. Not a
@@ -960,12 +972,9 @@ function flagValue(
  * written. At the write itself, the value as written.
  */
 function givenAt(value: TSESTree.Node, write: TSESTree.Node, site: TSESTree.Node): TSESTree.Node {
-  if (site === write || site.type !== 'CallExpression' || value.type !== 'Identifier') return value;
-  const index = enclosingFunction(write)?.params.findIndex(
-    (param) => param.type === 'Identifier' && param.name === value.name,
-  );
-  const argument = index === undefined || index < 0 ? undefined : site.arguments[index];
-  return argument && argument.type !== 'SpreadElement' ? argument : value;
+  const fn = enclosingFunction(write);
+  if (site === write || site.type !== 'CallExpression' || value.type !== 'Identifier' || !fn) return value;
+  return argumentForParameter(fn, site, value.name) ?? value;
 }
 
 /** Does the value set the flag to what the test takes for done: not nothing, and the compared value where there is one? */
@@ -1055,17 +1064,7 @@ function flagRecord(
       analysis,
     ).filter(outsideTransaction);
     // The helper the check lets run may do the work itself, then set the flag.
-    const inHelper =
-      site === update.node
-        ? []
-        : workBetween(
-            update,
-            update.node,
-            enclosingFunction(update.node)!.range[0],
-            'ignored',
-            undefined,
-            analysis,
-          ).filter(outsideTransaction);
+    const inHelper = workInHelper(update, site, 'ignored', analysis).filter(outsideTransaction);
     const workBefore = [...onPath, ...inHelper];
     const workAfter = workBefore.length === 0 ? workFollowing(update, site, guards, analysis) : [];
     if (workBefore.length === 0 && workAfter.length === 0) continue;
@@ -1227,10 +1226,7 @@ function insertsDecided(
       enclosingFunction(read.node) === enclosingFunction(decided.site) ? read.node.range[1] : askedBy(decided.guard);
     const onPath = workBetween(write, decided.site, from, settles, guardsFor(read), analysis);
     // The helper the check lets run may do work of its own before it writes the record.
-    const inHelper =
-      decided.site === write.node
-        ? []
-        : workBetween(write, write.node, enclosingFunction(write.node)!.range[0], settles, undefined, analysis);
+    const inHelper = workInHelper(write, decided.site, settles, analysis);
     result.push({
       write,
       read,

@@ -189,15 +189,11 @@ function duplicatesStake(operation: DataOperation, module: FileContext): boolean
  * What makes a call's repeat count: `money`, a second copy that moves money, takes a seat or
  * changes another system (a writing request); `adds`, any second copy at all (a row inserted, a
  * quantity added to, a provider called, a message sent), where a repeat comes by itself;
- * `money-only`, a second copy that moves money or takes a seat, and no other call out (an
- * object stored, a POST whose answer is read) counts. A message to the project's own queue
- * counts only where a repeat comes by itself: elsewhere its consumer does the work, and is
- * judged where it does it.
- */
-/**
- * `money`: money, a seat or another system's state; `money-only`: money alone; `adds`: a copy of
- * anything (a row, a message, a provider's object); `leaves`: a copy made outside the process's
- * database (a message sent, a post, a provider's object).
+ * `leaves`, a second copy made outside the process's database (a provider called, a message
+ * sent, a POST that delivers), not a row; `money-only`, a second copy that moves money or takes a
+ * seat, and no other call out (an object stored, a POST whose answer is read) counts. A message
+ * to the project's own queue counts only where a repeat comes by itself: elsewhere its consumer
+ * does the work, and is judged where it does it.
  */
 type Stake = 'money' | 'adds' | 'money-only' | 'leaves';
 

@@ -80,14 +80,19 @@ export function parseSource(
   const program = ast as { tokens?: unknown[] };
   const tokens = program.tokens;
   program.tokens = [];
-  const sourceCode = new EditorSourceCode({
-    text: body,
-    ast: ast as never,
-    hasBOM,
-    parserServices: (services ?? {}) as never,
-    scopeManager: scopeManager as never,
-    visitorKeys: visitorKeys as never,
-  });
-  program.tokens = tokens;
+  let sourceCode: EditorSourceCode;
+  try {
+    sourceCode = new EditorSourceCode({
+      text: body,
+      ast: ast as never,
+      hasBOM,
+      parserServices: (services ?? {}) as never,
+      scopeManager: scopeManager as never,
+      visitorKeys: visitorKeys as never,
+    });
+  } finally {
+    // The incremental parser splices the next edit into this program, tokens and all.
+    program.tokens = tokens;
+  }
   return { ok: true, sourceCode, outcome: parsed.outcome };
 }

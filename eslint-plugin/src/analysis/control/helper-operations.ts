@@ -99,11 +99,7 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
   // The helper's own nodes belong to its module: what the caller can judge is the call, and the
   // names of the columns and fields, not the values it fills them with there, but for a value it
   // was given as it was given (`findById(id)` of the parameter `id`: the caller's argument).
-  const argumentFor = (name: string) => {
-    const index = imported.fn.params.findIndex((param) => param.type === 'Identifier' && param.name === name);
-    const argument = index >= 0 ? call.arguments[index] : undefined;
-    return argument && argument.type !== 'SpreadElement' ? argument : undefined;
-  };
+  const argumentFor = (name: string) => argumentForParameter(imported.fn, call, name);
   const given = (value: TSESTree.Node): TSESTree.Node[] => {
     let bare = unwrapExpression(value);
     // `JSON.stringify(value)`: what it was given, serialised to be stored.
@@ -150,6 +146,17 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
       fix: undefined,
     },
   ];
+}
+
+/** What a call of `fn` hands its parameter `name`: the argument in that place, if it is one. */
+export function argumentForParameter(
+  fn: FunctionNode,
+  call: TSESTree.CallExpression,
+  name: string,
+): TSESTree.Node | undefined {
+  const index = fn.params.findIndex((param) => param.type === 'Identifier' && param.name === name);
+  const argument = index >= 0 ? call.arguments[index] : undefined;
+  return argument && argument.type !== 'SpreadElement' ? argument : undefined;
 }
 
 /** A member read of `path` (`data._id`) the caller's function writes, before `call` or after. */
