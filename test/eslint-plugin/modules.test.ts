@@ -532,14 +532,31 @@ export async function refund(request, service: RefundService) {
     expect(findings).toEqual([finding]);
   });
 
-  it('the near miss: another method of its class calls it', async () => {
+  const withRefundAll = service().replace(
+    '\n}\n',
+    '\n  async refundAll(charges: string[]) {\n    for (const charge of charges) await this.refundCharge(charge, 100);\n  }\n}\n',
+  );
+
+  it('the near miss: another method of its class calls it, which a route calls', async () => {
     const { findings } = await lintProject({
-      'src/payments/refund.service.ts': service().replace(
-        '\n}\n',
-        '\n  async refundAll(charges: string[]) {\n    for (const charge of charges) await this.refundCharge(charge, 100);\n  }\n}\n',
-      ),
+      'src/payments/refund.service.ts': withRefundAll,
+      'src/routes/refund-all.ts': `import { RefundService } from '../payments/refund.service';\nexport const refundAll = (request, service: RefundService) => service.refundAll(request.body.charges);\n`,
     });
     expect(findings).toEqual([finding]);
+  });
+
+  it('the near miss: a class no other module mentions, whose methods call each other, may be found by a framework or not wired yet', async () => {
+    const { findings } = await lintProject({ 'src/payments/refund.service.ts': withRefundAll });
+    expect(findings).toEqual([finding]);
+  });
+
+  it('a class the project turned off has nothing to repeat, however its methods call each other: its import is commented out', async () => {
+    const { findings } = await lintProject({
+      'src/payments/refund.service.ts': withRefundAll,
+      'src/payments/index.ts': `export * from './refund.service';\n`,
+      'src/main.ts': `import {\n  // RefundService, // disabled: refunds moved to the billing service\n  start,\n} from './server';\nstart();\n`,
+    });
+    expect(findings).toEqual([]);
   });
 
   it('the near miss: a framework calls it, as its decorator says', async () => {
@@ -553,5 +570,120 @@ export async function refund(request, service: RefundService) {
       'src/payments/refund.service.ts': service(),
     });
     expect(findings).toEqual([finding]);
+  });
+});
+
+describe("code in a jobs' folder that the project's routes call", () => {
+  const restore = `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+
+export async function restoreLabels(names: string[]) {
+  for (const name of names) {
+    const found = await prisma.label.findFirst({ where: { name } });
+    if (!found) await prisma.label.create({ data: { name } });
+  }
+}
+`;
+  const caller = (call: string) => `
+import { restoreLabels } from '../jobs/backup';
+
+export async function restore(request) {
+  ${call}
+}
+`;
+  const finding = 'src/jobs/backup.ts:8 idempotency/no-check-then-insert/checkThenInsert';
+
+  it('runs per request where a route enters it: the folder does not make it a job', async () => {
+    const { findings } = await lintProject({
+      'src/jobs/backup.ts': restore,
+      'src/routes/backup.ts': caller('return restoreLabels(request.body.names);'),
+    });
+    expect(findings).toEqual([]);
+  });
+
+  it('the near miss: nothing in the project calls it, so the folder is the evidence left', async () => {
+    const { findings } = await lintProject({ 'src/jobs/backup.ts': restore });
+    expect(findings).toEqual([finding]);
+  });
+
+  it("the near miss: a module of the workers' folder calls it", async () => {
+    const { findings } = await lintProject({
+      'src/jobs/backup.ts': restore,
+      'src/workers/backup.ts': caller('return restoreLabels(request.names);'),
+    });
+    expect(findings).toEqual([finding]);
+  });
+
+  it('the near miss: a module hands it on as a value, to a scheduler out of sight', async () => {
+    const { findings } = await lintProject({
+      'src/jobs/backup.ts': restore,
+      'src/routes/backup.ts': caller('return restoreLabels(request.body.names);'),
+      'src/main.ts': `import { restoreLabels } from './jobs/backup';\nschedule('0 3 * * *', restoreLabels);\n`,
+    });
+    expect(findings).toEqual([finding]);
+  });
+});
+
+describe("memory a webhook's route asks through helpers of other modules", () => {
+  const project = (routePath: string) => ({
+    'src/lib/config.ts': 'export const processedWebhooks = new Map<string, number>();\n',
+    'src/webhooks/dedupe.ts': `
+import { processedWebhooks } from '../lib/config';
+
+export function isWebhookProcessed(id: string): boolean {
+  const at = processedWebhooks.get(id);
+  if (!at) return false;
+  return true;
+}
+
+export function markWebhookProcessed(id: string): void {
+  processedWebhooks.set(id, Date.now());
+}
+`,
+    'src/lib/messenger.ts': `
+class Messenger {
+  async notifyOrder(order: { id: string }) {
+    return this.sendMessage(\`order \${order.id} paid\`);
+  }
+  private async sendMessage(text: string) {
+    await fetch('https://chat.example.com/send', { method: 'POST', body: text });
+  }
+}
+export const messenger = new Messenger();
+`,
+    'src/events/process.ts': `
+import { messenger } from '../lib/messenger';
+
+async function processOrder(event: { order: { id: string } }) {
+  await messenger.notifyOrder(event.order);
+}
+
+export async function processWebhook(event: { type: string; order: { id: string } }) {
+  if (event.type === 'order.paid') await processOrder(event);
+}
+`,
+    [routePath]: `
+import { isWebhookProcessed, markWebhookProcessed } from '../../../../src/webhooks/dedupe';
+import { processWebhook } from '../../../../src/events/process';
+
+export async function POST(request: Request) {
+  const event = await request.json();
+  if (isWebhookProcessed(event.id)) return Response.json({ ok: true });
+  await processWebhook(event);
+  markWebhookProcessed(event.id);
+  return Response.json({ ok: true });
+}
+`,
+  });
+
+  it('is reported where the helper asks it: the notice three calls away is sent again after a restart', async () => {
+    const { findings } = await lintProject(project('app/api/webhooks/orders/route.ts'));
+    expect(findings).toEqual(['src/webhooks/dedupe.ts:5 idempotency/no-in-memory-dedupe/inMemory']);
+  });
+
+  it('the near miss: the same helpers called from a route that handles no deliveries', async () => {
+    const { findings } = await lintProject(project('app/api/orders/paid/route.ts'));
+    expect(findings).toEqual([]);
   });
 });

@@ -2,9 +2,10 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import { libraryTableFor, openDocumentsSetting } from '../settings.js';
 import { beginLint } from '../analysis/project/files.js';
-import { importedValueOf, inPublishedPackage } from '../analysis/project/modules.js';
+import { importedValueOf, inPublishedPackage, moduleContext } from '../analysis/project/modules.js';
 import { sitesInImporters } from '../analysis/project/import-sites.js';
-import { namedElsewhere, timesWritten } from '../analysis/project/importers.js';
+import { namedElsewhere, namersOf, timesWritten } from '../analysis/project/importers.js';
+import { someNode } from '../analysis/syntax/walk.js';
 import { useProgramThisLint } from '../analysis/project/typed-calls.js';
 import { claimedFacts, type EffectKey } from '../analysis/keys/effect-keys.js';
 import type { Leaf } from '../analysis/origin/facts.js';
@@ -134,9 +135,25 @@ export class FileAnalysis {
   }
 
   /**
+   * The modules that call the outermost function around `node`, when the project calls it only
+   * from other modules (a route's `DBJob.restore(path)`): where it is entered from. Undefined when
+   * its own file uses it, when a module hands it on as a value (to a scheduler, say), or when
+   * nothing in the project calls it (a framework or a scheduler out of sight does).
+   */
+  callersElsewhere(node: TSESTree.Node): FileContext[] | undefined {
+    let outermost: FunctionNode | undefined;
+    for (let current = node.parent; current; current = current.parent) if (isFunction(current)) outermost = current;
+    if (!outermost || this.file.functionSites(outermost).length > 1) return undefined;
+    const sites = sitesInImporters(outermost, this.file);
+    const called = sites.every(({ site }) => site.parent?.type === 'CallExpression' && site.parent.callee === site);
+    return sites.length > 0 && called ? [...new Set(sites.map(({ module }) => module))] : undefined;
+  }
+
+  /**
    * Is `node` in a class's method that nothing in the project calls: its name written only where it
    * is declared, in this file and in every other production file of the project? A finding there
-   * waits until something calls it. A method the framework calls (decorated, or overriding a base
+   * waits until something calls it; so does one in a class the project turned off (its import
+   * commented out), whatever its methods call of each other. A method the framework calls (decorated, or overriding a base
    * or an interface it implements) and one a published package offers to code outside the project
    * are always called.
    */
@@ -159,11 +176,43 @@ export class FileAnalysis {
       (owner.type !== 'ClassDeclaration' && owner.type !== 'ClassExpression') ||
       owner.superClass ||
       (owner.implements ?? []).length > 0 ||
-      timesWritten(name, this.text) > 1 ||
       inPublishedPackage(this.location.filename)
     )
       return false;
-    return !namedElsewhere(name, this.location.filename);
+    if (timesWritten(name, this.text) <= 1 && !namedElsewhere(name, this.location.filename)) return true;
+    return this.unusedClass(owner);
+  }
+
+  /**
+   * Is `owner` a class the project turned off: named once in its file (where it is declared, not
+   * as the default export, which takes any name), and mentioned by other production modules only
+   * outside their code (an import left commented out, `// ReminderJob, // disabled`)? None of its
+   * methods runs, however they call each other. A class no other module mentions at all may be
+   * found by a framework, or not wired yet, and is judged.
+   */
+  private unusedClass(owner: TSESTree.ClassDeclaration | TSESTree.ClassExpression): boolean {
+    if (owner.type !== 'ClassDeclaration' || !owner.id || (owner.decorators ?? []).length > 0) return false;
+    if (owner.parent.type === 'ExportDefaultDeclaration') return false;
+    const name = owner.id.name;
+    if (timesWritten(name, this.text) > 1) return false;
+    const namers = namersOf(name, this.location.filename);
+    if (namers === undefined) return false;
+    const others = namers.filter((namer) => namer !== this.location.filename);
+    return others.length > 0 && others.every((namer) => !this.usedIn(namer, name));
+  }
+
+  /** Does the code of module `file` use `name`: an identifier, or a string of that very name (a container's token)? */
+  private usedIn(file: string, name: string): boolean {
+    const module = moduleContext(file, this.file.libraries);
+    if (!module) return true;
+    return someNode(
+      module.sourceAst,
+      module.visitorKeys,
+      (node) =>
+        ((node.type === 'Identifier' || node.type === 'JSXIdentifier') && node.name === name) ||
+        (node.type === 'Literal' && node.value === name),
+      200_000,
+    );
   }
 
   /** The unique keys of the project this file belongs to, found the first time a rule asks. */

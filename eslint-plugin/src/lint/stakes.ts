@@ -36,23 +36,15 @@ import { projectRoot } from '../analysis/project/root.js';
 import { callTaking, keyName, promiseStep, propertyName, resultIgnored } from '../analysis/syntax/nodes.js';
 import { variableOf } from '../analysis/syntax/scope.js';
 import { walk } from '../analysis/syntax/walk.js';
-import {
-  inMemory,
-  isWork,
-  onlyAsks,
-  reachesOwnServer,
-  sends,
-  writingMethod,
-  writingRequest,
-} from '../analysis/work/work.js';
+import { inMemory, isWork, onlyAsks, reachesOwnServer, sends, writingMethod } from '../analysis/work/work.js';
 import { entryPointOf } from './entry-points.js';
 
 /**
  * What a second pass through a check-then-insert costs. In a delivery's handler (a consumer, a
  * webhook, a job, a cron run) the second pass comes by itself: a redelivery, a retry, an
  * overlapping run. Elsewhere (a form, an admin page, a lazy default) only a user's second click
- * or a client's retry makes it, and that matters when the pass moves money, takes a seat or
- * calls another system; a second settings row or a second invitation does not.
+ * or a client's retry makes it, and that matters when the pass moves money or takes a seat; a
+ * second settings row, a second invitation or a second post to another system does not.
  */
 
 const helperDepth = 2;
@@ -84,14 +76,27 @@ function runsInDelivery(
   }
   if (namesDelivery(values, analysis)) return true;
   if (analysis.calledByHandlerElsewhere(places[0])) return true;
-  // A data migration the workers run (`workers/data-migrations/…`) is run once, not per delivery;
-  // `webhooks/route.ts` saving a webhook, or `jobs/` posting a job, is that resource's API, not
-  // the handler of its deliveries.
-  const place = projectPath(analysis.file.filename);
-  const words = deliveryPlaceWordsOf(place);
+  // The project's layout is the last evidence: a data migration the workers run
+  // (`workers/data-migrations/…`) is run once, not per delivery; `webhooks/route.ts` saving a
+  // webhook, or `jobs/` posting a job, is that resource's API, not the handler of its deliveries.
+  // And a function in `jobs/` that the project calls only from modules kept elsewhere (a route
+  // streaming a restore) runs per request: its callers' places must say so too.
+  const says = (filename: string) => {
+    const place = projectPath(filename);
+    const words = deliveryPlaceWordsOf(place);
+    return (
+      words.length > 0 && !namesOneOffPlace(place) && !words.every((word) => written.includes(normaliseTarget(word)))
+    );
+  };
   return (
-    words.length > 0 && !namesOneOffPlace(place) && !words.every((word) => written.includes(normaliseTarget(word)))
+    says(analysis.file.filename) &&
+    (analysis.callersElsewhere(places[0])?.some(({ filename }) => says(filename)) ?? true)
   );
+}
+
+/** Does code at `node` run while a delivery is handled, by what its registration, its callers or the project's layout say? */
+export function runsPerDelivery(node: TSESTree.Node, analysis: FileAnalysis): boolean {
+  return runsInDelivery([node], [], [], analysis);
 }
 
 /** The values a check-then-insert checks and writes. */
@@ -186,16 +191,15 @@ function duplicatesStake(operation: DataOperation, module: FileContext): boolean
 }
 
 /**
- * What makes a call's repeat count: `money`, a second copy that moves money, takes a seat or
- * changes another system (a writing request); `adds`, any second copy at all (a row inserted, a
- * quantity added to, a provider called, a message sent), where a repeat comes by itself;
- * `leaves`, a second copy made outside the process's database (a provider called, a message
- * sent, a POST that delivers), not a row; `money-only`, a second copy that moves money or takes a
- * seat, and no other call out (an object stored, a POST whose answer is read) counts. A message
- * to the project's own queue counts only where a repeat comes by itself: elsewhere its consumer
+ * What makes a call's repeat count: `money`, a second copy that moves money or takes a seat, where
+ * only a user's second click repeats it (a second post to another system, a second follow, is that
+ * user's own doing); `adds`, any second copy at all (a row inserted, a quantity added to, a
+ * provider called, a message sent), where a repeat comes by itself; `leaves`, a second copy made
+ * outside the process's database (a provider called, a message sent, a POST that delivers), not a
+ * row. A message to the project's own queue counts only where a repeat comes by itself: elsewhere its consumer
  * does the work, and is judged where it does it.
  */
-type Stake = 'money' | 'adds' | 'money-only' | 'leaves';
+type Stake = 'money' | 'adds' | 'leaves';
 
 /** A write whose repeat adds a second copy: an insert no key settles, or an update that adds to a quantity. */
 function addsCopy(operation: DataOperation, module: FileContext): boolean {
@@ -216,7 +220,6 @@ function callAtStake(
   const provider = providerCallAt(call, module);
   const copies = stake === 'adds' || stake === 'leaves';
   if (provider) return !provider.keyed && (copies || movesMoney.has(provider.effect));
-  if (stake === 'money' && writingRequest(call, module) !== undefined) return true;
   // A message sent, or a POST that delivers rather than asks (its answer's body unread), which another
   // system takes as one more; a PUT or a DELETE leaves the same state.
   if (copies && (sends(call, module) || (writingMethod(call, module) === 'POST' && !bodyRead(call, module))))
@@ -253,8 +256,8 @@ function callAtStake(
  * - A write that records what was handled: always.
  * - A plain marker: when the work the check lets run after it repeats harm (`workRepeats`).
  * - Inside a delivery's handler: always.
- * - Elsewhere: when the write, or what the same check lets run after it, moves money, grants
- *   access or calls another system, and the check looks for a particular row rather than for
+ * - Elsewhere: when the write, or what the same check lets run after it, moves money or grants
+ *   access, and the check looks for a particular row rather than for
  *   any (a lazily made singleton); never in a data migration, a seed or a script, run once by hand.
  */
 export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
@@ -382,8 +385,8 @@ function callsAtStake(calls: readonly TSESTree.Node[], analysis: FileAnalysis, s
  * itself (a delivery's handler) or the write records what was handled, always; where the write
  * fills the key a check for duplicates asked (`dedup_key`), when the work adds a copy (an email
  * sent, a row inserted); elsewhere only a
- * user's retry repeats it, and that matters when the work moves money, takes a seat or calls
- * another system (a second invitation email does not), and not in a script run once by hand.
+ * user's retry repeats it, and that matters when the work moves money or takes a seat (a second
+ * invitation email, a second post to another system, does not), and not in a script run once by hand.
  */
 export function workBeforeMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
   if (recordsHandled(checked, analysis)) return true;
@@ -418,7 +421,7 @@ export function flagMatters(checked: CheckedWrite, analysis: FileAnalysis): bool
  * row's own state, and only work seen to add a copy counts.
  */
 function workRepeats(calls: readonly TSESTree.Node[], checked: CheckedWrite, analysis: FileAnalysis): boolean {
-  if (callsAtStake(calls, analysis, 'money-only')) return true;
+  if (callsAtStake(calls, analysis)) return true;
   if (!inDelivery(checked, analysis))
     // A drain that sends each row out (an email, a post) is an outbox, whoever runs it; one that
     // writes the same database is an action's own bookkeeping, which an admin repeats only by racing.

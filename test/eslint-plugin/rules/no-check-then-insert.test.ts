@@ -142,6 +142,19 @@ const paymentMapping = (as: 'command' | 'route') => `
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
     {
+      name: "a user's follow, created when missing and posted to the other site: a second post is that user's own doing",
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function follow(accountId, siteUrl) {
+          const existing = await prisma.follow.findFirst({ where: { accountId, siteUrl } });
+          if (existing) return existing;
+          const created = await prisma.follow.create({ data: { accountId, siteUrl } });
+          await fetch(siteUrl + '/api/follow-from', { method: 'POST', body: JSON.stringify({ accountId }) });
+          return created;
+        }`,
+    },
+    {
       name: 'a marker before a refresh whose only write is a Redis SET: a second pass overwrites the same key, it adds no copy',
       code: markedRefresh(`await redis.set(\`fees:\${collection}\`, JSON.stringify(fees));`),
     },

@@ -27,6 +27,21 @@ const queueSetUp = (declared: string, keyType: string) => `
   }`;
 
 /** A Kafka consumer that remembers each voucher in a node-cache, around `effects`. */
+/** A consumer that alerts a room about an event, at most once per key while an LRU cache made with `options` holds it. */
+const roomAlerts = (
+  options: string,
+  key = 'event.roomId',
+  effect = 'await chat.sendMessage(event.roomId, event.text);',
+) => `${kafka}
+        import { LRUCache } from 'lru-cache';
+        const lastAlertForRoom = new LRUCache<string, true>(${options});
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value!.toString());
+          if (lastAlertForRoom.has(${key})) return;
+          lastAlertForRoom.set(${key}, true);
+          ${effect}
+        } });`;
+
 const voucherConsumer = (effects: string) => `${kafka}
         import Cache from 'node-cache';
         import Redis from 'ioredis';
@@ -83,6 +98,10 @@ const outageAlerts = (name: string) => `${kafka}
 
 ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
   valid: [
+    {
+      name: 'a rate limit of notices: an LRU cache whose keys expire, named for the last alert, asked with the room',
+      code: roomAlerts('{ max: 1000, ttl: 1000 * 60 * 8 }'),
+    },
     {
       name: 'a state that comes and goes (the services now disconnected), set back on reconnecting: a mode, not a record',
       code: outageAlerts('disconnected'),
@@ -435,6 +454,31 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
     },
   ],
   invalid: [
+    {
+      name: 'the near miss: the same cache with no time to live remembers each room for as long as the process lives',
+      code: roomAlerts('{ max: 1000 }'),
+      errors: [
+        { messageId: 'inMemory', data: { collection: 'lastAlertForRoom', effect: 'chat.sendMessage()' }, line: 6 },
+      ],
+    },
+    {
+      name: "the near miss: keys that expire, asked with the delivery's own offset",
+      code: roomAlerts('{ max: 1000, ttl: 60_000 }', 'message.offset'),
+      errors: [
+        { messageId: 'inMemory', data: { collection: 'lastAlertForRoom', effect: 'chat.sendMessage()' }, line: 6 },
+      ],
+    },
+    {
+      name: 'the near miss: keys that expire, before a write rather than a notice',
+      code: roomAlerts(
+        '{ max: 1000, ttl: 60_000 }',
+        'event.roomId',
+        'await prisma.alert.create({ data: { roomId: event.roomId } });',
+      ),
+      errors: [
+        { messageId: 'inMemory', data: { collection: 'lastAlertForRoom', effect: 'prisma.alert.create()' }, line: 6 },
+      ],
+    },
     {
       name: 'the near miss of a state: the same memory named as a record of the alerts sent keeps a record',
       code: outageAlerts('alertedServices'),

@@ -341,6 +341,8 @@ export interface CollectionSpec {
   records: readonly string[];
   /** How messages name it: "a Set". */
   label: string;
+  /** Options of its constructor that make each key expire by itself (`ttl`, `maxAge`). */
+  expiresBy?: readonly string[];
 }
 
 /** What a team's own wrappers and helpers become, and the values adapters know (random ids, the clock). */

@@ -102,6 +102,22 @@ const passingStateWords = new Set([
   'stalled',
 ]);
 
+const recencyWords = new Set([
+  'last',
+  'latest',
+  'recent',
+  'recently',
+  'throttle',
+  'throttled',
+  'cooldown',
+  'cooldowns',
+]);
+
+/** A collection named for when something last happened (`lastMentionForRoom`, `recentAlerts`) or for spacing it out (`cooldowns`). */
+export const namesRecency: (name: string) => boolean = remembered((name) =>
+  words(name).some((word) => recencyWords.has(word)),
+);
+
 /** A collection named for a state that comes and goes (`disconnected`, `offline`): what holds now, not what was done. */
 export const namesPassingState: (name: string) => boolean = remembered((name) =>
   words(name).some((word) => passingStateWords.has(word)),

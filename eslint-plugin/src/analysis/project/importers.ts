@@ -151,8 +151,14 @@ export function importersOf(
  * string or a comment: any mention may be a use)? Each file is read once per name and listing.
  */
 export function namedElsewhere(name: string, file: string): boolean {
+  const namers = namersOf(name, file);
+  return namers === undefined || namers.some((namer) => namer !== file);
+}
+
+/** The production source files of the project that write `name` (as `namedElsewhere` reads them); undefined outside a project. */
+export function namersOf(name: string, file: string): string[] | undefined {
   const root = projectRoot(file);
-  if (!root) return true;
+  if (!root) return undefined;
   const index = indexOf(root);
   let namers = index.named.get(name);
   if (!namers) {
@@ -163,7 +169,7 @@ export function namedElsewhere(name: string, file: string): boolean {
     }
     index.named.set(name, namers);
   }
-  return [...namers].some((namer) => namer !== file);
+  return [...namers];
 }
 
 /** How many times `name` is written in `text` as a whole word, counting up to `enough`. */

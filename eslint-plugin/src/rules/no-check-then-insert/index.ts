@@ -51,8 +51,8 @@ export const noCheckThenInsert = createRule({
           // at all; a unique key settles it, on this insert or on a later one in its transaction; a
           // schema that names the table but could not be read may declare one; a try-lock after the
           // check lets one worker through. Outside a
-          // delivery's handler, a duplicate is worth a finding only when it moves money, grants
-          // access or calls another system.
+          // delivery's handler, a duplicate is worth a finding only when it moves money or grants
+          // access.
           if (
             checked.gatedOnly ||
             checked.flag !== undefined ||

@@ -2,10 +2,12 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import { enclosingFunction } from '../../analysis/control/statements.js';
 import { analysisFor } from '../../lint/file-analysis.js';
+import { runsPerDelivery } from '../../lint/stakes.js';
 import type { FileContext, FunctionNode } from '../../analysis/context/file-context.js';
 import {
   callsOf,
   effectIn,
+  forgetsByItself,
   fromParameters,
   gatesOf,
   inLoopWithin,
@@ -25,7 +27,7 @@ import {
 import { keyOfClosedSet } from './closed-keys.js';
 import { originAt } from '../../analysis/keys/key-facts.js';
 import { readName } from '../../analysis/naming/names.js';
-import { namesCache, namesHandledRecord, namesPassingState } from '../../analysis/naming/stores.js';
+import { namesCache, namesHandledRecord, namesPassingState, namesRecency } from '../../analysis/naming/stores.js';
 import type { Leaf } from '../../analysis/origin/facts.js';
 import type { DataOperation } from '../../analysis/operations/index.js';
 import { callOperations } from '../../analysis/control/helper-operations.js';
@@ -208,7 +210,7 @@ export const noInMemoryDedupe = createRule({
       const handing =
         handsOn(unseenCode(gate)) || callersGates(gate, fn).some(({ outer }) => handsOn(unseenCode(outer)));
       if (!handing || !recordingsIn(membership, fn).sameKey) return undefined;
-      return { node: membership.node, label: 'the work behind the check' };
+      return { node: membership.node, label: 'the work behind the check', message: false };
     };
 
     /** The recordings of the membership's collection in `fn`, and whether one records the key it asks about. */
@@ -242,7 +244,7 @@ export const noInMemoryDedupe = createRule({
         )
           return;
         const { here, sameKey } = recordingsIn(membership, fn);
-        const everywhere = [...here, ...recordingsWhereItLives(collection)];
+        const everywhere = [...here, ...recordingsWhereItLives(collection, file)];
         // A Map or an object that stores computed values is a cache, not a record of what was done.
         if (!everywhere.every((recording) => storesMarker(recording, tracerOf))) return;
         // So is one named as a cache (`resourceCached.set(lang, true)`): it says what was loaded, not what was handled.
@@ -253,11 +255,22 @@ export const noInMemoryDedupe = createRule({
         // And one named for a state that comes and goes (`disconnected`), set back where it lives
         // (on reconnecting): a mode, not a record of what was done.
         if (namesPassingState(collection.name) && removedIn(collection, collection.owner, collection.module)) return;
+        // And one that forgets each key by itself, named for when a message was last sent, and asked
+        // with something other than the delivery's id (a room, a user): a rate limit of notices, one
+        // mention per room per while; a restart lets one more through, as the expiry does anyway.
+        if (
+          effect.message &&
+          forgetsByItself(collection) &&
+          namesRecency(collection.name) &&
+          !namesHandledRecord(collection.name) &&
+          !facts.some((fact) => fact.kind === 'delivery')
+        )
+          return;
         // And one the code writes to a store whole: a mirror of what the store keeps.
         if (savedToStore(collection, operationsIn)) return;
         // The code serves deliveries, or the key is the delivery's own id: any recording will do.
         const delivery =
-          analysis.servesDelivery(membership.node) ||
+          runsPerDelivery(membership.node, analysis) ||
           facts.some((fact) => fact.kind === 'delivery' && !fact.guessed && !fact.fallback);
         // Otherwise the whole protocol in one function: ask, act, record the same key, for a key
         // the function was given, outside any loop over data it holds.

@@ -8,7 +8,7 @@ import type { DataOperation } from '../../analysis/operations/index.js';
 import type { OriginTracer } from '../../analysis/origin/origin.js';
 import { sitesInImporters } from '../../analysis/project/import-sites.js';
 import { calledFunction } from '../../analysis/project/calls.js';
-import { calleeName, callTaking, propertyName, withoutTypeAssertions } from '../../analysis/syntax/nodes.js';
+import { calleeName, callTaking, keyName, propertyName, withoutTypeAssertions } from '../../analysis/syntax/nodes.js';
 import { variableOf } from '../../analysis/syntax/scope.js';
 import { isWork, sends, writingRequest } from '../../analysis/work/work.js';
 import { someNode, walk } from '../../analysis/syntax/walk.js';
@@ -43,6 +43,8 @@ export interface Effect {
   /** The node in the examined code: the write, the send, or the call of the helper. */
   node: TSESTree.Node;
   label: string;
+  /** The effect is a message sent (an alert, a chat message), not a write or a request. */
+  message: boolean;
 }
 
 /** `seen.has(id)`, `seen.includes(id)`, `id in seen`, `seen[id]`: a direct question to a collection. */
@@ -355,6 +357,26 @@ export function tornDownWithState(collection: Collection): boolean {
   );
 }
 
+/** Is the collection made with an option that makes each key expire by itself (`new LRUCache({ ttl })`)? */
+export function forgetsByItself(collection: Collection): boolean {
+  const options = collection.spec.expiresBy ?? [];
+  const declaration = collection.declaration;
+  const made =
+    declaration.type === 'VariableDeclarator'
+      ? declaration.init
+      : declaration.type === 'PropertyDefinition'
+        ? declaration.value
+        : declaration.type === 'AssignmentExpression'
+          ? declaration.right
+          : undefined;
+  const value = made && withoutTypeAssertions(made);
+  const settings = value?.type === 'NewExpression' ? value.arguments[0] : undefined;
+  return (
+    settings?.type === 'ObjectExpression' &&
+    settings.properties.some((property) => property.type === 'Property' && options.includes(keyName(property) ?? ''))
+  );
+}
+
 /** A condition on how old something is: `Date.now() - at > TTL_MS`, `now - entry.ts > maxAge`, `expiresAt < now`. */
 function comparesAge(test: TSESTree.Node, file: FileContext): boolean {
   return (
@@ -411,9 +433,14 @@ export function recordingsOf(collection: Collection, scope: TSESTree.Node, file:
   return found;
 }
 
-/** Every recording of the collection where it lives: its module, or its class. */
-export function recordingsWhereItLives(collection: Collection): Recording[] {
-  return recordingsIn(collection.owner, collection, collection.module);
+/**
+ * Every recording of the collection where it lives (its module, or its class) and, for one
+ * imported from another module, in the module that asks it (`markProcessed` beside `isProcessed`).
+ */
+export function recordingsWhereItLives(collection: Collection, asking: FileContext): Recording[] {
+  const where = recordingsIn(collection.owner, collection, collection.module);
+  if (asking.filename === collection.module.filename) return where;
+  return [...where, ...recordingsIn(asking.sourceAst, collection, asking)];
 }
 
 /**
@@ -460,7 +487,7 @@ export function storesMarker(recording: Recording, tracer: (module: FileContext)
   return marker(value);
 }
 
-/** Does a write happen, or a message leave, in `roots` (following helpers two levels down)? */
+/** Does a write happen, or a message leave, in `roots` (following helpers three levels down: a route, its dispatcher, the handler of one event type, the service it calls)? */
 export function effectIn(
   roots: readonly TSESTree.Node[],
   file: FileContext,
@@ -470,8 +497,9 @@ export function effectIn(
   ) => readonly DataOperation[],
 ): Effect | undefined {
   const visited = new Set<FunctionNode>();
-  const search = (root: TSESTree.Node, module: FileContext, depth: number): string | undefined => {
+  const search = (root: TSESTree.Node, module: FileContext, depth: number): Omit<Effect, 'node'> | undefined => {
     let label: string | undefined;
+    let message = false;
     const helpers: { call: TSESTree.CallExpression; module: FileContext }[] = [];
     walk(
       root,
@@ -480,7 +508,10 @@ export function effectIn(
         if (label) return false;
         if (node.type === 'NewExpression') {
           const name = calleeName(node.callee) ?? '';
-          if (module.libraries.sendCommands.some((pattern) => pattern.test(name))) label = `new ${name}()`;
+          if (module.libraries.sendCommands.some((pattern) => pattern.test(name))) {
+            label = `new ${name}()`;
+            message = true;
+          }
           return !label;
         }
         if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression') return true;
@@ -494,6 +525,7 @@ export function effectIn(
         if (node.type === 'CallExpression') {
           if (sends(node, module)) {
             label = `${module.code(node.callee)}()`;
+            message = true;
             return false;
           }
           const request = writingRequest(node, module);
@@ -507,7 +539,8 @@ export function effectIn(
       },
       20_000,
     );
-    if (label || depth >= 2) return label;
+    if (label) return { label, message };
+    if (depth >= 3) return undefined;
     for (const { call, module: from } of helpers) {
       const helper = calledFunction(from, call.callee);
       if (!helper || visited.has(helper.fn)) continue;
@@ -527,8 +560,8 @@ export function effectIn(
         if (found) return false;
         if (node.type !== 'CallExpression' && node.type !== 'TaggedTemplateExpression' && node.type !== 'NewExpression')
           return true;
-        const label = search(node, file, 0);
-        if (label) found = { node, label };
+        const effect = search(node, file, 0);
+        if (effect) found = { node, ...effect };
         return !found;
       },
       20_000,
