@@ -153,9 +153,9 @@ export class FileAnalysis {
    * Is `node` in a class's method that nothing in the project calls: its name written only where it
    * is declared, in this file and in every other production file of the project? A finding there
    * waits until something calls it; so does one in a class the project turned off (its import
-   * commented out), whatever its methods call of each other. A method the framework calls (decorated, or overriding a base
-   * or an interface it implements) and one a published package offers to code outside the project
-   * are always called.
+   * commented out), whatever its methods call of each other. A method the framework calls
+   * (decorated, or overriding a base or an interface it implements) and one a published package
+   * offers to code outside the project are always called.
    */
   inUncalledMethod(node: TSESTree.Node): boolean {
     let method: TSESTree.MethodDefinition | TSESTree.PropertyDefinition | undefined;

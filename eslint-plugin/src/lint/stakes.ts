@@ -196,8 +196,8 @@ function duplicatesStake(operation: DataOperation, module: FileContext): boolean
  * user's own doing); `adds`, any second copy at all (a row inserted, a quantity added to, a
  * provider called, a message sent), where a repeat comes by itself; `leaves`, a second copy made
  * outside the process's database (a provider called, a message sent, a POST that delivers), not a
- * row. A message to the project's own queue counts only where a repeat comes by itself: elsewhere its consumer
- * does the work, and is judged where it does it.
+ * row. A message to the project's own queue counts only where a repeat comes by itself: elsewhere
+ * its consumer does the work, and is judged where it does it.
  */
 type Stake = 'money' | 'adds' | 'leaves';
 
@@ -257,8 +257,8 @@ function callAtStake(
  * - A plain marker: when the work the check lets run after it repeats harm (`workRepeats`).
  * - Inside a delivery's handler: always.
  * - Elsewhere: when the write, or what the same check lets run after it, moves money or grants
- *   access, and the check looks for a particular row rather than for
- *   any (a lazily made singleton); never in a data migration, a seed or a script, run once by hand.
+ *   access, and the check looks for a particular row rather than for any (a lazily made
+ *   singleton); never in a data migration, a seed or a script, run once by hand.
  */
 export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
   if (recordsHandled(checked, analysis)) return true;

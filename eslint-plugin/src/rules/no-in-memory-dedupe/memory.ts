@@ -487,7 +487,10 @@ export function storesMarker(recording: Recording, tracer: (module: FileContext)
   return marker(value);
 }
 
-/** Does a write happen, or a message leave, in `roots` (following helpers three levels down: a route, its dispatcher, the handler of one event type, the service it calls)? */
+/**
+ * Does a write happen, or a message leave, in `roots`, following helpers three levels down (a
+ * route's dispatcher, the handler of one event type, the service that sends)?
+ */
 export function effectIn(
   roots: readonly TSESTree.Node[],
   file: FileContext,
