@@ -682,7 +682,7 @@ export async function POST(request: Request) {
     expect(findings).toEqual(['src/webhooks/dedupe.ts:5 idempotency/no-in-memory-dedupe/inMemory']);
   });
 
-  it('the near miss: the same helpers called from a route that handles no deliveries', async () => {
+  it("the near miss: the webhooks' helpers called only from a route that handles no deliveries", async () => {
     const { findings } = await lintProject(project('app/api/orders/paid/route.ts'));
     expect(findings).toEqual([]);
   });
