@@ -19,6 +19,8 @@ export interface Collection {
   spec: CollectionSpec;
   /** Where it is made: the variable declarator, class field or constructor assignment. */
   declaration: TSESTree.Node;
+  /** The expression that makes it (`new LRUCache({ ttl })`), as written. */
+  made: TSESTree.Node;
   /** The code that may record in it: the module, or the class body. */
   owner: TSESTree.Program | TSESTree.ClassBody;
   module: FileContext;
@@ -142,8 +144,11 @@ export function collectionOf(receiver: TSESTree.Node, file: FileContext): Collec
     const declarator = definition.node;
     if (!isTopLevel(declarator)) return undefined;
     return remember(declarator, () => {
-      const spec = specOf(declarator.init, file);
-      return spec ? { name: node.name, spec, declaration: declarator, owner: file.sourceAst, module: file } : undefined;
+      const made = declarator.init;
+      const spec = specOf(made, file);
+      return spec && made
+        ? { name: node.name, spec, declaration: declarator, made, owner: file.sourceAst, module: file }
+        : undefined;
     });
   }
   if (node.type === 'MemberExpression' && node.object.type === 'ThisExpression') {
@@ -155,7 +160,7 @@ export function collectionOf(receiver: TSESTree.Node, file: FileContext): Collec
         const value = member.value;
         return remember(member, () => {
           const spec = specOf(value, file);
-          return spec ? { name: field, spec, declaration: member, owner: body, module: file } : undefined;
+          return spec ? { name: field, spec, declaration: member, made: value, owner: body, module: file } : undefined;
         });
       }
       if (member.type === 'MethodDefinition' && member.kind === 'constructor' && member.value.body) {
@@ -170,7 +175,9 @@ export function collectionOf(receiver: TSESTree.Node, file: FileContext): Collec
             const assigned = expression;
             return remember(assigned, () => {
               const spec = specOf(assigned.right, file);
-              return spec ? { name: field, spec, declaration: assigned, owner: body, module: file } : undefined;
+              return spec
+                ? { name: field, spec, declaration: assigned, made: assigned.right, owner: body, module: file }
+                : undefined;
             });
           }
         }

@@ -360,17 +360,8 @@ export function tornDownWithState(collection: Collection): boolean {
 /** Is the collection made with an option that makes each key expire by itself (`new LRUCache({ ttl })`)? */
 export function forgetsByItself(collection: Collection): boolean {
   const options = collection.spec.expiresBy ?? [];
-  const declaration = collection.declaration;
-  const made =
-    declaration.type === 'VariableDeclarator'
-      ? declaration.init
-      : declaration.type === 'PropertyDefinition'
-        ? declaration.value
-        : declaration.type === 'AssignmentExpression'
-          ? declaration.right
-          : undefined;
-  const value = made && withoutTypeAssertions(made);
-  const settings = value?.type === 'NewExpression' ? value.arguments[0] : undefined;
+  const value = withoutTypeAssertions(collection.made);
+  const settings = value.type === 'NewExpression' ? value.arguments[0] : undefined;
   return (
     settings?.type === 'ObjectExpression' &&
     settings.properties.some((property) => property.type === 'Property' && options.includes(keyName(property) ?? ''))
