@@ -124,12 +124,7 @@ export class FileAnalysis {
    */
   calledByHandlerElsewhere(node: TSESTree.Node): boolean {
     for (let current: TSESTree.Node | undefined = node.parent; current; current = current.parent) {
-      if (!isFunction(current)) continue;
-      for (const { module, site } of sitesInImporters(current, this.file)) {
-        if (site.parent?.type !== 'CallExpression' || site.parent.callee !== site) continue;
-        for (let caller: TSESTree.Node | undefined = site.parent.parent; caller; caller = caller.parent)
-          if (isFunction(caller) && isHandler(caller, module.functionSites(caller), module)) return true;
-      }
+      if (isFunction(current) && calledByHandlerOf(current, this.file, 0)) return true;
     }
     return false;
   }
@@ -313,6 +308,22 @@ export function operationListeners(analysis: FileAnalysis): TSESLint.RuleListene
     analysis.operationsAt(node);
   };
   return { CallExpression: recognise, TaggedTemplateExpression: recognise };
+}
+
+/**
+ * Does a handler in another module call `fn`, directly or through a function of a third module
+ * (a worker's `LimitService.check(team)` calling `TeamService.notify(team)`)?
+ */
+function calledByHandlerOf(fn: FunctionNode, file: FileContext, depth: number): boolean {
+  for (const { module, site } of sitesInImporters(fn, file)) {
+    if (site.parent?.type !== 'CallExpression' || site.parent.callee !== site) continue;
+    for (let caller: TSESTree.Node | undefined = site.parent.parent; caller; caller = caller.parent) {
+      if (!isFunction(caller)) continue;
+      if (isHandler(caller, module.functionSites(caller), module)) return true;
+      if (depth < 1 && calledByHandlerOf(caller, module, depth + 1)) return true;
+    }
+  }
+  return false;
 }
 
 /** Registered with a broker (here, or through the project's own wrapper of one), or run by a platform under its exported name. */

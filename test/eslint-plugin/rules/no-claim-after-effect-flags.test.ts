@@ -30,6 +30,23 @@ const sqlWorker = (body: string) => `
     ${body}
   });`;
 
+/** A TypeORM worker that reads the order in a transaction, with `lock` the read's lock option, charges, then sets paidAt. */
+const typeormWorker = (lock: string) => `
+  import { Worker } from 'bullmq';
+  import Stripe from 'stripe';
+  import { DataSource } from 'typeorm';
+  import { Order } from './order.entity';
+  const stripe = new Stripe(process.env.STRIPE_KEY);
+  const dataSource = new DataSource({ type: 'postgres' });
+  new Worker('billing', async (job) => {
+    await dataSource.transaction(async (manager) => {
+      const order = await manager.getRepository(Order).findOne({ where: { id: job.data.orderId }${lock} });
+      if (order.paidAt) return;
+      await stripe.paymentIntents.create({ amount: order.total, currency: 'eur', confirm: true });
+      await manager.getRepository(Order).update({ id: order.id }, { paidAt: new Date() });
+    });
+  });`;
+
 /** A payment provider's webhook that credits a user in one Prisma transaction; `options` are the transaction's. */
 const creditWebhook = (
   options: string,
@@ -176,6 +193,14 @@ ruleTester.run('no-claim-after-effect (done-flags)', noClaimAfterEffect, {
         await pool.query('UPDATE orders SET paid_at = now() WHERE id = $1', [job.data.orderId]);`),
     },
     {
+      name: "TypeORM: the row is read with lock: { mode: 'pessimistic_write' }, so a second worker waits and reads the flag set",
+      code: typeormWorker(", lock: { mode: 'pessimistic_write' }"),
+    },
+    {
+      name: 'Sequelize-style lock: true on the read locks the row too',
+      code: typeormWorker(', lock: true'),
+    },
+    {
       name: 'SQL: the update clears the column the check tested',
       code: sqlWorker(`
         const { rows } = await pool.query('SELECT paid_at, total FROM orders WHERE id = $1', [job.data.orderId]);
@@ -185,6 +210,16 @@ ruleTester.run('no-claim-after-effect (done-flags)', noClaimAfterEffect, {
     },
   ],
   invalid: [
+    {
+      name: 'TypeORM: an optimistic lock takes no row lock, so a second worker reads the flag unset too',
+      code: typeormWorker(", lock: { mode: 'optimistic', version: 3 }"),
+      errors: [{ messageId: 'flagSetAfterWork', line: 13 }],
+    },
+    {
+      name: 'TypeORM: the read without a lock',
+      code: typeormWorker(''),
+      errors: [{ messageId: 'flagSetAfterWork', line: 13 }],
+    },
     {
       name: 'Drizzle: the row selected, its sentAt tested, the email sent, then sentAt set',
       code: `

@@ -1425,6 +1425,51 @@ export async function dispatchNotification(notificationId: string) {
     });
     expect(findings).toEqual([]);
   });
+
+  /** A service of a third module between the caller and the dispatcher. */
+  const service =
+    "import { dispatchNotification } from './dispatch';\nexport async function notifyUser(id: string) {\n  await dispatchNotification(id);\n}\n";
+
+  it('is reported when the worker reaches it through a service of a third module, not when a plain function does', async () => {
+    const throughService = await lintProject({
+      'src/db.ts': db,
+      'src/dispatch.ts': dispatcher('POST'),
+      'src/service.ts': service,
+      'src/worker.ts': worker('service').replaceAll('dispatchNotification', 'notifyUser'),
+    });
+    expect(throughService.findings).toEqual(['src/dispatch.ts:7 idempotency/no-claim-after-effect/flagSetAfterWork']);
+    const fromAdmin = await lintProject({
+      'src/db.ts': db,
+      'src/dispatch.ts': dispatcher('POST'),
+      'src/service.ts': service,
+      'src/admin.ts':
+        "import { notifyUser } from './service';\nexport async function resend(id: string) {\n  await notifyUser(id);\n}\n",
+    });
+    expect(fromAdmin.findings).toEqual([]);
+  });
+
+  /** The project's factory of handlers, and a worker that registers what it makes (or keeps it as a plain function). */
+  const factory =
+    'export function withLogging(handler: (job: any) => Promise<void>) {\n  return async (job: any) => {\n    console.log(job.id);\n    return handler(job);\n  };\n}\n';
+  const wrapped = (use: string) =>
+    `import { Worker } from 'bullmq';\nimport { withLogging } from './logging';\nimport { dispatchNotification } from './dispatch';\nasync function execute(job: any) {\n  await dispatchNotification(job.data.notificationId);\n}\n${use}\n`;
+
+  it('is reported when the worker registers the handler the project wraps in a factory, not when the wrapped function is only kept', async () => {
+    const registered = await lintProject({
+      'src/db.ts': db,
+      'src/dispatch.ts': dispatcher('POST'),
+      'src/logging.ts': factory,
+      'src/worker.ts': wrapped("export const worker = new Worker('notifications', withLogging(execute));"),
+    });
+    expect(registered.findings).toEqual(['src/dispatch.ts:7 idempotency/no-claim-after-effect/flagSetAfterWork']);
+    const kept = await lintProject({
+      'src/db.ts': db,
+      'src/dispatch.ts': dispatcher('POST'),
+      'src/logging.ts': factory,
+      'src/worker.ts': wrapped('export const run = withLogging(execute);'),
+    });
+    expect(kept.findings).toEqual([]);
+  });
 });
 
 /** A cron run that picks the emails not yet sent by the query's own filter, sends each, then marks it sent with `where`. */

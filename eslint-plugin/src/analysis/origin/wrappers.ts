@@ -67,5 +67,33 @@ export function passedToWrapper(site: TSESTree.Node, file: FileContext, depth = 
   if (call?.type !== 'CallExpression' || call.callee === argument) return false;
   const index = call.arguments.indexOf(argument as TSESTree.CallExpressionArgument);
   const target = index >= 0 ? calledFunction(file, call.callee) : undefined;
-  return target !== undefined && registersParameter(target.fn, index, target.module, depth);
+  if (target === undefined) return false;
+  if (registersParameter(target.fn, index, target.module, depth)) return true;
+  // A factory of handlers: `new Worker(queue, createWorkerHandler(execute))`, where the function
+  // `createWorkerHandler` returns calls `execute`.
+  return returnsCallerOf(target.fn, index, target.module) && registrationsAt(call, file, undefined).length > 0;
+}
+
+/** Does `fn` return a function that calls its parameter `index` (`(handler) => async (job) => handler(job)`)? */
+function returnsCallerOf(fn: FunctionNode, index: number, file: FileContext): boolean {
+  const param = fn.params[index];
+  if (param?.type !== 'Identifier') return false;
+  return (variableOf(param, file.scopeOf(param))?.references ?? []).some((reference) => {
+    const use = reference.identifier as TSESTree.Node;
+    if (use.parent?.type !== 'CallExpression' || use.parent.callee !== use) return false;
+    for (let around: TSESTree.Node | undefined = use.parent.parent; around && around !== fn; around = around.parent) {
+      if (isFunction(around) && returnedBy(around, fn)) return true;
+    }
+    return false;
+  });
+}
+
+/** Is the function `inner` what `fn` returns: its arrow's body, or the value of one of its own `return`s? */
+function returnedBy(inner: FunctionNode, fn: FunctionNode): boolean {
+  if (fn.body === inner) return true;
+  if (inner.parent?.type !== 'ReturnStatement') return false;
+  for (let around: TSESTree.Node | undefined = inner.parent.parent; around; around = around.parent) {
+    if (isFunction(around)) return around === fn;
+  }
+  return false;
 }

@@ -241,6 +241,21 @@ function rowArgument(node: TSESTree.Node | undefined, scopeOf: ScopeOf): TSESTre
   return from && from.type !== 'SpreadElement' && objectLiteral(from, scopeOf) ? from : node;
 }
 
+/** Modes of TypeORM's `lock` option that take no row lock. */
+const lockFreeModes = new Set(['optimistic', 'dirty_read']);
+
+/**
+ * Does a read's query lock the rows it finds (`FOR UPDATE`, `FOR SHARE`): TypeORM's
+ * `lock: { mode: 'pessimistic_write' }`, Sequelize's `lock: true` or `lock: t.LOCK.UPDATE`?
+ */
+function locksRows(query: TSESTree.ObjectExpression): boolean {
+  const lock = objectProperty(query, 'lock')?.value;
+  if (!lock || (lock.type === 'Literal' && !lock.value)) return false;
+  if (lock.type !== 'ObjectExpression') return true;
+  const mode = objectProperty(lock, 'mode')?.value;
+  return mode !== undefined && !lockFreeModes.has(staticString(mode) ?? 'optimistic');
+}
+
 /**
  * The repository libraries, in the order they claim calls from files that import none of them;
  * then the libraries whose import alone keeps the others from claiming (the MongoDB driver and
@@ -303,7 +318,13 @@ export function repositoryOperation(
     const given = args[0] && args[0].type !== 'SpreadElement' ? args[0] : undefined;
     // `findById(id)` looks up the store's primary key (Mongoose's `_id`).
     const primaryKey = method === 'findById' ? file.libraries.dataAdapter(library)?.primaryKey : undefined;
-    if (query) return { ...base, kind: 'read', filters: matchedFields(query, scopeOf) };
+    if (query)
+      return {
+        ...base,
+        kind: 'read',
+        filters: matchedFields(query, scopeOf),
+        ...(locksRows(query) && { locksRows: true }),
+      };
     if (primaryKey && given)
       return { ...base, kind: 'read', filters: [{ name: primaryKey, values: [given], functions: [] }] };
     return { ...base, kind: 'read', ...(given ? { criteria: given } : {}) };
