@@ -41,12 +41,13 @@ const knownRules = [
 
 /**
  * How a label's code was found. `fix-history`: the code before or after a fix its `why` names;
- * `code-search`: by searching code, without the plugin; `plugin-run`: among the plugin's findings;
+ * `code-search`: by searching code, without the plugin; `code-reading`: by reading a project's
+ * delivery code whole, without the plugin; `plugin-run`: among the plugin's findings;
  * `unrecorded`: not written down, so possibly from a plugin run.
  */
-const foundWays = ['fix-history', 'code-search', 'plugin-run', 'unrecorded'];
+const foundWays = ['fix-history', 'code-search', 'code-reading', 'plugin-run', 'unrecorded'];
 /** The ways that do not depend on what the rules report: the fairer measure of recall. */
-const foundWithoutPlugin = new Set(['fix-history', 'code-search']);
+const foundWithoutPlugin = new Set(['fix-history', 'code-search', 'code-reading']);
 
 interface Label {
   repository: string;

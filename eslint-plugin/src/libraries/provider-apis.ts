@@ -8,7 +8,7 @@ import type {
 } from '../analysis/index.js';
 
 /**
- * Providers whose API calls move money or send something to a person, and the field each takes
+ * Providers whose API calls move money, send something to a person or post in a team's tool, and the field each takes
  * as its idempotency key: a repeat of the call with the same key is answered with the first
  * result instead of a second charge, payout or message. Some take none (an SMS, an email through
  * most mail APIs, a push): a repeat of those is settled only by the caller's own record.
@@ -33,6 +33,7 @@ const usage = calls('usage');
 const email = calls('email');
 const sms = calls('sms');
 const push = calls('push');
+const post = calls('post');
 
 /** One provider: how its client is recognised, its calls, and where it takes its idempotency key. */
 function provider(
@@ -189,6 +190,32 @@ const expo = provider('Expo', { modules: ['expo-server-sdk'], receiver: /expo/i 
 
 const webPush = provider('Web Push', { modules: ['web-push'], receiver: /push/i }, [push('sendNotification')]);
 
+// Tools a team works in: a repeat leaves a second issue, comment or message that people read.
+const github = provider(
+  'GitHub',
+  {
+    modules: ['@octokit/rest', '@octokit/core', '@octokit/app', 'octokit', 'probot', '@actions/github'],
+    receiver: /octokit|github/i,
+  },
+  [
+    post(
+      'issues.create',
+      'issues.createComment',
+      'pulls.createReview',
+      'pulls.createReviewComment',
+      'repos.createCommitComment',
+    ),
+  ],
+);
+
+const slack = provider('Slack', { modules: ['@slack/web-api', '@slack/bolt'], receiver: /slack/i }, [
+  post('chat.postMessage'),
+]);
+
+const linear = provider('Linear', { modules: ['@linear/sdk'], receiver: /linear/i }, [
+  post('createIssue', 'createComment'),
+]);
+
 export const providerApis: ProviderAdapter = {
   kind: 'providers',
   name: 'provider-apis',
@@ -210,5 +237,8 @@ export const providerApis: ProviderAdapter = {
     firebaseMessaging,
     expo,
     webPush,
+    github,
+    slack,
+    linear,
   ],
 };

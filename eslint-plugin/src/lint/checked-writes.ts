@@ -23,6 +23,7 @@ import {
   answerUnread,
   calleeName,
   callTaking,
+  runsInline,
   keyName,
   staticString,
   unwrapExpression,
@@ -995,6 +996,17 @@ function marksDone(value: TSESTree.Node | Field, test: FlagTest, text: (node: TS
   return test.compared.means === 'done' ? same : !same;
 }
 
+/** The call in `fn`'s own body that runs the callbacks `node` is in, each run now (`runsInline`); undefined when one is not. */
+function siteIn(fn: FunctionNode | undefined, node: TSESTree.Node): TSESTree.Node | undefined {
+  let at = node;
+  for (let around = enclosingFunction(at); around !== fn; around = enclosingFunction(at)) {
+    const runner = around && runsInline(around) ? callTaking(around) : undefined;
+    if (!runner) return undefined;
+    at = runner;
+  }
+  return at;
+}
+
 interface FlagCheck {
   read: DataOperation;
   readIn: FunctionNode | undefined;
@@ -1027,14 +1039,16 @@ function flagRecord(
       before.push(check);
   }
   for (const { read, readIn, tests } of before) {
-    const inCallback = readIn !== fn;
+    // In a callback the read's function runs now (`con.transaction(async (manager) => …)`), the
+    // call that runs it stands for the site on the read's own path.
+    const outer = readIn === fn ? site : siteIn(readIn, site);
     if (!read.targets.some((target) => update.targets.includes(target)) || read.locksRows) continue;
     const test = tests.find((candidate) => {
       const value = flagValue(update, read, candidate, file.text, site);
       return (
         value !== undefined &&
         marksDone(value, candidate, file.text) &&
-        (!candidate.guard || (!inCallback && isDecidedBy([candidate.guard], [site])))
+        (!candidate.guard || (outer !== undefined && isDecidedBy([candidate.guard], [outer])))
       );
     });
     if (
@@ -1055,14 +1069,11 @@ function flagRecord(
       transactionOf(work.node, file.scopeOf) !== transaction ||
       work.node.type !== 'CallExpression' ||
       !analysis.operationsAt(work.node).some((operation) => operation.kind === 'insert');
-    const onPath = workBetween(
-      update,
-      site,
-      test.guard ? askedBy(test.guard) : read.node.range[1],
-      'ignored',
-      guards,
-      analysis,
-    ).filter(outsideTransaction);
+    const from = test.guard ? askedBy(test.guard) : read.node.range[1];
+    const onPath = [
+      ...workBetween(update, site, from, 'ignored', guards, analysis),
+      ...(outer && outer !== site ? workBetween(update, outer, from, 'ignored', guards, analysis) : []),
+    ].filter(outsideTransaction);
     // The helper the check lets run may do the work itself, then set the flag.
     const inHelper = workInHelper(update, site, 'ignored', analysis).filter(outsideTransaction);
     const workBefore = [...onPath, ...inHelper];

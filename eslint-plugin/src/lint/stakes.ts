@@ -33,7 +33,7 @@ import { normaliseTarget } from '../analysis/contract/operation.js';
 import { columnName } from '../analysis/schema/model.js';
 import { calledFunction } from '../analysis/project/calls.js';
 import { projectRoot } from '../analysis/project/root.js';
-import { callTaking, keyName, promiseStep, propertyName, resultIgnored } from '../analysis/syntax/nodes.js';
+import { callTaking, keyName, promiseStep, propertyName, resultIgnored, runsInline } from '../analysis/syntax/nodes.js';
 import { variableOf } from '../analysis/syntax/scope.js';
 import { walk } from '../analysis/syntax/walk.js';
 import { inMemory, isWork, onlyAsks, reachesOwnServer, sends, writingMethod } from '../analysis/work/work.js';
@@ -242,7 +242,7 @@ function callAtStake(
     target.module.visitorKeys,
     (node) => {
       if (found) return false;
-      if (node !== target.fn.body && isFunction(node)) return false;
+      if (node !== target.fn.body && isFunction(node) && !runsInline(node)) return false;
       if (node.type === 'CallExpression') found = callAtStake(node, target.module, depth + 1, seen, stake);
       return !found;
     },

@@ -64,6 +64,20 @@ describe('provider-apis adapter: calls that move money or send', () => {
     ],
     ['an Amazon SES email through SDK v2', `await ses.sendEmail(params).promise();`, ['Amazon SES email no key']],
     [
+      'a comment on a pull request through Octokit',
+      `import { Octokit } from '@octokit/rest'; const octokit = new Octokit({ auth }); await octokit.rest.issues.createComment({ owner, repo, issue_number, body });`,
+      ['GitHub post no key'],
+    ],
+    ['a Slack message', `await slackClient.chat.postMessage({ channel, text });`, ['Slack post no key']],
+    ['a Linear issue', `await linearClient.createIssue({ teamId, title });`, ['Linear post no key']],
+    ['near miss: a Slack message edited in place', `await slackClient.chat.update({ channel, ts, text });`, []],
+    ['near miss: createIssue of a client that is not Linear', `await tracker.createIssue({ title });`, []],
+    [
+      'near miss: issues.get through Octokit reads',
+      `await octokit.rest.issues.get({ owner, repo, issue_number });`,
+      [],
+    ],
+    [
       'near miss: a SendEmailCommand class of the project',
       `import { SendEmailCommand } from './commands'; await bus.send(new SendEmailCommand(user));`,
       [],

@@ -405,3 +405,72 @@ new Worker('billing', async (job) => {
     expect(findings).toEqual([]);
   });
 });
+
+describe('a done-flag set after an issue posted to a team tool, through a helper of another module', () => {
+  /** The project's Linear helper: the issue is created in a callback, handed to its circuit breaker (`run`), or to an emitter. */
+  const linearHelper = (run: string) => `
+import { LinearClient } from '@linear/sdk';
+const linear = new LinearClient({ apiKey: process.env.LINEAR_KEY });
+const breaker = { execute: async <T>(work: () => Promise<T>) => work() };
+const events = { once: (_event: string, _listener: () => Promise<unknown>) => undefined };
+export async function createFeedbackIssue(title: string) {
+  ${run}
+}
+`;
+  /** A Pub/Sub worker that tests the feedback's status, creates the issue, then sets the status: `record` wraps the update. */
+  const feedbackWorker = (record: (update: string) => string) => `
+import { Feedback } from './feedback.entity';
+import { createFeedbackIssue } from './linear';
+export const worker = {
+  subscription: 'feedback-created',
+  handler: async (message: { data: { feedbackId: string } }, con: any) => {
+    const feedback = await con.getRepository(Feedback).findOneBy({ id: message.data.feedbackId });
+    if (!feedback || feedback.status !== 'pending') return;
+    const issue = await createFeedbackIssue(feedback.title);
+    ${record("con.getRepository(Feedback).update(feedback.id, { status: 'accepted', issueId: issue?.id })")}
+  },
+};
+`;
+  const entity = 'export class Feedback { id!: string; status!: string; title!: string; issueId?: string }\n';
+  const project = (run: string, record: (update: string) => string) =>
+    lintProject({
+      'src/workers/feedback.entity.ts': entity,
+      'src/workers/linear.ts': linearHelper(run),
+      'src/workers/classify.ts': feedbackWorker(record),
+    });
+  const issueCreated = 'return breaker.execute(async () => linear.createIssue({ teamId: "t", title }));';
+
+  it('is reported when the helper creates the issue in a callback its breaker runs, and the update sits in a transaction', async () => {
+    const { findings } = await project(
+      issueCreated,
+      (update) => `await con.transaction(async () => {\n      await ${update};\n    });`,
+    );
+    expect(findings).toEqual(['src/workers/classify.ts:11 idempotency/no-claim-after-effect/flagSetAfterWork']);
+  });
+
+  it('is reported with the update made directly, by the id TypeORM is given', async () => {
+    const { findings } = await project(issueCreated, (update) => `await ${update};`);
+    expect(findings).toEqual(['src/workers/classify.ts:10 idempotency/no-claim-after-effect/flagSetAfterWork']);
+  });
+
+  it('is not reported when the helper only registers the callback for later, nor when the update waits for an event', async () => {
+    const registered = await project(
+      'events.once("ready", async () => linear.createIssue({ teamId: "t", title }));\n  return undefined;',
+      (update) => `await ${update};`,
+    );
+    expect(registered.findings).toEqual([]);
+    const later = await project(
+      issueCreated,
+      (update) => `events.once('flushed', async () => {\n      await ${update};\n    });`,
+    );
+    expect(later.findings).toEqual([]);
+  });
+
+  it('is not reported when the helper only reads an issue', async () => {
+    const { findings } = await project(
+      'return breaker.execute(async () => linear.issue(title));',
+      (update) => `await ${update};`,
+    );
+    expect(findings).toEqual([]);
+  });
+});

@@ -3,9 +3,9 @@
  * which calls, which effect, and the field each provider settles repeats by.
  */
 
-/** What a provider call does that a repeat does twice. */
+/** What a provider call does that a repeat does twice (`post`: an issue, a comment or a chat message in a team's tool). */
 export type ProviderEffect =
-  'charge' | 'refund' | 'transfer' | 'payout' | 'ledger' | 'usage' | 'email' | 'sms' | 'push';
+  'charge' | 'refund' | 'transfer' | 'payout' | 'ledger' | 'usage' | 'email' | 'sms' | 'push' | 'post';
 
 /**
  * Where a provider call takes its idempotency key: an option of an object argument (the request

@@ -162,6 +162,27 @@ export function callTaking(node: TSESTree.Node): TSESTree.CallExpression | undef
     : undefined;
 }
 
+/** Calls named for running the function they are given now: `items.map(async (item) => …)`, `$transaction(async (tx) => …)`. */
+const inlineCallbacks =
+  /^(map|forEach|flatMap|reduce|filter|some|every|all|allSettled|\$transaction|transaction|withTransaction|tx|run|begin|serializable|then)$/;
+
+/**
+ * Is `fn` written inline as the argument of a call that runs it now: one named for it (`map`,
+ * `$transaction`), or one awaited or returned for its answer (`return breaker.execute(async () => …)`,
+ * `await retry(async () => …)`), which the function has run by?
+ */
+export function runsInline(fn: TSESTree.Node): boolean {
+  const call = callTaking(fn);
+  if (!call) return false;
+  if (inlineCallbacks.test(calleeName(call.callee) ?? '')) return true;
+  const use = call.parent;
+  return (
+    use?.type === 'AwaitExpression' ||
+    use?.type === 'ReturnStatement' ||
+    (use?.type === 'ArrowFunctionExpression' && use.body === call)
+  );
+}
+
 /**
  * Where a class declares what `this.<field>` holds: a field of the class, or a parameter property
  * of its constructor (`constructor(private readonly wallet: WalletService)`).

@@ -15,6 +15,7 @@ import {
   memberPath,
   objectProperty,
   propertyName,
+  runsInline,
   unwrapExpression,
   withoutTypeAssertions,
 } from '../syntax/nodes.js';
@@ -119,8 +120,9 @@ function helperDoesWork(fn: FunctionNode, file: FileContext, depth: number): boo
     file.visitorKeys,
     (node) => {
       if (found) return false;
-      // A function defined inside runs when something calls it, not when the helper does.
-      if (node !== fn.body && isFunction(node)) return false;
+      // A function defined inside runs when something calls it, not when the helper does; a
+      // callback of a call the helper awaits or returns has run by its answer (a retry, a breaker).
+      if (node !== fn.body && isFunction(node) && !runsInline(node)) return false;
       if (
         node.type === 'TaggedTemplateExpression' &&
         callOperations(node, file).some((operation) => isWork(operation, file))

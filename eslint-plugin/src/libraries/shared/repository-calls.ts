@@ -412,13 +412,20 @@ export function repositoryOperation(
     const sequelize = library === 'sequelize';
     const options = sequelize ? objectLiteral(args[1], scopeOf) : undefined;
     const filter = sequelize ? options && objectProperty(options, 'where')?.value : args[0];
-    // A filter object, or the id `findByIdAndUpdate` is given.
-    if (!filter || (!objectLiteral(filter, scopeOf) && method !== 'findByIdAndUpdate')) return undefined;
+    // A filter object, or the id `findByIdAndUpdate` or TypeORM's `update(id, { status })` is given.
+    if (!filter || filter.type === 'SpreadElement') return undefined;
+    const byId =
+      !objectLiteral(filter, scopeOf) &&
+      (method === 'findByIdAndUpdate' || (library === 'typeorm' && method === 'update'));
+    if (!objectLiteral(filter, scopeOf) && !byId) return undefined;
     return {
       ...base,
       kind: 'update',
       fields: sequelize ? fieldsOf(args[0], scopeOf) : updatedFields(args[1], scopeOf),
-      filters: uniqueKeyFields(filter, scopeOf),
+      filters:
+        byId && library === 'typeorm'
+          ? [{ name: 'id', values: [filter], functions: [] }]
+          : uniqueKeyFields(filter, scopeOf),
     };
   }
   return undefined;

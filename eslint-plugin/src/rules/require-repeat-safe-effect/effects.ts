@@ -97,6 +97,7 @@ const doing: Record<ProviderCall['effect'], { does: string; repeat: string }> = 
   email: { does: 'sends an email through', repeat: 'sends it again' },
   sms: { does: 'sends an SMS through', repeat: 'sends it again' },
   push: { does: 'sends a push notification through', repeat: 'sends it again' },
+  post: { does: 'posts through', repeat: 'posts it again' },
 };
 
 /** A provider call that moves money or sends: an effect unless it carries the provider's idempotency field. */

@@ -10,7 +10,7 @@ import type { DataOperation } from '../../analysis/operations/index.js';
 import { callOperations } from '../../analysis/control/helper-operations.js';
 import { OriginTracer } from '../../analysis/origin/origin.js';
 import { providerCallAt } from '../../analysis/keys/provider-calls.js';
-import { calleeName, callTaking, unwrapExpression } from '../../analysis/syntax/nodes.js';
+import { calleeName, runsInline, unwrapExpression } from '../../analysis/syntax/nodes.js';
 import { variableOf } from '../../analysis/syntax/scope.js';
 import { walk } from '../../analysis/syntax/walk.js';
 import { operationVerdict, providerVerdict, type GuardKind } from './effects.js';
@@ -38,9 +38,6 @@ const boundaryNames =
 /** Calls whose names say they fetch a row: a stop when it is missing is validation, not a check of what was done. */
 const readerNames = /^(get|find|fetch|load|read|lookup|retrieve|select|query)([A-Z_]\w*)?$/;
 /** Callbacks that run while the call runs, as part of the same path. */
-const inlineCallbacks =
-  /^(map|forEach|flatMap|reduce|filter|some|every|all|allSettled|\$transaction|transaction|withTransaction|tx|run|begin|serializable|then)$/;
-
 /** The first boundary met on the way: what it is, where (maybe in another module), the key it settles repeats on. */
 export interface Guard {
   kind: GuardKind;
@@ -154,12 +151,6 @@ export function readPath(entry: FunctionNode, analysis: FileAnalysis): Reading {
   };
   read(entry, analysis.file, 0, undefined);
   return reading;
-}
-
-/** A function written inline as the argument of a call that runs it now: `items.map(async (item) => …)`, `$transaction(async (tx) => …)`. */
-function runsInline(fn: FunctionNode): boolean {
-  const call = callTaking(fn);
-  return call !== undefined && inlineCallbacks.test(calleeName(call.callee) ?? '');
 }
 
 /** What a variable holds when it is set once from an awaited call: the call. */
