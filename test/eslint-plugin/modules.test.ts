@@ -687,3 +687,35 @@ export async function POST(request: Request) {
     expect(findings).toEqual([]);
   });
 });
+
+describe('a CommonJS module that imports no library, read with the one its package depends on', () => {
+  /** A cron that copies missions from an API by their MongoDB `_id`; `row` is what it stores for a mission `t`. */
+  const cron = (row: string) => `
+const { MissionModel } = require('../models');
+exports.handler = async () => {
+  const result = await (await fetch('https://api.example.org/missions')).json();
+  for (let i = 0; i < result.data.length; i++) {
+    const t = result.data[i];
+    const found = await MissionModel.findById(t._id);
+    if (!found) await MissionModel.create(${row});
+  }
+};
+`;
+  const project = (dependency: string, row: string) =>
+    lintProject({
+      'package.json': JSON.stringify({ name: 'api', private: true, dependencies: { [dependency]: '*' } }),
+      'src/models.js':
+        "const mongoose = require('mongoose');\nconst missionSchema = new mongoose.Schema({ title: String });\nexports.MissionModel = mongoose.model('Mission', missionSchema);\n",
+      'src/crons/missions.js': cron(row),
+    });
+
+  it('is silent when a Mongoose package stores the document whose _id it looked up: the _id settles it', async () => {
+    expect((await project('mongoose', 't')).findings).toEqual([]);
+  });
+
+  it('is reported when the package uses another store, whose rows have no _id of their own', async () => {
+    expect((await project('typeorm', 't')).findings).toEqual([
+      'src/crons/missions.js:8 idempotency/no-check-then-insert/checkThenInsert',
+    ]);
+  });
+});

@@ -11,6 +11,7 @@ export { LibraryTable } from './context/library-table.js';
 export { chainOf, isChainEnd, link, literalArgument, type Chain } from './operations/chain.js';
 export { fieldsOf, matchedFields, objectLiteral, showsEveryField, uniqueKeyFields } from './operations/fields.js';
 export { sqlOperations } from './operations/sql.js';
+export { declaresDependency } from './project/modules.js';
 export { uniqueKeysInSql } from './sql/ddl.js';
 export type { SqlCalls } from './sql/embedded.js';
 export * from './syntax/nodes.js';

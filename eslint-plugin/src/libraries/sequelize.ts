@@ -14,7 +14,8 @@ export const sequelize: DataAdapter = {
   remedy: 'an upsert, or insert and treat the unique violation as the duplicate',
   increments: { methods: ['increment', 'decrement'] },
   uniqueViolations: ['UniqueConstraintError', 'UniqueConstraint'],
-  models: { mentions: /\b(queryInterface|DataTypes)\b/, read: sequelizeDeclarations },
+  // Types written `DataTypes.STRING`, or through the namespace the default import names (`Sequelize.STRING`).
+  models: { mentions: /\b(queryInterface|DataTypes|Sequelize\.[A-Z]+)\b/, read: sequelizeDeclarations },
   // A migration's `queryInterface.sequelize.query('CREATE UNIQUE INDEX …')`.
   ddlCalls: [{ method: 'query', receiver: /^sequelize$/ }],
 };

@@ -394,11 +394,18 @@ function writesLookedUpKey(
   checked: readonly Field[],
   primaryKey: string,
   text: (node: TSESTree.Node) => string,
+  scopeOf: ScopeOf,
 ): boolean {
+  // `t._id` is also `result.data[i]._id` when `const t = result.data[i]`: the write's document is
+  // read through the variable that holds it.
+  const spelled = (value: TSESTree.Node) => {
+    const node = unwrapExpression(value);
+    const object = node.type === 'MemberExpression' ? unwrapExpression(node.object) : undefined;
+    const held = object?.type === 'Identifier' ? constantInitializer(object, scopeOf(object)) : undefined;
+    return held ? [text(node), `${text(unwrapExpression(held))}.${primaryKey}`] : [text(node)];
+  };
   const looked = new Set(
-    checked
-      .filter((filter) => filter.name === primaryKey)
-      .flatMap((filter) => filter.values.map((value) => text(unwrapExpression(value)))),
+    checked.filter((filter) => filter.name === primaryKey).flatMap((filter) => filter.values.flatMap(spelled)),
   );
   if (looked.size === 0) return false;
   const primary = write.fields.find((field) => field.name === primaryKey);
@@ -452,7 +459,7 @@ function coveringKey(
   const target = write.targets[0];
   const checked = read.filters;
   if (!target) return undefined;
-  if (primaryKey && checked && writesLookedUpKey(write, checked, primaryKey, text))
+  if (primaryKey && checked && writesLookedUpKey(write, checked, primaryKey, text, tracer.file.scopeOf))
     return { columns: [columnName(primaryKey)], partial: false, written: primaryKey, file: '' };
   if (write.fields.length === 0) return undefined;
   // A key every insert fills with the same constant (a singleton row, `id: true`): the second always fails.

@@ -227,6 +227,15 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: "a merchant's wallet made lazily outside any delivery: a wallet holds money, and a second one moves none",
+      code: `
+        export async function merchantWallet(merchantId) {
+          let wallet = await prisma.merchantWallet.findFirst({ where: { merchantId } });
+          if (!wallet) wallet = await prisma.merchantWallet.create({ data: { merchantId } });
+          return wallet;
+        }`,
+    },
+    {
       name: "near miss of a job runner's task: the same run function handed to another library's task() is no entry point",
       code: `
         const prisma = new PrismaClient();
@@ -1424,12 +1433,12 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
       ],
     },
     {
-      name: "near miss of a lazy singleton: a merchant's wallet looked for by its owner, a money table, outside any delivery",
+      name: "near miss of a lazy singleton: a merchant's payout for a period looked for, a money table, outside any delivery",
       code: `
-        export async function merchantWallet(merchantId) {
-          let wallet = await prisma.merchantWallet.findFirst({ where: { merchantId } });
-          if (!wallet) wallet = await prisma.merchantWallet.create({ data: { merchantId } });
-          return wallet;
+        export async function merchantPayout(merchantId, period) {
+          let payout = await prisma.merchantPayout.findFirst({ where: { merchantId, period } });
+          if (!payout) payout = await prisma.merchantPayout.create({ data: { merchantId, period } });
+          return payout;
         }`,
       errors: [{ messageId: 'checkThenInsert', line: 4 }],
     },
@@ -1692,12 +1701,12 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     {
       name: 'near miss of double-checked locking: looking twice without a lock is still a race',
       code: `
-        async function platformWallet(client, hostId) {
-          const { rows } = await client.query('SELECT id FROM wallets WHERE host_id = $1', [hostId]);
+        async function hostPayout(client, hostId) {
+          const { rows } = await client.query('SELECT id FROM payouts WHERE host_id = $1', [hostId]);
           if (rows.length > 0) return rows[0];
-          const again = await client.query('SELECT id FROM wallets WHERE host_id = $1', [hostId]);
+          const again = await client.query('SELECT id FROM payouts WHERE host_id = $1', [hostId]);
           if (again.rows.length > 0) return again.rows[0];
-          await client.query('INSERT INTO wallets (host_id) VALUES ($1)', [hostId]);
+          await client.query('INSERT INTO payouts (host_id) VALUES ($1)', [hostId]);
         }`,
       errors: [
         {
@@ -1707,12 +1716,12 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
             {
               messageId: 'addOnConflict',
               output: `
-        async function platformWallet(client, hostId) {
-          const { rows } = await client.query('SELECT id FROM wallets WHERE host_id = $1', [hostId]);
+        async function hostPayout(client, hostId) {
+          const { rows } = await client.query('SELECT id FROM payouts WHERE host_id = $1', [hostId]);
           if (rows.length > 0) return rows[0];
-          const again = await client.query('SELECT id FROM wallets WHERE host_id = $1', [hostId]);
+          const again = await client.query('SELECT id FROM payouts WHERE host_id = $1', [hostId]);
           if (again.rows.length > 0) return again.rows[0];
-          await client.query('INSERT INTO wallets (host_id) VALUES ($1) ON CONFLICT DO NOTHING', [hostId]);
+          await client.query('INSERT INTO payouts (host_id) VALUES ($1) ON CONFLICT DO NOTHING', [hostId]);
         }`,
             },
           ],

@@ -70,6 +70,9 @@ export const AccountIps = mongoose.model('AccountIp', accountIpsSchema);
 const walletSchema = new Schema({ walletId: { type: String, unique: true }, currency: String });
 export const Wallet = mongoose.model('Wallet', walletSchema);
 
+const payoutSchema = new Schema({ payoutId: { type: String, unique: true }, currency: String });
+export const Payout = mongoose.model('Payout', payoutSchema);
+
 const metadataSchema = new Schema({ routingFeeLastEntry: String });
 export const DbMetadata = mongoose.model('DbMetadata', metadataSchema);
 
@@ -134,8 +137,13 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       code: `import mongoose from 'mongoose'; export async function touch(accountId, ip) { await AccountIps.updateOne({ accountId, ip }, { $set: { lastConnection: new Date() } }, { upsert: true }); }`,
     },
     {
-      name: 'the near miss of a wallet upserted with no key: in a script run once by hand, nothing repeats it',
-      filename: path.join(project, 'scripts/open-wallets.ts'),
+      name: 'the near miss of a payout upserted with no key: in a script run once by hand, nothing repeats it',
+      filename: path.join(project, 'scripts/open-payouts.ts'),
+      code: `import mongoose from 'mongoose'; export async function open(currency) { await Payout.updateOne({ currency }, { $set: { currency } }, { upsert: true }); }`,
+    },
+    {
+      name: 'a wallet upserted with no key on its filter outside a delivery: a wallet holds money, a second one moves none',
+      filename,
       code: `import mongoose from 'mongoose'; export async function open(currency) { await Wallet.updateOne({ currency }, { $set: { currency } }, { upsert: true }); }`,
     },
     {
@@ -498,17 +506,17 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       ],
     },
     {
-      name: 'the near miss of a log upserted outside a delivery: a wallet upserted with no key on its filter, anywhere, moves money',
+      name: 'the near miss of a log upserted outside a delivery: a payout upserted with no key on its filter, anywhere, moves money',
       filename,
-      code: `import mongoose from 'mongoose'; export async function open(currency) { await Wallet.updateOne({ currency }, { $set: { currency } }, { upsert: true }); }`,
+      code: `import mongoose from 'mongoose'; export async function open(currency) { await Payout.updateOne({ currency }, { $set: { currency } }, { upsert: true }); }`,
       errors: [
         {
           messageId: 'upsertNoKey',
           data: {
-            table: 'Wallet',
-            write: 'Wallet.updateOne()',
+            table: 'Payout',
+            write: 'Payout.updateOne()',
             columns: 'currency',
-            index: 'Wallet(currency)',
+            index: 'Payout(currency)',
             where: 'in its schema',
           },
         },

@@ -6,7 +6,11 @@ import { moneyAmountWords, words } from './names.js';
  * that handles deliveries.
  */
 
-/** Records whose second copy moves money twice: a payment, a ledger entry, an order, a payout. */
+/**
+ * Records whose second copy moves money twice: a payment, a ledger entry, an order, a payout. Not
+ * what holds money: a wallet, like an account, is a scope (`names.ts`), and a second one moves
+ * none; its transactions and ledger do.
+ */
 const moneyNouns = new Set([
   'payment',
   'charge',
@@ -18,7 +22,6 @@ const moneyNouns = new Set([
   'order',
   'credit',
   'ledger',
-  'wallet',
   'balance',
   'deposit',
   'withdrawal',
@@ -47,7 +50,7 @@ const naming = (nouns: ReadonlySet<string>) =>
   remembered((name: string) => words(name).some((word) => nouns.has(word) || nouns.has(singular(word))));
 
 /**
- * Does a name say it moves money (`payments`, `wallet_entries`, a `credits` balance)? A duplicate
+ * Does a name say it moves money (`payments`, `wallet_transactions`, a `credits` balance)? A duplicate
  * of such a row, or a second addition to such a field, outlasts the request that made it,
  * whoever made it twice.
  */

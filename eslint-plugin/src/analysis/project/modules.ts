@@ -105,6 +105,8 @@ interface Manifest {
   local: ReadonlyMap<string, string>;
   /** Made to be published: not private, and saying what to publish (`files`, `publishConfig`). */
   published: boolean;
+  /** Every package it depends on, by name. */
+  depends: ReadonlySet<string>;
 }
 
 const manifests = new Map<string, { stamp: string; manifest: Manifest }>();
@@ -116,10 +118,14 @@ function manifestAt(file: string): Manifest | undefined {
   const known = manifests.get(file);
   if (known?.stamp === stamped.stamp) return known.manifest;
   const local = new Map<string, string>();
+  const depends = new Set<string>();
   let published = false;
   try {
     const manifest = JSON.parse(textOf(file) ?? '') as Record<string, Record<string, unknown> | undefined>;
+    for (const name of Object.keys({ ...manifest.peerDependencies, ...manifest.optionalDependencies }))
+      depends.add(name);
     for (const [name, spec] of Object.entries({ ...manifest.devDependencies, ...manifest.dependencies })) {
+      depends.add(name);
       const where = typeof spec === 'string' ? /^(?:file|link):(.+)$/.exec(spec)?.[1] : undefined;
       if (where !== undefined) local.set(name, where);
     }
@@ -129,9 +135,22 @@ function manifestAt(file: string): Manifest | undefined {
     // Not JSON: no dependency is named by it, and nothing says it is published.
   }
   if (manifests.size >= maxModules) manifests.clear();
-  const read = { local, published };
+  const read = { local, published, depends };
   manifests.set(file, { stamp: stamped.stamp, manifest: read });
   return read;
+}
+
+/**
+ * Does a package.json above `file` (its package's, or a workspace root's) depend on one of
+ * `modules`? What a file that imports no library at all (`require('../models')`) is written with.
+ */
+export function declaresDependency(file: string, modules: readonly (string | RegExp)[]): boolean {
+  for (const folder of ascend(file).folders) {
+    const depends = manifestAt(path.join(folder, 'package.json'))?.depends;
+    for (const name of depends ?? [])
+      if (modules.some((module) => (typeof module === 'string' ? module === name : module.test(name)))) return true;
+  }
+  return false;
 }
 
 /** Is `file` in a package made to be published, whose exports code outside the project may call? */

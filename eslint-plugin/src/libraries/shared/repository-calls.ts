@@ -4,6 +4,7 @@ import {
   calleeName,
   callTaking,
   constantInitializer,
+  declaresDependency,
   fieldsOf,
   holderDecorator,
   matchedFields,
@@ -274,7 +275,12 @@ function claims(library: LibraryName, file: AdapterFile): boolean {
       const adapter = file.libraries.dataAdapter(name);
       return adapter !== undefined && file.libraries.imported(adapter, file.imports);
     });
-    const fallback = claimOrder.find((name) => file.libraries.dataAdapter(name));
+    // Importing none (`require('../models')`), the file is written with what its package depends on.
+    const fallback =
+      claimOrder.find((name) => {
+        const modules = file.libraries.dataAdapter(name)?.modules;
+        return modules !== undefined && declaresDependency(file.filename, modules);
+      }) ?? claimOrder.find((name) => file.libraries.dataAdapter(name));
     found = imported.length > 0 ? imported : fallback ? [fallback] : [];
     claimants.set(file, found);
   }
