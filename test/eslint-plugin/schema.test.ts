@@ -713,6 +713,32 @@ export async function refund(refundId) {
     expect(findings).toEqual(['src/service.js:22 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
+  it('Sequelize: a model typed through the namespace the default import names (Sequelize.STRING) declares its primary key', async () => {
+    const { findings } = await lintProject({
+      'src/models/stake_transaction.ts': `
+import Sequelize from 'sequelize';
+export default (sequelize: Sequelize.Sequelize) =>
+  sequelize.define('StakeTransaction', {
+    transaction_hash: { type: Sequelize.STRING, allowNull: false, primaryKey: true },
+    address: { type: Sequelize.STRING, allowNull: false },
+  }, { tableName: 'StakeTransactions', timestamps: false });
+`,
+      'src/stakes.ts': `
+import { models } from './database';
+export async function recordTrade(transaction_hash: string, address: string) {
+  if (await models.StakeTransaction.findOne({ where: { transaction_hash } })) return;
+  await models.StakeTransaction.create({ transaction_hash, address });
+}
+export async function recordFirstTrade(transaction_hash: string, address: string) {
+  if (await models.StakeTransaction.findOne({ where: { address } })) return;
+  await models.StakeTransaction.create({ transaction_hash, address });
+}
+`,
+      'src/database.ts': 'export const models: any = {};\n',
+    });
+    expect(findings).toEqual(['src/stakes.ts:9 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
   it('quoted names in SQL keep their case: an ON CONFLICT on "userId" meets the key a Sequelize migration adds on userId', async () => {
     const { findings } = await lintProject({
       'migrations/001-subscriptions.js': `
