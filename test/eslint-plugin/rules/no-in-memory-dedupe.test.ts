@@ -42,6 +42,20 @@ const roomAlerts = (
           ${effect}
         } });`;
 
+/** A consumer that answers each sender once, remembering them in a Set named `name`, asked with `key`. */
+const answerOnce = (
+  name: string,
+  key = 'event.username',
+  effect = 'await chat.sendMessage(event.roomId, event.text);',
+) => `${kafka}
+        const ${name} = new Set<string>();
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value!.toString());
+          if (${name}.has(${key})) return;
+          ${name}.add(${key});
+          ${effect}
+        } });`;
+
 const voucherConsumer = (effects: string) => `${kafka}
         import Cache from 'node-cache';
         import Redis from 'ioredis';
@@ -98,6 +112,10 @@ const outageAlerts = (name: string) => `${kafka}
 
 ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
   valid: [
+    {
+      name: 'people answered once: a Set named for the user names it holds, asked with the sender, before a message',
+      code: answerOnce('alreadyCheckedUsernames'),
+    },
     {
       name: 'a rate limit of notices: an LRU cache whose keys expire, named for the last alert, asked with the room',
       code: roomAlerts('{ max: 1000, ttl: 1000 * 60 * 8 }'),
@@ -459,6 +477,29 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
       code: roomAlerts('{ max: 1000 }'),
       errors: [
         { messageId: 'inMemory', data: { collection: 'lastAlertForRoom', effect: 'chat.sendMessage()' }, line: 6 },
+      ],
+    },
+    {
+      name: 'the near miss of people answered once: the Set named for the users it processed is a record of handled work',
+      code: answerOnce('processedUsers'),
+      errors: [
+        { messageId: 'inMemory', data: { collection: 'processedUsers', effect: 'chat.sendMessage()' }, line: 5 },
+      ],
+    },
+    {
+      name: "the near miss of people answered once: asked with the delivery's own offset",
+      code: answerOnce('answeredUsers', 'message.offset'),
+      errors: [{ messageId: 'inMemory', data: { collection: 'answeredUsers', effect: 'chat.sendMessage()' }, line: 5 }],
+    },
+    {
+      name: 'the near miss of people answered once: before a write rather than a message',
+      code: answerOnce(
+        'answeredUsers',
+        'event.username',
+        'await prisma.answer.create({ data: { username: event.username } });',
+      ),
+      errors: [
+        { messageId: 'inMemory', data: { collection: 'answeredUsers', effect: 'prisma.answer.create()' }, line: 5 },
       ],
     },
     {

@@ -118,6 +118,26 @@ export const namesRecency: (name: string) => boolean = remembered((name) =>
   words(name).some((word) => recencyWords.has(word)),
 );
 
+const personWords = new Set([
+  'user',
+  'username',
+  'member',
+  'author',
+  'sender',
+  'recipient',
+  'customer',
+  'player',
+  'viewer',
+  'chatter',
+  'follower',
+  'subscriber',
+]);
+
+/** A collection named for the people it holds (`alreadyCheckedUsernames`, `greetedMembers`), not for what was handled. */
+export const namesPeople: (name: string) => boolean = remembered((name) =>
+  words(name).some((word) => personWords.has(word) || personWords.has(word.replace(/s$/, ''))),
+);
+
 /** A collection named for a state that comes and goes (`disconnected`, `offline`): what holds now, not what was done. */
 export const namesPassingState: (name: string) => boolean = remembered((name) =>
   words(name).some((word) => passingStateWords.has(word)),

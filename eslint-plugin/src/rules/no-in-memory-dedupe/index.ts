@@ -27,7 +27,13 @@ import {
 import { keyOfClosedSet } from './closed-keys.js';
 import { originAt } from '../../analysis/keys/key-facts.js';
 import { readName } from '../../analysis/naming/names.js';
-import { namesCache, namesHandledRecord, namesPassingState, namesRecency } from '../../analysis/naming/stores.js';
+import {
+  namesCache,
+  namesHandledRecord,
+  namesPassingState,
+  namesPeople,
+  namesRecency,
+} from '../../analysis/naming/stores.js';
 import type { Leaf } from '../../analysis/origin/facts.js';
 import type { DataOperation } from '../../analysis/operations/index.js';
 import { callOperations } from '../../analysis/control/helper-operations.js';
@@ -262,6 +268,16 @@ export const noInMemoryDedupe = createRule({
           effect.message &&
           forgetsByItself(collection) &&
           namesRecency(collection.name) &&
+          !namesHandledRecord(collection.name) &&
+          !facts.some((fact) => fact.kind === 'delivery')
+        )
+          return;
+        // And one named for the people it has answered (`alreadyCheckedUsernames`), before a message,
+        // asked with something other than the delivery's id: it remembers people, a policy of answering
+        // each once that skips every later message of theirs; a restart lets one more answer through.
+        if (
+          effect.message &&
+          namesPeople(collection.name) &&
           !namesHandledRecord(collection.name) &&
           !facts.some((fact) => fact.kind === 'delivery')
         )
