@@ -23,8 +23,8 @@ import {
   answerUnread,
   calleeName,
   callTaking,
-  runsInline,
   keyName,
+  runsInline,
   staticString,
   unwrapExpression,
 } from '../analysis/syntax/nodes.js';

@@ -310,6 +310,9 @@ export function operationListeners(analysis: FileAnalysis): TSESLint.RuleListene
   return { CallExpression: recognise, TaggedTemplateExpression: recognise };
 }
 
+/** How many modules may stand between a handler and the function it reaches. */
+const modulesBetween = 1;
+
 /**
  * Does a handler in another module call `fn`, directly or through a function of a third module
  * (a worker's `LimitService.check(team)` calling `TeamService.notify(team)`)?
@@ -320,7 +323,7 @@ function calledByHandlerOf(fn: FunctionNode, file: FileContext, depth: number): 
     for (let caller: TSESTree.Node | undefined = site.parent.parent; caller; caller = caller.parent) {
       if (!isFunction(caller)) continue;
       if (isHandler(caller, module.functionSites(caller), module)) return true;
-      if (depth < 1 && calledByHandlerOf(caller, module, depth + 1)) return true;
+      if (depth < modulesBetween && calledByHandlerOf(caller, module, depth + 1)) return true;
     }
   }
   return false;

@@ -38,7 +38,8 @@ function push<Key, Value>(map: Map<Key, Value[]>, key: Key, value: Value): void 
   else map.set(key, [value]);
 }
 
-function matchesModule(source: string, modules: readonly (string | RegExp)[] | undefined): boolean {
+/** Is `source` (a module specifier, or a package's name) one of `modules`? */
+export function matchesModule(source: string, modules: readonly (string | RegExp)[] | undefined): boolean {
   return (modules ?? []).some((module) => (typeof module === 'string' ? module === source : module.test(source)));
 }
 

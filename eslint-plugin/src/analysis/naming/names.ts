@@ -20,6 +20,12 @@ export type NameMeaning =
 /** `effectId` → [effect, id]; `source_message_id` → [source, message, id]; `MessageId` → [message, id]. */
 export const words: (name: string) => readonly string[] = remembered(splitWords);
 
+const singular = (word: string) => (word.endsWith('ss') ? word : word.replace(/s$/, ''));
+
+/** A judge of names: does one of a name's words, or its singular (`payments`, `usernames`), stand among `nouns`? */
+export const naming = (nouns: ReadonlySet<string>): ((name: string) => boolean) =>
+  remembered((name: string) => words(name).some((word) => nouns.has(word) || nouns.has(singular(word))));
+
 function splitWords(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

@@ -1,5 +1,5 @@
 import { remembered } from '../syntax/remembered.js';
-import { moneyAmountWords, words } from './names.js';
+import { moneyAmountWords, naming, words } from './names.js';
 
 /**
  * What a name says is at stake when a write is made twice, and where a project keeps the code
@@ -44,10 +44,6 @@ export const namesMoneyAmount: (name: string) => boolean = remembered((name) =>
  * more: the pair has access or not, and it is taken away by the pair.
  */
 const countedGrantNouns = new Set(['seat', 'license', 'licence', 'entitlement']);
-
-const singular = (word: string) => (word.endsWith('ss') ? word : word.replace(/s$/, ''));
-const naming = (nouns: ReadonlySet<string>) =>
-  remembered((name: string) => words(name).some((word) => nouns.has(word) || nouns.has(singular(word))));
 
 /**
  * Does a name say it moves money (`payments`, `wallet_transactions`, a `credits` balance)? A duplicate

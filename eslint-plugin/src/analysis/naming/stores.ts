@@ -1,5 +1,5 @@
 import { remembered } from '../syntax/remembered.js';
-import { words } from './names.js';
+import { naming, words } from './names.js';
 
 /**
  * What names say about stores and keys: a table or a collection that records handled deliveries,
@@ -134,9 +134,7 @@ const personWords = new Set([
 ]);
 
 /** A collection named for the people it holds (`alreadyCheckedUsernames`, `greetedMembers`), not for what was handled. */
-export const namesPeople: (name: string) => boolean = remembered((name) =>
-  words(name).some((word) => personWords.has(word) || personWords.has(word.replace(/s$/, ''))),
-);
+export const namesPeople: (name: string) => boolean = naming(personWords);
 
 /** A collection named for a state that comes and goes (`disconnected`, `offline`): what holds now, not what was done. */
 export const namesPassingState: (name: string) => boolean = remembered((name) =>

@@ -4,7 +4,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import { createPathsMatcher, getTsconfig } from 'get-tsconfig';
 
 import { FileContext, type ImportedValue } from '../context/file-context.js';
-import type { LibraryTable } from '../context/library-table.js';
+import { matchesModule, type LibraryTable } from '../context/library-table.js';
 import type { LibraryAdapter } from '../contract/adapter.js';
 import { constantInitializer } from '../syntax/scope.js';
 import { moduleExportName, propertyName, unwrapExpression } from '../syntax/nodes.js';
@@ -147,8 +147,7 @@ function manifestAt(file: string): Manifest | undefined {
 export function declaresDependency(file: string, modules: readonly (string | RegExp)[]): boolean {
   for (const folder of ascend(file).folders) {
     const depends = manifestAt(path.join(folder, 'package.json'))?.depends;
-    for (const name of depends ?? [])
-      if (modules.some((module) => (typeof module === 'string' ? module === name : module.test(name)))) return true;
+    for (const name of depends ?? []) if (matchesModule(name, modules)) return true;
   }
   return false;
 }

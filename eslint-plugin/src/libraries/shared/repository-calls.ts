@@ -420,18 +420,14 @@ export function repositoryOperation(
     const filter = sequelize ? options && objectProperty(options, 'where')?.value : args[0];
     // A filter object, or the id `findByIdAndUpdate` or TypeORM's `update(id, { status })` is given.
     if (!filter || filter.type === 'SpreadElement') return undefined;
-    const byId =
-      !objectLiteral(filter, scopeOf) &&
-      (method === 'findByIdAndUpdate' || (library === 'typeorm' && method === 'update'));
-    if (!objectLiteral(filter, scopeOf) && !byId) return undefined;
+    const literal = objectLiteral(filter, scopeOf) !== undefined;
+    const typeormId = !literal && library === 'typeorm' && method === 'update';
+    if (!literal && !typeormId && method !== 'findByIdAndUpdate') return undefined;
     return {
       ...base,
       kind: 'update',
       fields: sequelize ? fieldsOf(args[0], scopeOf) : updatedFields(args[1], scopeOf),
-      filters:
-        byId && library === 'typeorm'
-          ? [{ name: 'id', values: [filter], functions: [] }]
-          : uniqueKeyFields(filter, scopeOf),
+      filters: typeormId ? [{ name: 'id', values: [filter], functions: [] }] : uniqueKeyFields(filter, scopeOf),
     };
   }
   return undefined;
