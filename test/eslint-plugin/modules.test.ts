@@ -46,6 +46,55 @@ describe('keys built in other modules', () => {
     expect(findings).toEqual(['src/consumer.ts:9 idempotency/no-delivery-id-effect-key/deliveryKey']);
   });
 
+  it("through the tsconfig's own paths when a base it extends is not installed (with comments and trailing commas)", async () => {
+    const tsconfig = `{
+      // a workspace's shared base, not installed yet
+      "extends": "@acme/tsconfig/base.json",
+      "compilerOptions": { "baseUrl": ".", "paths": { "@app/*": ["src/*"], }, },
+    }`;
+    const { findings } = await lintProject({
+      'tsconfig.json': tsconfig,
+      'src/keys/index.ts': keys,
+      'src/consumer.ts': consumer('@app/keys'),
+    });
+    expect(findings).toEqual(['src/consumer.ts:9 idempotency/no-delivery-id-effect-key/deliveryKey']);
+  });
+
+  it('a parameter of an exported function holds what its own module passes and what its importers pass', async () => {
+    const refunds = `
+import Stripe from 'stripe';
+const stripe = new Stripe(process.env.STRIPE_KEY);
+
+export async function refundOrder(chargeId: string, attempt = 'manual') {
+  await stripe.refunds.create({ charge: chargeId }, { idempotencyKey: \`refund-\${chargeId}-\${attempt}\` });
+}
+
+export async function refundAll(chargeIds: string[]) {
+  for (const chargeId of chargeIds) await refundOrder(chargeId, 'batch');
+}
+`;
+    const consumer = (attempt: string) => `
+import { Kafka } from 'kafkajs';
+import { refundOrder } from './refunds.js';
+
+export async function start(consumer) {
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const refund = JSON.parse(message.value.toString());
+      await refundOrder(refund.chargeId, ${attempt});
+    },
+  });
+}
+`;
+    const fromDelivery = await lintProject({
+      'src/refunds.ts': refunds,
+      'src/consumer.ts': consumer('message.offset'),
+    });
+    expect(fromDelivery.findings).toEqual(['src/refunds.ts:6 idempotency/no-delivery-id-effect-key/deliveryKey']);
+    const fromPayload = await lintProject({ 'src/refunds.ts': refunds, 'src/consumer.ts': consumer('refund.attempt') });
+    expect(fromPayload.findings).toEqual([]);
+  });
+
   it('a package in node_modules is not read', async () => {
     const { findings } = await lintProject({
       'node_modules/keys/index.js': keys.replace(/: [^)]+\)/g, ')').replace(/\): string/, ')'),

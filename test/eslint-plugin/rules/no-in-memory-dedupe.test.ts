@@ -56,6 +56,18 @@ const answerOnce = (
           ${effect}
         } });`;
 
+/** A Kafka consumer that refunds each order once, remembering the order in a Set, with the refund's `options`. */
+const refundOnce = (options = '') => `${kafka}
+        import Stripe from 'stripe';
+        const stripe = new Stripe(process.env.STRIPE_KEY!);
+        const refunded = new Set<string>();
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value!.toString());
+          if (refunded.has(event.orderId)) return;
+          await stripe.refunds.create({ charge: event.chargeId }${options});
+          refunded.add(event.orderId);
+        } });`;
+
 const voucherConsumer = (effects: string) => `${kafka}
         import Cache from 'node-cache';
         import Redis from 'ioredis';
@@ -470,8 +482,17 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
       name: "a turn's state, emptied with the rest of it by another method of its class when the turn ends: what is in flight, not a record",
       code: turnBuffer('this.firstSent.delete(turnId);\n            this.pending.delete(turnId);'),
     },
+    {
+      name: "a provider's refund that carries its idempotency key: the provider settles the repeat, the memory is only a fast path",
+      code: refundOnce(', { idempotencyKey: `refund-${event.orderId}` }'),
+    },
   ],
   invalid: [
+    {
+      name: "a provider's refund behind the memory: a second worker or a restart refunds the order again",
+      code: refundOnce(),
+      errors: [{ messageId: 'inMemory', data: { collection: 'refunded', effect: 'stripe.refunds.create()' }, line: 7 }],
+    },
     {
       name: 'the near miss: the same cache with no time to live remembers each room for as long as the process lives',
       code: roomAlerts('{ max: 1000 }'),

@@ -318,16 +318,15 @@ export class OriginTracer implements Tracing {
         if (argument && argument.type !== 'SpreadElement') facts.push(...this.visit(argument, depth));
       }
     }
-    if (facts.length > 0) return facts;
-    // An exported function called from other modules: what they pass.
+    // An exported function is also called from other modules: what they pass.
     if ((this.binding?.moduleDepth ?? 0) < maxModuleDepth) {
       for (const { module, site } of sitesInImporters(fn, this.file)) {
         const call = site.parent;
         const argument = call?.type === 'CallExpression' && call.callee === site ? call.arguments[index] : undefined;
         if (argument && argument.type !== 'SpreadElement') facts.push(...this.tracerFor(module).facts(argument));
       }
-      if (facts.length > 0) return facts;
     }
+    if (facts.length > 0) return facts;
     return namedParameter(fn, index, this.file) ?? [];
   }
 

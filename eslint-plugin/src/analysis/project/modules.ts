@@ -1,7 +1,6 @@
 import path from 'node:path';
 
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
-import { createPathsMatcher, getTsconfig } from 'get-tsconfig';
 
 import { FileContext, type ImportedValue } from '../context/file-context.js';
 import { matchesModule, type LibraryTable } from '../context/library-table.js';
@@ -12,6 +11,7 @@ import { commonJsExport } from './commonjs.js';
 import { typeScriptParse } from './typescript-parser.js';
 import { entryAt, noteModuleFollowed, rememberedThisLint, stampOf, textOf } from './files.js';
 import { ascend } from './root.js';
+import { pathsMatcher } from './tsconfig.js';
 
 /**
  * Other modules of the project, read (never run) when a value crosses into them: an imported
@@ -39,22 +39,6 @@ function sourceFileAt(base: string): string | undefined {
   for (const extension of sourceExtensions)
     if (isFile(path.join(base, `index${extension}`))) return path.join(base, `index${extension}`);
   return undefined;
-}
-
-const matchers = new Map<string, ((specifier: string) => string[]) | null>();
-
-function pathsMatcher(dir: string): ((specifier: string) => string[]) | null {
-  let matcher = matchers.get(dir);
-  if (matcher === undefined) {
-    try {
-      const tsconfig = getTsconfig(dir);
-      matcher = (tsconfig && createPathsMatcher(tsconfig)) ?? null;
-    } catch {
-      matcher = null;
-    }
-    matchers.set(dir, matcher);
-  }
-  return matcher;
 }
 
 /**

@@ -11,6 +11,8 @@ import { calledFunction } from '../../analysis/project/calls.js';
 import { calleeName, callTaking, keyName, propertyName, withoutTypeAssertions } from '../../analysis/syntax/nodes.js';
 import { variableOf } from '../../analysis/syntax/scope.js';
 import { isWork, sends, writingRequest } from '../../analysis/work/work.js';
+import { providerCallAt } from '../../analysis/keys/provider-calls.js';
+import type { ProviderEffect } from '../../analysis/contract/providers.js';
 import { someNode, walk } from '../../analysis/syntax/walk.js';
 
 /**
@@ -478,9 +480,12 @@ export function storesMarker(recording: Recording, tracer: (module: FileContext)
   return marker(value);
 }
 
+/** A provider's effects that tell someone something, as a message does, rather than move money. */
+const notices: ReadonlySet<ProviderEffect> = new Set(['email', 'sms', 'push', 'post']);
+
 /**
- * Does a write happen, or a message leave, in `roots`, following helpers three levels down (a
- * route's dispatcher, the handler of one event type, the service that sends)?
+ * Does a write happen, a message leave or a provider act, in `roots`, following helpers three
+ * levels down (a route's dispatcher, the handler of one event type, the service that sends)?
  */
 export function effectIn(
   roots: readonly TSESTree.Node[],
@@ -525,6 +530,13 @@ export function effectIn(
           const request = writingRequest(node, module);
           if (request) {
             label = request;
+            return false;
+          }
+          // A provider's charge, refund or notice, unless it carries the key the provider settles repeats by.
+          const provider = providerCallAt(node, module);
+          if (provider && provider.keyed !== true) {
+            label = provider.label;
+            message = notices.has(provider.effect);
             return false;
           }
           helpers.push({ call: node, module });
