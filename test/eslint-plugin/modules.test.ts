@@ -355,6 +355,53 @@ cron.schedule('* * * * *', async () => {
   });
 });
 
+describe("an advisory lock taken through the project's helper, with a setting beside it", () => {
+  const schema = `
+import { pgTable, text } from 'drizzle-orm/pg-core';
+export const orders = pgTable('orders', { id: text('id').primaryKey(), ref: text('ref').notNull() });
+`;
+  /** A helper that sets the lock timeout, then runs `statement`. */
+  const locks = (statement: string) => `
+import { sql } from 'drizzle-orm';
+export async function lockOrganization(tx, organizationId: string) {
+  await tx.execute(sql\`select set_config('lock_timeout', \${'5000ms'}, true)\`);
+  await tx.execute(sql\`${statement}\`);
+}
+`;
+  const worker = `
+import { eq } from 'drizzle-orm';
+import { Worker } from 'bullmq';
+import { lockOrganization } from './locks';
+import { orders } from './schema';
+new Worker('orders', async (job) => {
+  await db.transaction(async (tx) => {
+    await lockOrganization(tx, job.data.organizationId);
+    const [existing] = await tx.select().from(orders).where(eq(orders.ref, job.data.ref)).limit(1);
+    if (existing) return;
+    await tx.insert(orders).values({ id: crypto.randomUUID(), ref: job.data.ref });
+  });
+});
+`;
+
+  it('the helper stands for the lock: a statement of no table beside it touches nothing', async () => {
+    const { findings } = await lintProject({
+      'src/schema.ts': schema,
+      'src/locks.ts': locks('select pg_advisory_xact_lock(hashtextextended(${organizationId}, 0))'),
+      'src/worker.ts': worker,
+    });
+    expect(findings).toEqual([]);
+  });
+
+  it('the near miss: the helper reads a table instead of taking a lock', async () => {
+    const { findings } = await lintProject({
+      'src/schema.ts': schema,
+      'src/locks.ts': locks('select id from organizations where id = ${organizationId}'),
+      'src/worker.ts': worker,
+    });
+    expect(findings).toEqual(['src/worker.ts:11 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+});
+
 /** A NestJS consumer whose service, gathered by the folder's `index` file, wraps a Mongoose model. */
 const connectionService = `
 import { Injectable } from '@nestjs/common';

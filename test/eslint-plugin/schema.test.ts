@@ -419,7 +419,7 @@ export async function link(prisma, provider, providerAccountId, email) {
     expect(findings).toEqual([]);
   });
 
-  it('a later insert in the same transaction on a unique key takes a twin transaction, and its earlier insert, back', async () => {
+  it('an insert on a unique key after the check, in the same transaction, takes a twin transaction and its other insert back', async () => {
     const schema = `
 model Email {
   id         String @id @default(cuid())
@@ -447,6 +447,18 @@ export async function record(prisma, campaignId, contactId) {
     expect((await lintProject({ 'prisma/schema.prisma': schema, 'src/record.js': handler(true) })).findings).toEqual(
       [],
     );
+    // The keyed insert first, after the check, then the unkeyed one: the twin fails there just the same.
+    const keyedFirst = `
+export async function record(prisma, campaignId, contactId, emailId) {
+  await prisma.$transaction(async (tx) => {
+    const existing = await tx.email.findFirst({ where: { campaignId, contactId } });
+    if (existing) return;
+    await tx.campaignEmail.create({ data: { campaignId, contactId, emailId } });
+    await tx.email.create({ data: { campaignId, contactId } });
+  });
+}
+`;
+    expect((await lintProject({ 'prisma/schema.prisma': schema, 'src/record.js': keyedFirst })).findings).toEqual([]);
     expect((await lintProject({ 'prisma/schema.prisma': schema, 'src/record.js': handler(false) })).findings).toEqual([
       'src/record.js:6 idempotency/no-check-then-insert/checkThenInsert',
     ]);

@@ -79,10 +79,11 @@ export interface CheckedWrite {
   /** The project's unique key that covers the columns the read checked and the write fills. */
   coveringKey(): UniqueKey | undefined;
   /**
-   * A unique key that a later plain insert in the same transaction fills: a second worker's
-   * transaction fails there, and takes this write back with it.
+   * A unique key that another plain insert in the same transaction fills after the check, before
+   * the write or after it: a second worker's transaction fails there, and takes this write back
+   * with it.
    */
-  keyLaterInTransaction(): UniqueKey | undefined;
+  keyInTransaction(): UniqueKey | undefined;
   /**
    * Whether a key settles the write is unknown: a schema file that names the written table could
    * not be read, or the project declares its models in code and no declaration read is of this one.
@@ -216,10 +217,7 @@ function lockedBefore(
   analysis: FileAnalysis,
 ): boolean {
   const elsewhere = (other: DataOperation) => !other.targets.some((target) => write.targets.includes(target));
-  // An update whose answer decides (`if (result.count === 0) return` after a versioned
-  // `updateMany`): a compare-and-set only one worker wins.
-  const compareAndSet = (other: DataOperation) =>
-    other.kind === 'update' && (other.filters?.length ?? 0) > 1 && guardsOf(other, analysis).length > 0;
+  const compareAndSet = (other: DataOperation) => comparesAndSets(other, analysis);
   return neighbours.some(
     (other) =>
       other.node.range[0] < position &&
@@ -228,6 +226,17 @@ function lockedBefore(
         // A key-value store's SET … NX on another key is a lock.
         (tryLock(other, analysis) && elsewhere(other)) ||
         compareAndSet(other)),
+  );
+}
+
+/**
+ * An update whose answer decides (`if (result.count === 0) return` after a versioned `updateMany`,
+ * `const [claimed] = await update(…).where(and(eq(id), eq(status, 'received'))).returning()`): a
+ * compare-and-set only one worker wins.
+ */
+function comparesAndSets(operation: DataOperation, analysis: FileAnalysis): boolean {
+  return (
+    operation.kind === 'update' && (operation.filters?.length ?? 0) > 1 && guardsOf(operation, analysis).length > 0
   );
 }
 
@@ -768,8 +777,9 @@ function onPathTo(node: TSESTree.Node, write: TSESTree.Node): boolean {
   return true;
 }
 
-function keyLaterInTransaction(
+function keyInTransaction(
   write: DataOperation,
+  read: DataOperation,
   neighbours: readonly DataOperation[],
   analysis: FileAnalysis,
 ): UniqueKey | undefined {
@@ -782,7 +792,8 @@ function keyLaterInTransaction(
       !target ||
       other.kind !== 'insert' ||
       other.arbitrated ||
-      other.node.range[0] <= write.node.range[1] ||
+      other === write ||
+      other.node.range[0] <= read.node.range[1] ||
       transactionOf(other.node, scopeOf) !== transaction
     )
       continue;
@@ -901,7 +912,7 @@ function recordAfterGatedWork(
     guardsOtherWork: true,
     storesState: storesState(write, groups, analysis),
     coveringKey: () => (key ??= { value: keyCovering(write, read, analysis) }).value,
-    keyLaterInTransaction: () => undefined,
+    keyInTransaction: () => undefined,
     keysUnknown: () => keysUnknown(write, analysis),
     lockedAfterCheck: () => false,
     decidedAfter: () => [],
@@ -1024,6 +1035,29 @@ interface FlagCheck {
  * The first check before `site` whose flag `update` sets after work: `site` is the update, or a
  * call of the helper that makes it (then the helper's work before its update counts too).
  */
+/**
+ * After the check, before the site: a compare-and-set of the same rows whose answer decides
+ * (`update … set status = 'processing' where id = $1 and status = 'received'`, then `if
+ * (!claimed) return`). Of the workers the check let through, one wins it and does the work; the
+ * flag set after the work only says how it ended.
+ */
+function claimedAfterCheck(
+  update: DataOperation,
+  read: DataOperation,
+  site: TSESTree.Node,
+  neighbours: readonly DataOperation[],
+  analysis: FileAnalysis,
+): boolean {
+  return neighbours.some(
+    (other) =>
+      other !== update &&
+      other.node.range[0] > read.node.range[1] &&
+      other.node.range[1] < site.range[0] &&
+      other.targets.some((target) => update.targets.includes(target)) &&
+      comparesAndSets(other, analysis),
+  );
+}
+
 function flagRecord(
   update: DataOperation,
   site: TSESTree.Node,
@@ -1062,7 +1096,8 @@ function flagRecord(
       !test ||
       inSerializableTransaction(update.node, file.text) ||
       oneSerialisableTransaction(update, read, file.scopeOf) ||
-      serialisedBefore(update, read.node.range[0], groups, analysis)
+      serialisedBefore(update, read.node.range[0], groups, analysis) ||
+      claimedAfterCheck(update, read, site, groups.get(fn) ?? [], analysis)
     )
       continue;
     // Rows the read's filter picked as not done: all the work on the way from it counts. The
@@ -1099,7 +1134,7 @@ function flagRecord(
       guardsOtherWork: true,
       storesState: false,
       coveringKey: () => undefined,
-      keyLaterInTransaction: () => undefined,
+      keyInTransaction: () => undefined,
       keysUnknown: () => false,
       lockedAfterCheck: () => false,
       decidedAfter: () => [],
@@ -1261,7 +1296,7 @@ function insertsDecided(
       ),
       storesState: storesState(write, groups, analysis),
       coveringKey: () => (key ??= { value: keyCovering(write, read, analysis) }).value,
-      keyLaterInTransaction: () => keyLaterInTransaction(write, neighbours, analysis),
+      keyInTransaction: () => keyInTransaction(write, read, neighbours, analysis),
       keysUnknown: () => keysUnknown(write, analysis),
       lockedAfterCheck: () => lockedAfterCheck(write, decided.site, from, groups, analysis),
       decidedAfter: () => (after ??= callsDecidedAfter(decided.site, guardsFor(read), analysis)),

@@ -1765,3 +1765,47 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
   ],
 });
+
+/** A BullMQ job that emails about a task not yet completed, after `claim`, then marks the task completed. */
+const taskMail = (claim: string) => `
+import { and, eq } from 'drizzle-orm';
+import { Worker } from 'bullmq';
+import { Resend } from 'resend';
+const resend = new Resend('key');
+new Worker('mail', async (job) => {
+  const [task] = await db.select().from(tasks).where(eq(tasks.id, job.data.id)).limit(1);
+  if (!task || task.status === 'completed') return;
+  ${claim}
+  await resend.emails.send({ to: job.data.to, subject: 'Done', from: 'us@example.com' });
+  await db.update(tasks).set({ status: 'completed' }).where(eq(tasks.id, job.data.id));
+});
+`;
+const claimTask =
+  "db.update(tasks).set({ status: 'processing' }).where(and(eq(tasks.id, job.data.id), eq(tasks.status, 'received'))).returning({ id: tasks.id })";
+
+ruleTester.run('no-claim-after-effect (a claim between the check and the work)', noClaimAfterEffect, {
+  valid: [
+    {
+      name: 'a compare-and-set of the status after the check, whose answer decides: one worker does the work, the flag says how it ended',
+      code: taskMail(`const [claimed] = await ${claimTask};\n  if (!claimed) return;`),
+    },
+    {
+      name: 'the same claim awaited beside another lookup in Promise.all: its answer keeps its place',
+      code: taskMail(
+        `const [[claimed], sender] = await Promise.all([${claimTask}, lookupSender(job.data.to)]);\n  if (!claimed) return;`,
+      ),
+    },
+  ],
+  invalid: [
+    {
+      name: 'near miss: the claim made, but its answer not read',
+      code: taskMail(`await ${claimTask};`),
+      errors: [{ messageId: 'flagSetAfterWork', line: 11 }],
+    },
+    {
+      name: 'near miss: Promise.all with the claim, its answer not read',
+      code: taskMail(`const [, sender] = await Promise.all([${claimTask}, lookupSender(job.data.to)]);`),
+      errors: [{ messageId: 'flagSetAfterWork', line: 11 }],
+    },
+  ],
+});

@@ -309,4 +309,26 @@ describe('no-in-memory-dedupe across modules', () => {
     // A caller made with \`new\` is found too, and \`next()\` hands the work to a handler out of sight.
     expect(middleware.findings).toEqual(['src/webhook-security.service.ts:5 idempotency/no-in-memory-dedupe/inMemory']);
   });
+
+  it("a request to the address another module of the project exports: a path alone is the page's own site", async () => {
+    const tool = `
+import { CONFIRM_PATH } from './paths';
+const executed = new Set<string>();
+export async function runToolCall(toolCallId: string) {
+  if (executed.has(toolCallId)) return;
+  executed.add(toolCallId);
+  await fetch(CONFIRM_PATH, { method: 'POST', body: toolCallId });
+}
+`;
+    const ownSite = await lintProject({
+      'src/paths.ts': "export const CONFIRM_PATH = '/api/tools/confirm';",
+      'src/tool.ts': tool,
+    });
+    expect(ownSite.findings).toEqual([]);
+    const elsewhere = await lintProject({
+      'src/paths.ts': "export const CONFIRM_PATH = 'https://hooks.example.com/tools/confirm';",
+      'src/tool.ts': tool,
+    });
+    expect(elsewhere.findings).toEqual(['src/tool.ts:5 idempotency/no-in-memory-dedupe/inMemory']);
+  });
 });

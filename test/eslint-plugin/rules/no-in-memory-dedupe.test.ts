@@ -56,6 +56,30 @@ const answerOnce = (
           ${effect}
         } });`;
 
+/** A module that runs each tool call it is handed once per process, then reports it done to `url` by a POST. */
+const toolOnce = (url: string) => `
+        const executed = new Set<string>();
+        export async function runToolCall(toolCallId: string, args: unknown) {
+          if (executed.has(toolCallId)) return;
+          executed.add(toolCallId);
+          await fetch(${url}, { method: 'POST', body: JSON.stringify({ toolCallId, args }) });
+        }`;
+
+/** A consumer whose work records finished runs in memory, asked in its \`catch\` (\`where\`) or before the work. */
+const finishedRuns = (where: 'catch' | 'before') => `${kafka}
+        const finished = new Set<string>();
+        consumer.run({ eachMessage: async ({ message }) => {
+          const event = JSON.parse(message.value!.toString());
+          ${where === 'before' ? 'if (finished.has(event.runId)) return;' : ''}
+          try {
+            await runWorkflow(event);
+            finished.add(event.runId);
+          } catch (error) {
+            ${where === 'catch' ? 'if (finished.has(event.runId)) return;' : ''}
+            await pool.query('INSERT INTO run_failures (run_id, error) VALUES ($1, $2)', [event.runId, String(error)]);
+          }
+        } });`;
+
 /** A Kafka consumer that refunds each order once, remembering the order in a Set, with the refund's `options`. */
 const refundOnce = (options = '') => `${kafka}
         import Stripe from 'stripe';
@@ -486,8 +510,26 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
       name: "a provider's refund that carries its idempotency key: the provider settles the repeat, the memory is only a fast path",
       code: refundOnce(', { idempotencyKey: `refund-${event.orderId}` }'),
     },
+    {
+      name: "a page's report to its own site (a path alone): the site's handler does the work, and is judged there",
+      code: toolOnce("'/api/tools/confirm'"),
+    },
+    {
+      name: 'memory asked in a catch: whether a step of the run that just failed finished it, not whether a delivery was handled before',
+      code: finishedRuns('catch'),
+    },
   ],
   invalid: [
+    {
+      name: "near miss of a page's report: the POST goes to another system's address",
+      code: toolOnce("'https://hooks.example.com/tools/confirm'"),
+      errors: [{ messageId: 'inMemory', line: 4 }],
+    },
+    {
+      name: 'near miss of memory asked in a catch: asked before the work, it turns a redelivery away',
+      code: finishedRuns('before'),
+      errors: [{ messageId: 'inMemory', line: 5 }],
+    },
     {
       name: "a provider's refund behind the memory: a second worker or a restart refunds the order again",
       code: refundOnce(),
@@ -819,7 +861,7 @@ ruleTester.run('no-in-memory-dedupe', noInMemoryDedupe, {
         export async function loadLanguage(lang) {
           if (loadedLanguages.has(lang)) return;
           loadedLanguages.add(lang);
-          await fetch('/translation/messages', { method: 'POST', body: JSON.stringify({ lang, at: format(new Date(), 'P') }) });
+          await fetch('https://translations.example.com/messages', { method: 'POST', body: JSON.stringify({ lang, at: format(new Date(), 'P') }) });
         }`,
       errors: [
         { messageId: 'inMemory', data: { collection: 'loadedLanguages', effect: 'the POST request (fetch)' }, line: 5 },

@@ -1,11 +1,11 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
+import type { FileContext, FunctionNode } from '../context/file-context.js';
 import { answeredBy } from './answers.js';
 import { flip, isNothing, isZero, type Polarity } from './polarity.js';
 import { keyName, promiseStep, propertyName, memberPath } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
-import { contains, enclosingFunction, exits, statementInBlock } from './statements.js';
+import { enclosingFunction } from './statements.js';
 
 /**
  * Does the application decide, from a value it read, whether a write happens? That is the shape
@@ -14,11 +14,9 @@ import { contains, enclosingFunction, exits, statementInBlock } from './statemen
  * find-then-update (`if (row) update(row)`) is not mistaken for one.
  */
 
-/** A condition that guards code, and whether it is true when the row is present. */
-export interface Guard {
-  owner: TSESTree.IfStatement | TSESTree.ConditionalExpression | TSESTree.LogicalExpression;
-  whenTrue: Polarity;
-}
+import { guards, type Guard } from './guards.js';
+
+export type { Guard };
 
 /**
  * Climbs from an expression holding the read's result (polarity: truthy = found) to the guard
@@ -35,6 +33,8 @@ function climbToGuard(
   let field = carrier;
   let viaField = false;
   let afterElement = false;
+  // The place of the value among those `Promise.all` waits for, until a pattern takes it apart.
+  let position: number | undefined;
   for (let guard = 0; guard < 16; guard += 1) {
     const parent = node.parent;
     if (!parent) return {};
@@ -124,8 +124,29 @@ function climbToGuard(
         if (parent.test === node) return field === undefined ? { guard: { owner: parent, whenTrue: current } } : {};
         // `client ? await client.query(q) : await pool.query(q)`: either way, the read's result.
         break;
+      case 'ArrayExpression': {
+        // `await Promise.all([claim, lookup])`: each answer keeps its place in the result.
+        const all = parent.parent;
+        if (
+          position !== undefined ||
+          all?.type !== 'CallExpression' ||
+          all.arguments[0] !== parent ||
+          memberPath(all.callee)?.join('.') !== 'Promise.all'
+        )
+          return {};
+        position = parent.elements.indexOf(node as TSESTree.Expression);
+        node = all;
+        continue;
+      }
       case 'VariableDeclarator':
         if (parent.init !== node) return {};
+        if (position !== undefined) {
+          // `const [[claimed], actor] = await Promise.all([…])`: the element in the answer's place.
+          const element = parent.id.type === 'ArrayPattern' ? parent.id.elements[position] : undefined;
+          return element && element.type !== 'RestElement' && field === undefined
+            ? { bound: { id: element, polarity: current } }
+            : {};
+        }
         if (field !== undefined && parent.id.type === 'ObjectPattern') {
           // `const { processed } = await checkProcessed(id)`: only that field says it.
           const property = parent.id.properties.find((each) => each.type === 'Property' && keyName(each) === field);
@@ -198,46 +219,6 @@ const existenceMembers =
   /^(length|rowCount|rows|count|_count|size|0|Count|Item|Items|affectedRows|numRows|exists|docs)$/;
 /** Members that say nothing was found: `snapshot.empty`. */
 const absenceMembers = /^(empty|isEmpty)$/;
-
-/** A branch taken when the row was `whenTaken` lets a write run unless it was found. */
-function allows(whenTaken: Polarity): boolean {
-  return whenTaken !== 'present';
-}
-
-/** Does `guard` make `write` run only on the side where the row was absent (or either side)? */
-function guards(guard: Guard, write: TSESTree.Node): boolean {
-  const { owner, whenTrue } = guard;
-  if (owner.type === 'LogicalExpression') {
-    if (!contains(owner.right, write)) return false;
-    // a || write(): runs when a is false; a && write(): runs when a is true.
-    return allows(owner.operator === '&&' ? whenTrue : owner.operator === '||' ? flip(whenTrue) : 'either');
-  }
-  if (contains(owner.consequent, write)) return allows(whenTrue);
-  if (contains(owner.alternate, write)) return allows(flip(whenTrue));
-  if (owner.type === 'IfStatement' && write.range[0] >= owner.range[1] && exits(owner.consequent)) {
-    const statement = statementInBlock(owner);
-    if (statement && write.range[0] >= statement.range[1] && contains(statement.parent, write))
-      return allows(flip(whenTrue));
-    if (leavesBefore(owner, write)) return allows(flip(whenTrue));
-  }
-  return false;
-}
-
-/**
- * `if (locked) return;` nested in blocks: the rest of the function, past them, runs only when the
- * guard does not leave. A `throw` caught by a `try` around the guard but not around `write` lets
- * the code after the `try` run either way.
- */
-function leavesBefore(owner: TSESTree.IfStatement, write: TSESTree.Node): boolean {
-  if (enclosingFunction(owner) !== enclosingFunction(write)) return false;
-  let caught = false;
-  for (let node: TSESTree.Node = owner; node.parent && !isFunction(node.parent); node = node.parent) {
-    const parent: TSESTree.Node = node.parent;
-    if (parent.type === 'TryStatement' && node === parent.block && parent.handler && !contains(node, write))
-      caught = true;
-  }
-  return exits(owner.consequent, caught ? 'return' : 'function');
-}
 
 /**
  * The guards a read result feeds, following it through variables (`const rows = …; const

@@ -76,9 +76,10 @@ function summarise(fn: FunctionNode, module: FileContext): Summary {
   const writes = operations.filter((operation) => operation.kind === 'insert' || operation.kind === 'upsert');
   const others = operations.filter((operation) => operation.kind === 'update' || operation.kind === 'delete');
   let operation: DataOperation | undefined;
-  // `await Locks.take(key)`: a helper that takes a lock and touches nothing else stands for the lock.
+  // `await Locks.take(key)`: a helper that takes a lock and touches nothing else stands for the lock
+  // (a statement of no table beside it, `select set_config('lock_timeout', …)`, touches nothing).
   const lock = operations.find((operation) => operation.kind === 'serialisation');
-  if (lock && operations.length === 1) operation = lock;
+  if (lock && operations.every((operation) => operation === lock || operation.targets.length === 0)) operation = lock;
   else if (writes.length === 0 && others.length === 0)
     operation = reads.find((read) => answersWith(read.node, fn, module));
   else if (reads.length === 0 && writes.length === 1 && others.length === 0) operation = writes[0];

@@ -16,6 +16,7 @@ import {
   objectProperty,
   propertyName,
   runsInline,
+  staticString,
   unwrapExpression,
   withoutTypeAssertions,
 } from '../syntax/nodes.js';
@@ -248,13 +249,20 @@ function carriesIdempotencyKey(call: TSESTree.CallExpression, file: FileContext)
 }
 
 /**
- * `got.post(\`http://localhost:\${port}/confirm\`)`: a request to the project's own server. Its
- * handler does the work, and is judged where it does it.
+ * `got.post(\`http://localhost:\${port}/confirm\`)`, `fetch('/api/confirm', …)`: a request to the
+ * project's own server (a path alone is one only a page can send, to the site it came from). Its
+ * handler does the work, and is judged where it does it. The address may be a constant another
+ * module of the project exports.
  */
 export function reachesOwnServer(call: TSESTree.CallExpression, file: FileContext): boolean {
   const [target] = call.arguments;
-  const url = target && staticText(target, file.scopeOf, () => '0')?.text;
-  return url !== undefined && /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(?![\w.-])/i.test(url);
+  if (!target) return false;
+  // Another module's constant is read when it is a string written out (its names are that module's to resolve).
+  const imported = target.type === 'Identifier' ? file.importedValue(target.name)?.value : undefined;
+  const url = imported?.type === 'Literal' ? staticString(imported) : staticText(target, file.scopeOf, () => '0')?.text;
+  if (url === undefined) return false;
+  const page = call.callee.type === 'Identifier' && call.callee.name === 'fetch' && /^\/(?!\/)/.test(url);
+  return page || /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(?![\w.-])/i.test(url);
 }
 
 /** How a call reads in a message: `verifyDomain()` for `verifyDomain(…).catch(…)` too. */
@@ -337,7 +345,8 @@ export function sends(call: TSESTree.CallExpression, module: FileContext): boole
 /** `fetch(url, { method: 'POST' })`, `axios.post(url, body)`: a request that changes something in another system, named for messages. */
 export function writingRequest(call: TSESTree.CallExpression, module: FileContext): string | undefined {
   const method = writingMethod(call, module);
-  return method && `the ${method} request (${memberPath(call.callee)?.join('.') ?? calleeName(call.callee)})`;
+  if (!method || reachesOwnServer(call, module)) return undefined;
+  return `the ${method} request (${memberPath(call.callee)?.join('.') ?? calleeName(call.callee)})`;
 }
 
 /**

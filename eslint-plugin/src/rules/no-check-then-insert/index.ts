@@ -48,7 +48,7 @@ export const noCheckThenInsert = createRule({
           const { write, read } = checked;
           // Work before the write, a claim whose verdict is ignored, or a done-flag set after the
           // work, is the claim recorded too late (no-claim-after-effect); a cache fill is no claim
-          // at all; a unique key settles it, on this insert or on a later one in its transaction; a
+          // at all; a unique key settles it, on this insert or on another one in its transaction; a
           // schema that names the table but could not be read may declare one; a try-lock after the
           // check lets one worker through. Outside a
           // delivery's handler, a duplicate is worth a finding only when it moves money or grants
@@ -60,7 +60,7 @@ export const noCheckThenInsert = createRule({
             checked.workBefore.length > 0 ||
             checked.storesState ||
             checked.coveringKey() ||
-            checked.keyLaterInTransaction() ||
+            checked.keyInTransaction() ||
             checked.keysUnknown() ||
             checked.lockedAfterCheck() ||
             !repeatMatters(checked, analysis) ||

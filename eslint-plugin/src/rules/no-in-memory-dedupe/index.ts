@@ -94,6 +94,13 @@ function onTheWayTo(node: TSESTree.Node, effect: TSESTree.Node, fn: FunctionNode
   return true;
 }
 
+/** Is `node` in a `catch` block of `fn` itself? */
+function inCatch(node: TSESTree.Node, fn: FunctionNode): boolean {
+  for (let current: TSESTree.Node | undefined = node; current && current !== fn; current = current.parent)
+    if (current.type === 'CatchClause') return true;
+  return false;
+}
+
 /**
  * Could the callee be a function of the project (this file's, or one it imports)? A cheap look,
  * before following the call's answer to the conditions it decides.
@@ -235,7 +242,9 @@ export const noInMemoryDedupe = createRule({
       for (const gate of gatesOf(membership.node, membership.whenTruthy, file)) {
         const fn = enclosingFunction(gate.statement);
         const region = unseenCode(gate);
-        if (!fn || reported.has(gate.statement)) continue;
+        // A question asked in a `catch` is about the run that just failed (did a step inside finish
+        // it?), not about deliveries handled before.
+        if (!fn || reported.has(gate.statement) || inCatch(gate.statement, fn)) continue;
         const facts = analysis.tracer.scalars(key);
         const effect =
           effectIn(region, file, operationsIn) ??
