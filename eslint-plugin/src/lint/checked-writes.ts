@@ -12,7 +12,7 @@ import {
 } from '../analysis/control/decisions.js';
 import { filterFlags, flagTests, type FlagTest } from '../analysis/control/flags.js';
 import { flip, isNothing } from '../analysis/control/polarity.js';
-import { contains, enclosingFunction, exits } from '../analysis/control/statements.js';
+import { catchAround, contains, enclosingFunction, exits } from '../analysis/control/statements.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { isFunction, type FunctionNode } from '../analysis/context/file-context.js';
 import type { DataOperation, Field } from '../analysis/operations/index.js';
@@ -692,13 +692,6 @@ function workFollowing(
 function inCatchWithout(node: TSESTree.Node, at: TSESTree.Node): boolean {
   const clause = catchAround(node);
   return clause !== undefined && !contains(clause, at);
-}
-
-/** The catch clause the node is in, within its function. */
-function catchAround(node: TSESTree.Node): TSESTree.CatchClause | undefined {
-  for (let current = node.parent; current && !isFunction(current); current = current.parent)
-    if (current.type === 'CatchClause') return current;
-  return undefined;
 }
 
 /**

@@ -63,3 +63,10 @@ export function enclosingFunction(node: TSESTree.Node): FunctionNode | undefined
   }
   return undefined;
 }
+
+/** The catch clause the node is in, within its function. */
+export function catchAround(node: TSESTree.Node): TSESTree.CatchClause | undefined {
+  for (let current = node.parent; current && !isFunction(current); current = current.parent)
+    if (current.type === 'CatchClause') return current;
+  return undefined;
+}

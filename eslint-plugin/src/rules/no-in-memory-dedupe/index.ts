@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { enclosingFunction } from '../../analysis/control/statements.js';
+import { catchAround, enclosingFunction } from '../../analysis/control/statements.js';
 import { analysisFor } from '../../lint/file-analysis.js';
 import { runsPerDelivery } from '../../lint/stakes.js';
 import type { FileContext, FunctionNode } from '../../analysis/context/file-context.js';
@@ -92,13 +92,6 @@ function onTheWayTo(node: TSESTree.Node, effect: TSESTree.Node, fn: FunctionNode
     if (branch && !holds(current)) return false;
   }
   return true;
-}
-
-/** Is `node` in a `catch` block of `fn` itself? */
-function inCatch(node: TSESTree.Node, fn: FunctionNode): boolean {
-  for (let current: TSESTree.Node | undefined = node; current && current !== fn; current = current.parent)
-    if (current.type === 'CatchClause') return true;
-  return false;
 }
 
 /**
@@ -244,7 +237,7 @@ export const noInMemoryDedupe = createRule({
         const region = unseenCode(gate);
         // A question asked in a `catch` is about the run that just failed (did a step inside finish
         // it?), not about deliveries handled before.
-        if (!fn || reported.has(gate.statement) || inCatch(gate.statement, fn)) continue;
+        if (!fn || reported.has(gate.statement) || catchAround(gate.statement)) continue;
         const facts = analysis.tracer.scalars(key);
         const effect =
           effectIn(region, file, operationsIn) ??
