@@ -70,6 +70,8 @@ await Promise.all([
     target: 'node20',
     // Optional peers of the parser stack that the extension never uses.
     external: ['jiti'],
+    // jsonc-parser's `main` is a UMD build whose factory requires its modules by name; its ES modules bundle.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     plugins: [prismaSchemaParser],
     logOverride: { 'empty-import-meta': 'silent' },
   }),
