@@ -8,8 +8,8 @@ import {
   inSerializableTransaction,
   isDecidedBy,
   writeSites,
-  type Guard,
 } from '../analysis/control/decisions.js';
+import type { Guard } from '../analysis/control/guards.js';
 import { filterFlags, flagTests, type FlagTest } from '../analysis/control/flags.js';
 import { flip, isNothing } from '../analysis/control/polarity.js';
 import { catchAround, contains, enclosingFunction, exits } from '../analysis/control/statements.js';
@@ -217,7 +217,6 @@ function lockedBefore(
   analysis: FileAnalysis,
 ): boolean {
   const elsewhere = (other: DataOperation) => !other.targets.some((target) => write.targets.includes(target));
-  const compareAndSet = (other: DataOperation) => comparesAndSets(other, analysis);
   return neighbours.some(
     (other) =>
       other.node.range[0] < position &&
@@ -225,7 +224,7 @@ function lockedBefore(
         (other.kind === 'read' && other.locksRows === true && elsewhere(other)) ||
         // A key-value store's SET … NX on another key is a lock.
         (tryLock(other, analysis) && elsewhere(other)) ||
-        compareAndSet(other)),
+        comparesAndSets(other, analysis)),
   );
 }
 

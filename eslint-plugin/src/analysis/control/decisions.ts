@@ -2,6 +2,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 
 import type { FileContext, FunctionNode } from '../context/file-context.js';
 import { answeredBy } from './answers.js';
+import { guards, type Guard } from './guards.js';
 import { flip, isNothing, isZero, type Polarity } from './polarity.js';
 import { keyName, promiseStep, propertyName, memberPath } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
@@ -13,10 +14,6 @@ import { enclosingFunction } from './statements.js';
  * `exists || insert(…)`. Polarity matters: the write must run on the "no row" side, so a
  * find-then-update (`if (row) update(row)`) is not mistaken for one.
  */
-
-import { guards, type Guard } from './guards.js';
-
-export type { Guard };
 
 /**
  * Climbs from an expression holding the read's result (polarity: truthy = found) to the guard

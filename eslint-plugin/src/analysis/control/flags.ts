@@ -1,7 +1,7 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
 import type { FileContext } from '../context/file-context.js';
-import type { Guard } from './decisions.js';
+import type { Guard } from './guards.js';
 import { flip, isNothing, type Presence } from './polarity.js';
 import { callTaking, keyName, propertyName } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';

@@ -257,12 +257,15 @@ function carriesIdempotencyKey(call: TSESTree.CallExpression, file: FileContext)
 export function reachesOwnServer(call: TSESTree.CallExpression, file: FileContext): boolean {
   const [target] = call.arguments;
   if (!target) return false;
-  // Another module's constant is read when it is a string written out (its names are that module's to resolve).
-  const imported = target.type === 'Identifier' ? file.importedValue(target.name)?.value : undefined;
-  const url = imported?.type === 'Literal' ? staticString(imported) : staticText(target, file.scopeOf, () => '0')?.text;
-  if (url === undefined) return false;
-  const page = call.callee.type === 'Identifier' && call.callee.name === 'fetch' && /^\/(?!\/)/.test(url);
-  return page || /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(?![\w.-])/i.test(url);
+  const url = staticText(target, file.scopeOf, () => '0')?.text;
+  if (url !== undefined && /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(?![\w.-])/i.test(url)) return true;
+  if (call.callee.type !== 'Identifier' || call.callee.name !== 'fetch') return false;
+  // Another module's constant is looked up only for a page's `fetch`, since the lookup may read that
+  // module, and read only when it is a string written out (its names are that module's to resolve).
+  const imported =
+    url === undefined && target.type === 'Identifier' ? file.importedValue(target.name)?.value : undefined;
+  const path = imported?.type === 'Literal' ? staticString(imported) : url;
+  return path !== undefined && /^\/(?!\/)/.test(path);
 }
 
 /** How a call reads in a message: `verifyDomain()` for `verifyDomain(…).catch(…)` too. */
