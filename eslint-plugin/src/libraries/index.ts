@@ -15,6 +15,7 @@ import { dynamodb } from './dynamodb.js';
 import { fastq } from './fastq.js';
 import { firestore } from './firestore.js';
 import { googlePubsub } from './google-pubsub.js';
+import { graphileWorker } from './graphile-worker.js';
 import { httpClients } from './http-clients.js';
 import { idGenerators } from './id-generators.js';
 import { inngest } from './inngest.js';
@@ -78,6 +79,7 @@ export const libraries: readonly LibraryAdapter[] = [
   awsSqs,
   awsLambda,
   pgBoss,
+  graphileWorker,
   googlePubsub,
   nestjs,
   pulsar,

@@ -9,6 +9,7 @@ export const inngest: BrokerAdapter = {
   name: 'inngest',
   entry: 'Inngest function',
   entryKind: 'job',
+  oneRunAtATime: true,
   modules: ['inngest', /^inngest\//],
   shapes: {
     context: {

@@ -13,6 +13,7 @@ export const triggerDev: BrokerAdapter = {
   name: 'trigger-dev',
   entry: 'trigger.dev task',
   entryKind: 'job',
+  oneRunAtATime: true,
   modules: ['@trigger.dev/sdk', /^@trigger\.dev\/sdk\//],
   shapes: {
     payload: { otherMembers: 'payload' },

@@ -8,7 +8,7 @@ import { namedElsewhere, namersOf, timesWritten } from '../analysis/project/impo
 import { someNode } from '../analysis/syntax/walk.js';
 import { useProgramThisLint } from '../analysis/project/typed-calls.js';
 import { claimedFacts, type EffectKey } from '../analysis/keys/effect-keys.js';
-import type { Leaf } from '../analysis/origin/facts.js';
+import type { Fact, Leaf } from '../analysis/origin/facts.js';
 import { handlerParameter, isNamedEntryPoint, registrationOf } from '../analysis/origin/entry-points.js';
 import { passedToWrapper } from '../analysis/origin/wrappers.js';
 import { FileContext, isFunction, type FunctionNode } from '../analysis/context/file-context.js';
@@ -89,44 +89,60 @@ export class FileAnalysis {
     return (this.all = inSourceOrder(operations));
   }
 
-  private readonly serving = new Map<FunctionNode, boolean>();
+  private readonly serving = new Map<FunctionNode, readonly Runner[]>();
 
   /**
    * Does `node` run while a delivery is handled: inside a function registered as a handler (of a
    * broker, a webhook, a job), or in one such a function calls in this file?
    */
-  servesDelivery(node: TSESTree.Node, depth = 0): boolean {
+  servesDelivery(node: TSESTree.Node): boolean {
     for (let current = node.parent; current; current = current.parent) {
-      if (isFunction(current) && this.isHandlerOrCalledByOne(current, depth)) return true;
+      if (isFunction(current) && this.runnersOf(current, 0).length > 0) return true;
     }
     return false;
   }
 
-  private isHandlerOrCalledByOne(fn: FunctionNode, depth: number): boolean {
+  /** What runs the handlers `node` runs in, in this file: the functions around it, or those calling them (a few calls up). */
+  runnersAt(node: TSESTree.Node, depth = 0): Runner[] {
+    const found = new Set<Runner>();
+    for (let current = node.parent; current; current = current.parent) {
+      if (isFunction(current)) for (const runner of this.runnersOf(current, depth)) found.add(runner);
+    }
+    return [...found];
+  }
+
+  private runnersOf(fn: FunctionNode, depth: number): readonly Runner[] {
     const known = this.serving.get(fn);
     if (known !== undefined) return known;
-    this.serving.set(fn, false);
+    this.serving.set(fn, []);
     const sites = this.file.functionSites(fn);
-    const answer =
-      isHandler(fn, sites, this.file) ||
-      (depth < 3 &&
-        sites.some(
-          (site) => site !== fn && site.parent?.type === 'CallExpression' && this.servesDelivery(site, depth + 1),
-        ));
+    const own = runnerOf(fn, sites, this.file);
+    const answer = own
+      ? [own]
+      : depth < 3
+        ? [
+            ...new Set(
+              sites.flatMap((site) =>
+                site !== fn && site.parent?.type === 'CallExpression' ? this.runnersAt(site, depth + 1) : [],
+              ),
+            ),
+          ]
+        : [];
     this.serving.set(fn, answer);
     return answer;
   }
 
   /**
-   * Is `node` in a function this module exports that a handler in another module of the project
-   * calls (a consumer's `await dispatchNotification(id)`)? Then it runs while a delivery is
-   * handled too, though nothing in this file says so.
+   * What runs the handlers in other modules of the project that call a function this module
+   * exports around `node` (a consumer's `await dispatchNotification(id)`): empty when none does.
+   * Then it runs while a delivery is handled too, though nothing in this file says so.
    */
-  calledByHandlerElsewhere(node: TSESTree.Node): boolean {
+  runnersElsewhere(node: TSESTree.Node): Runner[] {
+    const found = new Set<Runner>();
     for (let current: TSESTree.Node | undefined = node.parent; current; current = current.parent) {
-      if (isFunction(current) && calledByHandlerOf(current, this.file, 0)) return true;
+      if (isFunction(current)) runnersCalling(current, this.file, 0, found);
     }
-    return false;
+    return [...found];
   }
 
   /**
@@ -314,26 +330,40 @@ export function operationListeners(analysis: FileAnalysis): TSESLint.RuleListene
 const modulesBetween = 1;
 
 /**
- * Does a handler in another module call `fn`, directly or through a function of a third module
- * (a worker's `LimitService.check(team)` calling `TeamService.notify(team)`)?
+ * Adds to `found` what runs each handler in another module that calls `fn`, directly or through a
+ * function of a third module (a worker's `LimitService.check(team)` calling `TeamService.notify(team)`).
  */
-function calledByHandlerOf(fn: FunctionNode, file: FileContext, depth: number): boolean {
+function runnersCalling(fn: FunctionNode, file: FileContext, depth: number, found: Set<Runner>): void {
   for (const { module, site } of sitesInImporters(fn, file)) {
     if (site.parent?.type !== 'CallExpression' || site.parent.callee !== site) continue;
     for (let caller: TSESTree.Node | undefined = site.parent.parent; caller; caller = caller.parent) {
       if (!isFunction(caller)) continue;
-      if (isHandler(caller, module.functionSites(caller), module)) return true;
-      if (depth < modulesBetween && calledByHandlerOf(caller, module, depth + 1)) return true;
+      const runner = runnerOf(caller, module.functionSites(caller), module);
+      if (runner) found.add(runner);
+      else if (depth < modulesBetween) runnersCalling(caller, module, depth + 1, found);
     }
   }
-  return false;
 }
 
-/** Registered with a broker (here, or through the project's own wrapper of one), or run by a platform under its exported name. */
-function isHandler(fn: FunctionNode, sites: readonly TSESTree.Node[], file: FileContext): boolean {
-  return (
-    fn.params.some((_, index) => (handlerParameter(fn, index, sites, file) ?? []).some((fact) => !fact.guessed)) ||
-    (fn.params.length > 0 && (sites.some((site) => passedToWrapper(site, file)) || isNamedEntryPoint(fn, file))) ||
-    registrationOf(fn, sites, file) !== undefined
-  );
+/** What runs a handler: the library that registers it, or `handler` where none says which. */
+export type Runner = string;
+
+/**
+ * What runs `fn` as a handler, if it is one: registered with a broker (here, or through the
+ * project's own wrapper of one), or run by a platform under its exported name.
+ */
+function runnerOf(fn: FunctionNode, sites: readonly TSESTree.Node[], file: FileContext): Runner | undefined {
+  for (let index = 0; index < fn.params.length; index += 1) {
+    const fact = (handlerParameter(fn, index, sites, file) ?? []).find((found) => !found.guessed);
+    if (fact) return libraryOf(fact) ?? 'handler';
+  }
+  if (fn.params.length > 0 && (sites.some((site) => passedToWrapper(site, file)) || isNamedEntryPoint(fn, file)))
+    return 'handler';
+  return registrationOf(fn, sites, file)?.adapter.name;
+}
+
+/** The library whose shape a fact has (`kafkajs` of `kafkajs:message`), the first element's for a list. */
+function libraryOf(fact: Fact): string | undefined {
+  const shaped = fact.kind === 'list' ? fact.elements[0] : fact;
+  return shaped?.kind === 'shaped' && shaped.shape.includes(':') ? shaped.shape.split(':')[0] : undefined;
 }

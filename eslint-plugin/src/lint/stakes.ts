@@ -75,7 +75,7 @@ function runsInDelivery(
     if (isFunction(node) && entryPointOf(node, analysis)) return true;
   }
   if (namesDelivery(values, analysis)) return true;
-  if (analysis.calledByHandlerElsewhere(places[0])) return true;
+  if (analysis.runnersElsewhere(places[0]).length > 0) return true;
   // The project's layout is the last evidence: a data migration the workers run
   // (`workers/data-migrations/…`) is run once, not per delivery; `webhooks/route.ts` saving a
   // webhook, or `jobs/` posting a job, is that resource's API, not the handler of its deliveries.
@@ -97,6 +97,25 @@ function runsInDelivery(
 /** Does code at `node` run while a delivery is handled, by what its registration, its callers or the project's layout say? */
 export function runsPerDelivery(node: TSESTree.Node, analysis: FileAnalysis): boolean {
   return runsInDelivery([node], [], [], analysis);
+}
+
+/**
+ * Is `node` run only by runners that hold a delivery to one run at a time (an Inngest step, a
+ * graphile-worker job)? Then the second pass of one delivery comes after the first has written,
+ * and its check finds the row: only two different deliveries at once can both write. A schedule's
+ * runs are not held so: they overlap, and each instance fires.
+ */
+function heldOneAtATime(node: TSESTree.Node, analysis: FileAnalysis): boolean {
+  const runners = [...analysis.runnersAt(node), ...analysis.runnersElsewhere(node)];
+  for (let current = node.parent; current; current = current.parent) {
+    const entry = isFunction(current) ? entryPointOf(current, analysis) : undefined;
+    if (entry) runners.push(entry.kind === 'cron' ? 'cron' : (entry.library ?? 'handler'));
+  }
+  const { brokers } = analysis.file.libraries;
+  return (
+    runners.length > 0 &&
+    runners.every((runner) => brokers.some((adapter) => adapter.name === runner && adapter.oneRunAtATime))
+  );
 }
 
 /** The values a check-then-insert checks and writes. */
@@ -255,7 +274,7 @@ function callAtStake(
  * Is a duplicate of this check-then-insert worth a finding?
  * - A write that records what was handled: always.
  * - A plain marker: when the work the check lets run after it repeats harm (`workRepeats`).
- * - Inside a delivery's handler: always.
+ * - Inside a delivery's handler: always, unless its runner holds one delivery to one run at a time.
  * - Elsewhere: when the write, or what the same check lets run after it, moves money or grants
  *   access, and the check looks for a particular row rather than for any (a lazily made
  *   singleton); never in a data migration, a seed or a script, run once by hand.
@@ -271,7 +290,9 @@ export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): bo
     const once = after.length === 0 && !checked.fallsThrough && !readBack(checked.read.node, analysis.file);
     return once || workRepeats(after, checked, analysis);
   }
-  if (inDelivery(checked, analysis)) return true;
+  // Where one delivery never runs beside itself, only two deliveries at once duplicate the write:
+  // as outside a delivery, that matters when it moves money or takes a seat.
+  if (inDelivery(checked, analysis) && !heldOneAtATime(checked.at, analysis)) return true;
   // A data migration, a seed, a script or a command: run once, by hand.
   if (runByHand(checked.at, analysis)) return false;
   // A check for any row of the table (`findFirst()`): a singleton made lazily, once per deployment.

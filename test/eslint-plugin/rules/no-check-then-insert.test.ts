@@ -139,8 +139,84 @@ const paymentMapping = (as: 'command' | 'route') => `
           }
         }`;
 
+const weeklyPayout = `
+        import { task } from '@trigger.dev/sdk/v3';
+        const prisma = new PrismaClient();
+        export const payout = task({
+          id: 'weekly-payout',
+          run: async ({ creatorId, week }) => {
+            const paid = await prisma.payout.findFirst({ where: { creatorId, week } });
+            if (paid) return;
+            await prisma.payout.create({ data: { creatorId, week, amount: await earnings(creatorId, week) } });
+          },
+        });`;
+
+const bullDigest = `
+        import { Worker } from 'bullmq';
+        const prisma = new PrismaClient();
+        export const worker = new Worker('digest', async (job) => {
+          const sent = await prisma.digest.findFirst({ where: { day: job.data.day } });
+          if (sent) return;
+          await prisma.digest.create({ data: { day: job.data.day } });
+        });`;
+
+/** `code` with the statement `line` wrapped in a try whose catch takes P2002 as the duplicate. */
+function caughtP2002(code: string, line: string, key: string): string {
+  const indent = line.match(/^ */)![0];
+  return code.replace(
+    line,
+    [
+      `${indent}try {`,
+      `  ${line}`,
+      `${indent}} catch (error) {`,
+      `${indent}  // P2002 is the duplicate: a unique key refused the second row (add ${key}).`,
+      `${indent}  if ((error as { code?: string }).code !== 'P2002') throw error;`,
+      `${indent}}`,
+    ].join('\n'),
+  );
+}
+
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
+    {
+      name: 'a trigger.dev task holds its run: a retry comes after the try, finds the row, and only different runs at once could both write a plain row',
+      code: `
+        import { task } from '@trigger.dev/sdk/v3';
+        const prisma = new PrismaClient();
+        export const digest = task({
+          id: 'daily-digest',
+          run: async ({ day }) => {
+            const sent = await prisma.digest.findFirst({ where: { day } });
+            if (sent) return;
+            await prisma.digest.create({ data: { day } });
+            return { sent: true };
+          },
+        });`,
+    },
+    {
+      name: 'an Inngest step holds its run too: a task per deal and title, made when missing',
+      code: `
+        import { inngest } from './client';
+        const prisma = new PrismaClient();
+        export const followUp = inngest.createFunction({ id: 'follow-up' }, { event: 'deal/stage.changed' }, async ({ event, step }) => {
+          await step.run('task', async () => {
+            const open = await prisma.task.findFirst({ where: { dealId: event.data.dealId, title: 'Call back' } });
+            if (open) return;
+            await prisma.task.create({ data: { dealId: event.data.dealId, title: 'Call back' } });
+          });
+        });`,
+    },
+    {
+      name: 'a graphile-worker task (its helpers typed JobHelpers) holds its job: a notification row made when missing',
+      code: `
+        import type { JobHelpers } from 'graphile-worker';
+        const prisma = new PrismaClient();
+        export async function notify(payload: { userId: string; threadId: string }, helpers: JobHelpers) {
+          const pending = await prisma.notification.findFirst({ where: { userId: payload.userId, threadId: payload.threadId } });
+          if (pending) return;
+          await prisma.notification.create({ data: { userId: payload.userId, threadId: payload.threadId } });
+        }`,
+    },
     {
       name: "a user's follow, created when missing and posted to the other site: a second post is that user's own doing",
       code: `
@@ -1521,20 +1597,46 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
       errors: [{ messageId: 'checkThenInsert', line: 6 }],
     },
     {
-      name: 'inside a trigger.dev task, a check-then-insert is reported: a retried or re-triggered run makes the second pass',
-      code: `
-        import { task } from '@trigger.dev/sdk/v3';
-        const prisma = new PrismaClient();
-        export const digest = task({
-          id: 'daily-digest',
-          run: async ({ day }) => {
-          const sent = await prisma.digest.findFirst({ where: { day } });
-          if (sent) return;
-          await prisma.digest.create({ data: { day } });
-            return { sent: true };
-          },
-        });`,
-      errors: [{ messageId: 'checkThenInsert', line: 9, suggestions: [] }],
+      name: 'inside a trigger.dev task that records a payment, a check-then-insert is reported: two runs at once both pay out',
+      code: weeklyPayout,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 9,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              data: { key: '@@unique([creatorId, week]) to model Payout', code: 'P2002' },
+              output: caughtP2002(
+                weeklyPayout,
+                '            await prisma.payout.create({ data: { creatorId, week, amount: await earnings(creatorId, week) } });',
+                '@@unique([creatorId, week]) to model Payout',
+              ),
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'the same plain check-then-insert in a BullMQ worker is reported: a stalled job runs again beside the first',
+      code: bullDigest,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 7,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              data: { key: '@unique to field Digest.day', code: 'P2002' },
+              output: caughtP2002(
+                bullDigest,
+                '          await prisma.digest.create({ data: { day: job.data.day } });',
+                '@unique to field Digest.day',
+              ),
+            },
+          ],
+        },
+      ],
     },
     {
       name: 'a trigger.dev scheduled task with nothing to read is a cron: every tick may overlap the last',

@@ -80,10 +80,7 @@ export interface ShapeSpec {
    * (`payload`, the default) or unknown; `opaque`: unknown, whatever its name.
    */
   otherMembers?: 'payload' | 'unknown' | 'opaque';
-  /**
-   * A handler given a value of this shape is an entry point of its own kind, not the adapter's: a
-   * job runner's scheduled task is a `cron` ("trigger.dev scheduled task").
-   */
+  /** A handler given a value of this shape is an entry point of its own kind, not the adapter's (a runner's scheduled task is a `cron`). */
   entry?: { label: string; kind: EntryKind };
 }
 
@@ -247,6 +244,8 @@ export interface BrokerAdapter {
   entry?: string;
   /** What runs such a function, for a map of entry points: a broker (`consumer`, when not said), a `webhook`, a `job` runner, a `cron`. */
   entryKind?: EntryKind;
+  /** The runner holds each delivery to one run at a time, retrying it only after a try has ended: a second pass finds what the first wrote. */
+  oneRunAtATime?: true;
 }
 
 /**
