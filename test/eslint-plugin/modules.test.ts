@@ -815,3 +815,49 @@ exports.handler = async () => {
     ]);
   });
 });
+
+/** A helper of its own module, called by the handlers of other modules: its runners are theirs. */
+describe('a check-then-insert in a helper that handlers in other modules call', () => {
+  const helper = `
+import { prisma } from './db';
+export async function createTask(dealId: string, title: string) {
+  const open = await prisma.task.findFirst({ where: { dealId, title } });
+  if (open) return open;
+  return prisma.task.create({ data: { dealId, title } });
+}
+`;
+  const db = `import { PrismaClient } from '@prisma/client';\nexport const prisma = new PrismaClient();\n`;
+  const inngestFunction = `
+import { inngest } from './client';
+import { createTask } from './tasks';
+export const followUp = inngest.createFunction({ id: 'follow-up' }, { event: 'deal/stage.changed' }, async ({ event, step }) => {
+  await step.run('task', () => createTask(event.data.dealId, 'Call back'));
+});
+`;
+  const bullWorker = `
+import { Worker } from 'bullmq';
+import { createTask } from './tasks';
+new Worker('renewals', async (job) => {
+  await createTask(job.data.dealId, 'Renewal');
+});
+`;
+
+  it('called only by an Inngest function, which retries a step after its try: not reported', async () => {
+    const { findings } = await lintProject({
+      'src/db.ts': db,
+      'src/tasks.ts': helper,
+      'src/follow-up.ts': inngestFunction,
+    });
+    expect(findings).toEqual([]);
+  });
+
+  it('the near miss: a BullMQ worker calls it too, and a stalled job runs beside its first run', async () => {
+    const { findings } = await lintProject({
+      'src/db.ts': db,
+      'src/tasks.ts': helper,
+      'src/follow-up.ts': inngestFunction,
+      'src/renewals.ts': bullWorker,
+    });
+    expect(findings).toEqual(['src/tasks.ts:6 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+});
