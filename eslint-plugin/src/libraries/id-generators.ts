@@ -22,6 +22,8 @@ export const idGenerators: ValueAdapter = {
     ObjectId: 'a new ObjectId',
   },
   mintingConstructors: { ObjectId: 'a new ObjectId' },
+  // nanoid's generators of a chosen alphabet or size: \`const guid = customAlphabet(alphabet, 5)\`, then \`guid()\`.
+  mintingFactories: { customAlphabet: 'a new nanoid', customRandom: 'a new nanoid' },
   // A name-based UUID is the same for the same name: derived from its arguments.
   deriving: /^v5$|^v3$|uuidv5|uuidv3/i,
 };

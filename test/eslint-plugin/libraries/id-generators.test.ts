@@ -25,6 +25,16 @@ describe('id generators', () => {
       `async function f(body) { probe(new ObjectId(body.orderId)); }`,
       [['business']],
     ],
+    [
+      'a generator nanoid makes for an alphabet mints on each call, whatever its name',
+      `import { customAlphabet } from 'nanoid'; const guid = customAlphabet('0123456789abcdef', 5); probe(guid());`,
+      [['minted:a new nanoid']],
+    ],
+    [
+      'the near miss: a function another call returned is not known to mint',
+      `const guid = memoize(lookup); async function f() { const priceHash = guid(); probe(priceHash); }`,
+      [['amount']],
+    ],
   ])('%s', (_name, code, expected) => {
     expect(originsIn(code)).toEqual(expected);
   });

@@ -4,6 +4,16 @@ import { ruleTester } from '../rule-tester.js';
 ruleTester.run('no-amount-effect-key', noAmountEffectKey, {
   valid: [
     {
+      name: 'a price row keyed by an id a nanoid generator made, though the variable is named for the price',
+      code: `
+        import { customAlphabet } from 'nanoid';
+        const guid = customAlphabet('1234567890abcdefghijklmnopqrstuvwxyz', 5);
+        export async function createPrice(db, productId, amount) {
+          const priceHash = guid();
+          await db.insert(prices).values({ id: \`price-\${priceHash}\`, productId, unitAmount: amount });
+        }`,
+    },
+    {
       name: "the near miss of a SADD member built from the amount: a store wrapper's setValue is the member it is given, no amount",
       code: `
         class RedisCache {

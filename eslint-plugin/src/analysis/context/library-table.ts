@@ -91,6 +91,7 @@ export class LibraryTable {
 
   readonly mintingCalls = new Map<string, string>();
   readonly mintingPaths = new Map<string, string>();
+  readonly mintingFactories = new Map<string, string>();
   readonly mintingConstructors = new Map<string, string>();
   readonly workerPaths = new Map<string, string>();
   /** The first names of `workerPaths` (`os`, `process`): a member chain starting elsewhere is not looked up. */
@@ -192,6 +193,7 @@ export class LibraryTable {
   private addValues(adapter: ValueAdapter): void {
     for (const [name, what] of Object.entries(adapter.mintingCalls ?? {})) this.mintingCalls.set(name, what);
     for (const [path, what] of Object.entries(adapter.mintingPaths ?? {})) this.mintingPaths.set(path, what);
+    for (const [name, what] of Object.entries(adapter.mintingFactories ?? {})) this.mintingFactories.set(name, what);
     for (const [name, what] of Object.entries(adapter.mintingConstructors ?? {}))
       this.mintingConstructors.set(name, what);
     for (const [path, what] of Object.entries(adapter.workerPaths ?? {})) {

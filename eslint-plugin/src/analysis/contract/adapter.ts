@@ -75,10 +75,7 @@ export interface ShapeSpec {
   elements?: MemberSpec;
   /** Members not listed above: read from another shape's table (a broker's common members), then by name. */
   inherits?: ShapeId;
-  /**
-   * An unlisted member is judged by its name, and failing that is the delivery's content
-   * (`payload`, the default) or unknown; `opaque`: unknown, whatever its name.
-   */
+  /** An unlisted member is judged by its name, else is the content (`payload`, the default) or unknown; `opaque`: unknown. */
   otherMembers?: 'payload' | 'unknown' | 'opaque';
   /** A handler given a value of this shape is an entry point of its own kind, not the adapter's (a runner's scheduled task is a `cron`). */
   entry?: { label: string; kind: EntryKind };
@@ -353,6 +350,8 @@ export interface ValueAdapter {
   mintingCalls?: Readonly<Record<string, string>>;
   /** Member chains that do the same (`Date.now`). */
   mintingPaths?: Readonly<Record<string, string>>;
+  /** Calls that make such a function (`const guid = customAlphabet(…)`): each call of what they made mints. */
+  mintingFactories?: Readonly<Record<string, string>>;
   /** Classes whose `new` makes a new value without arguments (`new ObjectId()`). */
   mintingConstructors?: Readonly<Record<string, string>>;
   /** Calls and member chains that name the worker (`os.hostname`, `process.pid`). */

@@ -5,6 +5,7 @@ import type { LibraryTable } from '../context/library-table.js';
 import { calledFunction } from '../project/calls.js';
 import { importsLibrary } from '../project/modules.js';
 import { calleeName, memberPath } from '../syntax/nodes.js';
+import { constantInitializer } from '../syntax/scope.js';
 import { hasEvidence } from './entry-points.js';
 import { asScalars, leaf, shaped, type Fact, type Leaf } from './facts.js';
 import { callOnShape, memberSpecFacts } from './shapes.js';
@@ -42,7 +43,10 @@ export function callFacts(tracer: Tracing, node: TSESTree.CallExpression, depth:
   const name = calleeName(callee);
   const path = memberPath(callee)?.join('.');
   const table = tracer.table;
-  const minted = (path && table.mintingPaths.get(path)) ?? (name && table.mintingCalls.get(name));
+  const minted =
+    (path && table.mintingPaths.get(path)) ??
+    (name && table.mintingCalls.get(name)) ??
+    (callee.type === 'Identifier' && table.mintingFactories.get(madeBy(callee, tracer.file) ?? ''));
   if (minted) return [leaf('minted', code, minted)];
   const worker = (path && table.workerPaths.get(path)) ?? (name && table.workerPaths.get(name));
   if (worker) return [leaf('worker', code, worker)];
@@ -148,4 +152,10 @@ export function constructFacts(tracer: Tracing, node: TSESTree.NewExpression, de
     return argument.type === 'SpreadElement' ? [leaf('unknown', code)] : tracer.scalarsOf(argument, depth);
   }
   return [leaf('unknown', code)];
+}
+
+/** The call that made the function `callee` names (`customAlphabet` of `const guid = customAlphabet(…)`), here or in the project module it is imported from. */
+function madeBy(callee: TSESTree.Identifier, file: FileContext): string | undefined {
+  const made = constantInitializer(callee, file.scopeOf(callee)) ?? file.importedValue(callee.name)?.value;
+  return made?.type === 'CallExpression' ? calleeName(made.callee) : undefined;
 }
