@@ -725,6 +725,35 @@ export async function refund(refundId) {
     expect(findings).toEqual(['src/service.js:22 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
+  it('Sequelize: a TypeScript migration whose parameter is typed QueryInterface (named otherwise) adds its unique index', async () => {
+    const migration = (options: string) => `
+import { QueryInterface } from 'sequelize';
+export async function up(query: QueryInterface): Promise<void> {
+  await query.addIndex('invoice_items', ['invoice_id', 'source_record_type', 'source_record_id'], ${options});
+}
+`;
+    const service = `
+import { InvoiceItem } from './models';
+export async function addFee(invoiceId: string, encounterId: string) {
+  if (await InvoiceItem.findOne({ where: { invoiceId, sourceRecordType: 'Encounter', sourceRecordId: encounterId } })) return;
+  await InvoiceItem.create({ invoiceId, sourceRecordType: 'Encounter', sourceRecordId: encounterId, quantity: 1, price: 20 });
+}
+`;
+    const models = 'export const InvoiceItem: any = {};\n';
+    const unique = await lintProject({
+      'src/migrations/1763676214752-unique.ts': migration('{ unique: true, name: "invoice_items_source_unique" }'),
+      'src/fees.ts': service,
+      'src/models.ts': models,
+    });
+    expect(unique.findings).toEqual([]);
+    const plain = await lintProject({
+      'src/migrations/1763676214752-index.ts': migration('{ name: "invoice_items_source" }'),
+      'src/fees.ts': service,
+      'src/models.ts': models,
+    });
+    expect(plain.findings).toEqual(['src/fees.ts:5 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
   it('Sequelize: a model typed through the namespace the default import names (Sequelize.STRING) declares its primary key', async () => {
     const { findings } = await lintProject({
       'src/models/stake_transaction.ts': `

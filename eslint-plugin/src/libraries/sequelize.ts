@@ -15,7 +15,7 @@ export const sequelize: DataAdapter = {
   increments: { methods: ['increment', 'decrement'] },
   uniqueViolations: ['UniqueConstraintError', 'UniqueConstraint'],
   // Types written `DataTypes.STRING`, or through the namespace the default import names (`Sequelize.STRING`).
-  models: { mentions: /\b(queryInterface|DataTypes|Sequelize\.[A-Z]+)\b/, read: sequelizeDeclarations },
+  models: { mentions: /\b(queryInterface|QueryInterface|DataTypes|Sequelize\.[A-Z]+)\b/, read: sequelizeDeclarations },
   // A migration's `queryInterface.sequelize.query('CREATE UNIQUE INDEX …')`.
   ddlCalls: [{ method: 'query', receiver: /^sequelize$/ }],
 };
