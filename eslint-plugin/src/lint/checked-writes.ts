@@ -380,14 +380,52 @@ function oneSerialisableTransaction(write: DataOperation, read: DataOperation, s
  * matched on, with a value that is not new (a fresh id names a new row, never the one checked).
  * Unknown when either side does not show its columns.
  */
-function looksForInsertedRow(write: DataOperation, read: DataOperation, tracer: OriginTracer): boolean {
+function looksForInsertedRow(
+  write: DataOperation,
+  read: DataOperation,
+  tracer: OriginTracer,
+  scopeOf: ScopeOf,
+): boolean {
   if (!read.filters || read.filters.length === 0 || write.fields.length === 0) return true;
+  // The read asks for rows with a column empty (`endDate: null`) that the insert fills (`endDate: now`): never this one.
+  const asksEmpty = new Set(
+    read.filters
+      .filter((filter) => filter.values.length === 1 && isNullLiteral(filter.values[0]))
+      .map((filter) => columnName(filter.name)),
+  );
+  if (
+    write.fields.some(
+      (field) =>
+        asksEmpty.has(columnName(field.name)) &&
+        field.values.length > 0 &&
+        field.values.every((value) => surelySet(value, scopeOf)),
+    )
+  )
+    return false;
   const checked = new Set(read.filters.map((filter) => columnName(filter.name)));
   return write.fields.some(
     (field) =>
       checked.has(columnName(field.name)) &&
       (field.values.length === 0 ||
         field.values.some((value) => tracer.scalars(value).some((fact) => fact.kind !== 'minted'))),
+  );
+}
+
+function isNullLiteral(node: TSESTree.Node): boolean {
+  const value = unwrapExpression(node);
+  return value.type === 'Literal' && value.value === null;
+}
+
+/** A value that cannot be null: written in place (a string, a number, an object, a call's `new`), or a constant holding one. */
+function surelySet(node: TSESTree.Node, scopeOf: ScopeOf, depth = 0): boolean {
+  const value = unwrapExpression(node);
+  if (value.type === 'Literal') return value.value !== null;
+  if (value.type === 'Identifier') {
+    const held = depth === 0 ? constantInitializer(value, scopeOf(value)) : undefined;
+    return held !== undefined && surelySet(held, scopeOf, depth + 1);
+  }
+  return ['TemplateLiteral', 'ObjectExpression', 'ArrayExpression', 'NewExpression', 'CallExpression'].includes(
+    value.type,
   );
 }
 
@@ -820,7 +858,7 @@ export function insertDecidedBy(read: DataOperation, analysis: FileAnalysis): Da
         isDecidedBy(guards, writeSites(write.node, analysis.file)) &&
         (!read.mayTouch || write.targets.some(read.mayTouch)) &&
         write.targets.some((target) => read.targets.includes(target)) &&
-        looksForInsertedRow(write, read, analysis.tracer),
+        looksForInsertedRow(write, read, analysis.tracer, analysis.file.scopeOf),
     );
 }
 
@@ -1263,7 +1301,11 @@ function insertsDecided(
           serialisedBefore(write, guard.owner.range[0], groups, analysis),
       ) && again.targets.some((target) => write.targets.includes(target));
     if (serialisedBefore(write, write.node.range[0], groups, analysis) && candidates.some(looksUnderLock)) continue;
-    if (writesWhatWasRead(write, read, file.scopeOf) || !looksForInsertedRow(write, read, analysis.tracer)) continue;
+    if (
+      writesWhatWasRead(write, read, file.scopeOf) ||
+      !looksForInsertedRow(write, read, analysis.tracer, file.scopeOf)
+    )
+      continue;
     let key: { value: UniqueKey | undefined } | undefined;
     let after: readonly TSESTree.CallExpression[] | undefined;
     const decided = decision(guardsFor(read), sites)!;

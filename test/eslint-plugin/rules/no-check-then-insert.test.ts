@@ -151,6 +151,15 @@ const weeklyPayout = `
           },
         });`;
 
+const dispenseWithEndDate = `
+        import { Worker } from 'bullmq';
+        const prisma = new PrismaClient();
+        new Worker('dispense', async (job) => {
+          const open = await prisma.encounter.findFirst({ where: { patientId: job.data.patientId, endDate: null } });
+          if (open) return;
+          await prisma.encounter.create({ data: { patientId: job.data.patientId, endDate: job.data.endDate } });
+        });`;
+
 const bullDigest = `
         import { Worker } from 'bullmq';
         const prisma = new PrismaClient();
@@ -178,6 +187,18 @@ function caughtP2002(code: string, line: string, key: string): string {
 
 ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   valid: [
+    {
+      name: 'a check for an open encounter (endDate null) before one is written closed (endDate set): the check never finds the row it decides',
+      code: `
+        import { Worker } from 'bullmq';
+        const prisma = new PrismaClient();
+        new Worker('dispense', async (job) => {
+          const now = new Date().toISOString();
+          const open = await prisma.encounter.findFirst({ where: { patientId: job.data.patientId, endDate: null } });
+          if (open) return;
+          await prisma.encounter.create({ data: { patientId: job.data.patientId, startDate: now, endDate: now } });
+        });`,
+    },
     {
       name: 'a trigger.dev task holds its run: a retry comes after the try, finds the row, and only different runs at once could both write a plain row',
       code: `
@@ -1611,6 +1632,27 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
                 weeklyPayout,
                 '            await prisma.payout.create({ data: { creatorId, week, amount: await earnings(creatorId, week) } });',
                 '@@unique([creatorId, week]) to model Payout',
+              ),
+            },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'the near miss: the encounter is written with an end date the job carries, which may be empty: the check may find it',
+      code: dispenseWithEndDate,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 7,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              data: { key: '@@unique([patientId, endDate]) to model Encounter', code: 'P2002' },
+              output: caughtP2002(
+                dispenseWithEndDate,
+                '          await prisma.encounter.create({ data: { patientId: job.data.patientId, endDate: job.data.endDate } });',
+                '@@unique([patientId, endDate]) to model Encounter',
               ),
             },
           ],
