@@ -551,6 +551,17 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'a coupon made when missing for an amount off: an offer on the catalogue moves no money until it is redeemed',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function creditCoupon(productId, amountDiscount) {
+          const found = await prisma.coupon.findFirst({ where: { productId, amountDiscount } });
+          if (found) return found;
+          return prisma.coupon.create({ data: { productId, amountDiscount, maxUses: -1 } });
+        }`,
+    },
+    {
       name: 'a cache fill of a constant chosen by what was computed: SET 1 or 0 after resolving',
       code: `
         import Redis from 'ioredis';
@@ -1449,6 +1460,18 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           const found = await prisma.lineItem.findFirst({ where: { cartId, sku } });
           if (found) return found;
           return prisma.lineItem.create({ data: { cartId, sku, unitPrice: 1200 } });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 7 }],
+    },
+    {
+      name: 'the near miss of a coupon: its redemption, recorded with the amount taken off, is an offer taken up',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function redeem(couponId, orderRef, amountDiscount) {
+          const found = await prisma.couponRedemption.findFirst({ where: { couponId, orderRef } });
+          if (found) return found;
+          return prisma.couponRedemption.create({ data: { couponId, orderRef, amountDiscount } });
         }`,
       errors: [{ messageId: 'checkThenInsert', line: 7 }],
     },

@@ -61,11 +61,30 @@ export const namesSingleUseBill: (name: string) => boolean = remembered((name) =
   return parts.includes('bolt11') || parts.some((word, index) => word === 'payment' && parts[index + 1] === 'request');
 });
 
-/** Tables of a catalogue: what is sold, at what price (`products`, `PricingPlan`), not a sale of it. */
-const catalogueNouns = new Set(['product', 'plan', 'price', 'pricing', 'sku', 'variant', 'catalog', 'catalogue']);
+/**
+ * Tables of a catalogue: what is sold, at what price (`products`, `PricingPlan`), and the offers on
+ * it (`coupons`, `promotions`), not a sale of it or an offer taken up.
+ */
+const catalogueNouns = new Set([
+  'product',
+  'plan',
+  'price',
+  'pricing',
+  'sku',
+  'variant',
+  'catalog',
+  'catalogue',
+  'coupon',
+  'promotion',
+]);
+
+/** What takes up an offer or sells an entry (`coupon_redemptions`, `price_sales`): a row of it is no catalogue's. */
+const takenUpNouns = new Set(['redemption', 'usage', 'use', 'application', 'claim', 'sale']);
+const namesCatalogueNoun = naming(catalogueNouns);
+const namesTakenUp = naming(takenUpNouns);
 
 /** Does a table's (or model's) name say its rows are a catalogue's entries? A second one moves no money. */
-export const namesCatalogue: (name: string) => boolean = naming(catalogueNouns);
+export const namesCatalogue = (name: string): boolean => namesCatalogueNoun(name) && !namesTakenUp(name);
 
 /** Does a table's (or model's) name say its rows are counted grants (`seats`, `Licenses`)? */
 export const namesCountedGrant: (name: string) => boolean = naming(countedGrantNouns);
