@@ -725,6 +725,28 @@ export async function refund(refundId) {
     expect(findings).toEqual(['src/service.js:22 idempotency/no-check-then-insert/checkThenInsert']);
   });
 
+  it('Prisma: a client a package outside the project made keeps its schema there, so a model the project does not declare has unknown keys', async () => {
+    const worker = (source: string) => `
+import { Worker } from 'bullmq';
+import { prisma } from '${source}';
+new Worker('signers', async (job) => {
+  const signer = await prisma.documentSigner.findFirst({ where: { email: job.data.email, envelopeId: job.data.envelopeId } });
+  if (signer) return;
+  await prisma.documentSigner.create({ data: { email: job.data.email, envelopeId: job.data.envelopeId } });
+});
+`;
+    const fromPackage = await lintProject({ 'src/worker.ts': worker('@acme/core/prisma-client') });
+    expect(fromPackage.findings).toEqual([]);
+    // The near misses: the project's own schema declares the model, or the client is Prisma's own.
+    const declared = await lintProject({
+      'prisma/schema.prisma': 'model DocumentSigner {\n  id String @id\n  email String\n  envelopeId String\n}\n',
+      'src/worker.ts': worker('@acme/core/prisma-client'),
+    });
+    expect(declared.findings).toEqual(['src/worker.ts:7 idempotency/no-check-then-insert/checkThenInsert']);
+    const own = await lintProject({ 'src/worker.ts': worker('@prisma/client') });
+    expect(own.findings).toEqual(['src/worker.ts:7 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
   it('Sequelize: a TypeScript migration whose parameter is typed QueryInterface (named otherwise) adds its unique index', async () => {
     const migration = (options: string) => `
 import { QueryInterface } from 'sequelize';

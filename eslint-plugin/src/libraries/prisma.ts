@@ -256,5 +256,7 @@ export const prisma: DataAdapter = {
     endings: ['.prisma'],
     read: (text) => prismaSchemaKeys(text),
     kind: 'a Prisma schema',
+    // A client is generated from a schema: a model the project's schema lacks comes from one kept elsewhere (a package).
+    declaresEveryTable: true,
   },
 };

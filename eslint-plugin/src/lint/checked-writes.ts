@@ -24,6 +24,7 @@ import {
   calleeName,
   callTaking,
   keyName,
+  memberPath,
   runsInline,
   staticString,
   unwrapExpression,
@@ -33,6 +34,7 @@ import type { ScopeOf } from '../analysis/syntax/static-text.js';
 import { walk } from '../analysis/syntax/walk.js';
 import { isWork, workOfCall, type Work } from '../analysis/work/work.js';
 import { argumentForParameter } from '../analysis/control/helper-operations.js';
+import { moduleOfBinding } from '../analysis/project/modules.js';
 
 /**
  * Writes that the application decided to make from a read of the same rows: "look, and write if
@@ -611,7 +613,29 @@ function storesState(write: DataOperation, groups: ReturnType<typeof byFunction>
  */
 function keysUnknown(write: DataOperation, analysis: FileAnalysis): boolean {
   const schema = analysis.schema();
-  return write.targets.some((target) => schema.unreadableFor(target) || schema.keysUnseen(target));
+  // A store that declares every table in its schema files (Prisma), through a client a package
+  // outside the project made, writing a table the project's own files do not declare.
+  const declaredElsewhere =
+    analysis.file.libraries.dataAdapter(write.library)?.schema?.declaresEveryTable === true &&
+    clientFromPackage(write, analysis);
+  return write.targets.some(
+    (target) =>
+      schema.unreadableFor(target) || schema.keysUnseen(target) || (declaredElsewhere && !schema.knows(target)),
+  );
+}
+
+/**
+ * Is the client a write calls imported from a package (`import { prisma } from '@acme/core/prisma-client'`),
+ * neither the library's own module nor one of the project's? Its schema is kept in that package.
+ */
+function clientFromPackage(write: DataOperation, analysis: FileAnalysis): boolean {
+  const callee = write.node.type === 'CallExpression' ? write.node.callee : undefined;
+  const root = callee && memberPath(callee)?.[0];
+  const source = root === undefined ? undefined : analysis.file.imports.bindings.get(root);
+  if (source === undefined || source.startsWith('.')) return false;
+  const own = analysis.file.libraries.dataAdapter(write.library)?.modules ?? [];
+  if (own.some((module) => (typeof module === 'string' ? module === source : module.test(source)))) return false;
+  return moduleOfBinding(analysis.file, root!) === undefined;
 }
 
 /** An `if` that leaves the function on neither side. */

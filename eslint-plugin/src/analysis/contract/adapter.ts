@@ -267,6 +267,8 @@ export interface SchemaFiles {
   read(text: string, file: string): DeclaredTable[] | null;
   /** What the file is, for the warning when it cannot be read: "a Prisma schema". */
   kind: string;
+  /** Every table the library writes is declared in such a file: one the project's files do not declare is declared outside them. */
+  declaresEveryTable?: true;
 }
 
 /** A call sending DDL as text: `queryRunner.query(sql)` (receiver's last name, argument 0 by default), or sql`…`. */
