@@ -102,6 +102,11 @@ export interface CheckedWrite {
   decidedAfter(): readonly TSESTree.CallExpression[];
   /** The function goes on past the check either way (`if (!cached) set(…)`): its callers learn nothing of what it found. */
   fallsThrough?: true;
+  /**
+   * Between the check and the write, an insert a unique key refuses when the same values come
+   * again (`untilRefused`): a second worker stops there, before the write and the work after it.
+   */
+  refusedBetween?: true;
 }
 
 /**
@@ -636,6 +641,34 @@ function clientFromPackage(write: DataOperation, analysis: FileAnalysis): boolea
   const own = analysis.file.libraries.dataAdapter(write.library)?.modules ?? [];
   if (own.some((module) => (typeof module === 'string' ? module === source : module.test(source)))) return false;
   return moduleOfBinding(analysis.file, root!) === undefined;
+}
+
+/**
+ * The work up to the first insert a unique key refuses when the same values come again (a charge
+ * row keyed by the provider's charge id, its own id fresh): a repeat stops there, so what follows
+ * it does not run twice. Not one whose violation is caught: the code then goes on.
+ */
+function untilRefused(work: readonly Work[], analysis: FileAnalysis): Work[] {
+  const schema = analysis.schema();
+  const stable = (field: Field) =>
+    field.values.length > 0 &&
+    field.values.every((value) => analysis.tracer.scalars(value).every((fact) => fact.kind !== 'minted'));
+  const refuses = ({ node }: Work) =>
+    node.type === 'CallExpression' &&
+    duplicateCatches(node, analysis.file).length === 0 &&
+    analysis.operationsAt(node).some(
+      (operation) =>
+        operation.kind === 'insert' &&
+        operation.targets.some(
+          (target) =>
+            schema.keyWithin(
+              target,
+              operation.fields.filter(stable).map((field) => field.name),
+            ) !== undefined,
+        ),
+    );
+  const at = work.findIndex(refuses);
+  return at === -1 ? [...work] : work.slice(0, at);
 }
 
 /** An `if` that leaves the function on neither side. */
@@ -1335,7 +1368,8 @@ function insertsDecided(
     const decided = decision(guardsFor(read), sites)!;
     const from =
       enclosingFunction(read.node) === enclosingFunction(decided.site) ? read.node.range[1] : askedBy(decided.guard);
-    const onPath = workBetween(write, decided.site, from, settles, guardsFor(read), analysis);
+    const between = workBetween(write, decided.site, from, settles, guardsFor(read), analysis);
+    const onPath = untilRefused(between, analysis);
     // The helper the check lets run may do work of its own before it writes the record.
     const inHelper = workInHelper(write, decided.site, settles, analysis);
     result.push({
@@ -1359,6 +1393,7 @@ function insertsDecided(
       lockedAfterCheck: () => lockedAfterCheck(write, decided.site, from, groups, analysis),
       decidedAfter: () => (after ??= callsDecidedAfter(decided.site, guardsFor(read), analysis)),
       ...(fallsThrough(decided.guard) && { fallsThrough: true as const }),
+      ...(onPath.length < between.length && { refusedBetween: true as const }),
     });
   }
   return result;

@@ -1809,3 +1809,48 @@ ruleTester.run('no-claim-after-effect (a claim between the check and the work)',
     },
   ],
 });
+
+describe('no-claim-after-effect: an insert a unique key refuses on a repeat', () => {
+  const schema = (chargeKey: string) => `
+datasource db {
+  provider = "postgresql"
+  url      = env("DATABASE_URL")
+}
+model Charge {
+  id         String @id
+  identifier String ${chargeKey}
+}
+model Purchase {
+  id       String @id
+  chargeId String
+  amount   Int
+}
+model Coupon {
+  id      String @id
+  maxUses Int
+}
+`;
+  const worker = `
+import { Worker } from 'bullmq';
+import { PrismaClient } from '@prisma/client';
+import { randomUUID } from 'node:crypto';
+const prisma = new PrismaClient();
+new Worker('purchases', async (job) => {
+  const existing = await prisma.purchase.findFirst({ where: { chargeId: job.data.chargeId } });
+  if (existing) return existing.id;
+  await prisma.charge.create({ data: { id: randomUUID(), identifier: job.data.chargeId } });
+  await prisma.coupon.update({ where: { id: job.data.couponId }, data: { maxUses: { increment: 1 } } });
+  await prisma.purchase.create({ data: { id: randomUUID(), chargeId: job.data.chargeId, amount: job.data.amount } });
+});
+`;
+
+  it('comes first, keyed by the charge the check asked about: a second worker stops there, before the work', async () => {
+    const { findings } = await lintProject({ 'prisma/schema.prisma': schema('@unique'), 'src/worker.ts': worker });
+    expect(findings).toEqual([]);
+  });
+
+  it('the near miss: without the unique key, the charge row is one more write and the coupon is counted twice', async () => {
+    const { findings } = await lintProject({ 'prisma/schema.prisma': schema(''), 'src/worker.ts': worker });
+    expect(findings).toEqual(['src/worker.ts:11 idempotency/no-claim-after-effect/recordAfterWork']);
+  });
+});

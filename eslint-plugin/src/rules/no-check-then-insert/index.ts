@@ -50,7 +50,8 @@ export const noCheckThenInsert = createRule({
           // work, is the claim recorded too late (no-claim-after-effect); a cache fill is no claim
           // at all; a unique key settles it, on this insert or on another one in its transaction; a
           // schema that names the table but could not be read may declare one; a try-lock after the
-          // check lets one worker through. Outside a
+          // check lets one worker through, and so does an insert a unique key refuses on a
+          // repeat, between the check and the write. Outside a
           // delivery's handler, a duplicate is worth a finding only when it moves money or grants
           // access.
           if (
@@ -63,6 +64,7 @@ export const noCheckThenInsert = createRule({
             checked.keyInTransaction() ||
             checked.keysUnknown() ||
             checked.lockedAfterCheck() ||
+            checked.refusedBetween ||
             !repeatMatters(checked, analysis) ||
             reported.has(checked.at)
           )
