@@ -648,13 +648,14 @@ function clientFromPackage(write: DataOperation, analysis: FileAnalysis): boolea
  * row keyed by the provider's charge id, its own id fresh): a repeat stops there, so what follows
  * it does not run twice. Not one whose violation is caught: the code then goes on.
  */
-function untilRefused(work: readonly Work[], analysis: FileAnalysis): Work[] {
+function untilRefused(work: readonly Work[], write: TSESTree.Node, analysis: FileAnalysis): Work[] {
   const schema = analysis.schema();
   const stable = (field: Field) =>
     field.values.length > 0 &&
     field.values.every((value) => analysis.tracer.scalars(value).every((fact) => fact.kind !== 'minted'));
   const refuses = ({ node }: Work) =>
     node.type === 'CallExpression' &&
+    passedOnEveryPath(node, write) &&
     duplicateCatches(node, analysis.file).length === 0 &&
     analysis.operationsAt(node).some(
       (operation) =>
@@ -669,6 +670,32 @@ function untilRefused(work: readonly Work[], analysis: FileAnalysis): Work[] {
     );
   const at = work.findIndex(refuses);
   return at === -1 ? [...work] : work.slice(0, at);
+}
+
+/**
+ * Does every path to `write` pass `node`: does no branch, loop, short-circuit, switch case or
+ * guarded `try` hold `node` without holding `write` too?
+ */
+function passedOnEveryPath(node: TSESTree.Node, write: TSESTree.Node): boolean {
+  for (let current: TSESTree.Node = node; current.parent && !isFunction(current.parent); current = current.parent) {
+    const parent: TSESTree.Node = current.parent;
+    if (contains(parent, write)) return true;
+    const branch =
+      ((parent.type === 'IfStatement' || parent.type === 'ConditionalExpression') && current !== parent.test) ||
+      (parent.type === 'LogicalExpression' && current === parent.right) ||
+      (parent.type === 'TryStatement' && current === parent.block && parent.handler !== null) ||
+      [
+        'SwitchCase',
+        'CatchClause',
+        'ForStatement',
+        'ForInStatement',
+        'ForOfStatement',
+        'WhileStatement',
+        'DoWhileStatement',
+      ].includes(parent.type);
+    if (branch) return false;
+  }
+  return true;
 }
 
 /** An `if` that leaves the function on neither side. */
@@ -1369,7 +1396,7 @@ function insertsDecided(
     const from =
       enclosingFunction(read.node) === enclosingFunction(decided.site) ? read.node.range[1] : askedBy(decided.guard);
     const between = workBetween(write, decided.site, from, settles, guardsFor(read), analysis);
-    const onPath = untilRefused(between, analysis);
+    const onPath = untilRefused(between, write.node, analysis);
     // The helper the check lets run may do work of its own before it writes the record.
     const inHelper = workInHelper(write, decided.site, settles, analysis);
     result.push({

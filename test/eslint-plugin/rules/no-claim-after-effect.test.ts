@@ -1849,6 +1849,15 @@ new Worker('purchases', async (job) => {
     expect(findings).toEqual([]);
   });
 
+  it('the near miss: the charge row is written on one branch only, so the other path reaches the work unrefused', async () => {
+    const branched = worker.replace(
+      '  await prisma.charge.create(',
+      '  if (job.data.card) await prisma.charge.create(',
+    );
+    const { findings } = await lintProject({ 'prisma/schema.prisma': schema('@unique'), 'src/worker.ts': branched });
+    expect(findings).toEqual(['src/worker.ts:11 idempotency/no-claim-after-effect/recordAfterWork']);
+  });
+
   it('the near miss: without the unique key, the charge row is one more write and the coupon is counted twice', async () => {
     const { findings } = await lintProject({ 'prisma/schema.prisma': schema(''), 'src/worker.ts': worker });
     expect(findings).toEqual(['src/worker.ts:11 idempotency/no-claim-after-effect/recordAfterWork']);
