@@ -333,19 +333,6 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
-      name: "near miss of a job runner's task: the same run function handed to another library's task() is no entry point",
-      code: `
-        const prisma = new PrismaClient();
-        export const digest = task({
-          id: 'daily-digest',
-          run: async ({ day }) => {
-          const sent = await prisma.digest.findFirst({ where: { day } });
-          if (sent) return;
-          await prisma.digest.create({ data: { day } });
-          },
-        });`,
-    },
-    {
       name: "near miss of a schedule: another library's schedule(), in a file that does not import node-cron",
       code: `
         const prisma = new PrismaClient();
