@@ -35,6 +35,7 @@ import { walk } from '../analysis/syntax/walk.js';
 import { isWork, workOfCall, type Work } from '../analysis/work/work.js';
 import { argumentForParameter } from '../analysis/control/helper-operations.js';
 import { moduleOfBinding } from '../analysis/project/modules.js';
+import { matchesModule } from '../analysis/context/library-table.js';
 
 /**
  * Writes that the application decided to make from a read of the same rows: "look, and write if
@@ -638,8 +639,7 @@ function clientFromPackage(write: DataOperation, analysis: FileAnalysis): boolea
   const root = callee && memberPath(callee)?.[0];
   const source = root === undefined ? undefined : analysis.file.imports.bindings.get(root);
   if (source === undefined || source.startsWith('.')) return false;
-  const own = analysis.file.libraries.dataAdapter(write.library)?.modules ?? [];
-  if (own.some((module) => (typeof module === 'string' ? module === source : module.test(source)))) return false;
+  if (matchesModule(source, analysis.file.libraries.dataAdapter(write.library)?.modules)) return false;
   return moduleOfBinding(analysis.file, root!) === undefined;
 }
 
@@ -649,25 +649,11 @@ function clientFromPackage(write: DataOperation, analysis: FileAnalysis): boolea
  * it does not run twice. Not one whose violation is caught: the code then goes on.
  */
 function untilRefused(work: readonly Work[], write: TSESTree.Node, analysis: FileAnalysis): Work[] {
-  const schema = analysis.schema();
-  const stable = (field: Field) =>
-    field.values.length > 0 &&
-    field.values.every((value) => analysis.tracer.scalars(value).every((fact) => fact.kind !== 'minted'));
   const refuses = ({ node }: Work) =>
     node.type === 'CallExpression' &&
     passedOnEveryPath(node, write) &&
     duplicateCatches(node, analysis.file).length === 0 &&
-    analysis.operationsAt(node).some(
-      (operation) =>
-        operation.kind === 'insert' &&
-        operation.targets.some(
-          (target) =>
-            schema.keyWithin(
-              target,
-              operation.fields.filter(stable).map((field) => field.name),
-            ) !== undefined,
-        ),
-    );
+    analysis.operationsAt(node).some((operation) => refusingKey(operation, analysis) !== undefined);
   const at = work.findIndex(refuses);
   return at === -1 ? [...work] : work.slice(0, at);
 }
@@ -901,29 +887,34 @@ function keyInTransaction(
   const transaction = transactionOf(write.node, scopeOf);
   if (!transaction) return undefined;
   for (const other of neighbours) {
-    const target = other.targets[0];
     if (
-      !target ||
-      other.kind !== 'insert' ||
-      other.arbitrated ||
       other === write ||
       other.node.range[0] <= read.node.range[1] ||
       transactionOf(other.node, scopeOf) !== transaction
     )
       continue;
-    const stable = other.fields.filter((field) =>
-      field.values.some((value) => analysis.tracer.scalars(value).some((fact) => fact.kind !== 'minted')),
-    );
-    const key =
-      stable.length > 0
-        ? analysis.schema().keyWithin(
-            target,
-            stable.map((field) => field.name),
-          )
-        : undefined;
+    const key = refusingKey(other, analysis);
     if (key) return key;
   }
   return undefined;
+}
+
+/**
+ * The unique key a plain insert fills with values a repeat writes again (not made fresh): a second
+ * copy of the insert fails on it. None for an insert that settles duplicates itself (`ON CONFLICT`).
+ */
+function refusingKey(insert: DataOperation, analysis: FileAnalysis): UniqueKey | undefined {
+  const target = insert.targets[0];
+  if (!target || insert.kind !== 'insert' || insert.arbitrated) return undefined;
+  const stable = insert.fields.filter((field) =>
+    field.values.some((value) => analysis.tracer.scalars(value).some((fact) => fact.kind !== 'minted')),
+  );
+  return stable.length > 0
+    ? analysis.schema().keyWithin(
+        target,
+        stable.map((field) => field.name),
+      )
+    : undefined;
 }
 
 /**

@@ -106,16 +106,15 @@ export function runsPerDelivery(node: TSESTree.Node, analysis: FileAnalysis): bo
  * runs are not held so: they overlap, and each instance fires.
  */
 function heldOneAtATime(node: TSESTree.Node, analysis: FileAnalysis): boolean {
-  const runners = [...analysis.runnersAt(node), ...analysis.runnersElsewhere(node)];
+  const { brokers } = analysis.file.libraries;
+  const held = (runner: string | undefined) =>
+    brokers.some((adapter) => adapter.name === runner && adapter.oneRunAtATime);
   for (let current = node.parent; current; current = current.parent) {
     const entry = isFunction(current) ? entryPointOf(current, analysis) : undefined;
-    if (entry) runners.push(entry.kind === 'cron' ? 'cron' : (entry.library ?? 'handler'));
+    if (entry && (entry.kind === 'cron' || !held(entry.library))) return false;
   }
-  const { brokers } = analysis.file.libraries;
-  return (
-    runners.length > 0 &&
-    runners.every((runner) => brokers.some((adapter) => adapter.name === runner && adapter.oneRunAtATime))
-  );
+  const runners = [...analysis.runnersAt(node), ...analysis.runnersElsewhere(node)];
+  return runners.length > 0 && runners.every(held);
 }
 
 /** The values a check-then-insert checks and writes. */
