@@ -5,6 +5,7 @@ import { effectKeysOfOperation, type EffectKey, type UniqueColumn } from '../ana
 import { effectKeyOfBinding, effectKeyOfHeaderCall, effectKeyOfProperty } from '../analysis/keys/named-keys.js';
 import { analysisFor, type FileAnalysis, type TracedKey } from './file-analysis.js';
 import { effectKeyOfKeyPath } from '../analysis/keys/key-paths.js';
+import { onlySends } from '../analysis/work/work.js';
 
 /**
  * Is the property a field a database write stores (`data: { idempotencyKey }` of an insert or an
@@ -31,6 +32,12 @@ function storedByWrite(property: TSESTree.Property, analysis: FileAnalysis): boo
 }
 
 const dataKeys = new Set(['data', 'set', '$set', 'values', 'changes']);
+
+/** `publishWorkflowEvent({ …, idempotencyKey })`: handed to a project function that only sends it on, made at the source. */
+function handedToSender(property: TSESTree.Property, analysis: FileAnalysis): boolean {
+  const call = callTaking(enclosingLiteral(property));
+  return call !== undefined && onlySends(call, analysis.file);
+}
 
 /** The key rules linting a file, and their checks in the order the rules were created. */
 const keyRules = new WeakMap<FileAnalysis, { rules: Set<string>; checks: ((key: TracedKey) => void)[] }>();
@@ -89,7 +96,8 @@ export function effectKeyListeners(
     // Most properties and assignments are not keys: they are turned away before anything is stored.
     Property(node) {
       const key = effectKeyOfProperty(node, analysis.file.libraries) ?? effectKeyOfKeyPath(node, analysis.file);
-      if (key && !(key.external && storedByWrite(node, analysis))) visit(analysis.keysAt(node, () => [key]));
+      if (key && !(key.external && (storedByWrite(node, analysis) || handedToSender(node, analysis))))
+        visit(analysis.keysAt(node, () => [key]));
     },
     VariableDeclarator(node) {
       const key = effectKeyOfBinding(node);

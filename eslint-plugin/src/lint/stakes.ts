@@ -36,7 +36,8 @@ import { projectRoot } from '../analysis/project/root.js';
 import { callTaking, keyName, promiseStep, propertyName, resultIgnored, runsInline } from '../analysis/syntax/nodes.js';
 import { variableOf } from '../analysis/syntax/scope.js';
 import { walk } from '../analysis/syntax/walk.js';
-import { inMemory, isWork, onlyAsks, reachesOwnServer, sends, writingMethod } from '../analysis/work/work.js';
+import { inMemory, isWork, onlyAsks, sends } from '../analysis/work/work.js';
+import { reachesOwnServer, writingMethod } from '../analysis/work/requests.js';
 import { entryPointOf } from './entry-points.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { writingMethod } from '../../../eslint-plugin/src/analysis/work/work.js';
+import { writingMethod } from '../../../eslint-plugin/src/analysis/work/requests.js';
 import { inFile } from '../support/file.js';
 
 /** The method each call of `callees` writes with, or `-` for a request that only asks (or no request). */

@@ -634,6 +634,20 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         }`,
     },
     {
+      name: "a key handed to the project's event publisher, which only sends it on: made once, at the source",
+      code: `
+        import { Queue } from 'bullmq';
+        import { randomUUID } from 'node:crypto';
+        const events = new Queue('billing-events');
+        async function publishBillingEvent(params) {
+          await events.add(params.type, { ...params.payload, idempotencyKey: params.idempotencyKey });
+        }
+        export async function recordPayment(invoiceId, amount) {
+          const paymentId = randomUUID();
+          await publishBillingEvent({ type: 'PAYMENT_RECORDED', payload: { paymentId, invoiceId, amount }, idempotencyKey: \`payment_recorded:\${paymentId}\` });
+        }`,
+    },
+    {
       name: "outside a delivery, a fresh key on a provider's customer record: a second one moves no money",
       code: `
         import Stripe from 'stripe';
@@ -737,6 +751,23 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           return stripe.charges.create({ customer, amount: cents }, { idempotencyKey: 'charge:' + randomUUID() });
         }`,
       errors: [{ messageId: 'mintedKey', line: 6 }],
+    },
+    {
+      name: "near miss: the helper handed the key charges as well as publishing, so the key is the charge's",
+      code: `
+        import { Queue } from 'bullmq';
+        import Stripe from 'stripe';
+        import { randomUUID } from 'node:crypto';
+        const stripe = new Stripe('key');
+        const events = new Queue('billing-events');
+        async function chargeAndPublish(params) {
+          await stripe.charges.create({ customer: params.customer, amount: params.amount }, { idempotencyKey: params.idempotencyKey });
+          await events.add('charged', { customer: params.customer });
+        }
+        export async function chargeCustomer(customer, amount) {
+          await chargeAndPublish({ customer, amount, idempotencyKey: 'charge:' + randomUUID() });
+        }`,
+      errors: [{ messageId: 'mintedKey', line: 8 }],
     },
     {
       name: 'outside a delivery, a fresh key on a request named for a transfer: the names say it moves money',

@@ -6,23 +6,13 @@ import { objectLiteral } from '../operations/fields.js';
 import { addedFields } from '../operations/additions.js';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { collectionOf, localCollection } from './collections.js';
+import { reachesOwnServer, writingRequest } from './requests.js';
 import type { DataOperation } from '../operations/index.js';
 import { callOperations } from '../control/helper-operations.js';
 import { calledFunction } from '../project/calls.js';
 import { makerOf } from '../project/modules.js';
-import {
-  calleeName,
-  memberPath,
-  objectProperty,
-  propertyName,
-  runsInline,
-  staticString,
-  unwrapExpression,
-  withoutTypeAssertions,
-} from '../syntax/nodes.js';
-import type { RequestSpec } from '../contract/adapter.js';
+import { calleeName, memberPath, runsInline, unwrapExpression, withoutTypeAssertions } from '../syntax/nodes.js';
 import { constantInitializer, variableOf } from '../syntax/scope.js';
-import { staticText } from '../syntax/static-text.js';
 import { someNode, walk } from '../syntax/walk.js';
 
 /**
@@ -103,40 +93,74 @@ export function isWork(operation: DataOperation, file: FileContext): boolean {
   return (repeatsWhenRun(operation) && !overwrites(operation, file)) || accumulates(operation, file);
 }
 
-/** A message that goes out, or a request that changes another system: work whatever the analysis sees of its target. */
-function sendsOrRequests(call: TSESTree.CallExpression, file: FileContext): boolean {
-  return sends(call, file) || writingRequest(call, file) !== undefined;
+/**
+ * What a helper's body does, directly or through the helpers it calls: work a second run repeats,
+ * messages sent (keyed or not), and anything else than reading and sending.
+ */
+interface HelperWork {
+  work: boolean;
+  sends: boolean;
+  other: boolean;
 }
 
-const helperWork = new WeakMap<FunctionNode, boolean>();
+const nothing: HelperWork = { work: false, sends: false, other: false };
+const helperWork = new WeakMap<FunctionNode, HelperWork>();
 
-/** Does a helper's body do work, directly or through the helpers it calls? */
-function helperDoesWork(fn: FunctionNode, file: FileContext, depth: number): boolean {
+function helperWorkOf(fn: FunctionNode, file: FileContext, depth: number): HelperWork {
   const known = helperWork.get(fn);
   if (known !== undefined) return known;
-  helperWork.set(fn, false);
-  let found = false;
+  helperWork.set(fn, nothing);
+  const found = { ...nothing };
   walk(
     fn.body,
     file.visitorKeys,
     (node) => {
-      if (found) return false;
       // A function defined inside runs when something calls it, not when the helper does; a
       // callback of a call the helper awaits or returns has run by its answer (a retry, a breaker).
       if (node !== fn.body && isFunction(node) && !runsInline(node)) return false;
-      if (
-        node.type === 'TaggedTemplateExpression' &&
-        callOperations(node, file).some((operation) => isWork(operation, file))
-      )
-        found = true;
-      if (node.type === 'CallExpression')
-        found = !excluded(node, file) && callWork(node, file, callOperations(node, file), depth + 1) !== undefined;
-      return !found;
+      if (node.type === 'TaggedTemplateExpression' || node.type === 'CallExpression') {
+        const kind = callKind(node, file, callOperations(node, file), depth + 1);
+        found.work ||= kind.work;
+        found.sends ||= kind.sends;
+        found.other ||= kind.other;
+      }
+      return !(found.work && found.other);
     },
     walkBudget,
   );
   helperWork.set(fn, found);
   return found;
+}
+
+/** What a call does (`callWork`'s question, also asked of one that carries its key), seen through the helpers it calls. */
+function callKind(
+  call: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression,
+  file: FileContext,
+  operations: readonly DataOperation[],
+  depth: number,
+): HelperWork {
+  const keyed = call.type === 'CallExpression' && excluded(call, file);
+  if (operations.length > 0) {
+    const work = !keyed && operations.some((operation) => isWork(operation, file));
+    return { work, sends: false, other: operations.some((operation) => operation.kind !== 'read') };
+  }
+  if (call.type !== 'CallExpression') return nothing;
+  if (sends(call, file)) return { work: !keyed, sends: true, other: false };
+  if (writingRequest(call, file) !== undefined || providerCallAt(call, file))
+    return { ...nothing, work: !keyed, other: true };
+  const helper = depth <= maxHelperDepth ? calledFunction(file, call.callee) : undefined;
+  const kind = helper ? helperWorkOf(helper.fn, helper.module, depth) : nothing;
+  return keyed ? { ...kind, work: false } : kind;
+}
+
+/**
+ * `publishWorkflowEvent({ …, idempotencyKey })`: a call of a project function that sends messages
+ * and does nothing else. What it is handed travels in what it sends, as a producer's key does.
+ */
+export function onlySends(call: TSESTree.CallExpression, file: FileContext): boolean {
+  const helper = calledFunction(file, call.callee);
+  const kind = helper && helperWorkOf(helper.fn, helper.module, 1);
+  return kind !== undefined && kind.sends && !kind.other;
 }
 
 /** A call whose repeat the analysis never counts as work: it carries an idempotency key, or it reaches the project's own server (its handler's work, judged there). */
@@ -157,22 +181,9 @@ function callWork(
   depth: number,
 ): DataOperation | true | undefined {
   if (operations.length > 0) return operations.find((operation) => isWork(operation, file));
-  return sendsOrRequests(call, file) || providerCallAt(call, file) || calledHelperDoesWork(call, file, depth)
-    ? true
-    : undefined;
+  return callKind(call, file, operations, depth).work ? true : undefined;
 }
 
-function calledHelperDoesWork(call: TSESTree.CallExpression, file: FileContext, depth: number): boolean {
-  if (depth > maxHelperDepth) return false;
-  const helper = calledFunction(file, call.callee);
-  return helper !== undefined && helperDoesWork(helper.fn, helper.module, depth);
-}
-
-/**
- * The work a call in the linted file does: its own operations (found by `operationsAt`, the
- * file's cache), a message it sends, a helper of the project that does work, or a call awaited
- * for its effect alone.
- */
 /** Calls that ask, wait or log rather than act. */
 const notEffects =
   /^(debug|info|warn|warning|error|trace|sleep|delay|wait|setTimeout|flush|begin|beginTransaction|startTransaction|commit|rollback|release|close|end|connect|disconnect|(assert|validate|check|ensure|verify|authori[sz]e|authenticate|require|get|find|fetch|load|read|list|count|compute|calculate|parse|render|format|revalidate|invalidate|lookup|resolve|build|prepare|log)([A-Z_]\w*)?)$/;
@@ -248,26 +259,6 @@ function carriesIdempotencyKey(call: TSESTree.CallExpression, file: FileContext)
   return call.arguments.some((argument) => keyed(argument, 0));
 }
 
-/**
- * `got.post(\`http://localhost:\${port}/confirm\`)`, `fetch('/api/confirm', …)`: a request to the
- * project's own server (a path alone is one only a page can send, to the site it came from). Its
- * handler does the work, and is judged where it does it. The address may be a constant another
- * module of the project exports.
- */
-export function reachesOwnServer(call: TSESTree.CallExpression, file: FileContext): boolean {
-  const [target] = call.arguments;
-  if (!target) return false;
-  const url = staticText(target, file.scopeOf, () => '0')?.text;
-  if (url !== undefined && /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(?![\w.-])/i.test(url)) return true;
-  if (call.callee.type !== 'Identifier' || call.callee.name !== 'fetch') return false;
-  // Another module's constant is looked up only for a page's `fetch`, since the lookup may read that
-  // module, and read only when it is a string written out (its names are that module's to resolve).
-  const imported =
-    url === undefined && target.type === 'Identifier' ? file.importedValue(target.name)?.value : undefined;
-  const path = imported?.type === 'Literal' ? staticString(imported) : url;
-  return path !== undefined && /^\/(?!\/)/.test(path);
-}
-
 /** How a call reads in a message: `verifyDomain()` for `verifyDomain(…).catch(…)` too. */
 function callLabel(call: TSESTree.CallExpression, file: FileContext): string {
   let callee: TSESTree.Node = call.callee;
@@ -280,6 +271,11 @@ function callLabel(call: TSESTree.CallExpression, file: FileContext): string {
   return `${file.code(callee)}()`;
 }
 
+/**
+ * The work a call in the linted file does: its own operations (found by `operationsAt`, the
+ * file's cache), a message it sends, a helper of the project that does work, or a call awaited
+ * for its effect alone.
+ */
 export function workOfCall(
   call: TSESTree.CallExpression,
   file: FileContext,
@@ -343,55 +339,4 @@ export function sends(call: TSESTree.CallExpression, module: FileContext): boole
   // A method shared with collections (`add`) sends only on a receiver that reads as a queue.
   if (table.sendMethods.has(name) && text && /queue|producer|publisher|channel/i.test(text)) return true;
   return receivers.some((pattern) => pattern.test(text));
-}
-
-/** `fetch(url, { method: 'POST' })`, `axios.post(url, body)`: a request that changes something in another system, named for messages. */
-export function writingRequest(call: TSESTree.CallExpression, module: FileContext): string | undefined {
-  const method = writingMethod(call, module);
-  if (!method || reachesOwnServer(call, module)) return undefined;
-  return `the ${method} request (${memberPath(call.callee)?.join('.') ?? calleeName(call.callee)})`;
-}
-
-/**
- * The method of a request that changes something in another system (`POST`, `PUT`, …): named by
- * an HTTP client's method (`axios.post`, `api.delete` on an instance `axios.create()` made) or by
- * the method option of its first or second argument (`fetch(url, { method: 'POST' })`, `axios({ method: 'post' })`).
- */
-export function writingMethod(call: TSESTree.CallExpression, module: FileContext): string | undefined {
-  const callee = call.callee;
-  const method = callee.type === 'MemberExpression' ? propertyName(callee)?.toUpperCase() : undefined;
-  // Most calls are turned away by their name, before any binding is looked up.
-  if (
-    callee.type === 'MemberExpression'
-      ? method === undefined || (method !== 'REQUEST' && !module.libraries.requestVerbs.has(method))
-      : callee.type !== 'Identifier'
-  )
-    return undefined;
-  const spec = requestClient(callee.type === 'MemberExpression' ? callee.object : callee, module);
-  if (!spec) return undefined;
-  if (method !== undefined && method !== 'REQUEST')
-    return spec.verbs && spec.writing.includes(method) ? method : undefined;
-  for (const argument of call.arguments.slice(0, 2)) {
-    const option =
-      argument.type === 'ObjectExpression' ? objectProperty(argument, spec.methodOption)?.value : undefined;
-    const named =
-      option?.type === 'Literal' && typeof option.value === 'string' ? option.value.toUpperCase() : undefined;
-    if (named !== undefined) return spec.writing.includes(named) ? named : undefined;
-  }
-  return undefined;
-}
-
-/** The HTTP client a callee or receiver names: the global `fetch`, an imported client, or an instance one made. */
-function requestClient(node: TSESTree.Node, module: FileContext): RequestSpec | undefined {
-  const table = module.libraries;
-  const value = withoutTypeAssertions(node);
-  if (value.type !== 'Identifier') return undefined;
-  const source = module.imports.bindings.get(value.name);
-  if (source === undefined && constantInitializer(value, module.scopeOf(value)) === undefined)
-    return table.requests.get(value.name);
-  // `import axios from 'axios'`, `import fetch from 'node-fetch'`: the client by its module, or by its name.
-  const imported = source !== undefined ? (table.requests.get(source) ?? table.requests.get(value.name)) : undefined;
-  if (imported) return imported;
-  const maker = makerOf(value, module);
-  return maker && 'requests' in maker ? maker.requests?.find((spec) => spec.verbs) : undefined;
 }
