@@ -167,7 +167,7 @@ ruleTester.run('no-claim-without-unique-key', noClaimWithoutUniqueKey, {
       code: `export async function deliver(db, id) { await db.query('INSERT INTO deliveries (webhook_id) VALUES ($1) ON CONFLICT DO NOTHING', [id]); }`,
     },
     {
-      name: 'pg: a table with an expression index is not fully known',
+      name: 'pg: a unique index on lower(email) refuses the same email again',
       filename,
       code: `export async function subscribe(db, email) { await db.query('INSERT INTO subscribers (email) VALUES ($1) ON CONFLICT DO NOTHING', [email]); }`,
     },

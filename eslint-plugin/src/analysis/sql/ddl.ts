@@ -153,12 +153,13 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
   if (type === 'IndexStmt' && body.unique === true) {
     const table = relationName(body.relation);
     if (!table) return [];
-    // An expression (lower(email)) is not a column: such an index settles duplicates of the
-    // expression only, which no list of columns describes.
-    const columns = ((body.indexParams as unknown[]) ?? []).map(
-      (param) => entry(param)?.[1].name as string | undefined,
-    );
-    if (columns.some((column) => column === undefined)) return [{ table, keys: [], unsure: true, addition: true }];
+    // An expression (`lower(email)`, `COALESCE(realm, '')`) gives equal values for equal columns:
+    // a repeat of the same values is refused as by a key on the columns it reads.
+    const columns = ((body.indexParams as unknown[]) ?? []).flatMap((param) => {
+      const element = entry(param)?.[1];
+      return typeof element?.name === 'string' ? [element.name] : columnsRead(element?.expr);
+    });
+    if (columns.length === 0) return [{ table, keys: [], unsure: true, addition: true }];
     const partial = body.whereClause !== undefined;
     const rowsWhere = partial ? rowTests(body.whereClause) : undefined;
     return [
@@ -167,7 +168,7 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
         addition: true,
         keys: [
           {
-            columns: columns as string[],
+            columns: [...new Set(columns)],
             partial,
             ...(rowsWhere ? { rowsWhere } : {}),
             written: `UNIQUE INDEX ${typeof body.idxname === 'string' ? body.idxname : ''} on ${table} (${columns.join(', ')})${partial ? ' WHERE …' : ''}`,
@@ -187,6 +188,16 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
   // Code run by the database (DO blocks, functions) may create keys no statement here shows.
   if (type === 'DoStmt' || type === 'CreateFunctionStmt') return tablesMentioned(stringsIn(body).join('\n'));
   return [];
+}
+
+/** The columns an expression reads: `email` in `lower(email)`. */
+function columnsRead(tree: unknown, depth = 0): string[] {
+  if (depth > 30 || !tree || typeof tree !== 'object') return [];
+  const reference = (tree as Tree).ColumnRef as Tree | undefined;
+  const fields = (reference?.fields as unknown[] | undefined) ?? [];
+  const column = entry(fields[fields.length - 1])?.[1].sval;
+  if (reference) return typeof column === 'string' ? [column] : [];
+  return Object.values(tree as Tree).flatMap((value) => columnsRead(value, depth + 1));
 }
 
 /** The string values inside a parse tree: a DO block's or a function's body. */
