@@ -1,3 +1,4 @@
+import { duplicateCatches } from '../analysis/control/caught.js';
 import { enclosingFunction } from '../analysis/control/statements.js';
 import { claimedFacts } from '../analysis/keys/effect-keys.js';
 import { namesHandledRecord } from '../analysis/naming/stores.js';
@@ -5,7 +6,7 @@ import type { DataOperation } from '../analysis/operations/index.js';
 import type { Work } from '../analysis/work/work.js';
 import { checkedWrites, workBetween } from './checked-writes.js';
 import type { FileAnalysis } from './file-analysis.js';
-import { addsOnRepeat } from './stakes.js';
+import { addsOnRepeat, workBeforeRefusalMatters } from './stakes.js';
 
 /**
  * A record of a handled delivery that nothing asks before the work, written after it in the
@@ -15,6 +16,8 @@ import { addsOnRepeat } from './stakes.js';
  */
 export interface LateRecord {
   write: DataOperation;
+  /** How the code tells the record stops a repeat: it is named as the record of handled deliveries, or its unique violation is caught as the duplicate. */
+  record: 'handled' | 'refused';
   /** The work before the record that a repeat adds again: a row, a message, an unkeyed provider call. */
   workBefore: readonly Work[];
 }
@@ -34,10 +37,13 @@ function findLateRecords(analysis: FileAnalysis): LateRecord[] {
   const records: LateRecord[] = [];
   for (const write of operations) {
     if ((write.kind !== 'insert' && write.kind !== 'upsert') || decided.has(write.node)) continue;
-    if (!write.targets.some(namesHandledRecord)) continue;
-    if (!claimedFacts(write, analysis.tracer, analysis.file)?.some((fact) => fact.kind === 'delivery')) continue;
+    const record = handledRecord(write, analysis)
+      ? 'handled'
+      : refusedAsDuplicate(write, analysis)
+        ? 'refused'
+        : undefined;
     const fn = enclosingFunction(write.node);
-    if (!fn || !analysis.servesDelivery(write.node)) continue;
+    if (!record || !fn) continue;
     // Something before it already settles repeats or looks: a claim, a lock, a read of the same records.
     const before = operations.filter(
       (other) => other.node.range[0] < write.node.range[0] && enclosingFunction(other.node) === fn,
@@ -46,14 +52,29 @@ function findLateRecords(analysis: FileAnalysis): LateRecord[] {
     if (before.some((other) => other.targets.some((target) => write.targets.includes(target)))) continue;
     const settles = write.kind === 'insert' && !write.arbitrated ? 'unsettled' : 'ignored';
     const workBefore = workBetween(write, write.node, fn.body.range[0], settles, undefined, analysis);
-    if (
-      workBefore.length > 0 &&
-      addsOnRepeat(
-        workBefore.map((work) => work.node),
-        analysis,
-      )
-    )
-      records.push({ write, workBefore });
+    const calls = workBefore.map((work) => work.node);
+    const matters =
+      record === 'handled' ? addsOnRepeat(calls, analysis) : workBeforeRefusalMatters(calls, write, analysis);
+    if (workBefore.length > 0 && matters) records.push({ write, record, workBefore });
   }
   return records;
+}
+
+/** An insert into a table named as the record of handled deliveries, keyed by the delivery's id, in a handler. */
+function handledRecord(write: DataOperation, analysis: FileAnalysis): boolean {
+  return (
+    write.targets.some(namesHandledRecord) &&
+    claimedFacts(write, analysis.tracer, analysis.file)?.some((fact) => fact.kind === 'delivery') === true &&
+    analysis.servesDelivery(write.node)
+  );
+}
+
+/**
+ * `try { await gateway.credit(…); await Transaction.insert({ paymentId }) } catch (error) { if (error
+ * instanceof UniqueViolationError) return }`: an insert whose unique violation the code takes as
+ * the duplicate. The code expects the repeat, and stops it only after the work before the insert
+ * has run again.
+ */
+function refusedAsDuplicate(write: DataOperation, analysis: FileAnalysis): boolean {
+  return write.kind === 'insert' && !write.arbitrated && duplicateCatches(write.node, analysis.file).length > 0;
 }

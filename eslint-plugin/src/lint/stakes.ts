@@ -419,6 +419,20 @@ export function workBeforeMatters(checked: CheckedWrite, analysis: FileAnalysis)
 }
 
 /**
+ * Is the work before an insert whose unique violation the code takes as the duplicate worth a
+ * finding? Where a second pass comes by itself, when the work adds a copy; elsewhere only a user's
+ * retry repeats it, and that matters when the work moves money or takes a seat.
+ */
+export function workBeforeRefusalMatters(
+  calls: readonly TSESTree.Node[],
+  write: DataOperation,
+  analysis: FileAnalysis,
+): boolean {
+  if (runsPerDelivery(write.node, analysis)) return callsAtStake(calls, analysis, 'adds');
+  return !runByHand(write.node, analysis) && callsAtStake(calls, analysis);
+}
+
+/**
  * Is a done-flag set after its work, or set first without a compare-and-set, worth a finding? A flag is everywhere (a form's
  * `emailVerified`), and work that sets a state (a subscription resumed) or asks another system (a
  * POST whose answer is read) is the same when repeated. It is a claim recorded too late where a

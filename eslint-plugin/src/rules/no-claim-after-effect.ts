@@ -22,6 +22,8 @@ export const noClaimAfterEffect = createRule({
         'Claim result ignored: {{write}} settles duplicates, but nobody reads its result, so the check on line {{line}} still decides.',
       recordOnlyAfterWork:
         'Claim recorded only after the work: {{write}} records the delivery as handled after {{work}} ran, and nothing claims it first, so a redelivery repeats the work.',
+      refusedOnlyAfterWork:
+        'Claim recorded only after the work: a repeat of {{write}} is refused as a duplicate (its unique violation is caught), but only after {{work}} ran again; claim first, then do the work.',
     },
     schema: [],
   },
@@ -63,10 +65,10 @@ export const noClaimAfterEffect = createRule({
             context.report({ node: checked.at, messageId: 'resultIgnored', data });
           }
         }
-        for (const { write, workBefore } of lateRecords(analysis)) {
+        for (const { write, record, workBefore } of lateRecords(analysis)) {
           context.report({
             node: write.node,
-            messageId: 'recordOnlyAfterWork',
+            messageId: record === 'handled' ? 'recordOnlyAfterWork' : 'refusedOnlyAfterWork',
             data: { write: write.label, work: listed(workBefore.map((work) => work.label)) },
           });
         }

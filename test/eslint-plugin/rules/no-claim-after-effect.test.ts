@@ -477,8 +477,86 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await prisma.processedJob.create({ data: { jobId: job.id } });
         });`,
     },
+    {
+      name: 'the insert whose violation is caught as the duplicate comes first: a repeat is refused before the refund',
+      code: `
+        import { Worker } from 'bullmq';
+        import { PrismaClient } from '@prisma/client';
+        import Stripe from 'stripe';
+        const prisma = new PrismaClient();
+        const stripe = new Stripe('key');
+        export const refunds = new Worker('refunds', async (job) => {
+          try {
+            await prisma.refund.create({ data: { chargeId: job.data.chargeId, cents: job.data.cents } });
+          } catch (error) {
+            if (error.code === 'P2002') return;
+            throw error;
+          }
+          await stripe.refunds.create({ charge: job.data.chargeId, amount: job.data.cents });
+        });`,
+    },
+    {
+      name: "outside a delivery, an email before an insert whose violation is caught: only a user's second click sends a second one",
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        import { Resend } from 'resend';
+        const prisma = new PrismaClient();
+        const resend = new Resend('key');
+        export async function invite(teamId, email) {
+          await resend.emails.send({ to: email, subject: 'You are invited' });
+          try {
+            await prisma.invitation.create({ data: { teamId, email } });
+          } catch (error) {
+            if (error.code === 'P2002') return;
+            throw error;
+          }
+        }`,
+    },
   ],
   invalid: [
+    {
+      name: 'an unkeyed refund, then the refund row whose unique violation is caught as "already processed": a redelivery refunds again first',
+      code: `
+        import { Worker } from 'bullmq';
+        import { PrismaClient } from '@prisma/client';
+        import Stripe from 'stripe';
+        const prisma = new PrismaClient();
+        const stripe = new Stripe('key');
+        export const refunds = new Worker('refunds', async (job) => {
+          try {
+            await stripe.refunds.create({ charge: job.data.chargeId, amount: job.data.cents });
+            await prisma.refund.create({ data: { chargeId: job.data.chargeId, cents: job.data.cents } });
+          } catch (error) {
+            if (error.code === 'P2002') return;
+            throw error;
+          }
+        });`,
+      errors: [
+        {
+          messageId: 'refusedOnlyAfterWork',
+          data: { write: 'prisma.refund.create()', work: 'stripe.refunds.create()' },
+          line: 10,
+        },
+      ],
+    },
+    {
+      name: 'outside a delivery too, when the work before the caught insert moves money: a second click refunds twice',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        import Stripe from 'stripe';
+        const prisma = new PrismaClient();
+        const stripe = new Stripe('key');
+        export async function refundOrder(chargeId, cents) {
+          try {
+            await stripe.refunds.create({ charge: chargeId, amount: cents });
+            await prisma.refund.create({ data: { chargeId, cents } });
+          } catch (error) {
+            if (error.code === 'P2002') return;
+            throw error;
+          }
+        }`,
+      errors: [{ messageId: 'refusedOnlyAfterWork', line: 9 }],
+    },
     {
       name: 'the near miss of a refresh: a marker named for nothing but its collection, set after work out of sight',
       code: markedAfterWork('token-set'),
