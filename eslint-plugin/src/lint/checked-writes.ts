@@ -1069,10 +1069,8 @@ function flagValue(
     return sameRow && !comparesFlag ? (set.values[0] ? seen(set.values[0]) : set) : undefined;
   }
   if (update.node.type !== 'CallExpression') return undefined;
-  // `repo.save(order)`, or the row saving itself: `order.save()`.
-  const callee = unwrapExpression(update.node.callee);
-  const stored = [...update.node.arguments, ...(callee.type === 'MemberExpression' ? [callee.object] : [])].some(
-    (node) => node.type === 'Identifier' && node.name === test.row.name,
+  const stored = update.node.arguments.some(
+    (argument) => argument.type === 'Identifier' && argument.name === test.row.name,
   );
   if (!stored) return undefined;
   const assigned = test.row.references.find((reference) => {

@@ -185,33 +185,6 @@ function heldValue(node: TSESTree.Node, scopeOf: ScopeOf): TSESTree.Node | undef
   return init && unwrapExpression(init);
 }
 
-/**
- * The model a row was read from: `const order = await Order.findByPk(id)`, each row of `for (const
- * row of rows)` or of `rows.map((row) => …)` after `const rows = await Order.findAll(…)`.
- */
-function readFrom(row: TSESTree.Node, file: AdapterFile): string | undefined {
-  const node = unwrapExpression(row);
-  const definition = node.type === 'Identifier' ? variableOf(node, file.scopeOf(node))?.defs[0] : undefined;
-  let source: TSESTree.Node | null | undefined;
-  if (definition?.type === 'Variable') {
-    const loop = definition.node.parent?.parent;
-    source =
-      loop?.type === 'ForOfStatement' && loop.left === definition.node.parent ? loop.right : definition.node.init;
-  } else if (definition?.type === 'Parameter' && definition.node.params[0] === definition.name) {
-    const walk = definition.node.parent;
-    const callee = walk?.type === 'CallExpression' && walk.arguments[0] === definition.node ? walk.callee : undefined;
-    source =
-      callee?.type === 'MemberExpression' && /^(map|forEach|flatMap)$/.test(propertyName(callee) ?? '')
-        ? callee.object
-        : undefined;
-  }
-  let value = source && unwrapExpression(source);
-  if (value?.type === 'Identifier' && value !== node) value = heldValue(value, file.scopeOf);
-  if (value?.type === 'AwaitExpression') value = unwrapExpression(value.argument);
-  if (value?.type !== 'CallExpression' || value.callee.type !== 'MemberExpression') return undefined;
-  return /^find/.test(calleeName(value.callee) ?? '') ? receiverTarget(value.callee.object, file) : undefined;
-}
-
 /** `new Refund(…)`, `Refund.build(…)`, `repo.create(…)`: an entity made in memory, not yet stored. */
 function madeAnew(node: TSESTree.Node | undefined): node is TSESTree.NewExpression | TSESTree.CallExpression {
   return (
@@ -333,9 +306,7 @@ export function repositoryOperation(
   // TypeORM offers its query builder's method names too (`.onConflict()`): none is a repository call.
   if (!method || !repositoryMethods.has(method)) return undefined;
   const entity = entityArgument(call);
-  // `order.paidAt = now; await order.save()`: the row a model's read gave, stored again.
-  const readRow = method === 'save' && isInstance(callee.object) ? readFrom(callee.object, file) : undefined;
-  const target = entity ?? namedTable(call.arguments[0], scopeOf) ?? receiverTarget(callee.object, file) ?? readRow;
+  const target = entity ?? namedTable(call.arguments[0], scopeOf) ?? receiverTarget(callee.object, file);
   if (!target) return undefined;
   const args = entity ? call.arguments.slice(1) : call.arguments;
   const base = {
@@ -374,8 +345,7 @@ export function repositoryOperation(
     return undefined;
   // `found.save()` stores an instance that was read: an update. Only a new one (`new Refund(…).save()`,
   // `const refund = Refund.build(…)`) is an insert.
-  if (method === 'save' && isInstance(callee.object) && !isNewInstance(callee.object, scopeOf))
-    return readRow ? { ...base, kind: 'update' } : undefined;
+  if (method === 'save' && isInstance(callee.object) && !isNewInstance(callee.object, scopeOf)) return undefined;
   // `repo.save(saved)` after `const saved = await repo.save(new Refund(…))` stores the row it already wrote;
   // `repo.save(found.user)` after `const found = await repo.findOne(…)` one it read.
   if (method === 'save' && storedBefore(args[0], scopeOf)) return { ...base, kind: 'update' };
