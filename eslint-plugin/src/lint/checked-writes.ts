@@ -1073,7 +1073,8 @@ function flagValue(
     (argument) => argument.type === 'Identifier' && argument.name === test.row.name,
   );
   if (!stored) return undefined;
-  const assigned = test.row.references.find((reference) => {
+  // The last assignment of the field on the way to the save (not one in a branch that left before it).
+  const assigned = test.row.references.findLast((reference) => {
     const member = reference.identifier.parent;
     const assignment = member?.parent;
     return (
@@ -1083,7 +1084,8 @@ function flagValue(
       assignment.operator === '=' &&
       columnName(text(member.property)) === field &&
       assignment.range[0] > (test.guard ? test.guard.owner.range[0] : 0) &&
-      assignment.range[1] < update.node.range[0]
+      assignment.range[1] < update.node.range[0] &&
+      onPathTo(assignment, update.node)
     );
   });
   const assignment = assigned?.identifier.parent?.parent;

@@ -66,6 +66,25 @@ const creditWebhook = (
 ruleTester.run('no-claim-after-effect (done-flags)', noClaimAfterEffect, {
   valid: [
     {
+      name: 'the flag is set and the row saved only on a branch that leaves: the save after the work stores another field',
+      code: `
+        import { Worker } from 'bullmq';
+        import Stripe from 'stripe';
+        const stripe = new Stripe(process.env.STRIPE_KEY);
+        new Worker('billing', async (job) => {
+          const order = await orderRepository.findOne({ where: { id: job.data.orderId } });
+          if (order.paidAt) return;
+          if (order.total === 0) {
+            order.paidAt = new Date();
+            await orderRepository.save(order);
+            return;
+          }
+          const intent = await stripe.paymentIntents.create({ amount: order.total, currency: 'eur', customer: order.customerId, confirm: true });
+          order.intentId = intent.id;
+          await orderRepository.save(order);
+        });`,
+    },
+    {
       name: 'the flag is set first by a compare-and-set, and only the worker whose update changed the row charges',
       code: worker(`
         if (order.paidAt) return;
