@@ -6,7 +6,7 @@ import type { DataOperation } from '../analysis/operations/index.js';
 import type { Work } from '../analysis/work/work.js';
 import { checkedWrites, workBetween } from './checked-writes.js';
 import type { FileAnalysis } from './file-analysis.js';
-import { addsOnRepeat, workBeforeRefusalMatters } from './stakes.js';
+import { workBeforeRecordMatters } from './stakes.js';
 
 /**
  * A record of a handled delivery that nothing asks before the work, written after it in the
@@ -53,9 +53,8 @@ function findLateRecords(analysis: FileAnalysis): LateRecord[] {
     const settles = write.kind === 'insert' && !write.arbitrated ? 'unsettled' : 'ignored';
     const workBefore = workBetween(write, write.node, fn.body.range[0], settles, undefined, analysis);
     const calls = workBefore.map((work) => work.node);
-    const matters =
-      record === 'handled' ? addsOnRepeat(calls, analysis) : workBeforeRefusalMatters(calls, write, analysis);
-    if (workBefore.length > 0 && matters) records.push({ write, record, workBefore });
+    if (workBefore.length > 0 && workBeforeRecordMatters(calls, write, analysis))
+      records.push({ write, record, workBefore });
   }
   return records;
 }

@@ -371,11 +371,6 @@ function namesMoneyField(name: string, module: FileContext): boolean {
   return module.libraries.names.meaning(name) === 'amount' && namesMoneyAmount(name);
 }
 
-/** Does any of these calls add a copy when it runs again (a row, a quantity, a provider call, a message)? */
-export function addsOnRepeat(calls: readonly TSESTree.Node[], analysis: FileAnalysis): boolean {
-  return callsAtStake(calls, analysis, 'adds');
-}
-
 /** Members that read what a response says, not just whether it went through (`ok`, `status`). */
 const responseBody = new Set(['json', 'text', 'data', 'body', 'blob', 'arrayBuffer', 'formData']);
 
@@ -419,11 +414,12 @@ export function workBeforeMatters(checked: CheckedWrite, analysis: FileAnalysis)
 }
 
 /**
- * Is the work before an insert whose unique violation the code takes as the duplicate worth a
- * finding? Where a second pass comes by itself, when the work adds a copy; elsewhere only a user's
- * retry repeats it, and that matters when the work moves money or takes a seat.
+ * Is the work before a record that nothing claims first worth a finding (a record of handled
+ * deliveries, an insert whose unique violation the code takes as the duplicate)? Where a second
+ * pass comes by itself, when the work adds a copy (a row, a quantity, a provider call, a message);
+ * elsewhere only a user's retry repeats it, and that matters when the work moves money or takes a seat.
  */
-export function workBeforeRefusalMatters(
+export function workBeforeRecordMatters(
   calls: readonly TSESTree.Node[],
   write: DataOperation,
   analysis: FileAnalysis,

@@ -155,10 +155,14 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
     if (!table) return [];
     // An expression (`lower(email)`, `COALESCE(realm, '')`) gives equal values for equal columns:
     // a repeat of the same values is refused as by a key on the columns it reads.
-    const columns = ((body.indexParams as unknown[]) ?? []).flatMap((param) => {
-      const element = entry(param)?.[1];
-      return typeof element?.name === 'string' ? [element.name] : columnsRead(element?.expr);
-    });
+    const columns = [
+      ...new Set(
+        ((body.indexParams as unknown[]) ?? []).flatMap((param) => {
+          const element = entry(param)?.[1];
+          return typeof element?.name === 'string' ? [element.name] : columnsRead(element?.expr);
+        }),
+      ),
+    ];
     if (columns.length === 0) return [{ table, keys: [], unsure: true, addition: true }];
     const partial = body.whereClause !== undefined;
     const rowsWhere = partial ? rowTests(body.whereClause) : undefined;
@@ -168,7 +172,7 @@ function tablesOf(statement: [string, Tree]): DeclaredTable[] {
         addition: true,
         keys: [
           {
-            columns: [...new Set(columns)],
+            columns,
             partial,
             ...(rowsWhere ? { rowsWhere } : {}),
             written: `UNIQUE INDEX ${typeof body.idxname === 'string' ? body.idxname : ''} on ${table} (${columns.join(', ')})${partial ? ' WHERE …' : ''}`,
