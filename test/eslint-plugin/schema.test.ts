@@ -1176,6 +1176,16 @@ export class Init1700000000000 implements MigrationInterface {
 `,
     ],
     [
+      'knex: a migration whose up takes the connection as db and runs db.raw',
+      'lib/model/migrations/20240101-01-init.js',
+      `const up = async (db) => {
+  await db.raw('${inbox}; ${visits};');
+  await db.raw('ALTER TABLE visits ADD COLUMN note text; ${key};');
+};
+module.exports = { up };
+`,
+    ],
+    [
       'Kysely: sql templates executed in a migration',
       'src/db/migrations/001_init.ts',
       `import { Kysely, sql } from 'kysely';

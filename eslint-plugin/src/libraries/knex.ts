@@ -96,6 +96,7 @@ export const knex: DataAdapter = {
   remedy: '.onConflict(…).ignore() and check the returned rows',
   increments: { methods: ['increment', 'decrement'] },
   models: { mentions: /\.(createTable|createTableIfNotExists|alterTable)\s*\(/, read: knexMigrations },
-  // `knex.raw('ALTER TABLE … ADD CONSTRAINT … UNIQUE …')`, `knex.schema.raw(…)`.
-  ddlCalls: [{ method: 'raw', receiver: /^(knex|schema|trx)$/ }],
+  // `knex.raw('ALTER TABLE … ADD CONSTRAINT … UNIQUE …')`, `knex.schema.raw(…)`, and a migration's
+  // `up = (db) => db.raw(…)`.
+  ddlCalls: [{ method: 'raw', receiver: /^(knex|db|schema|trx)$/ }],
 };

@@ -527,6 +527,17 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'a stock count opened when none is: the expected quantities it snapshots count goods, not money',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function startCount(locationId, serviceId, onHand) {
+          const open = await prisma.countLine.findFirst({ where: { locationId, serviceId } });
+          if (open) throw new Error('already counting');
+          return prisma.countLine.create({ data: { locationId, serviceId, expectedQty: onHand } });
+        }`,
+    },
+    {
       name: "a product made when missing, with its price: a catalogue's entry moves no money",
       code: `
         import { PrismaClient } from '@prisma/client';
@@ -776,6 +787,22 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           await trx('orders').where({ id: orderId }).forUpdate().first();
           const found = await trx('order_items').where({ order_id: orderId, sku }).first();
           if (!found) await trx('order_items').insert({ order_id: orderId, sku });
+        }`,
+    },
+    {
+      name: 'the parent row locked first by a helper of the same module that reads it FOR UPDATE',
+      code: `
+        async function loadOrderForUpdate(trx, orderId) {
+          const order = await trx('orders').where({ id: orderId }).forUpdate().first();
+          if (!order) throw new Error('no such order');
+          return order;
+        }
+        export async function addItem(db, orderId, sku) {
+          return db.transaction(async (trx) => {
+            await loadOrderForUpdate(trx, orderId);
+            const found = await trx('order_items').where({ order_id: orderId, sku }).first();
+            if (!found) await trx('order_items').insert({ order_id: orderId, sku });
+          });
         }`,
     },
     {
@@ -1435,6 +1462,18 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           const found = await prisma.dailySettlement.findFirst({ where: { merchantId, day } });
           if (found) return found;
           return prisma.dailySettlement.create({ data: { merchantId, day, totalAmount: cents } });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 7 }],
+    },
+    {
+      name: 'the near miss of a stock count: a line recorded with its expected cost moves money',
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function startCount(locationId, serviceId, onHand) {
+          const open = await prisma.countLine.findFirst({ where: { locationId, serviceId } });
+          if (open) throw new Error('already counting');
+          return prisma.countLine.create({ data: { locationId, serviceId, expectedCost: onHand } });
         }`,
       errors: [{ messageId: 'checkThenInsert', line: 7 }],
     },
@@ -2321,6 +2360,23 @@ module.exports.refund = async function refund(refundRepository, paymentId) {
           await knex('inbox').insert({ message_id: id });
         }`,
       errors: [{ messageId: 'checkThenInsert', line: 5 }],
+    },
+    {
+      name: 'the near miss of a lock in a helper: the helper of the same module reads the parent row without FOR UPDATE',
+      code: `
+        async function loadOrder(trx, orderId) {
+          const order = await trx('orders').where({ id: orderId }).first();
+          if (!order) throw new Error('no such order');
+          return order;
+        }
+        export async function addItem(db, orderId, sku) {
+          return db.transaction(async (trx) => {
+            await loadOrder(trx, orderId);
+            const found = await trx('order_items').where({ order_id: orderId, sku }).first();
+            if (!found) await trx('order_items').insert({ order_id: orderId, sku });
+          });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 11 }],
     },
     {
       name: 'Drizzle select then insert, with a suggestion',

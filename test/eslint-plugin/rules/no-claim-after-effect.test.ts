@@ -34,6 +34,18 @@ const markedAfterWork = (name: string) => `
 ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
   valid: [
     {
+      name: 'a failed message copied to its dead letter stream, then its id marked: a second copy repeats nothing',
+      code: `
+        import { createClient } from 'redis';
+        const client = createClient();
+        async function deadLetter(stream, message) {
+          const deadLetterStream = \`\${stream}:dead-letter\`;
+          if (await client.sIsMember(\`moved:\${stream}\`, message.id)) return;
+          await client.xAdd(deadLetterStream, '*', message.message);
+          await client.sAdd(\`moved:\${stream}\`, message.id);
+        }`,
+    },
+    {
       name: "outside a delivery, an invitation emailed before the invited user's row: only an admin's second click repeats it, and a second email moves nothing",
       code: `
         export async function invite(db, email, workspaceId) {
@@ -514,6 +526,19 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
   ],
   invalid: [
+    {
+      name: 'the near miss of a dead letter: the message copied to another stream, then its id marked',
+      code: `
+        import { createClient } from 'redis';
+        const client = createClient();
+        async function deadLetter(stream, message) {
+          const retryStream = \`\${stream}:retry\`;
+          if (await client.sIsMember(\`moved:\${stream}\`, message.id)) return;
+          await client.xAdd(retryStream, '*', message.message);
+          await client.sAdd(\`moved:\${stream}\`, message.id);
+        }`,
+      errors: [{ messageId: 'recordAfterWork', line: 8 }],
+    },
     {
       name: 'an unkeyed refund, then the refund row whose unique violation is caught as "already processed": a redelivery refunds again first',
       code: `

@@ -484,6 +484,17 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         }`,
     },
     {
+      name: 'received mail stored by the message id, in an ingress table, stores the delivery itself',
+      code: `
+        export const handler = async (event) => {
+          for (const record of event.Records) {
+            const mail = JSON.parse(record.body);
+            await knex('inbound_email_ingress').insert({ ingress_key: record.messageId, pointer: mail.key }).onConflict('ingress_key').ignore();
+            await knex('inbound_emails').insert({ message_id: record.messageId, subject: mail.subject }).onConflict('message_id').ignore();
+          }
+        };`,
+    },
+    {
       name: 'a Stripe object id from the event as a provider idempotency key',
       code: `
         const event = stripe.webhooks.constructEvent(body, signature, secret);
@@ -659,6 +670,17 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
     },
   ],
   invalid: [
+    {
+      name: 'the near miss of received mail: a reply to it keyed by the message id is an effect of handling it',
+      code: `
+        export const handler = async (event) => {
+          for (const record of event.Records) {
+            const mail = JSON.parse(record.body);
+            await knex('inbound_email_replies').insert({ reply_key: record.messageId, to: mail.from }).onConflict('reply_key').ignore();
+          }
+        };`,
+      errors: [{ messageId: 'deliveryKey', line: 5 }],
+    },
     {
       name: "near miss: the prefix is a field the class may assign again, so the key's shape is unknown",
       code: `

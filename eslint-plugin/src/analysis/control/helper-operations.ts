@@ -94,9 +94,11 @@ function summarise(fn: FunctionNode, module: FileContext): Summary {
 /** The operation a call of a project helper in another module stands for, placed at the call. */
 export function helperOperations(call: TSESTree.CallExpression, file: FileContext): DataOperation[] {
   const imported = calledFunction(file, call.callee);
-  if (!imported || imported.module === file) return [];
+  if (!imported) return [];
   const inner = summarise(imported.fn, imported.module).operation;
-  if (!inner) return [];
+  // A helper of the same module is judged in its own body, but a lock it takes (`loadForUpdate(trx,
+  // id)`, a row read FOR UPDATE and returned) is held by its caller too, until the transaction ends.
+  if (!inner || (imported.module === file && !locks(inner))) return [];
   // The helper's own nodes belong to its module: what the caller can judge is the call, and the
   // names of the columns and fields, not the values it fills them with there, but for a value it
   // was given as it was given (`findById(id)` of the parameter `id`: the caller's argument).
@@ -147,6 +149,10 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
       fix: undefined,
     },
   ];
+}
+
+function locks(operation: DataOperation): boolean {
+  return operation.kind === 'serialisation' || (operation.kind === 'read' && operation.locksRows === true);
 }
 
 /** What a call of `fn` hands its parameter `name`: the argument in that place, if it is one. */

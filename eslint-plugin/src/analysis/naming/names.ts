@@ -55,7 +55,8 @@ const identifierWords = new Set([
 ]);
 /**
  * Words of an amount that is money: a price, a fee or a balance. A total or a sum alone may count
- * anything (`totalVisits`), so they are amounts of the words below, not money.
+ * anything (`totalVisits`), and a quantity counts goods (`expectedQty` of a stock count), so they
+ * are amounts of the words below, not money.
  */
 export const moneyAmountWords: ReadonlySet<string> = new Set([
   'amount',
@@ -67,12 +68,10 @@ export const moneyAmountWords: ReadonlySet<string> = new Set([
   'fees',
   'cost',
   'balance',
-  'qty',
-  'quantity',
   'money',
   'pennies',
 ]);
-const amountWords = new Set([...moneyAmountWords, 'total', 'sum', 'value']);
+const amountWords = new Set([...moneyAmountWords, 'total', 'sum', 'value', 'qty', 'quantity']);
 /**
  * What holds a value of any kind (`settingsValue`, `fieldValue`, a set's `setValue`), or a value
  * that is a text of its own (`tokenValue`, `cookieValue`): its `value` is no amount.

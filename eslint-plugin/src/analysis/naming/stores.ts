@@ -151,12 +151,13 @@ export const namesHandledRecord: (name: string) => boolean = remembered((name) =
 );
 
 const deliveryRecordTable =
-  /^(inbound_|incoming_|received_|raw_)?(message|msg|job|event|delivery|deliverie|envelope)s?$|_(event|webhook|webhook_event|webhook_deliverie|webhook_delivery)s?$/;
+  /^(inbound_|incoming_|received_|raw_)?(message|msg|job|event|delivery|deliverie|envelope)s?$|^(inbound|incoming|received)_e?mails?$|_(event|webhook|webhook_event|webhook_deliverie|webhook_delivery)s?$|(^|_)ingress$/;
 
 /**
  * Tables that store the deliveries themselves (`messages`, `jobs`, `events`, a provider's or a
- * domain's `stripe_events`, `payment_event`, `paypal_webhook_events`): keyed by the message's own
- * id, as they should be. Storing a message is not an effect of handling it.
+ * domain's `stripe_events`, `payment_event`, `paypal_webhook_events`, the mail received in
+ * `inbound_emails` or `inbound_email_ingress`): keyed by the message's own id, as they should be.
+ * Storing a message is not an effect of handling it.
  */
 export const storesDeliveries: (name: string) => boolean = remembered((name) =>
   deliveryRecordTable.test(words(name).join('_')),

@@ -163,9 +163,33 @@ export function onlySends(call: TSESTree.CallExpression, file: FileContext): boo
   return kind !== undefined && kind.sends && !kind.other;
 }
 
-/** A call whose repeat the analysis never counts as work: it carries an idempotency key, or it reaches the project's own server (its handler's work, judged there). */
+/**
+ * A call whose repeat the analysis never counts as work: it carries an idempotency key, it reaches
+ * the project's own server (its handler's work, judged there), or it copies a message to a dead
+ * letter.
+ */
 function excluded(call: TSESTree.CallExpression, file: FileContext): boolean {
-  return carriesIdempotencyKey(call, file) || reachesOwnServer(call, file);
+  return carriesIdempotencyKey(call, file) || reachesOwnServer(call, file) || toDeadLetter(call, file);
+}
+
+const deadLetter = /dead[\W_]?letter|(^|[^a-z])dlq([^a-z]|$)/i;
+const destinationFields = /queue|topic|stream|subject|channel|exchange|destination/i;
+
+/**
+ * `xAdd(`${stream}:dead-letter`, …)`, `sendMessage({ QueueUrl: DLQ_URL, … })`: a message that
+ * failed, copied where someone will inspect it. A second copy repeats nothing the message asked for.
+ */
+function toDeadLetter(call: TSESTree.CallExpression, file: FileContext): boolean {
+  const names = (node: TSESTree.Node): boolean => {
+    if (node.type === 'ObjectExpression')
+      return node.properties.some(
+        (property) =>
+          property.type === 'Property' && destinationFields.test(file.code(property.key)) && names(property.value),
+      );
+    const value = node.type === 'Identifier' ? constantInitializer(node, file.scopeOf(node)) : undefined;
+    return deadLetter.test(file.code(node)) || (value !== undefined && deadLetter.test(file.code(value)));
+  };
+  return call.arguments.some(names);
 }
 
 /**
