@@ -16,6 +16,7 @@ import {
   namesHandledRecord,
   namesRateLimit,
   soundsLikeClaimStore,
+  namesCache,
   storesDeliveries,
 } from '../analysis/naming/stores.js';
 import {
@@ -37,7 +38,7 @@ import { callTaking, keyName, promiseStep, propertyName, resultIgnored, runsInli
 import { variableOf } from '../analysis/syntax/scope.js';
 import { walk } from '../analysis/syntax/walk.js';
 import { inMemory, isWork, onlyAsks, sends } from '../analysis/work/work.js';
-import { reachesOwnServer, writingMethod } from '../analysis/work/requests.js';
+import { reachesDeliveringEndpoint, reachesOwnServer, writingMethod } from '../analysis/work/requests.js';
 import { entryPointOf } from './entry-points.js';
 
 /**
@@ -155,8 +156,11 @@ function runByHand(node: TSESTree.Node, analysis: FileAnalysis): boolean {
 function recordsHandled(checked: CheckedWrite, analysis: FileAnalysis): boolean {
   const write = checked.write;
   if (write.claim) return true;
+  // A cache of what was processed (`CachedProcessedEntry`) keeps results to reuse, not a record of handling.
   if (!isMarker(write, analysis))
-    return write.targets.some((target) => soundsLikeClaimStore(target) || storesDeliveries(target));
+    return write.targets.some(
+      (target) => (soundsLikeClaimStore(target) && !namesCache(target)) || storesDeliveries(target),
+    );
   // A key-value marker named as the record of what was handled (`SET processed:<id> 1`), or keyed
   // by the delivery (`SET seen:<message id> 1`), is that delivery's record. One named a lock
   // (`SET sig-lock:<hash> 1 EX 3600`) is judged by the work it spaces out.
@@ -239,9 +243,13 @@ function callAtStake(
   const provider = providerCallAt(call, module);
   const copies = stake === 'adds' || stake === 'leaves';
   if (provider) return !provider.keyed && (copies || movesMoney.has(provider.effect));
-  // A message sent, or a POST that delivers rather than asks (its answer's body unread), which another
-  // system takes as one more; a PUT or a DELETE leaves the same state.
-  if (copies && (sends(call, module) || (writingMethod(call, module) === 'POST' && !bodyRead(call, module))))
+  // A message sent, or a POST that delivers rather than asks (its answer's body unread, or its endpoint
+  // named for what it delivers), which another system takes as one more; a PUT or a DELETE leaves the same state.
+  if (
+    copies &&
+    (sends(call, module) ||
+      (writingMethod(call, module) === 'POST' && (!bodyRead(call, module) || reachesDeliveringEndpoint(call, module))))
+  )
     return true;
   const operations = callOperations(call, module);
   if (operations.length > 0)

@@ -45,7 +45,7 @@ export const noClaimAfterEffect = createRule({
           if (checked.flag !== undefined) {
             if (flagMatters(checked, analysis))
               context.report({
-                node: checked.at,
+                node: checked.lateAt,
                 messageId: checked.workAfter ? 'flagSetWithoutCompare' : 'flagSetAfterWork',
                 data: {
                   ...data,

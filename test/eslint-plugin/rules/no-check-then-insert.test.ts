@@ -527,6 +527,15 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'a cache of processed entries filled when missing, outside a delivery: a second row is a second copy of a result, not a second handling',
+      code: `
+        export async function relabel(trx, nodeHash, entryId, output) {
+          const cached = await trx('cached_processed_entries').where({ node_hash: nodeHash, entry_id: entryId }).first();
+          if (cached) return trx('cached_processed_entries').where({ id: cached.id }).update({ output });
+          await trx('cached_processed_entries').insert({ node_hash: nodeHash, entry_id: entryId, output });
+        }`,
+    },
+    {
       name: 'a stock count opened when none is: the expected quantities it snapshots count goods, not money',
       code: `
         import { PrismaClient } from '@prisma/client';
@@ -1464,6 +1473,16 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           return prisma.dailySettlement.create({ data: { merchantId, day, totalAmount: cents } });
         }`,
       errors: [{ messageId: 'checkThenInsert', line: 7 }],
+    },
+    {
+      name: 'the near miss of a cache of processed entries: a table of processed entries records what was handled',
+      code: `
+        export async function relabel(trx, nodeHash, entryId, output) {
+          const cached = await trx('processed_entries').where({ node_hash: nodeHash, entry_id: entryId }).first();
+          if (cached) return trx('processed_entries').where({ id: cached.id }).update({ output });
+          await trx('processed_entries').insert({ node_hash: nodeHash, entry_id: entryId, output });
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 5 }],
     },
     {
       name: 'the near miss of a stock count: a line recorded with its expected cost moves money',

@@ -1659,8 +1659,27 @@ export async function run() {
 cron.schedule('* * * * *', run);
 `;
 
+/** The drain above, its POST's answer read for the new object's id: `endpoint` is where it posts. */
+const publishDueRead = (endpoint: string) => `
+import cron from 'node-cron';
+async function publish(scheduleId) {
+  const res = await fetch(\`https://graph.example.com/\${scheduleId}/${endpoint}\`, { method: 'POST', body: '{}' });
+  const created = await res.json();
+  await prisma.schedule.update({ where: { id: scheduleId }, data: { status: 'PUBLISHED', mediaId: created.id } });
+}
+export async function run() {
+  const due = await prisma.schedule.findMany({ where: { status: 'PENDING' }, take: 3 });
+  for (const schedule of due) await publish(schedule.id);
+}
+cron.schedule('* * * * *', run);
+`;
+
 ruleTester.run('no-claim-after-effect (a drain of pending rows)', noClaimAfterEffect, {
   valid: [
+    {
+      name: 'near miss: a POST whose answer is read, to an endpoint named for a question (`/search`), asks',
+      code: publishDueRead('search'),
+    },
     {
       name: 'near miss: the rows picked by their owner, not by a status that says the work is still to do',
       code: remindersFunction(
@@ -1691,13 +1710,24 @@ ruleTester.run('no-claim-after-effect (a drain of pending rows)', noClaimAfterEf
   ],
   invalid: [
     {
-      name: 'each pending row handed to a helper that publishes it, then marks it by the id it was handed: found at the call',
+      name: "a POST whose answer is read for the new object's id, to an endpoint named for what it delivers (`/media_publish`), delivers",
+      code: publishDueRead('media_publish'),
+      errors: [
+        {
+          messageId: 'flagSetAfterWork',
+          data: { flag: 'status', line: 9, work: 'fetch()', write: 'prisma.schedule.update()' },
+          line: 6,
+        },
+      ],
+    },
+    {
+      name: 'each pending row handed to a helper that publishes it, then marks it by the id it was handed: found at the mark, where all the work is',
       code: publishDue('{ id: scheduleId }'),
       errors: [
         {
           messageId: 'flagSetAfterWork',
           data: { flag: 'status', line: 9, work: 'fetch()', write: 'prisma.schedule.update()' },
-          line: 10,
+          line: 6,
         },
       ],
     },

@@ -114,3 +114,8 @@ export interface OperationFix {
   edit: SafeEdit;
   apply: (fixer: TSESLint.RuleFixer) => TSESLint.RuleFix;
 }
+
+/** Does the operation take a lock: an advisory lock, `LOCK TABLE`, a read of rows `FOR UPDATE`? */
+export function takesLock(operation: DataOperation): boolean {
+  return operation.kind === 'serialisation' || (operation.kind === 'read' && operation.locksRows === true);
+}

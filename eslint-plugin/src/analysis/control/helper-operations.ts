@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
-import type { DataOperation, Field } from '../contract/operation.js';
+import { takesLock, type DataOperation, type Field } from '../contract/operation.js';
 import { fieldsOf, matchedFields, objectLiteral, showsEveryField } from '../operations/fields.js';
 import { findOperations } from '../operations/index.js';
 import { settledOperation } from '../operations/sql.js';
@@ -98,7 +98,7 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
   const inner = summarise(imported.fn, imported.module).operation;
   // A helper of the same module is judged in its own body, but a lock it takes (`loadForUpdate(trx,
   // id)`, a row read FOR UPDATE and returned) is held by its caller too, until the transaction ends.
-  if (!inner || (imported.module === file && !locks(inner))) return [];
+  if (!inner || (imported.module === file && !takesLock(inner))) return [];
   // The helper's own nodes belong to its module: what the caller can judge is the call, and the
   // names of the columns and fields, not the values it fills them with there, but for a value it
   // was given as it was given (`findById(id)` of the parameter `id`: the caller's argument).
@@ -149,10 +149,6 @@ export function helperOperations(call: TSESTree.CallExpression, file: FileContex
       fix: undefined,
     },
   ];
-}
-
-function locks(operation: DataOperation): boolean {
-  return operation.kind === 'serialisation' || (operation.kind === 'read' && operation.locksRows === true);
 }
 
 /** What a call of `fn` hands its parameter `name`: the argument in that place, if it is one. */

@@ -189,3 +189,33 @@ export const namesOneOffPlace: (path: string) => boolean = remembered((path) =>
 function pathWords(path: string): readonly (readonly string[])[] {
   return path.split(/[\\/]/).map((segment) => words(segment.replace(/\.[cm]?[jt]sx?$/, '')));
 }
+
+/**
+ * What the last segment of an endpoint's path says it does when POSTed to: publish or send
+ * something (`/media_publish`, `/messages/send`), or make a message, a notification or a movement
+ * of money (`/v1/charges`, `/sms`). Such a POST delivers even when its answer is read (the new
+ * object's id); one to `/search`, `/graphql` or `/oauth/token` asks.
+ */
+const deliveringEndpointWords = new Set([
+  'publish',
+  'send',
+  'notify',
+  'dispatch',
+  'deliver',
+  'broadcast',
+  'message',
+  'sms',
+  'mail',
+  'email',
+  'notification',
+  'charge',
+  'payment',
+  'payout',
+  'transfer',
+  'refund',
+  'order',
+  'invoice',
+]);
+
+/** Does an endpoint's last path segment (`media_publish`, `charges`) name something delivered? */
+export const namesDeliveringEndpoint: (segment: string) => boolean = naming(deliveringEndpointWords);

@@ -13,6 +13,7 @@ import {
 } from '../syntax/nodes.js';
 import { constantInitializer } from '../syntax/scope.js';
 import { staticText } from '../syntax/static-text.js';
+import { namesDeliveringEndpoint } from '../naming/stakes.js';
 
 /** Requests over HTTP that change something in another system, and those that reach the project's own server. */
 
@@ -85,4 +86,20 @@ function requestClient(node: TSESTree.Node, module: FileContext): RequestSpec | 
   if (imported) return imported;
   const maker = makerOf(value, module);
   return maker && 'requests' in maker ? maker.requests?.find((spec) => spec.verbs) : undefined;
+}
+
+/**
+ * `fetch(\`${base}/${id}/media_publish\`, { method: 'POST' })`: a request to an endpoint whose last
+ * path segment names what it delivers (a message sent, a post published, a charge), written out in
+ * the code or in a constant it names.
+ */
+export function reachesDeliveringEndpoint(call: TSESTree.CallExpression, file: FileContext): boolean {
+  const [target] = call.arguments;
+  const url = target && staticText(target, file.scopeOf, () => '')?.text;
+  const segment = url
+    ?.replace(/[?#].*$/, '')
+    .split('/')
+    .filter(Boolean)
+    .at(-1);
+  return segment !== undefined && !/^https?:$/.test(segment) && namesDeliveringEndpoint(segment);
 }

@@ -3,6 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import type { FileContext } from '../../analysis/context/file-context.js';
 import { words } from '../../analysis/naming/names.js';
 import { addedFields, type DataOperation } from '../../analysis/operations/index.js';
+import { takesLock } from '../../analysis/contract/operation.js';
 import type { OriginTracer } from '../../analysis/origin/origin.js';
 import type { ProviderCall } from '../../analysis/keys/provider-calls.js';
 import { columnName, type SchemaModel } from '../../analysis/schema/model.js';
@@ -59,8 +60,7 @@ export function operationVerdict(
       ? { kind: 'boundary', by: 'unique-key', key: operation.conflictTarget }
       : undefined;
   }
-  if (operation.kind === 'serialisation' || (operation.kind === 'read' && operation.locksRows))
-    return { kind: 'boundary', by: 'lock' };
+  if (takesLock(operation)) return { kind: 'boundary', by: 'lock' };
   if (operation.claim) return { kind: 'boundary', by: 'claim', key: operation.conflictTarget };
   if (operation.arbitrated) return { kind: 'boundary', by: 'unique-key', key: operation.conflictTarget };
   if (operation.kind !== 'insert') return undefined;
