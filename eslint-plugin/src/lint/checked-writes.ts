@@ -1296,7 +1296,16 @@ function flagRecords(
     const earlier = shown.get(checked.read);
     if (!earlier || (catchAround(earlier.at) && !catchAround(checked.at))) shown.set(checked.read, checked);
   }
-  return [...shown.values()];
+  // A mark two checks reach (a drain's filter, then the helper's own test) is one finding at the
+  // mark, named for the check beside it.
+  const atMark = new Map<TSESTree.Node, CheckedWrite>();
+  for (const checked of shown.values()) {
+    const beside = (candidate: CheckedWrite) =>
+      enclosingFunction(candidate.read.node) === enclosingFunction(candidate.write.node);
+    const earlier = atMark.get(checked.lateAt);
+    if (!earlier || (!beside(earlier) && beside(checked))) atMark.set(checked.lateAt, checked);
+  }
+  return [...atMark.values()];
 }
 
 function findCheckedWrites(analysis: FileAnalysis): CheckedWrite[] {

@@ -1710,6 +1710,30 @@ ruleTester.run('no-claim-after-effect (a drain of pending rows)', noClaimAfterEf
   ],
   invalid: [
     {
+      name: "a mark two checks reach (the drain's filter, then the helper's own test of the row) is one finding, named for the check beside it",
+      code: `
+import cron from 'node-cron';
+async function publish(scheduleId) {
+  const schedule = await prisma.schedule.findUnique({ where: { id: scheduleId } });
+  if (schedule?.status !== 'PENDING') return;
+  await fetch('https://graph.example.com/media_publish', { method: 'POST', body: JSON.stringify({ id: schedule.mediaId }) });
+  await prisma.schedule.update({ where: { id: scheduleId }, data: { status: 'PUBLISHED' } });
+}
+export async function run() {
+  const due = await prisma.schedule.findMany({ where: { status: 'PENDING' }, take: 3 });
+  for (const schedule of due) await publish(schedule.id);
+}
+cron.schedule('* * * * *', run);
+`,
+      errors: [
+        {
+          messageId: 'flagSetAfterWork',
+          data: { flag: 'status', line: 4, work: 'fetch()', write: 'prisma.schedule.update()' },
+          line: 7,
+        },
+      ],
+    },
+    {
       name: "a POST whose answer is read for the new object's id, to an endpoint named for what it delivers (`/media_publish`), delivers",
       code: publishDueRead('media_publish'),
       errors: [
