@@ -1298,10 +1298,10 @@ function flagRecords(
   }
   // A mark two checks reach (a drain's filter, then the helper's own test) is one finding at the
   // mark, named for the check beside it.
+  const beside = (checked: CheckedWrite) =>
+    enclosingFunction(checked.read.node) === enclosingFunction(checked.write.node);
   const atMark = new Map<TSESTree.Node, CheckedWrite>();
   for (const checked of shown.values()) {
-    const beside = (candidate: CheckedWrite) =>
-      enclosingFunction(candidate.read.node) === enclosingFunction(candidate.write.node);
     const earlier = atMark.get(checked.lateAt);
     if (!earlier || (!beside(earlier) && beside(checked))) atMark.set(checked.lateAt, checked);
   }

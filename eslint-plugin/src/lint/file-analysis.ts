@@ -65,7 +65,8 @@ export class FileAnalysis {
   /**
    * Every operation of the file, and for each call that makes none itself, the read or the write
    * a helper of another module it calls stands for, or the lock a helper of its own takes: what a
-   * check and the write it decides are paired among. Only they: the rules that judge a write itself judge it where it is.
+   * check and the write it decides are paired among. Only they: the rules that judge a write
+   * itself judge it where it is.
    */
   operationsWithHelpers(): readonly DataOperation[] {
     if (this.withHelpers) return this.withHelpers;

@@ -1677,6 +1677,13 @@ cron.schedule('* * * * *', run);
 ruleTester.run('no-claim-after-effect (a drain of pending rows)', noClaimAfterEffect, {
   valid: [
     {
+      name: 'a POST whose answer is read, to the root of a host named for mail: the host names no endpoint, so it asks',
+      code: publishDueRead('search').replace(
+        'https://graph.example.com/${scheduleId}/search',
+        'https://sms.example.com',
+      ),
+    },
+    {
       name: 'near miss: a POST whose answer is read, to an endpoint named for a question (`/search`), asks',
       code: publishDueRead('search'),
     },

@@ -91,7 +91,7 @@ function summarise(fn: FunctionNode, module: FileContext): Summary {
   return summary;
 }
 
-/** The operation a call of a project helper in another module stands for, placed at the call. */
+/** The operation a call of a project helper in another module (or a lock one of its own module takes) stands for, placed at the call. */
 export function helperOperations(call: TSESTree.CallExpression, file: FileContext): DataOperation[] {
   const imported = calledFunction(file, call.callee);
   if (!imported) return [];

@@ -96,10 +96,12 @@ function requestClient(node: TSESTree.Node, module: FileContext): RequestSpec | 
 export function reachesDeliveringEndpoint(call: TSESTree.CallExpression, file: FileContext): boolean {
   const [target] = call.arguments;
   const url = target && staticText(target, file.scopeOf, () => '')?.text;
+  // The path's last segment, not the host's name (`https://sms.example.com` names no endpoint).
   const segment = url
-    ?.replace(/[?#].*$/, '')
+    ?.replace(/^[a-z][\w+.-]*:\/\/[^/]*/i, '')
+    .replace(/[?#].*$/, '')
     .split('/')
     .filter(Boolean)
     .at(-1);
-  return segment !== undefined && !/^https?:$/.test(segment) && namesDeliveringEndpoint(segment);
+  return segment !== undefined && namesDeliveringEndpoint(segment);
 }
