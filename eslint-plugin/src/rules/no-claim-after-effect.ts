@@ -1,7 +1,7 @@
 import { checkedWrites } from '../lint/checked-writes.js';
 import { analysisFor, operationListeners } from '../lint/file-analysis.js';
 import { listed, originAt } from '../analysis/keys/key-facts.js';
-import { flagMatters, workBeforeMatters } from '../lint/stakes.js';
+import { flagMatters, repeatMatters, workBeforeMatters } from '../lint/stakes.js';
 import { lateRecords } from '../lint/late-records.js';
 import { createRule } from '../create-rule.js';
 
@@ -61,7 +61,7 @@ export const noClaimAfterEffect = createRule({
               messageId: key ? 'protectedButWorkBefore' : 'recordAfterWork',
               data: { ...data, key: key?.written ?? '' },
             });
-          } else if (checked.settles === 'ignored' && checked.guardsOtherWork) {
+          } else if (checked.settles === 'ignored' && checked.guardsOtherWork && repeatMatters(checked, analysis)) {
             context.report({ node: checked.at, messageId: 'resultIgnored', data });
           }
         }

@@ -109,7 +109,7 @@ describe('mongodb adapter', () => {
       ],
     ],
     [
-      'updateOne without upsert is an update',
+      'updateOne without upsert is an update of the rows its filter matches',
       `${driver} await db.collection('refunds').updateOne({ refundId }, { $set: { cents } });`,
       [
         {
@@ -117,6 +117,7 @@ describe('mongodb adapter', () => {
           library: 'mongodb',
           targets: ['refund'],
           fields: [],
+          filters: ['refundId'],
           arbitrated: false,
           skipsDuplicates: false,
         },

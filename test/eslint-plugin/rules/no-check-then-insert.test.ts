@@ -558,6 +558,17 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: "an artist's default subscription tier made when missing, with its minimum amount: a tier is on offer, a catalogue's entry",
+      code: `
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        export async function defaultTier(profileId) {
+          const tier = await prisma.profileSubscriptionTier.findFirst({ where: { profileId, isDefaultTier: true } });
+          if (tier) return tier;
+          return prisma.profileSubscriptionTier.create({ data: { profileId, name: 'follow', minAmount: 0, isDefaultTier: true } });
+        }`,
+    },
+    {
       name: 'a coupon made when missing for an amount off: an offer on the catalogue moves no money until it is redeemed',
       code: `
         import { PrismaClient } from '@prisma/client';
@@ -985,6 +996,41 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
         }`,
     },
     {
+      name: 'MongoDB: a lease taken on the row first (findOneAndUpdate on lockedAt, its value tested): one worker at a time checks and inserts',
+      code: `
+        import { Cron } from '@nestjs/schedule';
+        import { MongoClient } from 'mongodb';
+        const db = new MongoClient(url).db();
+        export class BucketTask {
+          @Cron('* * * * * *')
+          async tick() {
+            const res = await db
+              .collection('Bucket')
+              .findOneAndUpdate({ phase: 'Creating', lockedAt: { $lt: new Date(Date.now() - 15000) } }, { $set: { lockedAt: new Date() } });
+            if (!res.value) return;
+            const doc = res.value;
+            const domain = await db.collection('BucketDomain').findOne({ bucket: doc.name });
+            if (!domain) await db.collection('BucketDomain').insertOne({ bucket: doc.name });
+          }
+        }`,
+    },
+    {
+      name: 'a compare-and-set whose modified count decides, before the check',
+      code: `
+        import { Cron } from '@nestjs/schedule';
+        import { MongoClient } from 'mongodb';
+        const db = new MongoClient(url).db();
+        export class BucketTask {
+          @Cron('* * * * * *')
+          async tick(doc) {
+            const taken = await db.collection('Bucket').updateOne({ _id: doc._id, phase: 'Creating' }, { $set: { phase: 'Binding' } });
+            if (taken.modifiedCount === 0) return;
+            const domain = await db.collection('BucketDomain').findOne({ bucket: doc.name });
+            if (!domain) await db.collection('BucketDomain').insertOne({ bucket: doc.name });
+          }
+        }`,
+    },
+    {
       name: 'MongoDB near miss: a Map named like a collection is not one',
       code: `
         async function remember(id) {
@@ -1269,6 +1315,26 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
   ],
   invalid: [
+    {
+      name: "near miss: the lease's answer is never tested, so every worker goes on to check and insert",
+      code: `
+        import { Cron } from '@nestjs/schedule';
+        import { MongoClient } from 'mongodb';
+        const db = new MongoClient(url).db();
+        export class BucketTask {
+          @Cron('* * * * * *')
+          async tick() {
+            const res = await db
+              .collection('Bucket')
+              .findOneAndUpdate({ phase: 'Creating', lockedAt: { $lt: new Date(Date.now() - 15000) } }, { $set: { lockedAt: new Date() } });
+            
+            const doc = res.value;
+            const domain = await db.collection('BucketDomain').findOne({ bucket: doc.name });
+            if (!domain) await db.collection('BucketDomain').insertOne({ bucket: doc.name });
+          }
+        }`,
+      errors: [{ messageId: 'checkThenInsert', line: 14 }],
+    },
     {
       name: 'the near miss of a command: the same method as an HTTP route, where a second request pays twice',
       filename: 'src/common/controllers/payment-mapping.controller.ts',

@@ -34,6 +34,16 @@ const markedAfterWork = (name: string) => `
 ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
   valid: [
     {
+      name: "outside a delivery, an invitation whose claim is ignored: a second audit row is the owner's own double submit",
+      code: `
+        export async function inviteMember(db, orgId, email) {
+          const seen = await db.query('SELECT 1 FROM invites WHERE org_id = $1 AND email = $2', [orgId, email]);
+          if (seen.rows.length > 0) return;
+          await db.query('INSERT INTO invites (org_id, email) VALUES ($1, $2) ON CONFLICT (org_id, email) DO NOTHING', [orgId, email]);
+          await db.query('INSERT INTO audit_events (action, email) VALUES ($1, $2)', ['invite', email]);
+        }`,
+    },
+    {
       name: 'a failed message copied to its dead letter stream, then its id marked: a second copy repeats nothing',
       code: `
         import { createClient } from 'redis';
@@ -526,6 +536,17 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
   ],
   invalid: [
+    {
+      name: 'near miss: the same ignored claim while a job is handled, where a retry records it again',
+      code: `
+        new Worker('invites', async ({ data: { orgId, email } }) => {
+          const seen = await db.query('SELECT 1 FROM invites WHERE org_id = $1 AND email = $2', [orgId, email]);
+          if (seen.rows.length > 0) return;
+          await db.query('INSERT INTO invites (org_id, email) VALUES ($1, $2) ON CONFLICT (org_id, email) DO NOTHING', [orgId, email]);
+          await db.query('INSERT INTO audit_events (action, email) VALUES ($1, $2)', ['invite', email]);
+        });`,
+      errors: [{ messageId: 'resultIgnored', line: 5 }],
+    },
     {
       name: 'the near miss of a dead letter: the message copied to another stream, then its id marked',
       code: `

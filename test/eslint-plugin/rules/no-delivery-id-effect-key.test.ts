@@ -199,6 +199,13 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         });`,
     },
     {
+      name: "a period cut from now() in SQL is this month's key, the same for every retry in it",
+      code: `
+        new Worker('usage', async (job) => {
+          await db.query("INSERT INTO monthly_usage (org_id, month, sent) SELECT org_id, date_trunc('month', now()), count(*) FROM message GROUP BY 1, 2 ON CONFLICT (org_id, month) DO UPDATE SET sent = excluded.sent", []);
+        });`,
+    },
+    {
       name: 'a helper called from a handler serves the delivery too, so its minted key is reported (see invalid); one called from an HTTP route is not',
       code: `
         async function charge(cents) {
@@ -1097,6 +1104,14 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
       code: `
         new Worker('charges', async (job) => {
           await db.query('INSERT INTO charges (charge_key, cents) VALUES (gen_random_uuid(), $1) ON CONFLICT (charge_key) DO NOTHING', [job.data.cents]);
+        });`,
+      errors: [{ messageId: 'mintedKey', line: 3 }],
+    },
+    {
+      name: 'near miss: now() itself as the conflict target, while a job is handled',
+      code: `
+        new Worker('usage', async (job) => {
+          await db.query('INSERT INTO monthly_usage (org_id, month, sent) SELECT org_id, now(), count(*) FROM message GROUP BY 1, 2 ON CONFLICT (org_id, month) DO UPDATE SET sent = excluded.sent', []);
         });`,
       errors: [{ messageId: 'mintedKey', line: 3 }],
     },

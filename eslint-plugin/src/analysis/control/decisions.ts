@@ -211,9 +211,13 @@ function testedValue(node: TSESTree.Node, name: string): TSESTree.Node | undefin
   }
 }
 
-/** Members that still say whether something was found: `rows.length`, `result.rowCount`, `rows[0]`, `{ count }`. */
+/**
+ * Members that still say whether something was found: `rows.length`, `result.rowCount`, `rows[0]`,
+ * `{ count }`; what an update changed (`modifiedCount`, TypeORM's `affected`, Kysely's
+ * `numUpdatedRows`), and the document MongoDB's `findOneAndUpdate` answers with (`res.value`).
+ */
 const existenceMembers =
-  /^(length|rowCount|rows|count|_count|size|0|Count|Item|Items|affectedRows|numRows|exists|docs)$/;
+  /^(length|rowCount|rows|count|_count|size|0|Count|Item|Items|affectedRows|numRows|exists|docs|value|affected|modifiedCount|matchedCount|upsertedCount|deletedCount|nModified|numUpdatedRows|numDeletedRows|numAffectedRows)$/;
 /** Members that say nothing was found: `snapshot.empty`. */
 const absenceMembers = /^(empty|isEmpty)$/;
 

@@ -62,12 +62,13 @@ export const namesSingleUseBill: (name: string) => boolean = remembered((name) =
 });
 
 /**
- * Tables of a catalogue: what is sold, at what price (`products`, `PricingPlan`), and the offers on
+ * Tables of a catalogue: what is sold, at what price (`products`, `PricingPlan`, `SubscriptionTier`), and the offers on
  * it (`coupons`, `promotions`), not a sale of it or an offer taken up.
  */
 const catalogueNouns = new Set([
   'product',
   'plan',
+  'tier',
   'price',
   'pricing',
   'sku',
