@@ -50,6 +50,21 @@ const sweep = (lock: string, exported = '') => `
     for (const rule of await rules()) await evaluate(rule);
   });`;
 
+/** A reconciler run every second that takes a bucket, then makes its domain when missing; `claim` is how it takes the bucket. */
+const reconciler = (claim: string) => `
+  import { Cron } from '@nestjs/schedule';
+  import { MongoClient } from 'mongodb';
+  const db = new MongoClient(url).db();
+  export class BucketTask {
+    @Cron('* * * * * *')
+    async tick(doc) {
+      ${claim}
+      const domain = await db.collection('BucketDomain').findOne({ bucket: doc.name });
+      if (!domain) await db.collection('BucketDomain').insertOne({ bucket: doc.name });
+    }
+  }`;
+const lease = `const res = await db.collection('Bucket').findOneAndUpdate({ _id: doc._id, lockedAt: { $lt: new Date(Date.now() - 15000) } }, { $set: { lockedAt: new Date() } });`;
+
 /** A helper that stores the time of an agent's last report under its key; `compare` is what it does with a time found. */
 const lastSeen = (compare: string) => `
   import Redis from 'ioredis';
@@ -997,38 +1012,13 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
     {
       name: 'MongoDB: a lease taken on the row first (findOneAndUpdate on lockedAt, its value tested): one worker at a time checks and inserts',
-      code: `
-        import { Cron } from '@nestjs/schedule';
-        import { MongoClient } from 'mongodb';
-        const db = new MongoClient(url).db();
-        export class BucketTask {
-          @Cron('* * * * * *')
-          async tick() {
-            const res = await db
-              .collection('Bucket')
-              .findOneAndUpdate({ phase: 'Creating', lockedAt: { $lt: new Date(Date.now() - 15000) } }, { $set: { lockedAt: new Date() } });
-            if (!res.value) return;
-            const doc = res.value;
-            const domain = await db.collection('BucketDomain').findOne({ bucket: doc.name });
-            if (!domain) await db.collection('BucketDomain').insertOne({ bucket: doc.name });
-          }
-        }`,
+      code: reconciler(`${lease}
+      if (!res.value) return;`),
     },
     {
       name: 'a compare-and-set whose modified count decides, before the check',
-      code: `
-        import { Cron } from '@nestjs/schedule';
-        import { MongoClient } from 'mongodb';
-        const db = new MongoClient(url).db();
-        export class BucketTask {
-          @Cron('* * * * * *')
-          async tick(doc) {
-            const taken = await db.collection('Bucket').updateOne({ _id: doc._id, phase: 'Creating' }, { $set: { phase: 'Binding' } });
-            if (taken.modifiedCount === 0) return;
-            const domain = await db.collection('BucketDomain').findOne({ bucket: doc.name });
-            if (!domain) await db.collection('BucketDomain').insertOne({ bucket: doc.name });
-          }
-        }`,
+      code: reconciler(`const taken = await db.collection('Bucket').updateOne({ _id: doc._id, phase: 'Creating' }, { $set: { phase: 'Binding' } });
+      if (taken.modifiedCount === 0) return;`),
     },
     {
       name: 'MongoDB near miss: a Map named like a collection is not one',
@@ -1317,23 +1307,8 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
   invalid: [
     {
       name: "near miss: the lease's answer is never tested, so every worker goes on to check and insert",
-      code: `
-        import { Cron } from '@nestjs/schedule';
-        import { MongoClient } from 'mongodb';
-        const db = new MongoClient(url).db();
-        export class BucketTask {
-          @Cron('* * * * * *')
-          async tick() {
-            const res = await db
-              .collection('Bucket')
-              .findOneAndUpdate({ phase: 'Creating', lockedAt: { $lt: new Date(Date.now() - 15000) } }, { $set: { lockedAt: new Date() } });
-            
-            const doc = res.value;
-            const domain = await db.collection('BucketDomain').findOne({ bucket: doc.name });
-            if (!domain) await db.collection('BucketDomain').insertOne({ bucket: doc.name });
-          }
-        }`,
-      errors: [{ messageId: 'checkThenInsert', line: 14 }],
+      code: reconciler(lease),
+      errors: [{ messageId: 'checkThenInsert', line: 10 }],
     },
     {
       name: 'the near miss of a command: the same method as an HTTP route, where a second request pays twice',
