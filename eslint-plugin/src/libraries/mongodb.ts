@@ -149,9 +149,8 @@ function mongoOperation(call: TSESTree.CallExpression, file: AdapterFile): DataO
   if (inserts.has(method))
     return { ...base, kind: 'insert', label: label('the'), fields: fieldsOf(args[0], file.scopeOf) };
   if (upserting.has(method)) {
-    if (!optionTrue(args[2], 'upsert', file))
-      return { ...base, kind: 'update', label: label('the'), filters: uniqueKeyFields(args[0], file.scopeOf) };
     const filter = uniqueKeyFields(args[0], file.scopeOf);
+    if (!optionTrue(args[2], 'upsert', file)) return { ...base, kind: 'update', label: label('the'), filters: filter };
     const update =
       method === 'replaceOne' || method === 'findOneAndReplace'
         ? { fields: fieldsOf(args[1], file.scopeOf), onlyOnInsert: false }

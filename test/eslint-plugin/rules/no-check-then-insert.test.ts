@@ -50,6 +50,21 @@ const sweep = (lock: string, exported = '') => `
     for (const rule of await rules()) await evaluate(rule);
   });`;
 
+/** An order's item added when missing, after a helper of the module reads the order (`lock`: how it reads it). */
+const orderItemAfter = (helper: string, lock: string) => `
+  async function ${helper}(trx, orderId) {
+    const order = await trx('orders').where({ id: orderId })${lock}.first();
+    if (!order) throw new Error('no such order');
+    return order;
+  }
+  export async function addItem(db, orderId, sku) {
+    return db.transaction(async (trx) => {
+      await ${helper}(trx, orderId);
+      const found = await trx('order_items').where({ order_id: orderId, sku }).first();
+      if (!found) await trx('order_items').insert({ order_id: orderId, sku });
+    });
+  }`;
+
 /** A reconciler run every second that takes a bucket, then makes its domain when missing; `claim` is how it takes the bucket. */
 const reconciler = (claim: string) => `
   import { Cron } from '@nestjs/schedule';
@@ -826,19 +841,7 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
     {
       name: 'the parent row locked first by a helper of the same module that reads it FOR UPDATE',
-      code: `
-        async function loadOrderForUpdate(trx, orderId) {
-          const order = await trx('orders').where({ id: orderId }).forUpdate().first();
-          if (!order) throw new Error('no such order');
-          return order;
-        }
-        export async function addItem(db, orderId, sku) {
-          return db.transaction(async (trx) => {
-            await loadOrderForUpdate(trx, orderId);
-            const found = await trx('order_items').where({ order_id: orderId, sku }).first();
-            if (!found) await trx('order_items').insert({ order_id: orderId, sku });
-          });
-        }`,
+      code: orderItemAfter('loadOrderForUpdate', '.forUpdate()'),
     },
     {
       name: 'a serializable Prisma transaction',
@@ -2423,19 +2426,7 @@ module.exports.refund = async function refund(refundRepository, paymentId) {
     },
     {
       name: 'the near miss of a lock in a helper: the helper of the same module reads the parent row without FOR UPDATE',
-      code: `
-        async function loadOrder(trx, orderId) {
-          const order = await trx('orders').where({ id: orderId }).first();
-          if (!order) throw new Error('no such order');
-          return order;
-        }
-        export async function addItem(db, orderId, sku) {
-          return db.transaction(async (trx) => {
-            await loadOrder(trx, orderId);
-            const found = await trx('order_items').where({ order_id: orderId, sku }).first();
-            if (!found) await trx('order_items').insert({ order_id: orderId, sku });
-          });
-        }`,
+      code: orderItemAfter('loadOrder', ''),
       errors: [{ messageId: 'checkThenInsert', line: 11 }],
     },
     {

@@ -73,10 +73,16 @@ const bareKeyNames = new Set(['id', '_id', 'uuid', 'pk', 'key', '#1']);
 const effectNouns = new Set(['effect', 'operation', 'entry', 'ledger', 'record', 'row']);
 
 const clockSqlFunctions = new Set(['now', 'clock_timestamp']);
-/** SQL functions that cut a time down to its period: `date_trunc('month', now())` is this month, the same for every retry in it (`extract(epoch from now())` is no period). */
+/**
+ * SQL functions that cut a time down to its period: `date_trunc('month', now())` is this month,
+ * the same for every retry in it (`extract(epoch from now())` is no period).
+ */
 const periodSqlFunctions = new Set(['date_trunc', 'date_bin', 'date']);
 
-/** The SQL functions of a key as facts: `gen_random_uuid()` is new on every run, `now()` too unless a period is cut from it. */
+/**
+ * The SQL functions of a key as facts: `gen_random_uuid()` is new on every run, `now()` too unless
+ * a period is cut from it.
+ */
 export function sqlFunctionFacts(functions: readonly string[]): Leaf[] {
   const period = functions.some((name) => periodSqlFunctions.has(name));
   return functions

@@ -62,8 +62,8 @@ export const namesSingleUseBill: (name: string) => boolean = remembered((name) =
 });
 
 /**
- * Tables of a catalogue: what is sold, at what price (`products`, `PricingPlan`, `SubscriptionTier`), and the offers on
- * it (`coupons`, `promotions`), not a sale of it or an offer taken up.
+ * Tables of a catalogue: what is sold, at what price (`products`, `PricingPlan`, `SubscriptionTier`),
+ * and the offers on it (`coupons`, `promotions`), not a sale of it or an offer taken up.
  */
 const catalogueNouns = new Set([
   'product',
