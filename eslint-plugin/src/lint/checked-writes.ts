@@ -101,6 +101,8 @@ export interface CheckedWrite {
   lockedAfterCheck(): boolean;
   /** The calls after the write, in the function that decides it, that the same check lets run: the rest of what a second pass does. */
   decidedAfter(): readonly TSESTree.CallExpression[];
+  /** The calls on the write's path after it, in the function that decides it, whether the check decides them or not. */
+  runsAfter(): readonly TSESTree.CallExpression[];
   /** The function goes on past the check either way (`if (!cached) set(…)`): its callers learn nothing of what it found. */
   fallsThrough?: true;
   /**
@@ -515,7 +517,7 @@ function coveringKey(
   if (!target) return undefined;
   if (primaryKey && checked && writesLookedUpKey(write, checked, primaryKey, text, tracer.file.scopeOf))
     return { columns: [columnName(primaryKey)], partial: false, written: primaryKey, file: '' };
-  if (write.fields.length === 0) return undefined;
+  if (write.fields.length === 0 && write.fieldsComplete !== false) return undefined;
   // A key every insert fills with the same constant (a singleton row, `id: true`): the second always fails.
   const constant = write.fields.filter(
     (field) =>
@@ -834,10 +836,13 @@ function sameRecord(write: DataOperation, operations: readonly DataOperation[]):
   );
 }
 
-/** The calls after `at` in its function that the read's guards let run only when nothing was found, as they do the write. */
+/**
+ * The calls after `at` in its function that the read's guards let run only when nothing was
+ * found, as they do the write; without guards, every call on the path from `at`.
+ */
 function callsDecidedAfter(
   at: TSESTree.Node,
-  guards: ReturnType<typeof guardsFedBy>,
+  guards: ReturnType<typeof guardsFedBy> | undefined,
   analysis: FileAnalysis,
 ): TSESTree.CallExpression[] {
   const body = enclosingFunction(at)?.body;
@@ -845,7 +850,12 @@ function callsDecidedAfter(
   const found: TSESTree.CallExpression[] = [];
   walk(body, analysis.file.visitorKeys, (node) => {
     if (node.range[1] <= at.range[1]) return false;
-    if (node.type === 'CallExpression' && node.range[0] >= at.range[1] && isDecidedBy(guards, [node])) found.push(node);
+    if (
+      node.type === 'CallExpression' &&
+      node.range[0] >= at.range[1] &&
+      (guards ? isDecidedBy(guards, [node]) : onPathTo(at, node))
+    )
+      found.push(node);
     return true;
   });
   return found;
@@ -1021,6 +1031,7 @@ function recordAfterGatedWork(
     keysUnknown: () => keysUnknown(write, analysis),
     lockedAfterCheck: () => false,
     decidedAfter: () => [],
+    runsAfter: () => [],
   };
 }
 
@@ -1245,6 +1256,7 @@ function flagRecord(
       keysUnknown: () => false,
       lockedAfterCheck: () => false,
       decidedAfter: () => [],
+      runsAfter: () => [],
     };
   }
   return undefined;
@@ -1421,6 +1433,7 @@ function insertsDecided(
       keysUnknown: () => keysUnknown(write, analysis),
       lockedAfterCheck: () => lockedAfterCheck(write, decided.site, from, groups, analysis),
       decidedAfter: () => (after ??= callsDecidedAfter(decided.site, guardsFor(read), analysis)),
+      runsAfter: () => callsDecidedAfter(decided.site, undefined, analysis),
       ...(fallsThrough(decided.guard) && { fallsThrough: true as const }),
       ...(onPath.length < between.length && { refusedBetween: true as const }),
     });

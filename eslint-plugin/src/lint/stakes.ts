@@ -21,6 +21,7 @@ import {
 } from '../analysis/naming/stores.js';
 import {
   namesCountedGrant,
+  namesPaidAccessEnd,
   namesCatalogue,
   deliveryPlaceWordsOf,
   namesGrantee,
@@ -187,8 +188,8 @@ function isMarker(write: DataOperation, analysis: FileAnalysis): boolean {
 
 /**
  * A write whose second copy moves money or takes a seat: by its table, an amount of money it
- * records (not a catalogue's price, not a count), or an amount it adds to (a counter of scans is
- * no money). A row of a seat or licence table takes one when it names who receives it (`userId`),
+ * records (not a catalogue's price, not a count), an amount it adds to (a counter of scans is
+ * no money), or a paid access it moves on. A row of a seat or licence table takes one when it names who receives it (`userId`),
  * or when its fields are not all shown.
  */
 function duplicatesStake(operation: DataOperation, module: FileContext): boolean {
@@ -197,7 +198,9 @@ function duplicatesStake(operation: DataOperation, module: FileContext): boolean
   const moneyTable = operation.targets.some(namesMoney);
   if (operation.kind === 'update') {
     const added = addedFields(operation, module) ?? [];
-    return moneyTable ? added.length > 0 : added.some((field) => namesMoney(field) || amount(field));
+    return moneyTable
+      ? added.length > 0
+      : added.some((field) => namesMoney(field) || amount(field) || namesPaidAccessEnd(field));
   }
   if (moneyTable) return true;
   if (
@@ -307,6 +310,18 @@ export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): bo
   if (checked.read.filters?.length === 0) return false;
   if (duplicatesStake(checked.write, analysis.file)) return true;
   return callsAtStake(checked.decidedAfter(), analysis);
+}
+
+/**
+ * Does the unique key that covers a checked write refuse the second worker's copy? Not a primary
+ * key its library saves by (TypeORM's `save()`): a save that comes after a racing worker's finds
+ * that row and updates it, so no row is duplicated but what runs after the save runs twice, which
+ * matters as it does after a marker.
+ */
+export function keyRefusesRepeat(checked: CheckedWrite, analysis: FileAnalysis): boolean {
+  const key = checked.coveringKey();
+  if (!key) return false;
+  return !(key.primary && checked.write.savesByPrimaryKey && workRepeats(checked.runsAfter(), checked, analysis));
 }
 
 /**

@@ -54,6 +54,11 @@ export interface DataOperation {
    */
   skipsDuplicates?: boolean;
   /**
+   * An insert that updates the row instead when one with its primary key is there (TypeORM's
+   * `save()`): that key turns a second worker's save into an update rather than refusing it.
+   */
+  savesByPrimaryKey?: true;
+  /**
    * A write declared to record that a delivery or operation was handled (a team's claim helper),
    * and what its result says when truthy: this worker `claimed` it, or it was a `duplicate`.
    */

@@ -14,8 +14,17 @@ export interface DeclaredTable {
   table: string;
   /** Other names the same table goes by (a model and the table it is mapped to). */
   aliases?: readonly string[];
-  /** `rowsWhere`: a partial key's condition, when it is tests of columns joined by AND (`WHERE deleted_at IS NULL`). */
-  keys: readonly { columns: readonly string[]; partial: boolean; written: string; rowsWhere?: readonly RowTest[] }[];
+  /**
+   * `rowsWhere`: a partial key's condition, when it is tests of columns joined by AND (`WHERE
+   * deleted_at IS NULL`); `primary`: the table's primary key.
+   */
+  keys: readonly {
+    columns: readonly string[];
+    partial: boolean;
+    written: string;
+    rowsWhere?: readonly RowTest[];
+    primary?: true;
+  }[];
   /**
    * The reader met something that may declare a key it cannot read (an expression index, a
    * plugin, a copied or inherited table, a statement it could not parse that names the table):

@@ -90,6 +90,16 @@ export const namesCatalogue = (name: string): boolean => namesCatalogueNoun(name
 /** Does a table's (or model's) name say its rows are counted grants (`seats`, `Licenses`)? */
 export const namesCountedGrant: (name: string) => boolean = naming(countedGrantNouns);
 
+/** Paid access that runs until a date (`membershipExpiration`, `premiumUntil`, `subscriptionEndsAt`). */
+const paidAccessNouns = new Set(['membership', 'subscription', 'premium']);
+const accessEndWords = new Set(['expiration', 'expiry', 'expires', 'until', 'end', 'ends']);
+
+/** Does a field name the end of a paid access? Moving it on again grants a second period. */
+export const namesPaidAccessEnd: (name: string) => boolean = remembered((name) => {
+  const parts = words(name);
+  return parts.some((word) => paidAccessNouns.has(word)) && parts.some((word) => accessEndWords.has(word));
+});
+
 /** Who a grant is given to: a user, an account, a person. */
 const granteeNouns = new Set([
   'user',

@@ -1,7 +1,7 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { constantInitializer } from '../syntax/scope.js';
-import { keyName, objectProperty, unwrapExpression } from '../syntax/nodes.js';
+import { keyName, memberPath, objectProperty, unwrapExpression } from '../syntax/nodes.js';
 import type { ScopeOf } from '../syntax/static-text.js';
 import type { Field } from '../contract/operation.js';
 
@@ -23,8 +23,23 @@ export function objectLiteral(
   return current.type === 'ObjectExpression' ? current : undefined;
 }
 
-/** The fields an object literal writes: `{ refundId: r.id, amount }` → refundId, amount. */
+/**
+ * The objects `Object.assign(entity, data, { status })` merges, when a node is that call or a
+ * constant holding it: the row it makes writes their fields.
+ */
+function assigned(node: TSESTree.Node | undefined, scopeOf: ScopeOf): TSESTree.Node[] | undefined {
+  if (!node) return undefined;
+  let current = unwrapExpression(node);
+  if (current.type === 'Identifier')
+    current = unwrapExpression(constantInitializer(current, scopeOf(current)) ?? current);
+  if (current.type !== 'CallExpression' || memberPath(current.callee)?.join('.') !== 'Object.assign') return undefined;
+  return current.arguments.filter((argument) => argument.type !== 'SpreadElement');
+}
+
+/** The fields an object literal writes: `{ refundId: r.id, amount }` → refundId, amount; and those `Object.assign` merges. */
 export function fieldsOf(node: TSESTree.Node | undefined, scopeOf: ScopeOf): Field[] {
+  const merged = assigned(node, scopeOf);
+  if (merged) return merged.flatMap((each) => fieldsOf(each, scopeOf));
   const object = objectLiteral(node, scopeOf);
   if (!object) return [];
   const fields: Field[] = [];
@@ -57,12 +72,13 @@ export function uniqueKeyFields(node: TSESTree.Node | undefined, scopeOf: ScopeO
 }
 
 /**
- * Does the object literal show every field it writes (or matches on)? Not with a spread, a
- * computed name, an operator, or a nested object (a relation written through it, whose columns
- * the object does not name); not for a list of rows, which may differ from the first.
+ * Does the object literal show every field it writes (or matches on)? Not with a spread or
+ * `Object.assign`, a computed name, an operator, or a nested object (a relation written through
+ * it, whose columns the object does not name); not for a list of rows, which may differ from the
+ * first.
  */
 export function showsEveryField(node: TSESTree.Node | undefined, scopeOf: ScopeOf): boolean {
-  if (!node) return false;
+  if (!node || assigned(node, scopeOf)) return false;
   let current = unwrapExpression(node);
   if (current.type === 'ArrayExpression') {
     if (current.elements.length !== 1 || !current.elements[0] || current.elements[0].type === 'SpreadElement')

@@ -32,11 +32,7 @@ function relationName(relation: unknown): string | undefined {
   return (relation as { relname?: string } | undefined)?.relname;
 }
 
-function constraintKey(
-  constraint: Tree,
-  columns: string[],
-  table: string,
-): { columns: string[]; partial: boolean; written: string } | undefined {
+function constraintKey(constraint: Tree, columns: string[], table: string): DeclaredTable['keys'][number] | undefined {
   const type = constraint.contype;
   if (type !== 'CONSTR_PRIMARY' && type !== 'CONSTR_UNIQUE') return undefined;
   const keys = columns.length > 0 ? columns : strings(constraint.keys);
@@ -46,6 +42,7 @@ function constraintKey(
     columns: keys,
     partial: false,
     written: `${word} (${keys.join(', ')}) on ${table}`,
+    ...(type === 'CONSTR_PRIMARY' && { primary: true as const }),
   };
 }
 

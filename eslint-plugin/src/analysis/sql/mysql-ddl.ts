@@ -84,6 +84,7 @@ function constraintKey(definition: Tree, table: string): Key | 'expression' | un
     columns: columns as string[],
     partial: false,
     written: `${primary ? 'PRIMARY KEY' : 'UNIQUE KEY'} (${columns.join(', ')}) on ${table}`,
+    ...(primary && { primary: true as const }),
   };
 }
 
@@ -92,7 +93,7 @@ function columnKey(definition: Tree, table: string): Key | undefined {
   const column = definition.column ? columnOf(definition.column as Tree) : undefined;
   if (!column) return undefined;
   if (definition.primary_key)
-    return { columns: [column], partial: false, written: `PRIMARY KEY (${column}) on ${table}` };
+    return { columns: [column], partial: false, written: `PRIMARY KEY (${column}) on ${table}`, primary: true };
   if (definition.unique) return { columns: [column], partial: false, written: `UNIQUE (${column}) on ${table}` };
   return undefined;
 }

@@ -109,7 +109,12 @@ export function typeormMigrationTables(file: AdapterFile): DeclaredTable[] {
           });
       }
       if (primary.length > 0)
-        keys.push({ columns: primary, partial: false, written: `the primary key of new Table('${name}')` });
+        keys.push({
+          columns: primary,
+          partial: false,
+          written: `the primary key of new Table('${name}')`,
+          primary: true,
+        });
       for (const [key, unique] of [
         ['indices', false],
         ['uniques', true],
@@ -174,7 +179,7 @@ export function typeormEntities(file: AdapterFile): DeclaredTable[] {
         ? first.value
         : objectLiteral(first, file.scopeOf) &&
           (objectProperty(objectLiteral(first, file.scopeOf)!, 'name')?.value as TSESTree.Literal | undefined)?.value;
-    const keys: { columns: string[]; partial: boolean; written: string }[] = [];
+    const keys: DeclaredTable['keys'][number][] = [];
     const primary: string[] = [];
     // A base class, a one-to-one relation (its join column is unique), an index kept out of
     // synchronisation or written in a way not read here: keys this reading does not list.
@@ -234,6 +239,7 @@ export function typeormEntities(file: AdapterFile): DeclaredTable[] {
         columns: primary,
         partial: false,
         written: `the primary key (${primary.join(', ')}) of ${className}`,
+        primary: true,
       });
     // Every TypeORM entity has a primary column; finding none means the class is another
     // library's (MikroORM's @PrimaryKey) or declares it where this reading does not look.

@@ -361,6 +361,8 @@ export function repositoryOperation(
       fieldsComplete: showsEveryField(row, scopeOf),
       arbitrated: ignoreDuplicates?.type === 'Literal' && ignoreDuplicates.value === true,
       skipsDuplicates: ignoreDuplicates?.type === 'Literal' && ignoreDuplicates.value === true,
+      // TypeORM's `save()` looks the entity up by its primary key and updates the row it finds.
+      ...(library === 'typeorm' && method === 'save' && { savesByPrimaryKey: true as const }),
     };
   }
   if (method === 'upsert') {

@@ -7,7 +7,7 @@ import { createRule } from '../../create-rule.js';
 import type { DataOperation, SafeEdit } from '../../analysis/contract/operation.js';
 import { columnName } from '../../analysis/schema/model.js';
 import { catchUniqueViolation, violationLabel } from '../../lint/unique-violation-fix.js';
-import { repeatMatters } from '../../lint/stakes.js';
+import { keyRefusesRepeat, repeatMatters } from '../../lint/stakes.js';
 
 const defaultRemedy = 'an upsert, or insert and treat the unique violation as the duplicate';
 
@@ -48,7 +48,8 @@ export const noCheckThenInsert = createRule({
           const { write, read } = checked;
           // Work before the write, a claim whose verdict is ignored, or a done-flag set after the
           // work, is the claim recorded too late (no-claim-after-effect); a cache fill is no claim
-          // at all; a unique key settles it, on this insert or on another one in its transaction; a
+          // at all; a unique key settles it, on this insert or on another one in its transaction
+          // (a primary key saved by, only when nothing at stake runs after the save); a
           // schema that names the table but could not be read may declare one; a try-lock after the
           // check lets one worker through, and so does an insert a unique key refuses on a
           // repeat, between the check and the write. Outside a
@@ -60,7 +61,7 @@ export const noCheckThenInsert = createRule({
             checked.settles !== 'unsettled' ||
             checked.workBefore.length > 0 ||
             checked.storesState ||
-            checked.coveringKey() ||
+            keyRefusesRepeat(checked, analysis) ||
             checked.keyInTransaction() ||
             checked.keysUnknown() ||
             checked.lockedAfterCheck() ||
