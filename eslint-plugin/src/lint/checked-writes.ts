@@ -25,6 +25,7 @@ import {
   callTaking,
   keyName,
   memberPath,
+  propertyName,
   runsInline,
   staticString,
   unwrapExpression,
@@ -480,18 +481,36 @@ function writesLookedUpKey(
 
 /**
  * Does the row an insert writes meet each test of a partial key's condition: a column it leaves
- * empty (`deleted_at IS NULL`, when the write shows every field), a constant it writes among
- * those listed (`status = 'open'`) or outside them (`status NOT IN ('failed')`)?
+ * empty (`deleted_at IS NULL`, when the write shows every field) or fills (`IS NOT NULL`), a
+ * constant it writes among those listed (`status = 'open'`, or an enum's member of that name,
+ * `Status.open`) or outside them (`status NOT IN ('failed')`)?
  */
 function meets(write: DataOperation, tests: readonly RowTest[]): boolean {
   const byColumn = new Map(write.fields.map((field) => [columnName(field.name), field]));
   return tests.every((test) => {
     const field = byColumn.get(test.column);
     if ('empty' in test) return write.fieldsComplete !== false && field === undefined;
+    if ('filled' in test)
+      return (
+        field !== undefined &&
+        field.values.length > 0 &&
+        !field.values.some((value) => isNothing(unwrapExpression(value)))
+      );
     const value = field && constantWritten(field);
-    if (value === undefined) return false;
-    return 'oneOf' in test ? test.oneOf.includes(value) : !test.noneOf.includes(value);
+    if ('oneOf' in test) return test.oneOf.includes(value ?? (field && enumMember(field)) ?? '');
+    return value !== undefined && !test.noneOf.includes(value);
   });
+}
+
+/** `Status.Verified`: the member of an enum-like object a field is written with, by its name. */
+function enumMember(field: Field): string | undefined {
+  const value = field.values.length === 1 ? unwrapExpression(field.values[0]) : undefined;
+  return value?.type === 'MemberExpression' &&
+    !value.computed &&
+    value.object.type === 'Identifier' &&
+    /^[A-Z]/.test(value.object.name)
+    ? propertyName(value)
+    : undefined;
 }
 
 /** The constant a field is written with: one the SQL writes itself, or a string written in place. */

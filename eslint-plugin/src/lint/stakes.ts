@@ -6,6 +6,7 @@ import type { CheckedWrite } from './checked-writes.js';
 import type { FileAnalysis } from './file-analysis.js';
 import { isFunction, type FileContext, type FunctionNode } from '../analysis/context/file-context.js';
 import { readBack } from '../analysis/control/flags.js';
+import { isNothing, isZero } from '../analysis/control/polarity.js';
 import { callOperations } from '../analysis/control/helper-operations.js';
 import { enclosingFunction } from '../analysis/control/statements.js';
 import type { EffectKey } from '../analysis/keys/effect-keys.js';
@@ -35,7 +36,15 @@ import { normaliseTarget } from '../analysis/contract/operation.js';
 import { columnName } from '../analysis/schema/model.js';
 import { calledFunction } from '../analysis/project/calls.js';
 import { projectRoot } from '../analysis/project/root.js';
-import { callTaking, keyName, promiseStep, propertyName, resultIgnored, runsInline } from '../analysis/syntax/nodes.js';
+import {
+  callTaking,
+  keyName,
+  promiseStep,
+  propertyName,
+  resultIgnored,
+  runsInline,
+  unwrapExpression,
+} from '../analysis/syntax/nodes.js';
 import { variableOf } from '../analysis/syntax/scope.js';
 import { walk } from '../analysis/syntax/walk.js';
 import { inMemory, isWork, onlyAsks, sends } from '../analysis/work/work.js';
@@ -87,13 +96,25 @@ function runsInDelivery(
   const says = (filename: string) => {
     const place = projectPath(filename);
     const words = deliveryPlaceWordsOf(place);
-    return (
-      words.length > 0 && !namesOneOffPlace(place) && !words.every((word) => written.includes(normaliseTarget(word)))
-    );
+    return words.length > 0 && !namesOneOffPlace(place) && !words.every((word) => managesResource(word, written));
   };
   return (
     says(analysis.file.filename) &&
     (analysis.callersElsewhere(places[0])?.some(({ filename }) => says(filename)) ?? true)
+  );
+}
+
+/** What a resource is set up by: `webhook_endpoints`, `webhook_subscriptions`, `queue_settings`. */
+const setUpBy = /^_(endpoint|subscription|config|configuration|setting|registration|destination|url)$/;
+
+/**
+ * Does a write of `written` make the place word's own resource (`webhooks/route.ts` saving a
+ * webhook or its endpoint), rather than handle one of its deliveries?
+ */
+function managesResource(word: string, written: readonly string[]): boolean {
+  const resource = normaliseTarget(word);
+  return written.some(
+    (target) => target === resource || (target.startsWith(resource) && setUpBy.test(target.slice(resource.length))),
   );
 }
 
@@ -282,6 +303,30 @@ function callAtStake(
 }
 
 /**
+ * A row of starting values made when none is found (`{ userId, limit1: false, sent: 0 }`), where
+ * the check lets nothing else run but reads: the code makes sure a state row exists and goes on to
+ * read it. A second copy holds the same defaults, found by the same reads. A row holding only the
+ * key it was looked up by is a claim, and a status (`'processing'`) a step of work.
+ */
+function defaultsMadeWhenMissing({ write, read, decidedAfter }: CheckedWrite, analysis: FileAnalysis): boolean {
+  if (write.kind !== 'insert' || write.fieldsComplete !== true) return false;
+  const looked = new Set((read.filters ?? []).map((filter) => columnName(filter.name)));
+  const rest = write.fields.filter((field) => !looked.has(columnName(field.name)));
+  const starting = (value: TSESTree.Node) => {
+    const bare = unwrapExpression(value);
+    return isNothing(bare) || isZero(bare) || (bare.type === 'ArrayExpression' && bare.elements.length === 0);
+  };
+  return (
+    rest.length > 0 &&
+    rest.every((field) => field.values.length === 1 && starting(field.values[0])) &&
+    decidedAfter().every((call) => {
+      const operations = analysis.operationsAt(call);
+      return operations.length > 0 && operations.every((operation) => operation.kind === 'read');
+    })
+  );
+}
+
+/**
  * Is a duplicate of this check-then-insert worth a finding?
  * - A write that records what was handled: always.
  * - A plain marker: when the work the check lets run after it repeats harm (`workRepeats`).
@@ -292,6 +337,7 @@ function callAtStake(
  */
 export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
   if (recordsHandled(checked, analysis)) return true;
+  if (defaultsMadeWhenMissing(checked, analysis)) return false;
   if (isMarker(checked.write, analysis)) {
     // With nothing after it, the check and the marker are a helper's `once(key)`: its callers do
     // the work, when the check tells them what it found (`if (seen) return false`). Not when the

@@ -1,11 +1,12 @@
 /** What a schema reader returns: the tables a schema file declares, with their unique keys; and how a violation of one is reported. */
 
 /**
- * A test of one column that a partial key's condition makes: `IS NULL` (`empty`), `= 'a'` or
- * `IN ('a', 'b')` (`oneOf`), `<> 'a'` or `NOT IN ('a', 'b')` (`noneOf`).
+ * A test of one column that a partial key's condition makes: `IS NULL` (`empty`), `IS NOT NULL`
+ * (`filled`), `= 'a'` or `IN ('a', 'b')` (`oneOf`), `<> 'a'` or `NOT IN ('a', 'b')` (`noneOf`).
  */
 export type RowTest =
   | { column: string; empty: true }
+  | { column: string; filled: true }
   | { column: string; oneOf: readonly string[] }
   | { column: string; noneOf: readonly string[] };
 

@@ -57,9 +57,10 @@ function rowTests(where: unknown): RowTest[] | undefined {
     const column = entry(fields[fields.length - 1])?.[1].sval;
     return typeof column === 'string' ? column : undefined;
   };
-  if (type === 'NullTest' && node?.nulltesttype === 'IS_NULL') {
-    const column = columnOf(node.arg);
-    return column === undefined ? undefined : [{ column, empty: true }];
+  if (type === 'NullTest') {
+    const column = columnOf(node?.arg);
+    if (column === undefined) return undefined;
+    return [node?.nulltesttype === 'IS_NULL' ? { column, empty: true } : { column, filled: true }];
   }
   if (type === 'A_Expr' && (node?.kind === 'AEXPR_OP' || node?.kind === 'AEXPR_IN')) {
     const operator = entry((node.name as unknown[] | undefined)?.[0])?.[1].sval;

@@ -166,14 +166,18 @@ function updatedFields(node: TSESTree.Node | undefined, scopeOf: ScopeOf): Field
   return operators.length > 0 ? operators.flatMap((value) => fieldsOf(value, scopeOf)) : fieldsOf(update, scopeOf);
 }
 
-/** `importModel.save({ transaction })`: a variable holding a record, not a repository or a model class. */
-function isInstance(receiver: TSESTree.Node): boolean {
+/**
+ * `importModel.save({ transaction })`: a variable holding a record, not a repository or a model
+ * class; not one given a repository (`const purchases = getRepository(Purchase)`).
+ */
+function isInstance(receiver: TSESTree.Node, scopeOf: ScopeOf): boolean {
   const node = unwrapExpression(receiver);
   return (
     node.type === 'Identifier' &&
     !/^[A-Z]/.test(node.name) &&
     !/(Repository|Repo|Manager)$/i.test(node.name) &&
-    !/^(em|manager|repository|repo|db)$/.test(node.name)
+    !/^(em|manager|repository|repo|db)$/.test(node.name) &&
+    !isRepositoryGetter(heldValue(node, scopeOf))
   );
 }
 
@@ -345,7 +349,8 @@ export function repositoryOperation(
     return undefined;
   // `found.save()` stores an instance that was read: an update. Only a new one (`new Refund(…).save()`,
   // `const refund = Refund.build(…)`) is an insert.
-  if (method === 'save' && isInstance(callee.object) && !isNewInstance(callee.object, scopeOf)) return undefined;
+  if (method === 'save' && isInstance(callee.object, scopeOf) && !isNewInstance(callee.object, scopeOf))
+    return undefined;
   // `repo.save(saved)` after `const saved = await repo.save(new Refund(…))` stores the row it already wrote;
   // `repo.save(found.user)` after `const found = await repo.findOne(…)` one it read.
   if (method === 'save' && storedBefore(args[0], scopeOf)) return { ...base, kind: 'update' };

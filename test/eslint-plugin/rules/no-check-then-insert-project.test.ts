@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+
+import { lintProject } from '../support/project.js';
+
+/**
+ * A purchase saved with TypeORM's `save()`, which looks the entity up by its primary key and
+ * updates the row it finds: a second request that comes after the first one's save does not fail
+ * on the key, it rewrites the row and goes on to what follows.
+ */
+const purchaseKey = {
+  primary: `@PrimaryColumn('varchar') transactionId!: string;`,
+  unique: `@PrimaryGeneratedColumn() id!: number;\n  @Column({ unique: true }) transactionId!: string;`,
+};
+
+const project = (key: keyof typeof purchaseKey, after: string) => ({
+  'src/entities.ts': `
+import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+@Entity('purchases')
+export class Purchase {
+  ${purchaseKey[key]}
+  @Column() quantity!: number;
+}
+@Entity('users')
+export class User {
+  @PrimaryColumn() id!: string;
+  @Column() membershipExpiration!: Date;
+}
+`,
+  'src/purchases.ts': `
+import { getRepository } from 'typeorm';
+import { Purchase, User } from './entities';
+export async function recordPurchase(receipt: any, userId: string) {
+  const purchases = getRepository(Purchase);
+  const found = await purchases.findOne({ transactionId: receipt.transactionId });
+  if (found) return found;
+  const purchase = Object.assign(new Purchase(), receipt);
+  await purchases.save(purchase);
+  const users = getRepository(User);
+  ${after}
+  return purchase;
+}
+`,
+});
+
+/** A year of membership added to the end the user already has. */
+const extendsMembership = `const user = await users.findOneOrFail({ id: userId });
+  const membershipExpiration = new Date(user.membershipExpiration.getTime() + 365 * 86400000);
+  await users.update(userId, { membershipExpiration });`;
+
+describe('no-check-then-insert: a save by the primary key', () => {
+  it('reports the save when a year of membership is added after it', async () => {
+    const { findings, messages } = await lintProject(project('primary', extendsMembership));
+    expect(findings).toEqual(['src/purchases.ts:9 idempotency/no-check-then-insert/checkThenInsert']);
+    expect(messages[0]).toContain('purchases.save() follows purchases.findOne() on line 6');
+  });
+
+  it('stays silent when nothing follows the save: the second save rewrites the same row', async () => {
+    const { findings } = await lintProject(project('primary', ''));
+    expect(findings).toEqual([]);
+  });
+
+  it('near miss: a unique key that is not the primary key refuses the second insert before the grant', async () => {
+    const { findings } = await lintProject(project('unique', extendsMembership));
+    expect(findings).toEqual([]);
+  });
+
+  it('near miss: a membership end counted from the clock is set, not added to, by a second run', async () => {
+    const { findings } = await lintProject(
+      project(
+        'primary',
+        `await users.update(userId, { membershipExpiration: new Date(Date.now() + 365 * 86400000) });`,
+      ),
+    );
+    expect(findings).toEqual([]);
+  });
+});
