@@ -308,7 +308,8 @@ function callAtStake(
  * read it. A second copy holds the same defaults, found by the same reads. A row holding only the
  * key it was looked up by is a claim, and a status (`'processing'`) a step of work.
  */
-function defaultsMadeWhenMissing({ write, read, decidedAfter }: CheckedWrite, analysis: FileAnalysis): boolean {
+function defaultsMadeWhenMissing(checked: CheckedWrite, analysis: FileAnalysis): boolean {
+  const { write, read } = checked;
   if (write.kind !== 'insert' || write.fieldsComplete !== true) return false;
   const looked = new Set((read.filters ?? []).map((filter) => columnName(filter.name)));
   const rest = write.fields.filter((field) => !looked.has(columnName(field.name)));
@@ -319,7 +320,7 @@ function defaultsMadeWhenMissing({ write, read, decidedAfter }: CheckedWrite, an
   return (
     rest.length > 0 &&
     rest.every((field) => field.values.length === 1 && starting(field.values[0])) &&
-    decidedAfter().every((call) => {
+    checked.decidedAfter().every((call) => {
       const operations = analysis.operationsAt(call);
       return operations.length > 0 && operations.every((operation) => operation.kind === 'read');
     })
