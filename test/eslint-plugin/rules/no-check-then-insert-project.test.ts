@@ -74,3 +74,48 @@ describe('no-check-then-insert: a save by the primary key', () => {
     expect(findings).toEqual([]);
   });
 });
+
+/**
+ * A settlement attempt recorded in a worker after a look for an active one: the migration's
+ * partial unique index covers rows whose hash is set, of one direction, in an active status.
+ */
+const settlement = (direction: string) => ({
+  'prisma/schema.prisma': `
+model PaymentAttempt {
+  id          String @id @default(cuid())
+  payloadHash String?
+  direction   String
+  status      String
+}
+`,
+  'prisma/migrations/20260712000000_active_settlement/migration.sql': `
+CREATE UNIQUE INDEX "PaymentAttempt_active_payload_key" ON "PaymentAttempt" ("payloadHash")
+WHERE "payloadHash" IS NOT NULL AND "direction" = 'InboundSettle' AND "status" IN ('Verified', 'Settled');
+`,
+  'src/workers/settle.ts': `
+import { PrismaClient } from '@prisma/client';
+import { Direction, Status } from './enums';
+const prisma = new PrismaClient();
+export async function settle(payloadHash: string) {
+  const prior = await prisma.paymentAttempt.findFirst({ where: { payloadHash, direction: Direction.InboundSettle } });
+  if (prior) return;
+  await prisma.paymentAttempt.create({ data: { payloadHash, direction: ${direction}, status: Status.Verified } });
+}
+`,
+  'src/workers/enums.ts': `
+export const Direction = { InboundSettle: 'InboundSettle', OutboundSettle: 'OutboundSettle' } as const;
+export const Status = { Verified: 'Verified', Settled: 'Settled' } as const;
+`,
+});
+
+describe('no-check-then-insert: a partial unique index', () => {
+  it('is the key when the row is filled where it asks IS NOT NULL and written with the enum members it lists', async () => {
+    const { findings } = await lintProject(settlement('Direction.InboundSettle'));
+    expect(findings).toEqual([]);
+  });
+
+  it('near miss: a row of another direction falls outside the index', async () => {
+    const { findings } = await lintProject(settlement('Direction.OutboundSettle'));
+    expect(findings).toEqual(['src/workers/settle.ts:8 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+});

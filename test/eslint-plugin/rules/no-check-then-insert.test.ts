@@ -3078,3 +3078,118 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
   ],
 });
+
+/** A Mongoose consumer that makes a user's notification state when it has none, then reads it. */
+const notifyState = (row: string, after = '') => `
+  import mongoose from 'mongoose';
+  export async function checkLimits(counts) {
+    const user_id = counts.user_id;
+    const entry = await LimitNotify.findOne({ user_id });
+    if (!entry) {
+      await LimitNotify.create({ user_id, ${row} });
+      ${after}
+    }
+    return LimitNotify.findOne({ user_id });
+  }`;
+
+/** A referral recorded when its code is new, then the referrer's balance given its bonus. */
+const referral = (balance: string) => `
+  import { Model } from 'sequelize';
+  export async function redeem(code, user) {
+    if (await Referral.findOne({ where: { code } })) return;
+    await Referral.create({ code, userId: user.id });
+    await User.update({ balance: ${balance} }, { where: { id: user.id } });
+  }`;
+
+/** A route under webhooks/ that saves what it is given, after looking for the same. */
+const webhooksRoute = (model: string) => `
+  const prisma = new PrismaClient();
+  export async function register(input) {
+    const existing = await prisma.${model}.findFirst({ where: { urlHash: input.urlHash } });
+    if (existing) throw new Error('exists');
+    return prisma.${model}.create({ data: { urlHash: input.urlHash, url: input.url } });
+  }`;
+
+ruleTester.run('no-check-then-insert', noCheckThenInsert, {
+  valid: [
+    {
+      name: 'a row of starting values made when missing, in a consumer: a second copy holds the same defaults',
+      filename: 'consumer/src/limits.ts',
+      code: notifyState('limit1: false, limit2: false, sent: 0'),
+    },
+    {
+      name: 'a bonus set, not added to the balance it had: a second run sets the same',
+      filename: 'src/routes/referrals.ts',
+      code: referral('10'),
+    },
+    {
+      name: "a route under webhooks/ that saves a webhook's endpoint is that resource's API, not a delivery",
+      filename: 'src/routes/api/webhooks/index.ts',
+      code: webhooksRoute('webhookEndpoint'),
+    },
+  ],
+  invalid: [
+    {
+      name: 'near miss: the row made when missing holds a status, a step of work',
+      filename: 'consumer/src/limits.ts',
+      code: notifyState("status: 'pending'"),
+      errors: [{ messageId: 'checkThenInsert', line: 7 }],
+    },
+    {
+      name: 'near miss: the check lets an email go after the row of starting values',
+      filename: 'consumer/src/limits.ts',
+      code: notifyState('limit1: false', 'await mailer.send({ to: user_id });'),
+      errors: [{ messageId: 'checkThenInsert', line: 7 }],
+    },
+    {
+      name: 'near miss: the bonus added to the balance read before, outside a delivery',
+      filename: 'src/routes/referrals.ts',
+      code: referral('user.balance + 10'),
+      errors: [{ messageId: 'checkThenInsert', line: 5 }],
+    },
+    {
+      name: 'near miss: the same route under webhooks/ saving a notification handles a delivery',
+      filename: 'src/routes/api/webhooks/index.ts',
+      code: webhooksRoute('notification'),
+      errors: [{ messageId: 'checkThenInsert', line: 6 }],
+    },
+    {
+      name: 'a TypeORM repository held in a variable saves a row: an insert, not an entity saving itself',
+      filename: 'src/workers/purchases.ts',
+      code: `
+        import { getRepository } from 'typeorm';
+        export async function record(receipt) {
+          const purchases = getRepository(Purchase);
+          if (await purchases.findOne({ transactionId: receipt.id })) return;
+          await purchases.save({ transactionId: receipt.id, quantity: 1 });
+        }`,
+      errors: [
+        {
+          messageId: 'checkThenInsert',
+          line: 6,
+          suggestions: [
+            {
+              messageId: 'catchUniqueViolation',
+              data: {
+                key: "@Unique(['transactionId']) to entity Purchase",
+                code: 'QueryFailedError 23505 or ER_DUP_ENTRY',
+              },
+              output: `
+        import { getRepository, QueryFailedError } from 'typeorm';
+        export async function record(receipt) {
+          const purchases = getRepository(Purchase);
+          if (await purchases.findOne({ transactionId: receipt.id })) return;
+          try {
+            await purchases.save({ transactionId: receipt.id, quantity: 1 });
+          } catch (error) {
+            // 23505 or ER_DUP_ENTRY is the duplicate: a unique key refused the second row (add @Unique(['transactionId']) to entity Purchase).
+            if (!(error instanceof QueryFailedError) || !['23505', 'ER_DUP_ENTRY'].includes((error.driverError as { code?: string }).code ?? '')) throw error;
+          }
+        }`,
+            },
+          ],
+        },
+      ],
+    },
+  ],
+});
