@@ -143,8 +143,11 @@ function mongoOperation(call: TSESTree.CallExpression, file: AdapterFile): DataO
   const label = (verb: string) => `${verb} MongoDB ${method}() on ${collection.name}`;
   if (reads.has(method)) {
     // `find()` with no filter lists a collection; it checks nothing.
-    if (method !== 'findOne' && !objectLiteral(args[0], file.scopeOf)) return undefined;
-    return { ...base, kind: 'read', label: label('a') };
+    const query = objectLiteral(args[0], file.scopeOf);
+    if (method !== 'findOne' && !query) return undefined;
+    // The fields it matches on, when the filter is written out; none for `findOne()` or `{}`: any document.
+    const filters = query || args.length === 0 ? { filters: uniqueKeyFields(query, file.scopeOf) } : {};
+    return { ...base, kind: 'read', label: label('a'), ...filters };
   }
   if (inserts.has(method))
     return { ...base, kind: 'insert', label: label('the'), fields: fieldsOf(args[0], file.scopeOf) };

@@ -161,11 +161,11 @@ const paymentMapping = (as: 'command' | 'route') => `
         const prisma = new PrismaClient();
         @Injectable()
         export class SetPaymentMappingCommand {
-          ${as === 'command' ? "@Command({ command: 'payments:mapping:set', describe: 'Sets a payment method mapping' })" : "@Post('mappings')"}
+          ${as === 'command' ? "@Command({ command: 'payments:mapping:set', describe: 'Records a payment transfer' })" : "@Post('mappings')"}
           async run(from: string, to: string, businessId: string) {
-            const existing = await prisma.paymentMethodMapping.findFirst({ where: { from, to, businessId } });
+            const existing = await prisma.paymentTransfer.findFirst({ where: { from, to, businessId } });
             if (existing) return;
-            await prisma.paymentMethodMapping.create({ data: { from, to, businessId } });
+            await prisma.paymentTransfer.create({ data: { from, to, businessId } });
           }
         }`;
 
@@ -1324,13 +1324,13 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           suggestions: [
             {
               messageId: 'catchUniqueViolation',
-              data: { key: '@@unique([from, to, businessId]) to model PaymentMethodMapping', code: 'P2002' },
+              data: { key: '@@unique([from, to, businessId]) to model PaymentTransfer', code: 'P2002' },
               output: paymentMapping('route').replace(
-                '            await prisma.paymentMethodMapping.create({ data: { from, to, businessId } });',
+                '            await prisma.paymentTransfer.create({ data: { from, to, businessId } });',
                 `            try {
-              await prisma.paymentMethodMapping.create({ data: { from, to, businessId } });
+              await prisma.paymentTransfer.create({ data: { from, to, businessId } });
             } catch (error) {
-              // P2002 is the duplicate: a unique key refused the second row (add @@unique([from, to, businessId]) to model PaymentMethodMapping).
+              // P2002 is the duplicate: a unique key refused the second row (add @@unique([from, to, businessId]) to model PaymentTransfer).
               if ((error as { code?: string }).code !== 'P2002') throw error;
             }`,
               ),
@@ -3190,6 +3190,43 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
           ],
         },
       ],
+    },
+  ],
+});
+
+/** A shop's route that adds a row when the check finds none, with the MongoDB driver. */
+const shopRoute = (collection: string, filter: string) => `
+  import { MongoClient } from 'mongodb';
+  export async function add(db, body) {
+    const count = await db.collection('${collection}').countDocuments(${filter});
+    if (count === 0) await db.collection('${collection}').insertOne({ ref: body.ref, name: body.name, total: body.total });
+  }`;
+
+ruleTester.run('no-check-then-insert', noCheckThenInsert, {
+  valid: [
+    {
+      name: 'MongoDB: a count of any document (`{}`) makes a row when the collection is empty, once per deployment',
+      filename: 'src/routes/orders.ts',
+      code: shopRoute('orders', '{}'),
+    },
+    {
+      name: "a shop's payment methods say how money may move, not that it moved",
+      filename: 'src/routes/orders.ts',
+      code: shopRoute('paymentMethods', '{ name: body.name }'),
+    },
+  ],
+  invalid: [
+    {
+      name: 'near miss: MongoDB: a count of the orders of one reference, then the order',
+      filename: 'src/routes/orders.ts',
+      code: shopRoute('orders', '{ ref: body.ref }'),
+      errors: [{ messageId: 'checkThenInsert', line: 5 }],
+    },
+    {
+      name: 'near miss: payments, not their methods',
+      filename: 'src/routes/orders.ts',
+      code: shopRoute('payments', '{ name: body.name }'),
+      errors: [{ messageId: 'checkThenInsert', line: 5 }],
     },
   ],
 });

@@ -50,7 +50,17 @@ const countedGrantNouns = new Set(['seat', 'license', 'licence', 'entitlement'])
  * of such a row, or a second addition to such a field, outlasts the request that made it,
  * whoever made it twice.
  */
-export const namesMoney: (name: string) => boolean = naming(moneyNouns);
+export const namesMoney: (name: string) => boolean = remembered(
+  (name) => namesMoneyNoun(name) && !namesMoneyMeans(name),
+);
+const namesMoneyNoun = naming(moneyNouns);
+
+/**
+ * What says how money may move rather than that it moved: a shop's payment methods, a payment
+ * gateway's or provider's settings (`paymentMethods`, `payment_gateway_config`).
+ */
+const moneyMeansNouns = new Set(['method', 'gateway', 'provider', 'setting', 'config', 'configuration', 'option']);
+const namesMoneyMeans = naming(moneyMeansNouns);
 
 /**
  * Does a name say it holds a Lightning invoice (`bolt11`, `paymentRequest`)? It can be paid once:
