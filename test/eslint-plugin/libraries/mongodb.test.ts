@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { operationsIn } from '../support/analyse.js';
 
 const driver = `import { MongoClient, type Collection } from 'mongodb';`;
-const read = (targets: string[]) => ({
+const read = (targets: string[], filters: string[]) => ({
   kind: 'read',
   library: 'mongodb',
   targets,
   fields: [],
+  filters,
   arbitrated: false,
   skipsDuplicates: false,
 });
@@ -17,22 +18,22 @@ describe('mongodb adapter', () => {
     [
       'findOne on collection(…) is a read',
       `${driver} await db.collection('inbox').findOne({ messageId });`,
-      [read(['inbox'])],
+      [read(['inbox'], ['messageId'])],
     ],
     [
       'collection(…) is evidence enough without an import',
       `await db.collection('inbox').findOne({ messageId });`,
-      [read(['inbox'])],
+      [read(['inbox'], ['messageId'])],
     ],
     [
       'a collection held in a constant',
       `${driver} const inbox = db.collection('processed_messages'); await inbox.countDocuments({ messageId });`,
-      [read(['processed_message'])],
+      [read(['processed_message'], ['messageId'])],
     ],
     [
       'find(…).toArray() is the read, not the cursor',
       `${driver} await db.collection('inbox').find({ messageId }).limit(1).toArray();`,
-      [read(['inbox'])],
+      [read(['inbox'], ['messageId'])],
     ],
     ['find() without a filter checks nothing', `${driver} await db.collection('inbox').find().toArray();`, []],
     [
@@ -140,12 +141,12 @@ describe('mongodb adapter', () => {
     [
       'a class member typed Collection',
       `${driver} class Inbox { constructor(private readonly seen: Collection<Seen>) {} async has(id) { return this.seen.findOne({ _id: id }); } }`,
-      [read(['seen'])],
+      [read(['seen'], ['_id'])],
     ],
     [
       "with Mongoose imported too, a member typed Collection is still the driver's",
       `import mongoose from 'mongoose'; ${driver} class Inbox { seen: Collection<Seen>; async has(id) { return this.seen.findOne({ _id: id }); } }`,
-      [read(['seen'])],
+      [read(['seen'], ['_id'])],
     ],
     [
       "near miss: with Mongoose imported, a model is Mongoose's",
