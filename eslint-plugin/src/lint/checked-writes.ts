@@ -14,7 +14,7 @@ import { filterFlags, flagTests, type FlagTest } from '../analysis/control/flags
 import { flip, isNothing } from '../analysis/control/polarity.js';
 import { catchAround, contains, enclosingFunction, exits } from '../analysis/control/statements.js';
 import type { FileAnalysis } from './file-analysis.js';
-import { isFunction, type FunctionNode } from '../analysis/context/file-context.js';
+import { isFunction, type FileContext, type FunctionNode } from '../analysis/context/file-context.js';
 import type { DataOperation, Field } from '../analysis/operations/index.js';
 import type { OriginTracer } from '../analysis/origin/origin.js';
 import { columnName, type SchemaModel, type UniqueKey } from '../analysis/schema/model.js';
@@ -34,7 +34,8 @@ import { constantInitializer, variableOf } from '../analysis/syntax/scope.js';
 import type { ScopeOf } from '../analysis/syntax/static-text.js';
 import { walk } from '../analysis/syntax/walk.js';
 import { isWork, workOfCall, type Work } from '../analysis/work/work.js';
-import { argumentForParameter } from '../analysis/control/helper-operations.js';
+import { argumentForParameter, callOperations } from '../analysis/control/helper-operations.js';
+import { sitesInImporters } from '../analysis/project/import-sites.js';
 import { moduleOfBinding } from '../analysis/project/modules.js';
 import { matchesModule } from '../analysis/context/library-table.js';
 
@@ -127,7 +128,7 @@ function serialisedBefore(
 ): boolean {
   const fn = enclosingFunction(write.node);
   return (
-    lockedBefore(write, position, groups.get(fn) ?? [], analysis) ||
+    lockedBefore(write, position, groups.get(fn) ?? [], analysis.file) ||
     (fn !== undefined && position >= fn.range[0] && lockedByCallers(write, fn, groups, analysis, 0))
   );
 }
@@ -154,6 +155,7 @@ function lockedByCallers(
   const ownCallersOnly = method
     ? method.accessibility === 'private' || method.key.type === 'PrivateIdentifier'
     : analysis.file.exportNameOf(fn) === undefined;
+  if (!ownCallersOnly && depth === 0 && !method) return lockedByCallersElsewhere(write, fn, analysis.file);
   if (depth >= maxCallerDepth || !ownCallersOnly) return false;
   // Every reference must be a call: one handed elsewhere may be called out of sight.
   const calls = analysis.file.callsTo(fn);
@@ -165,7 +167,7 @@ function lockedByCallers(
       return (
         caller !== undefined &&
         caller !== fn &&
-        (lockedBefore(write, call.range[0], groups.get(caller) ?? [], analysis) ||
+        (lockedBefore(write, call.range[0], groups.get(caller) ?? [], analysis.file) ||
           lockedByCallers(write, caller, groups, analysis, depth + 1))
       );
     })
@@ -173,6 +175,33 @@ function lockedByCallers(
 }
 
 const maxCallerDepth = 4;
+
+/**
+ * Does every call of an exported `fn`, all of them in other modules of the project, come after a
+ * lock its caller takes there (a route that takes `locks:announce:<id>` and wins a compare-and-set
+ * on the listing before it calls the helper that checks for and writes the credits)? Not when the
+ * module calls it itself, hands it on as a value, or nothing in the project calls it.
+ */
+function lockedByCallersElsewhere(write: DataOperation, fn: FunctionNode, file: FileContext): boolean {
+  if (file.functionSites(fn).length > 1) return false;
+  const sites = sitesInImporters(fn, file);
+  return (
+    sites.length > 0 &&
+    sites.every(({ module, site }) => {
+      const call = site.parent;
+      const caller = call?.type === 'CallExpression' && call.callee === site ? enclosingFunction(call) : undefined;
+      if (!call || !caller) return false;
+      const before: DataOperation[] = [];
+      walk(caller.body, module.visitorKeys, (node) => {
+        if (node.range[0] >= call.range[0] || (isFunction(node) && !runsInline(node))) return false;
+        if (node.type === 'CallExpression' || node.type === 'TaggedTemplateExpression')
+          before.push(...callOperations(node, module));
+        return true;
+      });
+      return lockedBefore(write, call.range[0], before, module);
+    })
+  );
+}
 
 /**
  * Is the site decided by a try-lock taken between the check (`from`) and it, and not let go
@@ -191,7 +220,7 @@ function lockedAfterCheck(
   const taken = (lock: DataOperation) =>
     // The site runs where the lock was taken: its guards turned round, as a read's run where nothing was found.
     isDecidedBy(
-      guardsOf(lock, analysis).map((guard) => ({ owner: guard.owner, whenTrue: flip(guard.whenTrue) })),
+      guardsOf(lock, analysis.file).map((guard) => ({ owner: guard.owner, whenTrue: flip(guard.whenTrue) })),
       [site],
     );
   const released = (lock: DataOperation) =>
@@ -206,7 +235,7 @@ function lockedAfterCheck(
     (lock) =>
       lock.node.range[0] > from &&
       lock.node.range[1] < site.range[0] &&
-      (lock.kind === 'serialisation' || tryLock(lock, analysis)) &&
+      (lock.kind === 'serialisation' || tryLock(lock, analysis.file)) &&
       !lock.targets.some((target) => write.targets.includes(target)) &&
       taken(lock) &&
       !released(lock),
@@ -214,18 +243,15 @@ function lockedAfterCheck(
 }
 
 /** A key-value store's SET … NX: the key taken only if nobody holds it. */
-function tryLock(operation: DataOperation, analysis: FileAnalysis): boolean {
-  return (
-    analysis.file.libraries.dataAdapter(operation.library)?.keyPolicy === 'whole-key' &&
-    operation.skipsDuplicates === true
-  );
+function tryLock(operation: DataOperation, file: FileContext): boolean {
+  return file.libraries.dataAdapter(operation.library)?.keyPolicy === 'whole-key' && operation.skipsDuplicates === true;
 }
 
 function lockedBefore(
   write: DataOperation,
   position: number,
   neighbours: readonly DataOperation[],
-  analysis: FileAnalysis,
+  file: FileContext,
 ): boolean {
   const elsewhere = (other: DataOperation) => !other.targets.some((target) => write.targets.includes(target));
   return neighbours.some(
@@ -234,8 +260,8 @@ function lockedBefore(
       (other.kind === 'serialisation' ||
         (other.kind === 'read' && other.locksRows === true && elsewhere(other)) ||
         // A key-value store's SET … NX on another key is a lock.
-        (tryLock(other, analysis) && elsewhere(other)) ||
-        comparesAndSets(other, analysis)),
+        (tryLock(other, file) && elsewhere(other)) ||
+        comparesAndSets(other, file)),
   );
 }
 
@@ -244,10 +270,8 @@ function lockedBefore(
  * `const [claimed] = await update(…).where(and(eq(id), eq(status, 'received'))).returning()`): a
  * compare-and-set only one worker wins.
  */
-function comparesAndSets(operation: DataOperation, analysis: FileAnalysis): boolean {
-  return (
-    operation.kind === 'update' && (operation.filters?.length ?? 0) > 1 && guardsOf(operation, analysis).length > 0
-  );
+function comparesAndSets(operation: DataOperation, file: FileContext): boolean {
+  return operation.kind === 'update' && (operation.filters?.length ?? 0) > 1 && guardsOf(operation, file).length > 0;
 }
 
 /** Whether the write leaves the earlier check deciding: it does not settle duplicates, or settles them while its result is ignored. */
@@ -952,7 +976,7 @@ function refusingKey(insert: DataOperation, analysis: FileAnalysis): UniqueKey |
  */
 export function insertDecidedBy(read: DataOperation, analysis: FileAnalysis): DataOperation | undefined {
   // Cheapest first: whether the read decides anything (where the write is), a glance at the text, and only then its tables.
-  const guards = guardsOf(read, analysis);
+  const guards = guardsOf(read, analysis.file);
   if (guards.length === 0) return undefined;
   return analysis
     .allOperations()
@@ -969,10 +993,10 @@ export function insertDecidedBy(read: DataOperation, analysis: FileAnalysis): Da
 const guardsFound = new WeakMap<DataOperation, ReturnType<typeof guardsFedBy>>();
 
 /** The conditions a read's result decides, found once per read for every rule that asks. */
-function guardsOf(read: DataOperation, analysis: FileAnalysis): ReturnType<typeof guardsFedBy> {
+function guardsOf(read: DataOperation, file: FileContext): ReturnType<typeof guardsFedBy> {
   let guards = guardsFound.get(read);
   if (!guards) {
-    guards = guardsFedBy(read.node, analysis.file);
+    guards = guardsFedBy(read.node, file);
     guardsFound.set(read, guards);
   }
   return guards;
@@ -1024,7 +1048,7 @@ function recordAfterGatedWork(
       candidate.node.range[1] < write.node.range[0] &&
       enclosingFunction(candidate.node) === fn &&
       // Whether the read decides anything is cheaper to learn than its tables (SQL is parsed for them).
-      guardsOf(candidate, analysis).length > 0 &&
+      guardsOf(candidate, analysis.file).length > 0 &&
       candidate.targets.some((target) => write.targets.includes(target)) &&
       recordsWhatWasAsked(write, candidate, analysis.file.text),
   );
@@ -1032,7 +1056,14 @@ function recordAfterGatedWork(
   if (serialisedBefore(write, read.node.range[0], groups, analysis)) return undefined;
   // A plain insert that fails on a duplicate takes back the work of its transaction; an upsert does not.
   const settles = write.kind === 'insert' && !write.arbitrated ? 'unsettled' : 'ignored';
-  const workBefore = workBetween(write, write.node, read.node.range[1], settles, guardsOf(read, analysis), analysis);
+  const workBefore = workBetween(
+    write,
+    write.node,
+    read.node.range[1],
+    settles,
+    guardsOf(read, analysis.file),
+    analysis,
+  );
   if (workBefore.length === 0) return undefined;
   let key: { value: UniqueKey | undefined } | undefined;
   return {
@@ -1191,7 +1222,7 @@ function claimedAfterCheck(
       other.node.range[0] > read.node.range[1] &&
       other.node.range[1] < site.range[0] &&
       other.targets.some((target) => update.targets.includes(target)) &&
-      comparesAndSets(other, analysis),
+      comparesAndSets(other, analysis.file),
   );
 }
 
@@ -1359,7 +1390,7 @@ function insertsDecided(
   groups: ReturnType<typeof byFunction>,
 ): CheckedWrite[] {
   const file = analysis.file;
-  const guardsFor = (read: DataOperation) => guardsOf(read, analysis);
+  const guardsFor = (read: DataOperation) => guardsOf(read, analysis.file);
   // The reads that may touch a table, found once per table rather than once per write.
   const readsOf = new Map<string, DataOperation[]>();
   const readsMayTouching = (target: string) => {

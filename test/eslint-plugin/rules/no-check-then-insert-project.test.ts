@@ -119,3 +119,57 @@ describe('no-check-then-insert: a partial unique index', () => {
     expect(findings).toEqual(['src/workers/settle.ts:8 idempotency/no-check-then-insert/checkThenInsert']);
   });
 });
+
+/** Credits a helper module awards once per submission, called by a route that may claim the listing first. */
+const announce = (claim: string) => ({
+  'prisma/schema.prisma': `
+model CreditLedger {
+  id           String @id @default(uuid())
+  userId       String
+  submissionId String
+  change       Int
+}
+model Listing {
+  id        String  @id
+  announced Boolean @default(false)
+}
+`,
+  'src/credits.ts': `
+import { PrismaClient } from '@prisma/client';
+const prisma = new PrismaClient();
+export async function awardWinBonus(userId: string, submissionId: string) {
+  const existing = await prisma.creditLedger.findFirst({ where: { userId, submissionId } });
+  if (existing) return;
+  await prisma.creditLedger.create({ data: { userId, submissionId, change: 1 } });
+}
+`,
+  'src/announce.ts': `
+import { PrismaClient } from '@prisma/client';
+import { awardWinBonus } from './credits';
+const prisma = new PrismaClient();
+export async function announce(id: string, winners: { userId: string; submissionId: string }[]) {
+  ${claim}
+  for (const winner of winners) await awardWinBonus(winner.userId, winner.submissionId);
+}
+`,
+});
+
+describe('no-check-then-insert: a lock taken by the callers in other modules', () => {
+  it('stays silent when every caller wins a compare-and-set first', async () => {
+    const { findings } = await lintProject(
+      announce(
+        `const claimed = await prisma.listing.updateMany({ where: { id, announced: false }, data: { announced: true } });
+  if (claimed.count === 0) return;`,
+      ),
+    );
+    expect(findings).toEqual([]);
+  });
+
+  it('near miss: a caller that only reads the flag leaves two requests both awarding', async () => {
+    const { findings } = await lintProject(
+      announce(`const listing = await prisma.listing.findUnique({ where: { id } });
+  if (listing?.announced) return;`),
+    );
+    expect(findings).toEqual(['src/credits.ts:7 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+});
