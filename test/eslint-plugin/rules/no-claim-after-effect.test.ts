@@ -2048,3 +2048,58 @@ new Worker('purchases', async (job) => {
     expect(findings).toEqual(['src/worker.ts:11 idempotency/no-claim-after-effect/recordAfterWork']);
   });
 });
+
+/** A one-time token redeemed by a route: its flag tested, a membership extended by a helper, the flag saved. */
+const redeem = (membershipEnd: string) => ({
+  'src/entities.ts': `
+import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+@Entity('claim_tokens')
+export class ClaimToken {
+  @PrimaryGeneratedColumn('uuid') id!: string;
+  @Column({ default: false }) claimed!: boolean;
+  @Column({ default: 1 }) yearsToAdd!: number;
+}
+@Entity('users')
+export class User {
+  @PrimaryColumn() id!: string;
+  @Column() membershipExpiration!: Date;
+}
+`,
+  'src/users.ts': `
+import { getRepository } from 'typeorm';
+import { User } from './entities';
+export async function addYears(id: string, years: number) {
+  const users = getRepository(User);
+  const user = await users.findOneOrFail({ id });
+  const membershipExpiration = ${membershipEnd};
+  await users.update(id, { membershipExpiration });
+}
+`,
+  'src/tokens.ts': `
+import { getRepository } from 'typeorm';
+import { ClaimToken } from './entities';
+import { addYears } from './users';
+export async function redeem(id: string, userId: string) {
+  const tokens = getRepository(ClaimToken);
+  const token = await tokens.findOneOrFail({ id });
+  if (token.claimed) throw new Error('already claimed');
+  await addYears(userId, token.yearsToAdd);
+  token.claimed = true;
+  await tokens.save(token);
+}
+`,
+});
+
+describe('no-claim-after-effect: a paid access moved on before the flag is set', () => {
+  it('reports the flag saved after years are added to the membership the user had', async () => {
+    const { findings } = await lintProject(
+      redeem('new Date(user.membershipExpiration.getTime() + years * 365 * 86400000)'),
+    );
+    expect(findings).toEqual(['src/tokens.ts:11 idempotency/no-claim-after-effect/flagSetAfterWork']);
+  });
+
+  it('near miss: an end counted from the clock is set, not added to, by a second redeem', async () => {
+    const { findings } = await lintProject(redeem('new Date(Date.now() + years * 365 * 86400000)'));
+    expect(findings).toEqual([]);
+  });
+});
