@@ -210,8 +210,8 @@ function isMarker(write: DataOperation, analysis: FileAnalysis): boolean {
 /**
  * A write whose second copy moves money or takes a seat: by its table, an amount of money it
  * records (not a catalogue's price, not a count), an amount it adds to (a counter of scans is
- * no money), or a paid access it moves on. A row of a seat or licence table takes one when it names who receives it (`userId`),
- * or when its fields are not all shown.
+ * no money), or a paid access it moves on. A row of a seat or licence table takes one when it
+ * names who receives it (`userId`), or when its fields are not all shown.
  */
 function duplicatesStake(operation: DataOperation, module: FileContext): boolean {
   if (operation.kind === 'read' || operation.kind === 'serialisation' || operation.kind === 'delete') return false;

@@ -36,7 +36,10 @@ function assigned(node: TSESTree.Node | undefined, scopeOf: ScopeOf): TSESTree.N
   return current.arguments.filter((argument) => argument.type !== 'SpreadElement');
 }
 
-/** The fields an object literal writes: `{ refundId: r.id, amount }` → refundId, amount; and those `Object.assign` merges. */
+/**
+ * The fields an object literal writes (`{ refundId: r.id, amount }` → refundId, amount), and
+ * those `Object.assign` merges.
+ */
 export function fieldsOf(node: TSESTree.Node | undefined, scopeOf: ScopeOf): Field[] {
   const merged = assigned(node, scopeOf);
   if (merged) return merged.flatMap((each) => fieldsOf(each, scopeOf));

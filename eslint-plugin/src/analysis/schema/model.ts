@@ -16,7 +16,10 @@ export interface UniqueKey {
   partial: boolean;
   /** For a partial index whose condition is tests of columns joined by AND: the rows it covers. */
   rowsWhere?: readonly RowTest[];
-  /** The table's primary key: an ORM that saves by it (TypeORM's `save()`) updates the row it names instead of failing. */
+  /**
+   * The table's primary key: an ORM that saves by it (TypeORM's `save()`) updates the row it
+   * names instead of failing.
+   */
   primary?: true;
   /** How the key is written, for messages: `@@unique([invoiceId, accountId])`, `UNIQUE (message_id)`. */
   written: string;
