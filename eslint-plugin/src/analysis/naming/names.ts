@@ -20,6 +20,11 @@ export type NameMeaning =
 /** `effectId` → [effect, id]; `source_message_id` → [source, message, id]; `MessageId` → [message, id]. */
 export const words: (name: string) => readonly string[] = remembered(splitWords);
 
+/** A name as a column's words joined by `_`: `refundId`, `refund_id` and `RefundID` meet as `refund_id`. */
+export function columnName(name: string): string {
+  return words(name).join('_');
+}
+
 const singular = (word: string) => (word.endsWith('ss') ? word : word.replace(/s$/, ''));
 
 /** A judge of names: does one of a name's words, or its singular (`payments`, `usernames`), stand among `nouns`? */

@@ -1,5 +1,5 @@
 import { remembered } from '../syntax/remembered.js';
-import { naming, words } from './names.js';
+import { columnName, naming, words } from './names.js';
 
 /**
  * What names say about stores and keys: a table or a collection that records handled deliveries,
@@ -35,7 +35,7 @@ export const namesRateLimit: (name: string) => boolean = remembered((name) =>
 
 /** Tables (or models, or key prefixes) that record which deliveries were handled or are being handled. */
 export const soundsLikeClaimStore: (name: string) => boolean = remembered((name) => {
-  const joined = words(name).join('_');
+  const joined = columnName(name);
   return claimTable.test(joined) && (handledRecord.test(joined) || !namesRateLimit(name));
 });
 
@@ -146,9 +146,7 @@ const handledRecord =
   /(^|_)(inbox|processed|handled|consumed|seen|dedup|dedupe|deduplication|idempotency|replay|replayed|delivered)(_|$)/;
 
 /** A collection named as the record of deliveries already handled (`processedEvents`, `seenMessageIds`). */
-export const namesHandledRecord: (name: string) => boolean = remembered((name) =>
-  handledRecord.test(words(name).join('_')),
-);
+export const namesHandledRecord: (name: string) => boolean = remembered((name) => handledRecord.test(columnName(name)));
 
 const deliveryRecordTable =
   /^(inbound_|incoming_|received_|raw_)?(message|msg|job|event|delivery|deliverie|envelope)s?$|^(inbound|incoming|received)_e?mails?$|_(event|webhook|webhook_event|webhook_deliverie|webhook_delivery)s?$|(^|_)ingress$/;
@@ -160,5 +158,5 @@ const deliveryRecordTable =
  * Storing a message is not an effect of handling it.
  */
 export const storesDeliveries: (name: string) => boolean = remembered((name) =>
-  deliveryRecordTable.test(words(name).join('_')),
+  deliveryRecordTable.test(columnName(name)),
 );

@@ -4,7 +4,7 @@ import type { FileContext } from '../context/file-context.js';
 import { calleeName, keyName, staticString, unwrapExpression } from '../syntax/nodes.js';
 import { constantInitializer } from '../syntax/scope.js';
 import { someNode } from '../syntax/walk.js';
-import { words } from '../naming/names.js';
+import { columnName } from '../naming/names.js';
 import { objectLiteral } from './fields.js';
 import type { DataOperation } from '../contract/operation.js';
 
@@ -68,9 +68,9 @@ function addsTo(field: string, value: TSESTree.Node, file: FileContext, depth: n
   if (node.type === 'NewExpression' && node.arguments.length === 1 && node.arguments[0].type !== 'SpreadElement')
     return addsTo(field, node.arguments[0], file, depth + 1);
   if (node.type !== 'BinaryExpression' || (node.operator !== '+' && node.operator !== '-')) return false;
-  const own = words(field).join('_');
+  const own = columnName(field);
   return someNode(node, file.visitorKeys, (each) => {
     const name = each.type === 'Identifier' ? each.name : undefined;
-    return name !== undefined && words(name).join('_') === own;
+    return name !== undefined && columnName(name) === own;
   });
 }

@@ -1,4 +1,4 @@
-import { words } from '../naming/names.js';
+import { columnName, words } from '../naming/names.js';
 import { textOf } from '../project/files.js';
 import { normaliseTarget } from '../contract/operation.js';
 import type { DeclaredTable, RowTest } from '../contract/schema.js';
@@ -27,9 +27,7 @@ export interface UniqueKey {
   file: string;
 }
 
-export function columnName(name: string): string {
-  return words(name).join('_');
-}
+export { columnName };
 
 /**
  * Model code the schema may also come from (entity classes, schema objects): modules found to
