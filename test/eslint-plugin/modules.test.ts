@@ -90,7 +90,11 @@ export async function start(consumer) {
       'src/refunds.ts': refunds,
       'src/consumer.ts': consumer('message.offset'),
     });
-    expect(fromDelivery.findings).toEqual(['src/refunds.ts:6 idempotency/no-delivery-id-effect-key/deliveryKey']);
+    // At the key, and where the consumer hands the offset over.
+    expect(fromDelivery.findings).toEqual([
+      'src/consumer.ts:9 idempotency/no-delivery-id-effect-key/deliveryKey',
+      'src/refunds.ts:6 idempotency/no-delivery-id-effect-key/deliveryKey',
+    ]);
     const fromPayload = await lintProject({ 'src/refunds.ts': refunds, 'src/consumer.ts': consumer('refund.attempt') });
     expect(fromPayload.findings).toEqual([]);
   });

@@ -4,6 +4,14 @@ import { callTaking, enclosingLiteral, keyName } from '../analysis/syntax/nodes.
 import { effectKeysOfOperation, type EffectKey, type UniqueColumn } from '../analysis/keys/effect-keys.js';
 import { effectKeyOfBinding, effectKeyOfHeaderCall, effectKeyOfProperty } from '../analysis/keys/named-keys.js';
 import { analysisFor, type FileAnalysis, type TracedKey } from './file-analysis.js';
+import type { FileContext, FunctionNode } from '../analysis/context/file-context.js';
+import type { DataOperation } from '../analysis/operations/index.js';
+import { OriginTracer } from '../analysis/origin/origin.js';
+import { keyFacts } from '../analysis/keys/key-facts.js';
+import { callOperations } from '../analysis/control/helper-operations.js';
+import { calledFunction } from '../analysis/project/calls.js';
+import { rememberedThisLint } from '../analysis/project/files.js';
+import { walk } from '../analysis/syntax/walk.js';
 import { effectKeyOfKeyPath } from '../analysis/keys/key-paths.js';
 import { onlySends } from '../analysis/work/work.js';
 
@@ -12,7 +20,7 @@ import { onlySends } from '../analysis/work/work.js';
  * update)? Then it is a column of our own, judged with the write's keys, not an option handed to
  * another system: storing a key minted once on its row is how a key is kept for every retry.
  */
-function storedByWrite(property: TSESTree.Property, analysis: FileAnalysis): boolean {
+function storedByWrite(property: TSESTree.Property, reader: KeyReader): boolean {
   let underData = false;
   const current = enclosingLiteral(property, (part) => {
     if (part.type === 'Property' && dataKeys.has(keyName(part) ?? '')) underData = true;
@@ -21,7 +29,7 @@ function storedByWrite(property: TSESTree.Property, analysis: FileAnalysis): boo
   if (!call) return false;
   // An update names the values it stores (`data: { … }`, `$set`), or takes them as its only argument.
   const updated = underData || call.arguments.length === 1;
-  return analysis
+  return reader
     .operationsAt(call)
     .some((operation) =>
       operation.kind === 'update'
@@ -34,9 +42,46 @@ function storedByWrite(property: TSESTree.Property, analysis: FileAnalysis): boo
 const dataKeys = new Set(['data', 'set', '$set', 'values', 'changes']);
 
 /** `publishWorkflowEvent({ …, idempotencyKey })`: handed to a project function that only sends it on, made at the source. */
-function handedToSender(property: TSESTree.Property, analysis: FileAnalysis): boolean {
+function handedToSender(property: TSESTree.Property, reader: KeyReader): boolean {
   const call = callTaking(enclosingLiteral(property));
-  return call !== undefined && onlySends(call, analysis.file);
+  return call !== undefined && onlySends(call, reader.file);
+}
+
+/** What finding a module's keys needs: the module, its database operations, and whether the schema makes a column unique. */
+interface KeyReader {
+  file: FileContext;
+  tracer: OriginTracer;
+  operationsAt(node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression): readonly DataOperation[];
+  unique: UniqueColumn;
+}
+
+/**
+ * The effect keys written at `node`: a database write's keys, an idempotency header, option or
+ * binding, a key path. Most nodes are none of these and are turned away before anything is traced.
+ */
+function keysOfNode(node: TSESTree.Node, reader: KeyReader): EffectKey[] {
+  const keys: EffectKey[] = [];
+  const add = (key: EffectKey | undefined) => key && keys.push(key);
+  switch (node.type) {
+    case 'CallExpression':
+    case 'TaggedTemplateExpression':
+      for (const operation of reader.operationsAt(node))
+        for (const key of effectKeysOfOperation(operation, reader.tracer, reader.file, reader.unique)) add(key);
+      if (node.type === 'CallExpression') add(effectKeyOfHeaderCall(node, reader.file.scopeOf));
+      break;
+    case 'Property': {
+      const key = effectKeyOfProperty(node, reader.file.libraries) ?? effectKeyOfKeyPath(node, reader.file);
+      if (key && !(key.external && (storedByWrite(node, reader) || handedToSender(node, reader)))) add(key);
+      break;
+    }
+    case 'VariableDeclarator':
+      add(effectKeyOfBinding(node));
+      break;
+    case 'AssignmentExpression':
+      add(effectKeyOfHeaderCall(node, reader.file.scopeOf) ?? effectKeyOfBinding(node));
+      break;
+  }
+  return keys;
 }
 
 /** The key rules linting a file, and their checks in the order the rules were created. */
@@ -70,42 +115,80 @@ export function effectKeyListeners(
       for (const each of checks) each(key);
     }
   };
-  const unique: UniqueColumn = (target, column) => analysis.schema().keyWithin(target, [column]) !== undefined;
-  const operationKeys = (node: TSESTree.CallExpression | TSESTree.TaggedTemplateExpression) => {
-    const keys: (EffectKey | undefined)[] = [];
-    for (const operation of analysis.operationsAt(node))
-      for (const key of effectKeysOfOperation(operation, analysis.tracer, analysis.file, unique)) keys.push(key);
-    return keys;
+  const reader: KeyReader = {
+    file: analysis.file,
+    tracer: analysis.tracer,
+    operationsAt: (node) => analysis.operationsAt(node),
+    unique: uniqueIn(analysis),
   };
+  const found = (node: TSESTree.Node) => {
+    const keys = keysOfNode(node, reader);
+    if (keys.length > 0) visit(analysis.keysAt(node, () => keys));
+  };
+  // Most calls are neither database writes nor header setters: nothing is stored for them, and
+  // most properties and assignments are not keys: they are turned away before anything is traced.
   return {
-    CallExpression(node) {
-      // Most calls are neither database writes nor header setters: nothing is stored for them.
-      const header = effectKeyOfHeaderCall(node, analysis.file.scopeOf);
-      if (header || analysis.operationsAt(node).length > 0)
-        visit(
-          analysis.keysAt(node, () => {
-            const keys = operationKeys(node);
-            keys.push(header);
-            return keys;
-          }),
-        );
-    },
-    TaggedTemplateExpression(node) {
-      if (analysis.operationsAt(node).length > 0) visit(analysis.keysAt(node, () => operationKeys(node)));
-    },
-    // Most properties and assignments are not keys: they are turned away before anything is stored.
-    Property(node) {
-      const key = effectKeyOfProperty(node, analysis.file.libraries) ?? effectKeyOfKeyPath(node, analysis.file);
-      if (key && !(key.external && (storedByWrite(node, analysis) || handedToSender(node, analysis))))
-        visit(analysis.keysAt(node, () => [key]));
-    },
-    VariableDeclarator(node) {
-      const key = effectKeyOfBinding(node);
-      if (key) visit(analysis.keysAt(node, () => [key]));
-    },
-    AssignmentExpression(node) {
-      const key = effectKeyOfHeaderCall(node, analysis.file.scopeOf) ?? effectKeyOfBinding(node);
-      if (key) visit(analysis.keysAt(node, () => [key]));
-    },
+    CallExpression: found,
+    TaggedTemplateExpression: found,
+    Property: found,
+    VariableDeclarator: found,
+    AssignmentExpression: found,
   };
+}
+
+/** Does the project's schema make `column` of `target` unique on its own? */
+function uniqueIn(analysis: FileAnalysis): UniqueColumn {
+  return (target, column) => analysis.schema().keyWithin(target, [column]) !== undefined;
+}
+
+/** The effect keys a function of another module writes, found once per lint. */
+const keysOfFunction = rememberedThisLint((fn: FunctionNode, module: FileContext, unique: UniqueColumn) => {
+  const reader: KeyReader = {
+    file: module,
+    tracer: new OriginTracer(module),
+    operationsAt: (node) => callOperations(node, module),
+    unique,
+  };
+  const keys: EffectKey[] = [];
+  walk(fn.body, module.visitorKeys, (node) => {
+    for (const key of keysOfNode(node, reader)) keys.push(key);
+    return true;
+  });
+  return keys;
+});
+
+/** Functions whose text names no idempotency key: most, and none of them keys what it is handed. */
+const namesNoKey = new WeakMap<FunctionNode, boolean>();
+
+/** A key in another module's function, traced for one call of it from the linted file. */
+export interface HandedKey {
+  key: TracedKey;
+  /** The function's module, and a tracer of it for this call. */
+  module: FileContext;
+  tracer: OriginTracer;
+}
+
+/**
+ * The idempotency keys a call hands values to: a function of another module of the project that
+ * builds one of them from its parameters (`reverseTax({ reference: \`refund_${id}_${Date.now()}\` })`
+ * whose body sends \`tax_reversal_${reference}\` as the key). Each is traced with this call's
+ * arguments, so its facts say what the linted file gave it. Only a function whose text names an
+ * idempotency key is read: a row's own id made fresh is an ordinary id wherever it is made.
+ */
+export function handedKeys(call: TSESTree.CallExpression, analysis: FileAnalysis): HandedKey[] {
+  if (call.arguments.length === 0) return [];
+  const target = calledFunction(analysis.file, call.callee);
+  if (!target || target.module === analysis.file) return [];
+  const { fn, module } = target;
+  let silent = namesNoKey.get(fn);
+  if (silent === undefined) namesNoKey.set(fn, (silent = !/idempot/i.test(module.text(fn))));
+  if (silent) return [];
+  const keys = keysOfFunction(fn, module, uniqueIn(analysis)).filter((key) => key.strength === 'explicit');
+  if (keys.length === 0) return [];
+  const tracer = analysis.tracer.across(module, fn, call);
+  return keys.map((key) => {
+    const copy = Object.assign({}, key) as TracedKey;
+    copy.facts = keyFacts(key, tracer);
+    return { key: copy, module, tracer };
+  });
 }

@@ -393,8 +393,7 @@ export function duplicateMatters(write: DataOperation, analysis: FileAnalysis): 
  * the names and strings of each call around it, an amount of money beside it), the key's own text
  * and the function it is made in.
  */
-export function freshKeyMatters(key: EffectKey, analysis: FileAnalysis): boolean {
-  const file = analysis.file;
+export function freshKeyMatters(key: EffectKey, file: FileContext): boolean {
   if (key.providerField) return true;
   if (key.operation && duplicatesStake(key.operation, file)) return true;
   const names = [staticText(key.node, file.scopeOf, () => ' ')?.text ?? '', ...(key.operation?.targets ?? [])];

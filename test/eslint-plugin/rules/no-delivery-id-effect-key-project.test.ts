@@ -289,4 +289,52 @@ export async function handle(input: { refundId: string; cents: number }) {
     ]);
     expect(messages.find((message) => message.includes('names the operation'))).toContain("('input.refundId')");
   });
+
+  it('reports a fresh value where it is handed to a helper of another module that keys a provider call with it', async () => {
+    const project = {
+      'src/tax.ts': `
+import Stripe from 'stripe';
+const stripe = new Stripe('key');
+export async function reverseTax({ transactionId, reference }: { transactionId: string; reference: string }) {
+  return stripe.tax.transactions.createReversal(
+    { original_transaction: transactionId, reference, mode: 'full' },
+    { idempotencyKey: \`tax_reversal_\${reference}\` },
+  );
+}
+export async function reverseTaxOnce(transactionId: string) {
+  return stripe.tax.transactions.createReversal(
+    { original_transaction: transactionId, reference: transactionId, mode: 'full' },
+    { idempotencyKey: \`tax_reversal_\${transactionId}_\${Date.now()}\` },
+  );
+}
+export async function recordReversal(db: { insert(row: object): Promise<void> }, reference: string) {
+  await db.insert({ id: reference, kind: 'reversal' });
+}
+`,
+      'src/refunds.ts': `
+import { recordReversal, reverseTax, reverseTaxOnce } from './tax.js';
+export async function refund(db: { insert(row: object): Promise<void> }, payment: { id: string; taxId: string }) {
+  await reverseTax({
+    transactionId: payment.taxId,
+    reference: \`refund_\${payment.id}_\${Date.now()}\`,
+  });
+  await reverseTax({ transactionId: payment.taxId, reference: \`refund_\${payment.id}\` });
+  await reverseTaxOnce(payment.taxId);
+  await recordReversal(db, \`reversal_\${Date.now()}\`);
+}
+`,
+    };
+    const { findings, messages } = await lintProject(project);
+    // Reported where the fresh value is made, and at the key it reaches; the steady reference is
+    // silent, a key the helper makes fresh itself is the helper's alone, and a helper that names no
+    // idempotency key (a row's own id) keys nothing the caller hands it.
+    expect(findings.filter((finding) => finding.includes('no-delivery-id-effect-key'))).toEqual([
+      'src/refunds.ts:6 idempotency/no-delivery-id-effect-key/mixedKey',
+      'src/tax.ts:13 idempotency/no-delivery-id-effect-key/mixedKey',
+      'src/tax.ts:7 idempotency/no-delivery-id-effect-key/mixedKey',
+    ]);
+    expect(messages.find((message) => message.includes('of reverseTax()'))).toContain(
+      "the 'idempotencyKey' option of reverseTax() on line 7 of tax.ts",
+    );
+  });
 });

@@ -3,7 +3,7 @@ import type { TSESTree } from '@typescript-eslint/utils';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import type { Leaf } from '../origin/facts.js';
 import { calledFunction } from '../project/calls.js';
-import { calleeName, enclosingLiteral } from '../syntax/nodes.js';
+import { calleeName, enclosingLiteral, spans } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
 import { walk } from '../syntax/walk.js';
 
@@ -68,13 +68,6 @@ function callRepeats(call: TSESTree.CallExpression, index: number, file: FileCon
   const target = calledFunction(file, callee);
   if (target) return repeatsParameter(target.fn, index, target.module);
   return retryingName.test(calleeName(callee) ?? '');
-}
-
-function contains(outer: TSESTree.Node, at: { line: number; column: number }): boolean {
-  const { start, end } = outer.loc;
-  const after = at.line > start.line || (at.line === start.line && at.column >= start.column);
-  const before = at.line < end.line || (at.line === end.line && at.column < end.column);
-  return after && before;
 }
 
 function inside(outer: TSESTree.Node, inner: TSESTree.Node): boolean {
@@ -148,7 +141,7 @@ function sentAgain(node: TSESTree.Node, fresh: readonly Leaf[], file: FileContex
   if (callRepeats(parent, index, file)) return true;
   const madeOutside = (region: TSESTree.Node) =>
     fresh.length > 0 &&
-    fresh.every((fact) => fact.at !== undefined && !fact.at.file && !contains(region, fact.at)) &&
+    fresh.every((fact) => fact.at !== undefined && !fact.at.file && !spans(region, fact.at)) &&
     !variesPerRepeat(node, region, file);
   for (let up: TSESTree.Node | undefined = parent.parent; up; up = up.parent) {
     if (loops.has(up.type)) return madeOutside(up);

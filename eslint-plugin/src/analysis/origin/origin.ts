@@ -344,11 +344,15 @@ export class OriginTracer implements Tracing {
 
   /** What an imported function returns for this call's arguments, read in its own module. */
   returnsAcross(module: FileContext, fn: FunctionNode, call: TSESTree.CallExpression, depth: number): Fact[] {
+    return this.across(module, fn, call, depth).returnsOf(fn, 0);
+  }
+
+  /** A tracer of `module` for this call of its function `fn`: the function's parameters hold the call's arguments. */
+  across(module: FileContext, fn: FunctionNode, call: TSESTree.CallExpression, depth = 0): OriginTracer {
     const args = call.arguments.map((argument) =>
       argument.type === 'SpreadElement' ? [] : this.visit(argument, depth),
     );
-    const tracer = new OriginTracer(module, { fn, args, moduleDepth: (this.binding?.moduleDepth ?? 0) + 1 });
-    return tracer.returnsOf(fn, 0);
+    return new OriginTracer(module, { fn, args, moduleDepth: (this.binding?.moduleDepth ?? 0) + 1 });
   }
 
   returnsOf(fn: FunctionNode, depth: number): Fact[] {

@@ -220,3 +220,11 @@ export function holderDecorator(
   }
   return undefined;
 }
+
+/** Does `node` span the place `at` (1-based line, 0-based column), as a value's origin is kept? */
+export function spans(node: TSESTree.Node, at: { line: number; column: number }): boolean {
+  const { start, end } = node.loc;
+  const after = at.line > start.line || (at.line === start.line && at.column >= start.column);
+  const before = at.line < end.line || (at.line === end.line && at.column < end.column);
+  return after && before;
+}
