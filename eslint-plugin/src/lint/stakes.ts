@@ -47,7 +47,8 @@ import {
 } from '../analysis/syntax/nodes.js';
 import { variableOf } from '../analysis/syntax/scope.js';
 import { walk } from '../analysis/syntax/walk.js';
-import { inMemory, isWork, onlyAsks, sends } from '../analysis/work/work.js';
+import { isWork, onlyAsks } from '../analysis/work/work.js';
+import { inMemory, sends } from '../analysis/work/messages.js';
 import { reachesDeliveringEndpoint, reachesOwnServer, writingMethod } from '../analysis/work/requests.js';
 import { entryPointOf } from './entry-points.js';
 

@@ -31,6 +31,24 @@ const markedAfterWork = (name: string) => `
     }
   });`;
 
+/** A consumer whose helper sends a message with the id `eventId` (in its JSON payload) before the inbox claim. */
+const reserveThenClaim = (eventId: string) => `
+  import { Kafka } from 'kafkajs';
+  import { randomUUID } from 'node:crypto';
+  const producer = new Kafka({ brokers: [] }).producer();
+  async function reserveStock(order) {
+    await producer.send({
+      topic: 'reserve-stock',
+      messages: [{ key: order.orderId, value: JSON.stringify({ orderId: order.orderId, eventId: ${eventId} }) }],
+    });
+  }
+  async function handle(db, order) {
+    const handled = await db.query('SELECT 1 FROM inbox WHERE message_id = $1', [order.id]);
+    if (handled.rows.length > 0) return;
+    await reserveStock(order);
+    await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
+  }`;
+
 ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
   valid: [
     {
@@ -54,6 +72,10 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           await client.xAdd(deadLetterStream, '*', message.message);
           await client.sAdd(\`moved:\${stream}\`, message.id);
         }`,
+    },
+    {
+      name: "a message whose own id is made from the operation, sent by a helper before the claim: its consumers refuse the repeat's copy",
+      code: reserveThenClaim('`reserve-stock-${order.orderId}`'),
     },
     {
       name: "outside a delivery, an invitation emailed before the invited user's row: only an admin's second click repeats it, and a second email moves nothing",
@@ -966,6 +988,11 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
           data: { write: 'the INSERT into inbox', work: 'producer.send()', line: '5' },
         },
       ],
+    },
+    {
+      name: "the near miss of a message whose own id is steady: a fresh eventId makes the repeat's copy a new message",
+      code: reserveThenClaim('randomUUID()'),
+      errors: [{ messageId: 'recordAfterWork', line: 15 }],
     },
     {
       name: 'the near miss of a helper that overwrites keys: it stores a total it added up, and a second run adds again',

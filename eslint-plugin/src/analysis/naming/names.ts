@@ -374,3 +374,12 @@ export const namesRecipientOrCatalogue: (name: string) => boolean = remembered((
     nouns.length > 0 && nouns.length <= 2 && nouns.some((word) => recipientWords.has(word) || catalogueWords.has(word))
   );
 });
+
+/** Nouns of a message's own identity: `eventId`, `message_id`, `msgId`. */
+const messageNouns = new Set(['event', 'message', 'msg']);
+
+/** Does the name say the identity of the message that holds it (`eventId`, `messageId`), by which its consumers tell a copy? */
+export const namesMessageIdentity: (name: string) => boolean = remembered((name) => {
+  const parts = words(name);
+  return parts.length === 2 && messageNouns.has(parts[0]) && identifierWords.has(parts[1]);
+});

@@ -1,17 +1,15 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { isIdempotencyField } from '../keys/named-keys.js';
 import { providerCallAt } from '../keys/provider-calls.js';
-import { objectLiteral } from '../operations/fields.js';
 import { addedFields } from '../operations/additions.js';
 import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
-import { collectionOf, localCollection } from './collections.js';
-import { reachesOwnServer, writingRequest } from './requests.js';
+import { writingRequest } from './requests.js';
+import { excluded } from './exempt.js';
+import { sends } from './messages.js';
 import type { DataOperation } from '../operations/index.js';
 import { callOperations } from '../control/helper-operations.js';
 import { calledFunction } from '../project/calls.js';
-import { makerOf } from '../project/modules.js';
-import { calleeName, memberPath, runsInline, unwrapExpression, withoutTypeAssertions } from '../syntax/nodes.js';
+import { calleeName, runsInline, unwrapExpression } from '../syntax/nodes.js';
 import { constantInitializer, variableOf } from '../syntax/scope.js';
 import { someNode, walk } from '../syntax/walk.js';
 
@@ -164,35 +162,6 @@ export function onlySends(call: TSESTree.CallExpression, file: FileContext): boo
 }
 
 /**
- * A call whose repeat the analysis never counts as work: it carries an idempotency key, it reaches
- * the project's own server (its handler's work, judged there), or it copies a message to a dead
- * letter.
- */
-function excluded(call: TSESTree.CallExpression, file: FileContext): boolean {
-  return carriesIdempotencyKey(call, file) || reachesOwnServer(call, file) || toDeadLetter(call, file);
-}
-
-const deadLetter = /dead[\W_]?letter|(^|[^a-z])dlq([^a-z]|$)/i;
-const destinationFields = /queue|topic|stream|subject|channel|exchange|destination/i;
-
-/**
- * `xAdd(`${stream}:dead-letter`, …)`, `sendMessage({ QueueUrl: DLQ_URL, … })`: a message that
- * failed, copied where someone will inspect it. A second copy repeats nothing the message asked for.
- */
-function toDeadLetter(call: TSESTree.CallExpression, file: FileContext): boolean {
-  const names = (node: TSESTree.Node): boolean => {
-    if (node.type === 'ObjectExpression')
-      return node.properties.some(
-        (property) =>
-          property.type === 'Property' && destinationFields.test(file.code(property.key)) && names(property.value),
-      );
-    const value = node.type === 'Identifier' ? constantInitializer(node, file.scopeOf(node)) : undefined;
-    return deadLetter.test(file.code(node)) || (value !== undefined && deadLetter.test(file.code(value)));
-  };
-  return call.arguments.some(names);
-}
-
-/**
  * The work a call does, in the linted file or a helper's body: a write among its operations that
  * is work; making none, a message it sends, a request that changes another system, a provider's
  * effect, or a project helper (a few calls deep) that does work (`true`). Asked of a call that is
@@ -266,21 +235,12 @@ function awaitedForEffect(call: TSESTree.CallExpression, file: FileContext): Wor
 }
 
 /**
- * `stripe.refunds.create(…, { idempotencyKey })`, a PayPal payout with its `sender_batch_id`: a
- * call that carries its own idempotency key is settled by the service it calls (whether that key
- * is right is no-delivery-id-effect-key's question), so a record written after it is bookkeeping.
- * The key is known as the effect-key finder knows it: by its name, or as the field the providers'
- * table names for the call or for the request body around it.
+ * A call whose work the analysis judges whole: a message sent, or a call that carries its own key.
+ * A database write is not: what it writes may be filled in where the analysis does not look
+ * (`data.sent = { increment: 1 }` before `update({ data })`).
  */
-function carriesIdempotencyKey(call: TSESTree.CallExpression, file: FileContext): boolean {
-  if (providerCallAt(call, file)?.keyed === true) return true;
-  const keyed = (node: TSESTree.Node, depth: number): boolean =>
-    objectLiteral(node, file.scopeOf)?.properties.some(
-      (property) =>
-        property.type === 'Property' &&
-        (isIdempotencyField(property, file.libraries) || (depth < 2 && keyed(property.value, depth + 1))),
-    ) === true;
-  return call.arguments.some((argument) => keyed(argument, 0));
+function seen(call: TSESTree.CallExpression, module: FileContext): boolean {
+  return excluded(call, module) || sends(call, module);
 }
 
 /** How a call reads in a message: `verifyDomain()` for `verifyDomain(…).catch(…)` too. */
@@ -319,7 +279,11 @@ export function workOfCall(
   return !helper || awaitsUnseenEffect(helper.fn, helper.module) ? statement : undefined;
 }
 
-/** Does the body of `fn` itself await, for its effect alone, a call that runs no function of the project? */
+/**
+ * Does the body of `fn` itself await, for its effect alone, a call that runs no function of the
+ * project and that the analysis cannot judge whole? A message sent, or a call that carries its own
+ * idempotency key, has been judged with the helper's work.
+ */
 function awaitsUnseenEffect(fn: FunctionNode, module: FileContext): boolean {
   return someNode(
     fn.body,
@@ -329,38 +293,8 @@ function awaitsUnseenEffect(fn: FunctionNode, module: FileContext): boolean {
         ? 'skip'
         : node.type === 'CallExpression' &&
           awaitedForEffect(node, module) !== undefined &&
-          !calledFunction(module, node.callee),
+          !calledFunction(module, node.callee) &&
+          !seen(node, module),
     walkBudget,
   );
-}
-
-/**
- * A call that stays in the process: `JSON.stringify`, a collection's own `add` or `push` (a
- * module's, or one made in the function).
- */
-export function inMemory(call: TSESTree.CallExpression, module: FileContext): boolean {
-  if (call.callee.type !== 'MemberExpression') return false;
-  const receiver = call.callee.object;
-  return (
-    memberPath(receiver)?.[0] === 'JSON' || Boolean(collectionOf(receiver, module)) || localCollection(receiver, module)
-  );
-}
-
-/** A call that sends a message: a method only brokers use, or one on a receiver that reads as a producer or a queue. */
-export function sends(call: TSESTree.CallExpression, module: FileContext): boolean {
-  const name = calleeName(call.callee);
-  if (!name) return false;
-  const table = module.libraries;
-  const receiver = call.callee.type === 'MemberExpression' ? call.callee.object : undefined;
-  if (inMemory(call, module)) return false;
-  if (table.sendMethods.has(name) && !table.collectionMethods.has(name) && name !== 'stringify') return true;
-  if (receiver && table.instanceSendMethods.has(name)) {
-    const maker = makerOf(withoutTypeAssertions(receiver), module);
-    if (maker?.kind === 'broker' && maker.sends?.instanceMethods?.includes(name)) return true;
-  }
-  const receivers = table.sendReceiverMethods.get(name) ?? [];
-  const text = receiver ? (memberPath(receiver)?.join('.') ?? '') : '';
-  // A method shared with collections (`add`) sends only on a receiver that reads as a queue.
-  if (table.sendMethods.has(name) && text && /queue|producer|publisher|channel/i.test(text)) return true;
-  return receivers.some((pattern) => pattern.test(text));
 }
