@@ -1,10 +1,13 @@
 import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 
-import { callTaking, enclosingLiteral, keyName } from '../analysis/syntax/nodes.js';
+import { calleeName, callTaking, enclosingLiteral, keyName } from '../analysis/syntax/nodes.js';
 import { effectKeysOfOperation, type EffectKey, type UniqueColumn } from '../analysis/keys/effect-keys.js';
 import { effectKeyOfBinding, effectKeyOfHeaderCall, effectKeyOfProperty } from '../analysis/keys/named-keys.js';
 import { analysisFor, type FileAnalysis, type TracedKey } from './file-analysis.js';
-import type { FileContext, FunctionNode } from '../analysis/context/file-context.js';
+import { isFunction, type FileContext, type FunctionNode } from '../analysis/context/file-context.js';
+import { functionName } from '../analysis/origin/entry-points.js';
+import { mentioning } from '../analysis/project/importers.js';
+import { moduleContext } from '../analysis/project/modules.js';
 import type { DataOperation } from '../analysis/operations/index.js';
 import { OriginTracer } from '../analysis/origin/origin.js';
 import { keyFacts } from '../analysis/keys/key-facts.js';
@@ -157,8 +160,41 @@ const keysOfFunction = rememberedThisLint((fn: FunctionNode, module: FileContext
   return keys;
 });
 
+/** Text that names an idempotency key: a function without it keys nothing it is handed. */
+const namesKey = /idempot/i;
+
 /** Functions whose text names no idempotency key: most, and none of them keys what it is handed. */
 const namesNoKey = new WeakMap<FunctionNode, boolean>();
+
+/** The names of the functions that name an idempotency key, by the list of project files that do. */
+const takersOf = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/**
+ * The names of the project's functions that name an idempotency key, read from the few production
+ * files whose text does; undefined outside a project. A call by any other name hands no key over,
+ * and is not resolved: resolving every call would read every module a file imports.
+ */
+function keyTakers(analysis: FileAnalysis): ReadonlySet<string> | undefined {
+  const files = mentioning(namesKey, analysis.file.filename);
+  if (!files) return undefined;
+  let names = takersOf.get(files);
+  if (!names) {
+    const found = new Set<string>();
+    for (const file of files) {
+      const module = moduleContext(file, analysis.file.libraries);
+      if (!module) continue;
+      walk(module.sourceAst, module.visitorKeys, (node) => {
+        if (isFunction(node) && namesKey.test(module.text(node))) {
+          const name = functionName(node);
+          if (name) found.add(name);
+        }
+        return true;
+      });
+    }
+    takersOf.set(files, (names = found));
+  }
+  return names;
+}
 
 /** A key in another module's function, traced for one call of it from the linted file. */
 export interface HandedKey {
@@ -177,11 +213,13 @@ export interface HandedKey {
  */
 export function handedKeys(call: TSESTree.CallExpression, analysis: FileAnalysis): HandedKey[] {
   if (call.arguments.length === 0) return [];
+  const takers = keyTakers(analysis);
+  if (takers && !takers.has(calleeName(call.callee) ?? '')) return [];
   const target = calledFunction(analysis.file, call.callee);
   if (!target || target.module === analysis.file) return [];
   const { fn, module } = target;
   let silent = namesNoKey.get(fn);
-  if (silent === undefined) namesNoKey.set(fn, (silent = !/idempot/i.test(module.text(fn))));
+  if (silent === undefined) namesNoKey.set(fn, (silent = !namesKey.test(module.text(fn))));
   if (silent) return [];
   const keys = keysOfFunction(fn, module, uniqueIn(analysis)).filter((key) => key.strength === 'explicit');
   if (keys.length === 0) return [];

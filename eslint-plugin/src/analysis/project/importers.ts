@@ -37,6 +37,8 @@ interface ProjectIndex {
   production: string[];
   /** Names asked of `namedElsewhere`, with the answer for this listing. */
   named: Map<string, Set<string>>;
+  /** Patterns asked of `mentioning`, with the answer for this listing. */
+  mentions: Map<string, readonly string[]>;
 }
 
 const indexes = new Map<string, ProjectIndex>();
@@ -112,7 +114,7 @@ function indexOf(root: string): ProjectIndex {
       else byStem.set(stem, [{ file, specifier }]);
     }
   }
-  const index = { at: now(), identity, byStem, production, named: new Map() };
+  const index = { at: now(), identity, byStem, production, named: new Map(), mentions: new Map() };
   indexes.set(root, index);
   return index;
 }
@@ -170,6 +172,17 @@ export function namersOf(name: string, file: string): string[] | undefined {
     index.named.set(name, namers);
   }
   return [...namers];
+}
+
+/** The production source files of the project whose text matches `pattern`, read once per listing; undefined outside a project. */
+export function mentioning(pattern: RegExp, file: string): readonly string[] | undefined {
+  const root = projectRoot(file);
+  if (!root) return undefined;
+  const index = indexOf(root);
+  const key = String(pattern);
+  let files = index.mentions.get(key);
+  if (!files) index.mentions.set(key, (files = index.production.filter((other) => pattern.test(textOf(other) ?? ''))));
+  return files;
 }
 
 /** How many times `name` is written in `text` as a whole word, counting up to `enough`. */
