@@ -198,6 +198,8 @@ function keyTakers(analysis: FileAnalysis): ReadonlySet<string> | undefined {
 
 /** A key in another module's function, traced for one call of it from the linted file. */
 export interface HandedKey {
+  /** The call of the linted file that hands the values over. */
+  call: TSESTree.CallExpression;
   key: TracedKey;
   /** The function's module, and a tracer of it for this call. */
   module: FileContext;
@@ -227,6 +229,6 @@ export function handedKeys(call: TSESTree.CallExpression, analysis: FileAnalysis
   return keys.map((key) => {
     const copy = Object.assign({}, key) as TracedKey;
     copy.facts = keyFacts(key, tracer);
-    return { key: copy, module, tracer };
+    return { call, key: copy, module, tracer };
   });
 }

@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 import type { TSESTree } from '@typescript-eslint/utils';
 
 import { effectKeyListeners, handedKeys, type HandedKey } from '../lint/effect-key-listeners.js';
@@ -11,7 +13,6 @@ import { namesRecipientOrCatalogue, readName } from '../analysis/naming/names.js
 import { createRule } from '../create-rule.js';
 import { spans } from '../analysis/syntax/nodes.js';
 import type { OriginTracer } from '../analysis/origin/origin.js';
-import path from 'node:path';
 
 export const noDeliveryIdEffectKey = createRule({
   name: 'no-delivery-id-effect-key',
@@ -59,7 +60,7 @@ export const noDeliveryIdEffectKey = createRule({
     const reported = new Set<string>();
     const place = (fact: Leaf) =>
       fact.at && !fact.at.file ? `${fact.at.line}:${fact.at.column}:${fact.code}` : undefined;
-    const judge = (key: TracedKey, handed?: { call: TSESTree.CallExpression } & HandedKey) => {
+    const judge = (key: TracedKey, handed?: HandedKey) => {
       const facts = key.facts;
       const fresh = facts.filter((fact) => fact.kind === 'minted' && certain(fact) && !fact.fallback);
       // A fresh value joined to what names the operation (`refund-${paymentId}-${Date.now()}`) in
@@ -132,8 +133,7 @@ export const noDeliveryIdEffectKey = createRule({
       },
       'Program:exit'() {
         for (const key of keys) judge(key);
-        for (const call of calls)
-          for (const handed of handedKeys(call, analysis)) judge(handed.key, { call, ...handed });
+        for (const call of calls) for (const handed of handedKeys(call, analysis)) judge(handed.key, handed);
       },
     };
   },
