@@ -195,10 +195,15 @@ function operationOf(
   if (!table) return [];
   const targets = [normaliseTarget(table)];
   const base = { library: 'dynamodb' as const, targets, node, fields: [] as Field[], arbitrated: false };
-  if (verb === 'get' || verb === 'query') return [{ ...base, kind: 'read', label: `a DynamoDB ${how} on ${table}` }];
+  if (verb === 'get' || verb === 'query') {
+    // A get names the item it looks for by its whole key.
+    const key = verb === 'get' ? attributes(property(options, 'Key'), file) : undefined;
+    return [{ ...base, kind: 'read', label: `a DynamoDB ${how} on ${table}`, ...(key ? { filters: key } : {}) }];
+  }
   if (verb === 'delete') return [{ ...base, kind: 'delete', label: `the DynamoDB ${how} on ${table}` }];
   const label = `the DynamoDB ${how} on ${table}`;
-  const written = attributes(property(options, verb === 'put' ? 'Item' : 'Key'), file);
+  const item = verb === 'put' ? property(options, 'Item') : undefined;
+  const written = attributes(item ?? property(options, 'Key'), file);
   const absent = absentAttribute(options, file);
   // An update that sets the attribute it requires to be absent (`SET processedAt = :now` with
   // `attribute_not_exists(processedAt)`) refuses the second worker as well.
@@ -210,6 +215,8 @@ function operationOf(
       kind,
       label,
       fields: written ?? [],
+      // An item handed in whole (`Item: session`): a helper's caller may show its attributes.
+      ...(item && !written ? { document: unmarshalled(item) } : {}),
       ...(claimed ? { conflictTarget: [absent!] } : {}),
       // Refused by failing (ConditionalCheckFailedException), not by writing nothing.
       arbitrated: claimed,

@@ -7,6 +7,8 @@ import type { BrokerAdapter } from '../analysis/index.js';
  * event (a whole Lambda event, an SQS record, an API Gateway request). A path to the record's
  * message id or receipt handle keys the idempotency record by the delivery; a path into the
  * content (`powertools_json(body).orderId`, `detail.paymentId`) keys it by the operation.
+ * `makeIdempotent(fn)` keys by what `fn` is given: where the module calls the result itself with
+ * a value of its own (a parsed message), the path names a member of that value.
  * Without a path the whole event is hashed; that is not judged here.
  */
 export const powertools: BrokerAdapter = {
@@ -44,6 +46,7 @@ export const powertools: BrokerAdapter = {
       root: 'powertools:event',
       parsing: ['powertools_json'],
       label: 'the idempotency key',
+      wrappers: ['makeIdempotent'],
     },
   ],
   nameWords: ['powertools'],

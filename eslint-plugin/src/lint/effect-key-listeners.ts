@@ -73,7 +73,8 @@ function keysOfNode(node: TSESTree.Node, reader: KeyReader): EffectKey[] {
       if (node.type === 'CallExpression') add(effectKeyOfHeaderCall(node, reader.file.scopeOf));
       break;
     case 'Property': {
-      const key = effectKeyOfProperty(node, reader.file.libraries) ?? effectKeyOfKeyPath(node, reader.file);
+      const key =
+        effectKeyOfProperty(node, reader.file.libraries) ?? effectKeyOfKeyPath(node, reader.file, reader.tracer);
       if (key && !(key.external && (storedByWrite(node, reader) || handedToSender(node, reader)))) add(key);
       break;
     }

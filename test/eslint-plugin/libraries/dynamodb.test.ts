@@ -5,11 +5,12 @@ import { operationsIn } from '../support/analyse.js';
 const doc = `import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand, DeleteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';`;
 const low = `import { DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';`;
 
-const read = (targets: string[]) => ({
+const read = (targets: string[], filters?: string[]) => ({
   kind: 'read',
   library: 'dynamodb',
   targets,
   fields: [],
+  ...(filters ? { filters } : {}),
   arbitrated: false,
   skipsDuplicates: false,
 });
@@ -17,9 +18,9 @@ const read = (targets: string[]) => ({
 describe('dynamodb adapter', () => {
   it.each([
     [
-      'GetCommand through send is a read of its table',
+      'GetCommand through send is a read of its table, matching its Key',
       `${doc} await client.send(new GetCommand({ TableName: 'inbox', Key: { pk: id } }));`,
-      [read(['inbox'])],
+      [read(['inbox'], ['pk'])],
     ],
     [
       'QueryCommand is a read',
@@ -187,7 +188,7 @@ describe('dynamodb adapter', () => {
     [
       'a table named by a template compares by its shape',
       `${doc} await client.send(new GetCommand({ TableName: \`\${stage}-inbox\`, Key: { pk: id } }));`,
-      [read(['*-inbox'])],
+      [read(['*-inbox'], ['pk'])],
     ],
     [
       'DeleteCommand is a delete',
@@ -232,7 +233,7 @@ describe('dynamodb adapter', () => {
     [
       'the low-level GetItemCommand',
       `${low} await client.send(new GetItemCommand({ TableName: 'inbox', Key: { pk: { S: id } } }));`,
-      [read(['inbox'])],
+      [read(['inbox'], ['pk'])],
     ],
     [
       'the low-level PutItemCommand: typed attribute values',
@@ -266,7 +267,7 @@ describe('dynamodb adapter', () => {
     [
       'DocumentClient v2: get(…).promise() is a read',
       `import AWS from 'aws-sdk'; await docClient.get({ TableName: 'inbox', Key: { pk: id } }).promise();`,
-      [read(['inbox'])],
+      [read(['inbox'], ['pk'])],
     ],
     [
       'DocumentClient v2: put(…).promise() is an insert',
@@ -300,7 +301,7 @@ describe('dynamodb adapter', () => {
     [
       'a client named so needs no import',
       `await dynamo.get({ TableName: 'inbox', Key: { pk: id } }).promise();`,
-      [read(['inbox'])],
+      [read(['inbox'], ['pk'])],
     ],
     [
       "near miss: another SDK's send of a GetCommand",

@@ -173,3 +173,54 @@ describe('no-check-then-insert: a lock taken by the callers in other modules', (
     expect(findings).toEqual(['src/credits.ts:7 idempotency/no-check-then-insert/checkThenInsert']);
   });
 });
+
+/**
+ * A session service over DynamoDB whose get looks the item up by its `Key` and whose put stores the
+ * item it is handed; the request handler checks, then puts, then announces the session.
+ */
+const sessionProject = (sessionId: string) => ({
+  'src/session-service.ts': `
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+export class SessionService {
+  constructor(private readonly dynamo: any, private readonly tableName: string) {}
+  async getSessionById(sessionId: string) {
+    const command = new GetCommand({ TableName: this.tableName, Key: { sessionId } });
+    const session = await this.dynamo.send(command);
+    return session.Item;
+  }
+  async createSession(session: any) {
+    const command = new PutCommand({ TableName: this.tableName, Item: session });
+    await this.dynamo.send(command);
+  }
+}
+`,
+  'src/start-session.ts': `
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { SessionService } from './session-service';
+const service = new SessionService(dynamo, 'sessions');
+export const handler = async (event: APIGatewayProxyEvent) => {
+  const body = JSON.parse(event.body);
+  const sessionId = ${sessionId};
+  if (await service.getSessionById(sessionId)) return { statusCode: 500 };
+  const session = { sessionId, clientId: body.client_id, createdAt: Date.now() };
+  await service.createSession(session);
+  await sqs.send(new SendMessageCommand({ QueueUrl: auditQueue, MessageBody: JSON.stringify({ event: 'SESSION_STARTED', sessionId }) }));
+  return { statusCode: 200 };
+};
+`,
+});
+
+describe('no-check-then-insert: a DynamoDB get by its Key before a put of the item', () => {
+  it('reports the put when the session id comes from the request: two requests both pass the check and both announce', async () => {
+    const { findings, messages } = await lintProject(sessionProject('body.session_id'));
+    expect(findings).toEqual(['src/start-session.ts:12 idempotency/no-check-then-insert/checkThenInsert']);
+    expect(messages[0]).toContain('service.createSession() follows service.getSessionById() on line 10');
+  });
+
+  it('near miss: a session id minted by the request names a new item, never one another request wrote', async () => {
+    const { findings } = await lintProject(sessionProject('randomUUID()'));
+    expect(findings).toEqual([]);
+  });
+});

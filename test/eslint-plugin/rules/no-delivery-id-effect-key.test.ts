@@ -572,6 +572,20 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         export const idempotency = makeHandlerIdempotent({ persistenceStore, config: new IdempotencyConfig({ eventKeyJmesPath: 'detail.paymentId' }) });`,
     },
     {
+      name: "a Powertools key path read against what the module calls the wrapped function with: a parsed event's own id",
+      code: `
+        import type { SQSHandler } from 'aws-lambda';
+        import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+        const config = new IdempotencyConfig({ eventKeyJmesPath: 'id' });
+        const processIdempotently = makeIdempotent(async (letterEvent) => refund(letterEvent.data), { persistenceStore, config });
+        export const handler: SQSHandler = async (event) => {
+          for (const record of event.Records) {
+            const letterEvent = schema.parse(JSON.parse(record.body));
+            await processIdempotently(letterEvent);
+          }
+        };`,
+    },
+    {
       name: 'an eventKeyJmesPath of another library is not read',
       code: `
         import { IdempotencyConfig } from './my-idempotency';
@@ -1420,6 +1434,27 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         {
           messageId: 'deliveryKey',
           line: 5,
+          data: {
+            key: "the idempotency key 'messageId' named by 'eventKeyJmesPath'",
+            source: "the SQS message id 'messageId'",
+          },
+        },
+      ],
+    },
+    {
+      name: 'near miss: the wrapped function called with the SQS record itself, keyed by its message id',
+      code: `
+        import type { SQSHandler } from 'aws-lambda';
+        import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+        const config = new IdempotencyConfig({ eventKeyJmesPath: 'messageId' });
+        const processIdempotently = makeIdempotent(async (record) => refund(JSON.parse(record.body)), { persistenceStore, config });
+        export const handler: SQSHandler = async (event) => {
+          for (const record of event.Records) await processIdempotently(record);
+        };`,
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 4,
           data: {
             key: "the idempotency key 'messageId' named by 'eventKeyJmesPath'",
             source: "the SQS message id 'messageId'",

@@ -190,6 +190,12 @@ export interface KeyPathPattern {
   parsing?: readonly string[];
   /** How messages name the key: "the idempotency key". */
   label: string;
+  /**
+   * Functions handed the options that key what the function they wrap is called with
+   * (`makeIdempotent(fn, { config })`): where the module calls what they return, the path is read
+   * against the first argument of those calls rather than against `root`.
+   */
+  wrappers?: readonly string[];
 }
 
 /** How messages are sent: an object built inside such a call is an outgoing message, not an effect's options. */

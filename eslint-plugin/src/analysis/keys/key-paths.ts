@@ -5,8 +5,10 @@ import type { EffectKey } from './effect-keys.js';
 import { asCertainAs, asScalars, leaf, shaped, type Fact, type Leaf } from '../origin/facts.js';
 import type { FileContext } from '../context/file-context.js';
 import type { LibraryTable } from '../context/library-table.js';
-import { calleeName, keyName, staticString } from '../syntax/nodes.js';
+import { calleeName, callTaking, keyName, staticString } from '../syntax/nodes.js';
 import { elementOfShape, memberOfShape } from '../origin/shapes.js';
+import type { OriginTracer } from '../origin/origin.js';
+import { variableOf } from '../syntax/scope.js';
 
 /**
  * Keys named by a path rather than built in code: an option such as `{ keyPath: 'body.orderId' }`
@@ -72,16 +74,16 @@ function step(table: LibraryTable, facts: Fact[], segment: Segment, code: string
   });
 }
 
-/** The facts of what a path expression names, read against `root`. */
-function judge(table: LibraryTable, pattern: KeyPathPattern, expression: string): Fact[] {
+/** The facts of what a path expression names, read against `root` (the pattern's own root when not given). */
+function judge(table: LibraryTable, pattern: KeyPathPattern, expression: string, root?: Fact[]): Fact[] {
   const text = expression.trim();
   // A multi-select list or hash: the key is made of every selected value.
   if (text.startsWith('[') && text.endsWith(']') && !/^\[\s*(\d+|\*)?\s*\]/.test(text)) {
-    return splitTopLevel(text.slice(1, -1), ',').flatMap((part) => judge(table, pattern, part));
+    return splitTopLevel(text.slice(1, -1), ',').flatMap((part) => judge(table, pattern, part, root));
   }
   if (text.startsWith('{') && text.endsWith('}')) {
     return splitTopLevel(text.slice(1, -1), ',').flatMap((part) =>
-      judge(table, pattern, part.slice(part.indexOf(':') + 1)),
+      judge(table, pattern, part.slice(part.indexOf(':') + 1), root),
     );
   }
   const call = /^([A-Za-z_]\w*)\((.*)\)((?:\s*[.[].*)?)$/s.exec(text);
@@ -96,17 +98,63 @@ function judge(table: LibraryTable, pattern: KeyPathPattern, expression: string)
   if (!path || path.length === 0) return [leaf('unknown', text)];
   return path.reduce<Fact[]>(
     (facts, segment) => step(table, facts, segment, text),
-    [shaped(pattern.root, pattern.label)],
+    root ?? [shaped(pattern.root, pattern.label)],
   );
 }
 
-/** The facts of the key a path names: scalars, coded by the path as written. */
-export function keyPathFacts(table: LibraryTable, pattern: KeyPathPattern, path: string): Leaf[] {
-  return asScalars(judge(table, pattern, path)).map((fact) => ({ ...fact, code: path }));
+/** The facts of the key a path names, read against `root` when given: scalars, coded by the path as written. */
+export function keyPathFacts(table: LibraryTable, pattern: KeyPathPattern, path: string, root?: Fact[]): Leaf[] {
+  return asScalars(judge(table, pattern, path, root)).map((fact) => ({ ...fact, code: path }));
+}
+
+/** The identifiers that read the binding `id` declares, in its module. */
+function readsOf(id: TSESTree.Identifier, file: FileContext): TSESTree.Node[] {
+  const variable = variableOf(id, file.scopeOf(id));
+  return (variable?.references ?? []).flatMap((reference) =>
+    reference.identifier === id ? [] : [reference.identifier as TSESTree.Node],
+  );
+}
+
+/** What a value bound once is read as: its name's reads, or the value itself where it is written in place. */
+function usesOf(value: TSESTree.Node, file: FileContext): TSESTree.Node[] {
+  const holder = value.parent;
+  return holder?.type === 'VariableDeclarator' && holder.init === value && holder.id.type === 'Identifier'
+    ? readsOf(holder.id, file)
+    : [value];
+}
+
+/**
+ * What the module calls a wrapped function with: `makeIdempotent(processRecord, { config })` keys
+ * by the first argument its result is given, so `processIdempotently(letterEvent, deps)` keys by
+ * `letterEvent`. None where the options reach no wrapper, or its result is only handed on
+ * (exported, registered, given to a batch processor): then the path reads the adapter's root.
+ */
+function keyedArguments(
+  construct: TSESTree.NewExpression,
+  pattern: KeyPathPattern,
+  file: FileContext,
+): TSESTree.Node[] {
+  const wrappers = pattern.wrappers ?? [];
+  const keyed: TSESTree.Node[] = [];
+  for (const use of wrappers.length > 0 ? usesOf(construct, file) : []) {
+    const option = use.parent;
+    const call = option?.type === 'Property' && option.value === use ? callTaking(option.parent) : undefined;
+    if (!call || !wrappers.includes(calleeName(call.callee) ?? '')) continue;
+    for (const read of usesOf(call, file)) {
+      const called = read.parent;
+      if (called?.type === 'CallExpression' && called.callee === read && called.arguments[0])
+        keyed.push(called.arguments[0]);
+    }
+  }
+  return keyed;
 }
 
 /** `new Config({ keyPath: 'messageId' })`, for an option and a class an adapter declares. */
-export function effectKeyOfKeyPath(property: TSESTree.Property, file: FileContext): EffectKey | undefined {
+export function effectKeyOfKeyPath(
+  property: TSESTree.Property,
+  file: FileContext,
+  tracer: OriginTracer,
+): EffectKey | undefined {
   const name = keyName(property);
   const patterns = name !== undefined ? file.libraries.keyPaths.get(name) : undefined;
   if (!patterns) return undefined;
@@ -118,7 +166,11 @@ export function effectKeyOfKeyPath(property: TSESTree.Property, file: FileContex
   if (path === undefined) return undefined;
   for (const { adapter, pattern } of patterns) {
     if (calleeName(construct.callee) !== pattern.construct || !file.libraries.imported(adapter, file.imports)) continue;
-    const facts = keyPathFacts(file.libraries, pattern, path);
+    const keyed = keyedArguments(construct, pattern, file);
+    const facts =
+      keyed.length > 0
+        ? keyed.flatMap((argument) => keyPathFacts(file.libraries, pattern, path, tracer.facts(argument)))
+        : keyPathFacts(file.libraries, pattern, path);
     return {
       node: property.value,
       values: [],
