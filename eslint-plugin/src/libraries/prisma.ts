@@ -110,6 +110,10 @@ function prismaOperation(call: TSESTree.CallExpression, file: AdapterFile): Data
     return Object.assign(base, {
       kind: 'upsert' as const,
       fields: [...where, ...fieldsOf(objectProperty(options!, 'create')?.value, scopeOf)],
+      // Both what it creates and what it updates are shown whole.
+      fieldsComplete:
+        showsEveryField(objectProperty(options!, 'create')?.value, scopeOf) &&
+        showsEveryField(objectProperty(options!, 'update')?.value, scopeOf),
       conflictTarget: where.map((field) => field.name),
       arbitrated: true,
     });
@@ -118,6 +122,7 @@ function prismaOperation(call: TSESTree.CallExpression, file: AdapterFile): Data
     return Object.assign(base, {
       kind: 'update' as const,
       fields: fieldsOf(objectProperty(options!, 'data')?.value, scopeOf),
+      fieldsComplete: showsEveryField(objectProperty(options!, 'data')?.value, scopeOf),
       filters: uniqueKeyFields(objectProperty(options!, 'where')?.value, scopeOf),
     });
   if ((method === 'delete' || method === 'deleteMany') && has('where'))

@@ -49,8 +49,33 @@ const reserveThenClaim = (eventId: string) => `
     await db.query('INSERT INTO inbox (message_id) VALUES ($1) ON CONFLICT DO NOTHING', [order.id]);
   }`;
 
+/** A saga's consumer that checks its inbox, advances the saga through a helper, then claims the event. */
+const advanceThenClaim = (write: string) => `
+  import { Kafka } from 'kafkajs';
+  import { PrismaClient } from '@prisma/client';
+  const prisma = new PrismaClient();
+  const consumer = new Kafka({ brokers: [] }).consumer({ groupId: 'saga' });
+  async function advanceSaga(event) {
+    ${write}
+  }
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const event = JSON.parse(message.value.toString());
+      const processed = await prisma.processedEvent.findUnique({ where: { eventId: event.eventId } });
+      if (processed) return;
+      await advanceSaga(event);
+      await prisma.processedEvent.create({ data: { eventId: event.eventId } });
+    },
+  });`;
+
 ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
   valid: [
+    {
+      name: "a helper that sets the saga's state, every field shown, before the claim: a repeat leaves the row as the first run did",
+      code: advanceThenClaim(
+        "await prisma.saga.update({ where: { orderId: event.orderId }, data: { status: 'STOCK_RESERVED', currentStep: 'CHARGING_PAYMENT' } });",
+      ),
+    },
     {
       name: "outside a delivery, an invitation whose claim is ignored: a second audit row is the owner's own double submit",
       code: `
@@ -558,6 +583,13 @@ ruleTester.run('no-claim-after-effect', noClaimAfterEffect, {
     },
   ],
   invalid: [
+    {
+      name: "near miss: the helper's update is handed data filled in out of sight, an attempt counted up on every run",
+      code: advanceThenClaim(
+        "const data = { status: 'STOCK_RESERVED' }; data.attempts = { increment: 1 }; await prisma.saga.update({ where: { orderId: event.orderId }, data });",
+      ),
+      errors: [{ messageId: 'recordAfterWork', line: 15 }],
+    },
     {
       name: 'near miss: the same ignored claim while a job is handled, where a retry records it again',
       code: `

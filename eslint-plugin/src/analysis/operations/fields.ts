@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { constantInitializer } from '../syntax/scope.js';
+import { constantInitializer, variableOf } from '../syntax/scope.js';
 import { keyName, memberPath, objectProperty, unwrapExpression } from '../syntax/nodes.js';
 import type { ScopeOf } from '../syntax/static-text.js';
 import type { Field } from '../contract/operation.js';
@@ -75,13 +75,33 @@ export function uniqueKeyFields(node: TSESTree.Node | undefined, scopeOf: ScopeO
 }
 
 /**
+ * `const data = { status }; data.sent = { increment: 1 };`: a constant's object given members
+ * where it is used (assigned, or merged into by `Object.assign(data, …)`), so its literal does not
+ * show them.
+ */
+function filledInLater(node: TSESTree.Node, scopeOf: ScopeOf): boolean {
+  const held = unwrapExpression(node);
+  if (held.type !== 'Identifier') return false;
+  return (variableOf(held, scopeOf(held))?.references ?? []).some(({ identifier }) => {
+    const use = identifier.parent;
+    if (use?.type === 'MemberExpression' && use.object === identifier)
+      return use.parent?.type === 'AssignmentExpression' && use.parent.left === use;
+    return (
+      use?.type === 'CallExpression' &&
+      use.arguments[0] === identifier &&
+      memberPath(use.callee)?.join('.') === 'Object.assign'
+    );
+  });
+}
+
+/**
  * Does the object literal show every field it writes (or matches on)? Not with a spread or
  * `Object.assign`, a computed name, an operator, or a nested object (a relation written through
  * it, whose columns the object does not name); not for a list of rows, which may differ from the
  * first.
  */
 export function showsEveryField(node: TSESTree.Node | undefined, scopeOf: ScopeOf): boolean {
-  if (!node || assigned(node, scopeOf)) return false;
+  if (!node || assigned(node, scopeOf) || filledInLater(node, scopeOf)) return false;
   let current = unwrapExpression(node);
   if (current.type === 'ArrayExpression') {
     if (current.elements.length !== 1 || !current.elements[0] || current.elements[0].type === 'SpreadElement')

@@ -235,12 +235,24 @@ function awaitedForEffect(call: TSESTree.CallExpression, file: FileContext): Wor
 }
 
 /**
- * A call whose work the analysis judges whole: a message sent, or a call that carries its own key.
- * A database write is not: what it writes may be filled in where the analysis does not look
- * (`data.sent = { increment: 1 }` before `update({ data })`).
+ * A call whose work the analysis judges whole: a message sent, a call that carries its own key, or
+ * an update or upsert that shows every field it sets and only sets them (`saga.update({ where: {
+ * orderId }, data: { status: 'COMPLETED' } })`), which a second run leaves as the first one did.
+ * A write whose values are filled in where the analysis does not look is not (`data.sent = {
+ * increment: 1 }` before `update({ data })`).
  */
 function seen(call: TSESTree.CallExpression, module: FileContext): boolean {
-  return excluded(call, module) || sends(call, module);
+  if (excluded(call, module) || sends(call, module)) return true;
+  const operations = callOperations(call, module);
+  return (
+    operations.length > 0 &&
+    operations.every(
+      (operation) =>
+        (operation.kind === 'update' || operation.kind === 'upsert') &&
+        operation.fieldsComplete === true &&
+        !isWork(operation, module),
+    )
+  );
 }
 
 /** How a call reads in a message: `verifyDomain()` for `verifyDomain(…).catch(…)` too. */
