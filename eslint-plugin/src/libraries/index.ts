@@ -52,6 +52,7 @@ import { triggerDev } from './trigger-dev.js';
 import { typeorm } from './typeorm.js';
 import { redisLocks } from './redis-locks.js';
 import { nestjsCqrs } from './nestjs-cqrs.js';
+import { azureFunctions } from './azure-functions.js';
 
 export type { LibraryAdapter, LibraryName } from '../analysis/index.js';
 
@@ -100,6 +101,7 @@ export const libraries: readonly LibraryAdapter[] = [
   cron,
   nestjsSchedule,
   nestjsCqrs,
+  azureFunctions,
   // Databases and stores
   sql,
   dynamodb,

@@ -586,6 +586,18 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
         };`,
     },
     {
+      name: 'an Azure Functions queue trigger keying the refund by the refund the item names',
+      code: `
+        import { app } from '@azure/functions';
+        app.storageQueue('refunds', {
+          queueName: 'refunds',
+          connection: 'Storage',
+          handler: async (item, context) => {
+            await stripe.refunds.create({ charge: item.chargeId }, { idempotencyKey: \`refund-\${item.refundId}\` });
+          },
+        });`,
+    },
+    {
       name: 'an eventKeyJmesPath of another library is not read',
       code: `
         import { IdempotencyConfig } from './my-idempotency';
@@ -1458,6 +1470,28 @@ ruleTester.run('no-delivery-id-effect-key', noDeliveryIdEffectKey, {
           data: {
             key: "the idempotency key 'messageId' named by 'eventKeyJmesPath'",
             source: "the SQS message id 'messageId'",
+          },
+        },
+      ],
+    },
+    {
+      name: 'near miss: the same Azure Functions trigger keying the refund by its invocation, new on every try',
+      code: `
+        import { app } from '@azure/functions';
+        app.storageQueue('refunds', {
+          queueName: 'refunds',
+          connection: 'Storage',
+          handler: async (item, context) => {
+            await stripe.refunds.create({ charge: item.chargeId }, { idempotencyKey: context.invocationId });
+          },
+        });`,
+      errors: [
+        {
+          messageId: 'deliveryKey',
+          line: 7,
+          data: {
+            key: "the 'idempotencyKey' option",
+            source: "the Azure Functions invocation id 'context.invocationId' on line 7",
           },
         },
       ],
