@@ -8,7 +8,7 @@ import type { LibraryTable } from '../context/library-table.js';
 import { calleeName, callTaking, keyName, staticString } from '../syntax/nodes.js';
 import { elementOfShape, memberOfShape } from '../origin/shapes.js';
 import type { OriginTracer } from '../origin/origin.js';
-import { variableOf } from '../syntax/scope.js';
+import { usesOfBinding } from '../syntax/scope.js';
 
 /**
  * Keys named by a path rather than built in code: an option such as `{ keyPath: 'body.orderId' }`
@@ -107,19 +107,11 @@ export function keyPathFacts(table: LibraryTable, pattern: KeyPathPattern, path:
   return asScalars(judge(table, pattern, path, root)).map((fact) => ({ ...fact, code: path }));
 }
 
-/** The identifiers that read the binding `id` declares, in its module. */
-function readsOf(id: TSESTree.Identifier, file: FileContext): TSESTree.Node[] {
-  const variable = variableOf(id, file.scopeOf(id));
-  return (variable?.references ?? []).flatMap((reference) =>
-    reference.identifier === id ? [] : [reference.identifier as TSESTree.Node],
-  );
-}
-
 /** What a value bound once is read as: its name's reads, or the value itself where it is written in place. */
 function usesOf(value: TSESTree.Node, file: FileContext): TSESTree.Node[] {
   const holder = value.parent;
   return holder?.type === 'VariableDeclarator' && holder.init === value && holder.id.type === 'Identifier'
-    ? readsOf(holder.id, file)
+    ? usesOfBinding(holder.id, file.scopeOf(holder.id))
     : [value];
 }
 

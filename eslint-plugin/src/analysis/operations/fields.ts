@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import { constantInitializer, variableOf } from '../syntax/scope.js';
+import { constantInitializer, usesOfBinding } from '../syntax/scope.js';
 import { keyName, memberPath, objectProperty, unwrapExpression } from '../syntax/nodes.js';
 import type { ScopeOf } from '../syntax/static-text.js';
 import type { Field } from '../contract/operation.js';
@@ -82,7 +82,7 @@ export function uniqueKeyFields(node: TSESTree.Node | undefined, scopeOf: ScopeO
 function filledInLater(node: TSESTree.Node, scopeOf: ScopeOf): boolean {
   const held = unwrapExpression(node);
   if (held.type !== 'Identifier') return false;
-  return (variableOf(held, scopeOf(held))?.references ?? []).some(({ identifier }) => {
+  return usesOfBinding(held, scopeOf(held)).some((identifier) => {
     const use = identifier.parent;
     if (use?.type === 'MemberExpression' && use.object === identifier)
       return use.parent?.type === 'AssignmentExpression' && use.parent.left === use;

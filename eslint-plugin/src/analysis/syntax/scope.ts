@@ -25,3 +25,10 @@ export function constantInitializer(
   if (writes.length > 1) return undefined;
   return definition.node.init;
 }
+
+/** The identifiers, other than `identifier` itself, that refer to the binding it names: where it is read or written. */
+export function usesOfBinding(identifier: TSESTree.Identifier, scope: TSESLint.Scope.Scope): TSESTree.Identifier[] {
+  return (variableOf(identifier, scope)?.references ?? []).flatMap((reference) =>
+    reference.identifier === identifier ? [] : [reference.identifier as TSESTree.Identifier],
+  );
+}
