@@ -154,32 +154,28 @@ export interface ResultPattern {
 }
 
 /**
- * An option whose value is a path into the event a handler is given, naming the key that decides
- * duplicates (`{ keyPath: 'body.orderId' }` to `new DedupeConfig(…)`), judged against `root`.
- */
-/**
  * A broker that drops a second send of the same operation when the producer names it (BullMQ's
  * `jobId`, SQS FIFO's `MessageDeduplicationId`): the consumer's repeats of one operation are the
  * broker's to settle when every send to its queue in the project sets the option.
  */
 export interface ProducerDedupe {
-  /**
-   * Where a registration names the queue it reads: an argument of the registering call, a
-   * property beside the handler, or the first argument of the handler class's decorator.
-   */
+  /** Where a registration names the queue it reads: an argument of the registering call, a property beside the
+   * handler, or the first argument of the handler class's decorator. */
   queue: readonly ({ argument: number } | { property: string } | { classDecorator: string })[];
   sends: readonly DedupeSend[];
 }
 
 export type DedupeSend =
-  /**
-   * `new Queue(name).add(job, data, { jobId })`, or a field injected as `@InjectQueue(name)`: the
-   * queue named by the construct's first argument or the decorator's, the option in an argument of the method.
-   */
+  /** `new Queue(name).add(job, data, { jobId })`, or a field injected as `@InjectQueue(name)`: the queue named by the
+   * construct's first argument or the decorator's, the option in an argument of the method. */
   | { construct: string; decorator?: string; method: string; optionsArgument: number | 'last'; option: string }
   /** A request body naming the queue in one field and the dedupe option in another: `{ QueueUrl, MessageDeduplicationId }`. */
   | { queueField: string; option: string };
 
+/**
+ * An option whose value is a path into the event a handler is given, naming the key that decides
+ * duplicates (`{ keyPath: 'body.orderId' }` to `new DedupeConfig(…)`), judged against `root`.
+ */
 export interface KeyPathPattern {
   /** The class whose options object holds the option. */
   construct: string;
@@ -190,11 +186,8 @@ export interface KeyPathPattern {
   parsing?: readonly string[];
   /** How messages name the key: "the idempotency key". */
   label: string;
-  /**
-   * Functions handed the options that key what the function they wrap is called with
-   * (`makeIdempotent(fn, { config })`): where the module calls what they return, the path is read
-   * against the first argument of those calls rather than against `root`.
-   */
+  /** Functions given the options that key what their function is called with (`makeIdempotent(fn, { config })`):
+   * where the module calls what they return, the path is read against its first argument, not `root`. */
   wrappers?: readonly string[];
 }
 
