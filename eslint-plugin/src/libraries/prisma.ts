@@ -178,9 +178,13 @@ function prismaSchemaKeys(text: string): DeclaredTable[] | null {
   return models.map((model) => {
     const keys: DeclaredTable['keys'][number][] = [];
     let mapped: string | undefined;
+    /** A field's column, where `@map("refund_id")` names one other than the field. */
+    const columns = new Map<string, string>();
     for (const property of model.properties) {
       if (property.type === 'field') {
         const field = property;
+        const column = unquoted(field.attributes?.find((attribute) => attribute.name === 'map')?.args?.[0]?.value);
+        if (column) columns.set(field.name, column);
         for (const attribute of field.attributes ?? []) {
           if (attribute.name === 'id' || attribute.name === 'unique')
             keys.push({
@@ -203,7 +207,11 @@ function prismaSchemaKeys(text: string): DeclaredTable[] | null {
         }
       }
     }
-    return { table: model.name, aliases: mapped ? [mapped] : [], keys };
+    // SQL sent as text names the columns, the client names the fields: a key holds under both.
+    const inColumns = keys
+      .filter((key) => key.columns.some((field) => columns.has(field)))
+      .map((key) => ({ ...key, columns: key.columns.map((field) => columns.get(field) ?? field) }));
+    return { table: model.name, aliases: mapped ? [mapped] : [], keys: [...keys, ...inColumns] };
   });
 }
 

@@ -591,6 +591,35 @@ export async function onEvent(prisma, event) {
     ]);
   });
 
+  it('SQL sent as text names a Prisma key by the columns its fields are mapped to', async () => {
+    const schema = `
+model ExtractedTag {
+  sourceId      String @map("uipath_value_id") @db.Uuid
+  applicationId String @map("application_id") @db.Uuid
+  value         String
+  page          Int
+  @@id([sourceId, applicationId, value])
+  @@map("extracted_tag")
+}
+`;
+    const insert = (target: string) => `
+export async function keep(client, v) {
+  await client.query(
+    'insert into extracted_tag (uipath_value_id, application_id, value, page) values ($1, $2, $3, $4) on conflict (${target}) do nothing',
+    [v.id, v.applicationId, v.value, v.page],
+  );
+}
+`;
+    const named = (target: string) =>
+      lintProject({ 'prisma/schema.prisma': schema, 'src/jobs/tags.js': insert(target) }).then(({ findings }) =>
+        findings.filter((finding) => finding.includes('no-claim-without-unique-key')),
+      );
+    expect(await named('uipath_value_id, application_id, value')).toEqual([]);
+    expect(await named('uipath_value_id, value')).toEqual([
+      'src/jobs/tags.js:3 idempotency/no-claim-without-unique-key/noMatchingKey',
+    ]);
+  });
+
   it('a partial unique index Prisma Migrate appends by hand, on a quoted table, settles the caught claim', async () => {
     const files = (index: string) => ({
       'prisma/schema.prisma': prismaSchema,
