@@ -227,6 +227,28 @@ function configSchemaPath(text: string): string[] {
   return written ? [written[2]] : [];
 }
 
+/** Prisma Migrate's folder: beside the schema file, or inside the schema folder, unless the config names its own. */
+function migrationsBeside(schemaPaths: readonly string[]): string[] {
+  return schemaPaths.map((given) =>
+    given.endsWith('.prisma') ? `${given.replace(/[^/]*$/, '')}migrations` : given.replace(/\/?$/, '/migrations'),
+  );
+}
+
+/**
+ * Where a project that moved its Prisma schema keeps the migrations Prisma Migrate writes: SQL,
+ * read by the SQL reader (`migrations: { path }` in prisma.config.ts, else beside the schema).
+ */
+export const prismaMigrationPointers: NonNullable<NonNullable<DataAdapter['schema']>['pointers']> = [
+  { file: 'package.json', paths: (text) => migrationsBeside(packageSchemaPath(text)) },
+  ...['prisma.config.ts', 'prisma.config.mts', 'prisma.config.js', 'prisma.config.mjs'].map((file) => ({
+    file,
+    paths: (text: string) => {
+      const named = /\bmigrations\s*:\s*\{[^}]*?\bpath\s*:\s*(['"`])([^'"`$\n]+)\1/.exec(text);
+      return named ? [named[2]] : migrationsBeside(configSchemaPath(text));
+    },
+  })),
+];
+
 export const prisma: DataAdapter = {
   kind: 'data',
   name: 'prisma',

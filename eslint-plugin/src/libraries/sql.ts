@@ -1,4 +1,5 @@
 import { sqlOperations, uniqueKeysInSql, type DataAdapter, type SqlCalls } from '../analysis/index.js';
+import { prismaMigrationPointers } from './prisma.js';
 
 /**
  * SQL sent as text, whatever the client: pg, postgres.js, pg-promise, mysql2, Slonik,
@@ -83,6 +84,8 @@ export const sql: DataAdapter = {
       { folder: 'src/db', ending: '.sql', depth: 1 },
       { folder: 'src/database', ending: '.sql', depth: 1 },
     ],
+    // Prisma Migrate's folder where a project moved its schema (`schema: './src/model'`).
+    pointers: prismaMigrationPointers,
     endings: ['.sql'],
     read: (text) => uniqueKeysInSql(text),
     kind: 'SQL',

@@ -638,6 +638,21 @@ export async function keep(client, v) {
     ]);
   });
 
+  it("a schema moved by prisma.config.ts keeps Prisma Migrate's migrations beside it", async () => {
+    const files = (index: string) => ({
+      'prisma.config.ts': `import { defineConfig } from 'prisma/config';\nexport default defineConfig({ schema: './src/model' });`,
+      'src/model/schema.prisma': prismaSchema,
+      'src/model/migrations/20260101000000_webhook_key/migration.sql': index,
+      'src/claims.js': recordWebhook,
+    });
+    const keyed = await lintProject(files('CREATE UNIQUE INDEX "Webhook_event" ON "Webhook"("eventId");'));
+    expect(keyed.findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual([]);
+    const elsewhere = await lintProject(files('CREATE UNIQUE INDEX "Other_event" ON "Other"("eventId");'));
+    expect(elsewhere.findings.filter((finding) => finding.includes('no-claim-without-unique-key'))).toEqual([
+      'src/claims.js:4 idempotency/no-claim-without-unique-key/caughtNoKey',
+    ]);
+  });
+
   it('with the unique key added in a later migration, the same claim is silent', async () => {
     const { findings } = await lintProject({
       'migrations/001_inbox.sql': uncheckedInboxTable,
