@@ -22,6 +22,7 @@ import { inngest } from './inngest.js';
 import { kafkajs } from './kafkajs.js';
 import { knex } from './knex.js';
 import { kysely } from './kysely.js';
+import { liquibase } from './liquibase.js';
 import { memoryCaches } from './memory-caches.js';
 import { mikroOrm } from './mikro-orm.js';
 import { mongodb } from './mongodb.js';
@@ -121,6 +122,7 @@ export const libraries: readonly LibraryAdapter[] = [
   sequelize,
   mongoose,
   nodePgMigrate,
+  liquibase,
   // Providers that move money or send
   providerApis,
 ];
