@@ -224,3 +224,75 @@ describe('no-check-then-insert: a DynamoDB get by its Key before a put of the it
     expect(findings).toEqual([]);
   });
 });
+
+describe('no-check-then-insert: a registry of camel-case models, and a write that spreads what it stores', () => {
+  const registry = `
+const fs = require('fs');
+const path = require('path');
+const { Sequelize, DataTypes } = require('sequelize');
+const sequelize = new Sequelize(process.env.DATABASE_URL);
+const db = {};
+for (const file of fs.readdirSync(path.join(__dirname, 'models'))) {
+  const model = require(path.join(__dirname, 'models', file))(sequelize, DataTypes);
+  db[model.name] = model;
+}
+db.sequelize = sequelize;
+module.exports = db;
+`;
+  const model = `
+module.exports = (sequelize, DataTypes) =>
+  sequelize.define('paymentRequest', {
+    paymentRequestId: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+    referenceId: DataTypes.UUID,
+    status: DataTypes.STRING,
+    value: DataTypes.INTEGER,
+  }, { tableName: 'paymentRequests' });
+`;
+  const consumer = `
+const db = require('../data');
+module.exports = async function submit(paymentRequest) {
+  const existing = await db.paymentRequest.findOne({ where: { referenceId: paymentRequest.referenceId } });
+  if (existing) return;
+  await db.paymentRequest.create({ ...paymentRequest, status: 'completed' });
+};
+`;
+  const files = (dependencies: Record<string, string>, more: Record<string, string> = {}) => ({
+    'package.json': JSON.stringify({ name: 'payments', private: true, dependencies }),
+    'app/data/index.js': registry,
+    'app/data/models/payment-request.js': model,
+    'app/workers/submit.js': consumer,
+    ...more,
+  });
+
+  it('reads db.paymentRequest as the model its package defines, and the spread as writing the checked reference', async () => {
+    const { findings } = await lintProject(files({ sequelize: '^6.0.0' }));
+    expect(findings).toEqual(['app/workers/submit.js:6 idempotency/no-check-then-insert/checkThenInsert']);
+  });
+
+  it('near miss: a unique constraint a Liquibase changelog adds settles it', async () => {
+    const changelog = `<?xml version="1.1" encoding="UTF-8"?>
+<databaseChangeLog xmlns="http://www.liquibase.org/xml/ns/dbchangelog">
+  <changeSet author="team" id="2">
+    <addUniqueConstraint tableName="paymentRequests" columnNames="referenceId" />
+  </changeSet>
+</databaseChangeLog>`;
+    const { findings } = await lintProject(
+      files({ sequelize: '^6.0.0' }, { 'changelog/db.changelog-1.1.xml': changelog }),
+    );
+    expect(findings).toEqual([]);
+  });
+
+  it('near miss: a write that shows every field, none of them the reference, stores another row', async () => {
+    const shown = consumer.replace(
+      "{ ...paymentRequest, status: 'completed' }",
+      "{ status: 'completed', value: paymentRequest.value }",
+    );
+    const { findings } = await lintProject({ ...files({ sequelize: '^6.0.0' }), 'app/workers/submit.js': shown });
+    expect(findings).toEqual([]);
+  });
+
+  it('near miss: a camel-case member of a registry in a package written without the library is no model', async () => {
+    const { findings } = await lintProject(files({}));
+    expect(findings).toEqual([]);
+  });
+});

@@ -92,7 +92,7 @@ function isRepositoryGetter(node: TSESTree.Node | undefined): node is TSESTree.C
 
 const modelRegistry = /^(db|models?|database|orm|entities|schemas?|tables)$/i;
 
-function receiverTarget(receiver: TSESTree.Node, file: AdapterFile): string | undefined {
+function receiverTarget(receiver: TSESTree.Node, file: AdapterFile, library: LibraryName): string | undefined {
   const scopeOf = file.scopeOf;
   // `const repo = this.connection.getRepository(ctx, Refund); repo.save(…)`: the repository it was given.
   const held = heldValue(receiver, scopeOf);
@@ -114,8 +114,13 @@ function receiverTarget(receiver: TSESTree.Node, file: AdapterFile): string | un
     const injected = injectedModel(node, file);
     if (injected) return injected;
   }
-  // A model class, alone or held by the project's registry of models (`db.Payment`, `models.Order`).
-  const modelClass = /^[A-Z]/.test(last) && (path.length === 1 || modelRegistry.test(path[path.length - 2]));
+  // A model class, alone or held by the project's registry of models (`db.Payment`, `models.Order`);
+  // a registry also holds models defined under camel-case names (`sequelize.define('paymentRequest')`,
+  // `db.paymentRequest`), where the file's package is written with the library.
+  const inRegistry = path.length === 2 && modelRegistry.test(path[0]);
+  const modelClass =
+    (/^[A-Z]/.test(last) && (path.length === 1 || modelRegistry.test(path[path.length - 2]))) ||
+    (inRegistry && /^[a-z][a-zA-Z0-9]*$/.test(last) && writtenWith(library, file));
   const namedAsStore =
     /(Repository|Repo|Model|Collection)$/.test(last) || /^(repository|repo|model|collection)$/i.test(last);
   return heldByClass || modelClass || namedAsStore ? last : undefined;
@@ -291,6 +296,12 @@ function claims(library: LibraryName, file: AdapterFile): boolean {
   return found.includes(library);
 }
 
+/** Does the file import `library`, or its package depend on it (not merely have its calls by default)? */
+function writtenWith(library: LibraryName, file: AdapterFile): boolean {
+  const modules = file.libraries.dataAdapter(library)?.modules;
+  return importsLibrary(library, file) || (modules !== undefined && declaresDependency(file.filename, modules));
+}
+
 /** Does the file import `library` itself, rather than have its calls by default? */
 function importsLibrary(library: LibraryName, file: AdapterFile): boolean {
   const adapter = file.libraries.dataAdapter(library);
@@ -310,7 +321,7 @@ export function repositoryOperation(
   // TypeORM offers its query builder's method names too (`.onConflict()`): none is a repository call.
   if (!method || !repositoryMethods.has(method)) return undefined;
   const entity = entityArgument(call);
-  const target = entity ?? namedTable(call.arguments[0], scopeOf) ?? receiverTarget(callee.object, file);
+  const target = entity ?? namedTable(call.arguments[0], scopeOf) ?? receiverTarget(callee.object, file, library);
   if (!target) return undefined;
   const args = entity ? call.arguments.slice(1) : call.arguments;
   const base = {
