@@ -54,6 +54,7 @@ import { typeorm } from './typeorm.js';
 import { redisLocks } from './redis-locks.js';
 import { nestjsCqrs } from './nestjs-cqrs.js';
 import { azureFunctions } from './azure-functions.js';
+import { ffcMessaging } from './ffc-messaging.js';
 
 export type { LibraryAdapter, LibraryName } from '../analysis/index.js';
 
@@ -103,6 +104,7 @@ export const libraries: readonly LibraryAdapter[] = [
   nestjsSchedule,
   nestjsCqrs,
   azureFunctions,
+  ffcMessaging,
   // Databases and stores
   sql,
   dynamodb,
