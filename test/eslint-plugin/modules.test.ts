@@ -196,6 +196,53 @@ new Worker('payouts', (job) => handleJob(job));
   });
 });
 
+describe('a CommonJS module that is one function, called from a handler two modules away', () => {
+  const registration = `
+const amqp = require('amqplib');
+const processMessage = require('./process-message');
+async function start(channel) {
+  await channel.consume('statements', (message) => processMessage(message, channel));
+}
+module.exports = { start };
+`;
+  const processMessage = `
+const { generateDocument } = require('./generate');
+const processMessage = async (message, channel) => {
+  await generateDocument(JSON.parse(message.content.toString()));
+  channel.ack(message);
+};
+module.exports = processMessage;
+`;
+  const generate = `
+const { Pool } = require('pg');
+const pool = new Pool();
+const generateDocument = async (request) => {
+  const { rows } = await pool.query('SELECT 1 FROM generations WHERE document_reference = $1', [request.documentReference]);
+  if (rows.length > 0) return;
+  await sendMail(request.email);
+  await pool.query('INSERT INTO generations (document_reference) VALUES ($1)', [request.documentReference]);
+};
+module.exports = { generateDocument };
+`;
+
+  it('runs per delivery: the record written after the mail is reported', async () => {
+    const { findings } = await lintProject({
+      'app/messaging/index.js': registration,
+      'app/messaging/process-message.js': processMessage,
+      'app/messaging/generate.js': generate,
+    });
+    expect(findings).toEqual(['app/messaging/generate.js:8 idempotency/no-claim-after-effect/recordAfterWork']);
+  });
+
+  it('near miss: without the module that registers it, nothing says a delivery runs it', async () => {
+    const { findings } = await lintProject({
+      'app/messaging/process-message.js': processMessage,
+      'app/messaging/generate.js': generate,
+    });
+    expect(findings).toEqual([]);
+  });
+});
+
 describe("writes made by the project's helpers in other modules", () => {
   const cache = `
 import Redis from 'ioredis';

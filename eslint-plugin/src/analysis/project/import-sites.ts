@@ -1,6 +1,6 @@
 import type { TSESTree } from '@typescript-eslint/utils';
 
-import type { FileContext, FunctionNode } from '../context/file-context.js';
+import { isFunction, type FileContext, type FunctionNode } from '../context/file-context.js';
 import { keyName, memberPath, propertyName } from '../syntax/nodes.js';
 import { calledFunction } from './calls.js';
 import { walk } from '../syntax/walk.js';
@@ -33,7 +33,9 @@ export function sitesInImporters(fn: FunctionNode, file: FileContext): ImportSit
       for (const [local, source] of module.imports.bindings) {
         if (source !== importer.specifier) continue;
         const name = module.imports.names.get(local);
-        if (name === exported) found.push(...module.referencesTo(local).map((site) => ({ module, site })));
+        // A module that is the function (`module.exports = handler`) is called by the name it is required as.
+        const whole = exported === wholeModule && (name === '*' || name === 'default');
+        if (name === exported || whole) found.push(...module.referencesTo(local).map((site) => ({ module, site })));
         else if (name === '*') {
           walk(
             module.sourceAst,
@@ -107,7 +109,13 @@ function methodSites(fn: FunctionNode, file: FileContext): ImportSite[] {
   return found;
 }
 
-/** The name a CommonJS module exports a function by: `module.exports = { name }`, `exports.name = fn`. */
+/** What a module that is one function exports it as: `module.exports = processMessage`. */
+const wholeModule = 'module.exports';
+
+/**
+ * The name a CommonJS module exports a function by: `module.exports = { name }`, `exports.name =
+ * fn`, or the module itself (`module.exports = fn`, `module.exports = exports = async (event) => …`).
+ */
 function commonJsExportName(fn: FunctionNode, file: FileContext): string | undefined {
   const local =
     fn.type === 'FunctionDeclaration'
@@ -134,6 +142,10 @@ function commonJsExportsOf(file: FileContext): Map<string | TSESTree.Node, strin
     const expression = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
     if (expression?.type !== 'AssignmentExpression') continue;
     const target = memberPath(expression.left)?.join('.');
+    let assigned: TSESTree.Expression = expression.right;
+    while (assigned.type === 'AssignmentExpression') assigned = assigned.right;
+    if (target === 'module.exports' && assigned.type === 'Identifier') add(assigned.name, wholeModule);
+    if (target === 'module.exports' && isFunction(assigned)) add(assigned, wholeModule);
     if (target === 'module.exports' && expression.right.type === 'ObjectExpression') {
       for (const property of expression.right.properties) {
         if (property.type === 'Property' && property.value.type === 'Identifier')
