@@ -421,7 +421,7 @@ function looksForInsertedRow(
   tracer: OriginTracer,
   scopeOf: ScopeOf,
 ): boolean {
-  if (!read.filters || read.filters.length === 0 || write.fields.length === 0 || spreadsFields(write)) return true;
+  if (!read.filters || read.filters.length === 0 || write.fields.length === 0) return true;
   // The read asks for rows with a column empty (`endDate: null`) that the insert fills (`endDate: now`): never this one.
   const asksEmpty = new Set(
     read.filters
@@ -444,22 +444,6 @@ function looksForInsertedRow(
       (field.values.length === 0 ||
         field.values.some((value) => tracer.scalars(value).some((fact) => fact.kind !== 'minted'))),
   );
-}
-
-/**
- * `create({ ...paymentRequest, received: new Date() })`: the write spreads an object into what it
- * stores, so it may write fields it does not show, as a write handed its data whole may.
- */
-function spreadsFields(write: DataOperation): boolean {
-  if (write.node.type !== 'CallExpression') return false;
-  const spreads = (node: TSESTree.Node, depth: number): boolean =>
-    node.type === 'ObjectExpression' &&
-    node.properties.some(
-      (property) =>
-        property.type === 'SpreadElement' ||
-        (depth === 0 && property.type === 'Property' && spreads(property.value, 1)),
-    );
-  return write.node.arguments.some((argument) => spreads(argument, 0));
 }
 
 function isNullLiteral(node: TSESTree.Node): boolean {
