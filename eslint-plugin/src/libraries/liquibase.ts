@@ -58,18 +58,37 @@ function sqlText(element: unknown): string {
   return text(node['#text']) ?? text(node.__cdata) ?? '';
 }
 
+type Key = DeclaredTable['keys'][number];
+
+const key = (columns: string[], written: string, primary = false): Key => ({
+  columns,
+  partial: false,
+  ...(primary ? { primary: true as const } : {}),
+  written,
+});
+
+/** What a change is called in messages: `addUniqueConstraint inbox_message on inbox`. */
+const described = (change: string, name: unknown, table: unknown): string =>
+  [change, text(name), 'on', text(table)].filter(Boolean).join(' ');
+
 function liquibaseKeys(source: string): DeclaredTable[] | null {
   // Other XML kept beside the changelogs (a Maven file, an editor's settings) declares nothing.
   if (!/<databaseChangeLog\b/.test(source)) return [];
   const changeLog = (parser.parse(source) as Element).databaseChangeLog as Element | undefined;
   const tables: DeclaredTable[] = [];
-  const add = (table: unknown, keys: DeclaredTable['keys'], whole: boolean) => {
+  /** A table's keys: all it has when it is created here, else keys added to one declared elsewhere. */
+  const add = (table: unknown, keys: Key[], whole = false) => {
     const name = text(table);
     if (name) tables.push({ table: name, keys, ...(whole ? {} : { addition: true }) });
   };
+  /** A table whose keys a change may have taken away or hidden: what the changelogs add up to may not be all. */
+  const unsettle = (table: unknown) => {
+    const name = text(table);
+    if (name) tables.push({ table: name, keys: [], addition: true, unsure: true });
+  };
   for (const changeSet of list(changeLog?.changeSet)) {
     for (const created of list(changeSet.createTable)) {
-      const keys: DeclaredTable['keys'][number][] = [];
+      const keys: Key[] = [];
       const primary: string[] = [];
       for (const column of list(created.column)) {
         const constraint = list(column.constraints)[0];
@@ -77,19 +96,10 @@ function liquibaseKeys(source: string): DeclaredTable[] | null {
         if (!constraint || !name) continue;
         if (isTrue(constraint.primaryKey)) primary.push(name);
         if (isTrue(constraint.unique))
-          keys.push({
-            columns: [name],
-            partial: false,
-            written: `${name} unique in createTable ${text(created.tableName)}`,
-          });
+          keys.push(key([name], `${name} unique in createTable ${text(created.tableName)}`));
       }
       if (primary.length > 0)
-        keys.push({
-          columns: primary,
-          partial: false,
-          primary: true,
-          written: `primary key (${primary.join(', ')}) in createTable ${text(created.tableName)}`,
-        });
+        keys.push(key(primary, `primary key (${primary.join(', ')}) in createTable ${text(created.tableName)}`, true));
       add(created.tableName, keys, true);
     }
     for (const added of list(changeSet.addColumn))
@@ -97,70 +107,37 @@ function liquibaseKeys(source: string): DeclaredTable[] | null {
         const constraint = list(column.constraints)[0];
         const name = text(column.name);
         if (name && constraint && (isTrue(constraint.unique) || isTrue(constraint.primaryKey)))
-          add(
-            added.tableName,
-            [{ columns: [name], partial: false, written: `${name} added unique to ${text(added.tableName)}` }],
-            false,
-          );
+          add(added.tableName, [key([name], `${name} added unique to ${text(added.tableName)}`)]);
       }
     for (const unique of list(changeSet.addUniqueConstraint))
-      add(
-        unique.tableName,
-        [
-          {
-            columns: columnNames(unique.columnNames),
-            partial: false,
-            written: `addUniqueConstraint ${text(unique.constraintName) ?? ''} on ${text(unique.tableName)}`.replace(
-              '  ',
-              ' ',
-            ),
-          },
-        ],
-        false,
-      );
+      add(unique.tableName, [
+        key(columnNames(unique.columnNames), described('addUniqueConstraint', unique.constraintName, unique.tableName)),
+      ]);
     for (const primary of list(changeSet.addPrimaryKey))
-      add(
-        primary.tableName,
-        [
-          {
-            columns: columnNames(primary.columnNames),
-            partial: false,
-            primary: true,
-            written: `addPrimaryKey on ${text(primary.tableName)}`,
-          },
-        ],
-        false,
-      );
+      add(primary.tableName, [
+        key(columnNames(primary.columnNames), described('addPrimaryKey', undefined, primary.tableName), true),
+      ]);
     for (const index of list(changeSet.createIndex)) {
       if (!isTrue(index.unique)) continue;
-      const columns = list(index.column).flatMap((column) => (text(column.name) ? [text(column.name)!] : []));
+      const columns = list(index.column);
       // An index on an expression (`<column computed="true">`) is a key the reader cannot name.
-      const computed = list(index.column).some((column) => isTrue(column.computed));
-      if (computed) tables.push({ table: text(index.tableName) ?? '', keys: [], addition: true, unsure: true });
+      if (columns.some((column) => isTrue(column.computed))) unsettle(index.tableName);
       else
-        add(
-          index.tableName,
-          [
-            {
-              columns,
-              partial: false,
-              written: `unique index ${text(index.indexName) ?? ''} on ${text(index.tableName)}`.replace('  ', ' '),
-            },
-          ],
-          false,
-        );
+        add(index.tableName, [
+          key(
+            columns.flatMap((column) => text(column.name) ?? []),
+            described('unique index', index.indexName, index.tableName),
+          ),
+        ]);
     }
-    for (const change of unsettling)
-      for (const element of list(changeSet[change]))
-        if (text(element.tableName))
-          tables.push({ table: text(element.tableName)!, keys: [], addition: true, unsure: true });
+    for (const change of unsettling) for (const element of list(changeSet[change])) unsettle(element.tableName);
     for (const statement of list(changeSet.sql)) {
       const declared = uniqueKeysInSql(sqlText(statement));
       if (declared === null) return null;
       tables.push(...declared.map((table) => ({ ...table, addition: true as const })));
     }
   }
-  return tables.filter((table) => table.table !== '');
+  return tables;
 }
 
 export const liquibase: DataAdapter = {
