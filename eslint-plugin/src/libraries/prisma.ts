@@ -14,6 +14,7 @@ import {
   type DataAdapter,
   type DataOperation,
   type DeclaredTable,
+  type SchemaFiles,
 } from '../analysis/index.js';
 
 /** Prisma Client: `prisma.refund.findFirst(…)`, `tx.refund.create({ data })`, `…upsert({ where, create })`. */
@@ -238,7 +239,7 @@ function migrationsBeside(schemaPaths: readonly string[]): string[] {
  * Where a project that moved its Prisma schema keeps the migrations Prisma Migrate writes: SQL,
  * read by the SQL reader (`migrations: { path }` in prisma.config.ts, else beside the schema).
  */
-export const prismaMigrationPointers: NonNullable<NonNullable<DataAdapter['schema']>['pointers']> = [
+export const prismaMigrationPointers: NonNullable<SchemaFiles['pointers']> = [
   { file: 'package.json', paths: (text) => migrationsBeside(packageSchemaPath(text)) },
   ...['prisma.config.ts', 'prisma.config.mts', 'prisma.config.js', 'prisma.config.mjs'].map((file) => ({
     file,

@@ -142,15 +142,17 @@ function commonJsExportsOf(file: FileContext): Map<string | TSESTree.Node, strin
     const expression = statement.type === 'ExpressionStatement' ? statement.expression : undefined;
     if (expression?.type !== 'AssignmentExpression') continue;
     const target = memberPath(expression.left)?.join('.');
-    let assigned: TSESTree.Expression = expression.right;
-    while (assigned.type === 'AssignmentExpression') assigned = assigned.right;
-    if (target === 'module.exports' && assigned.type === 'Identifier') add(assigned.name, wholeModule);
-    if (target === 'module.exports' && isFunction(assigned)) add(assigned, wholeModule);
-    if (target === 'module.exports' && expression.right.type === 'ObjectExpression') {
-      for (const property of expression.right.properties) {
-        if (property.type === 'Property' && property.value.type === 'Identifier')
-          add(property.value.name, keyName(property));
-      }
+    if (target === 'module.exports') {
+      // `module.exports = exports = …` exports what the last assignment holds.
+      let assigned: TSESTree.Expression = expression.right;
+      while (assigned.type === 'AssignmentExpression') assigned = assigned.right;
+      if (assigned.type === 'Identifier') add(assigned.name, wholeModule);
+      else if (isFunction(assigned)) add(assigned, wholeModule);
+      else if (assigned.type === 'ObjectExpression')
+        for (const property of assigned.properties) {
+          if (property.type === 'Property' && property.value.type === 'Identifier')
+            add(property.value.name, keyName(property));
+        }
     }
     const named = target && /^(module\.)?exports\.(\w+)$/.exec(target)?.[2];
     if (named) add(expression.right.type === 'Identifier' ? expression.right.name : expression.right, named);

@@ -117,10 +117,10 @@ function receiverTarget(receiver: TSESTree.Node, file: AdapterFile, library: Lib
   // A model class, alone or held by the project's registry of models (`db.Payment`, `models.Order`);
   // a registry also holds models defined under camel-case names (`sequelize.define('paymentRequest')`,
   // `db.paymentRequest`), where the file's package is written with the library.
-  const inRegistry = path.length === 2 && modelRegistry.test(path[0]);
+  const inRegistry = path.length > 1 && modelRegistry.test(path[path.length - 2]);
   const modelClass =
-    (/^[A-Z]/.test(last) && (path.length === 1 || modelRegistry.test(path[path.length - 2]))) ||
-    (inRegistry && /^[a-z][a-zA-Z0-9]*$/.test(last) && writtenWith(library, file));
+    (/^[A-Z]/.test(last) && (path.length === 1 || inRegistry)) ||
+    (inRegistry && path.length === 2 && /^[a-z][a-zA-Z0-9]*$/.test(last) && writtenWith(library, file));
   const namedAsStore =
     /(Repository|Repo|Model|Collection)$/.test(last) || /^(repository|repo|model|collection)$/i.test(last);
   return heldByClass || modelClass || namedAsStore ? last : undefined;
