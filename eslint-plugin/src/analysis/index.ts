@@ -8,7 +8,7 @@ export type * from './contract/providers.js';
 export * from './contract/operation.js';
 export type * from './contract/schema.js';
 export { LibraryTable } from './context/library-table.js';
-export { chainOf, isChainEnd, link, literalArgument, type Chain } from './operations/chain.js';
+export { chainOf, isChainEnd, link, literalArgument, type Chain, type ChainLink } from './operations/chain.js';
 export { fieldsOf, matchedFields, objectLiteral, showsEveryField, uniqueKeyFields } from './operations/fields.js';
 export { sqlOperations } from './operations/sql.js';
 export { declaresDependency } from './project/modules.js';

@@ -8,6 +8,7 @@ import {
   variableOf,
   type AdapterFile,
   type Chain,
+  type ChainLink,
   type DataAdapter,
   type DataOperation,
 } from '../analysis/index.js';
@@ -77,9 +78,45 @@ function modelClass(root: TSESTree.Node, file: AdapterFile): string | undefined 
   return definition?.type === 'ClassName' ? node.name : undefined;
 }
 
+/**
+ * A row written through itself: `order.$query().patch({ paidAt })`, `order.$query(trx).update(…)`.
+ * Only Objection's models have `$query`, so no import is asked for.
+ */
+function instanceChain(chain: Chain, end: TSESTree.CallExpression, file: AdapterFile): DataOperation | undefined {
+  const row = unwrapExpression(chain.root);
+  const update = link(chain, ...updates);
+  if (row.type !== 'Identifier' || /^[A-Z]/.test(row.name) || !update) return undefined;
+  return {
+    library: 'objection',
+    kind: 'update',
+    targets: [],
+    node: end,
+    row,
+    label: `${row.name}.$query().${update.name}()`,
+    fields: fieldsOf(update.call.arguments[0], file.scopeOf),
+    arbitrated: false,
+  };
+}
+
+/** `patch(row)`, `patchAndFetchById(id, row)`: the values an update sets, and the id it names where it names one. */
+function updated(update: ChainLink, chain: Chain, file: AdapterFile): Pick<DataOperation, 'fields' | 'filters'> {
+  const [first, second] = update.call.arguments;
+  const byId = /ById$/.test(update.name) ? first : link(chain, 'findById')?.call.arguments[0];
+  const values = /ById$/.test(update.name) ? second : first;
+  return {
+    fields: fieldsOf(values, file.scopeOf),
+    filters:
+      byId && byId.type !== 'SpreadElement'
+        ? [{ name: 'id', values: [byId], functions: [] }]
+        : whereFilters(chain, file.scopeOf),
+  };
+}
+
 function objectionChain(chain: Chain, end: TSESTree.CallExpression, file: AdapterFile): DataOperation | undefined {
   const [start, ...rest] = chain.links;
-  if (start?.name !== 'query' || rest.length === 0) return undefined;
+  if (rest.length === 0) return undefined;
+  if (start?.name === '$query') return instanceChain(chain, end, file);
+  if (start?.name !== 'query') return undefined;
   // `query(trx)` takes a transaction; a string would be SQL, another library's `query`.
   const [argument] = start.call.arguments;
   if (
@@ -126,7 +163,13 @@ function objectionChain(chain: Chain, end: TSESTree.CallExpression, file: Adapte
       fields: fieldsOf(graph.call.arguments[0], file.scopeOf),
     };
   const update = link(chain, ...updates);
-  if (update) return { ...base, kind: 'update', label: `the Objection ${update.name} of ${model}` };
+  if (update)
+    return {
+      ...base,
+      kind: 'update',
+      label: `the Objection ${update.name} of ${model}`,
+      ...updated(update, chain, file),
+    };
   const removal = link(chain, ...deletes);
   if (removal) return { ...base, kind: 'delete', label: `the Objection ${removal.name} of ${model}` };
   const read = rest.find((step) => reads.has(step.name));

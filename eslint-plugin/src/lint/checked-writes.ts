@@ -28,6 +28,7 @@ import {
   propertyName,
   runsInline,
   staticString,
+  thenCallback,
   unwrapExpression,
 } from '../analysis/syntax/nodes.js';
 import { constantInitializer, variableOf } from '../analysis/syntax/scope.js';
@@ -1100,6 +1101,8 @@ function flagValue(
 ): TSESTree.Node | Field | undefined {
   const field = columnName(test.field);
   const set = update.fields.find((each) => columnName(each.name) === field);
+  // `order.update({ paidAt })`, `order.save()`: the row written through itself.
+  const own = update.row !== undefined && test.row.references.some((reference) => reference.identifier === update.row);
   if (set) {
     const seen = (value: TSESTree.Node) => givenAt(value, update.node, site);
     const asked = new Map((read.filters ?? []).map((filter) => [columnName(filter.name), filter.values.map(text)]));
@@ -1107,32 +1110,32 @@ function flagValue(
     const filters =
       update.filters ?? update.fields.filter((each) => update.conflictTarget?.includes(each.name) === true);
     const sameRow =
-      filters.length > 0 &&
-      filters.every((filter) => {
-        const column = columnName(filter.name);
-        // SQL, or a helper's update seen from its call, names the columns and not the values: the
-        // same columns of the same table, in one function.
-        if (filter.values.length === 0) return asked.has(column);
-        return filter.values.map(seen).some(
-          (value) =>
-            asked.get(column)?.includes(text(value)) === true ||
-            (value.type === 'MemberExpression' &&
-              value.object.type === 'Identifier' &&
-              value.object.name === test.row.name &&
-              // `booking.id`, or `booking.bookingId` where the query named the row's id after its table.
-              [column, ...update.targets.map((target) => `${target}_${column}`)].includes(
-                columnName(text(value.property)),
-              )),
-        );
-      });
+      own ||
+      (filters.length > 0 &&
+        filters.every((filter) => {
+          const column = columnName(filter.name);
+          // SQL, or a helper's update seen from its call, names the columns and not the values: the
+          // same columns of the same table, in one function.
+          if (filter.values.length === 0) return asked.has(column);
+          return filter.values.map(seen).some(
+            (value) =>
+              asked.get(column)?.includes(text(value)) === true ||
+              (value.type === 'MemberExpression' &&
+                value.object.type === 'Identifier' &&
+                value.object.name === test.row.name &&
+                // `booking.id`, or `booking.bookingId` where the query named the row's id after its table.
+                [column, ...update.targets.map((target) => `${target}_${column}`)].includes(
+                  columnName(text(value.property)),
+                )),
+          );
+        }));
     // A compare-and-set (`where: { id, paidAt: null }`) is the update the code meant as the claim.
     const comparesFlag = filters.some((filter) => columnName(filter.name) === field);
     return sameRow && !comparesFlag ? (set.values[0] ? seen(set.values[0]) : set) : undefined;
   }
   if (update.node.type !== 'CallExpression') return undefined;
-  const stored = update.node.arguments.some(
-    (argument) => argument.type === 'Identifier' && argument.name === test.row.name,
-  );
+  const stored =
+    own || update.node.arguments.some((argument) => argument.type === 'Identifier' && argument.name === test.row.name);
   if (!stored) return undefined;
   // The last assignment of the field on the way to the save (not one in a branch that left before it).
   const assigned = test.row.references.findLast((reference) => {
@@ -1182,13 +1185,20 @@ function marksDone(value: TSESTree.Node | Field, test: FlagTest, text: (node: TS
   return test.compared.means === 'done' ? same : !same;
 }
 
-/** The call in `fn`'s own body that runs the callbacks `node` is in, each run now (`runsInline`); undefined when one is not. */
+/**
+ * Where in `fn`'s own body the callbacks `node` is in run, each run now (`runsInline`): the call
+ * that runs them, or for a promise's `then` its name, after the promise it waits for
+ * (`charge(order).then(() => mark(order))`). Undefined when one does not run now.
+ */
 function siteIn(fn: FunctionNode | undefined, node: TSESTree.Node): TSESTree.Node | undefined {
   let at = node;
   for (let around = enclosingFunction(at); around !== fn; around = enclosingFunction(at)) {
     const runner = around && runsInline(around) ? callTaking(around) : undefined;
     if (!runner) return undefined;
-    at = runner;
+    at =
+      runner.callee.type === 'MemberExpression' && propertyName(runner.callee) === 'then'
+        ? runner.callee.property
+        : runner;
   }
   return at;
 }
@@ -1196,6 +1206,8 @@ function siteIn(fn: FunctionNode | undefined, node: TSESTree.Node): TSESTree.Nod
 interface FlagCheck {
   read: DataOperation;
   readIn: FunctionNode | undefined;
+  /** Where the read's row is in hand: after the read, or where the callback its promise hands the row to begins. */
+  readAt: number;
   tests: FlagTest[];
 }
 
@@ -1211,7 +1223,7 @@ interface FlagCheck {
  */
 function claimedAfterCheck(
   update: DataOperation,
-  read: DataOperation,
+  readAt: number,
   site: TSESTree.Node,
   neighbours: readonly DataOperation[],
   analysis: FileAnalysis,
@@ -1219,7 +1231,7 @@ function claimedAfterCheck(
   return neighbours.some(
     (other) =>
       other !== update &&
-      other.node.range[0] > read.node.range[1] &&
+      other.node.range[0] > readAt &&
       other.node.range[1] < site.range[0] &&
       other.targets.some((target) => update.targets.includes(target)) &&
       comparesAndSets(other, analysis.file),
@@ -1241,19 +1253,18 @@ function flagRecord(
   // pair of an update and a read, in every function of the file.
   const before: FlagCheck[] = [];
   for (const check of checks) {
-    if (
-      check.read.node.range[1] < site.range[0] &&
-      (check.readIn === fn || (fn !== undefined && contains(check.readIn, fn)))
-    )
+    if (check.readAt < site.range[0] && (check.readIn === fn || (fn !== undefined && contains(check.readIn, fn))))
       before.push(check);
   }
-  for (const { read, readIn, tests } of before) {
+  for (const { read, readIn, readAt, tests } of before) {
     // In a callback the read's function runs now (`con.transaction(async (manager) => …)`), the
     // call that runs it stands for the site on the read's own path.
     const outer = readIn === fn ? site : siteIn(readIn, site);
-    if (!read.targets.some((target) => update.targets.includes(target)) || read.locksRows) continue;
+    // A row written through itself is the read's when the flag test below names it, and in the read's table.
+    if ((!update.row && !read.targets.some((target) => update.targets.includes(target))) || read.locksRows) continue;
+    const write = update.row ? { ...update, targets: read.targets } : update;
     const test = tests.find((candidate) => {
-      const value = flagValue(update, read, candidate, file.text, site);
+      const value = flagValue(write, read, candidate, file.text, site);
       return (
         value !== undefined &&
         marksDone(value, candidate, file.text) &&
@@ -1262,10 +1273,10 @@ function flagRecord(
     });
     if (
       !test ||
-      inSerializableTransaction(update.node, file.text) ||
-      oneSerialisableTransaction(update, read, file.scopeOf) ||
-      serialisedBefore(update, read.node.range[0], groups, analysis) ||
-      claimedAfterCheck(update, read, site, groups.get(fn) ?? [], analysis)
+      inSerializableTransaction(write.node, file.text) ||
+      oneSerialisableTransaction(write, read, file.scopeOf) ||
+      serialisedBefore(write, read.node.range[0], groups, analysis) ||
+      claimedAfterCheck(write, readAt, site, groups.get(fn) ?? [], analysis)
     )
       continue;
     // Rows the read's filter picked as not done: all the work on the way from it counts. The
@@ -1273,27 +1284,27 @@ function flagRecord(
     // as when a record settles a duplicate by writing nothing; but an insert in that
     // transaction may be refused by a unique key, and take the whole transaction back with it.
     const guards = test.guard ? [test.guard] : undefined;
-    const transaction = transactionOf(update.node, file.scopeOf);
+    const transaction = transactionOf(write.node, file.scopeOf);
     const outsideTransaction = (work: Work) =>
       !transaction ||
       transactionOf(work.node, file.scopeOf) !== transaction ||
       work.node.type !== 'CallExpression' ||
       !analysis.operationsAt(work.node).some((operation) => operation.kind === 'insert');
-    const from = test.guard ? askedBy(test.guard) : read.node.range[1];
+    const from = test.guard ? askedBy(test.guard) : readAt;
     const onPath = [
-      ...workBetween(update, site, from, 'ignored', guards, analysis),
-      ...(outer && outer !== site ? workBetween(update, outer, from, 'ignored', guards, analysis) : []),
+      ...workBetween(write, site, from, 'ignored', guards, analysis),
+      ...(outer && outer !== site ? workBetween(write, outer, from, 'ignored', guards, analysis) : []),
     ].filter(outsideTransaction);
     // The helper the check lets run may do the work itself, then set the flag.
-    const inHelper = workInHelper(update, site, 'ignored', analysis).filter(outsideTransaction);
+    const inHelper = workInHelper(write, site, 'ignored', analysis).filter(outsideTransaction);
     const workBefore = [...onPath, ...inHelper];
-    const workAfter = workBefore.length === 0 ? workFollowing(update, site, guards, analysis) : [];
+    const workAfter = workBefore.length === 0 ? workFollowing(write, site, guards, analysis) : [];
     if (workBefore.length === 0 && workAfter.length === 0) continue;
     return {
-      write: update,
+      write,
       read,
       at: site,
-      lateAt: onPath.length === 0 && inHelper.length > 0 ? update.node : site,
+      lateAt: onPath.length === 0 && inHelper.length > 0 ? write.node : site,
       settles: 'unsettled',
       flag: test.field,
       ...(!test.guard && { drains: true as const }),
@@ -1310,6 +1321,14 @@ function flagRecord(
     };
   }
   return undefined;
+}
+
+/** The function a read's row is known in, and from where. */
+function inHand(read: TSESTree.Node): Pick<FlagCheck, 'readIn' | 'readAt'> {
+  const callback = thenCallback(read);
+  return callback
+    ? { readIn: callback, readAt: callback.body.range[0] }
+    : { readIn: enclosingFunction(read), readAt: read.range[1] };
 }
 
 /**
@@ -1334,7 +1353,7 @@ function flagRecords(
   const checks = reads
     .map((read) => ({
       read,
-      readIn: enclosingFunction(read.node),
+      ...inHand(read.node),
       tests: [
         ...flagTests(read.node, file),
         ...(read.kind === 'read' ? filterFlags(read.node, () => read.filters ?? [], written, file) : []),

@@ -53,10 +53,21 @@ describe('objection adapter', () => {
       [op('upsert', ['inbox'], ['id', 'messageId'])],
     ],
     [
-      'patch is an update',
+      'patch is an update of the rows its where names, setting what it is handed',
       `${model} await Inbox.query().patch({ seenAt }).where({ messageId });`,
-      [op('update', ['inbox'])],
+      [op('update', ['inbox'], ['seenAt'], { filters: ['messageId'] })],
     ],
+    [
+      'patchAndFetchById names the row by its id',
+      `${model} await Inbox.query().patchAndFetchById(inbox.id, { seenAt: new Date() });`,
+      [op('update', ['inbox'], ['seenAt'], { filters: ['id'] })],
+    ],
+    [
+      'a row patched through itself: an update of that row, in a table the read it came from names',
+      `${model} const inbox = await Inbox.query().findById(id); await inbox.$query().patch({ seenAt });`,
+      [op('read', ['inbox']), op('update', [], ['seenAt'])],
+    ],
+    ['a capitalised $query root is a class, not a row', `${model} await Inbox.$query().patch({ seenAt });`, []],
     ['deleteById is a delete', `${model} await Inbox.query().deleteById(id);`, [op('delete', ['inbox'])]],
     [
       'an imported model, a method only Objection has: no objection import needed',

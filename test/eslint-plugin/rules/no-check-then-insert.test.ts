@@ -3230,3 +3230,49 @@ ruleTester.run('no-check-then-insert', noCheckThenInsert, {
     },
   ],
 });
+
+/** A handler written as a promise chain: the look hands its row to `then`, whose callback is `callback`. */
+const chainedLook = (callback: string) => `
+  import { ProcessedEvent } from '../models/processed-event';
+  export function handle(event) {
+    return ProcessedEvent.query()
+      .findOne({ eventId: event.id })
+      .then(${callback});
+  }`;
+
+ruleTester.run('no-check-then-insert (promise chains)', noCheckThenInsert, {
+  valid: [
+    {
+      name: 'the callback tests something other than the row it is handed',
+      code: chainedLook(`(seen) => {
+        if (event.replayed) return undefined;
+        return ProcessedEvent.query().insert({ eventId: event.id });
+      }`),
+    },
+    {
+      name: 'the insert settles duplicates itself, and its result decides',
+      code: chainedLook(`(seen) => {
+        if (seen) return undefined;
+        return ProcessedEvent.query().insert({ eventId: event.id }).onConflict('eventId').ignore();
+      }`),
+    },
+  ],
+  invalid: [
+    {
+      name: 'the row handed to then is tested, and the insert runs when there is none',
+      code: chainedLook(`(seen) => {
+        if (seen) return undefined;
+        return ProcessedEvent.query().insert({ eventId: event.id });
+      }`),
+      errors: [{ messageId: 'checkThenInsert', line: 8 }],
+    },
+    {
+      name: 'a function expression, the insert on the branch where nothing was found',
+      code: chainedLook(`function (seen) {
+        if (!seen) return ProcessedEvent.query().insert({ eventId: event.id });
+        return seen;
+      }`),
+      errors: [{ messageId: 'checkThenInsert', line: 7 }],
+    },
+  ],
+});

@@ -493,3 +493,115 @@ export const worker = {
     expect(findings).toEqual([]);
   });
 });
+
+/**
+ * An active record: the row read is written through itself (`order.update(…)`, `order.save()`,
+ * `order.$query().patch(…)`), so the update names no table and no id. `write` runs after the
+ * charge; `imports` bring the model.
+ */
+const activeRecord = (imports: string, read: string, write: string) => `
+  import { Worker } from 'bullmq';
+  import Stripe from 'stripe';
+  ${imports}
+  const stripe = new Stripe(process.env.STRIPE_KEY);
+  new Worker('billing', async (job) => {
+    const order = await ${read};
+    if (order.paidAt) return;
+    await stripe.paymentIntents.create({ amount: order.total, currency: 'eur', confirm: true });
+    ${write}
+  });`;
+const sequelizeModel = `import { Op } from 'sequelize';\n  import { Order } from './models';`;
+const objectionModel = `import { Model } from 'objection';\n  class Order extends Model { static tableName = 'orders'; }`;
+
+/** The same charge written as a promise chain: the row is handed to `then`, and the patch runs after the charge's promise. */
+const chained = (patch: string) => `
+  import { Worker } from 'bullmq';
+  import Stripe from 'stripe';
+  import { Model } from 'objection';
+  class Order extends Model { static tableName = 'orders'; }
+  const stripe = new Stripe(process.env.STRIPE_KEY);
+  new Worker('billing', (job) =>
+    Order.query()
+      .findById(job.data.orderId)
+      .then((order) => {
+        if (order.paidAt) return undefined;
+        return stripe.paymentIntents
+          .create({ amount: order.total, currency: 'eur', confirm: true })
+          .then(() => ${patch});
+      }),
+  );`;
+
+ruleTester.run('no-claim-after-effect (a row written through itself)', noClaimAfterEffect, {
+  valid: [
+    {
+      name: 'Sequelize: the row is updated after the charge, but not the field the check tested',
+      code: activeRecord(
+        sequelizeModel,
+        'Order.findByPk(job.data.orderId)',
+        "await order.update({ note: 'charged' });",
+      ),
+    },
+    {
+      name: 'Sequelize: another row read is the one marked paid',
+      code: activeRecord(
+        `${sequelizeModel}\n  const parent = await Order.findByPk(1);`,
+        'Order.findByPk(job.data.orderId)',
+        'await parent.update({ paidAt: new Date() });',
+      ),
+    },
+    {
+      name: 'Objection: the flag is claimed with a compare-and-set before the charge',
+      code: `
+        import { Worker } from 'bullmq';
+        import Stripe from 'stripe';
+        import { Model } from 'objection';
+        class Order extends Model { static tableName = 'orders'; }
+        const stripe = new Stripe(process.env.STRIPE_KEY);
+        new Worker('billing', async (job) => {
+          const order = await Order.query().findById(job.data.orderId);
+          if (order.paidAt) return;
+          const claimed = await Order.query().patch({ paidAt: new Date() }).where({ id: order.id, paidAt: null });
+          if (!claimed) return;
+          await stripe.paymentIntents.create({ amount: order.total, currency: 'eur', confirm: true });
+        });`,
+    },
+    {
+      name: 'a promise chain whose last step patches another field',
+      code: chained("order.$query().patch({ receipt: 'sent' })"),
+    },
+  ],
+  invalid: [
+    {
+      name: 'Sequelize: order.update({ paidAt }) after the charge',
+      code: activeRecord(
+        sequelizeModel,
+        'Order.findByPk(job.data.orderId)',
+        'await order.update({ paidAt: new Date() });',
+      ),
+      errors: [{ messageId: 'flagSetAfterWork', line: 11 }],
+    },
+    {
+      name: 'Sequelize: paidAt set on the row, then order.save()',
+      code: activeRecord(
+        sequelizeModel,
+        'Order.findOne({ where: { id: job.data.orderId } })',
+        'order.paidAt = new Date();\n    await order.save();',
+      ),
+      errors: [{ messageId: 'flagSetAfterWork', line: 12 }],
+    },
+    {
+      name: 'Objection: order.$query().patch({ paidAt }) after the charge',
+      code: activeRecord(
+        objectionModel,
+        'Order.query().findById(job.data.orderId)',
+        'await order.$query().patch({ paidAt: new Date() });',
+      ),
+      errors: [{ messageId: 'flagSetAfterWork', line: 11 }],
+    },
+    {
+      name: 'Objection: the same in a promise chain, the row handed to then',
+      code: chained('order.$query().patch({ paidAt: new Date() })'),
+      errors: [{ messageId: 'flagSetAfterWork', line: 14 }],
+    },
+  ],
+});

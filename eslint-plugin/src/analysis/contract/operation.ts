@@ -79,6 +79,12 @@ export interface DataOperation {
   filters?: readonly Field[];
   /** The query a read is handed whole where its fields are not shown (`exists(filter)`): a helper's caller may show them. */
   criteria?: TSESTree.Node;
+  /**
+   * An update of a row the code holds, written through the row itself (`order.update({ paidAt })`,
+   * `order.$query().patch(…)`, `order.save()` after `order.paidAt = now`): the row's name. Its
+   * filters are the row's own key, which the code does not spell.
+   */
+  row?: TSESTree.Identifier;
   /** Columns an update adds to or takes from, as SQL writes it (`credits = credits + $1`); see `addedFields`. */
   adds?: readonly string[];
   /** A read that locks the rows it finds (FOR UPDATE). */

@@ -4,7 +4,7 @@ import type { FileContext, FunctionNode } from '../context/file-context.js';
 import { answeredBy } from './answers.js';
 import { guards, type Guard } from './guards.js';
 import { flip, isNothing, isZero, type Polarity } from './polarity.js';
-import { keyName, promiseStep, propertyName, memberPath } from '../syntax/nodes.js';
+import { keyName, promiseStep, propertyName, memberPath, thenCallback } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
 import { enclosingFunction } from './statements.js';
 
@@ -242,17 +242,22 @@ export function guardsFedBy(read: TSESTree.Node, file: FileContext): Guard[] {
       const answer = answeredBy(guard.owner, guard.whenTrue);
       if (answer) toCallers(guard.owner, answer.polarity, depth, answer.carrier);
     }
-    if (bound) {
-      for (const identifier of boundIdentifiers(bound.id)) {
-        const variable = variableOf(identifier, file.scopeOf(identifier));
-        for (const reference of variable?.references ?? []) {
-          if (reference.isRead()) visit(reference.identifier, bound.polarity, depth + 1, bound.carrier);
-        }
-      }
-    }
+    if (bound) uses(bound.id, bound.polarity, depth, bound.carrier);
     if (returned) toCallers(node, returned, depth);
   };
-  visit(read, 'present', 0);
+  const uses = (id: TSESTree.Node, polarity: Polarity, depth: number, carrier?: string) => {
+    for (const identifier of boundIdentifiers(id)) {
+      const variable = variableOf(identifier, file.scopeOf(identifier));
+      for (const reference of variable?.references ?? []) {
+        if (reference.isRead()) visit(reference.identifier, polarity, depth + 1, carrier);
+      }
+    }
+  };
+  // `find(…).then((row) => { if (row) return; … })`: the row is tested where the promise hands it
+  // (a callback that only tests it, `.then((row) => !!row)`, hands the answer on: see `throughPromise`).
+  const callback = thenCallback(read);
+  if (callback?.body.type === 'BlockStatement' && callback.params[0]) uses(callback.params[0], 'present', 0);
+  else visit(read, 'present', 0);
   return found;
 }
 

@@ -3,7 +3,7 @@ import type { TSESLint, TSESTree } from '@typescript-eslint/utils';
 import type { FileContext } from '../context/file-context.js';
 import type { Guard } from './guards.js';
 import { flip, isNothing, type Presence } from './polarity.js';
-import { callTaking, keyName, propertyName } from '../syntax/nodes.js';
+import { awaited, callTaking, keyName, propertyName, thenCallback } from '../syntax/nodes.js';
 import { variableOf } from '../syntax/scope.js';
 
 /**
@@ -37,17 +37,11 @@ function boundName(declarator: TSESTree.Node | undefined, init: TSESTree.Node): 
   return rows?.type === 'Property' && rows.value.type === 'Identifier' ? rows.value : undefined;
 }
 
-/** The variable a read's row is bound to: `const order = await find(…)`, `const [order] = await select(…)`. */
+/** The variable a read's row is bound to: `const order = await find(…)`, `const [order] = await select(…)`, `.then((order) => …)`. */
 function rowVariable(read: TSESTree.Node): TSESTree.Identifier | undefined {
-  let node = read;
-  while (
-    node.parent &&
-    (node.parent.type === 'AwaitExpression' ||
-      node.parent.type === 'TSAsExpression' ||
-      node.parent.type === 'TSNonNullExpression' ||
-      node.parent.type === 'ChainExpression')
-  )
-    node = node.parent;
+  const callback = thenCallback(read);
+  if (callback) return callback.params[0]?.type === 'Identifier' ? callback.params[0] : undefined;
+  const node = awaited(read);
   return boundName(node.parent, node);
 }
 

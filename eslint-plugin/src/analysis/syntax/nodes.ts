@@ -122,6 +122,39 @@ export function answerUnread(operation: { node: TSESTree.Node; answerless?: bool
   return operation.answerless === true || resultIgnored(operation.node);
 }
 
+/** `node` with what awaits or casts it: the expression its value is taken from. */
+export function awaited(node: TSESTree.Node): TSESTree.Node {
+  let at = node;
+  while (
+    at.parent &&
+    (at.parent.type === 'AwaitExpression' ||
+      at.parent.type === 'TSAsExpression' ||
+      at.parent.type === 'TSNonNullExpression' ||
+      at.parent.type === 'ChainExpression')
+  )
+    at = at.parent;
+  return at;
+}
+
+/**
+ * The callback a promise hands its value to, `find(…).then((order) => …)`: the value is known only
+ * inside it. `node` may be the promise, or a chain that ends at the `then` itself.
+ */
+export function thenCallback(
+  node: TSESTree.Node,
+): TSESTree.ArrowFunctionExpression | TSESTree.FunctionExpression | undefined {
+  const at = awaited(node);
+  const member = at.parent?.type === 'MemberExpression' && at.parent.object === at ? at.parent : undefined;
+  const then = [node, member?.parent].find(
+    (call): call is TSESTree.CallExpression =>
+      call?.type === 'CallExpression' &&
+      call.callee.type === 'MemberExpression' &&
+      propertyName(call.callee) === 'then',
+  );
+  const [callback] = then?.arguments ?? [];
+  return callback?.type === 'ArrowFunctionExpression' || callback?.type === 'FunctionExpression' ? callback : undefined;
+}
+
 /** `….catch(…)`, `….finally(…)`: a step that handles how a promise ends, not what it gives. */
 export function promiseStep(node: TSESTree.Node | undefined): boolean {
   return (

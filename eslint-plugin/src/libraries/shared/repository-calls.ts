@@ -296,6 +296,39 @@ function claims(library: LibraryName, file: AdapterFile): boolean {
   return found.includes(library);
 }
 
+/**
+ * A row the code read, written through itself: Sequelize's `order.update({ paidAt })`, Mongoose's
+ * `order.updateOne({ paidAt })`, and `order.save()` after `order.paidAt = now` (Sequelize,
+ * Mongoose, TypeORM's active records). An update of that row, whatever its table.
+ */
+function instanceWrite(
+  library: LibraryName,
+  call: TSESTree.CallExpression,
+  callee: TSESTree.MemberExpression,
+  method: string,
+  file: AdapterFile,
+): DataOperation | undefined {
+  if (method !== 'save' && method !== 'update' && method !== 'updateOne') return undefined;
+  const row = unwrapExpression(callee.object);
+  if (
+    row.type !== 'Identifier' ||
+    !isInstance(row, file.scopeOf) ||
+    !returnsStored(heldValue(row, file.scopeOf)) ||
+    call.arguments.length > (method === 'save' ? 1 : 2)
+  )
+    return undefined;
+  return {
+    library,
+    kind: 'update',
+    targets: [],
+    node: call,
+    row,
+    label: `${row.name}.${method}()`,
+    fields: method === 'save' ? [] : updatedFields(call.arguments[0], file.scopeOf),
+    arbitrated: false,
+  };
+}
+
 /** Does the file import `library`, or its package depend on it (not merely have its calls by default)? */
 function writtenWith(library: LibraryName, file: AdapterFile): boolean {
   const modules = file.libraries.dataAdapter(library)?.modules;
@@ -320,6 +353,8 @@ export function repositoryOperation(
   const method = calleeName(callee);
   // TypeORM offers its query builder's method names too (`.onConflict()`): none is a repository call.
   if (!method || !repositoryMethods.has(method)) return undefined;
+  const own = instanceWrite(library, call, callee, method, file);
+  if (own) return own;
   const entity = entityArgument(call);
   const target = entity ?? namedTable(call.arguments[0], scopeOf) ?? receiverTarget(callee.object, file, library);
   if (!target) return undefined;
