@@ -438,6 +438,22 @@ function looksForInsertedRow(
     )
   )
     return false;
+  // An insert that shows every field it writes and leaves out a column the read matched, equal to a
+  // value given at run time, stores its default there, which no such value is: never the row looked
+  // for. Not a range or a relation's filter (`createdAt: { gte }`), which a default may meet.
+  const written = new Set(write.fields.map((field) => columnName(field.name)));
+  const givenAtRunTime = (node: TSESTree.Node) => {
+    const value = unwrapExpression(node);
+    return (
+      value.type !== 'ObjectExpression' &&
+      value.type !== 'ArrayExpression' &&
+      !isNullLiteral(value) &&
+      tracer.scalars(value).every((fact) => fact.kind !== 'constant')
+    );
+  };
+  const leftOut = (filter: Field) =>
+    !written.has(columnName(filter.name)) && filter.values.length > 0 && filter.values.every(givenAtRunTime);
+  if (write.fieldsComplete === true && read.filters.some(leftOut)) return false;
   const checked = new Set(read.filters.map((filter) => columnName(filter.name)));
   return write.fields.some(
     (field) =>

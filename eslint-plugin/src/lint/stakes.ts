@@ -31,7 +31,7 @@ import {
   namesOneOffPlace,
   namesSingleUseBill,
 } from '../analysis/naming/stakes.js';
-import { addedFields, type DataOperation } from '../analysis/operations/index.js';
+import { addedFields, type DataOperation, type Field } from '../analysis/operations/index.js';
 import { normaliseTarget } from '../analysis/contract/operation.js';
 import { columnName } from '../analysis/schema/model.js';
 import { calledFunction } from '../analysis/project/calls.js';
@@ -234,8 +234,13 @@ function duplicatesStake(operation: DataOperation, module: FileContext): boolean
   return (
     operation.kind === 'insert' &&
     !operation.targets.some(namesCatalogue) &&
-    operation.fields.some((field) => amount(field.name))
+    operation.fields.some((field) => amount(field.name) && !writesZero(field))
   );
+}
+
+/** A field written as nothing but zero (`pricePerUse: 0`): an amount that moves no money. */
+function writesZero(field: Field): boolean {
+  return field.values.length > 0 && field.values.every(isZero);
 }
 
 /**

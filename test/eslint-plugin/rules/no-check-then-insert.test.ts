@@ -3276,3 +3276,86 @@ ruleTester.run('no-check-then-insert (promise chains)', noCheckThenInsert, {
     },
   ],
 });
+
+/** A route that records a row of `table` with `fields` unless a look by `filter` finds one: outside a delivery, only money or a seat makes the repeat count. */
+const recordRoute = (table: string, filter: string, fields: string) => `
+  import { PrismaClient } from '@prisma/client';
+  const prisma = new PrismaClient();
+  export async function POST(request) {
+    const body = await request.json();
+    const found = await prisma.${table}.findFirst({ where: ${filter} });
+    if (found) return Response.json(found);
+    return Response.json(await prisma.${table}.create({ data: ${fields} }));
+  }`;
+
+ruleTester.run('no-check-then-insert (what the write holds)', noCheckThenInsert, {
+  valid: [
+    {
+      name: 'the insert shows all it writes and leaves out the column the look matched on a value from the request: never the row looked for',
+      code: recordRoute(
+        'payment',
+        '{ paymentRequest: body.paymentRequest, tenant: body.tenant }',
+        '{ tenant: body.tenant, amount: body.amount, status: "confirmed" }',
+      ),
+    },
+    {
+      name: 'an amount written as zero moves no money: a bot with no price per use',
+      code: recordRoute(
+        'chatBot',
+        '{ chatId: body.chatId, prefix: "/badge" }',
+        '{ chatId: body.chatId, prefix: "/badge", pricePerUse: 0 }',
+      ),
+    },
+    {
+      name: "an order's history keeps its past states: a second entry moves nothing",
+      code: recordRoute(
+        'orderHistory',
+        '{ orderId: body.orderId, state: body.state }',
+        '{ orderId: body.orderId, state: body.state }',
+      ),
+    },
+  ],
+  invalid: [
+    {
+      name: 'near miss: the insert writes the column the look matched on',
+      code: recordRoute(
+        'payment',
+        '{ paymentRequest: body.paymentRequest, tenant: body.tenant }',
+        '{ paymentRequest: body.paymentRequest, tenant: body.tenant, amount: body.amount }',
+      ),
+      errors: [{ messageId: 'checkThenInsert', line: 8 }],
+    },
+    {
+      name: 'near miss: the insert does not show all it writes (a spread may hold the column left out)',
+      code: recordRoute(
+        'payment',
+        '{ paymentRequest: body.paymentRequest, tenant: body.tenant }',
+        '{ tenant: body.tenant, ...body.extra }',
+      ),
+      errors: [{ messageId: 'checkThenInsert', line: 8 }],
+    },
+    {
+      name: 'near miss: a price the request sets',
+      code: recordRoute(
+        'chatBot',
+        '{ chatId: body.chatId, prefix: "/badge" }',
+        '{ chatId: body.chatId, prefix: "/badge", pricePerUse: body.price }',
+      ),
+      errors: [{ messageId: 'checkThenInsert', line: 8 }],
+    },
+    {
+      name: 'near miss: the order itself, not its history',
+      code: recordRoute('order', '{ cartId: body.cartId }', '{ cartId: body.cartId, userId: body.userId }'),
+      errors: [{ messageId: 'checkThenInsert', line: 8 }],
+    },
+    {
+      name: 'near miss: a history that carries an amount is a ledger',
+      code: recordRoute(
+        'paymentHistory',
+        '{ orderId: body.orderId }',
+        '{ orderId: body.orderId, amount: body.amount }',
+      ),
+      errors: [{ messageId: 'checkThenInsert', line: 8 }],
+    },
+  ],
+});

@@ -51,9 +51,16 @@ const countedGrantNouns = new Set(['seat', 'license', 'licence', 'entitlement'])
  * whoever made it twice.
  */
 export const namesMoney: (name: string) => boolean = remembered(
-  (name) => namesMoneyNoun(name) && !namesMoneyMeans(name),
+  (name) => namesMoneyNoun(name) && !namesMoneyMeans(name) && !namesHistory(name),
 );
 const namesMoneyNoun = naming(moneyNouns);
+
+/**
+ * What keeps the past states of a record rather than the record (`order_history`,
+ * `payment_status_log`): a second entry shows a state twice and moves nothing. A ledger kept so
+ * carries an amount, and is judged by it.
+ */
+const namesHistory = naming(new Set(['history', 'histories', 'log', 'audit', 'timeline']));
 
 /**
  * What says how money may move rather than that it moved: a shop's payment methods, a payment
