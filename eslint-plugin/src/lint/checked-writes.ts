@@ -1279,16 +1279,18 @@ function flagRecord(
     // A row written through itself is the read's when the flag test below names it, and in the read's table.
     if ((!update.row && !read.targets.some((target) => update.targets.includes(target))) || read.locksRows) continue;
     const write = update.row ? { ...update, targets: read.targets } : update;
-    const test = tests.find((candidate) => {
+    // Each field the check tested that the update sets done, in turn: the first with work before it.
+    const flagged = tests.filter((candidate) => {
       const value = flagValue(write, read, candidate, file.text, site);
-      return (
-        value !== undefined &&
-        marksDone(value, candidate, file.text) &&
-        (!candidate.guard || (outer !== undefined && isDecidedBy([candidate.guard], [outer])))
-      );
+      if (value === undefined || !marksDone(value, candidate, file.text)) return false;
+      // The field set on the row before a save that runs either way (`if (!row.sentAt) { …; row.sentAt =
+      // now } await save(row)`): the check decides the assignment.
+      const assignment = 'type' in value && value.parent?.type === 'AssignmentExpression' ? value.parent : undefined;
+      const decided = assignment ? (readIn === fn ? assignment : siteIn(readIn, assignment)) : outer;
+      return !candidate.guard || (decided !== undefined && isDecidedBy([candidate.guard], [decided]));
     });
     if (
-      !test ||
+      flagged.length === 0 ||
       inSerializableTransaction(write.node, file.text) ||
       oneSerialisableTransaction(write, read, file.scopeOf) ||
       serialisedBefore(write, read.node.range[0], groups, analysis) ||
@@ -1299,42 +1301,44 @@ function flagRecord(
     // update fails for no one, so a second worker's transaction commits its work all the same,
     // as when a record settles a duplicate by writing nothing; but an insert in that
     // transaction may be refused by a unique key, and take the whole transaction back with it.
-    const guards = test.guard ? [test.guard] : undefined;
     const transaction = transactionOf(write.node, file.scopeOf);
     const outsideTransaction = (work: Work) =>
       !transaction ||
       transactionOf(work.node, file.scopeOf) !== transaction ||
       work.node.type !== 'CallExpression' ||
       !analysis.operationsAt(work.node).some((operation) => operation.kind === 'insert');
-    const from = test.guard ? askedBy(test.guard) : readAt;
-    const onPath = [
-      ...workBetween(write, site, from, 'ignored', guards, analysis),
-      ...(outer && outer !== site ? workBetween(write, outer, from, 'ignored', guards, analysis) : []),
-    ].filter(outsideTransaction);
     // The helper the check lets run may do the work itself, then set the flag.
     const inHelper = workInHelper(write, site, 'ignored', analysis).filter(outsideTransaction);
-    const workBefore = [...onPath, ...inHelper];
-    const workAfter = workBefore.length === 0 ? workFollowing(write, site, guards, analysis) : [];
-    if (workBefore.length === 0 && workAfter.length === 0) continue;
-    return {
-      write,
-      read,
-      at: site,
-      lateAt: onPath.length === 0 && inHelper.length > 0 ? write.node : site,
-      settles: 'unsettled',
-      flag: test.field,
-      ...(!test.guard && { drains: true as const }),
-      workBefore,
-      ...(workAfter.length > 0 ? { workAfter } : {}),
-      guardsOtherWork: true,
-      storesState: false,
-      coveringKey: () => undefined,
-      keyInTransaction: () => undefined,
-      keysUnknown: () => false,
-      lockedAfterCheck: () => false,
-      decidedAfter: () => [],
-      runsAfter: () => [],
-    };
+    for (const test of flagged) {
+      const guards = test.guard ? [test.guard] : undefined;
+      const from = test.guard ? askedBy(test.guard) : readAt;
+      const onPath = [
+        ...workBetween(write, site, from, 'ignored', guards, analysis),
+        ...(outer && outer !== site ? workBetween(write, outer, from, 'ignored', guards, analysis) : []),
+      ].filter(outsideTransaction);
+      const workBefore = [...onPath, ...inHelper];
+      const workAfter = workBefore.length === 0 ? workFollowing(write, site, guards, analysis) : [];
+      if (workBefore.length === 0 && workAfter.length === 0) continue;
+      return {
+        write,
+        read,
+        at: site,
+        lateAt: onPath.length === 0 && inHelper.length > 0 ? write.node : site,
+        settles: 'unsettled',
+        flag: test.field,
+        ...(!test.guard && { drains: true as const }),
+        workBefore,
+        ...(workAfter.length > 0 ? { workAfter } : {}),
+        guardsOtherWork: true,
+        storesState: false,
+        coveringKey: () => undefined,
+        keyInTransaction: () => undefined,
+        keysUnknown: () => false,
+        lockedAfterCheck: () => false,
+        decidedAfter: () => [],
+        runsAfter: () => [],
+      };
+    }
   }
   return undefined;
 }

@@ -605,3 +605,49 @@ ruleTester.run('no-claim-after-effect (a row written through itself)', noClaimAf
     },
   ],
 });
+
+/**
+ * A booking webhook's worker: the booking read, a session credited back with `credit` when it is
+ * cancelled and not yet marked, the mark set on the row in that branch, the row saved either way.
+ */
+const creditBack = (credit: string, mark = 'booking.cancelledAt = new Date();') => `
+  import { Worker } from 'bullmq';
+  import { DataSource } from 'typeorm';
+  import { Access, Booking } from './entities';
+  const dataSource = new DataSource({ type: 'postgres' });
+  const bookings = dataSource.getRepository(Booking);
+  const accesses = dataSource.getRepository(Access);
+  new Worker('bookings', async (job) => {
+    const booking = await bookings.findOneBy({ code: job.data.code });
+    if (booking.externalId == null) {
+      booking.externalId = job.data.externalId;
+    }
+    if (job.data.action === 'cancel' && !booking.cancelledAt) {
+      ${credit}
+      ${mark}
+    }
+    await bookings.save(booking);
+  });`;
+
+ruleTester.run('no-claim-after-effect (a flag set in the branch the check takes)', noClaimAfterEffect, {
+  valid: [
+    {
+      name: 'the credit sets a value, it does not add to one',
+      code: creditBack("await accesses.update({ id: booking.accessId }, { status: 'open' });"),
+    },
+    {
+      name: 'the mark is set before the credit (then a compare-and-set is the question, not this one)',
+      code: creditBack(
+        'booking.cancelledAt = new Date();',
+        "await accesses.update({ id: booking.accessId }, { note: 'x' });",
+      ),
+    },
+  ],
+  invalid: [
+    {
+      name: "TypeORM's increment adds to the session count before the mark, which another field's fill-in before it does not hide",
+      code: creditBack("await accesses.increment({ id: booking.accessId }, 'sessionsRemaining', 1);"),
+      errors: [{ messageId: 'flagSetAfterWork', line: 17 }],
+    },
+  ],
+});

@@ -68,6 +68,8 @@ export const repositoryMethods: ReadonlySet<string> = new Set([
   ...upsertOptionMethods,
   'upsert',
   'findOrCreate',
+  'increment',
+  'decrement',
 ]);
 
 /** Entity-manager style calls name their entity first: `manager.save(Refund, row)`. */
@@ -308,7 +310,7 @@ function instanceWrite(
   method: string,
   file: AdapterFile,
 ): DataOperation | undefined {
-  if (method !== 'save' && method !== 'update' && method !== 'updateOne') return undefined;
+  if (!/^(save|update|updateOne|increment|decrement)$/.test(method)) return undefined;
   const row = unwrapExpression(callee.object);
   if (
     row.type !== 'Identifier' ||
@@ -324,7 +326,7 @@ function instanceWrite(
     node: call,
     row,
     label: `${row.name}.${method}()`,
-    fields: method === 'save' ? [] : updatedFields(call.arguments[0], file.scopeOf),
+    fields: method === 'update' || method === 'updateOne' ? updatedFields(call.arguments[0], file.scopeOf) : [],
     arbitrated: false,
   };
 }
@@ -464,6 +466,15 @@ export function repositoryOperation(
       ...(showsEveryField(args[0], scopeOf) ? { arbiter: 'within' as const } : {}),
       arbitrated: true,
     };
+  }
+  // What a filter picks, added to: TypeORM's `increment({ id }, 'credits', 1)`, Sequelize's
+  // `increment('credits', { where: { id } })` (`addedFields` reads the columns).
+  if (method === 'increment' || method === 'decrement') {
+    const sequelize = library === 'sequelize';
+    const options = sequelize ? objectLiteral(args[1], scopeOf) : undefined;
+    const filter = sequelize ? options && objectProperty(options, 'where')?.value : args[0];
+    if (!filter || filter.type === 'SpreadElement' || !objectLiteral(filter, scopeOf)) return undefined;
+    return { ...base, kind: 'update', filters: uniqueKeyFields(filter, scopeOf) };
   }
   // An update of the rows a filter picks: Mongoose's `updateOne({ _id }, { $inc: { stock: n } })`,
   // TypeORM's `update({ id }, { status })`, Sequelize's `update({ status }, { where: { id } })`.
