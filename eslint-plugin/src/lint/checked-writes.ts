@@ -113,6 +113,11 @@ export interface CheckedWrite {
    * again (`untilRefused`): a second worker stops there, before the write and the work after it.
    */
   refusedBetween?: true;
+  /**
+   * The check never finds the row the write stores (`leavesOutWhatWasLookedFor`): it stops no
+   * repeat, so only a repeat that comes by itself (a redelivery) makes one.
+   */
+  blind?: true;
 }
 
 /**
@@ -438,9 +443,23 @@ function looksForInsertedRow(
     )
   )
     return false;
-  // An insert that shows every field it writes and leaves out a column the read matched, equal to a
-  // value given at run time, stores its default there, which no such value is: never the row looked
-  // for. Not a range or a relation's filter (`createdAt: { gte }`), which a default may meet.
+  const checked = new Set(read.filters.map((filter) => columnName(filter.name)));
+  return write.fields.some(
+    (field) =>
+      checked.has(columnName(field.name)) &&
+      (field.values.length === 0 ||
+        field.values.some((value) => tracer.scalars(value).some((fact) => fact.kind !== 'minted'))),
+  );
+}
+
+/**
+ * Does an insert that shows every field it writes leave out a column the read matched, equal to a
+ * value given at run time? It stores its default there, which no such value is: the read never
+ * finds that row, so the check stops no repeat at all. Not a range or a relation's filter
+ * (`createdAt: { gte }`), which a default may meet.
+ */
+function leavesOutWhatWasLookedFor(write: DataOperation, read: DataOperation, tracer: OriginTracer): boolean {
+  if (write.fieldsComplete !== true || !read.filters) return false;
   const written = new Set(write.fields.map((field) => columnName(field.name)));
   const givenAtRunTime = (node: TSESTree.Node) => {
     const value = unwrapExpression(node);
@@ -451,15 +470,9 @@ function looksForInsertedRow(
       tracer.scalars(value).every((fact) => fact.kind !== 'constant')
     );
   };
-  const leftOut = (filter: Field) =>
-    !written.has(columnName(filter.name)) && filter.values.length > 0 && filter.values.every(givenAtRunTime);
-  if (write.fieldsComplete === true && read.filters.some(leftOut)) return false;
-  const checked = new Set(read.filters.map((filter) => columnName(filter.name)));
-  return write.fields.some(
-    (field) =>
-      checked.has(columnName(field.name)) &&
-      (field.values.length === 0 ||
-        field.values.some((value) => tracer.scalars(value).some((fact) => fact.kind !== 'minted'))),
+  return read.filters.some(
+    (filter) =>
+      !written.has(columnName(filter.name)) && filter.values.length > 0 && filter.values.every(givenAtRunTime),
   );
 }
 
@@ -1525,6 +1538,7 @@ function insertsDecided(
       runsAfter: () => callsDecidedAfter(decided.site, undefined, analysis),
       ...(fallsThrough(decided.guard) && { fallsThrough: true as const }),
       ...(onPath.length < between.length && { refusedBetween: true as const }),
+      ...(leavesOutWhatWasLookedFor(write, read, analysis.tracer) && { blind: true as const }),
     });
   }
   return result;

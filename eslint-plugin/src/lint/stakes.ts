@@ -341,8 +341,11 @@ function defaultsMadeWhenMissing(checked: CheckedWrite, analysis: FileAnalysis):
  * - Elsewhere: when the write, or what the same check lets run after it, moves money or grants
  *   access, and the check looks for a particular row rather than for any (a lazily made
  *   singleton); never in a data migration, a seed or a script, run once by hand.
+ * - A check that never finds what the write stores (`blind`) stops no repeat: only inside a
+ *   delivery's handler, where the repeat comes by itself.
  */
 export function repeatMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
+  if (checked.blind) return inDelivery(checked, analysis);
   if (recordsHandled(checked, analysis)) return true;
   if (defaultsMadeWhenMissing(checked, analysis)) return false;
   if (isMarker(checked.write, analysis)) {
@@ -480,6 +483,7 @@ function callsAtStake(calls: readonly TSESTree.Node[], analysis: FileAnalysis, s
  * invitation email, a second post to another system, does not), and not in a script run once by hand.
  */
 export function workBeforeMatters(checked: CheckedWrite, analysis: FileAnalysis): boolean {
+  if (checked.blind) return inDelivery(checked, analysis);
   if (recordsHandled(checked, analysis)) return true;
   const calls = checked.workBefore.map((work) => work.node);
   if (recordsDedupeKey(checked) && callsAtStake(calls, analysis, 'adds')) return true;

@@ -3317,6 +3317,19 @@ ruleTester.run('no-check-then-insert (what the write holds)', noCheckThenInsert,
   ],
   invalid: [
     {
+      name: 'near miss: in a worker, a look that never finds what the insert writes stops no redelivery from inserting again',
+      code: `
+        import { Worker } from 'bullmq';
+        import { PrismaClient } from '@prisma/client';
+        const prisma = new PrismaClient();
+        new Worker('invoices', async (job) => {
+          const pending = await prisma.invoice.findFirst({ where: { invoiceId: job.data.invoiceId, status: 'PENDING' } });
+          if (pending) return prisma.invoice.update({ where: { id: pending.id }, data: { status: 'PAID' } });
+          return prisma.invoice.create({ data: { membershipId: job.data.membershipId, amount: job.data.amount, status: 'PAID' } });
+        });`,
+      errors: [{ messageId: 'checkThenInsert', line: 8 }],
+    },
+    {
       name: 'near miss: the insert writes the column the look matched on',
       code: recordRoute(
         'payment',
