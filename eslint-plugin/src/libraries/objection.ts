@@ -101,8 +101,9 @@ function instanceChain(chain: Chain, end: TSESTree.CallExpression, file: Adapter
 /** `patch(row)`, `patchAndFetchById(id, row)`: the values an update sets, and the id it names where it names one. */
 function updated(update: ChainLink, chain: Chain, file: AdapterFile): Pick<DataOperation, 'fields' | 'filters'> {
   const [first, second] = update.call.arguments;
-  const byId = /ById$/.test(update.name) ? first : link(chain, 'findById')?.call.arguments[0];
-  const values = /ById$/.test(update.name) ? second : first;
+  const named = /ById$/.test(update.name);
+  const byId = named ? first : link(chain, 'findById')?.call.arguments[0];
+  const values = named ? second : first;
   return {
     fields: fieldsOf(values, file.scopeOf),
     filters:

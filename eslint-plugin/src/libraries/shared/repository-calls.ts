@@ -298,6 +298,17 @@ function claims(library: LibraryName, file: AdapterFile): boolean {
   return found.includes(library);
 }
 
+/** The rows an update or an increment names: Sequelize's `{ where }` option (its second argument), else its first argument. */
+function updateFilter(
+  library: LibraryName,
+  args: readonly TSESTree.CallExpressionArgument[],
+  scopeOf: ScopeOf,
+): TSESTree.Node | undefined {
+  if (library !== 'sequelize') return args[0];
+  const options = objectLiteral(args[1], scopeOf);
+  return options && objectProperty(options, 'where')?.value;
+}
+
 /**
  * A row the code read, written through itself: Sequelize's `order.update({ paidAt })`, Mongoose's
  * `order.updateOne({ paidAt })`, and `order.save()` after `order.paidAt = now` (Sequelize,
@@ -470,9 +481,7 @@ export function repositoryOperation(
   // What a filter picks, added to: TypeORM's `increment({ id }, 'credits', 1)`, Sequelize's
   // `increment('credits', { where: { id } })` (`addedFields` reads the columns).
   if (method === 'increment' || method === 'decrement') {
-    const sequelize = library === 'sequelize';
-    const options = sequelize ? objectLiteral(args[1], scopeOf) : undefined;
-    const filter = sequelize ? options && objectProperty(options, 'where')?.value : args[0];
+    const filter = updateFilter(library, args, scopeOf);
     if (!filter || filter.type === 'SpreadElement' || !objectLiteral(filter, scopeOf)) return undefined;
     return { ...base, kind: 'update', filters: uniqueKeyFields(filter, scopeOf) };
   }
@@ -480,8 +489,7 @@ export function repositoryOperation(
   // TypeORM's `update({ id }, { status })`, Sequelize's `update({ status }, { where: { id } })`.
   if (upsertOptionMethods.has(method)) {
     const sequelize = library === 'sequelize';
-    const options = sequelize ? objectLiteral(args[1], scopeOf) : undefined;
-    const filter = sequelize ? options && objectProperty(options, 'where')?.value : args[0];
+    const filter = updateFilter(library, args, scopeOf);
     // A filter object, or the id `findByIdAndUpdate` or TypeORM's `update(id, { status })` is given.
     if (!filter || filter.type === 'SpreadElement') return undefined;
     const literal = objectLiteral(filter, scopeOf) !== undefined;
